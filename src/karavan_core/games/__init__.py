@@ -1,0 +1,1 @@
+"""One package per game, each exposing ``GAME`` (see :mod:`karavan_core.registry`)."""

@@ -1,0 +1,588 @@
+"""Karakum's rules: gather resources or buy camels to build the strongest caravan."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from itertools import product
+from typing import Any
+
+from attrs import evolve
+
+from karavan_core.engine import Action, Game, Result
+from karavan_core.games.karakum import components as C
+from karavan_core.games.karakum.components import GOLD_INDEX, RESOURCES, Res
+from karavan_core.games.karakum.state import (
+    ACTION_TYPES,
+    Buy,
+    Camel,
+    DrawCard,
+    Hand,
+    Join,
+    KarakumObservation,
+    KarakumState,
+    Pass,
+    Pay,
+    Step,
+    TakeCard,
+)
+from karavan_core.rng import Rng, fresh_rng
+
+ALL_CAMELS: tuple[Camel, ...] = tuple(Camel(c, v) for c in C.GOODS for v in C.CAMEL_VALUES)
+NO_CARDS: Hand = (0,) * len(RESOURCES)
+DRAW = DrawCard()
+PASS = Pass()
+
+
+# -- small helpers on hands and caravans ----------------------------------------
+
+
+def fits(caravan: Sequence[Camel], camel: Camel) -> bool:
+    """Whether ``camel`` may join the end of ``caravan`` (colour or number matches)."""
+    if not caravan:
+        return True
+    last = caravan[-1]
+    return last.color is camel.color or last.value == camel.value
+
+
+def _add(hand: Hand, index: int, n: int = 1) -> Hand:
+    return hand[:index] + (hand[index] + n,) + hand[index + 1 :]
+
+
+def _plus(a: Hand, b: Hand) -> Hand:
+    return tuple(x + y for x, y in zip(a, b, strict=True))
+
+
+def _minus(a: Hand, b: Hand) -> Hand:
+    return tuple(x - y for x, y in zip(a, b, strict=True))
+
+
+def _replace(items: tuple, index: int, value: Any) -> tuple:
+    return items[:index] + (value,) + items[index + 1 :]
+
+
+def price(market: Sequence[Camel | None], slot: int) -> int:
+    """Payment units for the camel in ``slot``: its value, plus the tax for the taxed colour."""
+    camel = market[slot]
+    assert camel is not None
+    taxed = market[0] is not None and market[0].color is camel.color
+    return camel.value + (C.TAX if taxed else 0)
+
+
+def taxed_color(market: Sequence[Camel | None]) -> Res | None:
+    """The colour that pays the tax now (that of the camel next to the deck)."""
+    return None if market[0] is None else market[0].color
+
+
+def units(hand: Hand, color: Res) -> int:
+    """The most payment units ``hand`` can give towards a camel of ``color``."""
+    own = color.index
+    return hand[own] + hand[GOLD_INDEX] + sum(hand[i] // 2 for i in range(5) if i != own)
+
+
+def payments(hand: Hand, color: Res, cost: int) -> list[Hand]:
+    """Every distinct way ``hand`` can pay ``cost`` units for a camel of ``color``, cheapest first.
+
+    A unit is one card of the camel's good, one gold, or two identical cards of
+    another good.  Cheapest means fewest cards, then least gold.
+    """
+    own = color.index
+    others = [i for i in range(5) if i != own]
+    ranges = [range(min(hand[own], cost) + 1), range(min(hand[GOLD_INDEX], cost) + 1)]
+    ranges += [range(min(hand[i] // 2, cost) + 1) for i in others]
+    found: list[Hand] = []
+    for own_n, gold_n, *pairs in product(*ranges):
+        if own_n + gold_n + sum(pairs) != cost:
+            continue
+        spend = [0] * len(RESOURCES)
+        spend[own] = own_n
+        spend[GOLD_INDEX] = gold_n
+        for i, n in zip(others, pairs, strict=True):
+            spend[i] = 2 * n
+        found.append(tuple(spend))
+    found.sort(key=lambda s: (sum(s), s[GOLD_INDEX], tuple(-n for n in s)))
+    return found
+
+
+def describe_cards(cards: Hand) -> str:
+    """``(3, 0, 0, 0, 0, 1)`` as "3 jewelry + 1 gold"."""
+    parts = [f"{n} {res.good}" for res, n in zip(RESOURCES, cards, strict=True) if n]
+    return " + ".join(parts) if parts else "nothing"
+
+
+def hand_from(cards: Sequence[Res]) -> Hand:
+    """Count a list of resource cards into a hand."""
+    counts = [0] * len(RESOURCES)
+    for card in cards:
+        counts[card.index] += 1
+    return tuple(counts)
+
+
+def cards_of(counts: Hand) -> list[Res]:
+    """Spell a hand out as a list of cards."""
+    return [res for res, n in zip(RESOURCES, counts, strict=True) for _ in range(n)]
+
+
+def _draw(state: KarakumState) -> tuple[KarakumState, Res | None]:
+    """Take the top resource card, reshuffling the discards into a new deck if needed."""
+    deck, discard, rng = state.resource_deck, state.discard, state.rng
+    if not deck:
+        if not any(discard):
+            return state, None
+        rng, deck = rng.shuffled(cards_of(discard))
+        discard = NO_CARDS
+    state = evolve(state, resource_deck=deck[1:], discard=discard, rng=rng)
+    return state, deck[0]
+
+
+def _can_draw(state: KarakumState) -> bool:
+    return bool(state.resource_deck) or any(state.discard)
+
+
+# -- the game ---------------------------------------------------------------------
+
+
+class Karakum(Game):
+    """Karakum for 2 to 4 players."""
+
+    name = "karakum"
+    title = "Karakum"
+    min_players = C.MIN_PLAYERS
+    max_players = C.MAX_PLAYERS
+    state_type = KarakumState
+    observation_type = KarakumObservation
+    action_types = ACTION_TYPES
+
+    # -- setup --------------------------------------------------------------------
+    def new_game(
+        self, players: Sequence[str], seed: int, options: Mapping[str, Any] | None = None
+    ) -> KarakumState:
+        """Deal a new game: camels removed by player count, market, hands and row."""
+        self.check_players(players)
+        n = len(players)
+        rng = Rng(seed)
+        rng, camels = rng.shuffled(ALL_CAMELS)
+        removed_count = C.CAMELS_REMOVED[n]
+        removed, camels = camels[:removed_count], camels[removed_count:]
+        market, camel_deck = camels[: C.MARKET_SIZE], camels[C.MARKET_SIZE :]
+        rng, deck = rng.shuffled(cards_of(C.RESOURCE_COUNTS))
+        hands = tuple(
+            hand_from(deck[i * C.STARTING_HAND : (i + 1) * C.STARTING_HAND]) for i in range(n)
+        )
+        deck = deck[n * C.STARTING_HAND :]
+        row, deck = deck[: C.ROW_SIZE], deck[C.ROW_SIZE :]
+        first = (options or {}).get("first_player")
+        if first is None:
+            rng, first = rng.randrange(n)
+        elif not (isinstance(first, int) and 0 <= first < n):
+            raise ValueError(f"The first player must be a seat from 0 to {n - 1}.")
+        return KarakumState(
+            players=tuple(players),
+            rng=rng,
+            first_player=first,
+            current=first,
+            step=Step.CHOOSE,
+            camel_deck=camel_deck,
+            removed=removed,
+            market=market,
+            resource_deck=deck,
+            row=row,
+            discard=NO_CARDS,
+            hands=hands,
+            caravans=((),) * n,
+            lefts=((),) * n,
+        )
+
+    # -- decisions ------------------------------------------------------------------
+    def legal_actions(self, state: KarakumState) -> list[Action]:  # type: ignore[override]
+        """Every decision open to the player to move."""
+        step = state.step
+        if step is Step.CHOOSE:
+            actions: list[Action] = [
+                TakeCard(i) for i, card in enumerate(state.row) if card is not None
+            ]
+            if _can_draw(state):
+                actions.append(DRAW)
+            hand = state.hands[state.current]
+            for slot, camel in enumerate(state.market):
+                if camel is not None and units(hand, camel.color) >= price(state.market, slot):
+                    actions.append(Buy(slot))
+            return actions or [PASS]
+        if step is Step.SECOND_CARD:
+            actions = [
+                TakeCard(i) for i, card in enumerate(state.row) if card not in (None, Res.GOLD)
+            ]
+            if _can_draw(state):
+                actions.append(DRAW)
+            return actions
+        if step is Step.PAY:
+            assert state.slot is not None
+            camel = state.market[state.slot]
+            assert camel is not None
+            hand = state.hands[state.current]
+            return [
+                Pay(cards) for cards in payments(hand, camel.color, price(state.market, state.slot))
+            ]
+        if step is Step.JOIN:
+            caravan = state.caravans[state.current]
+            left = state.lefts[state.current]
+            return [Join(i) for i, camel in enumerate(left) if fits(caravan, camel)]
+        if step is Step.BONUS:
+            actions = [TakeCard(i) for i, card in enumerate(state.row) if card is not None]
+            if _can_draw(state):
+                actions.append(DRAW)
+            return actions
+        return []
+
+    def why_illegal(self, state: KarakumState, action: Action) -> str | None:  # type: ignore[override]
+        """A sentence saying why ``action`` is not allowed now, or ``None``."""
+        step = state.step
+        if step is Step.OVER:
+            return "The game is over."
+        if type(action) not in ACTION_TYPES:
+            return "That is not a Karakum move."
+        if action in self.legal_actions(state):
+            return None
+        if isinstance(action, TakeCard):
+            if step in (Step.PAY, Step.JOIN):
+                return f"You cannot take a card now: {self._must(state)}."
+            if not 0 <= action.slot < len(state.row) or state.row[action.slot] is None:
+                return "There is no face-up card in that place."
+            if step is Step.SECOND_CARD:
+                return "A face-up gold can only be taken as your whole gathering, not as a second card."
+            if step is Step.CHOOSE and not self._can_anything(state):
+                return "No move is possible: you must pass."
+        if isinstance(action, DrawCard):
+            if step in (Step.PAY, Step.JOIN):
+                return f"You cannot draw now: {self._must(state)}."
+            return "The resource deck and the discard pile are both empty."
+        if isinstance(action, Buy):
+            if step is not Step.CHOOSE:
+                return f"You cannot buy a camel now: {self._must(state)}."
+            if not 0 <= action.slot < len(state.market) or state.market[action.slot] is None:
+                return "There is no camel in that market place."
+            camel = state.market[action.slot]
+            cost = price(state.market, action.slot)
+            return (
+                f"You cannot afford the {camel}: it costs {cost} "
+                f"{'unit' if cost == 1 else 'units'} of {camel.color.good}."
+            )
+        if isinstance(action, Pay):
+            if step is not Step.PAY:
+                return "There is nothing to pay for now."
+            return "That payment does not pay exactly the camel's price from your hand."
+        if isinstance(action, Join):
+            if step is not Step.JOIN:
+                return "No left-side camel is waiting to join now."
+            return "That camel cannot join your caravan: it matches neither colour nor number."
+        if isinstance(action, Pass):
+            return "You can only pass when no other move is possible."
+        return f"That is not possible now: {self._must(state)}."
+
+    def _can_anything(self, state: KarakumState) -> bool:
+        return self.legal_actions(state) != [PASS]
+
+    def _must(self, state: KarakumState) -> str:
+        step = state.step
+        if step is Step.PAY:
+            camel = state.market[state.slot]  # type: ignore[index]
+            return f"first choose how to pay for the {camel}"
+        if step is Step.JOIN:
+            return "first choose which camel joins your caravan"
+        if step is Step.SECOND_CARD:
+            return "take your second card"
+        if step is Step.BONUS:
+            return "take your free resource card"
+        return "gather resources or buy a camel"
+
+    def prompt(self, state: KarakumState) -> str:  # type: ignore[override]
+        """What the player to move must decide now."""
+        if state.step is Step.OVER:
+            return "The game is over."
+        name = state.players[state.current]
+        if state.step is Step.PAY:
+            assert state.slot is not None
+            camel = state.market[state.slot]
+            cost = price(state.market, state.slot)
+            return f"{name}: choose how to pay {cost} units for the {camel}"
+        if state.step is Step.CHOOSE and not self._can_anything(state):
+            return f"{name}: no move is possible, pass"
+        return f"{name}: {self._must(state)}"
+
+    # -- applying ---------------------------------------------------------------------
+    def _apply(self, state: KarakumState, action: Action) -> KarakumState:  # type: ignore[override]
+        step = state.step
+        if isinstance(action, TakeCard):
+            card = state.row[action.slot]
+            assert card is not None
+            state = self._gain(state, card)
+            state, replacement = _draw(state)
+            state = evolve(state, row=_replace(state.row, action.slot, replacement))
+            if step is Step.CHOOSE and card is not Res.GOLD:
+                return self._after_first_card(state)
+            return self._end_turn(state)
+        if isinstance(action, DrawCard):
+            state, card = _draw(state)
+            assert card is not None
+            state = self._gain(state, card)
+            if step is Step.CHOOSE:
+                return self._after_first_card(state)
+            return self._end_turn(state)
+        if isinstance(action, Buy):
+            return evolve(state, step=Step.PAY, slot=action.slot, passes=0)
+        if isinstance(action, Pay):
+            return self._pay(state, action.cards)
+        if isinstance(action, Join):
+            return self._settle(self._join(state, action.index))
+        if isinstance(action, Pass):
+            state = evolve(state, passes=state.passes + 1)
+            if state.passes >= len(state.players):
+                return evolve(state, step=Step.OVER, turn=state.turn + 1)
+            return self._end_turn(state)
+        raise AssertionError(f"unhandled action {action!r}")
+
+    def _gain(self, state: KarakumState, card: Res) -> KarakumState:
+        seat = state.current
+        hands = _replace(state.hands, seat, _add(state.hands[seat], card.index))
+        return evolve(state, hands=hands, passes=0)
+
+    def _after_first_card(self, state: KarakumState) -> KarakumState:
+        state = evolve(state, step=Step.SECOND_CARD)
+        if not self.legal_actions(state):  # nothing left to take as a second card
+            return self._end_turn(state)
+        return state
+
+    def _pay(self, state: KarakumState, cards: Hand) -> KarakumState:
+        seat, slot = state.current, state.slot
+        assert slot is not None
+        camel = state.market[slot]
+        assert camel is not None
+        hands = _replace(state.hands, seat, _minus(state.hands[seat], cards))
+        discard = _plus(state.discard, cards)
+        # The market slides toward the deck, leaving slot 0 free for a new camel.
+        market = (None,) + state.market[:slot] + state.market[slot + 1 :]
+        deck = state.camel_deck
+        if deck:
+            market, deck = (deck[0],) + market[1:], deck[1:]
+        caravan, left = state.caravans[seat], state.lefts[seat]
+        if fits(caravan, camel):
+            caravan = caravan + (camel,)
+        else:
+            left = left + (camel,)
+        state = evolve(
+            state,
+            hands=hands,
+            discard=discard,
+            market=market,
+            camel_deck=deck,
+            caravans=_replace(state.caravans, seat, caravan),
+            lefts=_replace(state.lefts, seat, left),
+            slot=None,
+            bonus_due=camel.value == C.BONUS_VALUE,
+        )
+        return self._settle(state)
+
+    def _join(self, state: KarakumState, index: int) -> KarakumState:
+        seat = state.current
+        left = state.lefts[seat]
+        caravan = state.caravans[seat] + (left[index],)
+        return evolve(
+            state,
+            caravans=_replace(state.caravans, seat, caravan),
+            lefts=_replace(state.lefts, seat, left[:index] + left[index + 1 :]),
+        )
+
+    def _settle(self, state: KarakumState) -> KarakumState:
+        """Join left-side camels while exactly one can; ask when several can; then the bonus."""
+        seat = state.current
+        while True:
+            caravan = state.caravans[seat]
+            joinable = [i for i, camel in enumerate(state.lefts[seat]) if fits(caravan, camel)]
+            if not joinable:
+                break
+            if len(joinable) > 1:
+                return evolve(state, step=Step.JOIN)
+            state = self._join(state, joinable[0])
+        if state.bonus_due:
+            state = evolve(state, bonus_due=False, step=Step.BONUS)
+            if self.legal_actions(state):
+                return state
+        return self._end_turn(state)
+
+    def _end_turn(self, state: KarakumState) -> KarakumState:
+        if any(camel is None for camel in state.market):  # the market could not be refilled
+            return evolve(state, step=Step.OVER, slot=None, turn=state.turn + 1)
+        return evolve(
+            state,
+            step=Step.CHOOSE,
+            current=(state.current + 1) % len(state.players),
+            slot=None,
+            turn=state.turn + 1,
+        )
+
+    # -- scoring ------------------------------------------------------------------------
+    def score(self, state: KarakumState, seat: int) -> int:
+        """Caravan points plus half the left-side points, rounded down."""
+        caravan = sum(c.value for c in state.caravans[seat])
+        return caravan + sum(c.value for c in state.lefts[seat]) // 2
+
+    def result(self, state: KarakumState) -> Result:  # type: ignore[override]
+        """Scores, winners (tie-break: the longest caravan) and each player's breakdown."""
+        n = len(state.players)
+        scores = tuple(self.score(state, seat) for seat in range(n))
+        lengths = tuple(len(state.caravans[seat]) for seat in range(n))
+        best = max(scores)
+        tied = [seat for seat in range(n) if scores[seat] == best]
+        longest = max(lengths[seat] for seat in tied)
+        winners = tuple(seat for seat in tied if lengths[seat] == longest)
+        breakdown = []
+        for seat in range(n):
+            caravan, left = state.caravans[seat], state.lefts[seat]
+            left_points = sum(c.value for c in left)
+            breakdown.append(
+                (
+                    ("Caravan", f"{len(caravan)} camels, {sum(c.value for c in caravan)} points"),
+                    ("Left of the master", f"{left_points} points, half is {left_points // 2}"),
+                    ("Total", str(scores[seat])),
+                    ("Tie-break: caravan length", str(lengths[seat])),
+                )
+            )
+        names = [state.players[seat] for seat in winners]
+        notes: list[str] = []
+        if len(tied) > 1:
+            tied_names = " and ".join(state.players[s] for s in tied)
+            notes.append(f"{tied_names} tie on {best} points; the longest caravan breaks the tie.")
+        if len(winners) > 1:
+            notes.append(f"{' and '.join(names)} share the victory.")
+        else:
+            notes.append(f"{names[0]} wins with {best} points.")
+        return Result(scores, winners, tuple(breakdown), tuple(notes))
+
+    # -- information ----------------------------------------------------------------------
+    def observe(self, state: KarakumState, player: int) -> KarakumObservation:  # type: ignore[override]
+        """The public table plus ``player``'s own hand."""
+        return KarakumObservation(
+            player=player,
+            players=state.players,
+            first_player=state.first_player,
+            current=state.current,
+            step=state.step,
+            camel_deck_size=len(state.camel_deck),
+            market=state.market,
+            resource_deck_size=len(state.resource_deck),
+            row=state.row,
+            discard=state.discard,
+            hand=state.hands[player],
+            hand_sizes=tuple(sum(hand) for hand in state.hands),
+            caravans=state.caravans,
+            lefts=state.lefts,
+            slot=state.slot,
+            bonus_due=state.bonus_due,
+            passes=state.passes,
+            turn=state.turn,
+        )
+
+    def sample_state(self, observation: KarakumObservation, rng: random.Random) -> KarakumState:  # type: ignore[override]
+        """Deal the unseen camels and resources at random, consistent with ``observation``."""
+        obs = observation
+        seen = Counter(c for c in obs.market if c is not None)
+        for line in obs.caravans + obs.lefts:
+            seen.update(line)
+        unseen = [camel for camel in ALL_CAMELS if not seen[camel]]
+        rng.shuffle(unseen)
+        camel_deck = tuple(unseen[: obs.camel_deck_size])
+        removed = tuple(unseen[obs.camel_deck_size :])
+        known = _plus(_plus(obs.hand, obs.discard), hand_from([c for c in obs.row if c]))
+        hidden = cards_of(_minus(C.RESOURCE_COUNTS, known))
+        rng.shuffle(hidden)
+        hands = []
+        for seat, size in enumerate(obs.hand_sizes):
+            if seat == obs.player:
+                hands.append(obs.hand)
+            else:
+                hands.append(hand_from(hidden[:size]))
+                hidden = hidden[size:]
+        return KarakumState(
+            players=obs.players,
+            rng=fresh_rng(rng),
+            first_player=obs.first_player,
+            current=obs.current,
+            step=obs.step,
+            camel_deck=camel_deck,
+            removed=removed,
+            market=obs.market,
+            resource_deck=tuple(hidden),
+            row=obs.row,
+            discard=obs.discard,
+            hands=tuple(hands),
+            caravans=obs.caravans,
+            lefts=obs.lefts,
+            slot=obs.slot,
+            bonus_due=obs.bonus_due,
+            passes=obs.passes,
+            turn=obs.turn,
+        )
+
+    def inventory(self, state: KarakumState) -> Counter[str]:  # type: ignore[override]
+        """Every camel and resource card in the state."""
+        counts: Counter[str] = Counter()
+        camels = list(state.camel_deck) + list(state.removed)
+        camels += [c for c in state.market if c is not None]
+        for line in state.caravans + state.lefts:
+            camels += line
+        counts.update(f"camel {c}" for c in camels)
+        cards = _plus(state.discard, hand_from(state.resource_deck))
+        cards = _plus(cards, hand_from([c for c in state.row if c is not None]))
+        for hand in state.hands:
+            cards = _plus(cards, hand)
+        for res, n in zip(RESOURCES, cards, strict=True):
+            counts[f"resource {res.value}"] += n
+        return counts
+
+    # -- words ----------------------------------------------------------------------------
+    def describe(self, state: KarakumState, action: Action) -> str:  # type: ignore[override]
+        """``action`` as one sentence for the log (revealing nothing hidden)."""
+        name = state.players[state.current]
+        after = self.apply(state, action)
+        if isinstance(action, TakeCard):
+            card = state.row[action.slot]
+            assert card is not None
+            what = f"the face-up {card.good}"
+            if state.step is Step.BONUS:
+                return f"{name} takes {what} as the bonus for a value-1 camel."
+            if card is Res.GOLD and state.step is Step.CHOOSE:
+                return f"{name} takes {what} as the whole gathering."
+            return f"{name} takes {what}."
+        if isinstance(action, DrawCard):
+            if state.step is Step.BONUS:
+                return f"{name} draws a card from the deck as the bonus for a value-1 camel."
+            return f"{name} draws a card from the deck."
+        if isinstance(action, Buy):
+            camel = state.market[action.slot]
+            cost = price(state.market, action.slot)
+            tax = " (taxed)" if cost > camel.value else ""  # type: ignore[union-attr]
+            return f"{name} buys the {camel} for {cost} units{tax}."
+        if isinstance(action, Pay):
+            assert state.slot is not None
+            camel = state.market[state.slot]
+            seat = state.current
+            where = (
+                "joins the caravan"
+                if camel in after.caravans[seat]
+                else "goes left of the caravan master"
+            )
+            text = f"{name} pays {describe_cards(action.cards)}; the {camel} {where}."
+            joined = [c for c in after.caravans[seat] if c in state.lefts[seat]]
+            if joined:
+                text += f" From the left side, {', '.join(map(str, joined))} join the caravan."
+            return text
+        if isinstance(action, Join):
+            camel = state.lefts[state.current][action.index]
+            return f"{name} moves the {camel} from the left side into the caravan."
+        if isinstance(action, Pass):
+            return f"{name} passes: no move is possible."
+        return f"{name} plays {action!r}."
+
+
+GAME = Karakum()

@@ -1,0 +1,157 @@
+"""The conformance suite: one set of checks run over every registered game.
+
+For each game and player count it plays many seeded random games and checks,
+at every decision, the promises of the engine contract (see ``engine.py``):
+saves round-trip, undo/redo, purity of ``apply``, conservation of components,
+hidden information, termination.  A new game plugs in by being registered.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from karavan_core import IllegalAction, Match, Seat, games
+from karavan_core.bots import RandomBot
+from karavan_core.saves import (
+    structure_action,
+    structure_state,
+    unstructure_action,
+    unstructure_state,
+)
+
+# Per game and player count.  Every game is played to its end with the light
+# checks at every decision; one game in FULL_EVERY gets every check at every
+# decision.  Raise both with --conformance-games N and --conformance-full-every K
+# (K=1 checks everything in every game).
+DEFAULT_GAMES = 200
+DEFAULT_FULL_EVERY = 8
+MAX_DECISIONS = 20_000  # a game still running after this many decisions never ends
+
+CASES = [
+    pytest.param(game, n, id=f"{game.name}-{n}p")
+    for game in games()
+    for n in range(game.min_players, game.max_players + 1)
+]
+
+
+@pytest.fixture
+def game_count(request) -> int:
+    return request.config.getoption("--conformance-games") or DEFAULT_GAMES
+
+
+@pytest.fixture
+def full_every(request) -> int:
+    return request.config.getoption("--conformance-full-every") or DEFAULT_FULL_EVERY
+
+
+def _roundtrip_state(game, state):
+    return structure_state(game, json.loads(json.dumps(unstructure_state(game, state))))
+
+
+def _check_step(game, match: Match, rng: random.Random, seen_actions: list) -> None:
+    state = match.state
+    snapshot = unstructure_state(game, state)
+
+    # A cattrs save/load round trip gives an equal state.
+    assert _roundtrip_state(game, state) == state
+
+    # An observation hides what it must: a state sampled from it looks the same to that player.
+    for player in range(len(state.players)):
+        seen = game.observe(state, player)
+        sampled = game.sample_state(seen, random.Random(rng.random()))
+        assert game.observe(sampled, player) == seen
+        assert game.inventory(sampled) == game.inventory(state)
+
+    legal = game.legal_actions(state)
+    assert legal, "a game that is not over must offer a decision"
+    assert len(set(legal)) == len(legal), "legal decisions must be distinct"
+    for action in legal[:3]:
+        assert (
+            structure_action(game, json.loads(json.dumps(unstructure_action(game, action))))
+            == action
+        )
+
+    # An action that is not legal here is refused with a sentence, and changes nothing.
+    for old in seen_actions[-8:]:
+        if old not in legal:
+            with pytest.raises(IllegalAction) as refused:
+                game.apply(state, old)
+            assert str(refused.value).strip().endswith((".", "!", ")"))
+            break
+
+    bot = RandomBot(game, rng.randrange(2**31))
+    action = bot.choose(game.observe(state, state.to_move), legal)
+    seen_actions.append(action)
+    before = game.inventory(state)
+    match.play(action)
+
+    # apply left its input untouched; nothing was created or lost.
+    assert unstructure_state(game, state) == snapshot
+    assert game.inventory(match.state) == before
+    assert isinstance(game.describe(state, action), str) and game.describe(state, action)
+
+    # Undo then redo gives an equal state.
+    after = match.state
+    match.undo()
+    assert match.state == state
+    match.redo()
+    assert match.state == after
+
+
+@pytest.mark.parametrize(("game", "players"), CASES)
+def test_random_games_keep_the_contract(game, players, game_count, full_every):
+    """Thousands of random decisions, each checked against the whole contract."""
+    names = [f"Player {i + 1}" for i in range(players)]
+    seats = [Seat(name) for name in names]
+    for seed in range(game_count):
+        rng = random.Random(seed)
+        match = Match(game, seats, seed)
+        initial_inventory = game.inventory(match.state)
+        seen_actions: list = []
+        decisions = 0
+        while not match.is_over():
+            if seed % full_every == 0:
+                _check_step(game, match, rng, seen_actions)
+            else:
+                legal = game.legal_actions(match.state)
+                assert legal, "a game that is not over must offer a decision"
+                match.play(legal[rng.randrange(len(legal))])
+                assert game.inventory(match.state) == initial_inventory
+            decisions += 1
+            assert decisions < MAX_DECISIONS, f"seed {seed} never ends"
+        final = match.state
+        assert game.inventory(final) == initial_inventory
+        assert game.legal_actions(final) == []
+        assert final.to_move is None
+        result = game.result(final)
+        assert len(result.scores) == players
+        assert result.winners and all(0 <= w < players for w in result.winners)
+        assert len(result.breakdown) == players
+        assert _roundtrip_state(game, final) == final
+
+
+@pytest.mark.parametrize(("game", "players"), CASES)
+def test_same_seed_same_game(game, players):
+    """A seed replays a game exactly: randomness only comes from the state's generator."""
+    names = [f"P{i}" for i in range(players)]
+    a = game.new_game(names, 1234)
+    b = game.new_game(names, 1234)
+    rng_a, rng_b = random.Random(5), random.Random(5)
+    while not game.is_over(a):
+        assert a == b
+        legal_a, legal_b = game.legal_actions(a), game.legal_actions(b)
+        assert legal_a == legal_b
+        a = game.apply(a, legal_a[rng_a.randrange(len(legal_a))])
+        b = game.apply(b, legal_b[rng_b.randrange(len(legal_b))])
+    assert a == b
+
+
+@pytest.mark.parametrize("game", [pytest.param(g, id=g.name) for g in games()])
+def test_player_counts_are_enforced(game):
+    with pytest.raises(ValueError):
+        game.new_game(["Solo"] * (game.min_players - 1), 1)
+    with pytest.raises(ValueError):
+        game.new_game(["P"] * (game.max_players + 1), 1)
