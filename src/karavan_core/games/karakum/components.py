@@ -6,10 +6,10 @@ confirms them, so they live in this one place and are easy to change.
 
 from __future__ import annotations
 
-from enum import Enum
+from enum import StrEnum
 
 
-class Res(str, Enum):
+class Res(StrEnum):
     """A resource card: one of the five goods (named by colour) or gold."""
 
     BLUE = "blue"

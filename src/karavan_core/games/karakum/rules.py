@@ -250,7 +250,10 @@ class Karakum(Game):
             if not 0 <= action.slot < len(state.row) or state.row[action.slot] is None:
                 return "There is no face-up card in that place."
             if step is Step.SECOND_CARD:
-                return "A face-up gold can only be taken as your whole gathering, not as a second card."
+                return (
+                    "A face-up gold can only be taken as your whole gathering, "
+                    "not as a second card."
+                )
             if step is Step.CHOOSE and not self._can_anything(state):
                 return "No move is possible: you must pass."
         if isinstance(action, DrawCard):

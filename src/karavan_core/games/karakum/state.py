@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from enum import Enum
+from enum import StrEnum
 
 from attrs import frozen
 
@@ -22,7 +22,7 @@ class Camel:
         return f"{self.color.value} {self.value}"
 
 
-class Step(str, Enum):
+class Step(StrEnum):
     """Which decision the player to move faces."""
 
     CHOOSE = "choose"  # start of a turn: gather or buy
