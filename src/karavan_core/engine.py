@@ -47,7 +47,12 @@ class State:
 
 @frozen
 class Observation:
-    """Base class of what one player may know of a state, and nothing more."""
+    """Base class of what one player may know of a state, and nothing more.
+
+    Each game's observation carries ``player`` (the seat it was made for),
+    ``players`` (the names) and offers ``to_move`` like a state.  It never
+    carries the state's random generator: that would reveal the deck order.
+    """
 
 
 @frozen
@@ -128,7 +133,11 @@ class Game(abc.ABC):
 
     @abc.abstractmethod
     def result(self, state: State) -> Result:
-        """Scores, winners and the per-player breakdown (also mid-game: the score so far)."""
+        """Scores, winners and the per-player breakdown.
+
+        Also defined mid-game, where it gives the score so far (the app shows it
+        in its score panel and charts it over the game).
+        """
 
     # -- information ----------------------------------------------------------
     @abc.abstractmethod
