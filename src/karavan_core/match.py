@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, datetime
+from pathlib import Path
 from typing import Any
 
 from attrs import frozen
@@ -81,6 +82,7 @@ class Match:
         self.history: list[Action] = []
         self.future: list[Action] = []
         self.on_change: Callable[[Match], None] | None = None
+        self.save_path: Path | None = None  # where autosave writes, once enabled
 
     # -- reading --------------------------------------------------------------
     @property

@@ -295,3 +295,31 @@ def list_saves(folder: Path) -> tuple[list[SaveSummary], list[SaveError]]:
             bad.append(error)
     good.sort(key=lambda s: s.saved_at, reverse=True)
     return good, bad
+
+
+def new_save_path(folder: Path, game_name: str, stem: str | None = None) -> Path:
+    """A fresh file name in ``folder``: ``stem.json`` or ``GAME-YYYYMMDD-HHMMSS.json``.
+
+    An existing file is never reused: a counter is added until the name is free.
+    """
+    base = stem or f"{game_name}-{datetime.now().strftime('%Y%m%d-%H%M%S')}"
+    base = "".join(ch if ch.isalnum() or ch in "-_ ." else "_" for ch in base).strip() or game_name
+    path = folder / f"{base}.json"
+    counter = 2
+    while path.exists():
+        path = folder / f"{base}-{counter}.json"
+        counter += 1
+    return path
+
+
+def enable_autosave(match: Match, path: Path) -> None:
+    """Save ``match`` to ``path`` now and after every change (play, undo, redo)."""
+    match.save_path = path
+    match.on_change = lambda m: save_match(m, path)
+    save_match(match, path)
+
+
+def latest_save(folder: Path) -> SaveSummary | None:
+    """The most recently saved match in ``folder``, if any loads."""
+    good, _ = list_saves(folder)
+    return good[0] if good else None
