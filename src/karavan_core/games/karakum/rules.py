@@ -8,8 +8,6 @@ from collections.abc import Mapping, Sequence
 from itertools import product
 from typing import Any
 
-from attrs import evolve
-
 from karavan_core.engine import Action, Game, Result
 from karavan_core.games.karakum import components as C
 from karavan_core.games.karakum.components import GOLD_INDEX, RESOURCES, Res
@@ -28,6 +26,7 @@ from karavan_core.games.karakum.state import (
     TakeCard,
 )
 from karavan_core.rng import Rng, fresh_rng
+from karavan_core.values import replace
 
 ALL_CAMELS: tuple[Camel, ...] = tuple(Camel(c, v) for c in C.GOODS for v in C.CAMEL_VALUES)
 NO_CARDS: Hand = (0,) * len(RESOURCES)
@@ -124,15 +123,18 @@ def cards_of(counts: Hand) -> list[Res]:
     return [res for res, n in zip(RESOURCES, counts, strict=True) for _ in range(n)]
 
 
-def _draw(state: KarakumState) -> tuple[KarakumState, Res | None]:
-    """Take the top resource card, reshuffling the discards into a new deck if needed."""
+def _draw(state: KarakumState, **changes: Any) -> tuple[KarakumState, Res | None]:
+    """Take the top resource card, reshuffling the discards into a new deck if needed.
+
+    ``changes`` are further fields to set in the same step.
+    """
     deck, discard, rng = state.resource_deck, state.discard, state.rng
     if not deck:
         if not any(discard):
-            return state, None
+            return (replace(state, **changes) if changes else state), None
         rng, deck = rng.shuffled(cards_of(discard))
         discard = NO_CARDS
-    state = evolve(state, resource_deck=deck[1:], discard=discard, rng=rng)
+    state = replace(state, resource_deck=deck[1:], discard=discard, rng=rng, **changes)
     return state, deck[0]
 
 
@@ -235,6 +237,55 @@ class Karakum(Game):
             return actions
         return []
 
+    def is_legal(self, state: KarakumState, action: Action) -> bool:
+        """Whether ``action`` is allowed now (cheaper than searching ``legal_actions``)."""
+        step, kind = state.step, type(action)
+        if kind is TakeCard:
+            slot = action.slot  # type: ignore[attr-defined]
+            if step in (Step.PAY, Step.JOIN, Step.OVER) or not 0 <= slot < len(state.row):
+                return False
+            card = state.row[slot]
+            return card is not None and not (step is Step.SECOND_CARD and card is Res.GOLD)
+        if kind is DrawCard:
+            return step in (Step.CHOOSE, Step.SECOND_CARD, Step.BONUS) and _can_draw(state)
+        if kind is Buy:
+            slot = action.slot  # type: ignore[attr-defined]
+            if step is not Step.CHOOSE or not 0 <= slot < len(state.market):
+                return False
+            camel = state.market[slot]
+            hand = state.hands[state.current]
+            return camel is not None and units(hand, camel.color) >= price(state.market, slot)
+        if kind is Pay:
+            return step is Step.PAY and self._pays(state, action.cards)  # type: ignore[attr-defined]
+        if kind is Join:
+            index = action.index  # type: ignore[attr-defined]
+            left = state.lefts[state.current]
+            return (
+                step is Step.JOIN
+                and 0 <= index < len(left)
+                and fits(state.caravans[state.current], left[index])
+            )
+        if kind is Pass:
+            return step is Step.CHOOSE and not self._can_anything(state)
+        return False
+
+    def _pays(self, state: KarakumState, cards: Hand) -> bool:
+        """Whether ``cards`` is a valid payment for the camel being bought."""
+        assert state.slot is not None
+        camel = state.market[state.slot]
+        assert camel is not None
+        hand = state.hands[state.current]
+        if len(cards) != len(hand) or any(n < 0 or n > h for n, h in zip(cards, hand, strict=True)):
+            return False
+        own = camel.color.index
+        pairs = 0
+        for i in range(5):
+            if i != own:
+                if cards[i] % 2:
+                    return False
+                pairs += cards[i] // 2
+        return cards[own] + cards[GOLD_INDEX] + pairs == price(state.market, state.slot)
+
     def why_illegal(self, state: KarakumState, action: Action) -> str | None:  # type: ignore[override]
         """A sentence saying why ``action`` is not allowed now, or ``None``."""
         step = state.step
@@ -242,7 +293,7 @@ class Karakum(Game):
             return "The game is over."
         if type(action) not in ACTION_TYPES:
             return "That is not a Karakum move."
-        if action in self.legal_actions(state):
+        if self.is_legal(state, action):
             return None
         if isinstance(action, TakeCard):
             if step in (Step.PAY, Step.JOIN):
@@ -319,39 +370,38 @@ class Karakum(Game):
         if isinstance(action, TakeCard):
             card = state.row[action.slot]
             assert card is not None
-            state = self._gain(state, card)
-            state, replacement = _draw(state)
-            state = evolve(state, row=_replace(state.row, action.slot, replacement))
+            state, replacement = _draw(state, hands=self._gained(state, card), passes=0)
+            state = replace(state, row=_replace(state.row, action.slot, replacement))
             if step is Step.CHOOSE and card is not Res.GOLD:
                 return self._after_first_card(state)
             return self._end_turn(state)
         if isinstance(action, DrawCard):
             state, card = _draw(state)
             assert card is not None
-            state = self._gain(state, card)
+            state = replace(state, hands=self._gained(state, card), passes=0)
             if step is Step.CHOOSE:
                 return self._after_first_card(state)
             return self._end_turn(state)
         if isinstance(action, Buy):
-            return evolve(state, step=Step.PAY, slot=action.slot, passes=0)
+            return replace(state, step=Step.PAY, slot=action.slot, passes=0)
         if isinstance(action, Pay):
             return self._pay(state, action.cards)
         if isinstance(action, Join):
             return self._settle(self._join(state, action.index))
         if isinstance(action, Pass):
-            state = evolve(state, passes=state.passes + 1)
+            state = replace(state, passes=state.passes + 1)
             if state.passes >= len(state.players):
-                return evolve(state, step=Step.OVER, turn=state.turn + 1)
+                return replace(state, step=Step.OVER, turn=state.turn + 1)
             return self._end_turn(state)
         raise AssertionError(f"unhandled action {action!r}")
 
-    def _gain(self, state: KarakumState, card: Res) -> KarakumState:
+    def _gained(self, state: KarakumState, card: Res) -> tuple[Hand, ...]:
+        """The hands once the player to move has added ``card``."""
         seat = state.current
-        hands = _replace(state.hands, seat, _add(state.hands[seat], card.index))
-        return evolve(state, hands=hands, passes=0)
+        return _replace(state.hands, seat, _add(state.hands[seat], card.index))
 
     def _after_first_card(self, state: KarakumState) -> KarakumState:
-        state = evolve(state, step=Step.SECOND_CARD)
+        state = replace(state, step=Step.SECOND_CARD)
         if not self.legal_actions(state):  # nothing left to take as a second card
             return self._end_turn(state)
         return state
@@ -373,7 +423,7 @@ class Karakum(Game):
             caravan = caravan + (camel,)
         else:
             left = left + (camel,)
-        state = evolve(
+        state = replace(
             state,
             hands=hands,
             discard=discard,
@@ -390,7 +440,7 @@ class Karakum(Game):
         seat = state.current
         left = state.lefts[seat]
         caravan = state.caravans[seat] + (left[index],)
-        return evolve(
+        return replace(
             state,
             caravans=_replace(state.caravans, seat, caravan),
             lefts=_replace(state.lefts, seat, left[:index] + left[index + 1 :]),
@@ -405,18 +455,18 @@ class Karakum(Game):
             if not joinable:
                 break
             if len(joinable) > 1:
-                return evolve(state, step=Step.JOIN)
+                return replace(state, step=Step.JOIN)
             state = self._join(state, joinable[0])
         if state.bonus_due:
-            state = evolve(state, bonus_due=False, step=Step.BONUS)
+            state = replace(state, bonus_due=False, step=Step.BONUS)
             if self.legal_actions(state):
                 return state
         return self._end_turn(state)
 
     def _end_turn(self, state: KarakumState) -> KarakumState:
         if any(camel is None for camel in state.market):  # the market could not be refilled
-            return evolve(state, step=Step.OVER, slot=None, turn=state.turn + 1)
-        return evolve(
+            return replace(state, step=Step.OVER, slot=None, turn=state.turn + 1)
+        return replace(
             state,
             step=Step.CHOOSE,
             current=(state.current + 1) % len(state.players),
