@@ -10,6 +10,7 @@ from karavan_core.engine import Game
 # importing the core stays cheap.
 _MODULES: dict[str, str] = {
     "karakum": "karavan_core.games.karakum",
+    "karawane": "karavan_core.games.karawane",
 }
 
 _loaded: dict[str, Game] = {}
