@@ -36,6 +36,10 @@ SAVES_ENV = "KARAVAN_SAVES"
 
 # Upgrades from an older format version to the next one, keyed by the old version.
 # Each takes and returns the raw JSON envelope; none exist yet.
+_UMASK = os.umask(0)
+os.umask(_UMASK)
+_FILE_MODE = 0o666 & ~_UMASK
+
 MIGRATIONS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {}
 
 
@@ -129,6 +133,7 @@ def atomic_write(path: Path, text: str) -> None:
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            os.fchmod(handle.fileno(), _FILE_MODE)  # mkstemp makes 0600; saves are ordinary files
             handle.write(text)
             handle.flush()
             os.fsync(handle.fileno())

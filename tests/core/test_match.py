@@ -1,0 +1,110 @@
+"""The match layer: seats, undo to the last human decision, redo, the change hook."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from karavan_core import IllegalAction, Match, Seat, get_game
+from karavan_core.games.karakum.state import DrawCard, Pay
+
+KARAKUM = get_game("karakum")
+
+
+def play_random(match: Match, decisions: int, rng: random.Random) -> None:
+    for _ in range(decisions):
+        if match.is_over():
+            return
+        legal = match.legal_actions()
+        match.play(legal[rng.randrange(len(legal))])
+
+
+def test_seat_parsing():
+    assert Seat.parse("Ann") == Seat("Ann")
+    bot = Seat.parse("bot:random", 2)
+    assert bot.is_bot and bot.level == "random" and bot.name == "Random bot 3"
+    assert Seat.parse("bot:greedy:Omar") == Seat("Omar", "bot", "greedy")
+    with pytest.raises(ValueError):
+        Seat.parse("  ")
+
+
+def test_undo_returns_to_the_last_human_decision_taking_bot_decisions_too():
+    seats = [Seat("Ann"), Seat.parse("bot:random", 1), Seat.parse("bot:random", 2)]
+    match = Match(KARAKUM, seats, seed=4, options={"first_player": 0})
+    rng = random.Random(1)
+    while match.to_move == 0 or not match.history:
+        play_random(match, 1, rng)
+    while match.to_move != 0:  # the bots play until Ann is to move again
+        play_random(match, 1, rng)
+    humans = [i for i in range(len(match.history)) if match.actor(i) == 0]
+    last_human = humans[-1]
+    before = match.states[last_human]
+    undone = len(match.history) - last_human
+    assert undone > 1
+    end = match.state
+    assert match.undo()
+    assert match.state == before and len(match.history) == last_human
+    assert len(match.future) == undone
+    assert match.redo()
+    assert match.state == end and not match.future
+
+
+def test_redo_replays_the_human_decision_and_the_bot_decisions_after_it_only():
+    seats = [Seat("Ann"), Seat("Bob")]
+    match = Match(KARAKUM, seats, seed=9)
+    play_random(match, 6, random.Random(3))
+    states = list(match.states)
+    assert match.undo() and match.undo()
+    assert match.state == states[-3]
+    assert match.redo()
+    assert match.state == states[-2]
+    assert match.can_redo()
+
+
+def test_a_new_decision_clears_the_redo_list():
+    match = Match(KARAKUM, [Seat("Ann"), Seat("Bob")], seed=9)
+    play_random(match, 3, random.Random(3))
+    match.undo()
+    assert match.can_redo()
+    match.play(match.legal_actions()[0])
+    assert not match.can_redo()
+
+
+def test_undo_with_only_bots_goes_back_one_decision_and_nothing_to_undo_at_start():
+    match = Match(KARAKUM, [Seat.parse("bot:random"), Seat.parse("bot:random")], seed=2)
+    assert not match.can_undo() and not match.undo() and not match.redo()
+    play_random(match, 4, random.Random(0))
+    third = match.states[3]
+    match.undo()
+    assert match.state == third
+
+
+def test_illegal_play_changes_nothing_and_every_change_is_reported():
+    match = Match(KARAKUM, [Seat("Ann"), Seat("Bob")], seed=5)
+    changes = []
+    match.on_change = lambda m: changes.append(len(m.history))
+    state = match.state
+    with pytest.raises(IllegalAction):  # nothing is being bought at the start of a turn
+        match.play(Pay((0, 0, 0, 0, 0, 0)))
+    assert match.state == state and changes == []
+    match.play(match.legal_actions()[0])
+    match.undo()
+    match.redo()
+    assert changes == [1, 0, 1]
+
+
+def test_undo_then_same_move_reveals_the_same_card():
+    """Randomness lives in the state: replaying a decision after undo gives the same outcome."""
+    match = Match(KARAKUM, [Seat("Ann"), Seat("Bob")], seed=12)
+    draw = DrawCard()
+    first = match.play(draw)
+    match.undo()
+    assert match.play(draw) == first
+
+
+def test_log_describes_every_decision():
+    match = Match(KARAKUM, [Seat("Ann"), Seat("Bob")], seed=12)
+    play_random(match, 5, random.Random(1))
+    log = match.log()
+    assert len(log) == 5 and all(line.endswith(".") for line in log)

@@ -1,0 +1,233 @@
+"""Saves: the versioned envelope, atomic writes, golden files and every kind of bad file."""
+
+from __future__ import annotations
+
+import ast
+import hashlib
+import json
+import os
+import random
+import shutil
+from pathlib import Path
+
+import pytest
+
+from karavan_core import Match, SaveError, Seat, get_game, load_match, save_match
+from karavan_core import saves as saves_module
+from karavan_core.games.karakum.state import DrawCard
+from karavan_core.saves import (
+    FORMAT_VERSION,
+    default_saves_dir,
+    enable_autosave,
+    latest_save,
+    list_saves,
+    new_save_path,
+    read_envelope,
+)
+
+KARAKUM = get_game("karakum")
+EXAMPLES = Path(__file__).resolve().parents[2] / "saves" / "examples"
+
+
+def three_player_match(decisions: int = 40) -> Match:
+    seats = [Seat("Ann"), Seat("Bob"), Seat.parse("bot:random:Cleo")]
+    match = Match(KARAKUM, seats, seed=77, options={"first_player": 1})
+    rng = random.Random(5)
+    for _ in range(decisions):
+        if match.is_over():
+            break
+        legal = match.legal_actions()
+        match.play(legal[rng.randrange(len(legal))])
+    return match
+
+
+def digest(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def test_save_and_load_give_the_same_state_history_and_next_cards(tmp_path):
+    """Done-when: part of a seeded 3-player match saved, loaded fresh, and continued identically."""
+    match = three_player_match()
+    match.undo()  # leave something to redo too
+    path = save_match(match, tmp_path / "part.json")
+    loaded = load_match(path)
+    assert loaded.state == match.state
+    assert loaded.states == match.states
+    assert loaded.history == match.history and loaded.future == match.future
+    assert loaded.seats == match.seats and loaded.seed == 77 and loaded.options == match.options
+    # The same next cards: the generator travelled with the state.
+    for m in (match, loaded):
+        m.future.clear()
+        while DrawCard() not in m.legal_actions():
+            m.play(m.legal_actions()[0])
+        m.play(DrawCard())
+    assert loaded.state == match.state
+    # Undo survives the reload.
+    assert loaded.undo() and match.undo() and loaded.state == match.state
+
+
+def test_saves_carry_a_format_version_and_stay_small(tmp_path):
+    match = three_player_match(5000)
+    assert match.is_over()
+    path = save_match(match, tmp_path / "done.json")
+    data = json.loads(path.read_text())
+    assert data["format"] == "karavan-save" and data["version"] == FORMAT_VERSION
+    assert data["game"] == "karakum" and data["decisions"] == len(match.history)
+    assert path.stat().st_size < 200_000
+
+
+def test_write_is_atomic_and_leaves_no_temp_files(tmp_path, monkeypatch):
+    match = three_player_match(10)
+    path = save_match(match, tmp_path / "a.json")
+    before = digest(path)
+    match.play(match.legal_actions()[0])
+
+    def crash(src, dst):
+        raise OSError("disk full")
+
+    monkeypatch.setattr(saves_module.os, "replace", crash)
+    with pytest.raises(OSError):
+        save_match(match, path)
+    assert digest(path) == before  # the old save is intact
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["a.json"]  # and no temp file is left
+
+
+def test_golden_example_save_keeps_loading():
+    """saves/examples holds a format-1 save; every later version must keep loading it."""
+    path = EXAMPLES / "karakum-3p-v1.json"
+    before = digest(path)
+    match = load_match(path)
+    assert match.game is KARAKUM and [s.name for s in match.seats] == ["Ann", "Bob", "Cleo"]
+    assert len(match.history) == 57 and match.can_redo() and not match.is_over()
+    assert match.seats[2].is_bot and match.seats[2].level == "random"
+    replay = Match(KARAKUM, match.seats, match.seed, match.options)
+    for action in match.history:
+        replay.play(action)
+    assert replay.state == match.state
+    assert digest(path) == before
+
+
+BAD_FILES = {
+    "truncated": lambda good: good[: len(good) // 2],
+    "corrupted": lambda good: good.replace(b'"players"', b'"pla\x00yers"', 1)[:-40] + b"}}}",
+    "not JSON": lambda good: b"\x89PNG\r\n\x1a\n\x00\x00binary",
+    "foreign": lambda good: json.dumps({"name": "some other program", "data": [1, 2]}).encode(),
+    "newer": lambda good: good.replace(b'"version":1', b'"version":99', 1),
+    "unknown game": lambda good: good.replace(b'"game":"karakum"', b'"game":"chess"', 1),
+    "bad state": lambda good: good.replace(b'"current":', b'"current_x":', 1),
+    "bad history": lambda good: good.replace(b'"history":[', b'"history":[{"type":"Pass"},', 1),
+    "empty": lambda good: b"",
+    "a list": lambda good: b"[1, 2, 3]",
+}
+
+
+@pytest.mark.parametrize("kind", list(BAD_FILES))
+def test_bad_files_give_one_line_naming_file_and_problem_and_stay_untouched(tmp_path, kind):
+    good = save_match(three_player_match(20), tmp_path / "good.json").read_bytes()
+    path = tmp_path / f"{kind.replace(' ', '-')}.json"
+    path.write_bytes(BAD_FILES[kind](good))
+    before = digest(path)
+    with pytest.raises(SaveError) as error:
+        load_match(path)
+    message = str(error.value)
+    assert message.startswith(str(path) + ": ") and "\n" not in message
+    assert len(message) < 200
+    assert digest(path) == before
+
+
+def test_problem_sentences_say_what_is_wrong(tmp_path):
+    good = save_match(three_player_match(5), tmp_path / "good.json").read_bytes()
+    cases = {
+        "newer": "newer Karavan",
+        "foreign": "not a Karavan save",
+        "truncated": "not valid JSON",
+        "unknown game": "unknown game",
+        "empty": "empty",
+    }
+    for kind, words in cases.items():
+        path = tmp_path / "x.json"
+        path.write_bytes(BAD_FILES[kind](good))
+        with pytest.raises(SaveError, match=words):
+            load_match(path)
+
+
+def test_wrong_game_and_missing_and_oversized_files(tmp_path):
+    path = save_match(three_player_match(5), tmp_path / "k.json")
+    with pytest.raises(SaveError, match="a save of karakum, not of jaipur"):
+        load_match(path, expect_game="jaipur")
+    with pytest.raises(SaveError, match="no such file"):
+        load_match(tmp_path / "nope.json")
+    huge = tmp_path / "huge.json"
+    with huge.open("wb") as handle:
+        handle.truncate(10 * 1024 * 1024 + 1)
+    with pytest.raises(SaveError, match="larger than a save can be"):
+        read_envelope(huge)
+    assert huge.stat().st_size == 10 * 1024 * 1024 + 1
+
+
+def test_loading_never_uses_pickle_eval_or_exec():
+    tree = ast.parse(Path(saves_module.__file__).read_text())
+    imported = {
+        alias.name
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Import)
+        for alias in node.names
+    }
+    imported |= {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)}
+    assert not imported & {"pickle", "marshal", "shelve", "dill", "yaml"}
+    called = {
+        node.func.id
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+    }
+    assert not called & {"eval", "exec", "compile", "__import__"}
+
+
+def test_autosave_after_every_change(tmp_path):
+    match = Match(KARAKUM, [Seat("Ann"), Seat("Bob")], seed=1)
+    path = new_save_path(tmp_path, "karakum")
+    enable_autosave(match, path)
+    assert load_match(path).state == match.state
+    match.play(match.legal_actions()[0])
+    assert len(load_match(path).history) == 1
+    match.undo()
+    loaded = load_match(path)
+    assert len(loaded.history) == 0 and len(loaded.future) == 1
+
+
+def test_new_save_paths_never_overwrite(tmp_path):
+    first = new_save_path(tmp_path, "karakum", "my game")
+    first.write_text("{}")
+    second = new_save_path(tmp_path, "karakum", "my game")
+    assert first.name == "my game.json" and second.name == "my game-2.json"
+    assert new_save_path(tmp_path, "karakum", "../../etc/passwd").parent == tmp_path
+
+
+def test_listing_and_latest_save(tmp_path):
+    older = save_match(three_player_match(3), tmp_path / "older.json")
+    data = json.loads(older.read_text())
+    data["saved_at"] = "2020-01-01T00:00:00+00:00"
+    older.write_text(json.dumps(data))
+    newer = save_match(three_player_match(6), tmp_path / "newer.json")
+    (tmp_path / "broken.json").write_text("{not json")
+    good, bad = list_saves(tmp_path)
+    assert [s.path for s in good] == [newer, older]
+    assert good[0].players == ("Ann", "Bob", "Cleo") and good[0].decisions == 6
+    assert len(bad) == 1 and "broken.json" in str(bad[0])
+    assert latest_save(tmp_path).path == newer
+
+
+def test_saves_folder_default_env_and_override(tmp_path, monkeypatch):
+    monkeypatch.delenv("KARAVAN_SAVES", raising=False)
+    monkeypatch.chdir(tmp_path)
+    assert default_saves_dir() == tmp_path / "saves"
+    monkeypatch.setenv("KARAVAN_SAVES", str(tmp_path / "env"))
+    assert default_saves_dir() == tmp_path / "env"
+    assert default_saves_dir(tmp_path / "flag") == tmp_path / "flag"
+
+
+def test_example_saves_are_ordinary_readable_files(tmp_path):
+    copy = tmp_path / "copy.json"
+    shutil.copy(EXAMPLES / "karakum-3p-v1.json", copy)
+    path = save_match(load_match(copy), copy)
+    assert os.stat(path).st_mode & 0o444
