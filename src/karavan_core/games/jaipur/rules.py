@@ -1,0 +1,634 @@
+"""Jaipur's rules: a two-player trading duel, played as a match of rounds.
+
+Each turn is one decision: take one good, take all the camels, exchange, or
+sell.  Counts per kind stand in for the cards themselves (the market and the
+hands are unordered), which keeps the states small and lets every exchange be
+enumerated quickly: the sub-multisets of any small set of counts are computed
+once and cached.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from functools import cache, lru_cache
+from itertools import product
+from typing import Any
+
+from attrs import evolve
+
+from karavan_core.engine import Action, Game, Result
+from karavan_core.games.jaipur import components as C
+from karavan_core.games.jaipur.components import CAMEL, CARDS, GOODS, Card
+from karavan_core.games.jaipur.state import (
+    ACTION_TYPES,
+    Counts,
+    Exchange,
+    JaipurObservation,
+    JaipurState,
+    RoundResult,
+    RoundScore,
+    Sell,
+    TakeCamels,
+    TakeGood,
+)
+from karavan_core.rng import Rng, fresh_rng
+
+N_GOODS = len(GOODS)
+NO_GOODS: Counts = (0,) * N_GOODS
+# The deck each round is dealt from: everything but the market's starting camels.
+ROUND_DECK: tuple[Card, ...] = tuple(
+    card
+    for card, n in zip(CARDS, C.CARD_COUNTS, strict=True)
+    for _ in range(n - (C.MARKET_CAMELS if card is Card.CAMEL else 0))
+)
+TAKE_CAMELS = TakeCamels()
+TAKE_GOOD: tuple[TakeGood, ...] = tuple(TakeGood(good) for good in GOODS)
+# SELL[good][count]; counts a good's card total allows, at most.
+SELL: tuple[tuple[Sell, ...], ...] = tuple(
+    tuple(Sell(good, n) for n in range(C.CARD_COUNTS[i] + 1)) for i, good in enumerate(GOODS)
+)
+MIN_SALE: Counts = tuple(C.PRECIOUS_MIN_SALE if good in C.PRECIOUS else 1 for good in GOODS)
+
+
+# -- small helpers on count tuples ---------------------------------------------------
+
+
+def _add_at(counts: tuple, index: int, n: int) -> tuple:
+    return counts[:index] + (counts[index] + n,) + counts[index + 1 :]
+
+
+def _replace(items: tuple, index: int, value: Any) -> tuple:
+    return items[:index] + (value,) + items[index + 1 :]
+
+
+def counts_of(cards: Sequence[Card], kinds: int = len(CARDS)) -> Counts:
+    """Count a list of cards into ``kinds`` counts (7 with camels, 6 for goods only)."""
+    counts = [0] * kinds
+    for card in cards:
+        counts[card.index] += 1
+    return tuple(counts)
+
+
+def cards_of(counts: Counts) -> list[Card]:
+    """Spell counts out as a list of cards."""
+    return [card for card, n in zip(CARDS, counts, strict=False) for _ in range(n)]
+
+
+def describe_cards(goods: Counts, camels: int = 0) -> str:
+    """Counts as words, camels first: "2 camels + 1 leather"."""
+    parts = [Card.CAMEL.amount(camels)] if camels else []
+    parts += [good.amount(n) for good, n in zip(GOODS, goods, strict=True) if n]
+    return " + ".join(parts) if parts else "nothing"
+
+
+@cache
+def sub_counts(counts: Counts) -> tuple[tuple[Counts, ...], ...]:
+    """Every sub-multiset of ``counts``, grouped by size (entry ``k`` holds those of ``k`` cards).
+
+    Only hands (at most seven goods) and market goods (at most five) are ever
+    asked for, so the cache stays small: there are 1716 such count tuples.
+    """
+    by_size: list[list[Counts]] = [[] for _ in range(sum(counts) + 1)]
+    for combo in product(*(range(n + 1) for n in counts)):
+        by_size[sum(combo)].append(combo)
+    return tuple(tuple(group) for group in by_size)
+
+
+_exchange = cache(Exchange)  # one shared object per distinct exchange: enumeration stays cheap
+
+
+@lru_cache(maxsize=16384)
+def exchanges(goods: Counts, hand: Counts, camels: int) -> tuple[Exchange, ...]:
+    """Every legal exchange with these market goods, this hand and ``camels`` givable camels.
+
+    ``camels`` is already capped by the hand limit: each camel given adds one
+    card to the hand.  A good being taken is never given back.
+    """
+    found: list[Exchange] = []
+    takes = sub_counts(goods)
+    for size in range(C.MIN_EXCHANGE, len(takes)):
+        for take in takes[size]:
+            free = tuple(0 if t else h for t, h in zip(take, hand, strict=True))
+            gives = sub_counts(free)
+            for camel_count in range(min(camels, size) + 1):
+                rest = size - camel_count
+                if rest < len(gives):
+                    found.extend(_exchange(take, give, camel_count) for give in gives[rest])
+    return tuple(found)
+
+
+def _deal(
+    players: tuple[str, ...],
+    rng: Rng,
+    seals: tuple[int, ...],
+    rounds: tuple[RoundResult, ...],
+    starter: int,
+) -> JaipurState:
+    """A fresh round: shuffled deck and bonus piles, three camels and two cards in the market."""
+    rng, deck = rng.shuffled(ROUND_DECK)
+    bonus_piles = []
+    for values in C.BONUS_TOKENS:
+        rng, pile = rng.shuffled(values)
+        bonus_piles.append(pile)
+    market = _add_at(counts_of(deck[:2]), CAMEL, C.MARKET_CAMELS)
+    deck = deck[2:]
+    hands, herds = [], []
+    for _ in players:
+        dealt = counts_of(deck[: C.HAND_SIZE])
+        deck = deck[C.HAND_SIZE :]
+        hands.append(dealt[:CAMEL])
+        herds.append(dealt[CAMEL])  # dealt camels go straight to the herd
+    empty = tuple(() for _ in GOODS)
+    return JaipurState(
+        players=players,
+        rng=rng,
+        seals=seals,
+        rounds=rounds,
+        starter=starter,
+        current=starter,
+        over=False,
+        deck=deck,
+        market=market,
+        hands=tuple(hands),
+        herds=tuple(herds),
+        discard=NO_GOODS,
+        goods_piles=C.GOODS_TOKENS,
+        bonus_piles=tuple(bonus_piles),
+        goods_won=(empty,) * len(players),
+        bonus_won=(((),) * len(C.BONUS_TOKENS),) * len(players),
+    )
+
+
+def _tokens(n: int) -> str:
+    return f"{n} token" if n == 1 else f"{n} tokens"
+
+
+def _settle(
+    players: tuple[str, ...], scores: tuple[RoundScore, ...], number: int, ended_by: str
+) -> tuple[int | None, str]:
+    """Who takes the round's seal, and the sentences saying why."""
+    a, b = players
+    sa, sb = scores
+    if sa.camel_token:
+        camel = f"{a}'s herd of {sa.herd} beats {b}'s {sb.herd}: {a} takes the camel token."
+    elif sb.camel_token:
+        camel = f"{b}'s herd of {sb.herd} beats {a}'s {sa.herd}: {b} takes the camel token."
+    else:
+        camel = f"The herds tie at {sa.herd} camels: nobody takes the camel token."
+    keys = [(s.total, len(s.bonus_tokens), len(s.goods_tokens)) for s in scores]
+    winner = None if keys[0] == keys[1] else (0 if keys[0] > keys[1] else 1)
+    if winner is None:
+        seal = (
+            f"Both have {sa.total} points, {len(sa.bonus_tokens)} bonus tokens and "
+            f"{len(sa.goods_tokens)} goods tokens: a complete tie, so nobody takes a seal."
+        )
+    else:
+        name = players[winner]
+        win, lose = scores[winner], scores[1 - winner]
+        if win.total != lose.total:
+            seal = f"{name} takes the seal with {win.total} points to {lose.total}."
+        elif len(win.bonus_tokens) != len(lose.bonus_tokens):
+            seal = (
+                f"Both have {win.total} points; {name} takes the seal with more bonus tokens "
+                f"({len(win.bonus_tokens)} to {len(lose.bonus_tokens)})."
+            )
+        else:
+            seal = (
+                f"Both have {win.total} points and {len(win.bonus_tokens)} bonus tokens; "
+                f"{name} takes the seal with more goods tokens "
+                f"({len(win.goods_tokens)} to {len(lose.goods_tokens)})."
+            )
+    return winner, f"Round {number} ends because {ended_by}. {camel} {seal}"
+
+
+# -- the game ---------------------------------------------------------------------
+
+
+class Jaipur(Game):
+    """Jaipur for two players: first to two seals wins the match."""
+
+    name = "jaipur"
+    title = "Jaipur"
+    min_players = C.PLAYERS
+    max_players = C.PLAYERS
+    state_type = JaipurState
+    observation_type = JaipurObservation
+    action_types = ACTION_TYPES
+
+    # -- setup --------------------------------------------------------------------
+    def new_game(
+        self, players: Sequence[str], seed: int, options: Mapping[str, Any] | None = None
+    ) -> JaipurState:
+        """Deal the first round of a new match."""
+        self.check_players(players)
+        rng = Rng(seed)
+        first = (options or {}).get("first_player")
+        if first is None:
+            rng, first = rng.randrange(C.PLAYERS)
+        elif not (isinstance(first, int) and 0 <= first < C.PLAYERS):
+            raise ValueError(f"The first player must be a seat from 0 to {C.PLAYERS - 1}.")
+        return _deal(tuple(players), rng, (0,) * C.PLAYERS, (), first)
+
+    # -- decisions ------------------------------------------------------------------
+    def legal_actions(self, state: JaipurState) -> list[Action]:  # type: ignore[override]
+        """Take one good, take the camels, every exchange, every sale (in that order)."""
+        if state.over:
+            return []
+        seat = state.current
+        hand, market = state.hands[seat], state.market
+        size = sum(hand)
+        actions: list[Action] = []
+        if size < C.HAND_LIMIT:
+            actions += [TAKE_GOOD[i] for i in range(N_GOODS) if market[i]]
+        if market[CAMEL]:
+            actions.append(TAKE_CAMELS)
+        givable = max(0, min(state.herds[seat], C.HAND_LIMIT - size))
+        actions += exchanges(market[:CAMEL], hand, givable)
+        for i, n in enumerate(hand):
+            if n >= MIN_SALE[i]:
+                actions += SELL[i][MIN_SALE[i] : n + 1]
+        return actions
+
+    def why_illegal(self, state: JaipurState, action: Action) -> str | None:  # type: ignore[override]
+        """A sentence saying why ``action`` is not allowed now, or ``None``.
+
+        Checks the rules directly (never by listing every legal action).
+        """
+        if state.over:
+            return "The match is over."
+        seat = state.current
+        hand, market = state.hands[seat], state.market
+        if isinstance(action, TakeGood):
+            return self._why_take(hand, market, action.good)
+        if isinstance(action, TakeCamels):
+            return None if market[CAMEL] else "There are no camels in the market to take."
+        if isinstance(action, Exchange):
+            return self._why_exchange(hand, market, state.herds[seat], action)
+        if isinstance(action, Sell):
+            return self._why_sell(hand, action)
+        return "That is not a Jaipur move."
+
+    @staticmethod
+    def _why_take(hand: Counts, market: Counts, good: Card) -> str | None:
+        if good is Card.CAMEL:
+            return "Camels are never taken one at a time: take all the camels instead."
+        if not market[good.index]:
+            return f"There is no {good.amount(1)[2:]} in the market."
+        if sum(hand) >= C.HAND_LIMIT:
+            return (
+                f"You already hold {C.HAND_LIMIT} cards, the most allowed, "
+                "so you cannot take another good."
+            )
+        return None
+
+    @staticmethod
+    def _why_exchange(hand: Counts, market: Counts, herd: int, action: Exchange) -> str | None:
+        take, give, camels = action.take, action.give, action.camels
+        if (
+            len(take) != N_GOODS
+            or len(give) != N_GOODS
+            or min(take) < 0
+            or min(give) < 0
+            or camels < 0
+        ):
+            return "That exchange is not well formed."
+        taken, given = sum(take), sum(give) + camels
+        if taken < C.MIN_EXCHANGE:
+            return (
+                f"An exchange takes at least {C.MIN_EXCHANGE} goods from the market; "
+                "to take a single good, take one good instead."
+            )
+        if taken != given:
+            return (
+                f"An exchange gives back exactly as many cards as it takes "
+                f"(this one takes {taken} and gives {given})."
+            )
+        for good, t, g, in_market, held in zip(GOODS, take, give, market, hand, strict=False):
+            if t and g:
+                return f"You cannot give back {good.value} while taking {good.value}."
+            if t > in_market:
+                return f"The market holds only {good.amount(in_market)}."
+            if g > held:
+                return f"You hold only {good.amount(held)}."
+        if camels > herd:
+            return f"Your herd has only {Card.CAMEL.amount(herd)}."
+        if sum(hand) + camels > C.HAND_LIMIT:
+            return (
+                f"After this exchange you would hold {sum(hand) + camels} cards; "
+                f"the limit is {C.HAND_LIMIT}."
+            )
+        return None
+
+    @staticmethod
+    def _why_sell(hand: Counts, action: Sell) -> str | None:
+        good, count = action.good, action.count
+        if good is Card.CAMEL:
+            return "Camels can never be sold."
+        if count < 1:
+            return "A sale sells at least one card."
+        if count > hand[good.index]:
+            return f"You hold only {good.amount(hand[good.index])}."
+        if good in C.PRECIOUS and count < C.PRECIOUS_MIN_SALE:
+            return (
+                f"{good.value.capitalize()} can only be sold "
+                f"{C.PRECIOUS_MIN_SALE} or more at a time."
+            )
+        return None
+
+    def prompt(self, state: JaipurState) -> str:  # type: ignore[override]
+        """What the player to move must decide now."""
+        if state.over:
+            return "The match is over."
+        name = state.players[state.current]
+        return f"{name}: take a good, take the camels, exchange or sell"
+
+    # -- applying ---------------------------------------------------------------------
+    def _apply(self, state: JaipurState, action: Action) -> JaipurState:  # type: ignore[override]
+        seat = state.current
+        if isinstance(action, TakeGood):
+            i = action.good.index
+            hands = _replace(state.hands, seat, _add_at(state.hands[seat], i, 1))
+            return self._refill(state, 1, _add_at(state.market, i, -1), hands=hands)
+        if isinstance(action, TakeCamels):
+            n = state.market[CAMEL]
+            herds = _replace(state.herds, seat, state.herds[seat] + n)
+            return self._refill(state, n, state.market[:CAMEL] + (0,), herds=herds)
+        if isinstance(action, Exchange):
+            take, give = action.take, action.give
+            market = tuple(m - t + g for m, t, g in zip(state.market, take, give, strict=False))
+            hand = tuple(h + t - g for h, t, g in zip(state.hands[seat], take, give, strict=True))
+            return self._finish(
+                state,
+                None,
+                market=market + (state.market[CAMEL] + action.camels,),
+                hands=_replace(state.hands, seat, hand),
+                herds=_replace(state.herds, seat, state.herds[seat] - action.camels),
+            )
+        assert isinstance(action, Sell)
+        return self._sell(state, action.good.index, action.count)
+
+    def _refill(self, state: JaipurState, n: int, market: Counts, **changes: Any) -> JaipurState:
+        """Refill ``n`` market places from the deck; the round ends if the deck falls short."""
+        drawn, deck = state.deck[:n], state.deck[n:]
+        for card in drawn:
+            market = _add_at(market, card.index, 1)
+        ended = "the market could not be refilled" if len(drawn) < n else None
+        return self._finish(state, ended, market=market, deck=deck, **changes)
+
+    def _sell(self, state: JaipurState, i: int, n: int) -> JaipurState:
+        seat = state.current
+        pile = state.goods_piles[i]
+        goods_piles = _replace(state.goods_piles, i, pile[n:])
+        mine = state.goods_won[seat]
+        goods_won = _replace(state.goods_won, seat, _replace(mine, i, mine[i] + pile[:n]))
+        bonus_piles, bonus_won = state.bonus_piles, state.bonus_won
+        if n >= C.BONUS_SIZES[0]:
+            k = min(n, C.BONUS_SIZES[-1]) - C.BONUS_SIZES[0]
+            bonus = bonus_piles[k]
+            if bonus:  # the bonus only while its pile lasts
+                bonus_piles = _replace(bonus_piles, k, bonus[1:])
+                held = bonus_won[seat]
+                bonus_won = _replace(bonus_won, seat, _replace(held, k, held[k] + bonus[:1]))
+        empty = sum(1 for p in goods_piles if not p)
+        ended = "three goods have run out of tokens" if empty >= C.EMPTY_PILES_TO_END else None
+        return self._finish(
+            state,
+            ended,
+            hands=_replace(state.hands, seat, _add_at(state.hands[seat], i, -n)),
+            discard=_add_at(state.discard, i, n),
+            goods_piles=goods_piles,
+            goods_won=goods_won,
+            bonus_piles=bonus_piles,
+            bonus_won=bonus_won,
+        )
+
+    def _finish(self, state: JaipurState, ended_by: str | None, **changes: Any) -> JaipurState:
+        """Pass the turn, or end the round (and perhaps the match) if ``ended_by`` says why."""
+        if ended_by is None:
+            return evolve(state, current=1 - state.current, turn=state.turn + 1, **changes)
+        state = evolve(state, **changes)
+        scores = self.round_scores(state)
+        number = len(state.rounds) + 1
+        winner, reason = _settle(state.players, scores, number, ended_by)
+        rounds = state.rounds + (
+            RoundResult(number, state.starter, scores, winner, ended_by, reason),
+        )
+        seals = state.seals if winner is None else _add_at(state.seals, winner, 1)
+        if winner is not None and seals[winner] >= C.SEALS_TO_WIN:
+            return evolve(state, seals=seals, rounds=rounds, over=True, turn=state.turn + 1)
+        if winner is not None:
+            starter = 1 - winner  # the round's loser starts the next
+        else:
+            starter = 1 - state.starter if C.TIED_ROUND_ALTERNATES_START else state.starter
+        return _deal(state.players, state.rng, seals, rounds, starter)
+
+    # -- scoring ------------------------------------------------------------------------
+    def round_scores(self, state: JaipurState) -> tuple[RoundScore, ...]:
+        """Each player's takings if the round in progress ended now (camel token included)."""
+        herds = state.herds
+        most = max(herds)
+        camel_owner = herds.index(most) if herds.count(most) == 1 else None
+        return tuple(
+            RoundScore(
+                goods_tokens=tuple(v for values in state.goods_won[seat] for v in values),
+                bonus_tokens=tuple(v for values in state.bonus_won[seat] for v in values),
+                herd=herds[seat],
+                camel_token=C.CAMEL_TOKEN if seat == camel_owner else 0,
+            )
+            for seat in range(len(state.players))
+        )
+
+    def result(self, state: JaipurState) -> Result:  # type: ignore[override]
+        """Seals as scores; the breakdown per round; notes on every seal.
+
+        Mid-match it shows the round in progress too, without the values of
+        anyone's bonus tokens (those stay hidden until the round ends).
+        """
+        seals = state.seals
+        best = max(seals)
+        winners = tuple(seat for seat, n in enumerate(seals) if n == best)
+        breakdown = []
+        for seat in range(len(state.players)):
+            lines: list[tuple[str, str]] = [("Seals", str(seals[seat]))]
+            for past in state.rounds:
+                score = past.scores[seat]
+                label = f"Round {past.number}"
+                seal = ", seal" if past.winner == seat else ""
+                lines += [
+                    (
+                        f"{label} goods tokens",
+                        f"{score.goods_points} ({_tokens(len(score.goods_tokens))})",
+                    ),
+                    (
+                        f"{label} bonus tokens",
+                        f"{score.bonus_points} ({_tokens(len(score.bonus_tokens))})",
+                    ),
+                    (f"{label} camel token", f"{score.camel_token} (herd of {score.herd})"),
+                    (f"{label} total", f"{score.total}{seal}"),
+                ]
+            if not state.over:
+                label = f"Round {state.round_number}"
+                goods = [v for values in state.goods_won[seat] for v in values]
+                bonus = sum(len(values) for values in state.bonus_won[seat])
+                lines += [
+                    (f"{label} goods tokens so far", f"{sum(goods)} ({_tokens(len(goods))})"),
+                    (f"{label} bonus tokens so far", f"{_tokens(bonus)}, values hidden"),
+                    (f"{label} herd", Card.CAMEL.amount(state.herds[seat])),
+                ]
+            breakdown.append(tuple(lines))
+        notes = [past.reason for past in state.rounds]
+        names = state.players
+        if state.over:
+            w = winners[0]
+            notes.append(f"{names[w]} wins the match with {seals[w]} seals to {seals[1 - w]}.")
+        elif len(winners) == 1:
+            w = winners[0]
+            notes.append(
+                f"{names[w]} leads by {seals[w]} seals to {seals[1 - w]}; "
+                f"round {state.round_number} is in progress."
+            )
+        else:
+            notes.append(
+                f"The seals are level at {best} each; round {state.round_number} is in progress."
+            )
+        return Result(seals, winners, tuple(breakdown), tuple(notes))
+
+    # -- information ----------------------------------------------------------------------
+    def observe(self, state: JaipurState, player: int) -> JaipurObservation:  # type: ignore[override]
+        """The public table plus ``player``'s own hand and bonus token values."""
+        return JaipurObservation(
+            player=player,
+            players=state.players,
+            seals=state.seals,
+            rounds=state.rounds,
+            starter=state.starter,
+            current=state.current,
+            over=state.over,
+            deck_size=len(state.deck),
+            market=state.market,
+            hand=state.hands[player],
+            hand_sizes=tuple(sum(hand) for hand in state.hands),
+            herds=state.herds,
+            discard=state.discard,
+            goods_piles=state.goods_piles,
+            bonus_pile_sizes=tuple(len(pile) for pile in state.bonus_piles),
+            goods_won=state.goods_won,
+            bonus_won=state.bonus_won[player],
+            bonus_counts=tuple(tuple(len(v) for v in held) for held in state.bonus_won),
+            turn=state.turn,
+        )
+
+    def sample_state(self, observation: JaipurObservation, rng: random.Random) -> JaipurState:  # type: ignore[override]
+        """Deal the unseen cards and bonus tokens at random, consistent with ``observation``."""
+        obs = observation
+        other = 1 - obs.player
+        seen = [m + h + d for m, h, d in zip(obs.market, obs.hand, obs.discard, strict=False)]
+        goods = cards_of(tuple(n - s for n, s in zip(C.CARD_COUNTS, seen, strict=False)))
+        rng.shuffle(goods)
+        size = obs.hand_sizes[other]
+        hands = [obs.hand, obs.hand]
+        hands[other] = counts_of(goods[:size], N_GOODS)
+        camels = C.CARD_COUNTS[CAMEL] - obs.market[CAMEL] - sum(obs.herds)
+        deck = goods[size:] + [Card.CAMEL] * camels  # only camels no one holds are in the deck
+        rng.shuffle(deck)
+        bonus_piles, theirs = [], []
+        for k, values in enumerate(C.BONUS_TOKENS):
+            unseen = list(values)
+            for value in obs.bonus_won[k]:
+                unseen.remove(value)
+            rng.shuffle(unseen)
+            count = obs.bonus_counts[other][k]
+            theirs.append(tuple(unseen[:count]))
+            bonus_piles.append(tuple(unseen[count:]))
+        bonus_won = [obs.bonus_won, obs.bonus_won]
+        bonus_won[other] = tuple(theirs)
+        return JaipurState(
+            players=obs.players,
+            rng=fresh_rng(rng),
+            seals=obs.seals,
+            rounds=obs.rounds,
+            starter=obs.starter,
+            current=obs.current,
+            over=obs.over,
+            deck=tuple(deck),
+            market=obs.market,
+            hands=tuple(hands),
+            herds=obs.herds,
+            discard=obs.discard,
+            goods_piles=obs.goods_piles,
+            bonus_piles=tuple(bonus_piles),
+            goods_won=obs.goods_won,
+            bonus_won=tuple(bonus_won),
+            turn=obs.turn,
+        )
+
+    def inventory(self, state: JaipurState) -> Counter[str]:  # type: ignore[override]
+        """Every card and token of the round in progress (or the last round, once over)."""
+        counts: Counter[str] = Counter()
+        cards = list(state.market)
+        for goods in (*state.hands, state.discard):
+            for i, n in enumerate(goods):
+                cards[i] += n
+        cards[CAMEL] += sum(state.herds)
+        for card in state.deck:
+            cards[card.index] += 1
+        for card, n in zip(CARDS, cards, strict=True):
+            counts[f"card {card.value}"] = n
+        for i, good in enumerate(GOODS):
+            tokens = state.goods_piles[i] + sum((won[i] for won in state.goods_won), ())
+            counts.update(f"goods token {good.value} {v}" for v in tokens)
+        for k, size in enumerate(C.BONUS_SIZES):
+            tokens = state.bonus_piles[k] + sum((won[k] for won in state.bonus_won), ())
+            counts.update(f"bonus token {size}-card {v}" for v in tokens)
+        counts["camel token"] = 1
+        return counts
+
+    # -- words ----------------------------------------------------------------------------
+    def describe(self, state: JaipurState, action: Action) -> str:  # type: ignore[override]
+        """``action`` as one sentence for the log (never revealing a bonus token's value)."""
+        name = state.players[state.current]
+        after = self.apply(state, action)
+        if isinstance(action, TakeGood):
+            text = f"{name} takes {action.good.amount(1)} from the market."
+        elif isinstance(action, TakeCamels):
+            n = state.market[CAMEL]
+            what = {1: "the only camel", 2: "both camels"}.get(n, f"all {n} camels")
+            text = f"{name} takes {what} from the market."
+        elif isinstance(action, Exchange):
+            gives = describe_cards(action.give, action.camels)
+            text = f"{name} exchanges {gives} for {describe_cards(action.take)}."
+        else:
+            assert isinstance(action, Sell)
+            text = self._describe_sale(state, action)
+        if len(after.rounds) > len(state.rounds):
+            text += " " + after.rounds[-1].reason
+            if after.over:
+                text += " " + self.result(after).notes[-1]
+        return text
+
+    def _describe_sale(self, state: JaipurState, action: Sell) -> str:
+        good, n = action.good, action.count
+        name = state.players[state.current]
+        tokens = state.goods_piles[good.index][:n]
+        text = f"{name} sells {good.amount(n)}"
+        if not tokens:
+            text += f" but gets no token: the {good.value} tokens have run out"
+        else:
+            worth = " + ".join(map(str, tokens))
+            worth += f" = {sum(tokens)}" if len(tokens) > 1 else ""
+            text += f" for {_tokens(len(tokens))} worth {worth}"
+            if len(tokens) < n:
+                text += " (the last of the pile)"
+        if n >= C.BONUS_SIZES[0]:
+            k = min(n, C.BONUS_SIZES[-1]) - C.BONUS_SIZES[0]
+            size = C.BONUS_SIZES[k]
+            if state.bonus_piles[k]:
+                text += f", and a {size}-card bonus token"
+            else:
+                text += f"; no {size}-card bonus token is left"
+        return text + "."
+
+
+GAME = Jaipur()
