@@ -1,0 +1,354 @@
+"""Karawane's rules, one test per rule: the rulebook and the Karawane section of RULINGS.md.
+
+Scenario states are built from a real deal with only the relevant fields changed.
+Squares: 0 is the city, 1-20 the desert, 21-26 the oasis (worth 1 to 6 points).
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+from attrs import evolve
+
+from karavan_core import IllegalAction, get_game
+from karavan_core.games.karawane import components as C
+from karavan_core.games.karawane.components import Card
+from karavan_core.games.karawane.rules import backward, forward, occupied
+from karavan_core.games.karawane.state import Play, PlaySandstorm, PlayWithoutEffect
+
+GAME = get_game("karawane")
+O1, O2, O3, O4 = Card.OASIS_1, Card.OASIS_2, Card.OASIS_3, Card.OASIS_4
+M1, M2, M3 = Card.MIRAGE_1, Card.MIRAGE_2, Card.MIRAGE_3
+DRIVER, STORM = Card.DRIVER, Card.SANDSTORM
+ANN, BOB, CID = 0, 1, 2
+
+
+def hand(*cards: Card) -> tuple[Card, ...]:
+    """A hand in the order the engine keeps hands."""
+    return tuple(sorted(cards, key=C.CARD_RANK.__getitem__))
+
+
+def table(players: int = 2, ann: tuple[Card, ...] | None = None, **changes):
+    """A fresh deal with Ann (seat 0) to move, her hand set to ``ann``, then ``changes``."""
+    names = ["Ann", "Bob", "Cid", "Dee"][:players]
+    state = GAME.new_game(names, seed=11, options={"first_player": 0})
+    if ann is not None:
+        changes["hands"] = (hand(*ann),) + changes.get("hands", state.hands)[1:]
+    return evolve(state, **changes)
+
+
+def refuse(state, action) -> str:
+    """Apply an illegal action: it must raise with a sentence and change nothing."""
+    before = state
+    with pytest.raises(IllegalAction) as refused:
+        GAME.apply(state, action)
+    assert state == before
+    message = str(refused.value)
+    assert message[:1].isupper() and message.endswith(".")
+    return message
+
+
+# -- components and setup -----------------------------------------------------------
+
+
+def test_components_follow_the_rulings():
+    """12 cards each: 7 oasis (assumed palms 1,1,2,2,3,3,4), mirages 1-3, driver, sandstorm."""
+    deck = Counter(C.DECK)
+    assert len(C.DECK) == 12
+    assert sorted(card.palms for card in C.DECK if card.kind is C.Kind.OASIS) == [
+        1,
+        1,
+        2,
+        2,
+        3,
+        3,
+        4,
+    ]
+    assert deck[M1] == deck[M2] == deck[M3] == deck[DRIVER] == deck[STORM] == 1
+    assert C.DESERT_SQUARES == 20 and C.OASIS_POINTS == (1, 2, 3, 4, 5, 6)
+    assert (C.FIRST_OASIS, C.LAST_SQUARE) == (21, 26)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_setup_puts_camels_in_the_city_and_deals_three_from_own_deck(players):
+    state = GAME.new_game(["A", "B", "C", "D"][:players], seed=5)
+    assert state.camels == ((0, 0, 0),) * players
+    assert [len(h) for h in state.hands] == [3] * players
+    assert [len(d) for d in state.decks] == [9] * players
+    assert state.played == ((),) * players
+    for seat in range(players):  # each player's own identical deck, nothing else
+        assert Counter(state.hands[seat] + state.decks[seat]) == Counter(C.DECK)
+    assert not state.over and state.to_move == state.first_player
+
+
+def test_first_player_named_or_drawn_with_the_seed():
+    named = GAME.new_game(["A", "B", "C"], seed=5, options={"first_player": 2})
+    assert named.to_move == 2 and named.first_player == 2
+    drawn = {GAME.new_game(["A", "B", "C"], seed=s).first_player for s in range(40)}
+    assert drawn == {0, 1, 2}
+    again = GAME.new_game(["A", "B", "C"], seed=9)
+    assert again == GAME.new_game(["A", "B", "C"], seed=9)
+    with pytest.raises(ValueError):
+        GAME.new_game(["A", "B"], seed=5, options={"first_player": 2})
+
+
+def test_camels_in_the_city_are_alike_so_only_the_first_is_offered():
+    state = table(ann=(O2, O3, M1))
+    legal = GAME.legal_actions(state)
+    assert set(legal) == {Play(O2, ANN, 0), Play(O3, ANN, 0)}  # no mirage: Bob is in the city
+    message = refuse(state, Play(O2, ANN, 2))
+    assert "camel 1" in message
+
+
+# -- movement ------------------------------------------------------------------------
+
+
+def test_forward_counts_only_free_squares():
+    """Oasis 2 from square 3 with 4 and 5 occupied lands on 7."""
+    state = table(ann=(O2, M1, M2), camels=((3, 0, 0), (4, 5, 0)))
+    after = GAME.apply(state, Play(O2, ANN, 0))
+    assert after.camels == ((7, 0, 0), (4, 5, 0))
+    assert GAME.describe(state, Play(O2, ANN, 0)) == (
+        "Ann plays Oasis 2 on their camel 1: square 3 → 7."
+    )
+
+
+def test_backward_counts_only_free_squares():
+    """Mirage 2 on Bob's camel on 9 with 8 and 7 occupied lands on 5."""
+    state = table(ann=(M2, O1, O1), camels=((8, 7, 0), (9, 0, 0)))
+    after = GAME.apply(state, Play(M2, BOB, 0))
+    assert after.camels[BOB] == (5, 0, 0)
+    assert after.camels[ANN] == (8, 7, 0)
+    assert GAME.describe(state, Play(M2, BOB, 0)) == (
+        "Ann plays Mirage 2 on Bob's camel 1: square 9 → 5."
+    )
+
+
+def test_pushed_back_past_the_first_square_returns_to_the_city():
+    """Mirage 3 on a camel on 2 with square 1 taken: one free square, then the city."""
+    state = table(ann=(M3, O1, O1), camels=((1, 0, 0), (2, 0, 0)))
+    after = GAME.apply(state, Play(M3, BOB, 0))
+    assert after.camels[BOB][0] == 0
+    assert "square 2 → the city" in GAME.describe(state, Play(M3, BOB, 0))
+    assert backward({1, 2}, 2, 1) == 0  # even a single step back can reach the city
+
+
+def test_oasis_is_reached_by_exact_count_and_never_passed():
+    """From 20 with oasis squares 22-24 taken, free squares ahead are 21, 25, 26 only."""
+    state = table(ann=(O3, O4, O1), camels=((20, 0, 0), (22, 23, 24)))
+    legal = GAME.legal_actions(state)
+    assert Play(O3, ANN, 0) in legal and Play(O4, ANN, 0) not in legal
+    assert "exact count" in refuse(state, Play(O4, ANN, 0))
+    after = GAME.apply(state, Play(O3, ANN, 0))
+    assert after.camels[ANN][0] == 26  # the deepest square, skipping the taken ones
+    assert forward(occupied(state.camels), 20, 1) == 21
+
+
+def test_a_camel_in_the_oasis_never_moves_again():
+    state = table(ann=(O1, M1, M2), camels=((21, 5, 0), (22, 0, 6)))
+    legal = GAME.legal_actions(state)
+    assert Play(O1, ANN, 0) not in legal  # own oasis camel
+    assert Play(M1, BOB, 0) not in legal  # opponent's oasis camel
+    assert "never moves again" in refuse(state, Play(O1, ANN, 0))
+    assert "never moves again" in refuse(state, Play(M1, BOB, 0))
+
+
+def test_mirage_moves_only_opponent_camels_on_desert_squares():
+    state = table(ann=(M1, M2, O1), camels=((5, 0, 0), (0, 8, 0)))
+    legal = GAME.legal_actions(state)
+    mirages = {a for a in legal if isinstance(a, Play) and a.card.kind is C.Kind.MIRAGE}
+    assert mirages == {Play(M1, BOB, 1), Play(M2, BOB, 1)}
+    assert "desert square" in refuse(state, Play(M1, BOB, 0))  # Bob's camel in the city
+    assert "never your own" in refuse(state, Play(M1, ANN, 0))
+    assert "own camels" in refuse(state, Play(O1, BOB, 1))  # oasis cards move your own
+
+
+# -- camel driver ------------------------------------------------------------------------
+
+
+def test_driver_moves_a_camel_just_ahead_of_the_leader_outside_the_oasis():
+    """The leader is the frontmost camel not in the oasis; the oasis camel does not count."""
+    state = table(ann=(DRIVER, O1, O1), camels=((3, 0, 0), (12, 25, 0)))
+    after = GAME.apply(state, Play(DRIVER, ANN, 0))
+    assert after.camels[ANN] == (13, 0, 0)
+    city = GAME.apply(state, Play(DRIVER, ANN, 1))  # from the city as well
+    assert city.camels[ANN] == (3, 13, 0)
+
+
+def test_driver_may_move_your_own_leader_one_square():
+    state = table(ann=(DRIVER, O1, O1), camels=((12, 0, 0), (7, 0, 0)))
+    after = GAME.apply(state, Play(DRIVER, ANN, 0))
+    assert after.camels[ANN][0] == 13
+
+
+def test_driver_with_everybody_in_the_city_goes_to_square_one():
+    state = table(ann=(DRIVER, O1, O1))
+    assert GAME.apply(state, Play(DRIVER, ANN, 0)).camels[ANN] == (1, 0, 0)
+
+
+def test_driver_is_refused_when_the_square_ahead_is_in_the_oasis():
+    state = table(ann=(DRIVER, O1, O1), camels=((5, 0, 0), (20, 0, 0)))
+    legal = GAME.legal_actions(state)
+    assert not any(isinstance(a, Play) and a.card is DRIVER for a in legal)
+    assert "into the oasis" in refuse(state, Play(DRIVER, ANN, 0))
+
+
+# -- sandstorm ---------------------------------------------------------------------------
+
+
+def test_sandstorm_reshuffles_hand_deck_and_played_pile_of_everyone():
+    base = table(3)
+    # Ann holds the sandstorm; everyone has played some cards already.
+    ann_hand = hand(STORM, O1, M1)
+    ann_played = (O4, DRIVER)
+    ann_deck = tuple((Counter(C.DECK) - Counter(ann_hand + ann_played)).elements())
+    bob_played = (O1, O2, M3)
+    bob_all = list(base.hands[BOB] + base.decks[BOB])
+    for card in bob_played:
+        bob_all.remove(card)
+    state = evolve(
+        base,
+        hands=(ann_hand, hand(*bob_all[:3]), base.hands[CID]),
+        decks=(ann_deck, tuple(bob_all[3:]), base.decks[CID]),
+        played=(ann_played, bob_played, ()),
+    )
+    assert GAME.inventory(state) == GAME.inventory(base)
+    legal = GAME.legal_actions(state)
+    assert PlaySandstorm() in legal
+    after = GAME.apply(state, PlaySandstorm())
+    assert after.played == ((), (), ())
+    assert [len(h) for h in after.hands] == [3, 3, 3]
+    assert [len(d) for d in after.decks] == [9, 9, 9]
+    for seat in range(3):
+        assert Counter(after.hands[seat] + after.decks[seat]) == Counter(C.DECK)
+    assert after.rng != state.rng  # the shuffles used the game's generator
+    assert after.camels == state.camels and after.to_move == BOB
+    assert GAME.apply(state, PlaySandstorm()) == after  # and replay exactly
+
+
+def test_sandstorm_needs_the_card_in_hand():
+    state = table(ann=(O1, O2, O3))
+    assert "no Sandstorm" in refuse(state, PlaySandstorm())
+
+
+# -- playing and drawing -------------------------------------------------------------------
+
+
+def test_no_effect_play_only_when_no_card_can_be_used():
+    """Oasis 4 overshoots, the driver would enter the oasis, Bob has no desert camel."""
+    camels = ((21, 22, 20), (0, 0, 23))
+    state = table(ann=(O4, M2, DRIVER), camels=camels)
+    legal = GAME.legal_actions(state)
+    assert set(legal) == {PlayWithoutEffect(O4), PlayWithoutEffect(M2), PlayWithoutEffect(DRIVER)}
+    assert "without effect" in GAME.prompt(state)
+    after = GAME.apply(state, PlayWithoutEffect(M2))
+    assert after.camels == camels
+    assert after.played[ANN] == (M2,)
+    assert len(after.hands[ANN]) == 3 and after.to_move == BOB
+    assert "without effect" in GAME.describe(state, PlayWithoutEffect(M2))
+
+    usable = table(ann=(O4, M2, O1), camels=camels)  # Oasis 1 reaches square 24
+    legal = GAME.legal_actions(usable)
+    assert legal == [Play(O1, ANN, 2)]
+    assert "its effect" in refuse(usable, PlayWithoutEffect(O4))
+
+
+def test_card_not_in_hand_is_refused():
+    state = table(ann=(O1, O1, M1))
+    assert "no Oasis 4" in refuse(state, Play(O4, ANN, 0))
+    assert "no Camel driver" in refuse(state, PlayWithoutEffect(DRIVER))
+
+
+def test_playing_draws_back_to_three_then_plays_on_with_fewer():
+    state = table(ann=(O1, O2, O3))
+    top = state.decks[ANN][0]
+    after = GAME.apply(state, Play(O1, ANN, 0))
+    assert sorted(after.hands[ANN]) == sorted((O2, O3, top))
+    assert after.decks[ANN] == state.decks[ANN][1:]
+    assert after.played[ANN] == (O1,)
+
+    empty = evolve(state, decks=((),) + state.decks[1:])
+    after = GAME.apply(empty, Play(O1, ANN, 0))
+    assert after.hands[ANN] == hand(O2, O3)
+
+
+def test_a_player_without_cards_is_skipped():
+    base = table(3)
+    state = evolve(base, hands=(hand(O1, O2, O3), (), base.hands[CID]), decks=((), (), ()))
+    after = GAME.apply(state, Play(O1, ANN, 0))
+    assert after.to_move == CID
+    assert "Bob has no cards left and is skipped." in GAME.describe(state, Play(O1, ANN, 0))
+    # Cid plays; Bob is skipped again and Ann comes back.
+    cid = GAME.legal_actions(after)[0]
+    assert GAME.apply(after, cid).to_move == ANN
+
+
+def test_turns_pass_clockwise():
+    state = table(3, ann=(O1, O2, O3))
+    after = GAME.apply(state, Play(O2, ANN, 0))
+    assert after.to_move == BOB and after.turn == state.turn + 1
+
+
+# -- end and scoring -----------------------------------------------------------------------
+
+
+def test_the_game_ends_at_once_when_all_six_oasis_squares_are_taken():
+    state = table(ann=(O1, O2, O3), camels=((20, 21, 22), (23, 24, 25)))
+    assert not GAME.is_over(state)
+    action = Play(O1, ANN, 0)
+    after = GAME.apply(state, action)
+    assert after.camels[ANN] == (26, 21, 22)
+    assert after.over and after.to_move is None and GAME.legal_actions(after) == []
+    assert "the game is over" in GAME.describe(state, action)
+    result = GAME.result(after)
+    assert result.scores == (6 + 1 + 2, 3 + 4 + 5)
+    assert result.winners == (BOB,)
+    assert result.breakdown[ANN] == (
+        ("Camel 1", "oasis square 6 (6 points)"),
+        ("Camel 2", "oasis square 1 (1 point)"),
+        ("Camel 3", "oasis square 2 (2 points)"),
+        ("Total", "9 points"),
+    )
+    assert result.notes == ("Bob wins with 12 points.",)
+    assert "The game is over." in refuse(after, Play(O2, ANN, 1))
+
+
+def test_ties_give_several_winners():
+    """Ann's last move makes it 6+1 for her, 5+2 for Bob and 4+3 for Cid."""
+    state = table(3, ann=(O1, O2, O3), camels=((20, 26, 0), (25, 22, 0), (24, 23, 0)))
+    after = GAME.apply(state, Play(O1, ANN, 0))
+    assert after.over
+    result = GAME.result(after)
+    assert result.scores == (7, 7, 7)
+    assert result.winners == (ANN, BOB, CID)
+    assert "share the victory" in result.notes[0]
+
+
+def test_result_mid_game_gives_the_score_so_far():
+    state = table(ann=(O1, O2, O3), camels=((24, 3, 0), (26, 0, 9)))
+    result = GAME.result(state)
+    assert result.scores == (4, 6)
+    assert result.winners == (BOB,)
+    assert result.breakdown[BOB][2] == ("Camel 3", "square 9")
+    assert result.breakdown[BOB][1] == ("Camel 2", "the city")
+    assert "so far" in result.notes[0]
+
+
+# -- hidden information ----------------------------------------------------------------------
+
+
+def test_observation_shows_own_hand_and_public_piles_only():
+    state = GAME.new_game(["Ann", "Bob"], seed=3, options={"first_player": 0})
+    state = GAME.apply(state, GAME.legal_actions(state)[0])
+    seen = GAME.observe(state, BOB)
+    assert seen.hand == state.hands[BOB]
+    assert seen.played == state.played and seen.hand_sizes == (3, 3)
+    assert not hasattr(seen, "rng") and not hasattr(seen, "hands")
+    sampled = GAME.sample_state(seen, random.Random(1))
+    assert GAME.observe(sampled, BOB) == seen
+    assert GAME.inventory(sampled) == GAME.inventory(state)
+    # Ann's hand and the deck orders are redrawn, not copied.
+    other = GAME.sample_state(seen, random.Random(2))
+    assert (other.hands[ANN], other.decks) != (sampled.hands[ANN], sampled.decks)
