@@ -352,7 +352,11 @@ def test_left_camel_joins_at_once_when_it_can():
         market=(camel(G, 4), camel(R, 5), *state.market[2:]),
         hands=((0, 0, 5, 0, 0, 0), hand()),
     )
-    state = GAME.apply(GAME.apply(state, Buy(1)), Pay(hand(R, R, R, R, R)))
+    paying = GAME.apply(state, Buy(1))
+    assert "From the left side, the orange 5 joins the caravan." in GAME.describe(
+        paying, Pay(hand(R, R, R, R, R))
+    )
+    state = GAME.apply(paying, Pay(hand(R, R, R, R, R)))
     assert state.caravans[0] == (camel(R, 3), camel(R, 5), camel(OR, 5))
     assert state.lefts[0] == (camel(B, 7),)
     assert state.current == 1
@@ -370,6 +374,9 @@ def test_owner_chooses_which_left_camel_joins_when_several_can():
     assert state.step is Step.JOIN and state.current == 0
     assert GAME.legal_actions(state) == [Join(0), Join(1)]
     assert "cannot join" in refuse(state, Join(2))
+    assert GAME.describe(state, Join(1)) == (
+        "Ann moves the blue 5 from the left side into the caravan."
+    )
     state = GAME.apply(state, Join(1))  # the blue 5: now the orange 5 and the blue 2 both fit
     assert state.caravans[0] == (camel(R, 3), camel(R, 5), camel(B, 5))
     assert state.step is Step.JOIN and GAME.legal_actions(state) == [Join(0), Join(1)]
@@ -462,6 +469,7 @@ def test_describe_reads_naturally_and_hides_blind_draws():
     paying = GAME.apply(state, Buy(2))
     assert GAME.describe(paying, Pay(hand(B, B, B, GOLD))) == (
         "Ann pays 3 jewelry + 1 gold; the blue 3 joins the caravan."
+        " The orange 4 is revealed in the market."
     )
     assert GAME.describe(state, TakeCard(0)) == "Ann takes the face-up gold as the whole gathering."
     assert GAME.describe(state, DrawCard()) == "Ann draws a card from the deck."

@@ -387,7 +387,7 @@ class Karakum(Game):
         if isinstance(action, Pay):
             return self._pay(state, action.cards)
         if isinstance(action, Join):
-            return self._settle(self._join(state, action.index))
+            return self._settle(evolve_join(state, action.index))
         if isinstance(action, Pass):
             state = replace(state, passes=state.passes + 1)
             if state.passes >= len(state.players):
@@ -436,16 +436,6 @@ class Karakum(Game):
         )
         return self._settle(state)
 
-    def _join(self, state: KarakumState, index: int) -> KarakumState:
-        seat = state.current
-        left = state.lefts[seat]
-        caravan = state.caravans[seat] + (left[index],)
-        return replace(
-            state,
-            caravans=_replace(state.caravans, seat, caravan),
-            lefts=_replace(state.lefts, seat, left[:index] + left[index + 1 :]),
-        )
-
     def _settle(self, state: KarakumState) -> KarakumState:
         """Join left-side camels while exactly one can; ask when several can; then the bonus."""
         seat = state.current
@@ -456,7 +446,7 @@ class Karakum(Game):
                 break
             if len(joinable) > 1:
                 return replace(state, step=Step.JOIN)
-            state = self._join(state, joinable[0])
+            state = evolve_join(state, joinable[0])
         if state.bonus_due:
             state = replace(state, bonus_due=False, step=Step.BONUS)
             if self.legal_actions(state):
@@ -495,7 +485,7 @@ class Karakum(Game):
             left_points = sum(c.value for c in left)
             breakdown.append(
                 (
-                    ("Caravan", f"{len(caravan)} camels, {sum(c.value for c in caravan)} points"),
+                    ("Caravan", f"{_camels(len(caravan))}, {sum(c.value for c in caravan)} points"),
                     ("Left of the master", f"{left_points} points, half is {left_points // 2}"),
                     ("Total", str(scores[seat])),
                     ("Tie-break: caravan length", str(lengths[seat])),
@@ -615,7 +605,7 @@ class Karakum(Game):
             camel = state.market[action.slot]
             cost = price(state.market, action.slot)
             tax = " (taxed)" if cost > camel.value else ""  # type: ignore[union-attr]
-            return f"{name} buys the {camel} for {cost} units{tax}."
+            return f"{name} buys the {camel} for {_units(cost)}{tax}."
         if isinstance(action, Pay):
             assert state.slot is not None
             camel = state.market[state.slot]
@@ -626,16 +616,49 @@ class Karakum(Game):
                 else "goes left of the caravan master"
             )
             text = f"{name} pays {describe_cards(action.cards)}; the {camel} {where}."
-            joined = [c for c in after.caravans[seat] if c in state.lefts[seat]]
-            if joined:
-                text += f" From the left side, {', '.join(map(str, joined))} join the caravan."
+            text += _joined_text(state, after)
+            if after.market[0] is not None:
+                text += f" The {after.market[0]} is revealed in the market."
+            else:
+                text += " The camel deck is empty: the game ends after this turn."
             return text
         if isinstance(action, Join):
             camel = state.lefts[state.current][action.index]
-            return f"{name} moves the {camel} from the left side into the caravan."
+            text = f"{name} moves the {camel} from the left side into the caravan."
+            return text + _joined_text(evolve_join(state, action.index), after)
         if isinstance(action, Pass):
             return f"{name} passes: no move is possible."
         return f"{name} plays {action!r}."
+
+
+def _camels(n: int) -> str:
+    return f"{n} camel" if n == 1 else f"{n} camels"
+
+
+def _units(n: int) -> str:
+    return f"{n} unit" if n == 1 else f"{n} units"
+
+
+def evolve_join(state: KarakumState, index: int) -> KarakumState:
+    """``state`` with only the chosen left-side camel moved into the caravan."""
+    seat = state.current
+    left = state.lefts[seat]
+    return replace(
+        state,
+        caravans=_replace(state.caravans, seat, state.caravans[seat] + (left[index],)),
+        lefts=_replace(state.lefts, seat, left[:index] + left[index + 1 :]),
+    )
+
+
+def _joined_text(before: KarakumState, after: KarakumState) -> str:
+    """ " The red 5 joins from the left side." for camels that joined on their own."""
+    seat = before.current
+    joined = [c for c in after.caravans[seat] if c in before.lefts[seat]]
+    if not joined:
+        return ""
+    names = ", then the ".join(map(str, joined))
+    verb = "joins" if len(joined) == 1 else "join"
+    return f" From the left side, the {names} {verb} the caravan."
 
 
 GAME = Karakum()
