@@ -285,6 +285,13 @@ def test_a_player_without_cards_is_skipped():
     assert GAME.apply(after, cid).to_move == ANN
 
 
+def test_the_only_player_with_cards_plays_again():
+    state = table(hands=(hand(O1, O2, O3), ()), decks=((), ()))
+    after = GAME.apply(state, Play(O1, ANN, 0))
+    assert after.to_move == ANN
+    assert GAME.describe(state, Play(O1, ANN, 0)).endswith("Bob has no cards left and is skipped.")
+
+
 def test_turns_pass_clockwise():
     state = table(3, ann=(O1, O2, O3))
     after = GAME.apply(state, Play(O2, ANN, 0))

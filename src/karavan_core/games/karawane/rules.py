@@ -500,10 +500,8 @@ class Karawane(Game):
                 return f"{text} All {OASIS_SQUARES} oasis squares are taken: the game is over."
             return f"{text} Nobody holds a card any more: the game is over."
         n = len(state.players)
-        skipped = [
-            state.players[(state.current + step) % n]
-            for step in range(1, (after.current - state.current) % n)
-        ]
+        gap = (after.current - state.current) % n or n  # n: everyone else was skipped
+        skipped = [state.players[(state.current + step) % n] for step in range(1, gap)]
         for other in skipped:
             text += f" {other} has no cards left and is skipped."
         return text
