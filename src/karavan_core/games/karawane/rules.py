@@ -194,7 +194,6 @@ class Karawane(Game):
         camels = state.camels
         actions: list[Action] = []
         taken: set[int] | None = None
-        driver_square: int | None = None
         previous = None
         for card in state.hands[seat]:
             if card is previous:  # hands are sorted, so equal cards sit together
@@ -224,12 +223,10 @@ class Karawane(Game):
                             and forward(taken, square, palms) is not None
                         ):
                             actions.append(_PLAYS[card, seat, i])
-                else:
-                    driver_square = drive_to(camels)
-                    if driver_square is not None:
-                        for i, square in enumerate(line):
-                            if (square != CITY or i == city) and square < FIRST_OASIS:
-                                actions.append(_PLAYS[card, seat, i])
+                elif drive_to(camels) is not None:  # the driver never enters the oasis
+                    for i, square in enumerate(line):
+                        if (square != CITY or i == city) and square < FIRST_OASIS:
+                            actions.append(_PLAYS[card, seat, i])
         return actions
 
     def why_illegal(self, state: KarawaneState, action: Action) -> str | None:  # type: ignore[override]
