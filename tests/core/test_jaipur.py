@@ -1,0 +1,543 @@
+"""Jaipur's rules, one test per rule: the how-to-play sheet and the trading-game rulings.
+
+Scenario states are built from a real deal with only the relevant fields
+changed (attrs.evolve).  Ann is seat 0 and moves first; Bob is seat 1.
+"""
+
+from __future__ import annotations
+
+import random
+from itertools import product
+
+import pytest
+from attrs import evolve
+
+from karavan_core import IllegalAction, get_game
+from karavan_core.games.jaipur import components as C
+from karavan_core.games.jaipur.components import CAMEL, GOODS, Card
+from karavan_core.games.jaipur.state import Exchange, Sell, TakeCamels, TakeGood
+
+GAME = get_game("jaipur")
+DIAMONDS, GOLD, SILVER, CLOTH, SPICE, LEATHER = GOODS
+NO_BONUS = ((), (), ())
+
+
+def goods(**counts: int) -> tuple[int, ...]:
+    """Six goods counts from keywords: ``goods(spice=2, leather=1)``."""
+    return tuple(counts.get(good.value, 0) for good in GOODS)
+
+
+def market(camel: int = 0, **counts: int) -> tuple[int, ...]:
+    """Seven market counts: the goods, then camels."""
+    assert camel + sum(counts.values()) == C.MARKET_SIZE
+    return goods(**counts) + (camel,)
+
+
+def table(**changes):
+    """A fresh deal with Ann to move, then ``changes`` applied."""
+    state = GAME.new_game(["Ann", "Bob"], seed=7, options={"first_player": 0})
+    return evolve(state, **changes)
+
+
+def hands(ann=None, bob=None):
+    return (ann or goods(), bob or goods())
+
+
+def won(ann: tuple[int, ...] = (), bob: tuple[int, ...] = (), good: Card = LEATHER):
+    """``goods_won`` with these token values under one good for each player."""
+    i = good.index
+    return tuple(
+        tuple(values if g == i else () for g in range(len(GOODS))) for values in (ann, bob)
+    )
+
+
+def refuse(state, action) -> str:
+    """Apply an illegal action: it must raise with a sentence, change nothing, not be listed."""
+    before = state
+    assert action not in GAME.legal_actions(state)
+    with pytest.raises(IllegalAction) as refused:
+        GAME.apply(state, action)
+    assert state == before
+    message = str(refused.value)
+    assert message[:1].isupper() and message.endswith(".")
+    return message
+
+
+def ex(take: dict, give: dict | None = None, camels: int = 0) -> Exchange:
+    return Exchange(goods(**take), goods(**(give or {})), camels)
+
+
+def end_round(state):
+    """End the round in progress at once: Ann takes a good and the empty deck cannot refill."""
+    state = evolve(state, deck=(), market=market(camel=4, cloth=1))
+    after = GAME.apply(state, TakeGood(CLOTH))
+    assert len(after.rounds) == len(state.rounds) + 1
+    return after
+
+
+# -- setup ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("seed", range(5))
+def test_a_round_starts_with_three_camels_and_five_cards_each(seed):
+    state = GAME.new_game(["Ann", "Bob"], seed)
+    assert state.market[CAMEL] >= C.MARKET_CAMELS and sum(state.market) == C.MARKET_SIZE
+    for seat in range(2):
+        # dealt camels went to the herd: hand + herd is the five cards dealt
+        assert sum(state.hands[seat]) + state.herds[seat] == C.HAND_SIZE
+    assert len(state.deck) == 55 - C.MARKET_SIZE - 2 * C.HAND_SIZE
+    inventory = GAME.inventory(state)
+    assert sum(n for key, n in inventory.items() if key.startswith("card ")) == 55
+    assert inventory["card camel"] == 11
+    for pile, values in zip(state.bonus_piles, C.BONUS_TOKENS, strict=True):
+        assert sorted(pile) == sorted(values)
+    assert state.goods_piles == C.GOODS_TOKENS
+    assert state.seals == (0, 0) and state.rounds == () and state.to_move == state.starter
+
+
+def test_bonus_piles_and_deck_are_shuffled_by_the_seed():
+    a, b = (GAME.new_game(["Ann", "Bob"], seed) for seed in (1, 2))
+    assert a.deck != b.deck and a.bonus_piles != b.bonus_piles
+    assert a == GAME.new_game(["Ann", "Bob"], 1)
+
+
+def test_first_player_option_and_bad_seat():
+    assert GAME.new_game(["Ann", "Bob"], 3, {"first_player": 1}).to_move == 1
+    with pytest.raises(ValueError):
+        GAME.new_game(["Ann", "Bob"], 3, {"first_player": 2})
+    with pytest.raises(ValueError):
+        GAME.new_game(["Ann", "Bob", "Cid"], 3)
+
+
+# -- take one good -------------------------------------------------------------------
+
+
+def test_take_one_good_refills_from_the_deck_top():
+    state = table(market=market(camel=3, spice=1, gold=1), hands=hands(goods(cloth=2)))
+    top = state.deck[0]
+    after = GAME.apply(state, TakeGood(SPICE))
+    assert after.hands[0] == goods(cloth=2, spice=1)
+    expected = list(goods(gold=1) + (3,))
+    expected[top.index] += 1
+    assert after.market == tuple(expected)
+    assert after.deck == state.deck[1:]
+    assert after.to_move == 1
+    assert GAME.describe(state, TakeGood(SPICE)) == "Ann takes 1 spice from the market."
+
+
+def test_take_one_good_only_below_seven_cards():
+    state = table(market=market(camel=3, spice=2), hands=hands(goods(leather=7)))
+    assert not any(isinstance(a, TakeGood) for a in GAME.legal_actions(state))
+    assert "7 cards" in refuse(state, TakeGood(SPICE))
+    six = evolve(state, hands=hands(goods(leather=6)))
+    assert TakeGood(SPICE) in GAME.legal_actions(six)
+    assert GAME.apply(six, TakeGood(SPICE)).hands[0] == goods(leather=6, spice=1)
+
+
+def test_take_one_good_needs_that_good_and_never_a_camel():
+    state = table(market=market(camel=3, spice=2))
+    assert "no gold" in refuse(state, TakeGood(GOLD))
+    assert "all the camels" in refuse(state, TakeGood(Card.CAMEL))
+
+
+# -- take the camels -------------------------------------------------------------------
+
+
+def test_take_camels_takes_them_all_and_refills():
+    state = table(market=market(camel=3, spice=2), herds=(1, 0))
+    after = GAME.apply(state, TakeCamels())
+    assert after.herds == (4, 0)
+    assert after.market[CAMEL] == sum(card is Card.CAMEL for card in state.deck[:3])
+    assert sum(after.market) == C.MARKET_SIZE and after.deck == state.deck[3:]
+    assert GAME.describe(state, TakeCamels()) == "Ann takes all 3 camels from the market."
+
+
+def test_take_camels_needs_a_camel_but_ignores_the_hand_limit():
+    state = table(market=market(spice=5))
+    assert "no camels" in refuse(state, TakeCamels())
+    full = table(market=market(camel=2, spice=3), hands=hands(goods(leather=7)))
+    assert TakeCamels() in GAME.legal_actions(full)  # camels never count as hand cards
+
+
+# -- exchange ---------------------------------------------------------------------------
+
+
+def exchange_table():
+    return table(
+        market=market(camel=1, spice=2, silver=1, leather=1),
+        hands=hands(goods(leather=1, cloth=2)),
+        herds=(3, 0),
+    )
+
+
+def test_exchange_moves_cards_both_ways_without_refill():
+    state = exchange_table()
+    action = ex({"spice": 2, "silver": 1}, {"leather": 1}, camels=2)
+    after = GAME.apply(state, action)
+    assert after.hands[0] == goods(cloth=2, spice=2, silver=1)
+    assert after.herds == (1, 0)
+    assert after.market == market(camel=3, leather=2)
+    assert after.deck == state.deck  # an exchange never refills
+    assert GAME.describe(state, action) == (
+        "Ann exchanges 2 camels + 1 leather for 1 silver + 2 spice."
+    )
+
+
+def test_exchange_takes_at_least_two_goods():
+    state = exchange_table()
+    assert "at least 2" in refuse(state, ex({"spice": 1}, {"cloth": 1}))
+    assert all(sum(a.take) >= 2 for a in GAME.legal_actions(state) if isinstance(a, Exchange))
+
+
+def test_exchange_never_takes_camels():
+    state = exchange_table()
+    for action in GAME.legal_actions(state):
+        if isinstance(action, Exchange):
+            after = GAME.apply(state, action)
+            # the market's camels only grow by the camels given: none is ever taken
+            assert after.market[CAMEL] == state.market[CAMEL] + action.camels
+            assert sum(action.take) <= sum(state.market[:CAMEL])
+
+
+def test_exchange_gives_back_exactly_as_many_cards():
+    state = exchange_table()
+    assert "exactly as many" in refuse(state, ex({"spice": 2}, {"cloth": 1}))
+    assert "exactly as many" in refuse(state, ex({"spice": 2}, {"cloth": 2}, camels=1))
+
+
+def test_exchange_never_gives_back_a_good_it_takes():
+    state = evolve(exchange_table(), hands=hands(goods(leather=2, cloth=1)))
+    message = refuse(state, ex({"spice": 1, "leather": 1}, {"leather": 2}))
+    assert "cannot give back leather while taking leather" in message
+    for action in GAME.legal_actions(state):
+        if isinstance(action, Exchange):
+            assert not any(t and g for t, g in zip(action.take, action.give, strict=True))
+
+
+def test_exchange_leaves_at_most_seven_cards_in_hand():
+    state = evolve(exchange_table(), hands=hands(goods(cloth=6)))
+    # giving two camels for two goods would leave eight cards in hand
+    assert "8 cards" in refuse(state, ex({"spice": 2}, camels=2))
+    assert ex({"spice": 2}, {"cloth": 1}, camels=1) in GAME.legal_actions(state)
+    assert ex({"spice": 2}, {"cloth": 2}) in GAME.legal_actions(state)
+
+
+def test_exchange_gives_only_what_is_held_and_takes_only_what_is_there():
+    state = exchange_table()
+    assert "only 2 cloth" in refuse(state, ex({"spice": 2, "silver": 1}, {"cloth": 3}))
+    assert "only 3 camels" in refuse(state, ex({"spice": 2, "silver": 1, "leather": 1}, camels=4))
+    assert "only 1 silver" in refuse(state, ex({"silver": 2}, {"cloth": 2}))
+
+
+def brute_force_exchanges(state) -> set[Exchange]:
+    """Every exchange by the rules, written independently of the engine's enumeration."""
+    seat = state.current
+    hand, herd, mkt = state.hands[seat], state.herds[seat], state.market
+    found = set()
+    for take in product(*(range(n + 1) for n in mkt[:CAMEL])):
+        if sum(take) < 2:
+            continue
+        for give in product(*(range(n + 1) for n in hand)):
+            if any(t and g for t, g in zip(take, give, strict=True)):
+                continue
+            camels = sum(take) - sum(give)
+            if 0 <= camels <= herd and sum(hand) + camels <= C.HAND_LIMIT:
+                found.add(Exchange(take, give, camels))
+    return found
+
+
+def test_every_legal_exchange_is_listed_once_over_random_play():
+    rng = random.Random(11)
+    state = GAME.new_game(["Ann", "Bob"], 11)
+    for _ in range(150):
+        if state.over:
+            break
+        legal = GAME.legal_actions(state)
+        listed = [a for a in legal if isinstance(a, Exchange)]
+        assert len(listed) == len(set(listed))
+        assert set(listed) == brute_force_exchanges(state)
+        for action in listed[:20]:
+            assert GAME.why_illegal(state, action) is None
+        state = GAME.apply(state, legal[rng.randrange(len(legal))])
+
+
+# -- sell -------------------------------------------------------------------------------
+
+
+def test_selling_takes_tokens_from_the_top_and_a_bonus():
+    state = table(hands=hands(goods(leather=3, cloth=1)))
+    bonus = state.bonus_piles[0][0]
+    after = GAME.apply(state, Sell(LEATHER, 3))
+    assert after.goods_won[0][LEATHER.index] == (4, 3, 2)
+    assert after.goods_piles[LEATHER.index] == (1,) * 6
+    assert after.bonus_won[0] == ((bonus,), (), ())
+    assert after.bonus_piles[0] == state.bonus_piles[0][1:]
+    assert after.hands[0] == goods(cloth=1) and after.discard == goods(leather=3)
+    text = GAME.describe(state, Sell(LEATHER, 3))
+    assert text == "Ann sells 3 leather for 3 tokens worth 4 + 3 + 2 = 9, and a 3-card bonus token."
+    assert str(bonus) not in text.split("=")[-1]  # the bonus value stays hidden in the log
+
+
+@pytest.mark.parametrize(("count", "pile"), [(4, 1), (5, 2), (6, 2)])
+def test_bigger_sales_take_from_the_bigger_bonus_piles(count, pile):
+    state = table(hands=hands(goods(leather=count)))
+    after = GAME.apply(state, Sell(LEATHER, count))
+    assert after.bonus_won[0][pile] == state.bonus_piles[pile][:1]
+    assert sum(map(len, after.bonus_won[0])) == 1
+    assert len(after.goods_won[0][LEATHER.index]) == count
+
+
+def test_small_sales_earn_no_bonus():
+    state = table(hands=hands(goods(leather=2)))
+    after = GAME.apply(state, Sell(LEATHER, 2))
+    assert after.bonus_won[0] == NO_BONUS and after.bonus_piles == state.bonus_piles
+
+
+def test_precious_goods_sell_two_or_more_at_a_time():
+    state = table(hands=hands(goods(diamonds=2, gold=1, silver=1, cloth=1)))
+    for good in (DIAMONDS, GOLD, SILVER):
+        assert "2 or more" in refuse(state, Sell(good, 1))
+    assert Sell(CLOTH, 1) in GAME.legal_actions(state)
+    assert Sell(DIAMONDS, 2) in GAME.legal_actions(state)
+    assert GAME.apply(state, Sell(DIAMONDS, 2)).goods_won[0][DIAMONDS.index] == (7, 7)
+
+
+def test_camels_and_missing_cards_cannot_be_sold():
+    state = table(hands=hands(goods(cloth=1)))
+    assert "never be sold" in refuse(state, Sell(Card.CAMEL, 1))
+    assert "only 1 cloth" in refuse(state, Sell(CLOTH, 2))
+    assert "at least one" in refuse(state, Sell(CLOTH, 0))
+
+
+def test_a_sale_that_empties_a_pile_gets_what_is_left():
+    piles = list(C.GOODS_TOKENS)
+    piles[SILVER.index] = (5, 5)
+    state = table(hands=hands(goods(silver=3)), goods_piles=tuple(piles))
+    after = GAME.apply(state, Sell(SILVER, 3))
+    assert after.goods_won[0][SILVER.index] == (5, 5)
+    assert after.goods_piles[SILVER.index] == ()
+    assert after.bonus_won[0][0] == state.bonus_piles[0][:1]  # the bonus still comes
+    assert after.rounds == () and after.to_move == 1  # one empty pile does not end the round
+    assert "(the last of the pile)" in GAME.describe(state, Sell(SILVER, 3))
+
+
+def test_selling_into_an_empty_pile_is_allowed_but_pays_nothing():
+    piles = list(C.GOODS_TOKENS)
+    piles[CLOTH.index] = ()
+    state = table(hands=hands(goods(cloth=1)), goods_piles=tuple(piles))
+    after = GAME.apply(state, Sell(CLOTH, 1))
+    assert after.goods_won[0][CLOTH.index] == () and after.discard == goods(cloth=1)
+    assert "run out" in GAME.describe(state, Sell(CLOTH, 1))
+
+
+def test_no_bonus_once_its_pile_is_empty():
+    state = table(hands=hands(goods(leather=3)), bonus_piles=((), (6,), (10,)))
+    after = GAME.apply(state, Sell(LEATHER, 3))
+    assert after.bonus_won[0] == NO_BONUS
+    assert "no 3-card bonus token is left" in GAME.describe(state, Sell(LEATHER, 3))
+
+
+# -- end of a round -----------------------------------------------------------------------
+
+
+def test_round_ends_when_three_goods_piles_are_empty():
+    piles = list(C.GOODS_TOKENS)
+    piles[DIAMONDS.index] = piles[GOLD.index] = ()
+    piles[CLOTH.index] = (1,)
+    state = table(hands=hands(goods(cloth=1)), goods_piles=tuple(piles))
+    two_empty = GAME.apply(evolve(state, hands=hands(goods(spice=1))), Sell(SPICE, 1))
+    assert two_empty.rounds == ()
+    after = GAME.apply(state, Sell(CLOTH, 1))
+    assert len(after.rounds) == 1
+    assert after.rounds[0].ended_by == "three goods have run out of tokens"
+    assert after.rounds[0].scores[0].goods_tokens == (1,)
+    # a fresh round is dealt at once
+    assert after.goods_piles == C.GOODS_TOKENS and len(after.deck) == 40
+    assert after.round_number == 2
+
+
+def test_round_ends_when_the_market_cannot_be_refilled():
+    state = table(deck=(Card.SPICE,), market=market(camel=2, cloth=3), herds=(0, 0))
+    after = GAME.apply(state, TakeCamels())  # two places to fill, one card left
+    assert len(after.rounds) == 1
+    assert after.rounds[0].ended_by == "the market could not be refilled"
+    assert after.rounds[0].scores[0].herd == 2
+
+
+def test_round_goes_on_when_the_deck_just_suffices():
+    state = table(deck=(Card.SPICE,), market=market(camel=3, cloth=2))
+    after = GAME.apply(state, TakeGood(CLOTH))
+    assert after.rounds == () and after.deck == () and sum(after.market) == C.MARKET_SIZE
+    # the next take that needs a refill ends the round
+    assert len(GAME.apply(after, TakeCamels()).rounds) == 1
+
+
+def test_camel_token_goes_to_the_larger_herd():
+    after = end_round(table(herds=(4, 2)))
+    ann, bob = after.rounds[0].scores
+    assert (ann.camel_token, bob.camel_token) == (C.CAMEL_TOKEN, 0)
+    assert "Ann's herd of 4 beats Bob's 2" in after.rounds[0].reason
+
+
+def test_camel_token_goes_to_nobody_on_equal_herds():
+    after = end_round(table(herds=(3, 3), goods_won=won((4,), ())))
+    ann, bob = after.rounds[0].scores
+    assert ann.camel_token == bob.camel_token == 0
+    assert "nobody takes the camel token" in after.rounds[0].reason
+    assert after.rounds[0].winner == 0 and after.seals == (1, 0)
+
+
+def test_the_higher_total_takes_the_seal():
+    state = table(herds=(0, 1), goods_won=won((4, 3), (5,)), bonus_won=(NO_BONUS, ((3,), (), ())))
+    after = end_round(state)
+    ann, bob = after.rounds[0].scores
+    assert (ann.total, bob.total) == (7, 5 + 3 + 5)
+    assert after.rounds[0].winner == 1 and after.seals == (0, 1)
+    assert "Bob takes the seal with 13 points to 7." in after.rounds[0].reason
+
+
+def test_tie_on_points_goes_to_more_bonus_tokens():
+    state = table(
+        herds=(0, 0),
+        goods_won=won((5, 5), (4,)),
+        bonus_won=(NO_BONUS, ((3,), (), ())),
+    )
+    after = end_round(state)
+    assert [s.total for s in after.rounds[0].scores] == [10, 7]
+    state = evolve(state, goods_won=won((5, 5), (5, 2)), bonus_won=(NO_BONUS, ((3,), (), ())))
+    after = end_round(state)
+    assert [s.total for s in after.rounds[0].scores] == [10, 10]
+    assert after.rounds[0].winner == 1
+    assert "more bonus tokens (1 to 0)" in after.rounds[0].reason
+
+
+def test_tie_on_points_and_bonus_goes_to_more_goods_tokens():
+    state = table(
+        herds=(0, 0),
+        goods_won=won((1, 1, 1, 1), (2, 2)),
+        bonus_won=(((2,), (), ()), ((2,), (), ())),
+    )
+    after = end_round(state)
+    assert [s.total for s in after.rounds[0].scores] == [6, 6]
+    assert after.rounds[0].winner == 0
+    assert "more goods tokens (4 to 2)" in after.rounds[0].reason
+
+
+def test_a_complete_tie_awards_no_seal_and_the_other_player_starts():
+    state = table(herds=(2, 2), goods_won=won((3,), (3,)), seals=(1, 0))
+    after = end_round(state)
+    assert after.rounds[0].winner is None and after.seals == (1, 0)
+    assert "nobody takes a seal" in after.rounds[0].reason
+    assert not after.over and after.starter == 1 and after.to_move == 1
+
+
+@pytest.mark.parametrize("loser", [0, 1])
+def test_the_loser_of_a_round_starts_the_next(loser):
+    state = table(herds=(0, 0), goods_won=won((5,), ()) if loser == 1 else won((), (5,)))
+    after = end_round(state)
+    assert after.rounds[0].winner == 1 - loser
+    assert after.starter == loser and after.to_move == loser
+    assert after.rounds[0].starter == 0
+
+
+def test_two_seals_end_the_match():
+    state = table(seals=(1, 1), herds=(0, 0), goods_won=won((5,), ()))
+    after = end_round(state)
+    assert after.over and after.to_move is None and after.seals == (2, 1)
+    assert GAME.legal_actions(after) == []
+    assert "The match is over" in refuse(after, TakeCamels())
+    result = GAME.result(after)
+    assert result.scores == (2, 1) and result.winners == (0,)
+    assert result.notes[-1] == "Ann wins the match with 2 seals to 1."
+    assert ("Round 1 total", "5, seal") in result.breakdown[0]
+    text = GAME.describe(evolve(state, deck=(), market=market(camel=4, cloth=1)), TakeGood(CLOTH))
+    assert text.endswith("Ann wins the match with 2 seals to 1.")
+
+
+def test_one_seal_does_not_end_the_match():
+    after = end_round(table(herds=(0, 0), goods_won=won((5,), ())))
+    assert not after.over and after.seals == (1, 0) and after.to_move == 1
+
+
+def test_result_mid_round_hides_bonus_values():
+    state = table(bonus_won=(((3,), (), ()), ((1,), (9,), ())), goods_won=won((4, 3), ()))
+    result = GAME.result(state)
+    assert result.scores == (0, 0) and result.winners == (0, 1)
+    lines = dict(result.breakdown[1])
+    assert lines["Round 1 bonus tokens so far"] == "2 tokens, values hidden"
+    assert dict(result.breakdown[0])["Round 1 goods tokens so far"] == "7 (2 tokens)"
+    assert "9" not in " ".join(v for _, v in result.breakdown[1])
+    assert "round 1 is in progress" in result.notes[-1]
+
+
+def test_round_summaries_stay_in_the_state():
+    after = end_round(table(herds=(3, 1), goods_won=won((4,), (1, 1))))
+    summary = after.rounds[0]
+    assert summary.number == 1 and summary.starter == 0
+    assert summary.scores[0].total == 9 and summary.scores[1].total == 2
+    result = GAME.result(after)
+    assert result.notes[0] == summary.reason
+    assert ("Round 1 camel token", "5 (herd of 3)") in result.breakdown[0]
+
+
+# -- hidden information ------------------------------------------------------------------
+
+
+def test_observation_hides_deck_order_opponent_hand_and_bonus_values():
+    state = table(
+        hands=hands(goods(cloth=2), goods(spice=3)),
+        bonus_won=(((2,), (), ()), ((3,), (6,), ())),
+        bonus_piles=((3, 2, 2, 1, 1), (6, 5, 5, 4, 4), C.BONUS_TOKENS[2]),
+    )
+    other = evolve(
+        state,
+        deck=tuple(reversed(state.deck)),
+        hands=hands(goods(cloth=2), goods(leather=3)),
+        bonus_won=(((2,), (), ()), ((1,), (4,), ())),
+        bonus_piles=((3, 3, 2, 2, 1), (6, 6, 5, 5, 4), C.BONUS_TOKENS[2]),
+        rng=evolve(state.rng, counter=99),
+    )
+    seen = GAME.observe(state, 0)
+    assert GAME.observe(other, 0) == seen
+    assert GAME.observe(other, 1) != GAME.observe(state, 1)
+    assert seen.bonus_counts == ((1, 0, 0), (1, 1, 0)) and seen.bonus_won == ((2,), (), ())
+    assert seen.hand_sizes == (2, 3) and seen.deck_size == len(state.deck)
+    assert not hasattr(seen, "rng") and not hasattr(seen, "deck")
+
+
+def test_sampled_states_match_the_observation_and_inventory():
+    rng = random.Random(3)
+    state = GAME.new_game(["Ann", "Bob"], 3)
+    for _ in range(60):
+        for player in (0, 1):
+            seen = GAME.observe(state, player)
+            sampled = GAME.sample_state(seen, random.Random(rng.random()))
+            assert GAME.observe(sampled, player) == seen
+            assert GAME.inventory(sampled) == GAME.inventory(state)
+        legal = GAME.legal_actions(state)
+        state = GAME.apply(state, legal[rng.randrange(len(legal))])
+
+
+def test_inventory_counts_every_card_and_token():
+    inventory = GAME.inventory(table())
+    assert inventory["card leather"] == 10 and inventory["card camel"] == 11
+    assert inventory["goods token diamonds 7"] == 2
+    assert inventory["bonus token 5-card 10"] == 2
+    assert inventory["camel token"] == 1
+    tokens = sum(n for key, n in inventory.items() if key.startswith("goods token"))
+    assert tokens == sum(map(len, C.GOODS_TOKENS))
+
+
+def test_why_illegal_agrees_with_legal_actions():
+    rng = random.Random(5)
+    state = GAME.new_game(["Ann", "Bob"], 5)
+    candidates = [TakeCamels(), *(TakeGood(g) for g in GOODS)]
+    candidates += [Sell(g, n) for g in GOODS for n in range(1, 4)]
+    for _ in range(200):
+        if state.over:
+            break
+        legal = set(GAME.legal_actions(state))
+        for action in candidates:
+            assert (GAME.why_illegal(state, action) is None) == (action in legal)
+        action = rng.choice(sorted(legal, key=repr))
+        state = GAME.apply(state, action)
