@@ -1,10 +1,22 @@
 """Computer opponents, generic over the engine contract.
 
 A bot sees only its own observation and the legal decisions, never the full
-state, and is deterministic for a given seed.
+state, and is deterministic for a given seed.  Four levels, the same in every
+game: ``random``, ``greedy``, ``hard`` and ``expert`` (see :data:`BOT_LEVELS`).
 """
 
 from karavan_core.bots.base import BOT_LEVELS, Bot, make_bot
+from karavan_core.bots.greedy import GreedyBot
+from karavan_core.bots.ismcts import ExpertBot, HardBot, SearchBot
 from karavan_core.bots.random_bot import RandomBot
 
-__all__ = ["BOT_LEVELS", "Bot", "RandomBot", "make_bot"]
+__all__ = [
+    "BOT_LEVELS",
+    "Bot",
+    "ExpertBot",
+    "GreedyBot",
+    "HardBot",
+    "RandomBot",
+    "SearchBot",
+    "make_bot",
+]

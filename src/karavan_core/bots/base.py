@@ -3,26 +3,66 @@
 from __future__ import annotations
 
 import abc
+import enum
+import hashlib
 import random
 from collections.abc import Sequence
-from typing import ClassVar
+from typing import Any, ClassVar
+
+import attrs
 
 from karavan_core.engine import Action, Game, Observation
 
 
+def canonical(value: Any) -> str:
+    """A text for ``value`` that is the same in every process.
+
+    ``repr`` is not enough: the order of a set of strings changes with Python's
+    per-process hash seed, and bots must decide alike in every worker process.
+    """
+    if attrs.has(type(value)):
+        inner = ",".join(canonical(getattr(value, f.name)) for f in attrs.fields(type(value)))
+        return f"{type(value).__name__}({inner})"
+    if isinstance(value, enum.Enum):
+        return f"{type(value).__name__}.{value.name}"
+    if isinstance(value, tuple | list):
+        return "(" + ",".join(canonical(item) for item in value) + ")"
+    if isinstance(value, set | frozenset):
+        return "{" + ",".join(sorted(canonical(item) for item in value)) + "}"
+    if isinstance(value, dict):
+        items = sorted(f"{canonical(k)}:{canonical(v)}" for k, v in value.items())
+        return "{" + ",".join(items) + "}"
+    return repr(value)
+
+
 class Bot(abc.ABC):
-    """A computer player: given what it may see and what it may do, it picks one decision."""
+    """A computer player: given what it may see and what it may do, it picks one decision.
+
+    Thinking bots draw their randomness from :meth:`decision_rng`, a generator
+    made afresh from the seed and the observation: a decision is then a pure
+    function of ``(seed, observation, legal)``.  Asking again after a cancelled
+    or undone decision gives the same answer, and nothing is mutated while a
+    bot thinks, so an abandoned worker thread cannot disturb the next one.
+    """
 
     level: ClassVar[str]
     description: ClassVar[str]
 
     def __init__(self, game: Game, seed: int = 0) -> None:
         self.game = game
+        self.seed = seed
         self.rng = random.Random(seed)
 
     @abc.abstractmethod
     def choose(self, observation: Observation, legal: Sequence[Action]) -> Action:
         """One of ``legal``, chosen from ``observation`` alone."""
+
+    def decision_rng(self, observation: Observation) -> random.Random:
+        """A generator for one decision, fixed by the bot's seed and ``observation``."""
+        digest = hashlib.blake2b(
+            f"{self.seed}|{canonical(observation)}".encode(), digest_size=16
+        ).digest()
+        return random.Random(int.from_bytes(digest, "big"))
 
 
 BOT_LEVELS: dict[str, type[Bot]] = {}
@@ -34,11 +74,15 @@ def register_level(cls: type[Bot]) -> type[Bot]:
     return cls
 
 
-def make_bot(level: str, game: Game, seed: int = 0) -> Bot:
-    """A bot of ``level`` for ``game``; ``ValueError`` naming the levels if unknown."""
+def make_bot(level: str, game: Game, seed: int = 0, **options: Any) -> Bot:
+    """A bot of ``level`` for ``game``; ``ValueError`` naming the levels if unknown.
+
+    ``options`` go to the level's constructor (for instance ``seconds=1.0`` to
+    cap the thinking time of the search levels).
+    """
     try:
         cls = BOT_LEVELS[level.lower()]
     except KeyError:
         known = ", ".join(BOT_LEVELS)
         raise ValueError(f"No bot level {level!r}; the levels are: {known}.") from None
-    return cls(game, seed)
+    return cls(game, seed, **options)

@@ -1,0 +1,98 @@
+"""Per-game position evaluations shared by the Greedy level and the search levels.
+
+Each game may have a module here named after it, offering:
+
+* ``evaluate(state, player) -> float`` — an estimate of the points ``player``
+  will end with, read from ``state`` from that player's point of view;
+* ``SCALE`` — a points margin that makes a game about decided (it turns a lead
+  into a chance of winning);
+* optionally ``rollout_action(game, state, legal, rng)`` — a cheap, plausible
+  decision for the playouts of the Expert level.
+
+A game without a module falls back on its running score (``Game.result``
+is defined mid-game), so every registered game can be played by every level.
+"""
+
+from __future__ import annotations
+
+import importlib
+import math
+import random
+from collections.abc import Callable, Sequence
+from functools import cache
+
+from attrs import frozen
+
+from karavan_core.engine import Action, Game, State
+
+Evaluate = Callable[[State, int], float]
+RolloutPolicy = Callable[[Game, State, Sequence[Action], random.Random], Action]
+
+
+@frozen
+class Evaluator:
+    """A game's evaluation: estimated points per player, and a margin scale."""
+
+    game: Game
+    evaluate: Evaluate
+    scale: float
+    rollout_action: RolloutPolicy | None = None
+
+    def values(self, state: State) -> list[float]:
+        """Estimated points of every player (final scores once the game is over)."""
+        if self.game.is_over(state):
+            return [float(s) for s in self.game.result(state).scores]
+        return [self.evaluate(state, seat) for seat in range(len(state.players))]
+
+    def advantage(self, state: State, player: int) -> float:
+        """``player``'s estimated lead over the best of the others (negative when behind)."""
+        values = self.values(state)
+        return values[player] - max(v for seat, v in enumerate(values) if seat != player)
+
+    def rewards(self, state: State) -> list[float]:
+        """One reward in [0, 1] per player, as backed up by the tree search.
+
+        A finished game pays mostly for winning (a shared win is split) and a
+        little for the margin; an unfinished one pays the chance of winning
+        suggested by the evaluated lead.
+        """
+        if self.game.is_over(state):
+            result = self.game.result(state)
+            scores = result.scores
+            share = 1.0 / len(result.winners)
+            out = []
+            for seat, score in enumerate(scores):
+                lead = score - max(s for i, s in enumerate(scores) if i != seat)
+                win = share if seat in result.winners else 0.0
+                out.append(0.8 * win + 0.2 * _logistic(lead / self.scale))
+            return out
+        values = [self.evaluate(state, seat) for seat in range(len(state.players))]
+        return [
+            _logistic((v - max(w for i, w in enumerate(values) if i != seat)) / self.scale)
+            for seat, v in enumerate(values)
+        ]
+
+
+def _logistic(x: float) -> float:
+    return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, x))))
+
+
+def _running_score(game: Game) -> Evaluate:
+    def evaluate(state: State, player: int) -> float:
+        return float(game.result(state).scores[player])
+
+    return evaluate
+
+
+@cache
+def evaluator_for(game: Game) -> Evaluator:
+    """The evaluation of ``game`` (its own module if it has one, else its running score)."""
+    try:
+        module = importlib.import_module(f"{__name__}.{game.name}")
+    except ModuleNotFoundError as error:
+        if error.name != f"{__name__}.{game.name}":
+            raise
+        return Evaluator(game, _running_score(game), 10.0)
+    return Evaluator(
+        game, module.evaluate, float(module.SCALE), getattr(module, "rollout_action", None)
+    )

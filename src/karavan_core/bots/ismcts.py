@@ -1,0 +1,174 @@
+"""The Hard and Expert levels: information-set Monte Carlo tree search.
+
+Single-observer ISMCTS after Cowling, Powley and Whitehouse (2012), "Information
+Set Monte Carlo Tree Search".  Every iteration deals the hidden parts of the
+table anew with ``sample_state`` (a *determinization*), walks down one shared
+tree choosing among the decisions legal in that deal with UCB, where a child's
+exploration term counts the times it was *available* rather than the parent's
+visits; adds one node, plays the game out and backs up one reward per player.
+Each node's statistics are kept from the point of view of the player who took
+the decision leading to it, so opponents choose their best replies too.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from collections.abc import Sequence
+
+from karavan_core.bots.base import Bot, register_level
+from karavan_core.bots.evaluation import Evaluator, evaluator_for
+from karavan_core.engine import Action, Game, Observation, State
+
+
+class Node:
+    """Statistics of one decision in the tree, seen by the player who took it."""
+
+    __slots__ = ("available", "children", "mover", "reward", "visits")
+
+    def __init__(self, mover: int | None) -> None:
+        self.mover = mover
+        self.visits = 0
+        self.available = 0
+        self.reward = 0.0
+        self.children: dict[Action, Node] = {}
+
+
+class SearchBot(Bot):
+    """ISMCTS with a budget of ``iterations`` (and an optional ``seconds`` cap).
+
+    ``rollout_depth`` cuts playouts short after that many decisions and scores
+    the position with the game's evaluation instead (``None`` plays to the
+    end); ``smart_rollouts`` plays out with the game's cheap heuristic policy
+    where it has one instead of uniformly at random.
+    """
+
+    iterations_default: int = 1000
+    rollout_depth_default: int | None = None
+    smart_rollouts_default: bool = False
+
+    def __init__(
+        self,
+        game: Game,
+        seed: int = 0,
+        iterations: int | None = None,
+        seconds: float | None = None,
+        rollout_depth: int | None = -1,
+        smart_rollouts: bool | None = None,
+        exploration: float = 0.7,
+    ) -> None:
+        super().__init__(game, seed)
+        self.iterations = self.iterations_default if iterations is None else iterations
+        self.seconds = seconds
+        self.rollout_depth = self.rollout_depth_default if rollout_depth == -1 else rollout_depth
+        self.smart_rollouts = (
+            self.smart_rollouts_default if smart_rollouts is None else smart_rollouts
+        )
+        self.exploration = exploration
+        self.evaluator: Evaluator = evaluator_for(game)
+        self.last_iterations = 0  # iterations run by the latest decision, for benchmarks
+
+    def choose(self, observation: Observation, legal: Sequence[Action]) -> Action:
+        """The root decision visited most by the search (one of ``legal``)."""
+        if len(legal) == 1:
+            return legal[0]
+        root = self.search(observation)
+        visits = {a: root.children[a].visits if a in root.children else -1 for a in legal}
+        return max(legal, key=lambda a: visits[a])  # first listed wins a tie: deterministic
+
+    def search(self, observation: Observation) -> Node:
+        """Run the budget of iterations from ``observation`` and return the root."""
+        rng = self.decision_rng(observation)
+        game = self.game
+        root = Node(None)
+        deadline = None if self.seconds is None else time.perf_counter() + self.seconds
+        done = 0
+        while done < self.iterations:
+            if deadline is not None and done and time.perf_counter() >= deadline:
+                break
+            state = game.sample_state(observation, rng)
+            path = [root]
+            node = root
+            # Selection and expansion.
+            while state.to_move is not None:
+                legal = game.legal_actions(state)
+                children = node.children
+                untried = []
+                for action in legal:
+                    child = children.get(action)
+                    if child is None:
+                        untried.append(action)
+                    else:
+                        child.available += 1
+                mover = state.to_move
+                if untried:
+                    action = untried[rng.randrange(len(untried))]
+                    child = children[action] = Node(mover)
+                    child.available = 1
+                    # The actions come from legal_actions, so the check in apply is skipped.
+                    state = game._apply(state, action)
+                    path.append(child)
+                    break
+                c = self.exploration
+                best_score = -1.0
+                best_action = legal[0]
+                for action in legal:
+                    child = children[action]
+                    score = child.reward / child.visits + c * math.sqrt(
+                        math.log(child.available) / child.visits
+                    )
+                    if score > best_score:
+                        best_score, best_action = score, action
+                node = children[best_action]
+                state = game._apply(state, best_action)
+                path.append(node)
+            rewards = self.rollout(state, rng)
+            for visited in path:
+                visited.visits += 1
+                if visited.mover is not None:
+                    visited.reward += rewards[visited.mover]
+            done += 1
+        self.last_iterations = done
+        return root
+
+    def rollout(self, state: State, rng: random.Random) -> list[float]:
+        """Play ``state`` out (or up to the depth limit) and return each player's reward."""
+        game = self.game
+        policy = self.evaluator.rollout_action if self.smart_rollouts else None
+        depth = self.rollout_depth
+        steps = 0
+        while state.to_move is not None and (depth is None or steps < depth):
+            legal = game.legal_actions(state)
+            if policy is not None:
+                action = policy(game, state, legal, rng)
+            else:
+                action = legal[rng.randrange(len(legal))]
+            state = game._apply(state, action)
+            steps += 1
+        return self.evaluator.rewards(state)
+
+
+@register_level
+class HardBot(SearchBot):
+    """ISMCTS with random playouts, cut short and scored by the evaluation.
+
+    Whole random playouts cost about 2 ms in Karakum: too slow for a useful
+    number of iterations within a second, so they stop after 40 decisions.
+    """
+
+    level = "hard"
+    description = "searches ahead (ISMCTS) with random playouts"
+    iterations_default = 400
+    rollout_depth_default = 40
+
+
+@register_level
+class ExpertBot(SearchBot):
+    """ISMCTS with a larger budget, heuristic playouts and an evaluated cutoff."""
+
+    level = "expert"
+    description = "searches longer, with heuristic playouts and position evaluation"
+    iterations_default = 1200
+    rollout_depth_default = 16
+    smart_rollouts_default = True

@@ -1,0 +1,147 @@
+"""``karavan simulate GAME``: a bot tournament with a progress bar and a table of results."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from pathlib import Path
+
+from karavan_core.bots import BOT_LEVELS
+from karavan_core.registry import game_names, get_game
+from karavan_core.tournament import (
+    Summary,
+    report_dict,
+    run_tournament,
+    schedule,
+    summarize,
+)
+
+
+def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
+    """Add the ``simulate`` subcommand to the ``karavan`` command's subparsers."""
+    parser = subparsers.add_parser(
+        "simulate",
+        help="play a bot tournament and print the statistics",
+        description="Play many seeded games between bot levels. Seats are rotated between "
+        "games (and each rotation replays the same deal), so no level keeps the first "
+        "player's advantage.",
+    )
+    parser.add_argument("game", metavar="GAME", help=f"the game: {', '.join(game_names())}")
+    parser.add_argument("--players", type=int, default=2, metavar="N", help="players (default 2)")
+    parser.add_argument(
+        "--seats",
+        metavar="LEVELS",
+        help=f"comma-separated level per seat, from {', '.join(BOT_LEVELS)} "
+        "(default: greedy then random for the other seats)",
+    )
+    parser.add_argument("--games", type=int, default=100, metavar="N", help="games (default 100)")
+    parser.add_argument("--seed", type=int, default=1, metavar="N", help="seed (default 1)")
+    parser.add_argument(
+        "--jobs", type=int, default=1, metavar="N", help="worker processes (default 1)"
+    )
+    parser.add_argument("--json", metavar="FILE", help="also write every game and the summary")
+    return parser
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run the tournament described by ``args``; returns the exit status (2 for bad settings)."""
+    from rich.console import Console
+
+    console = Console()
+    err = Console(stderr=True)
+    try:
+        game = get_game(args.game)
+    except KeyError as error:
+        err.print(f"karavan simulate: {error.args[0]}", markup=False, highlight=False)
+        return 2
+    seats = (
+        [s.strip() for s in args.seats.split(",") if s.strip()]
+        if args.seats
+        else ["greedy"] + ["random"] * (args.players - 1)
+    )
+    problem = None
+    if args.games < 1:
+        problem = "--games must be at least 1."
+    elif args.jobs < 1:
+        problem = "--jobs must be at least 1."
+    if problem is None:
+        try:
+            specs = schedule(game.name, args.players, seats, args.games, args.seed)
+        except ValueError as error:
+            problem = str(error)
+    if problem is not None:
+        err.print(f"karavan simulate: {problem}", markup=False, highlight=False)
+        return 2
+
+    start = time.perf_counter()
+    records = _play_with_progress(console, specs, args.jobs, game.title)
+    elapsed = time.perf_counter() - start
+    summary = summarize(records)
+    console.print(_table(summary, game.title, args.players))
+    console.print(
+        f"Mean game length: {summary.mean_decisions:.1f} decisions. "
+        f"{summary.games} games in {elapsed:.1f} s (seed {args.seed})."
+    )
+    if summary.unfinished:
+        console.print(f"{summary.unfinished} games were stopped unfinished.")
+    if args.json:
+        data = report_dict(game.name, args.players, seats, args.seed, records, elapsed)
+        Path(args.json).write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+        console.print(f"Wrote {args.json}.")
+    return 0
+
+
+def _play_with_progress(console, specs, jobs: int, title: str):
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    columns = (
+        TextColumn("[progress.description]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+    )
+    with Progress(*columns, console=console, transient=True) as progress:
+        task = progress.add_task(f"{title}: playing", total=len(specs))
+        return run_tournament(specs, jobs, lambda _record: progress.advance(task))
+
+
+def _table(summary: Summary, title: str, players: int):
+    from rich.table import Table
+
+    table = Table(title=f"{title}, {players} players, {summary.games} games")
+    table.add_column("Level")
+    table.add_column("Seat-games", justify="right")
+    table.add_column("Win rate", justify="right")
+    table.add_column("95% CI (Wilson)", justify="right")
+    table.add_column("Mean score", justify="right")
+    table.add_column("s / decision", justify="right")
+    for level in summary.levels:
+        table.add_row(
+            level.level,
+            str(level.seat_games),
+            f"{level.win_rate:.1%}",
+            f"{level.ci_low:.1%} – {level.ci_high:.1%}",
+            f"{level.mean_score:.1f}",
+            f"{level.seconds_per_decision:.4f}",
+        )
+    return table
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run ``simulate`` on its own (``python -m karavan_tui.simulate``)."""
+    parser = argparse.ArgumentParser(prog="karavan")
+    add_parser(parser.add_subparsers(dest="command", required=True))
+    return run(parser.parse_args(argv))
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
