@@ -21,6 +21,8 @@ from typing import Any, ClassVar
 
 from attrs import field, frozen
 
+from karavan_core.rng import Rng
+
 
 class IllegalAction(ValueError):
     """An action the rules do not allow here; ``str(error)`` is a sentence for the player."""
@@ -98,6 +100,20 @@ class Game(abc.ABC):
                 f"{self.title} is for {self.min_players} to {self.max_players} players, "
                 f"not {len(players)}."
             )
+
+    @staticmethod
+    def first_player(options: Mapping[str, Any] | None, players: int, rng: Rng) -> tuple[Rng, int]:
+        """The seat named by ``options["first_player"]``, or one drawn with ``rng``.
+
+        Returns the (possibly advanced) generator and the seat; ``ValueError``
+        if the option names no seat.
+        """
+        first = (options or {}).get("first_player")
+        if first is None:
+            return rng.randrange(players)
+        if isinstance(first, bool) or not isinstance(first, int) or not 0 <= first < players:
+            raise ValueError(f"The first player must be a seat from 0 to {players - 1}.")
+        return rng, first
 
     # -- playing ------------------------------------------------------------
     @abc.abstractmethod

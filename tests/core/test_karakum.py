@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 from attrs import evolve
 
-from karavan_core import IllegalAction, get_game
+from karavan_core import get_game
 from karavan_core.games.karakum.components import RESOURCE_COUNTS, Res
 from karavan_core.games.karakum.rules import ALL_CAMELS, cards_of, fits, hand_from, payments, price
 from karavan_core.games.karakum.state import (
@@ -22,6 +22,7 @@ from karavan_core.games.karakum.state import (
     Step,
     TakeCard,
 )
+from tests.core.rules_helpers import refuse as refuse_in
 
 GAME = get_game("karakum")
 B, P, R, OR, G, GOLD = Res.BLUE, Res.PURPLE, Res.RED, Res.ORANGE, Res.GREEN, Res.GOLD
@@ -43,14 +44,7 @@ def table(players: int = 2, **changes):
 
 
 def refuse(state, action) -> str:
-    """Apply an illegal action: it must raise with a sentence and change nothing."""
-    before = state
-    with pytest.raises(IllegalAction) as refused:
-        GAME.apply(state, action)
-    assert state == before
-    message = str(refused.value)
-    assert message[:1].isupper() and message.endswith(".")
-    return message
+    return refuse_in(GAME, state, action)
 
 
 # -- setup ------------------------------------------------------------------------

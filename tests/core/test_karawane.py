@@ -12,11 +12,12 @@ from collections import Counter
 import pytest
 from attrs import evolve
 
-from karavan_core import IllegalAction, get_game
+from karavan_core import get_game
 from karavan_core.games.karawane import components as C
 from karavan_core.games.karawane.components import Card
 from karavan_core.games.karawane.rules import backward, forward, occupied
 from karavan_core.games.karawane.state import Play, PlaySandstorm, PlayWithoutEffect
+from tests.core.rules_helpers import refuse as refuse_in
 
 GAME = get_game("karawane")
 O1, O2, O3, O4 = Card.OASIS_1, Card.OASIS_2, Card.OASIS_3, Card.OASIS_4
@@ -40,14 +41,7 @@ def table(players: int = 2, ann: tuple[Card, ...] | None = None, **changes):
 
 
 def refuse(state, action) -> str:
-    """Apply an illegal action: it must raise with a sentence and change nothing."""
-    before = state
-    with pytest.raises(IllegalAction) as refused:
-        GAME.apply(state, action)
-    assert state == before
-    message = str(refused.value)
-    assert message[:1].isupper() and message.endswith(".")
-    return message
+    return refuse_in(GAME, state, action)
 
 
 # -- components and setup -----------------------------------------------------------

@@ -174,11 +174,7 @@ class Karakum(Game):
         )
         deck = deck[n * C.STARTING_HAND :]
         row, deck = deck[: C.ROW_SIZE], deck[C.ROW_SIZE :]
-        first = (options or {}).get("first_player")
-        if first is None:
-            rng, first = rng.randrange(n)
-        elif not (isinstance(first, int) and 0 <= first < n):
-            raise ValueError(f"The first player must be a seat from 0 to {n - 1}.")
+        rng, first = self.first_player(options, n, rng)
         return KarakumState(
             players=tuple(players),
             rng=rng,

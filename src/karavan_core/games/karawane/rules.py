@@ -159,11 +159,7 @@ class Karawane(Game):
             rng, deck = rng.shuffled(C.DECK)
             hands.append(_sorted(deck[: C.HAND_SIZE]))
             decks.append(deck[C.HAND_SIZE :])
-        first = (options or {}).get("first_player")
-        if first is None:
-            rng, first = rng.randrange(n)
-        elif not (isinstance(first, int) and 0 <= first < n):
-            raise ValueError(f"The first player must be a seat from 0 to {n - 1}.")
+        rng, first = self.first_player(options, n, rng)
         return KarawaneState(
             players=tuple(players),
             rng=rng,
