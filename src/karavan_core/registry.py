@@ -10,6 +10,7 @@ from karavan_core.engine import Game
 # importing the core stays cheap.
 _MODULES: dict[str, str] = {
     "karakum": "karavan_core.games.karakum",
+    "karakorum": "karavan_core.games.karakorum",
     "jaipur": "karavan_core.games.jaipur",
     "karawane": "karavan_core.games.karawane",
 }
