@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from functools import cache, lru_cache
+from functools import cache
 from itertools import product
 from typing import Any
 
@@ -96,10 +96,11 @@ def sub_counts(counts: Counts) -> tuple[tuple[Counts, ...], ...]:
     return tuple(tuple(group) for group in by_size)
 
 
-_exchange = cache(Exchange)  # one shared object per distinct exchange: enumeration stays cheap
+# One shared object per distinct exchange, so enumeration rarely builds new ones.
+# Unbounded is safe: at most five goods are taken, so only 25,456 exchanges exist.
+_exchange = cache(Exchange)
 
 
-@lru_cache(maxsize=16384)
 def exchanges(goods: Counts, hand: Counts, camels: int) -> tuple[Exchange, ...]:
     """Every legal exchange with these market goods, this hand and ``camels`` givable camels.
 
