@@ -12,10 +12,11 @@ from itertools import product
 import pytest
 from attrs import evolve
 
-from karavan_core import IllegalAction, get_game
+from karavan_core import get_game
 from karavan_core.games.jaipur import components as C
 from karavan_core.games.jaipur.components import CAMEL, GOODS, Card
 from karavan_core.games.jaipur.state import Exchange, Sell, TakeCamels, TakeGood
+from tests.core.rules_helpers import refuse as refuse_in
 
 GAME = get_game("jaipur")
 DIAMONDS, GOLD, SILVER, CLOTH, SPICE, LEATHER = GOODS
@@ -52,15 +53,9 @@ def won(ann: tuple[int, ...] = (), bob: tuple[int, ...] = (), good: Card = LEATH
 
 
 def refuse(state, action) -> str:
-    """Apply an illegal action: it must raise with a sentence, change nothing, not be listed."""
-    before = state
+    """Apply an illegal action: refused with a sentence, nothing changed, and not listed."""
     assert action not in GAME.legal_actions(state)
-    with pytest.raises(IllegalAction) as refused:
-        GAME.apply(state, action)
-    assert state == before
-    message = str(refused.value)
-    assert message[:1].isupper() and message.endswith(".")
-    return message
+    return refuse_in(GAME, state, action)
 
 
 def ex(take: dict, give: dict | None = None, camels: int = 0) -> Exchange:

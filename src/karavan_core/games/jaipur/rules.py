@@ -224,12 +224,7 @@ class Jaipur(Game):
     ) -> JaipurState:
         """Deal the first round of a new match."""
         self.check_players(players)
-        rng = Rng(seed)
-        first = (options or {}).get("first_player")
-        if first is None:
-            rng, first = rng.randrange(C.PLAYERS)
-        elif not (isinstance(first, int) and 0 <= first < C.PLAYERS):
-            raise ValueError(f"The first player must be a seat from 0 to {C.PLAYERS - 1}.")
+        rng, first = self.first_player(options, C.PLAYERS, Rng(seed))
         return _deal(tuple(players), rng, (0,) * C.PLAYERS, (), first)
 
     # -- decisions ------------------------------------------------------------------
