@@ -43,3 +43,14 @@ def test_importing_every_game_loads_no_ui_module():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == ""
+
+
+def test_games_function_survives_loading_a_game_module():
+    """``karavan_core.games`` is the registry function even after game modules are imported."""
+    code = (
+        "import karavan_core\n"
+        "from karavan_core.games.karakum import GAME\n"
+        "print(callable(karavan_core.games), [g.name for g in karavan_core.games()][0])\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["True", "karakum"]
