@@ -227,11 +227,7 @@ class Karakorum(Game):
         n = len(players)
         rng = Rng(seed)
         rng, deck = rng.shuffled(ALL_CARDS)
-        first = (options or {}).get("first_player")
-        if first is None:
-            rng, first = rng.randrange(n)
-        elif not (isinstance(first, int) and 0 <= first < n):
-            raise ValueError(f"The first player must be a seat from 0 to {n - 1}.")
+        rng, first = self.first_player(options, n, rng)
         state = KarakorumState(
             players=tuple(players),
             rng=rng,
@@ -392,7 +388,7 @@ class Karakorum(Game):
         if held and card.color is not held[0].color:
             return f"Further cards must be {held[0].color.value}, like the first one you took."
         if held:
-            return "You could not place that card together with the ones you took."
+            return "You could not place that card, even together with the ones you took."
         return "You could not place that card on your expeditions, even after removing small ones."
 
     def _why_not_placing(self, state: KarakorumState, action: Action) -> str:
@@ -838,7 +834,8 @@ class Karakorum(Game):
         if isinstance(action, Reveal):
             text = f"{name} reveals another card."
         elif isinstance(action, StopRevealing):
-            text = f"{name} stops revealing with {len(state.table)} cards on the table."
+            n = len(state.table)
+            text = f"{name} stops revealing with {n} card{'s' if n > 1 else ''} on the table."
         elif isinstance(action, Take):
             if state.step is Step.TAKE_MORE:
                 text = f"{name} also takes the {action.card}."
