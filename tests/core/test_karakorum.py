@@ -13,7 +13,7 @@ from attrs import evolve
 
 from karavan_core import get_game
 from karavan_core.games.karakorum.components import GoalKind, Peak
-from karavan_core.games.karakorum.rules import ALL_CARDS, ALL_GOALS, has_room
+from karavan_core.games.karakorum.rules import ALL_CARDS, ALL_GOALS, can_place_all, has_room
 from karavan_core.games.karakorum.state import (
     Card,
     Done,
@@ -309,6 +309,17 @@ def test_add_score_then_restart_a_new_expedition():
     state = GAME.apply(state, Place(r1, None))
     assert state.expeditions[0][-1] == Expedition((r1,))
     assert state.round == 1 and state.active == 1  # Adam's turn, and the round, are over
+
+
+def test_the_placing_search_counts_scoring():
+    """Full table: a red 1 alone fits nowhere, but after a red 5 completes an expedition it does."""
+    exps = (ex(R, 2, 3, 4), ex(G, 1, 2, 3), ex(Y, 1, 2, 3), ex(R, 6, 7, 8))
+    assert not can_place_all(exps, [card(R, 1)])
+    assert can_place_all(exps, [card(R, 5), card(R, 1)])
+    assert can_place_all(exps, [card(R, 1), card(R, 5), card(R, 1), card(R, 3)])
+    # A 1-card expedition is counted as removable only while untouched.
+    assert can_place_all((*exps[:3], ex(R, 8)), [card(R, 1)])
+    assert not can_place_all((*exps[:3], ex(R, 8, fresh=True)), [card(R, 1)])
 
 
 def test_placing_a_card_that_would_strand_another_is_refused():

@@ -94,36 +94,27 @@ def has_room(colors: Sequence[Peak], color: Peak) -> bool:
 Shape = tuple[Peak, int, int, bool]
 
 
-def _settle(shapes: tuple[Shape, ...], doubles: tuple[Peak, ...]) -> tuple[Shape, ...]:
+def _settle(shapes: tuple[Shape, ...]) -> tuple[Shape, ...]:
     """The expeditions left once every removal and every scoring that frees room is done.
 
     Removing or scoring an expedition never hurts placing: any card meant for it
     can start a new expedition in the freed place instead.  So the search may
-    assume all of them.  A fresh 3+ expedition meeting an available double goal
-    takes its untouched 3+ partner along.
+    assume all of them: only untouched 3+ expeditions and fresh 1-2 card ones stay.
+    (The double goal, which frees a second place, is never needed: the cards
+    taken in a round are all of one peak, and one new expedition holds them all.)
     """
-    kept = [s for s in shapes if s[3] == (s[2] < C.MIN_SCORING_CARDS)]
-    for color, _top, size, fresh in shapes:
-        if fresh and size >= C.MIN_SCORING_CARDS and color in doubles:
-            for other in kept:
-                if other[0] is color and other[2] >= C.DOUBLE_MIN_CARDS:
-                    kept.remove(other)
-                    doubles = tuple(d for d in doubles if d is not color)
-                    break
-    return tuple(kept)
+    return tuple(s for s in shapes if s[3] == (s[2] < C.MIN_SCORING_CARDS))
 
 
 @lru_cache(maxsize=1 << 16)
-def _can_place(
-    shapes: tuple[Shape, ...], held: tuple[tuple[Peak, int], ...], doubles: tuple[Peak, ...]
-) -> bool:
+def _can_place(shapes: tuple[Shape, ...], held: tuple[tuple[Peak, int], ...]) -> bool:
     """Whether every card in ``held`` (peak, value) can be placed, in some order.
 
     Arguments are sorted so that equal situations share one cache entry.
     """
     if not held:
         return True
-    shapes = _settle(shapes, doubles)
+    shapes = _settle(shapes)
     colors = [s[0] for s in shapes]
     tried = set()
     for i, card in enumerate(held):
@@ -135,11 +126,11 @@ def _can_place(
         for j, (c, top, size, _fresh) in enumerate(shapes):
             if c is color and top <= value:
                 grown = shapes[:j] + ((c, value, size + 1, True),) + shapes[j + 1 :]
-                if _can_place(tuple(sorted(grown)), rest, doubles):
+                if _can_place(tuple(sorted(grown)), rest):
                     return True
         if has_room(colors, color):
             grown = (*shapes, (color, value, 1, True))
-            if _can_place(tuple(sorted(grown)), rest, doubles):
+            if _can_place(tuple(sorted(grown)), rest):
                 return True
     return False
 
@@ -148,18 +139,10 @@ def _shapes(expeditions: Sequence[Expedition]) -> tuple[Shape, ...]:
     return tuple(sorted((e.color, e.top, len(e.cards), e.fresh) for e in expeditions))
 
 
-@lru_cache(maxsize=256)
-def _doubles(goals: tuple[Goal, ...]) -> tuple[Peak, ...]:
-    """The peaks whose double goal is still available (it matters when placing several cards)."""
-    return tuple(g.color for g in goals if g.kind is GoalKind.DOUBLE)
-
-
-def can_place_all(
-    expeditions: Sequence[Expedition], cards: Sequence[Card], goals: Sequence[Goal]
-) -> bool:
-    """Whether ``cards`` can all be placed on these expeditions, removing and scoring as needed."""
+def can_place_all(expeditions: Sequence[Expedition], cards: Sequence[Card]) -> bool:
+    """Whether ``cards`` (all of one peak) can all be placed, removing and scoring as needed."""
     held = tuple(sorted((card.color, card.value) for card in cards))
-    return _can_place(_shapes(expeditions), held, _doubles(tuple(goals)))
+    return _can_place(_shapes(expeditions), held)
 
 
 def meets(kind: GoalKind, expeditions: Sequence[Expedition], index: int) -> bool:
@@ -255,14 +238,12 @@ class Karakorum(Game):
         held = state.held[seat]
         color = held[0].color if held else None
         shapes = _shapes(state.expeditions[seat])
-        # A single card is placed before any scoring, so goals only matter for several.
-        doubles = _doubles(state.goals) if held else ()
         keys = [(c.color, c.value) for c in held]
         out: list[Card] = []
         for card in state.table:
             if card in out or (color is not None and card.color is not color):
                 continue
-            if _can_place(shapes, tuple(sorted((*keys, (card.color, card.value)))), doubles):
+            if _can_place(shapes, tuple(sorted((*keys, (card.color, card.value))))):
                 out.append(card)
         return out
 
@@ -272,7 +253,6 @@ class Karakorum(Game):
         exps, held = state.expeditions[seat], state.held[seat]
         colors = [e.color for e in exps]
         shapes = tuple((e.color, e.top, len(e.cards), e.fresh) for e in exps)
-        doubles = _doubles(state.goals)
         actions: list[Action] = []
         seen: set[Card] = set()
         for i, card in enumerate(held):
@@ -286,13 +266,13 @@ class Karakorum(Game):
                         grown = _replace(
                             shapes, j, (exp.color, card.value, len(exp.cards) + 1, True)
                         )
-                        if not _can_place(tuple(sorted(grown)), rest, doubles):
+                        if not _can_place(tuple(sorted(grown)), rest):
                             continue
                     actions.append(_PLACE[card, j])
             if has_room(colors, card.color):
                 if rest:
                     grown = (*shapes, (card.color, card.value, 1, True))
-                    if not _can_place(tuple(sorted(grown)), rest, doubles):
+                    if not _can_place(tuple(sorted(grown)), rest):
                         continue
                 actions.append(_PLACE[card, None])
         return actions
@@ -364,8 +344,8 @@ class Karakorum(Game):
         step, kind = state.step, type(action)
         if step is Step.REVEAL:
             return kind is Reveal or kind is StopRevealing
-        if kind is Take:
-            return step in _TAKE_STEPS and action.card in self._takeable(state, state.current)  # type: ignore[attr-defined]
+        if isinstance(action, Take):
+            return step in _TAKE_STEPS and action.card in self._takeable(state, state.current)
         if kind is StopTaking:
             return step is Step.TAKE_MORE
         if kind is Pass:
