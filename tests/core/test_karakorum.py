@@ -124,7 +124,7 @@ def test_the_active_player_reveals_at_most_players_plus_one():
     assert len(state.table) == 4 and state.step is Step.TAKE
     assert "reveal" in refuse(state, Reveal())
     assert GAME.describe(table(3, table=(card(Y, 1),), deck=deck), Reveal()).endswith(
-        "Revealed: the red 1 (1 axe)."
+        "Adam reveals the red 1 (1 axe)."
     )
 
 
@@ -543,7 +543,7 @@ def test_tied_leaders_are_all_champions():
     result = GAME.result(state)
     # Both lead red; Paulina also leads green and drops it (14 < 20): 20 + 5 = 25.
     assert result.scores == (30, 25)
-    assert "Red peak: Adam and Paulina tie at 20 and are all champions." in result.notes
+    assert "Red peak: Adam and Paulina tie at 20 and are both champions." in result.notes
 
 
 def test_equal_champion_sums_share_the_victory():

@@ -678,7 +678,8 @@ class Karakorum(Game):
             else:
                 who = _and([names[s] for s in champs[i]])
                 notes.append(
-                    f"{peak.value.capitalize()} peak: {who} tie at {best} and are all champions."
+                    f"{peak.value.capitalize()} peak: {who} tie at {best} and are "
+                    f"{'both' if len(champs[i]) == 2 else 'all'} champions."
                 )
         scores = [0] * n
         lines: list[list[tuple[str, str]]] = []
@@ -812,7 +813,8 @@ class Karakorum(Game):
         seat = state.current
         exps = state.expeditions[seat]
         if isinstance(action, Reveal):
-            text = f"{name} reveals another card."
+            new = after.table[len(state.table) :] if after.round == state.round else ()
+            text = f"{name} reveals {_cards(new) or 'another card'}."
         elif isinstance(action, StopRevealing):
             n = len(state.table)
             text = f"{name} stops revealing with {n} card{'s' if n > 1 else ''} on the table."
@@ -831,16 +833,14 @@ class Karakorum(Game):
                 text = f"{name} starts a new {color} expedition with the {action.card}."
             else:
                 exp = exps[action.expedition]
-                text = (
-                    f"{name} adds the {action.card} to the {exp} ({len(exp.cards) + 1} cards now)."
-                )
+                size = len(exp.cards) + 1
+                text = f"{name} adds the {action.card} to the {exp}, which now has {size} cards."
         elif isinstance(action, Remove):
             exp = exps[action.expedition]
             i = PEAK_INDEX[exp.color]
-            text = (
-                f"{name} removes the {exp}; the {exp.color.value} marker goes back "
-                f"from {state.tracks[seat][i]} to {after.tracks[seat][i]}."
-            )
+            was, now = state.tracks[seat][i], after.tracks[seat][i]
+            move = f"goes back from {was} to {now}" if now < was else "stays at the base camp"
+            text = f"{name} removes the {exp}; the {exp.color.value} marker {move}."
         elif isinstance(action, Score):
             exp = exps[action.expedition]
             i = PEAK_INDEX[exp.color]
@@ -882,13 +882,8 @@ class Karakorum(Game):
             return out
         if after.round != before.round:
             out.append(f"A new round: {names[after.active]} holds the first-player marker")
-            revealed = after.table if after.step in (Step.REVEAL, Step.TAKE) else ()
-            if revealed:
-                out[-1] += f" and reveals {_cards(revealed)}."
-            else:
-                out[-1] += "."
-        elif len(after.table) > len(before.table):
-            out.append(f"Revealed: {_cards(after.table[len(before.table) :])}.")
+            # Nobody has taken anything yet in the new round: the table is all revealed.
+            out[-1] += f" and reveals {_cards(after.table)}." if after.table else "."
         if not after.deck and before.deck:
             out.append("That was the last card of the deck: this is the last round.")
         return out

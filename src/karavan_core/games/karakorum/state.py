@@ -62,8 +62,8 @@ class Expedition:
         return sum(card.axes for card in self.cards)
 
     def __str__(self) -> str:
-        values = "-".join(str(card.value) for card in self.cards)
-        return f"{self.color.value} expedition {values}"
+        values = ", ".join(str(card.value) for card in self.cards)
+        return f"{self.color.value} expedition ({values})"
 
 
 class Step(StrEnum):
