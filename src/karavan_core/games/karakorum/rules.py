@@ -58,6 +58,7 @@ _SCORE: dict[tuple[int, GoalKind | None], Score] = {
 
 
 _STATE_FIELDS: tuple[str, ...] = tuple(a.name for a in fields(KarakorumState))
+_STATE_FIELD_SET = frozenset(_STATE_FIELDS)
 _new = object.__new__
 _set = object.__setattr__
 
@@ -69,6 +70,7 @@ def evolve(state: KarakorumState, **changes: Any) -> KarakorumState:
     hottest spot of a random game.  The state has no validators or converters,
     so copying its slots and overwriting the changed ones gives the same value.
     """
+    assert changes.keys() <= _STATE_FIELD_SET, f"no such state field: {set(changes)}"
     new = _new(KarakorumState)
     for name in _STATE_FIELDS:
         _set(new, name, changes[name] if name in changes else getattr(state, name))
@@ -135,8 +137,12 @@ def _can_place(shapes: tuple[Shape, ...], held: tuple[tuple[Peak, int], ...]) ->
     return False
 
 
+def _shape(exp: Expedition) -> Shape:
+    return (exp.color, exp.top, len(exp.cards), exp.fresh)
+
+
 def _shapes(expeditions: Sequence[Expedition]) -> tuple[Shape, ...]:
-    return tuple(sorted((e.color, e.top, len(e.cards), e.fresh) for e in expeditions))
+    return tuple(sorted(map(_shape, expeditions)))
 
 
 def can_place_all(expeditions: Sequence[Expedition], cards: Sequence[Card]) -> bool:
@@ -252,7 +258,7 @@ class Karakorum(Game):
         seat = state.current
         exps, held = state.expeditions[seat], state.held[seat]
         colors = [e.color for e in exps]
-        shapes = tuple((e.color, e.top, len(e.cards), e.fresh) for e in exps)
+        shapes = tuple(map(_shape, exps))  # in the expeditions' order, for the indices
         actions: list[Action] = []
         seen: set[Card] = set()
         for i, card in enumerate(held):
@@ -328,8 +334,10 @@ class Karakorum(Game):
         if isinstance(action, StopRevealing | StopTaking):
             return f"You cannot stop now: {must}."
         if isinstance(action, Pass):
-            if step in (Step.TAKE, Step.TAKE_MORE):
-                return "The active player cannot pass: take a card or stop taking."
+            if step is Step.TAKE:
+                return "The active player cannot pass: take at least one card."
+            if step is Step.TAKE_MORE:
+                return "The active player does not pass: stop taking instead."
             return f"You cannot pass now: {must}."
         if isinstance(action, Take):
             return self._why_not_take(state, action.card, must)
