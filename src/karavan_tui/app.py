@@ -1,35 +1,258 @@
-"""The Textual app: for now, a title screen listing the games."""
+"""Karavan's Textual app: the screens, the settings and the commands that tie them together.
+
+Build it with :func:`create_app` so that the command line and the tests make
+it the same way, from an :class:`~karavan_tui.config.AppConfig`.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from pathlib import Path
 
-from textual.app import App, ComposeResult
+from textual.app import App, SystemCommand
 from textual.binding import Binding
-from textual.containers import Vertical
-from textual.widgets import Footer, Header, Static
+from textual.events import Resize
+from textual.screen import Screen
 
-from karavan_core import games
-from karavan_core.version import __version__
+from karavan_core.match import Match
+from karavan_core.registry import games, get_game
+from karavan_core.saves import SaveError, load_match, new_save_path
+from karavan_tui.config import AppConfig, Settings
+from karavan_tui.glyphs import Glyphs, glyphs
+from karavan_tui.screens.title import TitleScreen
+from karavan_tui.screens.too_small import MIN_HEIGHT, MIN_WIDTH, TooSmallScreen
+from karavan_tui.tables import playable
 
 
-class KaravanApp(App):
+class KaravanApp(App[None]):
     """Karavan's terminal app."""
 
+    CSS_PATH = "app.tcss"
     TITLE = "Karavan"
-    SUB_TITLE = f"camel-caravan card games · {__version__}"
-    BINDINGS = [Binding("q", "quit", "Quit")]
+    BINDINGS = [Binding("ctrl+q", "quit", "Quit", show=False, priority=True)]
+    # A mode rather than the default screen, so that the title screen's CSS_PATH is loaded.
+    MODES = {"play": TitleScreen}
+    DEFAULT_MODE = "play"
 
-    def __init__(self, saves_dir: Path | None = None) -> None:
+    def __init__(self, config: AppConfig, start: tuple[Match, Path] | None = None) -> None:
         super().__init__()
-        self.saves_dir = saves_dir
+        self.config = config
+        self.settings = Settings.load(config.settings_path)
+        self.start = start
+        self.ascii_mode = self.settings.ascii
+        if not config.animations:
+            self.animation_level = "none"
 
-    def compose(self) -> ComposeResult:
-        yield Header()
-        with Vertical(id="games"):
-            for game in games():
-                yield Static(
-                    f"{game.title}  ({game.min_players}–{game.max_players} players)",
-                    classes="game",
-                )
-        yield Footer()
+    # -- settings ---------------------------------------------------------------------
+    @property
+    def glyphs(self) -> Glyphs:
+        """The symbols for the current mode."""
+        return glyphs(self.ascii_mode)
+
+    @property
+    def bot_delay(self) -> float:
+        """Seconds a bot pauses before moving (the config overrides the setting)."""
+        if self.config.bot_delay is not None:
+            return self.config.bot_delay
+        return self.settings.bot_delay
+
+    def save_settings(self) -> None:
+        """Remember the settings; a read-only home is no reason to stop playing."""
+        try:
+            self.settings.save(self.config.settings_path)
+        except OSError:
+            self.log.warning("could not save settings")
+
+    def watch_theme(self, theme: str) -> None:
+        """Remember the chosen theme."""
+        if self.is_mounted(self) and theme != self.settings.theme:
+            self.settings.theme = theme
+            self.save_settings()
+
+    def set_ascii(self, on: bool) -> None:
+        """Switch ASCII mode on or off and redraw."""
+        self.ascii_mode = on
+        self.settings.ascii = on
+        self.set_class(on, "-ascii")
+        self.save_settings()
+        self.redraw_game()
+
+    def set_bot_delay(self, delay: float) -> None:
+        """Change how long bots pause."""
+        self.settings.bot_delay = delay
+        self.save_settings()
+
+    def redraw_game(self) -> None:
+        """Redraw any open game (after a change of symbols)."""
+        from karavan_tui.screens.game import GameScreen
+
+        for screen in self.screen_stack:
+            if isinstance(screen, GameScreen):
+                screen.refresh_view()
+
+    # -- start ------------------------------------------------------------------------
+    def on_mount(self) -> None:
+        """Apply the settings and open the game asked for on the command line."""
+        if self.settings.theme in self.available_themes:
+            self.theme = self.settings.theme
+        self.set_class(self.ascii_mode, "-ascii")
+        if self.start is not None:
+            match, path = self.start
+            self.open_match(match, path)
+        self.check_size(self.size.width, self.size.height)
+
+    def on_resize(self, event: Resize) -> None:
+        """Cover the screen with a notice while the terminal is too small."""
+        self.check_size(event.size.width, event.size.height)
+
+    def check_size(self, width: int, height: int) -> None:
+        """Show or hide the too-small notice."""
+        small = width < MIN_WIDTH or height < MIN_HEIGHT
+        top = self.screen
+        if small and not isinstance(top, TooSmallScreen):
+            self.push_screen(TooSmallScreen())
+        elif small and isinstance(top, TooSmallScreen) and top.is_mounted(top):
+            top.show_size(width, height)
+        elif not small and isinstance(top, TooSmallScreen):
+            self.pop_screen()
+
+    # -- moving between screens -----------------------------------------------------
+    def show_title(self, then_new: bool = False) -> None:
+        """Close everything above the title screen."""
+        while len(self.screen_stack) > 1:
+            self.pop_screen()
+        if then_new:
+            self.call_next(self.action_new_game)
+
+    def open_match(self, match: Match, save_path: Path | None = None) -> None:
+        """Open ``match`` at its table, autosaving to ``save_path`` (a new file if not given)."""
+        from karavan_tui.screens.game import GameScreen
+
+        fresh = save_path is None
+        if save_path is None:
+            save_path = new_save_path(self.config.saves_dir, match.game.name)
+        while len(self.screen_stack) > 1:
+            self.pop_screen()
+        try:
+            screen = GameScreen(match, save_path, fresh=fresh)
+        except OSError as error:
+            self.notify(f"Cannot save in {save_path.parent}: {error.strerror}", severity="error")
+            return
+        self.push_screen(screen)
+
+    def open_file(self, path: Path) -> None:
+        """Load the save at ``path`` and open it; a bad file is reported and left alone."""
+        try:
+            match = load_match(path)
+        except SaveError as error:
+            self.notify(str(error), title="Cannot open the save", severity="error", timeout=8)
+            return
+        if not playable(match.game.name):
+            self.notify(f"{match.game.title} cannot be played in the app yet.", severity="error")
+            return
+        self.open_match(match, path)
+
+    def show_game_over(self, game_screen) -> None:
+        """Push the game-over screen for ``game_screen``'s match."""
+        from karavan_tui.screens.game_over import GameOverScreen
+
+        match = game_screen.match
+
+        def chosen(where: str | None) -> None:
+            if where == "undo":
+                game_screen.action_undo()
+            elif where == "rematch":
+                seed = self.config.seed_factory()
+                self.open_match(Match(match.game, match.seats, seed, match.options))
+            elif where == "new":
+                self.show_title(then_new=True)
+            else:
+                self.show_title()
+
+        self.push_screen(GameOverScreen(match), chosen)
+
+    def show_rules(self, game_name: str | None = None) -> None:
+        """Open the rules, on ``game_name``'s tab if given."""
+        from karavan_tui.screens.rules import RulesScreen
+
+        self.push_screen(RulesScreen(game_name))
+
+    # -- actions (keys, menu and command palette) -----------------------------------
+    def action_new_game(self) -> None:
+        """Open the new game dialog (from the title screen)."""
+        from karavan_tui.modals.new_game import NewGameRequest, NewGameScreen
+
+        if len(self.screen_stack) > 1:
+            self.show_title(then_new=True)
+            return
+
+        def chosen(request: NewGameRequest | None) -> None:
+            if request is None:
+                return
+            game = get_game(request.game)
+            options = {} if request.first is None else {"first_player": request.first}
+            try:
+                match = Match(game, request.seats, request.seed, options)
+            except ValueError as error:
+                self.notify(str(error), severity="error")
+                return
+            self.open_match(match)
+
+        offered = [game for game in games() if playable(game.name)]
+        self.push_screen(NewGameScreen(offered, self.config.seed_factory()), chosen)
+
+    def action_load(self) -> None:
+        """Show the saved games."""
+        from karavan_tui.modals.saves import SavesScreen
+
+        def chosen(path: Path | None) -> None:
+            if path is not None:
+                self.open_file(path)
+
+        self.push_screen(SavesScreen(self.config.saves_dir), chosen)
+
+    def action_rules(self) -> None:
+        """Show the rules (of the open game, if any)."""
+        game = self._game_screen()
+        self.show_rules(game.game.name if game else None)
+
+    def action_settings(self) -> None:
+        """Open the settings."""
+        from karavan_tui.modals.settings import SettingsScreen
+
+        self.push_screen(SettingsScreen())
+
+    def action_toggle_ascii(self) -> None:
+        """Switch ASCII mode."""
+        self.set_ascii(not self.ascii_mode)
+        self.notify(f"ASCII mode {'on' if self.ascii_mode else 'off'}.")
+
+    def _game_screen(self):
+        from karavan_tui.screens.game import GameScreen
+
+        return next((s for s in reversed(self.screen_stack) if isinstance(s, GameScreen)), None)
+
+    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+        """The app's own commands in the command palette, then Textual's (Theme, Quit, ...)."""
+        yield SystemCommand("New game", "Set up a new game", self.action_new_game)
+        yield SystemCommand("Load", "Open a saved game", self.action_load)
+        game = self._game_screen()
+        if game is not None and screen is game:
+            yield SystemCommand("Save", "Save this game under a name", game.action_save_as)
+            if game.match.can_undo():
+                yield SystemCommand("Undo", "Take back your last decision", game.action_undo)
+            if game.match.can_redo():
+                yield SystemCommand("Redo", "Replay an undone decision", game.action_redo)
+        yield SystemCommand("Rules", "How to play", self.action_rules)
+        yield SystemCommand("Settings", "Theme, ASCII mode, bot pause", self.action_settings)
+        yield SystemCommand(
+            "ASCII mode",
+            f"Turn plain ASCII symbols {'off' if self.ascii_mode else 'on'}",
+            self.action_toggle_ascii,
+        )
+        yield from super().get_system_commands(screen)
+
+
+def create_app(config: AppConfig, start: tuple[Match, Path] | None = None) -> KaravanApp:
+    """Build the app from ``config``, optionally opening ``start`` (a match and its save file)."""
+    return KaravanApp(config, start)

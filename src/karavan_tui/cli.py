@@ -8,13 +8,19 @@ the problem, also with status 2.
 from __future__ import annotations
 
 import argparse
+import importlib.util
+import random
 import sys
 from collections.abc import Sequence
 from datetime import datetime
 from pathlib import Path
 
-from karavan_core.saves import default_saves_dir, list_saves
+from karavan_core.bots import BOT_LEVELS
+from karavan_core.match import Match, Seat
+from karavan_core.registry import game_names, get_game
+from karavan_core.saves import SaveError, default_saves_dir, list_saves, load_match, new_save_path
 from karavan_core.version import __version__
+from karavan_tui.config import AppConfig
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -32,7 +38,51 @@ def build_parser() -> argparse.ArgumentParser:
     )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     commands.add_parser("saves", help="list the saved games")
+    new = commands.add_parser(
+        "new",
+        help="start a game and open its table",
+        description="Start a game and open its table directly.",
+    )
+    new.add_argument("game", metavar="GAME", help=f"the game: {', '.join(game_names())}")
+    new.add_argument(
+        "--players",
+        required=True,
+        metavar="LIST",
+        help="comma-separated seats in order: a name for a human, bot:LEVEL or "
+        "bot:LEVEL:NAME for a bot (e.g. Ann,Bob,bot:random)",
+    )
+    new.add_argument("--seed", type=int, metavar="N", help="deal from this seed (default: random)")
+    new.add_argument("--first", metavar="NAME", help="who starts (default: drawn at random)")
+    resume = commands.add_parser(
+        "resume",
+        help="open a saved game (default: the latest in progress)",
+        description="Open a saved game at its table.",
+    )
+    resume.add_argument("file", nargs="?", metavar="FILE", help="the save file")
+    if importlib.util.find_spec("karavan_tui.simulate") is not None:
+        from karavan_tui import simulate
+
+        simulate.add_parser(commands)
     return parser
+
+
+def parse_seats(parser: argparse.ArgumentParser, text: str) -> list[Seat]:
+    """The seats of ``--players`` (exits with status 2 on a bad list)."""
+    seats = []
+    for index, part in enumerate(text.split(",")):
+        try:
+            seat = Seat.parse(part, index)
+        except ValueError as error:
+            parser.error(f"--players: {error}")
+        if seat.is_bot and seat.level not in BOT_LEVELS:
+            parser.error(
+                f"--players: no bot level {seat.level!r}; the levels are: {', '.join(BOT_LEVELS)}"
+            )
+        seats.append(seat)
+    names = [seat.name.casefold() for seat in seats]
+    if len(set(names)) != len(names):
+        parser.error("--players: every player needs a different name")
+    return seats
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -42,10 +92,80 @@ def main(argv: Sequence[str] | None = None) -> int:
     folder = default_saves_dir(args.saves)
     if args.command == "saves":
         return print_saves(folder)
-    from karavan_tui.app import KaravanApp  # imported late: `karavan saves` stays quick
+    if args.command == "simulate":
+        from karavan_tui import simulate
 
-    KaravanApp(saves_dir=folder).run()
+        return simulate.run(args)
+    start = None
+    if args.command == "new":
+        start = new_from_args(parser, args, folder)
+    elif args.command == "resume":
+        start = resume_from_args(args, folder)
+        if start is None:
+            return 2
+    return open_app(AppConfig(saves_dir=folder), start)
+
+
+def open_app(config: AppConfig, start: tuple[Match, Path] | None) -> int:
+    """Run the app until it closes."""
+    from karavan_tui.app import create_app  # imported late: `karavan saves` stays quick
+
+    create_app(config, start).run()
     return 0
+
+
+def new_from_args(
+    parser: argparse.ArgumentParser, args: argparse.Namespace, folder: Path
+) -> tuple[Match, Path]:
+    """The match ``karavan new`` asks for, and a fresh save file for it."""
+    from karavan_tui.tables import TABLE_GAMES
+
+    try:
+        game = get_game(args.game)
+    except KeyError as error:
+        parser.error(str(error.args[0]))
+    if game.name not in TABLE_GAMES:
+        parser.error(f"{game.title} cannot be played in the app yet")
+    seats = parse_seats(parser, args.players)
+    options = {}
+    if args.first is not None:
+        wanted = args.first.strip().casefold()
+        matches = [i for i, seat in enumerate(seats) if seat.name.casefold() == wanted]
+        if not matches:
+            parser.error(f"--first: {args.first!r} is not one of the players")
+        options["first_player"] = matches[0]
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1, 1_000_000)
+    try:
+        match = Match(game, seats, seed, options)
+    except ValueError as error:
+        parser.error(str(error))
+    return match, new_save_path(folder, game.name)
+
+
+def resume_from_args(args: argparse.Namespace, folder: Path) -> tuple[Match, Path] | None:
+    """The match ``karavan resume`` opens; ``None`` after printing why it cannot."""
+    if args.file is None:
+        good, _ = list_saves(folder)
+        latest = next((save for save in good if not save.over), None)
+        if latest is None:
+            print(f"karavan: no game in progress in {folder}", file=sys.stderr)
+            return None
+        path = latest.path
+    else:
+        path = Path(args.file)
+    try:
+        match = load_match(path)
+    except SaveError as error:
+        print(f"karavan: {error}", file=sys.stderr)
+        return None
+    from karavan_tui.tables import TABLE_GAMES
+
+    if match.game.name not in TABLE_GAMES:
+        print(
+            f"karavan: {path}: {match.game.title} cannot be played in the app yet", file=sys.stderr
+        )
+        return None
+    return match, path
 
 
 def _when(stamp: str) -> str:

@@ -1,0 +1,84 @@
+"""The app's injected configuration and the small settings file it remembers.
+
+Tests and the command line build the app the same way: a :class:`AppConfig`
+names the saves folder, the settings file and the bot delay, so nothing the
+app does depends on the user's home folder unless asked to.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+from collections.abc import Callable
+from pathlib import Path
+
+from attrs import define, field
+
+from karavan_core.saves import atomic_write
+
+SETTINGS_ENV = "KARAVAN_SETTINGS"
+DEFAULT_THEME = "textual-dark"
+DEFAULT_BOT_DELAY = 0.6
+BOT_DELAYS: tuple[float, ...] = (0.0, 0.3, 0.6, 1.0, 2.0)
+
+
+def default_settings_path() -> Path:
+    """``$KARAVAN_SETTINGS``, else ``$XDG_CONFIG_HOME/karavan/settings.json``."""
+    env = os.environ.get(SETTINGS_ENV)
+    if env:
+        return Path(env)
+    base = os.environ.get("XDG_CONFIG_HOME") or Path.home() / ".config"
+    return Path(base) / "karavan" / "settings.json"
+
+
+@define
+class Settings:
+    """What the player chose and the app remembers between runs."""
+
+    theme: str = DEFAULT_THEME
+    ascii: bool = False
+    bot_delay: float = DEFAULT_BOT_DELAY
+
+    @classmethod
+    def load(cls, path: Path) -> Settings:
+        """Read ``path``; a missing or unreadable file gives the defaults."""
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return cls()
+        if not isinstance(data, dict):
+            return cls()
+        settings = cls()
+        if isinstance(data.get("theme"), str):
+            settings.theme = data["theme"]
+        if isinstance(data.get("ascii"), bool):
+            settings.ascii = data["ascii"]
+        delay = data.get("bot_delay")
+        if isinstance(delay, int | float) and not isinstance(delay, bool) and 0 <= delay <= 10:
+            settings.bot_delay = float(delay)
+        return settings
+
+    def save(self, path: Path) -> None:
+        """Write the settings to ``path`` (atomically; failures are ignored by the caller)."""
+        data = {"theme": self.theme, "ascii": self.ascii, "bot_delay": self.bot_delay}
+        atomic_write(path, json.dumps(data, indent=2) + "\n")
+
+
+def _random_seed() -> int:
+    return random.SystemRandom().randrange(1, 1_000_000)
+
+
+@define
+class AppConfig:
+    """Everything the app takes from outside.
+
+    ``bot_delay`` overrides the remembered setting when given (tests use 0);
+    ``seed_factory`` makes the seeds offered for new games (tests fix it).
+    """
+
+    saves_dir: Path
+    settings_path: Path = field(factory=default_settings_path)
+    bot_delay: float | None = None
+    seed_factory: Callable[[], int] = _random_seed
+    animations: bool = True

@@ -1,0 +1,1 @@
+"""Dialogs shown over a screen, one per module."""

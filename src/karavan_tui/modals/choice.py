@@ -1,0 +1,53 @@
+"""Pick one of a list: payments, which camel joins, every legal decision."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Label, OptionList
+from textual.widgets.option_list import Option
+
+
+class ChoiceScreen(ModalScreen[int | None]):
+    """A titled list; dismisses with the chosen index, or ``None`` on Escape."""
+
+    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+    DEFAULT_CSS = """
+    ChoiceScreen { align: center middle; }
+    ChoiceScreen > Vertical {
+        width: auto; min-width: 40; max-width: 76; height: auto; max-height: 20;
+        border: thick $accent; background: $surface; padding: 0 1;
+    }
+    ChoiceScreen #choice-title { text-style: bold; width: 100%; margin-bottom: 1; }
+    ChoiceScreen OptionList { height: auto; max-height: 14; border: none; padding: 0; }
+    ChoiceScreen #choice-hint { color: $text-muted; margin-top: 1; }
+    """
+
+    def __init__(self, title: str, options: Sequence[str], hint: str | None = None) -> None:
+        super().__init__()
+        self.choice_title = title
+        self.options = list(options)
+        self.hint = hint or "Enter or click to choose, Esc to cancel"
+
+    def compose(self) -> ComposeResult:
+        """Title, list and hint."""
+        with Vertical():
+            yield Label(self.choice_title, id="choice-title")
+            yield OptionList(
+                *(Option(f"{i + 1}. {text}", id=str(i)) for i, text in enumerate(self.options)),
+                id="choices",
+            )
+            yield Label(self.hint, id="choice-hint")
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        """Answer with the chosen index."""
+        event.stop()
+        self.dismiss(event.option_index)
+
+    def action_cancel(self) -> None:
+        """Close without choosing."""
+        self.dismiss(None)

@@ -1,0 +1,43 @@
+"""The hot-seat curtain: hides the whole table until the next player is at the keyboard."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Center, Middle
+from textual.screen import Screen
+from textual.widgets import Footer, Label
+
+
+class CurtainScreen(Screen[None]):
+    """A full, opaque screen saying "Pass to NAME"; Enter lifts it.
+
+    It is a plain screen, not a modal, so nothing of the table shows through.
+    """
+
+    BINDINGS = [Binding("enter,space", "lift", "Show my cards", key_display="Enter")]
+    DEFAULT_CSS = """
+    CurtainScreen { align: center middle; background: $background; }
+    CurtainScreen #curtain-name { text-style: bold; color: $accent; width: auto; }
+    CurtainScreen Label { width: auto; margin: 1 0; }
+    """
+
+    def __init__(self, name: str) -> None:
+        super().__init__()
+        self.player_name = name
+
+    def compose(self) -> ComposeResult:
+        """The message."""
+        with Middle(), Center():
+            yield Label(f"Pass to {self.player_name}", id="curtain-name")
+        with Center():
+            yield Label(f"{self.player_name}, press Enter when only you can see the screen.")
+        yield Footer()
+
+    def on_click(self) -> None:
+        """A click lifts the curtain too."""
+        self.dismiss(None)
+
+    def action_lift(self) -> None:
+        """Show the table to the player."""
+        self.dismiss(None)

@@ -1,0 +1,210 @@
+"""The new game dialog: game, players, seats, seed and first player."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from attrs import frozen
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Button, Input, Label, Select
+
+from karavan_core.bots import BOT_LEVELS
+from karavan_core.engine import Game
+from karavan_core.match import BOT, HUMAN, Seat
+
+MAX_SEATS = 4
+
+
+@frozen
+class NewGameRequest:
+    """The dialog's answer: game, seats in order, seed, and the first seat or ``None``."""
+
+    game: str
+    seats: tuple[Seat, ...]
+    seed: int
+    first: int | None
+
+
+def kind_options() -> list[tuple[str, str]]:
+    """Human, then one entry per bot level the program has."""
+    return [("Human", HUMAN)] + [(f"Bot: {level}", f"{BOT}:{level}") for level in BOT_LEVELS]
+
+
+def default_name(index: int, kind: str) -> str:
+    """The name a seat starts with."""
+    if kind == HUMAN:
+        return f"Player {index + 1}"
+    level = kind.split(":", 1)[1]
+    return f"{level.capitalize()} bot {index + 1}"
+
+
+class NewGameScreen(ModalScreen[NewGameRequest | None]):
+    """Set up a game; dismisses with a :class:`NewGameRequest`, or ``None`` on Escape."""
+
+    CSS_PATH = "new_game.tcss"
+
+    BINDINGS = [
+        Binding("escape", "cancel", "Cancel"),
+        Binding("ctrl+s", "start", "Start", priority=True),
+    ]
+
+    def __init__(self, games: Sequence[Game], seed: int) -> None:
+        super().__init__()
+        self.games = {game.name: game for game in games}
+        self.seed = seed
+
+    def compose(self) -> ComposeResult:
+        """The form."""
+        first_game = next(iter(self.games.values()))
+        with Vertical(id="dialog"):
+            yield Label("New game", id="dialog-title")
+            with VerticalScroll(id="form"):
+                with Horizontal(classes="field"):
+                    yield Label("Game", classes="label")
+                    yield Select(
+                        [(game.title, game.name) for game in self.games.values()],
+                        value=first_game.name,
+                        allow_blank=False,
+                        compact=True,
+                        id="game",
+                    )
+                with Horizontal(classes="field"):
+                    yield Label("Players", classes="label")
+                    yield Select(
+                        self._count_options(first_game),
+                        value=first_game.min_players,
+                        allow_blank=False,
+                        compact=True,
+                        id="count",
+                    )
+                for index in range(MAX_SEATS):
+                    kind = HUMAN if index == 0 else f"{BOT}:{next(iter(BOT_LEVELS))}"
+                    with Horizontal(classes="field seat", id=f"seat-{index}"):
+                        yield Label(f"Seat {index + 1}", classes="label")
+                        yield Select(
+                            kind_options(),
+                            value=kind,
+                            allow_blank=False,
+                            compact=True,
+                            id=f"kind-{index}",
+                            classes="kind",
+                        )
+                        yield Input(
+                            default_name(index, kind),
+                            compact=True,
+                            id=f"name-{index}",
+                            classes="name",
+                            max_length=20,
+                        )
+                with Horizontal(classes="field"):
+                    yield Label("First", classes="label")
+                    yield Select(
+                        self._first_options(first_game.min_players),
+                        value="random",
+                        allow_blank=False,
+                        compact=True,
+                        id="first",
+                    )
+                with Horizontal(classes="field"):
+                    yield Label("Seed", classes="label")
+                    yield Input(str(self.seed), compact=True, id="seed", type="integer")
+                    yield Label(" the same seed deals the same game", classes="hint")
+            with Horizontal(id="buttons"):
+                yield Button("Cancel", id="cancel", compact=True)
+                yield Button("Start (ctrl+s)", id="start", variant="primary", compact=True)
+
+    @staticmethod
+    def _count_options(game: Game) -> list[tuple[str, int]]:
+        return [(str(n), n) for n in range(game.min_players, game.max_players + 1)]
+
+    @staticmethod
+    def _first_options(count: int) -> list[tuple[str, str]]:
+        return [("Random", "random")] + [(f"Seat {i + 1}", str(i)) for i in range(count)]
+
+    def on_mount(self) -> None:
+        """Show as many seats as players."""
+        self._show_seats()
+
+    @property
+    def game(self) -> Game:
+        """The chosen game."""
+        return self.games[str(self.query_one("#game", Select).value)]
+
+    @property
+    def count(self) -> int:
+        """The chosen number of players."""
+        return int(self.query_one("#count", Select).value)  # type: ignore[arg-type]
+
+    def _show_seats(self) -> None:
+        for index in range(MAX_SEATS):
+            self.query_one(f"#seat-{index}").display = index < self.count
+        first = self.query_one("#first", Select)
+        keep = first.value if first.value != Select.BLANK else "random"
+        first.set_options(self._first_options(self.count))
+        first.value = keep if keep == "random" or int(str(keep)) < self.count else "random"
+
+    def on_select_changed(self, event: Select.Changed) -> None:
+        """Keep the form consistent as choices change."""
+        select = event.select
+        if select.id == "game":
+            game = self.game
+            count = self.query_one("#count", Select)
+            keep = min(max(self.count, game.min_players), game.max_players)
+            count.set_options(self._count_options(game))
+            count.value = keep
+            self._show_seats()
+        elif select.id == "count":
+            self._show_seats()
+        elif select.id and select.id.startswith("kind-"):
+            index = int(select.id.split("-")[1])
+            name = self.query_one(f"#name-{index}", Input)
+            # Rename only a seat that still has a name the dialog made up.
+            if name.value in {default_name(index, kind) for _, kind in kind_options()}:
+                name.value = default_name(index, str(event.value))
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        """Start or cancel."""
+        if event.button.id == "start":
+            self.action_start()
+        else:
+            self.action_cancel()
+
+    def on_input_submitted(self) -> None:
+        """Enter in any field starts the game."""
+        self.action_start()
+
+    def action_start(self) -> None:
+        """Check the form and answer with the request."""
+        seats = []
+        for index in range(self.count):
+            kind = str(self.query_one(f"#kind-{index}", Select).value)
+            name = self.query_one(f"#name-{index}", Input).value.strip()
+            if not name:
+                self.notify(f"Seat {index + 1} needs a name.", severity="warning")
+                return
+            if kind == HUMAN:
+                seats.append(Seat(name))
+            else:
+                seats.append(Seat(name, BOT, kind.split(":", 1)[1]))
+        names = [seat.name.casefold() for seat in seats]
+        if len(set(names)) != len(names):
+            self.notify("Every player needs a different name.", severity="warning")
+            return
+        try:
+            seed = int(self.query_one("#seed", Input).value)
+        except ValueError:
+            self.notify("The seed must be a whole number.", severity="warning")
+            return
+        first = str(self.query_one("#first", Select).value)
+        self.dismiss(
+            NewGameRequest(
+                self.game.name, tuple(seats), seed, None if first == "random" else int(first)
+            )
+        )
+
+    def action_cancel(self) -> None:
+        """Close without starting."""
+        self.dismiss(None)

@@ -1,0 +1,48 @@
+"""Save the game under a name of the player's choosing."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Input, Label
+
+
+class SaveAsScreen(ModalScreen[str | None]):
+    """Ask for a name; dismisses with it (stripped), or ``None`` on Escape."""
+
+    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+    DEFAULT_CSS = """
+    SaveAsScreen { align: center middle; }
+    SaveAsScreen > Vertical {
+        width: 60; height: auto; border: thick $accent; background: $surface; padding: 1 2;
+    }
+    SaveAsScreen Input { margin-top: 1; }
+    SaveAsScreen #save-hint { color: $text-muted; margin-top: 1; }
+    """
+
+    def __init__(self, suggestion: str) -> None:
+        super().__init__()
+        self.suggestion = suggestion
+
+    def compose(self) -> ComposeResult:
+        """Prompt and name field."""
+        with Vertical():
+            yield Label("Save the game as")
+            yield Input(self.suggestion, id="save-name", compact=True)
+            yield Label(
+                "Enter to save, Esc to cancel. Autosave then goes on in that file.", id="save-hint"
+            )
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        """Save under the typed name."""
+        name = event.value.strip()
+        if name:
+            self.dismiss(name)
+        else:
+            self.notify("Type a name for the save.", severity="warning")
+
+    def action_cancel(self) -> None:
+        """Close without saving."""
+        self.dismiss(None)

@@ -1,0 +1,77 @@
+"""Settings: theme, ASCII mode and how long bots pause before moving."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Label, Select, Switch
+
+from karavan_tui.config import BOT_DELAYS
+
+
+class SettingsScreen(ModalScreen[None]):
+    """Changes apply at once and are remembered."""
+
+    BINDINGS = [Binding("escape", "close", "Close")]
+    DEFAULT_CSS = """
+    SettingsScreen { align: center middle; }
+    SettingsScreen > Vertical {
+        width: 64; height: auto; border: thick $accent; background: $surface; padding: 0 1;
+    }
+    SettingsScreen #settings-title { text-style: bold; margin-bottom: 1; }
+    SettingsScreen Horizontal { height: auto; margin-bottom: 1; }
+    SettingsScreen .label { width: 16; }
+    SettingsScreen Select { width: 30; }
+    SettingsScreen .hint { color: $text-muted; }
+    """
+
+    def compose(self) -> ComposeResult:
+        """The settings."""
+        app = self.app
+        settings = app.settings  # type: ignore[attr-defined]
+        with Vertical():
+            yield Label("Settings", id="settings-title")
+            with Horizontal():
+                yield Label("Theme", classes="label")
+                yield Select(
+                    [(name, name) for name in sorted(app.available_themes)],
+                    value=app.theme,
+                    allow_blank=False,
+                    compact=True,
+                    id="theme",
+                )
+            with Horizontal():
+                yield Label("ASCII mode", classes="label")
+                yield Switch(settings.ascii, id="ascii")
+                yield Label(" plain symbols for simple terminals", classes="hint")
+            with Horizontal():
+                yield Label("Bot pause", classes="label")
+                delays = sorted(set(BOT_DELAYS) | {settings.bot_delay})
+                yield Select(
+                    [(f"{delay:g} s", delay) for delay in delays],
+                    value=settings.bot_delay,
+                    allow_blank=False,
+                    compact=True,
+                    id="delay",
+                )
+            yield Label(
+                "Colours follow NO_COLOR when it is set; letters always name the colours.",
+                classes="hint",
+            )
+
+    def on_select_changed(self, event: Select.Changed) -> None:
+        """Apply a theme or bot pause."""
+        if event.select.id == "theme":
+            self.app.theme = str(event.value)
+        elif event.select.id == "delay":
+            self.app.set_bot_delay(float(event.value))  # type: ignore[attr-defined, arg-type]
+
+    def on_switch_changed(self, event: Switch.Changed) -> None:
+        """Turn ASCII mode on or off."""
+        self.app.set_ascii(event.value)  # type: ignore[attr-defined]
+
+    def action_close(self) -> None:
+        """Close."""
+        self.dismiss(None)

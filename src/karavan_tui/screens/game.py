@@ -1,0 +1,363 @@
+"""The game screen: one game's table, the scores, the log and the status line.
+
+It owns the :class:`~karavan_core.match.Match` and is the only place that
+changes it: human decisions come from the table, bot decisions from a worker
+thread, undo and redo from the keys.  After every change it autosaves (through
+the match's hook), redraws and works out who decides next: a bot (start it),
+another human (draw the curtain first) or the game's end.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.screen import Screen
+from textual.widgets import Footer, Header
+from textual.worker import get_current_worker
+
+from karavan_core.bots import Bot, make_bot
+from karavan_core.engine import Action, IllegalAction, State
+from karavan_core.match import Match
+from karavan_core.saves import enable_autosave, new_save_path, save_match
+from karavan_tui.glyphs import Glyphs
+from karavan_tui.modals.choice import ChoiceScreen
+from karavan_tui.modals.curtain import CurtainScreen
+from karavan_tui.modals.save_as import SaveAsScreen
+from karavan_tui.tables import TableView, View, table_for
+from karavan_tui.widgets.side import GameLog, ScoreBoard, StatusLine
+
+
+class GameScreen(Screen[None]):
+    """A match at the table."""
+
+    CSS_PATH = "game.tcss"
+    BINDINGS = [
+        Binding("u,ctrl+z", "undo", "Undo", tooltip="Take back your last decision"),
+        Binding("r,ctrl+y", "redo", "Redo", tooltip="Play an undone decision again"),
+        Binding("a", "actions", "All moves", tooltip="Every legal decision, in words"),
+        Binding("s", "save_as", "Save as"),
+        Binding("f1,question_mark", "rules", "Rules", key_display="F1"),
+        Binding("q", "leave", "Title", tooltip="Back to the title (the game stays saved)"),
+    ]
+
+    def __init__(self, match: Match, save_path: Path, *, fresh: bool = False) -> None:
+        super().__init__()
+        # A file made for this match (not one the player opened) is replaced by "save as".
+        self.fresh = fresh
+        self.match = match
+        self.game = match.game
+        humans = [i for i, seat in enumerate(match.seats) if not seat.is_bot]
+        self.humans = humans
+        # With one human at the keyboard, that player always sees their own cards.
+        self.viewer: int | None = humans[0] if len(humans) == 1 else None
+        self.bots: dict[int, Bot] = {
+            i: make_bot(seat.level or "random", self.game, seed=match.seed + 7919 * (i + 1))
+            for i, seat in enumerate(match.seats)
+            if seat.is_bot
+        }
+        self.thinking = False
+        self.saved_note = ""
+        self._pending = False  # a change happened while another screen was on top
+        self._log_cache: list[tuple[State, Action, str]] = []
+        table_class = table_for(self.game.name)
+        assert table_class is not None, f"no table for {self.game.name}"
+        self.table: TableView = table_class(self, id="table")
+        if self.table.FIRST_FOCUS:
+            self.AUTO_FOCUS = self.table.FIRST_FOCUS
+        enable_autosave(match, save_path)
+        self._wrap_autosave()
+
+    # -- layout -------------------------------------------------------------------
+    def compose(self) -> ComposeResult:
+        """Header, table beside scores and log, status line, Footer."""
+        yield Header()
+        with Horizontal(id="main"):
+            yield self.table
+            with Vertical(id="side"):
+                scores = ScoreBoard(id="scores")
+                scores.border_title = "Scores"
+                yield scores
+                log = GameLog(id="log")
+                log.border_title = "Log"
+                yield log
+        yield StatusLine(id="status")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        """Name the game in the header and let play begin."""
+        names = ", ".join(seat.name for seat in self.match.seats)
+        self.sub_title = f"{self.game.title} {self.glyphs.sep} {names}"
+        self.advance()
+
+    def on_screen_resume(self) -> None:
+        """Catch up with a change made while a rules or other screen was on top."""
+        if self._pending:
+            self._pending = False
+            self.advance()
+        else:
+            self.refresh_view()
+
+    @property
+    def glyphs(self) -> Glyphs:
+        """The current symbol set."""
+        return self.app.glyphs  # type: ignore[attr-defined]
+
+    # -- saving -------------------------------------------------------------------
+    def _wrap_autosave(self) -> None:
+        """Keep enable_autosave's hook but turn a failed write into a notice, not a crash."""
+        save = self.match.on_change
+
+        def hook(match: Match) -> None:
+            try:
+                if save is not None:
+                    save(match)
+            except OSError as error:
+                self.saved_note = "NOT SAVED"
+                self.notify(f"Autosave failed: {error.strerror or error}", severity="error")
+            else:
+                self.saved_note = self.glyphs.saved
+
+        self.match.on_change = hook
+        self.saved_note = self.glyphs.saved
+
+    @property
+    def save_path(self) -> Path:
+        """Where autosave writes."""
+        assert self.match.save_path is not None
+        return self.match.save_path
+
+    # -- drawing ------------------------------------------------------------------
+    def refresh_view(self) -> None:
+        """Redraw the table, scores, log and status from the match."""
+        match, game = self.match, self.game
+        state = match.state
+        shown = self.viewer if self.viewer is not None else 0
+        observation = game.observe(state, shown)
+        legal: tuple[Action, ...] = ()
+        if self.viewer is not None and state.to_move == self.viewer and not self.thinking:
+            legal = tuple(game.legal_actions(state))
+        result = game.result(state)
+        g = self.glyphs
+        self.table.show(View(game, match.seats, observation, self.viewer, legal, g, result.scores))
+        winners = result.winners if match.is_over() else ()
+        self.query_one(ScoreBoard).show(match.seats, result.scores, state.to_move, winners, g)
+        self.query_one(GameLog).show(self._log())
+        self.refresh_status()
+        self.refresh_bindings()
+
+    def refresh_status(self) -> None:
+        """Redraw the status line only."""
+        self.query_one(StatusLine).show(
+            self.game.prompt(self.match.state), self.thinking, self.saved_note, self.glyphs
+        )
+
+    def _log(self) -> list[str]:
+        """The log lines, describing only decisions not described before (undo keeps them)."""
+        match = self.match
+        cache = self._log_cache
+        lines = []
+        for index, action in enumerate(match.history):
+            state = match.states[index]
+            if index < len(cache) and cache[index][0] is state and cache[index][1] == action:
+                lines.append(cache[index][2])
+                continue
+            del cache[index:]
+            text = self.game.describe(state, action)
+            cache.append((state, action, text))
+            lines.append(text)
+        del cache[len(match.history) :]
+        return lines
+
+    # -- whose decision -----------------------------------------------------------
+    def advance(self) -> None:
+        """After any change: redraw, then start a bot, draw the curtain, or end the game."""
+        self.cancel_bot()
+        if self.app.screen is not self:
+            self._pending = True
+            self.refresh_view()
+            return
+        match = self.match
+        if match.is_over():
+            self.refresh_view()
+            self.app.show_game_over(self)  # type: ignore[attr-defined]
+            return
+        seat = match.to_move
+        assert seat is not None
+        if match.seats[seat].is_bot:
+            self.thinking = True
+            self.refresh_view()
+            self.think(match.state, seat, self.app.bot_delay)  # type: ignore[attr-defined]
+            return
+        if self.viewer != seat:
+            self.viewer = None  # nothing private stays on screen under the curtain
+            self.refresh_view()
+
+            def lifted(_: object) -> None:
+                self.viewer = seat
+                self.refresh_view()
+                self.table.on_turn()
+
+            self.app.push_screen(CurtainScreen(match.seats[seat].name), lifted)
+            return
+        self.refresh_view()
+        self.table.on_turn()
+
+    def _my_turn(self) -> bool:
+        """Whether the player at the keyboard must decide now; say why not otherwise."""
+        seat = self.match.to_move
+        if seat is None:
+            self.notify("The game is over.", severity="warning")
+            return False
+        if seat != self.viewer or self.match.seats[seat].is_bot:
+            self.notify(f"Wait: it is {self.match.seats[seat].name}'s turn.", severity="warning")
+            return False
+        return True
+
+    # -- the table's host interface -------------------------------------------------
+    def decide(self, *actions: Action) -> bool:
+        """Play ``actions`` for the player at the keyboard; refuse an illegal one, saying why."""
+        if not self._my_turn():
+            return False
+        played = 0
+        for action in actions:
+            try:
+                self.match.play(action)
+            except IllegalAction as error:
+                self.notify(str(error), title="Not allowed", severity="warning")
+                break
+            played += 1
+        if played:
+            self.advance()
+        return played == len(actions)
+
+    def choices_after(self, action: Action) -> list[Action] | None:
+        """The decisions that would follow ``action``, tried on a copy of the state."""
+        if not self._my_turn():
+            return None
+        try:
+            after = self.game.apply(self.match.state, action)
+        except IllegalAction as error:
+            self.notify(str(error), title="Not allowed", severity="warning")
+            return None
+        return self.game.legal_actions(after)
+
+    def choose(self, title: str, options: Sequence[str], on_pick: Callable[[int], None]) -> None:
+        """Ask the player to pick one of ``options``."""
+
+        def picked(index: int | None) -> None:
+            if index is not None:
+                on_pick(index)
+
+        self.app.push_screen(ChoiceScreen(title, options), picked)
+
+    def describe(self, action: Action) -> str:
+        """``action`` in the log's words."""
+        return self.game.describe(self.match.state, action)
+
+    # -- bots -------------------------------------------------------------------------
+    @work(thread=True, exclusive=True, group="bot", exit_on_error=False)
+    def think(self, state: State, seat: int, delay: float) -> None:
+        """Let the bot in ``seat`` choose, after a pause the players can follow."""
+        worker = get_current_worker()
+        end = time.monotonic() + delay
+        while (left := end - time.monotonic()) > 0:
+            if worker.is_cancelled:
+                return
+            time.sleep(min(left, 0.05))
+        observation = self.game.observe(state, seat)
+        action = self.bots[seat].choose(observation, self.game.legal_actions(state))
+        if worker.is_cancelled:
+            return
+        try:
+            self.app.call_from_thread(self._bot_chose, state, action)
+        except RuntimeError:  # the app closed meanwhile
+            return
+
+    def _bot_chose(self, state: State, action: Action) -> None:
+        """Play a bot's decision, unless the game moved on (undo) since it started."""
+        if self.match.state is not state or not self.thinking:
+            return
+        self.thinking = False
+        self.match.play(action)
+        self.advance()
+
+    def cancel_bot(self) -> None:
+        """Stop a thinking bot; its answer, if it still comes, is ignored."""
+        self.thinking = False
+        self.workers.cancel_group(self, "bot")
+
+    # -- keys ---------------------------------------------------------------------------
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Grey out Undo and Redo when there is nothing to take back or replay."""
+        if action == "undo":
+            return True if self.match.can_undo() else None
+        if action == "redo":
+            return True if self.match.can_redo() else None
+        return True
+
+    def action_undo(self) -> None:
+        """Go back to before the most recent human decision."""
+        self.cancel_bot()
+        if self.match.undo():
+            self.advance()
+
+    def action_redo(self) -> None:
+        """Replay the next undone decision (and the bot decisions after it)."""
+        self.cancel_bot()
+        if self.match.redo():
+            self.advance()
+
+    def action_actions(self) -> None:
+        """List every legal decision in words."""
+        if not self._my_turn():
+            return
+        legal = self.match.legal_actions()
+        self.choose(
+            "Every move you can make now",
+            [self.describe(action) for action in legal],
+            lambda index: self.decide(legal[index]),
+        )
+
+    def action_save_as(self) -> None:
+        """Save under a chosen name; autosave goes on in the new file."""
+        folder = self.app.config.saves_dir  # type: ignore[attr-defined]
+
+        def named(name: str | None) -> None:
+            if not name:
+                return
+            path = new_save_path(folder, self.game.name, stem=name)
+            try:
+                save_match(self.match, path)
+            except OSError as error:
+                self.notify(f"Could not save: {error.strerror or error}", severity="error")
+                return
+            old = self.save_path
+            enable_autosave(self.match, path)
+            self._wrap_autosave()
+            if self.fresh:  # the automatic file would only be a duplicate now
+                old.unlink(missing_ok=True)
+                self.fresh = False
+            self.refresh_status()
+            self.notify(f"Saved as {path.name}.")
+
+        self.app.push_screen(SaveAsScreen(self.save_path.stem), named)
+
+    def action_rules(self) -> None:
+        """Show this game's rules."""
+        self.app.show_rules(self.game.name)  # type: ignore[attr-defined]
+
+    def action_leave(self) -> None:
+        """Back to the title; the game is saved already."""
+        self.cancel_bot()
+        self.app.show_title()  # type: ignore[attr-defined]
+
+
+def save_path_for(folder: Path, match: Match) -> Path:
+    """A fresh autosave file for a new match."""
+    return new_save_path(folder, match.game.name)

@@ -1,0 +1,88 @@
+"""The end of a game: scores with their breakdown, the winners and a chart."""
+
+from __future__ import annotations
+
+from rich.table import Table
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Button, Footer, Header, Static
+
+from karavan_core.match import Match
+from karavan_tui.widgets.chart import score_chart
+
+
+def score_series(match: Match) -> list[list[int]]:
+    """Each seat's score after every decision (``game.result`` is defined mid-game)."""
+    results = [match.game.result(state).scores for state in match.states]
+    return [[scores[seat] for scores in results] for seat in range(len(match.seats))]
+
+
+class GameOverScreen(Screen[str]):
+    """Dismisses with ``"rematch"``, ``"new"``, ``"title"`` or ``"undo"``."""
+
+    BINDINGS = [
+        Binding("r", "leave('rematch')", "Rematch", tooltip="Same players, a new deal"),
+        Binding("n", "leave('new')", "New game"),
+        Binding("t,escape", "leave('title')", "Title"),
+        Binding("u", "leave('undo')", "Undo", tooltip="Take back the last decision"),
+    ]
+    DEFAULT_CSS = """
+    GameOverScreen #over { padding: 0 1; }
+    GameOverScreen #winners { text-style: bold; color: $success; margin: 1 0 0 0; }
+    GameOverScreen #chart { margin-top: 1; }
+    GameOverScreen #over-buttons { height: auto; margin: 1 0; }
+    GameOverScreen Button { margin-right: 2; }
+    """
+
+    def __init__(self, match: Match) -> None:
+        super().__init__()
+        self.match = match
+
+    def compose(self) -> ComposeResult:
+        """Winners, breakdown, chart and the ways on."""
+        match = self.match
+        result = match.game.result(match.state)
+        names = [seat.name for seat in match.seats]
+        star = "*" if getattr(self.app, "ascii_mode", False) else "★"
+        yield Header()
+        with VerticalScroll(id="over"):
+            winners = " and ".join(names[seat] for seat in result.winners)
+            yield Static(
+                f"{star} {winners} {'win' if len(result.winners) > 1 else 'wins'}!", id="winners"
+            )
+            yield Static(" ".join(result.notes), id="notes")
+            yield Static(self._breakdown(names, result), id="breakdown")
+            yield Static(score_chart(names, score_series(match), width=52, height=6), id="chart")
+            with Horizontal(id="over-buttons"):
+                yield Button("Rematch (r)", id="rematch", variant="primary", compact=True)
+                yield Button("New game (n)", id="new", compact=True)
+                yield Button("Title (t)", id="title", compact=True)
+        yield Footer()
+
+    @staticmethod
+    def _breakdown(names: list[str], result) -> Table:
+        table = Table(box=None, pad_edge=False, show_header=True, header_style="bold")
+        table.add_column("")
+        for seat, name in enumerate(names):
+            mark = " *" if seat in result.winners else ""
+            table.add_column(Text(f"{name}{mark}"), justify="right")
+        labels = [label for label, _ in result.breakdown[0]]
+        for row, label in enumerate(labels):
+            table.add_row(label, *(result.breakdown[seat][row][1] for seat in range(len(names))))
+        return table
+
+    def on_mount(self) -> None:
+        """Start on Rematch."""
+        self.sub_title = "Game over"
+        self.query_one("#rematch", Button).focus()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        """Leave by button."""
+        self.dismiss(str(event.button.id))
+
+    def action_leave(self, where: str) -> None:
+        """Leave by key."""
+        self.dismiss(where)

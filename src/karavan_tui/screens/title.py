@@ -1,0 +1,118 @@
+"""The title screen: new game, resume, load, rules, settings, quit."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Center, Vertical
+from textual.screen import Screen
+from textual.widgets import Footer, Header, OptionList, Static
+from textual.widgets.option_list import Option
+
+from karavan_core.registry import games
+from karavan_core.saves import SaveSummary, list_saves
+from karavan_core.version import __version__
+from karavan_tui.modals.saves import when
+
+_ART = r"""
+ _  __
+| |/ /__ _ _ __ __ ___   ____ _ _ __
+| ' // _` | '__/ _` \ \ / / _` | '_ \
+| . \ (_| | | | (_| |\ V / (_| | | | |
+|_|\_\__,_|_|  \__,_| \_/ \__,_|_| |_|
+"""
+# Padded to one width so that centring the block keeps the letters aligned.
+_WIDTH = max(len(line) for line in _ART.splitlines())
+BANNER = "\n".join(line.ljust(_WIDTH) for line in _ART.strip("\n").splitlines())
+
+
+def resumable(summaries: list[SaveSummary]) -> SaveSummary | None:
+    """The most recently played save of a game still in progress."""
+    return next((save for save in summaries if not save.over), None)
+
+
+class TitleScreen(Screen[None]):
+    """The menu the app opens on."""
+
+    CSS_PATH = "title.tcss"
+    BINDINGS = [
+        Binding("n", "app.new_game", "New game"),
+        Binding("c", "resume", "Resume"),
+        Binding("l", "app.load", "Load"),
+        Binding("f1,question_mark", "app.rules", "Rules", key_display="F1"),
+        Binding("q", "app.quit", "Quit"),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.latest: SaveSummary | None = None
+
+    def compose(self) -> ComposeResult:
+        """Banner, games and menu."""
+        yield Header()
+        with Vertical(id="title-box"):
+            yield Static(BANNER, id="banner")
+            names = ", ".join(game.title for game in games())
+            yield Static(f"Camel-caravan card games: {names}", id="tagline")
+            with Center():
+                yield OptionList(id="menu")
+        yield Static(f"karavan {__version__}", id="version")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        """Fill the menu."""
+        self.fill_menu()
+        self.query_one("#menu", OptionList).focus()
+
+    def on_screen_resume(self) -> None:
+        """The latest save may have changed while a game was open."""
+        self.fill_menu()
+
+    def fill_menu(self) -> None:
+        """(Re)build the menu with the latest save to resume."""
+        saves, _ = list_saves(self.app.config.saves_dir)  # type: ignore[attr-defined]
+        self.latest = resumable(saves)
+        menu = self.query_one("#menu", OptionList)
+        highlighted = menu.highlighted
+        menu.clear_options()
+        menu.add_option(Option("New game", id="new"))
+        if self.latest is not None:
+            save = self.latest
+            menu.add_option(
+                Option(
+                    f"Resume {save.game}: {', '.join(save.players)}\n  "
+                    f"{save.decisions} decisions, last played {when(save.saved_at)}",
+                    id="resume",
+                )
+            )
+        else:
+            menu.add_option(Option("Resume (no game in progress)", id="resume", disabled=True))
+        menu.add_option(Option("Load a saved game", id="load"))
+        menu.add_option(Option("Rules", id="rules"))
+        menu.add_option(Option("Settings", id="settings"))
+        menu.add_option(Option("Quit", id="quit"))
+        menu.highlighted = highlighted if highlighted is not None else 0
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        """Do what the chosen entry says."""
+        app = self.app
+        choice = event.option.id
+        if choice == "new":
+            app.action_new_game()  # type: ignore[attr-defined]
+        elif choice == "resume":
+            self.action_resume()
+        elif choice == "load":
+            app.action_load()  # type: ignore[attr-defined]
+        elif choice == "rules":
+            app.action_rules()  # type: ignore[attr-defined]
+        elif choice == "settings":
+            app.action_settings()  # type: ignore[attr-defined]
+        elif choice == "quit":
+            app.exit()
+
+    def action_resume(self) -> None:
+        """Open the latest game in progress."""
+        if self.latest is None:
+            self.notify("There is no game in progress to resume.", severity="warning")
+            return
+        self.app.open_file(self.latest.path)  # type: ignore[attr-defined]

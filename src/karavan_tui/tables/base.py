@@ -1,0 +1,71 @@
+"""What every game's table widget offers the game screen, and what it may ask of it.
+
+A table draws one observation (never a full state: the screen passes the view
+of the player at the keyboard, or a public one behind the curtain) and turns
+clicks and keys into decisions it hands back through :class:`TableHost`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol
+
+from attrs import frozen
+from textual.containers import Vertical
+
+from karavan_core.engine import Action, Game, Observation
+from karavan_core.match import Seat
+from karavan_tui.glyphs import Glyphs
+
+
+class TableHost(Protocol):
+    """The game screen, as a table sees it."""
+
+    def decide(self, *actions: Action) -> bool:
+        """Play ``actions`` in order; notify and stop at an illegal one."""
+
+    def choices_after(self, action: Action) -> list[Action] | None:
+        """The decisions that would follow ``action`` (tried on a copy); ``None`` if illegal."""
+
+    def choose(self, title: str, options: Sequence[str], on_pick: Callable[[int], None]) -> None:
+        """Ask the player to pick one of ``options``; ``on_pick`` gets its index."""
+
+    def describe(self, action: Action) -> str:
+        """``action`` in plain words, as the log would say it."""
+
+
+@frozen
+class View:
+    """What the table shows now.
+
+    ``observation`` is what ``viewer`` may know (``viewer`` is ``None`` when no
+    private card may be shown); ``legal`` is non-empty only when the viewer is
+    the player to move.
+    """
+
+    game: Game
+    seats: tuple[Seat, ...]
+    observation: Observation
+    viewer: int | None
+    legal: tuple[Action, ...]
+    glyphs: Glyphs
+    scores: tuple[int, ...]
+
+
+class TableView(Vertical):
+    """Base class of the game tables."""
+
+    DEFAULT_CLASSES = "table"
+    FIRST_FOCUS: str | None = None  # selector of the zone to focus when the screen opens
+
+    def __init__(self, host: TableHost, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.host = host
+        self.view: View | None = None
+
+    def show(self, view: View) -> None:
+        """Draw ``view``."""
+        self.view = view
+
+    def on_turn(self) -> None:
+        """The player at the keyboard must decide now: open a picker if the step needs one."""

@@ -1,0 +1,274 @@
+"""Karakum's table: the camel market, the resources, the hand and every caravan.
+
+Each zone is its own widget.  Everything shown comes from the observation of
+the player at the keyboard; every choice goes back to the game screen as
+engine actions, which the engine accepts or refuses.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical
+from textual.widgets import Static
+
+from karavan_core.games.karakum.components import RES_LETTERS, RESOURCES, Res
+from karavan_core.games.karakum.rules import describe_cards, price, taxed_color
+from karavan_core.games.karakum.state import (
+    Buy,
+    Camel,
+    DrawCard,
+    KarakumObservation,
+    Pass,
+    Pay,
+    Step,
+    TakeCard,
+)
+from karavan_tui.glyphs import Glyphs
+from karavan_tui.tables.base import TableView, View
+from karavan_tui.widgets.cards import CardFace, CardRow
+
+# Card colours for rich text (the zones' cards take theirs from the .tcss).
+COLOURS: dict[Res, str] = {
+    Res.BLUE: "bold white on #2f5fb3",
+    Res.PURPLE: "bold white on #7a3fa0",
+    Res.RED: "bold white on #b3362f",
+    Res.ORANGE: "bold black on #e08a2e",
+    Res.GREEN: "bold black on #4fa84a",
+    Res.GOLD: "bold black on #e3c340",
+}
+
+
+def camel_text(camel: Camel) -> Text:
+    """A camel as a coloured token such as ``R3`` (letter and number carry it without colour)."""
+    return Text(f"{RES_LETTERS[camel.color]}{camel.value}", style=COLOURS[camel.color])
+
+
+class MarketZone(Horizontal):
+    """The camel deck and the market, slot 0 next to the deck."""
+
+    def compose(self) -> ComposeResult:
+        """The deck pile and the five market slots."""
+        yield Static("", id="camel-deck", classes="card -deck")
+        yield CardRow(5, id="market-row")
+
+    def show(self, obs: KarakumObservation, legal: set, g: Glyphs) -> None:
+        """Draw the market from ``obs``."""
+        taxed = taxed_color(obs.market)
+        self.query_one("#camel-deck", Static).update(f"{g.deck}{obs.camel_deck_size:>3}\ncamels")
+        faces = []
+        for slot, camel in enumerate(obs.market):
+            if camel is None:
+                faces.append(CardFace(f"{g.sep}\nempty", "-empty"))
+                continue
+            cost = price(obs.market, slot)
+            tax = g.tax if camel.color is taxed else " "
+            classes = f"-{camel.color.value}"
+            if Buy(slot) not in legal and not (obs.step is Step.PAY and obs.slot == slot):
+                classes += " -off"
+            if obs.step is Step.PAY and obs.slot == slot:
+                classes += " -buying"
+            tip = f"{camel.color.value} {camel.value}: costs {cost} units of {camel.color.good}"
+            if camel.color is taxed:
+                tip += f" (taxed +{cost - camel.value})"
+            faces.append(
+                CardFace(f"{RES_LETTERS[camel.color]}{camel.value}{tax}\npay {cost}", classes, tip)
+            )
+        self.query_one(CardRow).set_faces(faces)
+        tax_text = f"tax {g.tax} {RES_LETTERS[taxed]} {taxed.value} +1" if taxed else "no tax"
+        self.border_title = f"Camel market {g.sep} {tax_text}"
+
+
+class ResourceZone(CardRow):
+    """The resource deck (draw) and the face-up row."""
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(6, **kwargs)
+
+    def show(self, obs: KarakumObservation, legal: set, g: Glyphs) -> None:
+        """Draw the deck and the row from ``obs``."""
+        faces = [
+            CardFace(
+                f"{g.deck}{obs.resource_deck_size:>3}\ndraw",
+                "-deck" + ("" if DrawCard() in legal else " -off"),
+                "Draw the top card of the resource deck",
+            )
+        ]
+        for slot, card in enumerate(obs.row):
+            if card is None:
+                faces.append(CardFace(f"{g.sep}\nempty", "-empty"))
+                continue
+            off = "" if TakeCard(slot) in legal else " -off"
+            faces.append(
+                CardFace(
+                    f"{RES_LETTERS[card]}\n{card.good}",
+                    f"-{card.value}{off}",
+                    f"Take the face-up {card.good} ({card.value})",
+                )
+            )
+        self.set_faces(faces)
+        discard = sum(obs.discard)
+        self.border_title = f"Resources {g.sep} discard {discard}"
+
+
+class HandZone(Vertical):
+    """The hand of the player at the keyboard, by good; hidden behind the curtain."""
+
+    def compose(self) -> ComposeResult:
+        """One card per resource and the hidden notice."""
+        row = Horizontal(id="hand-row")
+        with row:
+            for res in RESOURCES:
+                yield Static("", classes=f"card -{res.value}", id=f"hand-{res.value}")
+        yield Static("", id="hand-hidden")
+
+    def show(self, obs: KarakumObservation, viewer: int | None, g: Glyphs) -> None:
+        """Draw ``obs.hand`` when ``viewer`` may see it."""
+        hidden = self.query_one("#hand-hidden", Static)
+        row = self.query_one("#hand-row")
+        if viewer is None:
+            row.display = False
+            hidden.display = True
+            hidden.update("Hands are hidden.")
+            self.border_title = "Hand"
+            return
+        row.display = True
+        hidden.display = False
+        times = "x" if g.tax == "*" else "×"
+        for res, count in zip(RESOURCES, obs.hand, strict=True):
+            card = self.query_one(f"#hand-{res.value}", Static)
+            card.update(f"{RES_LETTERS[res]} {times}{count}\n{res.good}")
+            card.set_class(count == 0, "-none")
+        name = obs.players[viewer]
+        self.border_title = f"{name}'s hand {g.sep} {sum(obs.hand)} cards"
+
+
+class CaravansZone(Static):
+    """Every player's caravan: left-side camels, the master, then the chain."""
+
+    def show(self, view: View, obs: KarakumObservation, g: Glyphs) -> None:
+        """Draw one line per player."""
+        width = max(len(name) for name in obs.players)
+        lefts = [sum(3 for _ in left) for left in obs.lefts]
+        pad = max(lefts)
+        text = Text()
+        for seat, name in enumerate(obs.players):
+            if seat:
+                text.append("\n")
+            mine = seat == obs.to_move
+            text.append(f"{g.turn if mine else ' '} ", style="bold")
+            text.append(f"{name:<{width}}", style="bold" if mine else "")
+            text.append(f" {obs.hand_sizes[seat]:>2} cards {view.scores[seat]:>3} pts  ")
+            text.append(" " * (pad - lefts[seat]))
+            for camel in obs.lefts[seat]:
+                text.append_text(camel_text(camel))
+                text.append(" ")
+            text.append(g.master, style="bold")
+            for camel in obs.caravans[seat]:
+                text.append(" ")
+                text.append_text(camel_text(camel))
+        self.update(text)
+
+
+class KarakumTable(TableView):
+    """The Karakum table."""
+
+    # Widgets take no CSS_PATH, so the table reads its own stylesheet file.
+    FIRST_FOCUS = "#resources"
+    SCOPED_CSS = False  # the stylesheet names KarakumTable itself
+    DEFAULT_CSS = Path(__file__).with_name("karakum.tcss").read_text(encoding="utf-8")
+
+    def compose(self) -> ComposeResult:
+        """The zones, top to bottom."""
+        yield MarketZone(id="market", classes="zone")
+        yield ResourceZone(id="resources", classes="zone")
+        yield HandZone(id="hand", classes="zone")
+        yield CaravansZone(id="caravans", classes="zone")
+
+    @property
+    def obs(self) -> KarakumObservation:
+        """The observation being shown."""
+        assert self.view is not None
+        return self.view.observation  # type: ignore[return-value]
+
+    def show(self, view: View) -> None:
+        """Draw every zone."""
+        super().show(view)
+        obs = self.obs
+        legal = set(view.legal)
+        g = view.glyphs
+        self.query_one(MarketZone).show(obs, legal, g)
+        self.query_one(ResourceZone).show(obs, legal, g)
+        self.query_one(HandZone).show(obs, view.viewer, g)
+        caravans = self.query_one(CaravansZone)
+        caravans.show(view, obs, g)
+        caravans.border_title = "Caravans (left side, master, chain)"
+
+    # -- choosing -----------------------------------------------------------------
+    def on_card_row_chosen(self, message: CardRow.Chosen) -> None:
+        """Turn a chosen card into a decision."""
+        message.stop()
+        if message.row.id == "market-row":
+            self.buy(message.index)
+        elif message.index == 0:
+            self.host.decide(DrawCard())
+        else:
+            self.host.decide(TakeCard(message.index - 1))
+
+    def buy(self, slot: int) -> None:
+        """Buy the camel in ``slot``: pick a payment, then play both decisions."""
+        obs = self.obs
+        if obs.step is Step.PAY and obs.slot == slot and self.view and self.view.legal:
+            self.pick_payment(slot, list(self.view.legal), buying=False)
+            return
+        payments = self.host.choices_after(Buy(slot))
+        if payments is not None:
+            self.pick_payment(slot, payments, buying=True)
+
+    def pick_payment(self, slot: int, options: list, *, buying: bool) -> None:
+        """Open the payment picker for the camel in ``slot``."""
+        obs = self.obs
+        camel = obs.market[slot]
+        assert camel is not None
+        cost = price(obs.market, slot)
+        labels = []
+        for option in options:
+            assert isinstance(option, Pay)
+            n = sum(option.cards)
+            labels.append(f"{describe_cards(option.cards)}  ({n} card{'s' if n != 1 else ''})")
+
+        def picked(index: int) -> None:
+            chosen = options[index]
+            if buying:
+                self.host.decide(Buy(slot), chosen)
+            else:
+                self.host.decide(chosen)
+
+        title = f"Pay {cost} units for the {camel} {RES_LETTERS[camel.color]}{camel.value}"
+        self.host.choose(title, labels, picked)
+
+    def on_turn(self) -> None:
+        """Open the picker a step needs (payment, which camel joins, a forced pass)."""
+        view = self.view
+        if view is None or not view.legal:
+            return
+        obs = self.obs
+        legal = list(view.legal)
+        if obs.step is Step.PAY and obs.slot is not None:
+            self.pick_payment(obs.slot, legal, buying=False)
+        elif obs.step is Step.JOIN:
+            self.host.choose(
+                "Several left-side camels can join: which goes first?",
+                [self.host.describe(action) for action in legal],
+                lambda index: self.host.decide(legal[index]),
+            )
+        elif legal == [Pass()]:
+            self.host.choose(
+                "No move is possible",
+                [self.host.describe(Pass())],
+                lambda _: self.host.decide(Pass()),
+            )
+        elif obs.step in (Step.SECOND_CARD, Step.BONUS):
+            self.query_one(ResourceZone).focus()

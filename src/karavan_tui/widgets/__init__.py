@@ -1,0 +1,1 @@
+"""Widgets shared by the screens and the game tables."""

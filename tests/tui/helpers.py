@@ -1,0 +1,78 @@
+"""Building the app for tests and waiting for it to settle."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+from karavan_core.match import Match, Seat
+from karavan_core.registry import get_game
+from karavan_core.saves import new_save_path
+from karavan_tui.app import KaravanApp, create_app
+from karavan_tui.config import AppConfig
+from karavan_tui.screens.game import GameScreen
+
+SEED = 4242
+
+
+def make_app(tmp_path: Path, start: tuple[Match, Path] | None = None) -> KaravanApp:
+    """The app with saves and settings inside ``tmp_path``, bots without delay, a fixed seed."""
+    config = AppConfig(
+        saves_dir=tmp_path / "saves",
+        settings_path=tmp_path / "settings.json",
+        bot_delay=0.0,
+        seed_factory=lambda: SEED,
+        animations=False,
+    )
+    return create_app(config, start)
+
+
+def karakum_match(
+    seats: str = "Ann,bot:random", seed: int = SEED, first: int | None = 0, moves: int = 0
+) -> Match:
+    """A Karakum match with ``moves`` decisions already played by a seeded random policy."""
+    parsed = [Seat.parse(text, i) for i, text in enumerate(seats.split(","))]
+    options = {} if first is None else {"first_player": first}
+    match = Match(get_game("karakum"), parsed, seed, options)
+    rng = random.Random(seed)
+    for _ in range(moves):
+        if match.is_over():
+            break
+        match.play(rng.choice(match.legal_actions()))
+    return match
+
+
+def play_to_end(match: Match, seed: int = 1) -> Match:
+    """Finish ``match`` with a policy that buys when it can (so the game ends soon)."""
+    rng = random.Random(seed)
+    while not match.is_over():
+        legal = match.legal_actions()
+        buys = [a for a in legal if type(a).__name__ in ("Buy", "Pay")]
+        match.play(rng.choice(buys) if buys else rng.choice(legal))
+    return match
+
+
+def start_with(tmp_path: Path, match: Match) -> KaravanApp:
+    """The app opening ``match`` straight away."""
+    folder = tmp_path / "saves"
+    return make_app(tmp_path, (match, new_save_path(folder, match.game.name)))
+
+
+def game_screen(app: KaravanApp) -> GameScreen:
+    """The open game screen."""
+    screens = [s for s in app.screen_stack if isinstance(s, GameScreen)]
+    assert screens, f"no game screen in {app.screen_stack}"
+    return screens[-1]
+
+
+async def settle(pilot, app: KaravanApp, rounds: int = 2000) -> None:
+    """Wait until no bot is thinking and the app has processed its messages."""
+    for _ in range(rounds):
+        await pilot.pause()
+        games = [s for s in app.screen_stack if isinstance(s, GameScreen)]
+        if not games or not games[-1].thinking:
+            await pilot.pause()
+            if not games or not games[-1].thinking:
+                return
+        await pilot.pause(0.005)
+    raise AssertionError("the bot never finished thinking")

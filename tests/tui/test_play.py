@@ -1,0 +1,219 @@
+"""Pilot tests: real games played through the keys."""
+
+from __future__ import annotations
+
+from karavan_core.games.karakum.state import Buy, DrawCard, Step, TakeCard
+from karavan_core.saves import load_match
+from karavan_tui.modals.choice import ChoiceScreen
+from karavan_tui.modals.curtain import CurtainScreen
+from karavan_tui.modals.save_as import SaveAsScreen
+from karavan_tui.screens.game import GameScreen
+from karavan_tui.screens.game_over import GameOverScreen
+from karavan_tui.screens.title import TitleScreen
+
+from .helpers import game_screen, karakum_match, make_app, settle, start_with
+
+
+async def test_whole_game_human_against_random_bot_through_keys(tmp_path):
+    """Title → new game dialog → a whole seeded game, human moves by keys → game over."""
+    app = make_app(tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("n")  # new game dialog: Karakum, 2 players, Player 1 vs a bot
+        await pilot.pause()
+        dialog = app.screen
+        dialog.query_one("#kind-1").value = "bot:random"
+        await pilot.pause()
+        await pilot.press("ctrl+s")
+        await settle(pilot, app)
+        screen = game_screen(app)
+        assert [seat.name for seat in screen.match.seats] == ["Player 1", "Random bot 2"]
+        assert screen.match.seed == 4242
+        for _ in range(3000):
+            await settle(pilot, app)
+            if isinstance(app.screen, GameOverScreen):
+                break
+            if not isinstance(app.screen, ChoiceScreen):
+                await pilot.press("a")  # every legal move; buys are listed last
+                await pilot.pause()
+            assert isinstance(app.screen, ChoiceScreen)
+            await pilot.press("end", "enter")
+        assert isinstance(app.screen, GameOverScreen)
+        match = screen.match
+        assert match.is_over()
+        result = match.game.result(match.state)
+        winners = " and ".join(match.seats[s].name for s in result.winners)
+        assert str(app.screen.query_one("#winners").render()).startswith(f"★ {winners}")
+        # The autosave holds the finished game.
+        assert load_match(match.save_path).is_over()
+        await pilot.press("t")
+        await pilot.pause()
+        assert isinstance(app.screen, TitleScreen)
+
+
+async def test_table_keys_take_cards_and_buy_with_the_payment_picker(tmp_path):
+    match = karakum_match(seed=11, moves=0)
+    app = start_with(tmp_path, match)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        screen = game_screen(app)
+        assert app.screen.focused.id == "resources"
+        await pilot.press("right", "enter")  # first face-up card
+        await settle(pilot, app)
+        assert screen.match.history[0] == TakeCard(0)
+        await pilot.press("enter")  # the second card: the new card in the same place
+        await settle(pilot, app)
+        assert screen.match.history[1] == TakeCard(0)
+        # Gather until a camel can be bought, then buy through the market and the picker.
+        for _ in range(40):
+            state = match.state
+            slots = [a.slot for a in match.legal_actions() if isinstance(a, Buy)]
+            if slots:
+                break
+            await pilot.press("left", "enter")  # draw from the deck twice
+            await settle(pilot, app)
+            await pilot.press("enter")
+            await settle(pilot, app)
+        slot = slots[0]
+        before = len(match.history)
+        await pilot.press("up")  # to the market
+        assert app.screen.focused.id == "market-row"
+        for _ in range(slot):
+            await pilot.press("right")
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, ChoiceScreen)
+        payments = match.game.legal_actions(match.game.apply(state, Buy(slot)))
+        assert len(app.screen.options) == len(payments)
+        await pilot.press("enter")
+        await settle(pilot, app)
+        assert match.history[before : before + 2] == [Buy(slot), payments[0]]
+
+
+async def test_undo_and_redo_by_key(tmp_path):
+    app = start_with(tmp_path, karakum_match())
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        screen = game_screen(app)
+        match = screen.match
+        assert screen.check_action("undo", ()) is None
+        assert screen.check_action("redo", ()) is None
+        await pilot.press("enter", "enter")  # Ann draws twice; the bot answers
+        await settle(pilot, app)
+        assert match.to_move == 0 and len(match.history) >= 3
+        played = list(match.history)
+        assert screen.check_action("undo", ()) is True
+        await pilot.press("u")  # back to before Ann's second card (bot moves go too)
+        await settle(pilot, app)
+        assert match.history == played[:1]
+        await pilot.press("u")
+        await settle(pilot, app)
+        assert match.history == []
+        assert screen.check_action("undo", ()) is None
+        assert screen.check_action("redo", ()) is True
+        await pilot.press("r", "r")
+        await settle(pilot, app)
+        assert match.history == played
+        assert load_match(match.save_path).history == played
+
+
+async def test_save_quit_resume_from_title_and_continue(tmp_path):
+    app = make_app(tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.open_match(karakum_match())
+        await settle(pilot, app)
+        await pilot.press("enter", "enter")
+        await settle(pilot, app)
+        played = list(game_screen(app).match.history)
+        await pilot.press("s")
+        await pilot.pause()
+        assert isinstance(app.screen, SaveAsScreen)
+        field = app.screen.query_one("#save-name")
+        field.value = "my game"
+        await pilot.press("enter")
+        await pilot.pause()
+        saved = tmp_path / "saves" / "my game.json"
+        assert load_match(saved).history == played
+        await pilot.press("q")
+        await pilot.pause()
+        assert isinstance(app.screen, TitleScreen)
+        assert app.screen.latest is not None and app.screen.latest.path == saved
+        await pilot.press("c")  # resume
+        await settle(pilot, app)
+        screen = game_screen(app)
+        assert screen.match.history == played
+        await pilot.press("enter", "enter")
+        await settle(pilot, app)
+        assert len(screen.match.history) > len(played)
+        assert load_match(saved).history == screen.match.history
+
+
+def hand_shown(screen: GameScreen) -> bool:
+    return bool(screen.query_one("#hand-row").display)
+
+
+async def test_curtain_between_two_humans_hides_every_private_card(tmp_path):
+    app = start_with(tmp_path, karakum_match("Ann,Bob", first=0))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        screen = game_screen(app)
+        assert isinstance(app.screen, CurtainScreen)
+        assert app.screen.player_name == "Ann"
+        # Under the curtain the table was drawn without a viewer: no hand at all.
+        assert screen.table.view.viewer is None
+        assert not hand_shown(screen)
+        assert "×" not in str(screen.query_one("#hand").render())
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, GameScreen)
+        assert hand_shown(screen) and screen.table.view.viewer == 0
+        hand = screen.match.state.hands[0]
+        assert str(screen.query_one("#hand-blue").render()).startswith(f"B ×{hand[0]}")
+        await pilot.press("enter", "enter")  # Ann's whole turn
+        await pilot.pause()
+        assert isinstance(app.screen, CurtainScreen)
+        assert app.screen.player_name == "Bob"
+        assert screen.table.view.viewer is None and not hand_shown(screen)
+        # The curtain is opaque: the rendered screen shows nothing of the table.
+        text = app.export_screenshot().replace("&#160;", " ")
+        assert "Pass to Bob" in text and "jewelry" not in text
+        await pilot.press("enter")
+        await pilot.pause()
+        assert screen.table.view.viewer == 1 and hand_shown(screen)
+
+
+async def test_illegal_action_is_refused_with_a_notification(tmp_path):
+    match = karakum_match(first=0)
+    game, state = match.game, match.state
+    slot = next(s for s in range(5) if game.why_illegal(state, Buy(s)))
+    reason = game.why_illegal(state, Buy(slot))
+    app = start_with(tmp_path, match)
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await settle(pilot, app)
+        await pilot.press("up")
+        for _ in range(slot):
+            await pilot.press("right")
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, GameScreen)
+        assert [n.message for n in app._notifications] == [reason]
+        assert match.history == [] and match.state is state
+
+
+async def test_bot_thinking_is_cancelled_by_undo(tmp_path):
+    app = start_with(tmp_path, karakum_match())
+    app.config.bot_delay = 30.0  # the bot would wait long: undo must not wait for it
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        screen = game_screen(app)
+        await pilot.press("enter", "enter")  # draw twice; now the bot thinks
+        await pilot.pause()
+        assert screen.thinking and match_len(screen) == 2
+        await pilot.press("u")
+        await pilot.pause()
+        assert not screen.thinking and match_len(screen) == 1
+        assert screen.match.history == [DrawCard()]
+        assert screen.match.state.step is Step.SECOND_CARD
+
+
+def match_len(screen: GameScreen) -> int:
+    return len(screen.match.history)
