@@ -40,12 +40,13 @@ class SearchBot(Bot):
 
     ``rollout_depth`` cuts playouts short after that many decisions and scores
     the position with the game's evaluation instead (``None`` plays to the
-    end); ``smart_rollouts`` plays out with the game's cheap heuristic policy
+    end; by default the game's evaluation module sets it, times
+    ``depth_factor``); ``smart_rollouts`` plays out with the game's cheap heuristic policy
     where it has one instead of uniformly at random.
     """
 
     iterations_default: int = 1000
-    rollout_depth_default: int | None = None
+    depth_factor: float = 1.0
     smart_rollouts_default: bool = False
 
     def __init__(
@@ -61,12 +62,14 @@ class SearchBot(Bot):
         super().__init__(game, seed)
         self.iterations = self.iterations_default if iterations is None else iterations
         self.seconds = seconds
-        self.rollout_depth = self.rollout_depth_default if rollout_depth == -1 else rollout_depth
+        self.evaluator: Evaluator = evaluator_for(game)
+        if rollout_depth == -1:
+            rollout_depth = max(1, round(self.evaluator.rollout_depth * self.depth_factor))
+        self.rollout_depth = rollout_depth
         self.smart_rollouts = (
             self.smart_rollouts_default if smart_rollouts is None else smart_rollouts
         )
         self.exploration = exploration
-        self.evaluator: Evaluator = evaluator_for(game)
         self.last_iterations = 0  # iterations run by the latest decision, for benchmarks
 
     def choose(self, observation: Observation, legal: Sequence[Action]) -> Action:
@@ -154,13 +157,13 @@ class HardBot(SearchBot):
     """ISMCTS with random playouts, cut short and scored by the evaluation.
 
     Whole random playouts cost about 2 ms in Karakum: too slow for a useful
-    number of iterations within a second, so they stop after 40 decisions.
+    number of iterations within a second, so they stop after the game's
+    ``ROLLOUT_DEPTH`` decisions (40 by default).
     """
 
     level = "hard"
     description = "searches ahead (ISMCTS) with random playouts"
     iterations_default = 400
-    rollout_depth_default = 40
 
 
 @register_level
@@ -170,5 +173,5 @@ class ExpertBot(SearchBot):
     level = "expert"
     description = "searches longer, with heuristic playouts and position evaluation"
     iterations_default = 1200
-    rollout_depth_default = 16
+    depth_factor = 0.4
     smart_rollouts_default = True

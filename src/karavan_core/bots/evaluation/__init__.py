@@ -3,11 +3,14 @@
 Each game may have a module here named after it, offering:
 
 * ``evaluate(state, player) -> float`` — an estimate of the points ``player``
-  will end with, read from ``state`` from that player's point of view;
+  will end with, read from ``state`` from that player's point of view (also
+  for a finished game, on the same scale);
 * ``SCALE`` — a points margin that makes a game about decided (it turns a lead
   into a chance of winning);
 * optionally ``rollout_action(game, state, legal, rng)`` — a cheap, plausible
-  decision for the playouts of the Expert level.
+  decision for the playouts of the Expert level;
+* optionally ``ROLLOUT_DEPTH`` — how many decisions the Hard level's playouts
+  run before the evaluation scores them (where decisions are dear, fewer).
 
 A game without a module falls back on its running score (``Game.result``
 is defined mid-game), so every registered game can be played by every level.
@@ -37,11 +40,10 @@ class Evaluator:
     evaluate: Evaluate
     scale: float
     rollout_action: RolloutPolicy | None = None
+    rollout_depth: int = 40
 
     def values(self, state: State) -> list[float]:
-        """Estimated points of every player (final scores once the game is over)."""
-        if self.game.is_over(state):
-            return [float(s) for s in self.game.result(state).scores]
+        """Estimated points of every player."""
         return [self.evaluate(state, seat) for seat in range(len(state.players))]
 
     def advantage(self, state: State, player: int) -> float:
@@ -66,7 +68,7 @@ class Evaluator:
                 win = share if seat in result.winners else 0.0
                 out.append(0.8 * win + 0.2 * _logistic(lead / self.scale))
             return out
-        values = [self.evaluate(state, seat) for seat in range(len(state.players))]
+        values = self.values(state)
         return [
             _logistic((v - max(w for i, w in enumerate(values) if i != seat)) / self.scale)
             for seat, v in enumerate(values)
@@ -94,5 +96,9 @@ def evaluator_for(game: Game) -> Evaluator:
             raise
         return Evaluator(game, _running_score(game), 10.0)
     return Evaluator(
-        game, module.evaluate, float(module.SCALE), getattr(module, "rollout_action", None)
+        game,
+        module.evaluate,
+        float(module.SCALE),
+        getattr(module, "rollout_action", None),
+        getattr(module, "ROLLOUT_DEPTH", 40),
     )

@@ -19,6 +19,8 @@ def evaluate(state: KarakumState, player: int) -> float:
     caravan = state.caravans[player]
     left = state.lefts[player]
     points = sum(c.value for c in caravan) + sum(c.value for c in left) / 2
+    if state.step is Step.OVER:
+        return float(sum(c.value for c in caravan) + sum(c.value for c in left) // 2)
     # A left-side camel may still join and then count in full.
     points += 0.15 * sum(c.value for c in left)
     # Cards are worth less as the camel deck (the game's clock) runs down.

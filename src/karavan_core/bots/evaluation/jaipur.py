@@ -1,0 +1,69 @@
+"""Jaipur evaluation: seals, the round's points so far, and what the hand may still sell for."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from karavan_core.engine import Action, Game
+from karavan_core.games.jaipur import components as C
+from karavan_core.games.jaipur.state import JaipurState, Sell, TakeGood
+
+SCALE = 12.0
+ROLLOUT_DEPTH = 16  # listing the exchanges makes every decision dear
+SEAL = 60.0  # a seal outweighs any round's lead in points
+
+
+def round_points(state: JaipurState, player: int) -> float:
+    """Goods and bonus tokens won this round, and the expected share of the camel token."""
+    points = float(sum(sum(values) for values in state.goods_won[player]))
+    points += sum(sum(values) for values in state.bonus_won[player])
+    herd = state.herds[player]
+    best_other = max(h for s, h in enumerate(state.herds) if s != player)
+    if herd > best_other:
+        points += C.CAMEL_TOKEN
+    elif herd == best_other:
+        points += C.CAMEL_TOKEN / 2
+    return points
+
+
+def evaluate(state: JaipurState, player: int) -> float:
+    """Seals (weighted high), plus this round's points and the hand's likely sale value."""
+    value = SEAL * state.seals[player]
+    if state.over:
+        return value
+    value += round_points(state, player)
+    hand = state.hands[player]
+    for good, count in enumerate(hand):
+        pile = state.goods_piles[good]
+        if count and pile:
+            # The next tokens of the pile, discounted: they may be taken first.
+            value += 0.55 * sum(pile[:count])
+            if count >= 3:
+                value += 0.5 * count  # a bonus token is in reach
+    value += 0.3 * state.herds[player]
+    if sum(hand) >= C.HAND_LIMIT:
+        value -= 2.0  # a full hand cannot take a good
+    return value
+
+
+def rollout_action(
+    game: Game, state: JaipurState, legal: Sequence[Action], rng: random.Random
+) -> Action:
+    """Sell the most valuable lot, else take the dearest single good, else anything."""
+    if rng.random() < 0.2:
+        return legal[rng.randrange(len(legal))]
+    best: Action | None = None
+    best_value = 0.0
+    for action in legal:
+        if isinstance(action, Sell):
+            pile = state.goods_piles[action.good.index]
+            value = sum(pile[: action.count]) + (2.0 if action.count >= 3 else 0.0)
+        elif isinstance(action, TakeGood):
+            pile = state.goods_piles[action.good.index]
+            value = 0.5 * pile[0] if pile else 0.0
+        else:
+            continue
+        if value > best_value:
+            best, best_value = action, value
+    return best if best is not None else legal[rng.randrange(len(legal))]
