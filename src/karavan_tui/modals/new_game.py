@@ -33,6 +33,12 @@ def kind_options() -> list[tuple[str, str]]:
     return [("Human", HUMAN)] + [(f"Bot: {level}", f"{BOT}:{level}") for level in BOT_LEVELS]
 
 
+def default_bot() -> str:
+    """The bot kind a new seat starts with: the random bot when there is one."""
+    level = "random" if "random" in BOT_LEVELS else next(iter(BOT_LEVELS))
+    return f"{BOT}:{level}"
+
+
 def default_name(index: int, kind: str) -> str:
     """The name a seat starts with."""
     if kind == HUMAN:
@@ -81,7 +87,7 @@ class NewGameScreen(ModalScreen[NewGameRequest | None]):
                         id="count",
                     )
                 for index in range(MAX_SEATS):
-                    kind = HUMAN if index == 0 else f"{BOT}:{next(iter(BOT_LEVELS))}"
+                    kind = HUMAN if index == 0 else default_bot()
                     with Horizontal(classes="field seat", id=f"seat-{index}"):
                         yield Label(f"Seat {index + 1}", classes="label")
                         yield Select(

@@ -50,9 +50,8 @@ class RulesScreen(Screen[None]):
     def on_mount(self) -> None:
         """Let the arrow keys scroll the text straight away."""
         self.sub_title = "Rules"
-        scrolls = self.query(".rules").filter(":focus-within")
         pane = self.query_one(TabbedContent).active_pane
-        if pane is not None and not scrolls:
+        if pane is not None:
             pane.query_one(VerticalScroll).focus()
 
     def action_close(self) -> None:

@@ -148,10 +148,10 @@ class HandZone(Vertical):
 class CaravansZone(Static):
     """Every player's caravan: left-side camels, the master, then the chain."""
 
-    def show(self, view: View, obs: KarakumObservation, g: Glyphs) -> None:
-        """Draw one line per player."""
+    def show(self, obs: KarakumObservation, g: Glyphs) -> None:
+        """Draw one line per player: name, hand size, left side, master, chain."""
         width = max(len(name) for name in obs.players)
-        lefts = [sum(3 for _ in left) for left in obs.lefts]
+        lefts = [3 * len(left) for left in obs.lefts]
         pad = max(lefts)
         text = Text()
         for seat, name in enumerate(obs.players):
@@ -160,7 +160,7 @@ class CaravansZone(Static):
             mine = seat == obs.to_move
             text.append(f"{g.turn if mine else ' '} ", style="bold")
             text.append(f"{name:<{width}}", style="bold" if mine else "")
-            text.append(f" {obs.hand_sizes[seat]:>2} cards {view.scores[seat]:>3} pts  ")
+            text.append(f" ({obs.hand_sizes[seat]:>2}) ", style="dim")
             text.append(" " * (pad - lefts[seat]))
             for camel in obs.lefts[seat]:
                 text.append_text(camel_text(camel))
@@ -203,8 +203,8 @@ class KarakumTable(TableView):
         self.query_one(ResourceZone).show(obs, legal, g)
         self.query_one(HandZone).show(obs, view.viewer, g)
         caravans = self.query_one(CaravansZone)
-        caravans.show(view, obs, g)
-        caravans.border_title = "Caravans (left side, master, chain)"
+        caravans.show(obs, g)
+        caravans.border_title = f"Caravans: (cards in hand) left side {g.master} chain"
 
     # -- choosing -----------------------------------------------------------------
     def on_card_row_chosen(self, message: CardRow.Chosen) -> None:

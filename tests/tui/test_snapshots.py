@@ -1,0 +1,92 @@
+"""Snapshots of every screen at 80x24 and 120x40 (review the SVGs when they change)."""
+
+from __future__ import annotations
+
+import pytest
+from textual.widgets import Input
+
+from karavan_core.games.karakum.state import Buy
+from karavan_tui.screens.rules import RulesScreen
+
+from .helpers import karakum_match, make_app, play_to_end, settle, start_with
+
+SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((120, 40), id="120x40")]
+
+
+async def steady(pilot) -> None:
+    """Let bots finish and freeze the blinking cursors."""
+    await settle(pilot, pilot.app)
+    for field in pilot.app.screen.query(Input):
+        field.cursor_blink = False
+    await pilot.pause()
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_title(snap_compare, tmp_path, size):
+    assert snap_compare(make_app(tmp_path), terminal_size=size, run_before=steady)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_new_game_dialog(snap_compare, tmp_path, size):
+    async def open_dialog(pilot):
+        await pilot.press("n")
+        await steady(pilot)
+
+    assert snap_compare(make_app(tmp_path), terminal_size=size, run_before=open_dialog)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_karakum_table_start(snap_compare, tmp_path, size):
+    app = start_with(tmp_path, karakum_match())
+    assert snap_compare(app, terminal_size=size, run_before=steady)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_karakum_table_mid_game(snap_compare, tmp_path, size):
+    app = start_with(tmp_path, karakum_match("Ann,bot:random,bot:random", moves=60))
+    assert snap_compare(app, terminal_size=size, run_before=steady)
+
+
+def affordable_match():
+    """A game in which Ann, to move, can buy a camel."""
+    for moves in range(0, 200, 2):
+        match = karakum_match(moves=moves)
+        if match.to_move == 0 and any(isinstance(a, Buy) for a in match.legal_actions()):
+            return match
+    raise AssertionError("no position to buy from")
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_payment_picker(snap_compare, tmp_path, size):
+    match = affordable_match()
+    slot = next(a.slot for a in match.legal_actions() if isinstance(a, Buy))
+
+    async def open_picker(pilot):
+        await steady(pilot)
+        await pilot.press("up", *["right"] * slot, "enter")
+        await steady(pilot)
+
+    app = start_with(tmp_path, match)
+    assert snap_compare(app, terminal_size=size, run_before=open_picker)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_curtain(snap_compare, tmp_path, size):
+    app = start_with(tmp_path, karakum_match("Ann,Bob"))
+    assert snap_compare(app, terminal_size=size, run_before=steady)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_rules(snap_compare, tmp_path, size):
+    async def open_rules(pilot):
+        await pilot.press("f1")
+        await steady(pilot)
+        assert isinstance(pilot.app.screen, RulesScreen)
+
+    assert snap_compare(make_app(tmp_path), terminal_size=size, run_before=open_rules)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_game_over(snap_compare, tmp_path, size):
+    app = start_with(tmp_path, play_to_end(karakum_match("Ann,bot:random", moves=10)))
+    assert snap_compare(app, terminal_size=size, run_before=steady)
