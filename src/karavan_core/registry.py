@@ -10,9 +10,9 @@ from karavan_core.engine import Game
 # importing the core stays cheap.
 _MODULES: dict[str, str] = {
     "karakum": "karavan_core.games.karakum",
+    "karawane": "karavan_core.games.karawane",
     "karakorum": "karavan_core.games.karakorum",
     "jaipur": "karavan_core.games.jaipur",
-    "karawane": "karavan_core.games.karawane",
 }
 
 _loaded: dict[str, Game] = {}
