@@ -77,8 +77,17 @@ class SearchBot(Bot):
         if len(legal) == 1:
             return legal[0]
         root = self.search(observation)
-        visits = {a: root.children[a].visits if a in root.children else -1 for a in legal}
-        return max(legal, key=lambda a: visits[a])  # first listed wins a tie: deterministic
+        rng = self.decision_rng(observation)
+
+        def rank(action: Action) -> tuple[int, float, float]:
+            child = root.children.get(action)
+            if child is None:
+                return (-1, 0.0, rng.random())
+            # Most visits, then best mean reward, then chance: never "first listed",
+            # which would favour one kind of move whenever the budget is small.
+            return (child.visits, child.reward / child.visits, rng.random())
+
+        return max(legal, key=rank)
 
     def search(self, observation: Observation) -> Node:
         """Run the budget of iterations from ``observation`` and return the root."""

@@ -1,0 +1,214 @@
+"""The bot levels: legal, blind to what they cannot see, reproducible; and tournaments."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from karavan_core import games
+from karavan_core.bots import BOT_LEVELS, HardBot, SearchBot, make_bot
+from karavan_core.bots.base import canonical
+from karavan_core.bots.evaluation import evaluator_for
+from karavan_core.tournament import (
+    derive_seed,
+    play_game,
+    run_tournament,
+    schedule,
+    summarize,
+    wilson_interval,
+)
+
+LEVELS = ("random", "greedy", "hard", "expert")
+TINY = {"hard": {"iterations": 12}, "expert": {"iterations": 12}}
+
+CASES = [
+    pytest.param(game, n, id=f"{game.name}-{n}p")
+    for game in games()
+    for n in range(game.min_players, game.max_players + 1)
+]
+GAMES = [pytest.param(game, id=game.name) for game in games()]
+
+
+def tiny_bot(level, game, seed):
+    """A bot of ``level`` whose search, if any, is small enough for tests."""
+    return make_bot(level, game, seed, **TINY.get(level, {}))
+
+
+def positions(game, players, seed, every=7, limit=6):
+    """A few states met in one random game (every ``every`` decisions, at most ``limit``)."""
+    state = game.new_game([f"P{i}" for i in range(players)], seed)
+    rng = random.Random(seed)
+    found, step = [], 0
+    while not game.is_over(state) and len(found) < limit:
+        legal = game.legal_actions(state)
+        if step % every == 3 and len(legal) > 1:
+            found.append(state)
+        state = game.apply(state, legal[rng.randrange(len(legal))])
+        step += 1
+    return found
+
+
+def test_every_level_is_registered():
+    assert set(LEVELS) <= set(BOT_LEVELS)
+    with pytest.raises(ValueError, match="levels are"):
+        make_bot("grandmaster", games()[0])
+
+
+@pytest.mark.parametrize(("game", "players"), CASES)
+def test_every_level_plays_only_legal_decisions(game, players):
+    """Whole games with every level in turn at every seat: each choice is among the legal ones."""
+    for round_ in range(2):
+        seats = [LEVELS[(seat + round_ + players) % len(LEVELS)] for seat in range(players)]
+        bots = [tiny_bot(level, game, 100 * round_ + s) for s, level in enumerate(seats)]
+        state = game.new_game([f"P{i}" for i in range(players)], 31 + round_)
+        decisions = 0
+        while not game.is_over(state):
+            seat = state.to_move
+            legal = game.legal_actions(state)
+            action = bots[seat].choose(game.observe(state, seat), legal)
+            assert action in legal
+            state = game.apply(state, action)
+            decisions += 1
+            assert decisions < 5_000
+        assert game.result(state).winners
+
+
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("level", LEVELS)
+def test_a_bot_cannot_see_hidden_information(game, level):
+    """Two states that differ only in what the bot cannot see get the same decision."""
+    for state in positions(game, game.min_players, seed=4):
+        seat = state.to_move
+        seen = game.observe(state, seat)
+        first = game.sample_state(seen, random.Random(1))
+        second = game.sample_state(seen, random.Random(2))
+        assert game.observe(first, seat) == game.observe(second, seat) == seen
+        choices = [
+            tiny_bot(level, game, 9).choose(game.observe(s, seat), game.legal_actions(s))
+            for s in (first, second)
+        ]
+        assert choices[0] == choices[1]
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_decision_depends_only_on_seed_and_observation(game):
+    """Asking twice (as after a cancelled decision) gives the same answer; seeds vary play."""
+    for state in positions(game, game.max_players, seed=6, limit=3):
+        seat = state.to_move
+        seen, legal = game.observe(state, seat), game.legal_actions(state)
+        for level in ("greedy", "hard", "expert"):
+            bot = tiny_bot(level, game, 3)
+            assert bot.choose(seen, legal) == bot.choose(seen, legal)
+            assert tiny_bot(level, game, 3).choose(seen, legal) == bot.choose(seen, legal)
+
+
+def test_canonical_text_ignores_set_order():
+    a = frozenset({"camel", "caravan", "oasis", "dune"})
+    b = frozenset(sorted(a, reverse=True))
+    assert canonical(a) == canonical(b)
+    assert canonical((1, "x")) != canonical((1, "y"))
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_search_respects_its_iteration_budget(game):
+    state = positions(game, game.min_players, seed=2, limit=1)[0]
+    bot = make_bot("hard", game, 1, iterations=25)
+    root = bot.search(game.observe(state, state.to_move))
+    assert bot.last_iterations == 25
+    assert root.visits == 25
+    assert sum(child.visits for child in root.children.values()) == 25
+
+
+def test_search_seconds_cap_stops_early():
+    game = games()[0]
+    state = positions(game, 2, seed=2, limit=1)[0]
+    bot = make_bot("hard", game, 1, iterations=10**9, seconds=0.05)
+    bot.search(game.observe(state, state.to_move))
+    assert 1 <= bot.last_iterations < 10**9
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_evaluation_gives_rewards_in_range(game):
+    evaluator = evaluator_for(game)
+    for state in positions(game, game.max_players, seed=8, limit=3):
+        rewards = evaluator.rewards(state)
+        assert len(rewards) == len(state.players)
+        assert all(0.0 <= r <= 1.0 for r in rewards)
+
+
+# -- tournaments ----------------------------------------------------------------------------
+
+
+def test_schedule_rotates_seats_over_shared_deals():
+    specs = schedule("karakum", 3, ["greedy", "random", "random"], 6, seed=5)
+    assert [s.levels[0] for s in specs] == ["greedy", "random", "random"] * 2
+    assert [s.levels.index("greedy") for s in specs[:3]] == [0, 2, 1]
+    assert len({s.deal_seed for s in specs[:3]}) == 1
+    assert specs[0].deal_seed != specs[3].deal_seed
+    assert len({seed for s in specs for seed in s.bot_seeds}) == 18
+
+
+def test_schedule_refuses_bad_settings():
+    with pytest.raises(ValueError, match="one level per seat"):
+        schedule("karakum", 2, ["greedy"], 4, 1)
+    with pytest.raises(ValueError, match="levels are"):
+        schedule("karakum", 2, ["greedy", "wizard"], 4, 1)
+    with pytest.raises(ValueError):
+        schedule("karakum", 9, ["random"] * 9, 4, 1)
+
+
+def _without_times(records):
+    return [(r.levels, r.deal_seed, r.scores, r.winners, r.decisions) for r in records]
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_seed_reproduces_a_tournament(game, monkeypatch):
+    monkeypatch.setattr(HardBot, "iterations_default", 8)
+    specs = schedule(game.name, 2, ["hard", "random"], 2, seed=11)
+    first = run_tournament(specs)
+    again = run_tournament(schedule(game.name, 2, ["hard", "random"], 2, seed=11))
+    assert _without_times(first) == _without_times(again)
+    other = run_tournament(schedule(game.name, 2, ["random", "random"], 2, seed=12))
+    assert _without_times(other) != _without_times(first)
+
+
+def test_summary_counts_wins_scores_and_times():
+    specs = schedule("karawane", 2, ["greedy", "random"], 4, seed=3)
+    seen = []
+    records = run_tournament(specs, progress=seen.append)
+    assert seen == records
+    summary = summarize(records)
+    assert summary.games == 4 and summary.unfinished == 0
+    by_level = {level.level: level for level in summary.levels}
+    assert by_level["greedy"].seat_games == by_level["random"].seat_games == 4
+    total_wins = sum(level.wins for level in summary.levels)
+    assert total_wins == pytest.approx(4.0)
+    assert by_level["random"].seconds_per_decision >= 0.0
+    assert summary.mean_decisions == sum(r.decisions for r in records) / 4
+
+
+def test_play_game_reports_each_seat():
+    spec = schedule("karakum", 2, ["random", "random"], 1, seed=1)[0]
+    record = play_game(spec)
+    assert record.finished
+    assert sum(record.seat_decisions) == record.decisions
+    assert len(record.scores) == len(record.think_seconds) == 2
+
+
+def test_wilson_interval():
+    assert wilson_interval(0, 0) == (0.0, 1.0)
+    low, high = wilson_interval(5, 10)
+    assert low == pytest.approx(0.2366, abs=1e-4) and high == pytest.approx(0.7634, abs=1e-4)
+    low, high = wilson_interval(10, 10)
+    assert high == 1.0 and low == pytest.approx(0.7225, abs=1e-4)
+
+
+def test_derived_seeds_are_stable():
+    assert derive_seed(1, "deal", 0) == derive_seed(1, "deal", 0)
+    assert derive_seed(1, "deal", 0) != derive_seed(1, "deal", 1)
+    assert 0 <= derive_seed(7, "x") < 2**63
+
+
+def test_search_bot_is_generic():
+    assert issubclass(HardBot, SearchBot)
