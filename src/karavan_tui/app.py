@@ -27,7 +27,7 @@ from karavan_tui.tables import playable
 class KaravanApp(App[None]):
     """Karavan's terminal app."""
 
-    CSS_PATH = "app.tcss"
+    CSS_PATH = Path(__file__).with_name("app.tcss")  # absolute: subclasses live elsewhere
     TITLE = "Karavan"
     BINDINGS = [Binding("ctrl+q", "quit", "Quit", show=False, priority=True)]
     # A mode rather than the default screen, so that the title screen's CSS_PATH is loaded.

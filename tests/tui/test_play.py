@@ -44,6 +44,7 @@ async def test_whole_game_human_against_random_bot_through_keys(tmp_path):
         winners = " and ".join(match.seats[s].name for s in result.winners)
         assert str(app.screen.query_one("#winners").render()).startswith(f"★ {winners}")
         # The autosave holds the finished game.
+        screen.saver.flush()
         assert load_match(match.save_path).is_over()
         await pilot.press("t")
         await pilot.pause()
@@ -113,6 +114,7 @@ async def test_undo_and_redo_by_key(tmp_path):
         await pilot.press("r", "r")
         await settle(pilot, app)
         assert match.history == played
+        screen.saver.flush()
         assert load_match(match.save_path).history == played
 
 
@@ -144,6 +146,7 @@ async def test_save_quit_resume_from_title_and_continue(tmp_path):
         await pilot.press("enter", "enter")
         await settle(pilot, app)
         assert len(screen.match.history) > len(played)
+        screen.saver.flush()
         assert load_match(saved).history == screen.match.history
 
 

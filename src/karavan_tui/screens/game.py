@@ -25,6 +25,7 @@ from karavan_core.bots import Bot, make_bot
 from karavan_core.engine import Action, IllegalAction, State
 from karavan_core.match import Match
 from karavan_core.saves import enable_autosave, new_save_path, save_match
+from karavan_tui.autosave import BackgroundSaver
 from karavan_tui.glyphs import Glyphs
 from karavan_tui.modals.choice import ChoiceScreen
 from karavan_tui.modals.curtain import CurtainScreen
@@ -70,7 +71,8 @@ class GameScreen(Screen[None]):
         self.table: TableView = table_class(self, id="table")
         if self.table.FIRST_FOCUS:
             self.AUTO_FOCUS = self.table.FIRST_FOCUS
-        enable_autosave(match, save_path)
+        self.saver = BackgroundSaver()
+        enable_autosave(match, save_path)  # writes the file once, now
         self._wrap_autosave()
 
     # -- layout -------------------------------------------------------------------
@@ -110,21 +112,20 @@ class GameScreen(Screen[None]):
 
     # -- saving -------------------------------------------------------------------
     def _wrap_autosave(self) -> None:
-        """Keep enable_autosave's hook but turn a failed write into a notice, not a crash."""
-        save = self.match.on_change
+        """Keep enable_autosave's file, but write it off the UI thread after each change."""
+        path = self.save_path
 
         def hook(match: Match) -> None:
-            try:
-                if save is not None:
-                    save(match)
-            except OSError as error:
-                self.saved_note = "NOT SAVED"
-                self.notify(f"Autosave failed: {error.strerror or error}", severity="error")
-            else:
-                self.saved_note = self.glyphs.saved
+            self.saved_note = self.glyphs.saved
+            self.saver.save(match, path)
 
         self.match.on_change = hook
         self.saved_note = self.glyphs.saved
+
+    def on_unmount(self) -> None:
+        """Leave only once every position is on disk."""
+        self.cancel_bot()
+        self.saver.flush()
 
     @property
     def save_path(self) -> Path:
@@ -152,7 +153,11 @@ class GameScreen(Screen[None]):
         self.refresh_bindings()
 
     def refresh_status(self) -> None:
-        """Redraw the status line only."""
+        """Redraw the status line only (saying so if the last autosave failed)."""
+        error = self.saver.error
+        if error is not None and self.saved_note != "NOT SAVED":
+            self.saved_note = "NOT SAVED"
+            self.notify(f"Autosave failed: {error.strerror or error}", severity="error")
         self.query_one(StatusLine).show(
             self.game.prompt(self.match.state), self.thinking, self.saved_note, self.glyphs
         )
@@ -338,6 +343,7 @@ class GameScreen(Screen[None]):
                 self.notify(f"Could not save: {error.strerror or error}", severity="error")
                 return
             old = self.save_path
+            self.saver.flush()
             enable_autosave(self.match, path)
             self._wrap_autosave()
             if self.fresh:  # the automatic file would only be a duplicate now

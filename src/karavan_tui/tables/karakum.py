@@ -169,7 +169,7 @@ class CaravansZone(Static):
             for camel in obs.caravans[seat]:
                 text.append(" ")
                 text.append_text(camel_text(camel))
-        self.update(text)
+        self.update(text, layout=False)  # the zone's size does not depend on its text
 
 
 class KarakumTable(TableView):

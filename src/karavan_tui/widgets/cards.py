@@ -37,7 +37,7 @@ class Card(Static):
             return
         old = self._face.classes.split() if self._face else []
         self._face = face
-        self.update(face.text)
+        self.update(face.text, layout=False)  # cards have a fixed size
         self.remove_class(*old)
         self.add_class(*face.classes.split())
         self.tooltip = face.tip

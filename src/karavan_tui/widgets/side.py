@@ -15,6 +15,8 @@ from karavan_tui.glyphs import Glyphs
 class ScoreBoard(Static):
     """Each player's score so far, the player to move marked."""
 
+    _last: Text | None = None
+
     def show(
         self,
         seats: Sequence[Seat],
@@ -33,11 +35,21 @@ class ScoreBoard(Static):
             text.append(f"{mark} ", style="bold")
             text.append(f"{seat.name:<{width}}", style="bold" if index == to_move else "")
             text.append(f" {scores[index]:>3}")
-        self.update(text)
+        if text != self._last:
+            self._last = text
+            self.update(text)
 
 
 class GameLog(VerticalScroll):
-    """Every decision so far in plain words, newest at the bottom."""
+    """Every decision so far in plain words, newest at the bottom.
+
+    One text that wraps to the column (and re-wraps on resize); it is rebuilt
+    only when the log changed.
+    """
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.shown: list[str] | None = None  # None: nothing written yet
 
     def compose(self):
         """The text of the log."""
@@ -45,9 +57,13 @@ class GameLog(VerticalScroll):
 
     def show(self, lines: Sequence[str]) -> None:
         """Show ``lines`` (the whole log) and scroll to the newest."""
-        text = "\n".join(f"{i + 1}. {line}" for i, line in enumerate(lines)) or "No moves yet."
-        self.query_one("#log-text", Static).update(Text(text))
-        self.scroll_end(animate=False)
+        lines = list(lines)
+        if lines == self.shown:
+            return
+        self.shown = lines
+        text = "\n".join(f"{i}. {line}" for i, line in enumerate(lines, start=1))
+        self.query_one("#log-text", Static).update(Text(text or "No moves yet."))
+        self.call_after_refresh(self.scroll_end, animate=False)
 
 
 class StatusLine(Static):
@@ -60,4 +76,4 @@ class StatusLine(Static):
             text.append(f"  {g.thinking}", style="italic")
         if saved:
             text.append(f"  {saved}", style="dim")
-        self.update(text)
+        self.update(text, layout=False)  # always one line
