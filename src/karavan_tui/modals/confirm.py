@@ -6,7 +6,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Button, Label
+from textual.widgets import Button, Static
 
 
 class ConfirmScreen(ModalScreen[bool]):
@@ -33,7 +33,7 @@ class ConfirmScreen(ModalScreen[bool]):
     def compose(self) -> ComposeResult:
         """Question and buttons."""
         with Vertical():
-            yield Label(self.question)
+            yield Static(self.question)
             with Horizontal():
                 yield Button("No", id="no", compact=True)
                 yield Button(f"{self.yes} (y)", id="yes", variant="error", compact=True)

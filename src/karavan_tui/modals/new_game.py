@@ -67,7 +67,7 @@ class NewGameScreen(ModalScreen[NewGameRequest | None]):
         first_game = next(iter(self.games.values()))
         with Vertical(id="dialog"):
             yield Label("New game", id="dialog-title")
-            with VerticalScroll(id="form"):
+            with VerticalScroll(id="form", can_focus=False):
                 with Horizontal(classes="field"):
                     yield Label("Game", classes="label")
                     yield Select(

@@ -6,7 +6,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Label, Select, Switch
+from textual.widgets import Checkbox, Label, Select
 
 from karavan_tui.config import BOT_DELAYS
 
@@ -44,8 +44,9 @@ class SettingsScreen(ModalScreen[None]):
                 )
             with Horizontal():
                 yield Label("ASCII mode", classes="label")
-                yield Switch(settings.ascii, id="ascii")
-                yield Label(" plain symbols for simple terminals", classes="hint")
+                yield Checkbox(
+                    "plain symbols for simple terminals", settings.ascii, id="ascii", compact=True
+                )
             with Horizontal():
                 yield Label("Bot pause", classes="label")
                 delays = sorted(set(BOT_DELAYS) | {settings.bot_delay})
@@ -68,7 +69,7 @@ class SettingsScreen(ModalScreen[None]):
         elif event.select.id == "delay":
             self.app.set_bot_delay(float(event.value))  # type: ignore[attr-defined, arg-type]
 
-    def on_switch_changed(self, event: Switch.Changed) -> None:
+    def on_checkbox_changed(self, event: Checkbox.Changed) -> None:
         """Turn ASCII mode on or off."""
         self.app.set_ascii(event.value)  # type: ignore[attr-defined]
 

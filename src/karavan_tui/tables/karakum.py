@@ -148,11 +148,24 @@ class HandZone(Vertical):
 class CaravansZone(Static):
     """Every player's caravan: left-side camels, the master, then the chain."""
 
+    _shown: tuple[KarakumObservation, Glyphs] | None = None
+
+    def on_resize(self) -> None:
+        """Wrap the caravans again for the new width."""
+        if self._shown is not None:
+            self.show(*self._shown)
+
     def show(self, obs: KarakumObservation, g: Glyphs) -> None:
-        """Draw one line per player: name, hand size, left side, master, chain."""
+        """Draw one line per player: name, hand size, left side, master, chain.
+
+        A caravan too long for the zone goes on below, indented under the
+        camels so that the names stay in their column.
+        """
+        self._shown = (obs, g)
         width = max(len(name) for name in obs.players)
         lefts = [3 * len(left) for left in obs.lefts]
         pad = max(lefts)
+        room = self.content_region.width or 10_000
         text = Text()
         for seat, name in enumerate(obs.players):
             if seat:
@@ -161,14 +174,21 @@ class CaravansZone(Static):
             text.append(f"{g.turn if mine else ' '} ", style="bold")
             text.append(f"{name:<{width}}", style="bold" if mine else "")
             text.append(f" ({obs.hand_sizes[seat]:>2}) ", style="dim")
+            indent = 2 + width + 6
+            used = indent + pad - lefts[seat]
             text.append(" " * (pad - lefts[seat]))
-            for camel in obs.lefts[seat]:
-                text.append_text(camel_text(camel))
-                text.append(" ")
-            text.append(g.master, style="bold")
-            for camel in obs.caravans[seat]:
-                text.append(" ")
-                text.append_text(camel_text(camel))
+            tokens = [camel_text(camel) for camel in obs.lefts[seat]]
+            tokens.append(Text(g.master, style="bold"))
+            tokens += [camel_text(camel) for camel in obs.caravans[seat]]
+            for index, token in enumerate(tokens):
+                if index and used + 1 + len(token) > room:
+                    text.append("\n" + " " * indent)
+                    used = indent
+                elif index:
+                    text.append(" ")
+                    used += 1
+                text.append_text(token)
+                used += len(token)
         self.update(text, layout=False)  # the zone's size does not depend on its text
 
 
