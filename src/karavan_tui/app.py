@@ -40,6 +40,7 @@ class KaravanApp(App[None]):
         self.settings = Settings.load(config.settings_path)
         self.start = start
         self.ascii_mode = self.settings.ascii
+        self._settings_applied = False  # until then, theme changes are not the player's
         if not config.animations:
             self.animation_level = "none"
 
@@ -65,7 +66,7 @@ class KaravanApp(App[None]):
 
     def watch_theme(self, theme: str) -> None:
         """Remember the chosen theme."""
-        if self.is_mounted(self) and theme != self.settings.theme:
+        if self._settings_applied and theme != self.settings.theme:
             self.settings.theme = theme
             self.save_settings()
 
@@ -95,6 +96,7 @@ class KaravanApp(App[None]):
         """Apply the settings and open the game asked for on the command line."""
         if self.settings.theme in self.available_themes:
             self.theme = self.settings.theme
+        self._settings_applied = True
         self.set_class(self.ascii_mode, "-ascii")
         if self.start is not None:
             match, path = self.start
@@ -111,7 +113,7 @@ class KaravanApp(App[None]):
         top = self.screen
         if small and not isinstance(top, TooSmallScreen):
             self.push_screen(TooSmallScreen())
-        elif small and isinstance(top, TooSmallScreen) and top.is_mounted(top):
+        elif small and isinstance(top, TooSmallScreen) and top.is_mounted:
             top.show_size(width, height)
         elif not small and isinstance(top, TooSmallScreen):
             self.pop_screen()

@@ -1,0 +1,146 @@
+"""Fit and finish: mouse play, themes remembered, ASCII mode, small terminals, the palette."""
+
+from __future__ import annotations
+
+import json
+
+from karavan_core.games.karakum.state import Buy, DrawCard, TakeCard
+from karavan_tui.config import Settings
+from karavan_tui.modals.choice import ChoiceScreen
+from karavan_tui.modals.new_game import NewGameScreen
+from karavan_tui.screens.game import GameScreen
+from karavan_tui.screens.rules import RulesScreen
+from karavan_tui.screens.title import TitleScreen
+from karavan_tui.screens.too_small import TooSmallScreen
+from karavan_tui.widgets.cards import Card
+
+from .helpers import game_screen, karakum_match, make_app, settle, start_with
+
+
+def card(screen: GameScreen, row: str, index: int) -> Card:
+    return screen.query_one(f"#{row}").query(Card)[index]
+
+
+async def test_clicks_take_a_card_draw_and_open_the_payment_picker(tmp_path):
+    match = karakum_match(seed=11)
+    app = start_with(tmp_path, match)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        screen = game_screen(app)
+        slot = next(i for i, res in enumerate(match.state.row) if res.value != "gold")
+        await pilot.click(card(screen, "resources", slot + 1))
+        await settle(pilot, app)
+        assert match.history == [TakeCard(slot)]
+        await pilot.click(card(screen, "resources", 0))
+        await settle(pilot, app)
+        assert match.history[:2] == [TakeCard(slot), DrawCard()]
+        # Wait for Ann's next turn, then click a camel she can afford, if any.
+        slots = [a.slot for a in match.legal_actions() if isinstance(a, Buy)]
+        if slots:
+            await pilot.click(card(screen, "market-row", slots[0]))
+            await pilot.pause()
+            assert isinstance(app.screen, ChoiceScreen)
+
+
+async def test_all_moves_list_shows_every_legal_decision_in_words(tmp_path):
+    match = karakum_match()
+    app = start_with(tmp_path, match)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        await pilot.press("a")
+        await pilot.pause()
+        assert isinstance(app.screen, ChoiceScreen)
+        expected = [match.game.describe(match.state, a) for a in match.legal_actions()]
+        assert app.screen.options == expected
+        await pilot.press("escape")
+        await pilot.pause()
+        assert match.history == []
+
+
+async def test_theme_is_remembered(tmp_path):
+    app = make_app(tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.theme = "nord"
+        await pilot.pause()
+    saved = json.loads((tmp_path / "settings.json").read_text())
+    assert saved["theme"] == "nord"
+    again = make_app(tmp_path)
+    async with again.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        assert again.theme == "nord"
+
+
+async def test_ascii_mode_draws_plain_symbols_and_is_remembered(tmp_path):
+    app = start_with(tmp_path, karakum_match())
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        market = app.screen.query_one("#market")
+        assert "✱" in market.border_title
+        app.action_toggle_ascii()
+        await pilot.pause()
+        assert "*" in market.border_title and "✱" not in market.border_title
+        assert app.has_class("-ascii")
+    assert Settings.load(tmp_path / "settings.json").ascii is True
+
+
+async def test_a_small_terminal_gets_a_notice(tmp_path):
+    app = make_app(tmp_path)
+    async with app.run_test(size=(60, 20)) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, TooSmallScreen)
+        assert "60x20" in str(app.screen.query_one("#too-small").render())
+        await pilot.resize_terminal(70, 22)
+        await pilot.pause()
+        assert "70x22" in str(app.screen.query_one("#too-small").render())
+        await pilot.resize_terminal(80, 24)
+        await pilot.pause()
+        assert isinstance(app.screen, TitleScreen)
+
+
+async def test_palette_offers_the_apps_commands(tmp_path):
+    app = start_with(tmp_path, karakum_match())
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        await pilot.press("enter", "enter")
+        await settle(pilot, app)
+        titles = [command.title for command in app.get_system_commands(app.screen)]
+        for title in ("New game", "Save", "Load", "Undo", "Rules", "Theme", "ASCII mode"):
+            assert title in titles
+        await pilot.press("u")
+        await settle(pilot, app)
+        titles = [command.title for command in app.get_system_commands(app.screen)]
+        assert "Redo" in titles
+
+
+async def test_rules_open_with_f1_and_question_mark_on_the_games_tab(tmp_path):
+    app = start_with(tmp_path, karakum_match())
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        for key in ("f1", "question_mark"):
+            await pilot.press(key)
+            await pilot.pause()
+            assert isinstance(app.screen, RulesScreen)
+            assert "assumes" in app.screen.query_one("#karakum").query_one("Markdown").source
+            await pilot.press("escape")
+            await pilot.pause()
+            assert isinstance(app.screen, GameScreen)
+
+
+async def test_new_game_dialog_offers_only_games_with_a_table_and_their_player_counts(tmp_path):
+    app = make_app(tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("n")
+        await pilot.pause()
+        dialog = app.screen
+        assert isinstance(dialog, NewGameScreen)
+        assert list(dialog.games) == ["karakum"]
+        count = dialog.query_one("#count")
+        assert [value for _, value in count._options] == [2, 3, 4]
+        count.value = 3
+        await pilot.pause()
+        shown = [dialog.query_one(f"#seat-{i}").display for i in range(4)]
+        assert shown == [True, True, True, False]
+        dialog.query_one("#name-1").value = "Player 1"
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert isinstance(app.screen, NewGameScreen)  # two players called the same
