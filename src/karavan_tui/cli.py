@@ -145,8 +145,9 @@ def new_from_args(
 def resume_from_args(args: argparse.Namespace, folder: Path) -> tuple[Match, Path] | None:
     """The match ``karavan resume`` opens; ``None`` after printing why it cannot."""
     if args.file is None:
-        good, _ = list_saves(folder)
-        latest = next((save for save in good if not save.over), None)
+        from karavan_tui.screens.title import resumable
+
+        latest = resumable(list_saves(folder)[0])
         if latest is None:
             print(f"karavan: no game in progress in {folder}", file=sys.stderr)
             return None

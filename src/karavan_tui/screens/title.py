@@ -13,6 +13,7 @@ from karavan_core.registry import games
 from karavan_core.saves import SaveSummary, list_saves
 from karavan_core.version import __version__
 from karavan_tui.modals.saves import when
+from karavan_tui.tables import playable
 
 _ART = r"""
  _  __
@@ -27,8 +28,9 @@ BANNER = "\n".join(line.ljust(_WIDTH) for line in _ART.strip("\n").splitlines())
 
 
 def resumable(summaries: list[SaveSummary]) -> SaveSummary | None:
-    """The most recently played save of a game still in progress."""
-    return next((save for save in summaries if not save.over), None)
+    """The most recently played save of a game still in progress that the app can show."""
+    tables = {game.title for game in games() if playable(game.name)}
+    return next((s for s in summaries if not s.over and s.game in tables), None)
 
 
 class TitleScreen(Screen[None]):
