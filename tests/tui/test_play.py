@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from karavan_core.games.karakum.state import Buy, DrawCard, Step, TakeCard
+from karavan_core.match import Match
 from karavan_core.saves import load_match
 from karavan_tui.modals.choice import ChoiceScreen
 from karavan_tui.modals.curtain import CurtainScreen
@@ -220,3 +221,49 @@ async def test_bot_thinking_is_cancelled_by_undo(tmp_path):
 
 def match_len(screen: GameScreen) -> int:
     return len(screen.match.history)
+
+
+async def test_choosing_which_left_side_camel_joins(tmp_path):
+    from attrs import evolve
+
+    from karavan_core.games.karakum.components import Res
+    from karavan_core.games.karakum.state import Camel, Join
+
+    base = karakum_match().state
+    waiting = (Camel(Res.RED, 5), Camel(Res.BLUE, 3))
+    state = evolve(
+        base,
+        step=Step.JOIN,
+        caravans=((Camel(Res.RED, 3),), ()),
+        lefts=(waiting, ()),
+    )
+    match = Match(base_game(), karakum_match().seats, 4242, initial=state)
+    app = start_with(tmp_path, match)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        assert isinstance(app.screen, ChoiceScreen)
+        assert len(app.screen.options) == 2
+        await pilot.press("down", "enter")
+        await settle(pilot, app)
+        assert match.history[0] == Join(1)
+
+
+async def test_rematch_keeps_the_seats_and_starts_afresh(tmp_path):
+    from .helpers import play_to_end
+
+    app = start_with(tmp_path, play_to_end(karakum_match(moves=10)))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        assert isinstance(app.screen, GameOverScreen)
+        old = game_screen(app).match
+        await pilot.press("r")
+        await settle(pilot, app)
+        new = game_screen(app).match
+        assert new is not old and new.seats == old.seats and new.history == []
+        assert not new.is_over() and isinstance(app.screen, GameScreen)
+
+
+def base_game():
+    from karavan_core.registry import get_game
+
+    return get_game("karakum")

@@ -86,7 +86,7 @@ class GameScreen(Screen[None]):
                 scores.border_title = "Scores"
                 yield scores
                 log = GameLog(id="log")
-                log.border_title = "Log"
+                log.border_title = f"Log {self.glyphs.sep} seed {self.match.seed}"
                 yield log
         yield StatusLine(id="status")
         yield Footer()

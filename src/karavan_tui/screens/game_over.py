@@ -31,9 +31,9 @@ class GameOverScreen(Screen[str]):
     ]
     DEFAULT_CSS = """
     GameOverScreen #over { padding: 0 1; }
-    GameOverScreen #winners { text-style: bold; color: $success; margin: 1 0 0 0; }
+    GameOverScreen #winners { text-style: bold; color: $success; }
     GameOverScreen #chart { margin-top: 1; }
-    GameOverScreen #over-buttons { height: auto; margin: 1 0; }
+    GameOverScreen #over-buttons { height: auto; margin-top: 1; }
     GameOverScreen Button { margin-right: 2; }
     """
 
@@ -53,7 +53,8 @@ class GameOverScreen(Screen[str]):
             yield Static(
                 f"{star} {winners} {'win' if len(result.winners) > 1 else 'wins'}!", id="winners"
             )
-            yield Static(" ".join(result.notes), id="notes")
+            notes = " ".join(result.notes)
+            yield Static(f"{notes} Seed {match.seed}.", id="notes")
             yield Static(self._breakdown(names, result), id="breakdown")
             yield Static(score_chart(names, score_series(match), width=52, height=6), id="chart")
             with Horizontal(id="over-buttons"):
