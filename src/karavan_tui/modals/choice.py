@@ -8,7 +8,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Label, OptionList
+from textual.widgets import Footer, Label, OptionList
 from textual.widgets.option_list import Option
 
 
@@ -42,6 +42,7 @@ class ChoiceScreen(ModalScreen[int | None]):
                 id="choices",
             )
             yield Label(self.hint, id="choice-hint")
+        yield Footer()
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         """Answer with the chosen index."""

@@ -9,7 +9,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Button, Input, Label, Select
+from textual.widgets import Button, Footer, Input, Label, Select
 
 from karavan_core.bots import BOT_LEVELS
 from karavan_core.engine import Game
@@ -121,6 +121,7 @@ class NewGameScreen(ModalScreen[NewGameRequest | None]):
             with Horizontal(id="buttons"):
                 yield Button("Cancel", id="cancel", compact=True)
                 yield Button("Start (ctrl+s)", id="start", variant="primary", compact=True)
+        yield Footer()
 
     @staticmethod
     def _count_options(game: Game) -> list[tuple[str, int]]:

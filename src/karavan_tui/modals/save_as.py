@@ -6,7 +6,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Input, Label
+from textual.widgets import Footer, Input, Label
 
 
 class SaveAsScreen(ModalScreen[str | None]):
@@ -34,6 +34,7 @@ class SaveAsScreen(ModalScreen[str | None]):
             yield Label(
                 "Enter to save, Esc to cancel. Autosave then goes on in that file.", id="save-hint"
             )
+        yield Footer()
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         """Save under the typed name."""

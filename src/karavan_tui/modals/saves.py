@@ -9,7 +9,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import ModalScreen
-from textual.widgets import DataTable, Label
+from textual.widgets import DataTable, Footer, Label
 
 from karavan_core.saves import SaveSummary, list_saves
 from karavan_tui.modals.confirm import ConfirmScreen
@@ -53,6 +53,7 @@ class SavesScreen(ModalScreen[Path | None]):
             yield Label(f"Saved games in {self.folder}", id="saves-title")
             yield DataTable(cursor_type="row", zebra_stripes=True, id="saves")
             yield Label("", id="saves-note")
+        yield Footer()
 
     def on_mount(self) -> None:
         """Fill the table."""

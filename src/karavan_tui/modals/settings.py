@@ -6,7 +6,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Checkbox, Label, Select
+from textual.widgets import Checkbox, Footer, Label, Select
 
 from karavan_tui.config import BOT_DELAYS
 
@@ -61,6 +61,7 @@ class SettingsScreen(ModalScreen[None]):
                 "Colours follow NO_COLOR when it is set; letters always name the colours.",
                 classes="hint",
             )
+        yield Footer()
 
     def on_select_changed(self, event: Select.Changed) -> None:
         """Apply a theme or bot pause."""
