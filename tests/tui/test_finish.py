@@ -7,6 +7,7 @@ import json
 from karavan_core.games.karakum.state import Buy, DrawCard, TakeCard
 from karavan_tui.config import Settings
 from karavan_tui.modals.choice import ChoiceScreen
+from karavan_tui.modals.curtain import CurtainScreen
 from karavan_tui.modals.new_game import NewGameScreen
 from karavan_tui.screens.game import GameScreen
 from karavan_tui.screens.rules import RulesScreen
@@ -144,3 +145,39 @@ async def test_new_game_dialog_offers_only_games_with_a_table_and_their_player_c
         await pilot.press("ctrl+s")
         await pilot.pause()
         assert isinstance(app.screen, NewGameScreen)  # two players called the same
+
+
+async def test_load_table_opens_and_deletes_after_confirming(tmp_path):
+    from karavan_core.saves import save_match
+    from karavan_tui.modals.confirm import ConfirmScreen
+    from karavan_tui.modals.saves import SavesScreen
+
+    folder = tmp_path / "saves"
+    first = save_match(karakum_match(moves=4), folder / "first.json")
+    second = save_match(karakum_match("Ann,Bob", moves=6), folder / "second.json")
+    app = make_app(tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("l")
+        await pilot.pause()
+        assert isinstance(app.screen, SavesScreen)
+        rows = {save.path for save in app.screen.saves}
+        assert rows == {first, second}
+        target = app.screen.saves[0].path
+        await pilot.press("d")
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmScreen)
+        await pilot.press("n")  # changed my mind: nothing is deleted
+        await pilot.pause()
+        assert target.exists()
+        await pilot.press("d", "y")
+        await pilot.pause()
+        assert not target.exists()
+        assert [save.path for save in app.screen.saves] == [({first, second} - {target}).pop()]
+        await pilot.press("enter")
+        await settle(pilot, app)
+        assert isinstance(app.screen, GameScreen | CurtainScreen)
+
+
+def test_no_color_is_respected(tmp_path, monkeypatch):
+    monkeypatch.setenv("NO_COLOR", "1")
+    assert make_app(tmp_path).no_color
