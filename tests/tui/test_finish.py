@@ -181,3 +181,24 @@ async def test_load_table_opens_and_deletes_after_confirming(tmp_path):
 def test_no_color_is_respected(tmp_path, monkeypatch):
     monkeypatch.setenv("NO_COLOR", "1")
     assert make_app(tmp_path).no_color
+
+
+async def test_log_beside_the_table_keeps_the_latest_and_l_shows_all(tmp_path):
+    from karavan_tui.modals.full_log import FullLogScreen
+    from karavan_tui.widgets.side import LOG_TAIL
+
+    match = karakum_match(moves=LOG_TAIL + 30)
+    app = start_with(tmp_path, match)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        beside = str(app.screen.query_one("#log-text").render())
+        total = len(match.history)
+        assert f"({total - LOG_TAIL} earlier: press l)" in beside
+        assert f"{total}. " in beside and "\n1. " not in beside
+        await pilot.press("l")
+        await pilot.pause()
+        assert isinstance(app.screen, FullLogScreen)
+        assert app.screen.lines == match.log()
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, GameScreen)

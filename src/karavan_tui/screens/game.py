@@ -29,6 +29,7 @@ from karavan_tui.autosave import BackgroundSaver
 from karavan_tui.glyphs import Glyphs
 from karavan_tui.modals.choice import ChoiceScreen
 from karavan_tui.modals.curtain import CurtainScreen
+from karavan_tui.modals.full_log import FullLogScreen
 from karavan_tui.modals.save_as import SaveAsScreen
 from karavan_tui.tables import TableView, View, table_for
 from karavan_tui.widgets.side import GameLog, ScoreBoard, StatusLine
@@ -43,6 +44,7 @@ class GameScreen(Screen[None]):
         Binding("r,ctrl+y", "redo", "Redo", tooltip="Play an undone decision again"),
         Binding("a", "actions", "All moves", tooltip="Every legal decision, in words"),
         Binding("s", "save_as", "Save as"),
+        Binding("l", "full_log", "Log", show=False, tooltip="Read the whole log"),
         Binding("f1,question_mark", "rules", "Rules", key_display="F1"),
         Binding("q", "leave", "Title", tooltip="Back to the title (the game stays saved)"),
     ]
@@ -353,6 +355,11 @@ class GameScreen(Screen[None]):
             self.notify(f"Saved as {path.name}.")
 
         self.app.push_screen(SaveAsScreen(self.save_path.stem), named)
+
+    def action_full_log(self) -> None:
+        """Read the whole log."""
+        title = f"{self.game.title}: every decision so far"
+        self.app.push_screen(FullLogScreen(title, self._log()))
 
     def action_rules(self) -> None:
         """Show this game's rules."""

@@ -40,29 +40,40 @@ class ScoreBoard(Static):
             self.update(text)
 
 
-class GameLog(VerticalScroll):
-    """Every decision so far in plain words, newest at the bottom.
+LOG_TAIL = 40  # entries drawn beside the table; the whole log is one key away
 
-    One text that wraps to the column (and re-wraps on resize); it is rebuilt
-    only when the log changed.
+
+def numbered(lines: Sequence[str], start: int = 1) -> Text:
+    """Log lines numbered from ``start``, one per paragraph."""
+    return Text("\n".join(f"{n}. {line}" for n, line in enumerate(lines, start=start)))
+
+
+class GameLog(VerticalScroll):
+    """The latest decisions in plain words, newest at the bottom.
+
+    Only the last :data:`LOG_TAIL` entries are drawn, so a long game costs no
+    more per move than a short one; the game screen shows the whole log on
+    request.
     """
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
-        self.shown: list[str] | None = None  # None: nothing written yet
+        self.shown: list[str] | None = None
 
     def compose(self):
         """The text of the log."""
         yield Static("", id="log-text")
 
     def show(self, lines: Sequence[str]) -> None:
-        """Show ``lines`` (the whole log) and scroll to the newest."""
-        lines = list(lines)
-        if lines == self.shown:
+        """Show the end of ``lines`` (the whole log) and scroll to the newest."""
+        tail = list(lines[-LOG_TAIL:])
+        if tail == self.shown:
             return
-        self.shown = lines
-        text = "\n".join(f"{i}. {line}" for i, line in enumerate(lines, start=1))
-        self.query_one("#log-text", Static).update(Text(text or "No moves yet."))
+        self.shown = tail
+        start = len(lines) - len(tail) + 1
+        text = Text(f"({start - 1} earlier: press l)\n", style="dim") if start > 1 else Text()
+        text.append_text(numbered(tail, start) if tail else Text("No moves yet."))
+        self.query_one("#log-text", Static).update(text)
         self.call_after_refresh(self.scroll_end, animate=False)
 
 
