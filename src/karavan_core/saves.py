@@ -287,6 +287,13 @@ def summarize(path: str | os.PathLike[str]) -> SaveSummary:
     )
 
 
+def _mtime(path: Path) -> float:
+    try:
+        return path.stat().st_mtime
+    except OSError:
+        return 0.0
+
+
 def list_saves(folder: Path) -> tuple[list[SaveSummary], list[SaveError]]:
     """Every save in ``folder`` and its subfolders, newest first, and the files that failed."""
     good: list[SaveSummary] = []
@@ -298,7 +305,8 @@ def list_saves(folder: Path) -> tuple[list[SaveSummary], list[SaveError]]:
             good.append(summarize(path))
         except SaveError as error:
             bad.append(error)
-    good.sort(key=lambda s: s.saved_at, reverse=True)
+    # Times are kept to the second: the file's modification time breaks ties.
+    good.sort(key=lambda s: (s.saved_at, _mtime(s.path)), reverse=True)
     return good, bad
 
 

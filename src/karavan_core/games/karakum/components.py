@@ -29,6 +29,10 @@ class Res(StrEnum):
         """The good's name ("jewelry" for blue, …; "gold" for gold)."""
         return GOOD_NAMES[self]
 
+    def counted(self, n: int) -> str:
+        """``n`` cards of this resource in words: "1 spice", "2 spices", "3 jewelry"."""
+        return f"{n} {GOOD_NAMES[self] if n != 1 else GOOD_SINGULAR.get(self, GOOD_NAMES[self])}"
+
 
 RESOURCES: tuple[Res, ...] = tuple(Res)
 GOODS: tuple[Res, ...] = RESOURCES[:5]
@@ -42,6 +46,7 @@ GOOD_NAMES: dict[Res, str] = {
     Res.GREEN: "paper",
     Res.GOLD: "gold",
 }
+GOOD_SINGULAR: dict[Res, str] = {Res.RED: "spice"}  # the other names are uncountable
 # One letter per resource so that colour is never the only cue.
 RES_LETTERS: dict[Res, str] = {
     Res.BLUE: "B",

@@ -106,7 +106,7 @@ def payments(hand: Hand, color: Res, cost: int) -> list[Hand]:
 
 def describe_cards(cards: Hand) -> str:
     """``(3, 0, 0, 0, 0, 1)`` as "3 jewelry + 1 gold"."""
-    parts = [f"{n} {res.good}" for res, n in zip(RESOURCES, cards, strict=True) if n]
+    parts = [res.counted(n) for res, n in zip(RESOURCES, cards, strict=True) if n]
     return " + ".join(parts) if parts else "nothing"
 
 
