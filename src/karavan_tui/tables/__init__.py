@@ -6,24 +6,30 @@ table of its own cannot be played in the app yet.
 
 from __future__ import annotations
 
+import importlib
+
 from karavan_tui.tables.base import TableHost, TableView, View
+
+# Game name -> (module, class) of its table.  Imported on demand so that the
+# title screen starts without loading every table.
+_TABLES: dict[str, tuple[str, str]] = {
+    "karakum": ("karavan_tui.tables.karakum", "KarakumTable"),
+}
+
+TABLE_GAMES: tuple[str, ...] = tuple(_TABLES)
 
 
 def table_for(game_name: str) -> type[TableView] | None:
     """The table widget class of ``game_name``, or ``None`` if it has none yet."""
-    # Imported on demand so that the title screen starts without loading every table.
-    if game_name == "karakum":
-        from karavan_tui.tables.karakum import KarakumTable
-
-        return KarakumTable
-    return None
+    if game_name not in _TABLES:
+        return None
+    module, name = _TABLES[game_name]
+    return getattr(importlib.import_module(module), name)
 
 
 def playable(game_name: str) -> bool:
     """Whether the app has a table for ``game_name``."""
-    return game_name in TABLE_GAMES
+    return game_name in _TABLES
 
-
-TABLE_GAMES: tuple[str, ...] = ("karakum",)
 
 __all__ = ["TABLE_GAMES", "TableHost", "TableView", "View", "playable", "table_for"]
