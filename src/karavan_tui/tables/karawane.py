@@ -1,0 +1,360 @@
+"""Karawane's table: the track with every camel, the hand, and every player's piles.
+
+Each zone is its own widget.  Everything shown comes from the observation of
+the player at the keyboard; a play is chosen as a card from the hand, then a
+camel among the targets the engine offers for it (a picker), or a camel on
+the track, then the card to play on it.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import Vertical
+from textual.events import Click
+from textual.widgets import Static
+
+from karavan_core.engine import Action
+from karavan_core.games.karawane.components import (
+    CITY,
+    DESERT_SQUARES,
+    FIRST_OASIS,
+    HAND_SIZE,
+    OASIS_POINTS,
+    Card,
+    Kind,
+)
+from karavan_core.games.karawane.state import (
+    KarawaneObservation,
+    Play,
+    PlaySandstorm,
+    PlayWithoutEffect,
+)
+from karavan_tui.glyphs import ASCII, Glyphs
+from karavan_tui.tables.base import TableView, View
+from karavan_tui.widgets.cards import CardFace, CardRow
+
+# Each seat is a letter and a colour: the letter alone tells the camels apart.
+SEAT_LETTERS = "ABCD"
+SEAT_COLOURS = (
+    "bold white on #b3362f",
+    "bold white on #2f5fb3",
+    "bold black on #4fa84a",
+    "bold black on #e3c340",
+)
+# Short codes of the cards, for the played piles where a full name does not fit.
+CARD_CODES: dict[Card, str] = {
+    Card.OASIS_1: "O1",
+    Card.OASIS_2: "O2",
+    Card.OASIS_3: "O3",
+    Card.OASIS_4: "O4",
+    Card.MIRAGE_1: "M1",
+    Card.MIRAGE_2: "M2",
+    Card.MIRAGE_3: "M3",
+    Card.DRIVER: "D",
+    Card.SANDSTORM: "S",
+}
+CELL = 4  # columns per track square
+LABEL = 7  # columns of the row labels ("Desert ")
+
+
+def camel_token(seat: int, camel: int) -> Text:
+    """A camel as a coloured token such as ``B2`` (owner letter, camel number)."""
+    return Text(f"{SEAT_LETTERS[seat]}{camel + 1}", style=SEAT_COLOURS[seat])
+
+
+def card_effect(card: Card, g: Glyphs) -> str:
+    """What a card does, in a few words for its face."""
+    minus = "-" if g == ASCII else "−"
+    kind = card.kind
+    if kind is Kind.OASIS:
+        return f"own camel +{card.palms}"
+    if kind is Kind.MIRAGE:
+        return f"rival camel {minus}{card.palms}"
+    if kind is Kind.DRIVER:
+        return "past the leader"
+    return "all reshuffle"
+
+
+def card_tip(card: Card) -> str:
+    """A card's effect in a full sentence, for its hover tip."""
+    kind = card.kind
+    if kind is Kind.OASIS:
+        return f"{card.label}: move one of your camels {card.palms} free squares forward"
+    if kind is Kind.MIRAGE:
+        return f"{card.label}: move a rival camel on a desert square {card.palms} free squares back"
+    if kind is Kind.DRIVER:
+        return f"{card.label}: move one of your camels to the square just ahead of the leader"
+    return f"{card.label}: every player reshuffles all their cards and draws a new hand"
+
+
+def card_of(action: Action) -> Card | None:
+    """The card an action plays."""
+    if isinstance(action, PlaySandstorm):
+        return Card.SANDSTORM
+    return getattr(action, "card", None)
+
+
+class TrackZone(Static):
+    """The city, the desert squares and the oasis squares, with every camel on them.
+
+    A click on a camel asks which card to play on it.
+    """
+
+    _shown: tuple[KarawaneObservation, Glyphs] | None = None
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        # Where each camel is drawn: (line, first column) -> (seat, camel).
+        self.spots: dict[tuple[int, int], tuple[int, int]] = {}
+
+    def on_resize(self) -> None:
+        """Lay the track out again for the new width."""
+        if self._shown is not None:
+            self.show(*self._shown)
+
+    def show(self, obs: KarawaneObservation, g: Glyphs) -> None:
+        """Draw the city line, the desert in rows of squares, then the oasis row."""
+        self._shown = (obs, g)
+        room = self.content_region.width or 10_000
+        per_row = DESERT_SQUARES if room >= LABEL + CELL * DESERT_SQUARES else 10
+        empty = "." if g == ASCII else "·"
+        where: dict[int, tuple[int, int]] = {}
+        city: list[tuple[int, int]] = []
+        for seat, line in enumerate(obs.camels):
+            for camel, square in enumerate(line):
+                if square == CITY:
+                    city.append((seat, camel))
+                else:
+                    where[square] = (seat, camel)
+        self.spots = {}
+        text = Text()
+
+        def cells(label: str, squares: list[int], heads: list[str]) -> None:
+            """One row of squares: a line of headings, then a line of camels."""
+            text.append("\n")
+            camels_line = text.plain.count("\n") + 1
+            text.append(f"{label:<{LABEL}}", style="bold")
+            text.append("".join(f"{head:>{CELL - 1}} " for head in heads), style="dim")
+            text.append("\n" + " " * LABEL)
+            for index, square in enumerate(squares):
+                column = LABEL + index * CELL
+                if square in where:
+                    seat, camel = where[square]
+                    self.spots[(camels_line, column + 1)] = (seat, camel)
+                    text.append(" ")
+                    text.append_text(camel_token(seat, camel))
+                    text.append(" ")
+                else:
+                    text.append(f"{empty:>{CELL - 1}} ", style="dim")
+
+        text.append(f"{'City':<{LABEL}}", style="bold")
+        for index, (seat, camel) in enumerate(city):
+            self.spots[(0, LABEL + 3 * index)] = (seat, camel)
+            text.append_text(camel_token(seat, camel))
+            text.append(" ")
+        if not city:
+            text.append("empty", style="dim")
+        for start in range(1, DESERT_SQUARES + 1, per_row):
+            squares = list(range(start, min(start + per_row, FIRST_OASIS)))
+            cells("Desert" if start == 1 else "", squares, [str(sq) for sq in squares])
+        oasis = list(range(FIRST_OASIS, FIRST_OASIS + len(OASIS_POINTS)))
+        cells("Oasis", oasis, [f"{points}pt" for points in OASIS_POINTS])
+        self.update(text, layout=False)  # the zone's height is fixed in the stylesheet
+        arrow = ">" if g == ASCII else "→"
+        self.border_title = (
+            f"Track {g.sep} city {arrow} desert 1-{DESERT_SQUARES} {arrow} oasis (points)"
+        )
+
+    def camel_at(self, line: int, column: int) -> tuple[int, int] | None:
+        """The camel drawn at ``line``, ``column`` of the content, if any."""
+        for offset in (0, 1):  # a token is two columns wide
+            spot = self.spots.get((line, column - offset))
+            if spot is not None:
+                return spot
+        return None
+
+    def on_click(self, event: Click) -> None:
+        """Ask the table to play on the clicked camel."""
+        offset = event.get_content_offset(self)
+        if offset is None:
+            return
+        spot = self.camel_at(offset.y, offset.x)
+        if spot is not None and isinstance(self.parent, KarawaneTable):
+            event.stop()
+            self.parent.play_on(*spot)
+
+
+class HandZone(Vertical):
+    """The hand of the player at the keyboard; hidden behind the curtain."""
+
+    def compose(self) -> ComposeResult:
+        """The cards and the hidden notice."""
+        yield CardRow(HAND_SIZE, id="hand-row")
+        yield Static("", id="hand-hidden")
+
+    def show(self, obs: KarawaneObservation, viewer: int | None, legal: set, g: Glyphs) -> None:
+        """Draw ``obs.hand`` when ``viewer`` may see it, dimming cards that cannot be played."""
+        row = self.query_one(CardRow)
+        hidden = self.query_one("#hand-hidden", Static)
+        if viewer is None:
+            row.display = False
+            hidden.display = True
+            hidden.update("Cards are hidden.")
+            self.border_title = "Hand"
+            return
+        row.display = True
+        hidden.display = False
+        playable = {card_of(action) for action in legal}
+        faces = []
+        for slot in range(HAND_SIZE):
+            if slot >= len(obs.hand):
+                faces.append(CardFace("no card", "-empty"))
+                continue
+            card = obs.hand[slot]
+            off = "" if card in playable else " -off"
+            face = f"{card.label}\n{card_effect(card, g)}"
+            faces.append(CardFace(face, f"-{card.kind}{off}", card_tip(card)))
+        row.set_faces(faces)
+        seat = obs.player
+        self.border_title = (
+            f"{obs.players[seat]}'s hand ({SEAT_LETTERS[seat]}) {g.sep} deck {obs.deck_sizes[seat]}"
+        )
+
+
+class PlayersZone(Static):
+    """Every player: letter, cards in hand, deck, points, and the played pile (top card first)."""
+
+    _shown: tuple[KarawaneObservation, tuple[int, ...], Glyphs] | None = None
+
+    def on_resize(self) -> None:
+        """Fit the played piles to the new width."""
+        if self._shown is not None:
+            self.show(*self._shown)
+
+    def show(self, obs: KarawaneObservation, scores: tuple[int, ...], g: Glyphs) -> None:
+        """Draw one line per player; the played pile shows as much as fits, newest first."""
+        self._shown = (obs, scores, g)
+        room = self.content_region.width or 10_000
+        width = max(len(name) for name in obs.players)
+        text = Text()
+        for seat, name in enumerate(obs.players):
+            if seat:
+                text.append("\n")
+            mine = seat == obs.to_move
+            text.append(f"{g.turn if mine else ' '} ", style="bold")
+            text.append(f" {SEAT_LETTERS[seat]} ", style=SEAT_COLOURS[seat])
+            text.append(f" {name:<{width}}", style="bold" if mine else "")
+            text.append(
+                f" {obs.hand_sizes[seat]} {g.sep} {obs.deck_sizes[seat]:>2} {g.sep} "
+                f"{scores[seat]:>2}pt {g.sep} "
+            )
+            pile = obs.played[seat]
+            left = room - len(text.plain.rsplit("\n", 1)[-1])
+            if not pile:
+                text.append("none", style="dim")
+                continue
+            # The top card by name, then the older ones newest first while they fit.
+            shown = Text(pile[-1].label, style="bold")
+            older = [CARD_CODES[card] for card in reversed(pile[:-1])]
+            more = "..." if g == ASCII else "…"
+            fit: list[str] = []
+            for index, code in enumerate(older):
+                tail = 0 if index == len(older) - 1 else 1 + len(more)
+                if len(shown) + 2 + len(" ".join([*fit, code])) + 1 + tail > left:
+                    fit.append(more)
+                    break
+                fit.append(code)
+            if fit and fit != [more]:
+                shown.append(f" {g.bar} " + " ".join(fit), style="dim")
+            text.append_text(shown)
+        self.update(text, layout=False)  # one line per player, fixed in the stylesheet
+
+
+class KarawaneTable(TableView):
+    """The Karawane table."""
+
+    # Widgets take no CSS_PATH, so the table reads its own stylesheet file.
+    FIRST_FOCUS = "#hand-row"
+    SCOPED_CSS = False  # the stylesheet names KarawaneTable itself
+    DEFAULT_CSS = Path(__file__).with_name("karawane.tcss").read_text(encoding="utf-8")
+
+    def compose(self) -> ComposeResult:
+        """The zones, top to bottom."""
+        yield TrackZone(id="track", classes="zone")
+        yield HandZone(id="hand", classes="zone")
+        yield PlayersZone(id="players", classes="zone")
+
+    @property
+    def obs(self) -> KarawaneObservation:
+        """The observation being shown."""
+        assert self.view is not None
+        return self.view.observation  # type: ignore[return-value]
+
+    def show(self, view: View) -> None:
+        """Draw every zone."""
+        super().show(view)
+        obs = self.obs
+        g = view.glyphs
+        self.query_one(TrackZone).show(obs, g)
+        self.query_one(HandZone).show(obs, view.viewer, set(view.legal), g)
+        players = self.query_one(PlayersZone)
+        players.show(obs, view.scores, g)
+        players.border_title = f"Players: hand {g.sep} deck {g.sep} points {g.sep} played"
+
+    # -- choosing -----------------------------------------------------------------------
+    def on_card_row_chosen(self, message: CardRow.Chosen) -> None:
+        """Play the chosen card of the hand: at once, or after choosing its camel."""
+        message.stop()
+        hand = self.obs.hand
+        if self.view is None or self.view.viewer is None or message.index >= len(hand):
+            return
+        card = hand[message.index]
+        plays = [action for action in self.view.legal if card_of(action) == card]
+        if not plays:
+            # Nothing legal with this card: let the engine say why (or whose turn it is).
+            self.host.decide(PlayWithoutEffect(card))
+        elif len(plays) == 1 and not isinstance(plays[0], Play):
+            self.host.decide(plays[0])
+        else:
+            self.pick(f"{card.label}: on which camel?", plays)
+
+    def play_on(self, seat: int, camel: int) -> None:
+        """Play on camel ``camel`` of ``seat`` (clicked on the track): pick the card."""
+        view = self.view
+        if view is None:
+            return
+        obs = self.obs
+        if not view.legal:
+            if obs.to_move is not None:
+                self.notify(f"Wait: it is {obs.players[obs.to_move]}'s turn.", severity="warning")
+            return
+        square = obs.camels[seat][camel]
+
+        def targets(action: Action) -> bool:
+            # Camels in the city are alike: any of a player's city camels stands for all.
+            if not isinstance(action, Play) or action.owner != seat:
+                return False
+            return action.camel == camel or square == CITY == obs.camels[seat][action.camel]
+
+        plays = [action for action in view.legal if targets(action)]
+        token = f"{SEAT_LETTERS[seat]}{camel + 1}"
+        if not plays:
+            self.notify(
+                f"No card in your hand can move camel {token} now.",
+                title="Not allowed",
+                severity="warning",
+            )
+            return
+        self.pick(f"Which card on camel {token}?", plays)
+
+    def pick(self, title: str, plays: list[Action]) -> None:
+        """Let the player pick one of ``plays`` (in the log's words) and play it."""
+        labels = [self.host.describe(action) for action in plays]
+        self.host.choose(title, labels, lambda index: self.host.decide(plays[index]))
+
+    def on_turn(self) -> None:
+        """Bring the keyboard to the hand: every decision starts with a card."""
+        self.query_one(CardRow).focus()
