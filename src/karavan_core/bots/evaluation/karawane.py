@@ -7,6 +7,9 @@ from karavan_core.games.karawane.rules import score
 from karavan_core.games.karawane.state import KarawaneState
 
 SCALE = 3.0
+# Measured: with playouts cut after 8 decisions Hard beat Greedy in 20 of 30
+# games, after 40 in 11 of 30 (random Karawane play says little about a race).
+ROLLOUT_DEPTH = 8
 FIRST_OASIS = C.DESERT_SQUARES + 1
 # What a camel that reaches the oasis is worth on average, by the table's points.
 MEAN_OASIS = sum(C.OASIS_POINTS) / len(C.OASIS_POINTS)
