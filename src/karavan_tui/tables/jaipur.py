@@ -1,0 +1,471 @@
+"""Jaipur's table: the market, the token piles, the hand and both players' takings.
+
+Each zone is its own widget.  Everything shown comes from the observation of
+the player at the keyboard; every choice goes back to the game screen as an
+engine action, which the engine accepts or refuses.  Between rounds a summary
+of the finished round comes up before play goes on.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from rich.table import Table
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Footer, Static
+
+from karavan_core.games.jaipur.components import (
+    BONUS_SIZES,
+    CAMEL_TOKEN,
+    GOODS,
+    HAND_LIMIT,
+    LETTERS,
+    NOUNS,
+    SEALS_TO_WIN,
+    Card,
+)
+from karavan_core.games.jaipur.rules import cards_of, describe_cards
+from karavan_core.games.jaipur.state import (
+    Exchange,
+    JaipurObservation,
+    RoundResult,
+    Sell,
+    TakeCamels,
+    TakeGood,
+)
+from karavan_tui.glyphs import ASCII, Glyphs
+from karavan_tui.tables.base import TableView, View
+from karavan_tui.widgets.cards import CardFace, CardRow
+
+# Card colours for rich text (the zones' cards take theirs from the .tcss).
+COLOURS: dict[Card, str] = {
+    Card.DIAMONDS: "bold white on #b3362f",
+    Card.GOLD: "bold black on #e3c340",
+    Card.SILVER: "bold black on #b8bec6",
+    Card.CLOTH: "bold white on #7a3fa0",
+    Card.SPICE: "bold black on #4fa84a",
+    Card.LEATHER: "bold white on #8a5a2e",
+    Card.CAMEL: "bold black on #d9b77e",
+}
+
+
+def times(g: Glyphs) -> str:
+    """The multiplication sign of the symbol set."""
+    return "x" if g == ASCII else "×"
+
+
+def swap(g: Glyphs) -> str:
+    """The exchange mark of the symbol set."""
+    return "<>" if g == ASCII else "⇄"
+
+
+def noun(card: Card) -> str:
+    """The card's name for one card: "diamond", "camel"."""
+    return NOUNS[card][0]
+
+
+def token_text(good: Card, value: int) -> Text:
+    """A goods token as a coloured chip such as ``P5`` (the letter carries it without colour)."""
+    return Text(f"{LETTERS[good]}{value}", style=COLOURS[good])
+
+
+def plural(n: int, word: str) -> str:
+    """``n`` and ``word``, with an "s" unless ``n`` is one."""
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+
+
+class MarketZone(CardRow):
+    """The five market cards (goods first, then camels) and the exchange card last."""
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(6, **kwargs)
+        self.shown: list[Card | None] = []  # the card at each place; None for exchange or gap
+
+    def show(self, obs: JaipurObservation, legal: set, g: Glyphs) -> None:
+        """Draw the market from ``obs``; moves not offered now are dimmed."""
+        cards = cards_of(obs.market)[:5]
+        faces = []
+        for card in cards:
+            if card is Card.CAMEL:
+                n = obs.market[card.index]
+                off = TakeCamels() not in legal
+                tip = f"Take {'the camel' if n == 1 else f'all {n} camels'} into your herd"
+            else:
+                off = TakeGood(card) not in legal
+                tip = f"Take the {noun(card)} into your hand"
+            classes = f"-{card.value}" + (" -off" if off else "")
+            faces.append(CardFace(f"{LETTERS[card]}\n{noun(card)}", classes, tip))
+        faces += [CardFace("\n", "-empty")] * (5 - len(cards))
+        self.shown = [*cards, *[None] * (5 - len(cards)), None]
+        can_swap = any(isinstance(action, Exchange) for action in legal)
+        faces.append(
+            CardFace(
+                f"{swap(g)}\nexchange",
+                "-exchange" + ("" if can_swap else " -off"),
+                "Exchange: take two or more goods and give back as many cards",
+            )
+        )
+        self.set_faces(faces)
+        self.border_title = (
+            f"Market {g.sep} {g.deck} {obs.deck_size} in the deck {g.sep} x exchanges"
+        )
+
+
+class TokensZone(Vertical):
+    """The goods token piles (top value, how many left), the bonus piles and the camel token."""
+
+    def compose(self) -> ComposeResult:
+        """One chip per good, then a line for the bonus piles."""
+        with Horizontal(id="piles"):
+            for good in GOODS:
+                yield Static("", classes=f"chip -{good.value}", id=f"pile-{good.value}")
+        yield Static("", id="bonus")
+
+    def show(self, obs: JaipurObservation, g: Glyphs) -> None:
+        """Draw the piles from ``obs``."""
+        for good, pile in zip(GOODS, obs.goods_piles, strict=True):
+            chip = self.query_one(f"#pile-{good.value}", Static)
+            if pile:
+                chip.update(f"{LETTERS[good]} {pile[0]}\n{times(g)}{len(pile)}", layout=False)
+            else:
+                chip.update(f"{LETTERS[good]} {g.sep}\nnone", layout=False)
+            chip.set_class(not pile, "-none")
+            chip.tooltip = f"{noun(good)} tokens: " + (
+                " ".join(map(str, pile)) if pile else "none left"
+            )
+        piles = f" {g.sep} ".join(
+            f"{size}-card {count}"
+            for size, count in zip(BONUS_SIZES, obs.bonus_pile_sizes, strict=True)
+        )
+        self.query_one("#bonus", Static).update(f"Bonus left: {piles}", layout=False)
+        self.border_title = f"Goods tokens {g.sep} top value, how many"
+        sold = " ".join(
+            f"{LETTERS[good]}{n}" for good, n in zip(GOODS, obs.discard, strict=True) if n
+        )
+        self.border_subtitle = f"sold {sold or 'nothing'} {g.sep} camel token {CAMEL_TOKEN}"
+
+
+class HandZone(Vertical):
+    """The hand of the player at the keyboard, one card per good; hidden behind the curtain."""
+
+    def compose(self) -> ComposeResult:
+        """The row of goods and the hidden notice."""
+        yield CardRow(len(GOODS), id="hand-row")
+        yield Static("", id="hand-hidden")
+
+    def show(self, obs: JaipurObservation, viewer: int | None, legal: set, g: Glyphs) -> None:
+        """Draw ``obs.hand`` when ``viewer`` may see it; goods that cannot be sold are dimmed."""
+        hidden = self.query_one("#hand-hidden", Static)
+        row = self.query_one("#hand-row", CardRow)
+        if viewer is None:
+            row.display = False
+            hidden.display = True
+            hidden.update("Hands are hidden.")
+            self.border_title = "Hand"
+            return
+        row.display = True
+        hidden.display = False
+        sellable = {action.good for action in legal if isinstance(action, Sell)}
+        faces = []
+        for good, count in zip(GOODS, obs.hand, strict=True):
+            classes = f"-{good.value}"
+            if not count:
+                classes += " -none"
+            elif good not in sellable:
+                classes += " -off"
+            tip = f"Sell {noun(good)} ({count} in hand)" if count else f"No {noun(good)} in hand"
+            faces.append(CardFace(f"{LETTERS[good]} {times(g)}{count}\n{noun(good)}", classes, tip))
+        row.set_faces(faces)
+        size = sum(obs.hand)
+        name = obs.players[viewer]
+        self.border_title = f"{name}'s hand {g.sep} {size} of {HAND_LIMIT} {g.sep} Enter sells"
+
+
+class PlayersZone(Static):
+    """Both players: seals, hand size, herd, and the tokens won so far this round."""
+
+    _shown: tuple[JaipurObservation, int | None, Glyphs] | None = None
+
+    def on_resize(self) -> None:
+        """Lay the lines out again for the new width."""
+        if self._shown is not None:
+            self.show(*self._shown)
+
+    def show(self, obs: JaipurObservation, viewer: int | None, g: Glyphs) -> None:
+        """Two lines per player; the tokens as chips when they fit, else as sums.
+
+        Only the viewer's bonus token values are shown: the opponent's (and,
+        behind the curtain, everyone's) are counted but not valued.
+        """
+        self._shown = (obs, viewer, g)
+        room = self.content_region.width or 10_000
+        width = max(len(name) for name in obs.players)
+        text = Text()
+        for seat, name in enumerate(obs.players):
+            if seat:
+                text.append("\n")
+            mine = seat == obs.current and not obs.over
+            text.append(f"{g.turn if mine else ' '} ", style="bold")
+            text.append(f"{name:<{width}}", style="bold" if mine else "")
+            seals = obs.seals[seat]
+            text.append(f"  {plural(seals, 'seal')}", style="bold" if seals else "")
+            text.append(f" {g.sep} {plural(obs.hand_sizes[seat], 'card')}")
+            text.append(f" {g.sep} herd ")
+            text.append(f"{LETTERS[Card.CAMEL]}{obs.herds[seat]}", style=COLOURS[Card.CAMEL])
+            text.append("\n")
+            text.append_text(self._takings(obs, seat, seat == viewer, room, g))
+        self.update(text, layout=False)  # the zone's size does not depend on its text
+
+    @staticmethod
+    def _takings(obs: JaipurObservation, seat: int, own: bool, room: int, g: Glyphs) -> Text:
+        """The tokens ``seat`` won this round, in one line of at most ``room`` cells."""
+        won = [
+            (good, value)
+            for good, values in zip(GOODS, obs.goods_won[seat], strict=True)
+            for value in values
+        ]
+        goods = sum(value for _, value in won)
+        count = sum(obs.bonus_counts[seat])
+        bonus = sum(sum(values) for values in obs.bonus_won) if own else None
+        if own:
+            values = " ".join(str(v) for values in obs.bonus_won for v in values)
+            tail = f"bonus {values} = {bonus}" if count else "no bonus"
+            tail += f" {g.sep} {goods + bonus} so far"
+        else:
+            tail = f"bonus {count} hidden" if count else "no bonus"
+        # Every token as a chip, when the line has room for them.
+        chips = Text("  ")
+        for index, (good, value) in enumerate(won):
+            if index:
+                chips.append(" ")
+            chips.append_text(token_text(good, value))
+        chips.append(f" = {goods} {g.sep} " if won else f"no goods tokens {g.sep} ")
+        chips.append(tail)
+        if chips.cell_len <= room:
+            return chips
+        tokens = plural(len(won), "token")
+        return Text(f"  goods {goods} ({tokens}) {g.sep} {tail}")
+
+
+class RoundSummaryScreen(ModalScreen[None]):
+    """The finished rounds: each player's tokens, herd, camel token and total, and why the seal
+    went where it did."""
+
+    BINDINGS = [Binding("enter,escape,space", "close", "Continue", key_display="Enter")]
+    DEFAULT_CSS = """
+    RoundSummaryScreen { align: center middle; }
+    RoundSummaryScreen > VerticalScroll {
+        width: 76; max-width: 100%; height: auto; max-height: 100%;
+        border: thick $accent; background: $surface; padding: 0 1;
+    }
+    RoundSummaryScreen .round-title { text-style: bold; margin-top: 1; }
+    RoundSummaryScreen .round-reason { margin-top: 1; }
+    RoundSummaryScreen #summary-hint { color: $text-muted; margin-top: 1; }
+    """
+
+    def __init__(
+        self,
+        players: Sequence[str],
+        rounds: Sequence[RoundResult],
+        next_starter: str | None,
+        star: str,
+    ) -> None:
+        super().__init__()
+        self.players = tuple(players)
+        self.rounds = tuple(rounds)
+        self.next_starter = next_starter
+        self.star = star
+
+    def compose(self) -> ComposeResult:
+        """A part per round, newest first, and the way on."""
+        with VerticalScroll(id="summary"):
+            # A round just finished: its summary alone; asked for: every round, newest first.
+            shown = self.rounds[-1:] if self.next_starter is not None else self.rounds
+            for past in reversed(shown):
+                yield Static(self._title(past), classes="round-title")
+                yield Static(self._table(past), classes="round-table")
+                yield Static(past.reason, classes="round-reason")
+            if self.next_starter is not None:
+                number = self.rounds[-1].number + 1
+                hint = f"{self.next_starter} starts round {number}. Press Enter to play on."
+            else:
+                hint = "Press Enter to go back to the table."
+            yield Static(hint, id="summary-hint")
+        yield Footer()
+
+    def _title(self, past: RoundResult) -> str:
+        who = "no seal" if past.winner is None else f"{self.players[past.winner]} takes the seal"
+        return f"Round {past.number}: {who}"
+
+    def _table(self, past: RoundResult) -> Table:
+        table = Table(box=None, pad_edge=False, show_header=True, header_style="bold")
+        table.add_column("")
+        for seat, name in enumerate(self.players):
+            mark = f" {self.star}" if past.winner == seat else ""
+            table.add_column(Text(f"{name}{mark}"), justify="right")
+        scores = past.scores
+        table.add_row(
+            "Goods tokens",
+            *(f"{s.goods_points} ({plural(len(s.goods_tokens), 'token')})" for s in scores),
+        )
+        table.add_row(
+            "Bonus tokens",
+            *(
+                " + ".join(map(str, s.bonus_tokens)) + f" = {s.bonus_points}"
+                if s.bonus_tokens
+                else "none"
+                for s in scores
+            ),
+        )
+        table.add_row("Herd", *(plural(s.herd, "camel") for s in scores))
+        table.add_row(
+            "Camel token", *(str(s.camel_token) if s.camel_token else "-" for s in scores)
+        )
+        table.add_row(
+            Text("Total", style="bold"), *(Text(str(s.total), style="bold") for s in scores)
+        )
+        # Seals held once this round was settled (the earlier rounds' winners and its own).
+        held = [sum(1 for r in self.rounds[: past.number] if r.winner == seat) for seat in (0, 1)]
+        table.add_row("Seals", *(str(n) for n in held))
+        return table
+
+    def on_click(self) -> None:
+        """A click anywhere goes on as well."""
+        self.dismiss(None)
+
+    def action_close(self) -> None:
+        """Back to the table."""
+        self.dismiss(None)
+
+
+class JaipurTable(TableView):
+    """The Jaipur table."""
+
+    # Widgets take no CSS_PATH, so the table reads its own stylesheet file.
+    FIRST_FOCUS = "#market"
+    SCOPED_CSS = False  # the stylesheet names JaipurTable itself
+    DEFAULT_CSS = Path(__file__).with_name("jaipur.tcss").read_text(encoding="utf-8")
+    BINDINGS = [
+        # Not in the Footer, which is full at 80 columns: the market's exchange card and
+        # the zone's title offer it.
+        Binding("x", "exchange", "Exchange", show=False, tooltip="Take goods, give cards back"),
+        Binding("o", "rounds", "Rounds", show=False, tooltip="The finished rounds' summaries"),
+    ]
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self._rounds_seen: int | None = None  # finished rounds already summarised
+
+    def compose(self) -> ComposeResult:
+        """The zones, top to bottom."""
+        yield MarketZone(id="market", classes="zone")
+        yield TokensZone(id="tokens", classes="zone")
+        yield HandZone(id="hand", classes="zone")
+        yield PlayersZone(id="players", classes="zone")
+
+    @property
+    def obs(self) -> JaipurObservation:
+        """The observation being shown."""
+        assert self.view is not None
+        return self.view.observation  # type: ignore[return-value]
+
+    def show(self, view: View) -> None:
+        """Draw every zone; bring up the summary when a round has just ended."""
+        super().show(view)
+        obs = self.obs
+        legal = set(view.legal)
+        g = view.glyphs
+        self.query_one(MarketZone).show(obs, legal, g)
+        self.query_one(TokensZone).show(obs, g)
+        self.query_one(HandZone).show(obs, view.viewer, legal, g)
+        players = self.query_one(PlayersZone)
+        players.show(obs, view.viewer, g)
+        players.border_title = f"Round {len(obs.rounds) + 1} {g.sep} first to {SEALS_TO_WIN} seals"
+        if obs.over:
+            players.border_title = f"Round {len(obs.rounds)} {g.sep} the match is over"
+        finished = len(obs.rounds)
+        players.border_subtitle = f"o {g.sep} finished rounds" if finished else ""
+        if self._rounds_seen is not None and finished > self._rounds_seen and not obs.over:
+            # After the screen's own work (a curtain it is about to draw goes underneath):
+            # both players read the summary together before the next hand is shown.
+            self.call_later(self.summarise, obs.rounds, obs.players[obs.starter])
+        self._rounds_seen = finished  # also follows undo back into an earlier round
+
+    def summarise(self, rounds: Sequence[RoundResult], next_starter: str | None) -> None:
+        """Show the finished ``rounds``: only the newest when ``next_starter`` starts the next."""
+        star = self.view.glyphs.winner if self.view else "*"
+        self.app.push_screen(RoundSummaryScreen(self.obs.players, rounds, next_starter, star))
+
+    def action_rounds(self) -> None:
+        """Show every finished round again."""
+        if not self.obs.rounds:
+            self.notify("No round has finished yet.")
+            return
+        self.summarise(self.obs.rounds, None)
+
+    # -- choosing -----------------------------------------------------------------
+    def on_card_row_chosen(self, message: CardRow.Chosen) -> None:
+        """Turn a chosen card into a decision."""
+        message.stop()
+        if message.row.id == "hand-row":
+            self.sell(GOODS[message.index])
+            return
+        card = self.query_one(MarketZone).shown[message.index]
+        if message.index == 5:
+            self.action_exchange()
+        elif card is Card.CAMEL:
+            self.host.decide(TakeCamels())
+        elif card is not None:
+            self.host.decide(TakeGood(card))
+
+    def sell(self, good: Card) -> None:
+        """Sell ``good``: pick how many among the sales offered (the engine refuses any other)."""
+        assert self.view is not None
+        sales = [a for a in self.view.legal if isinstance(a, Sell) and a.good is good]
+        if not sales:
+            # Let the engine say why (too few, none held, not your turn).
+            self.host.decide(Sell(good, max(1, self.obs.hand[good.index])))
+            return
+        self.host.choose(
+            f"Sell {noun(good)}: how many?",
+            [self.host.describe(action) for action in sales],
+            lambda index: self.host.decide(sales[index]),
+        )
+
+    def action_exchange(self) -> None:
+        """The exchange picker: first the goods to take, then what to give for them.
+
+        Both lists come from the exchanges the engine offers, so the picker
+        can only end on a legal exchange.
+        """
+        view = self.view
+        if view is None or not view.legal:
+            self.host.decide()  # plays nothing; the host says whose turn it is
+            return
+        offers = [action for action in view.legal if isinstance(action, Exchange)]
+        if not offers:
+            self.notify(
+                "You have no exchange to make now.", title="Not allowed", severity="warning"
+            )
+            return
+        takes = list(dict.fromkeys(action.take for action in offers))
+        self.host.choose(
+            "Exchange: which goods do you take from the market?",
+            [describe_cards(take) for take in takes],
+            lambda index: self._pick_give(takes[index], offers),
+        )
+
+    def _pick_give(self, take: tuple[int, ...], offers: list[Exchange]) -> None:
+        """Second step of the exchange picker: what to give for ``take``."""
+        # Giving camels is the usual way to trade, so those ways come first.
+        ways = sorted((a for a in offers if a.take == take), key=lambda a: -a.camels)
+        self.host.choose(
+            f"For {describe_cards(take)}, you give:",
+            [describe_cards(action.give, action.camels) for action in ways],
+            lambda index: self.host.decide(ways[index]),
+        )

@@ -1,0 +1,281 @@
+"""The Jaipur table: a whole match by keys and mouse, privacy, refusals, pickers, snapshots."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from karavan_core.games.jaipur.components import GOODS, Card
+from karavan_core.games.jaipur.state import Exchange, Sell, TakeCamels, TakeGood
+from karavan_core.match import Match, Seat
+from karavan_core.registry import get_game
+from karavan_tui.modals.choice import ChoiceScreen
+from karavan_tui.modals.curtain import CurtainScreen
+from karavan_tui.screens.game import GameScreen
+from karavan_tui.screens.game_over import GameOverScreen
+from karavan_tui.tables.jaipur import MarketZone, RoundSummaryScreen
+
+from .helpers import SEED, game_screen, make_app, settle, start_with
+from .test_snapshots import SIZES, steady
+
+
+def jaipur_match(
+    seats: str = "Ann,bot:random", seed: int = SEED, moves: int = 0, until=None
+) -> Match:
+    """A match with Ann starting and ``moves`` random decisions played (or until ``until``)."""
+    parsed = [Seat.parse(text, i) for i, text in enumerate(seats.split(","))]
+    match = Match(get_game("jaipur"), parsed, seed, {"first_player": 0})
+    rng = random.Random(seed)
+    for _ in range(moves):
+        if until is not None and until(match):
+            break
+        match.play(rng.choice(match.legal_actions()))
+    return match
+
+
+def screen_text(app) -> str:
+    """The rendered screen as plain text (what a player could read)."""
+    return app.export_screenshot().replace("&#160;", " ")
+
+
+async def focus_row(pilot, row_id: str) -> None:
+    """Move the focus to the card row ``row_id`` with Tab."""
+    for _ in range(6):
+        focused = pilot.app.screen.focused
+        if focused is not None and focused.id == row_id:
+            return
+        await pilot.press("tab")
+    raise AssertionError(f"could not reach {row_id}")
+
+
+async def press_card(pilot, row_id: str, index: int) -> None:
+    """Choose card ``index`` of ``row_id`` with the arrows and Enter."""
+    await focus_row(pilot, row_id)
+    row = pilot.app.screen.focused
+    step = "right" if index > row.cursor else "left"
+    for _ in range(abs(index - row.cursor)):
+        await pilot.press(step)
+    assert row.cursor == index
+    await pilot.press("enter")
+    await pilot.pause()
+
+
+async def play_turn_by_keys(pilot, match: Match) -> None:
+    """Sell the largest sale of the first good that can be sold, else take from the market."""
+    legal = match.legal_actions()
+    sales = [a for a in legal if isinstance(a, Sell)]
+    if sales:
+        good = sales[0].good
+        await press_card(pilot, "hand-row", GOODS.index(good))
+        assert isinstance(pilot.app.screen, ChoiceScreen)
+        await pilot.press("end", "enter")  # the biggest sale is listed last
+        return
+    market = game_screen(pilot.app).table.query_one(MarketZone)
+    takes = [i for i, card in enumerate(market.shown) if card is not None]
+    wanted = [
+        i for i in takes if TakeGood(market.shown[i]) in legal or market.shown[i] is Card.CAMEL
+    ]
+    await press_card(pilot, "market", wanted[0])
+
+
+async def test_whole_match_human_against_random_bot(tmp_path):
+    """New-game dialog → Jaipur → a whole seeded match by keys (and a click) → game over."""
+    app = make_app(tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("n")
+        await pilot.pause()
+        dialog = app.screen
+        dialog.query_one("#game").value = "jaipur"
+        await pilot.pause()
+        dialog.query_one("#kind-1").value = "bot:random"
+        await pilot.pause()
+        await pilot.press("ctrl+s")
+        await settle(pilot, app)
+        screen = game_screen(app)
+        match = screen.match
+        assert match.game.name == "jaipur" and match.seats[1].is_bot
+        # The first decision by mouse: a click on the first market card takes it.
+        while match.to_move != 0:
+            await settle(pilot, app)
+        first = screen.table.query_one(MarketZone).shown[0]
+        before = len(match.history)
+        await pilot.click(screen.table.query_one(MarketZone).cards[0])
+        await settle(pilot, app)
+        expected = TakeCamels() if first is Card.CAMEL else TakeGood(first)
+        assert match.history[before] == expected
+        summaries = 0
+        for _ in range(1500):
+            await settle(pilot, app)
+            if isinstance(app.screen, GameOverScreen):
+                break
+            if isinstance(app.screen, RoundSummaryScreen):
+                summaries += 1
+                await pilot.press("enter")
+                continue
+            assert isinstance(app.screen, GameScreen) and match.to_move == 0
+            before = len(match.history)
+            await play_turn_by_keys(pilot, match)
+            await settle(pilot, app)
+            assert len(match.history) > before
+        assert isinstance(app.screen, GameOverScreen)
+        assert match.is_over() and summaries == len(match.state.rounds) - 1
+        assert max(match.state.seals) == 2
+
+
+async def test_curtain_hides_hands_and_bonus_values(tmp_path):
+    def both_have_bonus(match: Match) -> bool:
+        counts = [sum(len(v) for v in held) for held in match.state.bonus_won]
+        return min(counts) > 0 and match.to_move == 0 and not match.state.rounds
+
+    match = jaipur_match("Ann,Bob", moves=300, until=both_have_bonus)
+    assert both_have_bonus(match)
+    state = match.state
+    app = start_with(tmp_path, match)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        screen = game_screen(app)
+        assert isinstance(app.screen, CurtainScreen) and app.screen.player_name == "Ann"
+        # Under the curtain the table was drawn without a viewer: no hand, no bonus value.
+        assert screen.table.view.viewer is None
+        assert not screen.query_one("#hand-row").display
+        players = str(screen.query_one("#players").render())
+        assert players.count("hidden") == 2 and "so far" not in players
+        text = screen_text(app)
+        assert "Pass to Ann" in text and "diamond" not in text and "hidden" not in text
+        await pilot.press("enter")
+        await pilot.pause()
+        assert screen.table.view.viewer == 0 and screen.query_one("#hand-row").display
+        hand = state.hands[0]
+        faces = [str(card.render()) for card in screen.query_one("#hand-row").cards]
+        assert faces[0].startswith(f"D ×{hand[0]}")
+        players = str(screen.query_one("#players").render())
+        mine = sum(sum(v) for v in state.bonus_won[0])
+        assert players.count("hidden") == 1 and f"= {mine}" in players
+        # Ann plays; the curtain comes down for Bob before his hand is drawn.
+        await pilot.press("a", "enter")
+        await pilot.pause()
+        assert isinstance(app.screen, CurtainScreen) and app.screen.player_name == "Bob"
+        assert screen.table.view.viewer is None and not screen.query_one("#hand-row").display
+        await pilot.press("enter")
+        await pilot.pause()
+        assert screen.table.view.viewer == 1
+
+
+async def test_an_illegal_sale_is_refused_with_a_notification(tmp_path):
+    match = jaipur_match()
+    game, state = match.game, match.state
+    good = next(g for g in GOODS if state.hands[0][g.index] == 1 and g in (Card.GOLD, Card.SILVER))
+    reason = game.why_illegal(state, Sell(good, 1))
+    assert reason
+    app = start_with(tmp_path, match)
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await settle(pilot, app)
+        await press_card(pilot, "hand-row", GOODS.index(good))
+        assert isinstance(app.screen, GameScreen)
+        assert [n.message for n in app._notifications] == [reason]
+        assert match.history == [] and match.state is state
+
+
+async def test_exchange_picker_offers_only_legal_exchanges(tmp_path):
+    match = jaipur_match()
+    offers = [a for a in match.legal_actions() if isinstance(a, Exchange)]
+    takes = list(dict.fromkeys(a.take for a in offers))
+    app = start_with(tmp_path, match)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        await press_card(pilot, "market", 5)  # the exchange card
+        assert isinstance(app.screen, ChoiceScreen)
+        assert len(app.screen.options) == len(takes)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, ChoiceScreen)
+        ways = [a for a in offers if a.take == takes[0]]
+        assert len(app.screen.options) == len(ways)
+        await pilot.press("end", "enter")
+        await settle(pilot, app)
+        played = match.history[0]
+        assert isinstance(played, Exchange) and played in ways
+
+
+async def test_round_summary_between_rounds_and_again_on_o(tmp_path):
+    game = get_game("jaipur")
+
+    def last_move(match: Match) -> bool:
+        state = match.state
+        return any(game.apply(state, a).rounds for a in match.legal_actions())
+
+    match = jaipur_match("Ann,Bob", moves=400, until=last_move)
+    ending = next(a for a in match.legal_actions() if game.apply(match.state, a).rounds)
+    app = start_with(tmp_path, match)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        await pilot.press("enter")  # lift the curtain
+        await pilot.pause()
+        screen = game_screen(app)
+        assert screen.decide(ending)
+        await pilot.pause()
+        await pilot.pause()
+        # The summary comes over the curtain: both players read it before the hand is passed.
+        assert isinstance(app.screen, RoundSummaryScreen)
+        assert isinstance(app.screen_stack[-2], CurtainScreen)
+        text = screen_text(app)
+        reason = match.state.rounds[0].reason
+        assert reason.split(".")[0] in text and "Camel token" in text
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, CurtainScreen)
+        await pilot.press("enter")
+        await pilot.pause()
+        await pilot.press("o")
+        await pilot.pause()
+        assert isinstance(app.screen, RoundSummaryScreen)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, GameScreen)
+
+
+# -- snapshots ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_jaipur_table_start(snap_compare, tmp_path, size):
+    app = start_with(tmp_path, jaipur_match())
+    assert snap_compare(app, terminal_size=size, run_before=steady)
+
+
+def mid_game() -> Match:
+    """Ann to move some forty decisions into the first round."""
+    return jaipur_match(moves=100, until=lambda m: len(m.history) >= 40 and m.to_move == 0)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_jaipur_table_mid_game(snap_compare, tmp_path, size):
+    app = start_with(tmp_path, mid_game())
+    assert snap_compare(app, terminal_size=size, run_before=steady)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_jaipur_exchange_picker(snap_compare, tmp_path, size):
+    async def open_picker(pilot):
+        await steady(pilot)
+        await pilot.press("x", "enter")  # the first goods to take; now what to give
+        await steady(pilot)
+
+    app = start_with(tmp_path, mid_game())
+    assert snap_compare(app, terminal_size=size, run_before=open_picker)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_jaipur_round_summary(snap_compare, tmp_path, size):
+    game = get_game("jaipur")
+    match = jaipur_match(moves=400, until=lambda m: bool(m.state.rounds))
+
+    async def open_summary(pilot):
+        await steady(pilot)
+        await pilot.press("o")
+        await steady(pilot)
+
+    assert match.state.rounds and not game.is_over(match.state)
+    app = start_with(tmp_path, match)
+    assert snap_compare(app, terminal_size=size, run_before=open_summary)
