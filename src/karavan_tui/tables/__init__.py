@@ -15,6 +15,7 @@ from karavan_tui.tables.base import TableHost, TableView, View
 _TABLES: dict[str, tuple[str, str]] = {
     "karakum": ("karavan_tui.tables.karakum", "KarakumTable"),
     "karawane": ("karavan_tui.tables.karawane", "KarawaneTable"),
+    "jaipur": ("karavan_tui.tables.jaipur", "JaipurTable"),
 }
 
 TABLE_GAMES: tuple[str, ...] = tuple(_TABLES)
