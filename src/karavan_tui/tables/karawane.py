@@ -200,6 +200,8 @@ class HandZone(Vertical):
         row = self.query_one(CardRow)
         hidden = self.query_one("#hand-hidden", Static)
         if viewer is None:
+            # Blank the faces too, so no private card stays even in a hidden widget.
+            row.set_faces([CardFace("", "-empty")] * HAND_SIZE)
             row.display = False
             hidden.display = True
             hidden.update("Cards are hidden.")

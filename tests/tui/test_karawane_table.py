@@ -1,0 +1,200 @@
+"""The Karawane table: whole games through keys and clicks, privacy, refusals, snapshots."""
+
+from __future__ import annotations
+
+import pytest
+
+from karavan_core.games.karawane.components import Card, Kind
+from karavan_core.games.karawane.state import Play, PlayWithoutEffect
+from karavan_core.match import Match
+from karavan_tui.modals.choice import ChoiceScreen
+from karavan_tui.modals.curtain import CurtainScreen
+from karavan_tui.screens.game import GameScreen
+from karavan_tui.screens.game_over import GameOverScreen
+from karavan_tui.tables.karawane import KarawaneTable, TrackZone, card_of
+from karavan_tui.widgets.cards import CardRow
+
+from .helpers import SEED, game_screen, make_app, settle, start_with
+from .matches import seeded_match
+from .test_snapshots import SIZES, steady
+
+LABELS = [card.label for card in Card]
+
+
+def karawane_match(
+    seats: str = "Ann,bot:random", seed: int = SEED, first: int | None = 0, moves: int = 0
+) -> Match:
+    """A Karawane match with ``moves`` decisions already played by a seeded random policy."""
+    return seeded_match("karawane", seats, seed, first, moves)
+
+
+def table(app) -> KarawaneTable:
+    """The open Karawane table."""
+    return game_screen(app).query_one(KarawaneTable)
+
+
+async def play_card(pilot, app, slot: int) -> None:
+    """Move the hand's cursor to ``slot`` by arrow keys and press Enter."""
+    row = table(app).query_one(CardRow)
+    assert app.screen.focused is row
+    await pilot.press(*["right"] * ((slot - row.cursor) % row.count), "enter")
+    await pilot.pause()
+
+
+async def click_camel(pilot, app, seat: int, camel: int) -> None:
+    """Click camel ``camel`` of ``seat`` where the track draws it."""
+    track = table(app).query_one(TrackZone)
+    line, column = next(spot for spot, who in track.spots.items() if who == (seat, camel))
+    # The content starts inside the border (1) and the padding (1 column).
+    await pilot.click(TrackZone, offset=(column + 2, line + 1))
+    await pilot.pause()
+
+
+async def test_whole_game_human_against_random_bot_through_keys_and_a_click(tmp_path):
+    """Title → new game dialog → Karawane → a whole seeded game by keys → game over."""
+    app = make_app(tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("n")
+        await pilot.pause()
+        await pilot.press("enter", "down", "enter")  # the game list: Karawane follows Karakum
+        await pilot.pause()
+        app.screen.query_one("#kind-1").value = "bot:random"
+        app.screen.query_one("#first").value = "0"
+        await pilot.pause()
+        await pilot.press("ctrl+s")
+        await settle(pilot, app)
+        screen = game_screen(app)
+        match = screen.match
+        assert match.game.name == "karawane" and match.seed == SEED
+        assert [seat.name for seat in match.seats] == ["Player 1", "Random bot 2"]
+        # The first move by mouse: camel A1 in the city, then the first card offered for it.
+        assert match.to_move == 0
+        await click_camel(pilot, app, 0, 0)
+        assert isinstance(app.screen, ChoiceScreen)
+        await pilot.click("#choices", offset=(2, 1))
+        await settle(pilot, app)
+        first = match.history[0]
+        assert isinstance(first, Play) and (first.owner, first.camel) == (0, 0)
+        turns = 1
+        for _ in range(500):
+            await settle(pilot, app)
+            if isinstance(app.screen, GameOverScreen):
+                break
+            assert isinstance(app.screen, GameScreen) and match.to_move == 0
+            legal = match.legal_actions()
+            hand = match.state.hands[0]
+            slot = next(i for i, card in enumerate(hand) if card in map(card_of, legal))
+            before = len(match.history)
+            await play_card(pilot, app, slot)
+            if isinstance(app.screen, ChoiceScreen):  # the camel to play the card on
+                await pilot.press("enter")
+            await settle(pilot, app)
+            assert match.history[before] in legal and card_of(match.history[before]) == hand[slot]
+            turns += 1
+        assert isinstance(app.screen, GameOverScreen) and match.is_over()
+        assert turns > 5
+        result = match.game.result(match.state)
+        winners = " and ".join(match.seats[s].name for s in result.winners)
+        assert str(app.screen.query_one("#winners").render()).startswith(f"★ {winners}")
+
+
+def rendered(app) -> str:
+    """The text on screen."""
+    return app.export_screenshot().replace("&#160;", " ")
+
+
+async def test_curtain_between_two_humans_hides_every_private_card(tmp_path):
+    match = karawane_match("Ann,Bob", first=0)
+    app = start_with(tmp_path, match)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        screen = game_screen(app)
+        hand_row = screen.query_one("#hand-row", CardRow)
+        assert isinstance(app.screen, CurtainScreen) and app.screen.player_name == "Ann"
+        assert screen.table.view.viewer is None and not hand_row.display
+        # Nothing private is drawn, nor kept in the hidden cards.
+        assert all(not str(card.render()).strip() for card in hand_row.cards)
+        assert "Pass to Ann" in rendered(app)
+        assert not any(label in rendered(app) for label in LABELS)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, GameScreen) and screen.table.view.viewer == 0
+        hand = match.state.hands[0]
+        assert [str(card.render()).split("\n")[0] for card in hand_row.cards] == [
+            card.label for card in hand
+        ]
+        slot = next(i for i, c in enumerate(hand) if c in map(card_of, match.legal_actions()))
+        await play_card(pilot, app, slot)
+        if isinstance(app.screen, ChoiceScreen):
+            await pilot.press("enter")
+        await pilot.pause()
+        assert len(match.history) == 1
+        assert isinstance(app.screen, CurtainScreen) and app.screen.player_name == "Bob"
+        assert screen.table.view.viewer is None and not hand_row.display
+        assert all(not str(card.render()).strip() for card in hand_row.cards)
+        # The curtain is opaque: no card at all is named on screen.
+        text = rendered(app)
+        assert "Pass to Bob" in text and not any(label in text for label in LABELS)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert screen.table.view.viewer == 1 and hand_row.display
+        assert str(screen.query_one("#hand").border_title).startswith("Bob's hand")
+
+
+def stuck_card_match() -> tuple[Match, int]:
+    """A fresh game where Ann holds a card with no use while another card has one."""
+    for seed in range(1, 500):
+        match = karawane_match(seed=seed)
+        usable = {card_of(action) for action in match.legal_actions()}
+        for slot, card in enumerate(match.state.hands[0]):
+            if card not in usable:
+                return match, slot
+    raise AssertionError("no such deal")
+
+
+async def test_illegal_attempts_are_refused_with_a_notification(tmp_path):
+    match, slot = stuck_card_match()
+    game, state = match.game, match.state
+    card = state.hands[0][slot]
+    assert card.kind is Kind.MIRAGE  # nobody has left the city yet
+    reason = game.why_illegal(state, PlayWithoutEffect(card))
+    app = start_with(tmp_path, match)
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await settle(pilot, app)
+        await play_card(pilot, app, slot)
+        assert isinstance(app.screen, GameScreen)
+        assert [n.message for n in app._notifications] == [reason]
+        # A rival's camel in the city cannot be moved by any card in Ann's hand.
+        await click_camel(pilot, app, 1, 0)
+        assert isinstance(app.screen, GameScreen)
+        messages = [n.message for n in app._notifications]
+        assert messages == [reason, "No card in your hand can move camel B1 now."]
+        assert match.history == [] and match.state is state
+        assert table(app).view.observation.camels == state.camels
+
+
+async def test_ascii_mode_and_four_players_fit_80x24(tmp_path):
+    match = karawane_match("Ann,bot:random,bot:random,bot:random", moves=30)
+    app = start_with(tmp_path, match)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        app.set_ascii(True)
+        await pilot.pause()
+        track = table(app).query_one(TrackZone)
+        assert "·" not in str(track.render()) and "city > desert" in str(track.border_title)
+        players = table(app).query_one("#players")
+        lines = str(players.render()).split("\n")
+        assert [line[3] for line in lines[:4]] == list("ABCD")
+        assert players.content_region.height >= 4
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_snapshot_start(snap_compare, tmp_path, size):
+    app = start_with(tmp_path, karawane_match())
+    assert snap_compare(app, terminal_size=size, run_before=steady)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_snapshot_mid_game(snap_compare, tmp_path, size):
+    app = start_with(tmp_path, karawane_match("Ann,bot:random,bot:random", moves=40))
+    assert snap_compare(app, terminal_size=size, run_before=steady)
