@@ -103,10 +103,21 @@ def rendered(app) -> str:
     return app.export_screenshot().replace("&#160;", " ")
 
 
+def stuck_card_match(seats: str = "Ann,bot:random") -> tuple[Match, int]:
+    """A fresh game where Ann holds a card with no use while another card has one."""
+    for seed in range(1, 500):
+        match = karawane_match(seats, seed=seed)
+        usable = {card_of(action) for action in match.legal_actions()}
+        for slot, card in enumerate(match.state.hands[0]):
+            if card not in usable:
+                return match, slot
+    raise AssertionError("no such deal")
+
+
 async def test_curtain_between_two_humans_hides_every_private_card(tmp_path):
-    match = karawane_match("Ann,Bob", first=0)
+    match, stuck = stuck_card_match("Ann,Bob")
     app = start_with(tmp_path, match)
-    async with app.run_test(size=(80, 24)) as pilot:
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
         await settle(pilot, app)
         screen = game_screen(app)
         hand_row = screen.query_one("#hand-row", CardRow)
@@ -123,6 +134,9 @@ async def test_curtain_between_two_humans_hides_every_private_card(tmp_path):
         assert [str(card.render()).split("\n")[0] for card in hand_row.cards] == [
             card.label for card in hand
         ]
+        # Ann first tries a card she cannot use: the refusal names it...
+        await play_card(pilot, app, stuck)
+        assert hand[stuck].label in next(iter(app._notifications)).message
         slot = next(i for i, c in enumerate(hand) if c in map(card_of, match.legal_actions()))
         await play_card(pilot, app, slot)
         if isinstance(app.screen, ChoiceScreen):
@@ -132,7 +146,8 @@ async def test_curtain_between_two_humans_hides_every_private_card(tmp_path):
         assert isinstance(app.screen, CurtainScreen) and app.screen.player_name == "Bob"
         assert screen.table.view.viewer is None and not hand_row.display
         assert all(not str(card.render()).strip() for card in hand_row.cards)
-        # The curtain is opaque: no card at all is named on screen.
+        # ...but no toast outlives her turn, and the curtain is opaque: no card is named.
+        assert not list(app._notifications)
         text = rendered(app)
         assert "Pass to Bob" in text and not any(label in text for label in LABELS)
         await pilot.press("enter")
@@ -141,23 +156,13 @@ async def test_curtain_between_two_humans_hides_every_private_card(tmp_path):
         assert str(screen.query_one("#hand").border_title).startswith("Bob's hand")
 
 
-def stuck_card_match() -> tuple[Match, int]:
-    """A fresh game where Ann holds a card with no use while another card has one."""
-    for seed in range(1, 500):
-        match = karawane_match(seed=seed)
-        usable = {card_of(action) for action in match.legal_actions()}
-        for slot, card in enumerate(match.state.hands[0]):
-            if card not in usable:
-                return match, slot
-    raise AssertionError("no such deal")
-
-
 async def test_illegal_attempts_are_refused_with_a_notification(tmp_path):
     match, slot = stuck_card_match()
     game, state = match.game, match.state
     card = state.hands[0][slot]
     assert card.kind is Kind.MIRAGE  # nobody has left the city yet
-    reason = game.why_illegal(state, PlayWithoutEffect(card))
+    assert game.why_illegal(state, PlayWithoutEffect(card))  # nor may it be thrown away
+    reason = f"{card.label} can move no camel now: play another card."
     app = start_with(tmp_path, match)
     async with app.run_test(size=(80, 24), notifications=True) as pilot:
         await settle(pilot, app)

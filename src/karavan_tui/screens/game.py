@@ -204,6 +204,8 @@ class GameScreen(Screen[None]):
         if self.viewer != seat:
             self.viewer = None  # nothing private stays on screen under the curtain
             self.refresh_view()
+            # A toast about the last player's cards ("Mirage 2 can move…") must not outlive them.
+            self.app.clear_notifications()
 
             def lifted(_: object) -> None:
                 self.viewer = seat

@@ -315,8 +315,15 @@ class KarawaneTable(TableView):
             return
         card = hand[message.index]
         plays = [action for action in self.view.legal if card_of(action) == card]
-        if not plays:
-            # Nothing legal with this card: let the engine say why (or whose turn it is).
+        if not plays and self.view.legal:
+            # Other cards have an effect, so this one may not be thrown away either.
+            self.notify(
+                f"{card.label} can move no camel now: play another card.",
+                title="Not allowed",
+                severity="warning",
+            )
+        elif not plays:
+            # Not this player's turn: the engine's host says whose it is.
             self.host.decide(PlayWithoutEffect(card))
         elif len(plays) == 1 and not isinstance(plays[0], Play):
             self.host.decide(plays[0])
