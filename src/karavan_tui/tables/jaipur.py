@@ -79,6 +79,13 @@ def plural(n: int, word: str) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
+def added(values: Sequence[int]) -> str:
+    """Token values and their sum: "none", "3", "3 + 2 = 5"."""
+    if len(values) < 2:
+        return str(values[0]) if values else "none"
+    return " + ".join(map(str, values)) + f" = {sum(values)}"
+
+
 class MarketZone(CardRow):
     """The five market cards (goods first, then camels) and the exchange card last."""
 
@@ -133,7 +140,7 @@ class TokensZone(Vertical):
             if pile:
                 chip.update(f"{LETTERS[good]} {pile[0]}\n{times(g)}{len(pile)}", layout=False)
             else:
-                chip.update(f"{LETTERS[good]} {g.sep}\nnone", layout=False)
+                chip.update(f"{LETTERS[good]}\nnone", layout=False)
             chip.set_class(not pile, "-none")
             chip.tooltip = f"{noun(good)} tokens: " + (
                 " ".join(map(str, pile)) if pile else "none left"
@@ -204,9 +211,12 @@ class PlayersZone(Static):
         """
         self._shown = (obs, viewer, g)
         room = self.content_region.width or 10_000
-        width = max(len(name) for name in obs.players)
+        # Long names are cut so that each line fits a narrow zone (the Scores panel has them whole).
+        width = min(max(len(name) for name in obs.players), max(4, room - 32))
         text = Text()
         for seat, name in enumerate(obs.players):
+            if len(name) > width:
+                name = name[: width - 1] + "~"
             if seat:
                 text.append("\n")
             mine = seat == obs.current and not obs.over
@@ -231,25 +241,27 @@ class PlayersZone(Static):
         ]
         goods = sum(value for _, value in won)
         count = sum(obs.bonus_counts[seat])
-        bonus = sum(sum(values) for values in obs.bonus_won) if own else None
-        if own:
-            values = " ".join(str(v) for values in obs.bonus_won for v in values)
-            tail = f"bonus {values} = {bonus}" if count else "no bonus"
-            tail += f" {g.sep} {goods + bonus} so far"
+        mine = [value for values in obs.bonus_won for value in values]
+        if not count:
+            tails = ["no bonus"]
+        elif own:
+            tails = [f"bonus {added(mine)}", f"bonus {sum(mine)}"]
         else:
-            tail = f"bonus {count} hidden" if count else "no bonus"
-        # Every token as a chip, when the line has room for them.
+            tails = [f"{count} hidden bonus"]
+        if own:
+            tails = [f"{tail} {g.sep} {goods + sum(mine)} so far" for tail in tails]
+        # The longest form that fits: every token as a chip, then sums only.
         chips = Text("  ")
         for index, (good, value) in enumerate(won):
             if index:
                 chips.append(" ")
             chips.append_text(token_text(good, value))
         chips.append(f" = {goods} {g.sep} " if won else f"no goods tokens {g.sep} ")
-        chips.append(tail)
+        chips.append(tails[0])
         if chips.cell_len <= room:
             return chips
-        tokens = plural(len(won), "token")
-        return Text(f"  goods {goods} ({tokens}) {g.sep} {tail}")
+        sums = [f"  goods {goods} ({plural(len(won), 'token')}) {g.sep} {tail}" for tail in tails]
+        return Text(next((line for line in sums if len(line) <= room), sums[-1]))
 
 
 class RoundSummaryScreen(ModalScreen[None]):
@@ -315,12 +327,7 @@ class RoundSummaryScreen(ModalScreen[None]):
         )
         table.add_row(
             "Bonus tokens",
-            *(
-                " + ".join(map(str, s.bonus_tokens)) + f" = {s.bonus_points}"
-                if s.bonus_tokens
-                else "none"
-                for s in scores
-            ),
+            *(added(s.bonus_tokens) for s in scores),
         )
         table.add_row("Herd", *(plural(s.herd, "camel") for s in scores))
         table.add_row(
@@ -453,10 +460,16 @@ class JaipurTable(TableView):
                 "You have no exchange to make now.", title="Not allowed", severity="warning"
             )
             return
-        takes = list(dict.fromkeys(action.take for action in offers))
+        ways: dict[tuple[int, ...], int] = {}
+        for action in offers:
+            ways[action.take] = ways.get(action.take, 0) + 1
+        takes = list(ways)
         self.host.choose(
             "Exchange: which goods do you take from the market?",
-            [describe_cards(take) for take in takes],
+            [
+                f"{describe_cards(take)}  ({plural(ways[take], 'way')} to give {sum(take)} back)"
+                for take in takes
+            ],
             lambda index: self._pick_give(takes[index], offers),
         )
 
