@@ -350,6 +350,8 @@ class KarawaneTable(TableView):
 
         plays = [action for action in view.legal if targets(action)]
         token = f"{SEAT_LETTERS[seat]}{camel + 1}"
+        # The engine moves the first of a player's city camels, so name the group, not this one.
+        where = f"a camel of {SEAT_LETTERS[seat]} out of the city" if square == CITY else token
         if not plays:
             self.notify(
                 f"No card in your hand can move camel {token} now.",
@@ -357,7 +359,7 @@ class KarawaneTable(TableView):
                 severity="warning",
             )
             return
-        self.pick(f"Which card on camel {token}?", plays)
+        self.pick(f"Which card, to move {where}?", plays)
 
     def pick(self, title: str, plays: list[Action]) -> None:
         """Let the player pick one of ``plays`` (in the log's words) and play it."""
