@@ -109,6 +109,7 @@ class TrackZone(Static):
         super().__init__(**kwargs)
         # Where each camel is drawn: (line, first column) -> (seat, camel).
         self.spots: dict[tuple[int, int], tuple[int, int]] = {}
+        self.tooltip = "Click a camel to choose a card to play on it"
 
     def on_resize(self) -> None:
         """Lay the track out again for the new width."""
