@@ -53,7 +53,7 @@ class GameOverScreen(Screen[str]):
             yield Static(
                 f"{star} {winners} {'win' if len(result.winners) > 1 else 'wins'}!", id="winners"
             )
-            notes = " ".join(result.notes)
+            notes = "\n".join(result.notes)  # one sentence a line: some games explain in steps
             yield Static(f"{notes} Seed {match.seed}.", id="notes")
             yield Static(self._breakdown(names, result), id="breakdown")
             yield Static(score_chart(names, score_series(match), width=52, height=6), id="chart")
@@ -70,9 +70,12 @@ class GameOverScreen(Screen[str]):
         for seat, name in enumerate(names):
             mark = " *" if seat in result.winners else ""
             table.add_column(Text(f"{name}{mark}"), justify="right")
-        labels = [label for label, _ in result.breakdown[0]]
-        for row, label in enumerate(labels):
-            table.add_row(label, *(result.breakdown[seat][row][1] for seat in range(len(names))))
+        # Seats may explain themselves with different lines (Karakorum's champions
+        # have more than the others): one row per label, in order of first use.
+        values = [dict(lines) for lines in result.breakdown]
+        labels = list(dict.fromkeys(label for lines in result.breakdown for label, _ in lines))
+        for label in labels:
+            table.add_row(label, *(values[seat].get(label, "") for seat in range(len(names))))
         return table
 
     def on_mount(self) -> None:

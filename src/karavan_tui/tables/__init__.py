@@ -14,6 +14,7 @@ from karavan_tui.tables.base import TableHost, TableView, View
 # title screen starts without loading every table.
 _TABLES: dict[str, tuple[str, str]] = {
     "karakum": ("karavan_tui.tables.karakum", "KarakumTable"),
+    "karakorum": ("karavan_tui.tables.karakorum", "KarakorumTable"),
     "karawane": ("karavan_tui.tables.karawane", "KarawaneTable"),
     "jaipur": ("karavan_tui.tables.jaipur", "JaipurTable"),
 }

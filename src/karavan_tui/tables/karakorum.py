@@ -1,0 +1,551 @@
+"""Karakorum's table: the revealed cards, the goal cards, the expeditions and the tracks.
+
+Each zone is its own widget.  Everything shown comes from the observation of
+the player at the keyboard (in Karakorum only the order of the deck is
+hidden); every choice goes back to the game screen as engine actions, which
+the engine accepts or refuses with its own reason.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from pathlib import Path
+
+from attrs import frozen
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import Vertical
+from textual.widgets import Static
+
+from karavan_core.engine import Action
+from karavan_core.games.karakorum.components import (
+    GOAL_KINDS,
+    PEAKS,
+    REVEAL_BEYOND_PLAYERS,
+    TRACK_TOP,
+    GoalKind,
+    Peak,
+)
+from karavan_core.games.karakorum.state import (
+    Card,
+    Done,
+    Expedition,
+    KarakorumObservation,
+    Pass,
+    Place,
+    Remove,
+    Reveal,
+    Score,
+    Step,
+    StopRevealing,
+    StopTaking,
+    Take,
+)
+from karavan_tui.glyphs import ASCII, Glyphs
+from karavan_tui.tables.base import TableView, View
+from karavan_tui.widgets.cards import CardFace, CardRow
+
+# Rich styles per peak, for the text zones (the card widgets take theirs from the .tcss).
+PEAK_TEXT: dict[Peak, str] = {
+    Peak.RED: "bold #e0554d",
+    Peak.GREEN: "bold #5cbf57",
+    Peak.YELLOW: "bold #e3c340",
+}
+PEAK_CHIP: dict[Peak, str] = {
+    Peak.RED: "bold white on #b3362f",
+    Peak.GREEN: "bold black on #4fa84a",
+    Peak.YELLOW: "bold black on #e3c340",
+}
+# Short names of the goal cards, and the longer ones used when there is room.
+GOAL_SHORT: dict[GoalKind, str] = {
+    GoalKind.FOUR: "4",
+    GoalKind.SIX: "6",
+    GoalKind.DOUBLE: "2×3",
+    GoalKind.AXES: "10{axe}",
+}
+GOAL_LONG: dict[GoalKind, str] = {
+    GoalKind.FOUR: "4 cards +5",
+    GoalKind.SIX: "6 cards +12",
+    GoalKind.DOUBLE: "2×3 cards +10",
+    GoalKind.AXES: "10{axe} +15",
+}
+TABLE_SLOTS = 5  # the most cards ever revealed: four players + 1
+EXPEDITION_SLOTS = 4  # the most expeditions a player may have
+STOP_SLOT = TABLE_SLOTS + 1  # the table row: deck, the revealed cards, then stop/pass/done
+NEW_SLOT = EXPEDITION_SLOTS  # the expeditions row: the expeditions, then "start a new one"
+
+
+@frozen
+class Marks:
+    """The table's own symbols: ice axes, track bars and the first-player marker."""
+
+    axe: str
+    full: str
+    empty: str
+    first: str
+    fresh: str
+    times: str
+
+
+UNICODE_MARKS = Marks(axe="▲", full="█", empty="░", first="◆", fresh="+", times="×")
+ASCII_MARKS = Marks(axe="^", full="#", empty=".", first="@", fresh="+", times="x")
+
+
+def marks_for(g: Glyphs) -> Marks:
+    """The symbols matching the app's glyph set (plain ASCII in ASCII mode)."""
+    return ASCII_MARKS if g == ASCII else UNICODE_MARKS
+
+
+def goal_name(kind: GoalKind, m: Marks, *, long: bool) -> str:
+    """A goal card's name on the table, short or long."""
+    text = (GOAL_LONG if long else GOAL_SHORT)[kind].format(axe=m.axe)
+    return text.replace("×", m.times)
+
+
+def card_token(card: Card) -> Text:
+    """A summit card as a coloured token such as ``R5`` (the letter carries the colour)."""
+    return Text(f"{card.color.letter}{card.value}", style=PEAK_CHIP[card.color])
+
+
+def expedition_token(exp: Expedition, m: Marks) -> Text:
+    """An expedition in a line of text: peak letter, values bottom to top, visible axes."""
+    values = "".join(str(card.value) for card in exp.cards)
+    text = Text(f"{exp.color.letter}:{values}", style=PEAK_TEXT[exp.color])
+    text.append(f"{m.axe}{exp.axes}", style="dim")
+    if exp.fresh:
+        text.append(m.fresh, style="bold")
+    return text
+
+
+def axes_line(card: Card, m: Marks) -> str:
+    """A card's ice axes drawn as symbols (a dash for none)."""
+    return m.axe * card.axes if card.axes else "-"
+
+
+class SlotRow(CardRow):
+    """A :class:`CardRow` whose unused slots are hidden; the cursor skips them."""
+
+    def show_slots(self, faces: Sequence[CardFace | None]) -> None:
+        """Show ``faces`` one per slot; ``None`` hides the slot."""
+        for card, face in zip(self.cards, faces, strict=True):
+            card.display = face is not None
+            if face is not None:
+                card.set_face(face)
+        if not self.cards[self.cursor].display:
+            self.action_move(1)
+
+    def action_move(self, step: int) -> None:
+        """Move the cursor to the next shown slot (wrapping around)."""
+        for k in range(1, self.count + 1):
+            index = (self.cursor + step * k) % self.count
+            if self.cards[index].display:
+                self.cursor = index
+                return
+
+    def point_at(self, index: int) -> None:
+        """Put the cursor on slot ``index`` (a hidden slot is passed over)."""
+        self.cursor = index
+        if not self.cards[index].display:
+            self.action_move(1)
+
+
+class TableZone(Vertical):
+    """The summit cards of the round: the deck, the revealed cards, and stop/pass/done.
+
+    While a player places, the row shows the cards that player took instead
+    (the revealed cards are all taken or discarded by then).
+    """
+
+    def compose(self) -> ComposeResult:
+        """The one row of slots."""
+        yield SlotRow(1 + TABLE_SLOTS + 1, id="table-row")
+
+    def show(self, obs: KarakorumObservation, legal: set[Action], g: Glyphs) -> None:
+        """Draw the round's cards from ``obs``."""
+        m = marks_for(g)
+        placing = obs.step is Step.PLACE
+        cards = row_cards(obs)
+        limit = len(obs.players) + REVEAL_BEYOND_PLAYERS
+        faces: list[CardFace | None] = [
+            CardFace(
+                f"{g.deck}{obs.deck_size:>3}\nreveal",
+                "-deck" + ("" if Reveal() in legal else " -off"),
+                "Reveal the top card of the deck",
+            )
+        ]
+        for slot in range(TABLE_SLOTS):
+            if slot < len(cards):
+                card = cards[slot]
+                if placing:
+                    usable = any(isinstance(a, Place) and a.card == card for a in legal)
+                    tip = f"Place the {card}"
+                else:
+                    usable = Take(card) in legal
+                    tip = f"Take the {card}"
+                faces.append(
+                    CardFace(
+                        f"{card.color.letter}{card.value}\n{axes_line(card, m)}",
+                        f"-{card.color.value}" + ("" if usable else " -off"),
+                        tip,
+                    )
+                )
+            elif slot < limit:
+                faces.append(CardFace(f"{g.sep}\n", "-empty"))
+            else:
+                faces.append(None)
+        stop = stop_action(obs.step)
+        label = {Pass: "pass", Done: "done"}.get(type(stop), "stop")
+        tips = {
+            StopRevealing: "Stop revealing: take from the cards on the table",
+            StopTaking: "Take no more cards",
+            Pass: "Take no card this round",
+            Done: "End your placing turn",
+        }
+        faces.append(
+            CardFace(
+                f"{g.turn}\n{label}",
+                "-stop" + ("" if stop in legal else " -off"),
+                tips[type(stop)],
+            )
+        )
+        self.query_one(SlotRow).show_slots(faces)
+        name = obs.players[obs.current]
+        discard = f"discard {len(obs.discard)}"
+        if placing:
+            title = f"{name} places the cards taken {g.sep} {discard}"
+        elif obs.step is Step.OVER:
+            title = f"The game is over {g.sep} {discard}"
+        else:
+            title = f"Revealed {len(obs.table)} of {limit} {g.sep} {discard}"
+        self.border_title = title
+
+
+def row_cards(obs: KarakorumObservation) -> tuple[Card, ...]:
+    """The cards in the table row: the placing player's taken cards, or the revealed ones."""
+    return obs.held[obs.current] if obs.step is Step.PLACE else obs.table
+
+
+def stop_action(step: Step) -> Action:
+    """What the last slot of the table row does in ``step``."""
+    if step is Step.REVEAL:
+        return StopRevealing()
+    if step is Step.OTHERS:
+        return Pass()
+    if step in (Step.TAKE, Step.TAKE_MORE):
+        return StopTaking()
+    return Done()
+
+
+class GoalsZone(Static):
+    """The goal cards still available, per peak; claimed ones leave a gap."""
+
+    def show(self, obs: KarakorumObservation, g: Glyphs, *, long: bool) -> None:
+        """One line per peak when ``long``, otherwise all three peaks on one line."""
+        m = marks_for(g)
+        text = Text()
+        for i, peak in enumerate(PEAKS):
+            if i:
+                text.append("\n" if long else f" {g.bar} ")
+            text.append(peak.letter, style=PEAK_CHIP[peak])
+            for kind in GOAL_KINDS:
+                name = goal_name(kind, m, long=long)
+                if any(goal.color is peak and goal.kind is kind for goal in obs.goals):
+                    text.append(" ")
+                    text.append(name, style=PEAK_TEXT[peak])
+                else:  # claimed: keep the column, show it is gone
+                    text.append(" " + "-" * len(name), style="dim")
+        self.update(text)
+        legend = " ".join(f"{goal_name(kind, m, long=False)}:+{kind.points}" for kind in GOAL_KINDS)
+        self.border_title = "Goal cards left" if long else f"Goals left {legend}"
+
+
+class ExpeditionsZone(Vertical):
+    """The expeditions of the player at the keyboard, and a slot to start a new one."""
+
+    def compose(self) -> ComposeResult:
+        """The row of expedition slots."""
+        yield SlotRow(EXPEDITION_SLOTS + 1, id="exp-row")
+
+    def show(self, obs: KarakorumObservation, seat: int, legal: set[Action], g: Glyphs) -> None:
+        """Draw ``seat``'s expeditions from ``obs``."""
+        m = marks_for(g)
+        exps = obs.expeditions[seat]
+        faces: list[CardFace | None] = []
+        for index in range(EXPEDITION_SLOTS):
+            if index >= len(exps):
+                faces.append(None)
+                continue
+            exp = exps[index]
+            values = "".join(str(card.value) for card in exp.cards)
+            if len(values) > 6:  # the top cards matter most: keep them
+                values = "…" + values[-5:] if m is UNICODE_MARKS else ".." + values[-4:]
+            usable = any(getattr(a, "expedition", None) == index for a in legal)
+            fresh = f" {m.fresh}" if exp.fresh else ""
+            faces.append(
+                CardFace(
+                    f"{exp.color.letter} {values}\n{len(exp.cards)}c {m.axe}{exp.axes}{fresh}",
+                    f"-{exp.color.value}"
+                    + (" -fresh" if exp.fresh else "")
+                    + ("" if usable else " -off"),
+                    f"{exp}, {exp.axes} axes" + (", added to this turn" if exp.fresh else ""),
+                )
+            )
+        can_start = any(isinstance(a, Place) and a.expedition is None for a in legal)
+        faces.append(
+            CardFace(
+                "+ new\nexped.",
+                "-deck" + ("" if can_start else " -off"),
+                "Start a new expedition with a card you took",
+            )
+        )
+        self.query_one(SlotRow).show_slots(faces)
+        title = f"{obs.players[seat]}'s expeditions"
+        held = obs.held[seat]
+        if held and obs.step is not Step.PLACE:
+            title += f" {g.sep} took " + " ".join(f"{c.color.letter}{c.value}" for c in held)
+        claimed = obs.claimed[seat]
+        if claimed:
+            title += f" {g.sep} goals " + " ".join(
+                f"{goal.color.letter}{goal_name(goal.kind, m, long=False)}" for goal in claimed
+            )
+        self.border_title = title
+
+
+class ClimbersZone(Static):
+    """Every player's three tracks, and the expeditions and taken cards of the others."""
+
+    _shown: tuple[KarakorumObservation, int, Sequence[int], Glyphs] | None = None
+
+    def on_resize(self) -> None:
+        """Fit the track bars to the new width."""
+        if self._shown is not None:
+            self.show(*self._shown)
+
+    def show(self, obs: KarakorumObservation, me: int, scores: Sequence[int], g: Glyphs) -> None:
+        """One line of tracks per player, then a line of expeditions for every other player."""
+        self._shown = (obs, me, scores, g)
+        m = marks_for(g)
+        width = max(len(name) for name in obs.players)
+        room = self.content_region.width or 80
+        fixed = 4 + width + 3 * 4 + 5  # marks, name, "R12 " per peak, " = 35"
+        bar = max(0, min(TRACK_TOP // 2, (room - fixed) // 3 - 1))
+        text = Text()
+        for seat, name in enumerate(obs.players):
+            if seat:
+                text.append("\n")
+            mine = seat == obs.to_move
+            text.append(g.turn if mine else " ", style="bold")
+            text.append(m.first if seat == obs.active else " ", style="bold")
+            text.append(f" {name:<{width}}", style="bold" if mine else "")
+            for peak, value in zip(PEAKS, obs.tracks[seat], strict=True):
+                text.append(" ")
+                text.append(peak.letter, style=PEAK_CHIP[peak])
+                if bar:
+                    filled = round(value * bar / TRACK_TOP)
+                    text.append(m.full * filled, style=PEAK_TEXT[peak])
+                    text.append(m.empty * (bar - filled), style="dim")
+                text.append(f"{value:>2}")
+            text.append(f" ={scores[seat]:>3}", style="dim")
+            if seat != me:
+                text.append_text(self._others_line(obs, seat, room, m, g))
+        self.update(text, layout=False)  # the zone's size does not follow its text
+
+    @staticmethod
+    def _others_line(obs: KarakorumObservation, seat: int, room: int, m: Marks, g: Glyphs) -> Text:
+        """A player's expeditions, taken cards and claimed goals, wrapped under the name."""
+        tokens = [expedition_token(exp, m) for exp in obs.expeditions[seat]]
+        if not tokens:
+            tokens.append(Text("no expeditions", style="dim"))
+        held = obs.held[seat]
+        if held:
+            tokens.append(Text("took", style="dim"))
+            tokens += [card_token(card) for card in held]
+        for goal in obs.claimed[seat]:
+            name = goal_name(goal.kind, m, long=False)
+            tokens.append(Text(f"{g.winner}{goal.color.letter}{name}", style="bold"))
+        indent = 4
+        text = Text("\n" + " " * indent)
+        used = indent
+        for index, token in enumerate(tokens):
+            if index and used + 1 + len(token) > room:
+                text.append("\n" + " " * indent)
+                used = indent
+            elif index:
+                text.append(" ")
+                used += 1
+            text.append_text(token)
+            used += len(token)
+        return text
+
+
+class KarakorumTable(TableView):
+    """The Karakorum table."""
+
+    # Widgets take no CSS_PATH, so the table reads its own stylesheet file.
+    FIRST_FOCUS = "#table-row"
+    SCOPED_CSS = False  # the stylesheet names KarakorumTable itself
+    DEFAULT_CSS = Path(__file__).with_name("karakorum.tcss").read_text(encoding="utf-8")
+    TALL = 34  # from this terminal height the goals take one line per peak
+
+    def compose(self) -> ComposeResult:
+        """The zones, top to bottom."""
+        yield TableZone(id="round", classes="zone")
+        yield GoalsZone(id="goals", classes="zone")
+        yield ExpeditionsZone(id="expeditions", classes="zone")
+        yield ClimbersZone(id="climbers", classes="zone")
+
+    @property
+    def obs(self) -> KarakorumObservation:
+        """The observation being shown."""
+        assert self.view is not None
+        return self.view.observation  # type: ignore[return-value]
+
+    @property
+    def me(self) -> int:
+        """The seat whose expeditions are drawn below (the player to move, behind the curtain)."""
+        assert self.view is not None
+        if self.view.viewer is not None:
+            return self.view.viewer
+        return self.obs.current
+
+    def show(self, view: View) -> None:
+        """Draw every zone."""
+        super().show(view)
+        obs = self.obs
+        legal = set(view.legal)
+        g = view.glyphs
+        self.query_one(TableZone).show(obs, legal, g)
+        self.query_one(GoalsZone).show(obs, g, long=self.app.size.height >= self.TALL)
+        self.query_one(ExpeditionsZone).show(obs, self.me, legal, g)
+        climbers = self.query_one(ClimbersZone)
+        climbers.show(obs, self.me, view.scores, g)
+        m = marks_for(g)
+        climbers.border_title = (
+            f"Tracks {g.sep} {g.turn} to move {g.sep} {m.first} first player "
+            f"{g.sep} = score if it ended now"
+        )
+
+    def on_resize(self) -> None:
+        """Switch the goals between one line and one line per peak."""
+        if self.view is not None:
+            tall = self.app.size.height >= self.TALL
+            self.query_one(GoalsZone).show(self.obs, self.view.glyphs, long=tall)
+
+    # -- choosing -----------------------------------------------------------------
+    def on_card_row_chosen(self, message: CardRow.Chosen) -> None:
+        """Turn a chosen slot into a decision."""
+        message.stop()
+        if self.view is None:
+            return
+        if message.row.id == "table-row":
+            self.choose_on_table(message.index)
+        else:
+            self.choose_expedition(message.index)
+
+    def choose_on_table(self, index: int) -> None:
+        """The deck reveals, a card is taken (or placed), the last slot stops."""
+        obs = self.obs
+        if index == 0:
+            self.host.decide(Reveal())
+            return
+        if index == STOP_SLOT:
+            self.host.decide(stop_action(obs.step))
+            return
+        cards = row_cards(obs)
+        if index - 1 >= len(cards):
+            return  # an empty place on the table: nothing to do
+        card = cards[index - 1]
+        if obs.step is Step.PLACE:
+            self.place(card)
+        else:
+            self.host.decide(Take(card))
+
+    def place(self, card: Card) -> None:
+        """Place a taken card: at once if it has one place to go, else ask where."""
+        options = [a for a in self.legal if isinstance(a, Place) and a.card == card]
+        if len(options) == 1:
+            self.host.decide(options[0])
+        elif options:
+            self.ask(f"Where does the {card} go?", options)
+        else:  # not this player's turn: the screen says why
+            self.host.decide(Place(card, None))
+
+    def choose_expedition(self, index: int) -> None:
+        """Act on expedition ``index``, or start a new expedition (the last slot)."""
+        obs = self.obs
+        if index == NEW_SLOT:
+            options = [a for a in self.legal if isinstance(a, Place) and a.expedition is None]
+            if len(options) == 1:
+                self.host.decide(options[0])
+            elif options:
+                self.ask("Start a new expedition with which card?", options)
+            elif obs.step is Step.PLACE and obs.held[obs.current]:
+                self.host.decide(Place(obs.held[obs.current][0], None))  # the engine says why not
+            elif obs.table:
+                self.host.decide(Place(obs.table[0], None))  # refused: taking comes first
+            else:
+                self.notify("There is no card to start an expedition with.", severity="warning")
+            return
+        options = [a for a in self.legal if getattr(a, "expedition", None) == index]
+        exp = obs.expeditions[self.me][index]
+        if len(options) == 1 and isinstance(options[0], Place):
+            self.host.decide(options[0])
+        elif options:
+            self.ask(f"Your {exp}: what now?", options)
+        else:
+            self.host.decide(self._refused_for(index))
+
+    def _refused_for(self, index: int) -> Action:
+        """The decision a player most likely meant on an expedition that allows none.
+
+        Played anyway, so that the engine refuses it with its own reason.
+        """
+        obs = self.obs
+        exp = obs.expeditions[self.me][index]
+        held = sorted(obs.held[obs.current], key=lambda card: card.color is not exp.color)
+        if obs.step is Step.PLACE and held:
+            return Place(held[0], index)
+        if len(exp.cards) >= 3:
+            return Score(index, None)
+        return Remove(index)
+
+    def ask(self, title: str, options: list[Action]) -> None:
+        """A picker of ``options`` in the log's words."""
+        self.host.choose(
+            title,
+            [self.host.describe(action) for action in options],
+            lambda picked: self.host.decide(options[picked]),
+        )
+
+    @property
+    def legal(self) -> tuple[Action, ...]:
+        """The decisions open to the player at the keyboard now."""
+        return self.view.legal if self.view is not None else ()
+
+    def on_turn(self) -> None:
+        """Put the cursor on the likeliest decision of this step, in the zone it belongs to."""
+        if self.view is None or not self.view.legal:
+            return
+        obs = self.obs
+        legal = self.legal
+        table_row = self.query_one("#table-row", SlotRow)
+        exp_row = self.query_one("#exp-row", SlotRow)
+        if obs.step is Step.PLACE:
+            placeable = {a.card for a in legal if isinstance(a, Place)}
+            slots = [i for i, card in enumerate(obs.held[obs.current]) if card in placeable]
+            if slots:
+                table_row.point_at(1 + slots[0])
+                table_row.focus()
+                return
+            usable = [a.expedition for a in legal if isinstance(a, Score | Remove)]
+            if usable:
+                exp_row.point_at(usable[0])
+                exp_row.focus()
+                return
+            table_row.point_at(STOP_SLOT)
+        elif obs.step is Step.REVEAL:
+            table_row.point_at(0)
+        else:
+            takes = [obs.table.index(a.card) for a in legal if isinstance(a, Take)]
+            table_row.point_at(1 + takes[0] if takes else STOP_SLOT)
+        table_row.focus()
