@@ -25,6 +25,7 @@ from karavan_core.games.jaipur.components import (
     GOODS,
     HAND_LIMIT,
     LETTERS,
+    MARKET_SIZE,
     NOUNS,
     SEALS_TO_WIN,
     Card,
@@ -90,12 +91,12 @@ class MarketZone(CardRow):
     """The five market cards (goods first, then camels) and the exchange card last."""
 
     def __init__(self, **kwargs) -> None:
-        super().__init__(6, **kwargs)
+        super().__init__(MARKET_SIZE + 1, **kwargs)
         self.shown: list[Card | None] = []  # the card at each place; None for exchange or gap
 
     def show(self, obs: JaipurObservation, legal: set, g: Glyphs) -> None:
         """Draw the market from ``obs``; moves not offered now are dimmed."""
-        cards = cards_of(obs.market)[:5]
+        cards = cards_of(obs.market)[:MARKET_SIZE]
         faces = []
         for card in cards:
             if card is Card.CAMEL:
@@ -107,8 +108,9 @@ class MarketZone(CardRow):
                 tip = f"Take the {noun(card)} into your hand"
             classes = f"-{card.value}" + (" -off" if off else "")
             faces.append(CardFace(f"{LETTERS[card]}\n{noun(card)}", classes, tip))
-        faces += [CardFace("\n", "-empty")] * (5 - len(cards))
-        self.shown = [*cards, *[None] * (5 - len(cards)), None]
+        gaps = MARKET_SIZE - len(cards)  # only when the deck ran dry, as the round ends
+        faces += [CardFace("\n", "-empty")] * gaps
+        self.shown = [*cards, *[None] * gaps, None]
         can_swap = any(isinstance(action, Exchange) for action in legal)
         faces.append(
             CardFace(
@@ -423,7 +425,7 @@ class JaipurTable(TableView):
             self.sell(GOODS[message.index])
             return
         card = self.query_one(MarketZone).shown[message.index]
-        if message.index == 5:
+        if message.index == MARKET_SIZE:
             self.action_exchange()
         elif card is Card.CAMEL:
             self.host.decide(TakeCamels())
