@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+from karavan_core import games
 from karavan_core.games.karakum.state import Buy, DrawCard, TakeCard
 from karavan_tui.config import Settings
 from karavan_tui.modals.choice import ChoiceScreen
@@ -13,6 +14,7 @@ from karavan_tui.screens.game import GameScreen
 from karavan_tui.screens.rules import RulesScreen
 from karavan_tui.screens.title import TitleScreen
 from karavan_tui.screens.too_small import TooSmallScreen
+from karavan_tui.tables import TABLE_GAMES
 from karavan_tui.widgets.cards import Card
 
 from .helpers import game_screen, karakum_match, make_app, settle, start_with
@@ -134,7 +136,7 @@ async def test_new_game_dialog_offers_only_games_with_a_table_and_their_player_c
         await pilot.pause()
         dialog = app.screen
         assert isinstance(dialog, NewGameScreen)
-        assert list(dialog.games) == ["karakum"]
+        assert list(dialog.games) == [g.name for g in games() if g.name in TABLE_GAMES]
         count = dialog.query_one("#count")
         assert [value for _, value in count._options] == [2, 3, 4]
         count.value = 3

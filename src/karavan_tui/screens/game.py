@@ -87,17 +87,19 @@ class GameScreen(Screen[None]):
                 scores = ScoreBoard(id="scores")
                 scores.border_title = "Scores"
                 yield scores
-                log = GameLog(id="log")
-                log.border_title = f"Log {self.glyphs.sep} seed {self.match.seed}"
-                yield log
+                yield GameLog(id="log")
         yield StatusLine(id="status")
         yield Footer()
 
     def on_mount(self) -> None:
-        """Name the game in the header and let play begin."""
+        """Let play begin."""
+        self.advance()
+
+    def refresh_titles(self) -> None:
+        """Name the game in the header and the seed on the log, in the current symbol set."""
         names = ", ".join(seat.name for seat in self.match.seats)
         self.sub_title = f"{self.game.title} {self.glyphs.sep} {names}"
-        self.advance()
+        self.query_one(GameLog).border_title = f"Log {self.glyphs.sep} seed {self.match.seed}"
 
     def on_screen_resume(self) -> None:
         """Catch up with a change made while a rules or other screen was on top."""
@@ -147,6 +149,7 @@ class GameScreen(Screen[None]):
             legal = tuple(game.legal_actions(state))
         result = game.result(state)
         g = self.glyphs
+        self.refresh_titles()  # ASCII mode may have changed since the last redraw
         self.table.show(View(game, match.seats, observation, self.viewer, legal, g, result.scores))
         winners = result.winners if match.is_over() else ()
         self.query_one(ScoreBoard).show(match.seats, result.scores, state.to_move, winners, g)
