@@ -249,11 +249,12 @@ class GoalsZone(Static):
             text.append(peak.letter, style=PEAK_CHIP[peak])
             for kind in GOAL_KINDS:
                 name = goal_name(kind, m, long=long)
+                gap = "  " if long else " "
                 if any(goal.color is peak and goal.kind is kind for goal in obs.goals):
-                    text.append(" ")
+                    text.append(gap)
                     text.append(name, style=PEAK_TEXT[peak])
                 else:  # claimed: keep the column, show it is gone
-                    text.append(" " + "-" * len(name), style="dim")
+                    text.append(gap + "-" * len(name), style="dim")
         self.update(text)
         legend = " ".join(f"{goal_name(kind, m, long=False)}:+{kind.points}" for kind in GOAL_KINDS)
         self.border_title = "Goal cards left" if long else f"Goals left {legend}"
@@ -385,7 +386,8 @@ class KarakorumTable(TableView):
     FIRST_FOCUS = "#table-row"
     SCOPED_CSS = False  # the stylesheet names KarakorumTable itself
     DEFAULT_CSS = Path(__file__).with_name("karakorum.tcss").read_text(encoding="utf-8")
-    TALL = 34  # from this terminal height the goals take one line per peak
+    TALL = 34  # from this terminal height (and width) the goals take one line per peak
+    WIDE = 53
 
     def compose(self) -> ComposeResult:
         """The zones, top to bottom."""
@@ -415,7 +417,7 @@ class KarakorumTable(TableView):
         legal = set(view.legal)
         g = view.glyphs
         self.query_one(TableZone).show(obs, legal, g)
-        self.query_one(GoalsZone).show(obs, g, long=self.app.size.height >= self.TALL)
+        self.query_one(GoalsZone).show(obs, g, long=self.roomy)
         self.query_one(ExpeditionsZone).show(obs, self.me, legal, g)
         climbers = self.query_one(ClimbersZone)
         climbers.show(obs, self.me, view.scores, g)
@@ -428,8 +430,12 @@ class KarakorumTable(TableView):
     def on_resize(self) -> None:
         """Switch the goals between one line and one line per peak."""
         if self.view is not None:
-            tall = self.app.size.height >= self.TALL
-            self.query_one(GoalsZone).show(self.obs, self.view.glyphs, long=tall)
+            self.query_one(GoalsZone).show(self.obs, self.view.glyphs, long=self.roomy)
+
+    @property
+    def roomy(self) -> bool:
+        """Whether the goals have room for one line per peak in long words."""
+        return self.app.size.height >= self.TALL and self.size.width >= self.WIDE
 
     # -- choosing -----------------------------------------------------------------
     def on_card_row_chosen(self, message: CardRow.Chosen) -> None:

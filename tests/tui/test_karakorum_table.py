@@ -1,0 +1,234 @@
+"""The Karakorum table: a whole game by keys and clicks, the curtain, refusals, snapshots."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from attrs import evolve
+from rich.console import Console
+
+from karavan_core.games.karakorum.state import (
+    KarakorumObservation,
+    Place,
+    Remove,
+    Reveal,
+    Score,
+    Step,
+    Take,
+)
+from karavan_core.match import Match
+from karavan_tui.modals.choice import ChoiceScreen
+from karavan_tui.modals.curtain import CurtainScreen
+from karavan_tui.screens.game import GameScreen
+from karavan_tui.screens.game_over import GameOverScreen
+from karavan_tui.tables.karakorum import KarakorumTable
+
+from .helpers import SEED, game_screen, make_app, settle, start_with
+from .matches import seeded_match
+from .test_snapshots import SIZES, steady
+
+
+def karakorum_match(seats: str = "Ann,bot:random", **options) -> Match:
+    """A Karakorum match (Ann first by default) after ``moves`` seeded random decisions."""
+    return seeded_match("karakorum", seats, **options)
+
+
+def climbing_match(seats: str, moves: int, seed: int = SEED) -> Match:
+    """A match played on by a policy that builds and scores expeditions (random play rarely
+    scores), so that a mid-game table has tracks, goals and long expeditions to show."""
+    match = karakorum_match(seats, seed=seed)
+    rng = random.Random(seed)
+
+    def rank(action) -> int:
+        if isinstance(action, Score):
+            axes = match.state.expeditions[match.to_move][action.expedition].axes
+            return 0 if action.goal is not None else 1 if axes >= 8 else 9
+        if isinstance(action, Place):
+            return 2 if action.expedition is not None else 3
+        if isinstance(action, Take):
+            return 4
+        if isinstance(action, Reveal):
+            return 5 if len(match.state.table) < 3 else 7
+        return 8 if isinstance(action, Remove) else 6
+
+    for _ in range(moves):
+        if match.is_over():
+            break
+        legal = match.legal_actions()
+        best = min(map(rank, legal))
+        match.play(rng.choice([a for a in legal if rank(a) == best]))
+    return match
+
+
+def screen_text(app) -> str:
+    """The rendered screen as text (the SVG's spaces made plain)."""
+    return app.export_screenshot().replace("&#160;", " ")
+
+
+async def test_the_new_game_dialog_offers_karakorum_and_a_whole_game_plays_by_keys(tmp_path):
+    """Title → dialog → a seeded game against a random bot, moves by Enter and a click."""
+    app = make_app(tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("n")
+        await pilot.pause()
+        dialog = app.screen
+        dialog.query_one("#game").value = "karakorum"
+        await pilot.pause()
+        dialog.query_one("#kind-1").value = "bot:random"
+        await pilot.pause()
+        await pilot.press("ctrl+s")
+        await settle(pilot, app)
+        screen = game_screen(app)
+        match = screen.match
+        assert match.game.name == "karakorum" and match.seed == SEED
+        assert isinstance(screen.table, KarakorumTable)
+        # One decision by mouse: the deck reveals (or, if not now, the engine says why).
+        await pilot.click("#table-row Card")
+        await settle(pilot, app)
+        # Enter always acts on the slot the table points at; pickers take their first option.
+        for _ in range(3000):
+            await settle(pilot, app)
+            if isinstance(app.screen, GameOverScreen):
+                break
+            before = len(match.history)
+            await pilot.press("enter")
+            await settle(pilot, app)
+            if isinstance(app.screen, ChoiceScreen):
+                await pilot.press("enter")
+                await settle(pilot, app)
+            assert len(match.history) > before or isinstance(app.screen, GameOverScreen)
+        assert isinstance(app.screen, GameOverScreen)
+        assert match.is_over()
+        result = match.game.result(match.state)
+        notes = str(app.screen.query_one("#notes").render())
+        assert notes.splitlines()[:-1] == list(result.notes[:-1])  # one sentence a line
+        console = Console(width=100, record=True)
+        console.print(app.screen.query_one("#breakdown").content)
+        breakdown = console.export_text()
+        assert "Red marker" in breakdown and ("Score" in breakdown or "wins at once" in notes)
+
+
+async def test_hot_seat_curtain_hides_the_table_and_the_deck_order_never_shows(tmp_path):
+    match = karakorum_match("Ann,Bob")
+    async with start_with(tmp_path, match).run_test(size=(80, 24)) as pilot:
+        app = pilot.app
+        await settle(pilot, app)
+        screen = game_screen(app)
+        assert isinstance(app.screen, CurtainScreen) and app.screen.player_name == "Ann"
+        view = screen.table.view
+        assert view.viewer is None and view.legal == ()
+        # The table is given an observation: the deck only as a count.
+        assert isinstance(view.observation, KarakorumObservation)
+        assert not hasattr(view.observation, "deck")
+        text = screen_text(app)
+        assert "Pass to Ann" in text and "reveal" not in text and "Goals" not in text
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, GameScreen) and screen.table.view.viewer == 0
+        # Ann reveals, stops, takes until it is Bob's decision: the curtain comes down.
+        for _ in range(20):
+            if match.to_move == 1:
+                break
+            await pilot.press("enter")
+            await pilot.pause()
+            if isinstance(app.screen, ChoiceScreen):
+                await pilot.press("enter")
+                await pilot.pause()
+        assert match.to_move == 1
+        assert isinstance(app.screen, CurtainScreen) and app.screen.player_name == "Bob"
+        assert screen.table.view.viewer is None
+        text = screen_text(app)
+        assert "Pass to Bob" in text and "Goals" not in text and "reveal" not in text
+        await pilot.press("enter")
+        await pilot.pause()
+        assert screen.table.view.viewer == 1
+
+
+async def test_two_deals_differing_only_in_the_deck_order_look_the_same(tmp_path):
+    """Nothing of the face-down deck reaches the screen."""
+    match = karakorum_match(moves=9)
+    state = match.state
+    other = evolve(state, deck=tuple(reversed(state.deck)))
+    shots = []
+    for index, start in enumerate((state, other)):
+        again = Match(match.game, match.seats, match.seed, initial=start)
+        app = start_with(tmp_path / str(index), again)
+        async with app.run_test(size=(120, 40)) as pilot:
+            await pilot.pause()
+            app.config.bot_delay = 60.0  # nobody moves: compare the very same position
+            shots.append(screen_text(app))
+    assert shots[0] == shots[1]
+
+
+async def test_an_illegal_attempt_is_refused_with_the_engines_reason(tmp_path):
+    match = karakorum_match()
+    game, state = match.game, match.state
+    assert state.step is Step.REVEAL and state.to_move == 0
+    card = state.table[0]
+    reason = game.why_illegal(state, Take(card))
+    app = start_with(tmp_path, match)
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await settle(pilot, app)
+        assert app.screen.focused.id == "table-row"
+        await pilot.press("right", "enter")  # the revealed card: not to be taken yet
+        await pilot.pause()
+        assert isinstance(app.screen, GameScreen)
+        assert [n.message for n in app._notifications] == [reason]
+        assert match.history == [] and match.state is state
+        # The card is shown as not available now, the deck as available.
+        cards = screen_text(app)
+        assert "reveal" in cards
+        await pilot.press("left", "enter")
+        await settle(pilot, app)
+        assert match.history[0] == Reveal()
+
+
+def scoring_match() -> tuple[Match, int]:
+    """A game in which Ann, to move, may score one of her expeditions."""
+    for seed in range(200):
+        match = karakorum_match(seed=seed)
+        rng = random.Random(seed)
+        for _ in range(400):
+            if match.is_over():
+                break
+            legal = match.legal_actions()
+            scores = [a for a in legal if isinstance(a, Score)]
+            if match.to_move == 0 and scores and not match.state.held[0]:
+                return match, scores[0].expedition
+            places = [a for a in legal if isinstance(a, Place) and a.expedition is not None]
+            match.play(rng.choice(places or legal))
+    raise AssertionError("no position to score from")
+
+
+async def test_scoring_an_expedition_through_its_picker(tmp_path):
+    match, index = scoring_match()
+    options = [a for a in match.legal_actions() if getattr(a, "expedition", None) == index]
+    app = start_with(tmp_path, match)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        screen = game_screen(app)
+        assert app.screen.focused.id == "exp-row"  # the table points where the decision is
+        row = screen.table.query_one("#exp-row")
+        while row.cursor != index:
+            await pilot.press("right")
+        before = len(match.history)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, ChoiceScreen)
+        assert app.screen.options == [match.game.describe(match.state, a) for a in options]
+        await pilot.press("enter")
+        await settle(pilot, app)
+        assert match.history[before] == options[0]
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_karakorum_table_start(snap_compare, tmp_path, size):
+    app = start_with(tmp_path, karakorum_match())
+    assert snap_compare(app, terminal_size=size, run_before=steady)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_karakorum_table_mid_game(snap_compare, tmp_path, size):
+    match = climbing_match("Ann,bot:random,bot:random,bot:random", moves=300)
+    assert snap_compare(start_with(tmp_path, match), terminal_size=size, run_before=steady)
