@@ -81,7 +81,8 @@ class GameOverScreen(Screen[str]):
     def on_mount(self) -> None:
         """Start on Rematch."""
         self.sub_title = "Game over"
-        self.query_one("#rematch", Button).focus()
+        # Open at the top: the winners and how they were found come first.
+        self.query_one("#rematch", Button).focus(scroll_visible=False)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         """Leave by button."""

@@ -540,6 +540,12 @@ class KarakorumTable(TableView):
             placeable = {a.card for a in legal if isinstance(a, Place)}
             slots = [i for i, card in enumerate(obs.held[obs.current]) if card in placeable]
             if slots:
+                card = obs.held[obs.current][slots[0]]
+                # Down then Enter puts that card on the first place it may go.
+                target = next(
+                    a.expedition for a in legal if isinstance(a, Place) and a.card == card
+                )
+                exp_row.point_at(NEW_SLOT if target is None else target)
                 table_row.point_at(1 + slots[0])
                 table_row.focus()
                 return
