@@ -211,12 +211,16 @@ class TableZone(Vertical):
         self.query_one(SlotRow).show_slots(faces)
         name = obs.players[obs.current]
         discard = f"discard {len(obs.discard)}"
-        if placing:
+        if placing and cards:
             title = f"{name} places the cards taken {g.sep} {discard}"
+        elif placing:
+            title = f"{name} may score or remove, then done {g.sep} {discard}"
         elif obs.step is Step.OVER:
             title = f"The game is over {g.sep} {discard}"
-        else:
-            title = f"Revealed {len(obs.table)} of {limit} {g.sep} {discard}"
+        elif obs.step is Step.REVEAL:
+            title = f"Revealed {len(obs.table)} of at most {limit} {g.sep} {discard}"
+        else:  # taking: what is left of the revealed cards
+            title = f"Cards to take {len(obs.table)} {g.sep} {discard}"
         self.border_title = title
 
 
@@ -549,7 +553,10 @@ class KarakorumTable(TableView):
                 table_row.point_at(1 + slots[0])
                 table_row.focus()
                 return
-            usable = [a.expedition for a in legal if isinstance(a, Score | Remove)]
+            # Scoring first; removing (it costs steps) only when nothing else is open.
+            scores = [a.expedition for a in legal if isinstance(a, Score)]
+            removes = [a.expedition for a in legal if isinstance(a, Remove)]
+            usable = scores or ([] if Done() in legal else removes)
             if usable:
                 exp_row.point_at(usable[0])
                 exp_row.focus()
