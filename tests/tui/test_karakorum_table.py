@@ -222,6 +222,21 @@ async def test_scoring_an_expedition_through_its_picker(tmp_path):
         assert match.history[before] == options[0]
 
 
+async def test_ascii_mode_and_a_busy_four_player_table_fit_80x24(tmp_path):
+    match = climbing_match("Annabelle,bot:random,bot:random,bot:random", moves=380, seed=3)
+    app = start_with(tmp_path, match)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        app.set_ascii(True)
+        await pilot.pause()
+        table = game_screen(app).table
+        texts = [str(widget.render()) for widget in table.query("Card, GoalsZone, ClimbersZone")]
+        texts += [str(zone.border_title) for zone in table.query(".zone")]
+        assert all(text.isascii() for text in texts), [t for t in texts if not t.isascii()]
+        assert "@" in str(table.query_one("#climbers").render())  # the first-player marker
+        assert table.max_scroll_y == 0  # every zone fits without scrolling
+
+
 @pytest.mark.parametrize("size", SIZES)
 def test_karakorum_table_start(snap_compare, tmp_path, size):
     app = start_with(tmp_path, karakorum_match())

@@ -292,7 +292,10 @@ class ExpeditionsZone(Vertical):
                     f"-{exp.color.value}"
                     + (" -fresh" if exp.fresh else "")
                     + ("" if usable else " -off"),
-                    f"{exp}, {exp.axes} axes" + (", added to this turn" if exp.fresh else ""),
+                    f"{exp.color.value.capitalize()} expedition, bottom to top: "
+                    + ", ".join(str(card) for card in exp.cards)
+                    + f"; {exp.axes} axes in all"
+                    + ("; added to this turn" if exp.fresh else ""),
                 )
             )
         can_start = any(isinstance(a, Place) and a.expedition is None for a in legal)
