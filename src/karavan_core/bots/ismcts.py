@@ -66,9 +66,9 @@ class SearchBot(Bot):
         if rollout_depth == -1:
             rollout_depth = max(1, round(self.evaluator.rollout_depth * self.depth_factor))
         self.rollout_depth = rollout_depth
-        self.smart_rollouts = (
-            self.smart_rollouts_default if smart_rollouts is None else smart_rollouts
-        )
+        if smart_rollouts is None:
+            smart_rollouts = self.smart_rollouts_default or self.evaluator.smart_rollouts
+        self.smart_rollouts = smart_rollouts
         self.exploration = exploration
         self.last_iterations = 0  # iterations run by the latest decision, for benchmarks
 
@@ -177,10 +177,9 @@ class HardBot(SearchBot):
 
 @register_level
 class ExpertBot(SearchBot):
-    """ISMCTS with a larger budget, heuristic playouts and an evaluated cutoff."""
+    """ISMCTS with three times Hard's budget and the game's heuristic playouts."""
 
     level = "expert"
     description = "searches longer, with heuristic playouts and position evaluation"
     iterations_default = 1200
-    depth_factor = 0.4
     smart_rollouts_default = True

@@ -9,8 +9,10 @@ Each game may have a module here named after it, offering:
   into a chance of winning);
 * optionally ``rollout_action(game, state, legal, rng)`` — a cheap, plausible
   decision for the playouts of the Expert level;
-* optionally ``ROLLOUT_DEPTH`` — how many decisions the Hard level's playouts
-  run before the evaluation scores them (where decisions are dear, fewer).
+* optionally ``ROLLOUT_DEPTH`` — how many decisions the search levels' playouts
+  run before the evaluation scores them (where decisions are dear, fewer);
+* optionally ``SMART_ROLLOUTS = True`` — the Hard level, too, plays out with
+  ``rollout_action`` (where random play is measured to mislead the search).
 
 A game without a module falls back on its running score (``Game.result``
 is defined mid-game), so every registered game can be played by every level.
@@ -41,6 +43,7 @@ class Evaluator:
     scale: float
     rollout_action: RolloutPolicy | None = None
     rollout_depth: int = 40
+    smart_rollouts: bool = False
 
     def values(self, state: State) -> list[float]:
         """Estimated points of every player."""
@@ -101,4 +104,5 @@ def evaluator_for(game: Game) -> Evaluator:
         float(module.SCALE),
         getattr(module, "rollout_action", None),
         getattr(module, "ROLLOUT_DEPTH", 40),
+        getattr(module, "SMART_ROLLOUTS", False),
     )
