@@ -853,7 +853,7 @@ class Karakorum(Game):
             exp = exps[action.expedition]
             i = PEAK_INDEX[exp.color]
             if action.goal is None:
-                how = f"by its {exp.axes} axes (+{exp.axes})"
+                how = f"by its {exp.axes} {'axe' if exp.axes == 1 else 'axes'} (+{exp.axes})"
                 gain = exp.axes
             else:
                 how = f"with the {Goal(exp.color, action.goal)}"
