@@ -236,6 +236,36 @@ async def test_round_summary_between_rounds_and_again_on_o(tmp_path):
         assert isinstance(app.screen, GameScreen)
 
 
+async def test_a_bot_waits_while_the_round_summary_is_open(tmp_path):
+    game = get_game("jaipur")
+
+    def hands_round_to_bot(match: Match, action) -> bool:
+        after = game.apply(match.state, action)
+        return len(after.rounds) > len(match.state.rounds) and after.to_move == 1
+
+    def last_move(match: Match) -> bool:
+        return match.to_move == 0 and any(
+            hands_round_to_bot(match, a) for a in match.legal_actions()
+        )
+
+    match = jaipur_match("Ann,bot:random", moves=600, until=last_move)
+    assert last_move(match), "no round ending that hands the next round to the bot"
+    ending = next(a for a in match.legal_actions() if hands_round_to_bot(match, a))
+    app = start_with(tmp_path, match)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        screen = game_screen(app)
+        assert screen.decide(ending)
+        decided = len(match.history)
+        for _ in range(5):
+            await pilot.pause(0.05)
+        assert isinstance(app.screen, RoundSummaryScreen)
+        assert len(match.history) == decided and not screen.thinking
+        await pilot.press("enter")
+        await settle(pilot, app)
+        assert len(match.history) > decided  # the bot plays once the summary is closed
+
+
 # -- snapshots ---------------------------------------------------------------------------
 
 

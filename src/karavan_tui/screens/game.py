@@ -200,8 +200,12 @@ class GameScreen(Screen[None]):
         seat = match.to_move
         assert seat is not None
         if match.seats[seat].is_bot:
-            self.thinking = True
             self.refresh_view()
+            if self.app.screen is not self or self.table.pauses_play:
+                self._pending = True  # a round summary to read first: the bot waits for it
+                return
+            self.thinking = True
+            self.refresh_status()
             self.think(match.state, seat, self.app.bot_delay)  # type: ignore[attr-defined]
             return
         if self.viewer != seat:

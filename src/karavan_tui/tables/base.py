@@ -62,6 +62,9 @@ class TableView(Vertical):
         super().__init__(**kwargs)
         self.host = host
         self.view: View | None = None
+        # True while the table shows the players something to read first (a round
+        # summary): the game screen starts no bot until it is False again.
+        self.pauses_play = False
 
     def show(self, view: View) -> None:
         """Draw ``view``."""

@@ -402,13 +402,20 @@ class JaipurTable(TableView):
         if self._rounds_seen is not None and finished > self._rounds_seen and not obs.over:
             # After the screen's own work (a curtain it is about to draw goes underneath):
             # both players read the summary together before the next hand is shown.
+            self.pauses_play = True  # no bot moves until both have read it
             self.call_later(self.summarise, obs.rounds, obs.players[obs.starter])
         self._rounds_seen = finished  # also follows undo back into an earlier round
 
     def summarise(self, rounds: Sequence[RoundResult], next_starter: str | None) -> None:
         """Show the finished ``rounds``: only the newest when ``next_starter`` starts the next."""
         star = self.view.glyphs.winner if self.view else "*"
-        self.app.push_screen(RoundSummaryScreen(self.obs.players, rounds, next_starter, star))
+
+        def closed(_: object) -> None:
+            self.pauses_play = False
+
+        self.app.push_screen(
+            RoundSummaryScreen(self.obs.players, rounds, next_starter, star), closed
+        )
 
     def action_rounds(self) -> None:
         """Show every finished round again."""
