@@ -23,11 +23,13 @@ from karavan_core.saves import (
 )
 
 # Per game and player count.  Every game is played to its end with the light
-# checks at every decision; one game in FULL_EVERY gets every check at every
-# decision.  Raise both with --conformance-games N and --conformance-full-every K
-# (K=1 checks everything in every game).
+# checks at every decision (a decision is offered, the game ends) and the
+# inventory and result checked at its end; one game in FULL_EVERY gets every
+# check at every decision.  Raise both with --conformance-games N and
+# --conformance-full-every K (K=1 checks everything in every game).  The
+# defaults keep this file near half a minute on one core.
 DEFAULT_GAMES = 200
-DEFAULT_FULL_EVERY = 8
+DEFAULT_FULL_EVERY = 20
 MAX_DECISIONS = 20_000  # a game still running after this many decisions never ends
 
 CASES = [
@@ -119,7 +121,6 @@ def test_random_games_keep_the_contract(game, players, game_count, full_every):
                 legal = game.legal_actions(match.state)
                 assert legal, "a game that is not over must offer a decision"
                 match.play(legal[rng.randrange(len(legal))])
-                assert game.inventory(match.state) == initial_inventory
             decisions += 1
             assert decisions < MAX_DECISIONS, f"seed {seed} never ends"
         final = match.state
