@@ -27,19 +27,26 @@ def make_app(tmp_path: Path, start: tuple[Match, Path] | None = None) -> Karavan
     return create_app(config, start)
 
 
-def karakum_match(
-    seats: str = "Ann,bot:random", seed: int = SEED, first: int | None = 0, moves: int = 0
+def seeded_match(
+    game: str, seats: str, seed: int = SEED, first: int | None = 0, moves: int = 0
 ) -> Match:
-    """A Karakum match with ``moves`` decisions already played by a seeded random policy."""
+    """A ``game`` match between ``seats`` ("Ann,bot:random") after ``moves`` random decisions."""
     parsed = [Seat.parse(text, i) for i, text in enumerate(seats.split(","))]
     options = {} if first is None else {"first_player": first}
-    match = Match(get_game("karakum"), parsed, seed, options)
+    match = Match(get_game(game), parsed, seed, options)
     rng = random.Random(seed)
     for _ in range(moves):
         if match.is_over():
             break
         match.play(rng.choice(match.legal_actions()))
     return match
+
+
+def karakum_match(
+    seats: str = "Ann,bot:random", seed: int = SEED, first: int | None = 0, moves: int = 0
+) -> Match:
+    """A Karakum match with ``moves`` decisions already played by a seeded random policy."""
+    return seeded_match("karakum", seats, seed, first, moves)
 
 
 def play_to_end(match: Match, seed: int = 1) -> Match:

@@ -24,8 +24,7 @@ from karavan_tui.screens.game import GameScreen
 from karavan_tui.screens.game_over import GameOverScreen
 from karavan_tui.tables.karakorum import KarakorumTable
 
-from .helpers import SEED, game_screen, make_app, settle, start_with
-from .matches import seeded_match
+from .helpers import SEED, game_screen, make_app, seeded_match, settle, start_with
 from .test_snapshots import SIZES, steady
 
 

@@ -14,8 +14,7 @@ from karavan_tui.screens.game_over import GameOverScreen
 from karavan_tui.tables.karawane import KarawaneTable, TrackZone, card_of
 from karavan_tui.widgets.cards import CardRow
 
-from .helpers import SEED, game_screen, make_app, settle, start_with
-from .matches import seeded_match
+from .helpers import SEED, game_screen, make_app, seeded_match, settle, start_with
 from .test_snapshots import SIZES, steady
 
 LABELS = [card.label for card in Card]
