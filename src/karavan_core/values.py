@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import cache
+from operator import attrgetter
 from typing import Any, TypeVar
 
 import attrs
@@ -11,24 +13,27 @@ T = TypeVar("T")
 
 
 @cache
-def _init_names(cls: type) -> tuple[str, ...]:
-    return tuple(a.name for a in attrs.fields(cls) if a.init)
+def _layout(cls: type) -> tuple[Callable[[Any], tuple], dict[str, int]]:
+    """A getter of all init fields at once (one C call) and each field's position."""
+    names = tuple(a.name for a in attrs.fields(cls) if a.init)
+    return attrgetter(*names), {name: i for i, name in enumerate(names)}
 
 
 def replace(inst: T, **changes: Any) -> T:
     """A copy of the attrs value ``inst`` with some fields changed.
 
     Does what ``attrs.evolve`` does for plain classes (no private or aliased
-    fields) at about half the cost, which matters in the rules' hot path.
+    fields, at least two of them) at a fraction of the cost, which matters in
+    the rules' hot path.  An unknown field name raises ``KeyError``.
     """
     cls = type(inst)
-    get = changes.get
-    missing = _MISSING
-    args = []
-    for name in _init_names(cls):
-        value = get(name, missing)
-        args.append(getattr(inst, name) if value is missing else value)
+    get_all, position = _layout(cls)
+    args = list(get_all(inst))
+    for name, value in changes.items():
+        args[position[name]] = value
     return cls(*args)
 
 
-_MISSING = object()
+def replace_at(items: tuple, index: int, value: Any) -> tuple:
+    """``items`` with the element at ``index`` replaced by ``value``."""
+    return items[:index] + (value,) + items[index + 1 :]

@@ -16,8 +16,6 @@ from functools import cache
 from itertools import product
 from typing import Any
 
-from attrs import evolve
-
 from karavan_core.engine import Action, Game, Result
 from karavan_core.games.jaipur import components as C
 from karavan_core.games.jaipur.components import CAMEL, CARDS, GOODS, Card
@@ -34,6 +32,7 @@ from karavan_core.games.jaipur.state import (
     TakeGood,
 )
 from karavan_core.rng import Rng, fresh_rng
+from karavan_core.values import replace, replace_at
 
 N_GOODS = len(GOODS)
 NO_GOODS: Counts = (0,) * N_GOODS
@@ -57,10 +56,6 @@ MIN_SALE: Counts = tuple(C.PRECIOUS_MIN_SALE if good in C.PRECIOUS else 1 for go
 
 def _add_at(counts: tuple, index: int, n: int) -> tuple:
     return counts[:index] + (counts[index] + n,) + counts[index + 1 :]
-
-
-def _replace(items: tuple, index: int, value: Any) -> tuple:
-    return items[:index] + (value,) + items[index + 1 :]
 
 
 def counts_of(cards: Sequence[Card], kinds: int = len(CARDS)) -> Counts:
@@ -345,11 +340,11 @@ class Jaipur(Game):
         seat = state.current
         if isinstance(action, TakeGood):
             i = action.good.index
-            hands = _replace(state.hands, seat, _add_at(state.hands[seat], i, 1))
+            hands = replace_at(state.hands, seat, _add_at(state.hands[seat], i, 1))
             return self._refill(state, 1, _add_at(state.market, i, -1), hands=hands)
         if isinstance(action, TakeCamels):
             n = state.market[CAMEL]
-            herds = _replace(state.herds, seat, state.herds[seat] + n)
+            herds = replace_at(state.herds, seat, state.herds[seat] + n)
             return self._refill(state, n, state.market[:CAMEL] + (0,), herds=herds)
         if isinstance(action, Exchange):
             take, give = action.take, action.give
@@ -359,8 +354,8 @@ class Jaipur(Game):
                 state,
                 None,
                 market=market + (state.market[CAMEL] + action.camels,),
-                hands=_replace(state.hands, seat, hand),
-                herds=_replace(state.herds, seat, state.herds[seat] - action.camels),
+                hands=replace_at(state.hands, seat, hand),
+                herds=replace_at(state.herds, seat, state.herds[seat] - action.camels),
             )
         assert isinstance(action, Sell)
         return self._sell(state, action.good.index, action.count)
@@ -376,23 +371,23 @@ class Jaipur(Game):
     def _sell(self, state: JaipurState, i: int, n: int) -> JaipurState:
         seat = state.current
         pile = state.goods_piles[i]
-        goods_piles = _replace(state.goods_piles, i, pile[n:])
+        goods_piles = replace_at(state.goods_piles, i, pile[n:])
         mine = state.goods_won[seat]
-        goods_won = _replace(state.goods_won, seat, _replace(mine, i, mine[i] + pile[:n]))
+        goods_won = replace_at(state.goods_won, seat, replace_at(mine, i, mine[i] + pile[:n]))
         bonus_piles, bonus_won = state.bonus_piles, state.bonus_won
         if n >= C.BONUS_SIZES[0]:
             k = min(n, C.BONUS_SIZES[-1]) - C.BONUS_SIZES[0]
             bonus = bonus_piles[k]
             if bonus:  # the bonus only while its pile lasts
-                bonus_piles = _replace(bonus_piles, k, bonus[1:])
+                bonus_piles = replace_at(bonus_piles, k, bonus[1:])
                 held = bonus_won[seat]
-                bonus_won = _replace(bonus_won, seat, _replace(held, k, held[k] + bonus[:1]))
+                bonus_won = replace_at(bonus_won, seat, replace_at(held, k, held[k] + bonus[:1]))
         empty = sum(1 for p in goods_piles if not p)
         ended = "three goods have run out of tokens" if empty >= C.EMPTY_PILES_TO_END else None
         return self._finish(
             state,
             ended,
-            hands=_replace(state.hands, seat, _add_at(state.hands[seat], i, -n)),
+            hands=replace_at(state.hands, seat, _add_at(state.hands[seat], i, -n)),
             discard=_add_at(state.discard, i, n),
             goods_piles=goods_piles,
             goods_won=goods_won,
@@ -403,8 +398,8 @@ class Jaipur(Game):
     def _finish(self, state: JaipurState, ended_by: str | None, **changes: Any) -> JaipurState:
         """Pass the turn, or end the round (and perhaps the match) if ``ended_by`` says why."""
         if ended_by is None:
-            return evolve(state, current=1 - state.current, turn=state.turn + 1, **changes)
-        state = evolve(state, **changes)
+            return replace(state, current=1 - state.current, turn=state.turn + 1, **changes)
+        state = replace(state, **changes)
         scores = self.round_scores(state)
         number = len(state.rounds) + 1
         winner, reason = _settle(state.players, scores, number, ended_by)
@@ -413,7 +408,7 @@ class Jaipur(Game):
         )
         seals = state.seals if winner is None else _add_at(state.seals, winner, 1)
         if winner is not None and seals[winner] >= C.SEALS_TO_WIN:
-            return evolve(state, seals=seals, rounds=rounds, over=True, turn=state.turn + 1)
+            return replace(state, seals=seals, rounds=rounds, over=True, turn=state.turn + 1)
         if winner is not None:
             starter = 1 - winner  # the round's loser starts the next
         else:

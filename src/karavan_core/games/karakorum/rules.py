@@ -8,8 +8,6 @@ from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
-from attrs import fields
-
 from karavan_core.engine import Action, Game, Result
 from karavan_core.games.karakorum import components as C
 from karavan_core.games.karakorum.components import PEAK_INDEX, PEAKS, GoalKind, Peak
@@ -33,6 +31,7 @@ from karavan_core.games.karakorum.state import (
     Tracks,
 )
 from karavan_core.rng import Rng, fresh_rng
+from karavan_core.values import replace, replace_at
 
 ALL_CARDS: tuple[Card, ...] = tuple(
     Card(peak, value, axes) for peak in PEAKS for value in C.CARD_VALUES for axes in C.AXES_PER_COPY
@@ -57,24 +56,9 @@ _SCORE: dict[tuple[int, GoalKind | None], Score] = {
 }
 
 
-_STATE_FIELDS: tuple[str, ...] = tuple(a.name for a in fields(KarakorumState))
-_STATE_FIELD_SET = frozenset(_STATE_FIELDS)
-_new = object.__new__
-_set = object.__setattr__
-
-
 def evolve(state: KarakorumState, **changes: Any) -> KarakorumState:
-    """``attrs.evolve`` for states, about three times faster.
-
-    ``attrs.evolve`` looks the class's fields up on every call, and it is the
-    hottest spot of a random game.  The state has no validators or converters,
-    so copying its slots and overwriting the changed ones gives the same value.
-    """
-    assert changes.keys() <= _STATE_FIELD_SET, f"no such state field: {set(changes)}"
-    new = _new(KarakorumState)
-    for name in _STATE_FIELDS:
-        _set(new, name, changes[name] if name in changes else getattr(state, name))
-    return new
+    """A copy of ``state`` with some fields changed (see :func:`karavan_core.values.replace`)."""
+    return replace(state, **changes)
 
 
 # -- expedition limits and the "can it be placed" search ---------------------------
@@ -168,14 +152,10 @@ def _without(items: tuple, index: int) -> tuple:
     return items[:index] + items[index + 1 :]
 
 
-def _replace(items: tuple, index: int, value: Any) -> tuple:
-    return items[:index] + (value,) + items[index + 1 :]
-
-
 def _move(tracks: Tracks, peak: Peak, by: int) -> Tracks:
     """The tracks with ``peak``'s marker moved by ``by``, kept within 0..TRACK_TOP."""
     i = PEAK_INDEX[peak]
-    return _replace(tracks, i, max(0, min(C.TRACK_TOP, tracks[i] + by)))
+    return replace_at(tracks, i, max(0, min(C.TRACK_TOP, tracks[i] + by)))
 
 
 def _on_top(tracks: Tracks) -> bool:
@@ -269,7 +249,7 @@ class Karakorum(Game):
             for j, exp in enumerate(exps):
                 if exp.color is card.color and exp.top <= card.value:
                     if rest:
-                        grown = _replace(
+                        grown = replace_at(
                             shapes, j, (exp.color, card.value, len(exp.cards) + 1, True)
                         )
                         if not _can_place(tuple(sorted(grown)), rest):
@@ -502,7 +482,7 @@ class Karakorum(Game):
     def _take(self, state: KarakorumState, card: Card) -> KarakorumState:
         seat = state.current
         table = _without(state.table, state.table.index(card))
-        held = _replace(state.held, seat, (*state.held[seat], card))
+        held = replace_at(state.held, seat, (*state.held[seat], card))
         state = evolve(state, table=table, held=held)
         if state.step is Step.OTHERS:
             return self._offer(state, self._offset(state, seat) + 1)
@@ -546,11 +526,11 @@ class Karakorum(Game):
         if index is None:
             exps = (*exps, Expedition((card,), fresh=True))
         else:
-            exps = _replace(exps, index, Expedition((*exps[index].cards, card), fresh=True))
+            exps = replace_at(exps, index, Expedition((*exps[index].cards, card), fresh=True))
         return evolve(
             state,
-            held=_replace(state.held, seat, _without(held, held.index(card))),
-            expeditions=_replace(state.expeditions, seat, exps),
+            held=replace_at(state.held, seat, _without(held, held.index(card))),
+            expeditions=replace_at(state.expeditions, seat, exps),
         )
 
     def _remove(self, state: KarakorumState, index: int) -> KarakorumState:
@@ -558,8 +538,10 @@ class Karakorum(Game):
         exp = state.expeditions[seat][index]
         return evolve(
             state,
-            expeditions=_replace(state.expeditions, seat, _without(state.expeditions[seat], index)),
-            tracks=_replace(
+            expeditions=replace_at(
+                state.expeditions, seat, _without(state.expeditions[seat], index)
+            ),
+            tracks=replace_at(
                 state.tracks, seat, _move(state.tracks[seat], exp.color, -C.REMOVAL_PENALTY)
             ),
             discard=state.discard + exp.cards,
@@ -577,19 +559,19 @@ class Karakorum(Game):
             goal = Goal(exp.color, kind)
             points = kind.points
             goals = _without(goals, goals.index(goal))
-            claimed = _replace(claimed, seat, (*claimed[seat], goal))
+            claimed = replace_at(claimed, seat, (*claimed[seat], goal))
             if kind is GoalKind.DOUBLE:
                 gone += [
                     j for j, other in enumerate(exps) if j != index and other.color is exp.color
                 ][:1]
-        tracks = _replace(state.tracks, seat, _move(state.tracks[seat], exp.color, points))
+        tracks = replace_at(state.tracks, seat, _move(state.tracks[seat], exp.color, points))
         discard = state.discard
         for j in sorted(gone):
             discard += exps[j].cards
         kept = tuple(e for j, e in enumerate(exps) if j not in gone)
         state = evolve(
             state,
-            expeditions=_replace(state.expeditions, seat, kept),
+            expeditions=replace_at(state.expeditions, seat, kept),
             tracks=tracks,
             goals=goals,
             claimed=claimed,
@@ -602,7 +584,7 @@ class Karakorum(Game):
     def _end_placing(self, state: KarakorumState) -> KarakorumState:
         seat = state.current
         exps = tuple(Expedition(e.cards) if e.fresh else e for e in state.expeditions[seat])
-        state = evolve(state, expeditions=_replace(state.expeditions, seat, exps))
+        state = evolve(state, expeditions=replace_at(state.expeditions, seat, exps))
         return self._next_placer(state, self._offset(state, seat) + 1)
 
     def _end_round(self, state: KarakorumState) -> KarakorumState:
@@ -630,9 +612,9 @@ class Karakorum(Game):
             for exp in big:
                 mine = _move(mine, exp.color, exp.axes)
                 discard += exp.cards
-            tracks = _replace(tracks, seat, mine)
+            tracks = replace_at(tracks, seat, mine)
             if _on_top(mine):
-                expeditions = _replace(expeditions, seat, tuple(small))
+                expeditions = replace_at(expeditions, seat, tuple(small))
                 return evolve(
                     state,
                     tracks=tracks,
@@ -644,8 +626,8 @@ class Karakorum(Game):
             for exp in small:
                 mine = _move(mine, exp.color, -C.REMOVAL_PENALTY)
                 discard += exp.cards
-            tracks = _replace(tracks, seat, mine)
-            expeditions = _replace(expeditions, seat, ())
+            tracks = replace_at(tracks, seat, mine)
+            expeditions = replace_at(expeditions, seat, ())
         return evolve(
             state, tracks=tracks, expeditions=expeditions, discard=discard, step=Step.OVER
         )

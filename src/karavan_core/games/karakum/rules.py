@@ -26,7 +26,7 @@ from karavan_core.games.karakum.state import (
     TakeCard,
 )
 from karavan_core.rng import Rng, fresh_rng
-from karavan_core.values import replace
+from karavan_core.values import replace, replace_at
 
 ALL_CAMELS: tuple[Camel, ...] = tuple(Camel(c, v) for c in C.GOODS for v in C.CAMEL_VALUES)
 NO_CARDS: Hand = (0,) * len(RESOURCES)
@@ -55,10 +55,6 @@ def _plus(a: Hand, b: Hand) -> Hand:
 
 def _minus(a: Hand, b: Hand) -> Hand:
     return tuple(x - y for x, y in zip(a, b, strict=True))
-
-
-def _replace(items: tuple, index: int, value: Any) -> tuple:
-    return items[:index] + (value,) + items[index + 1 :]
 
 
 def price(market: Sequence[Camel | None], slot: int) -> int:
@@ -367,7 +363,7 @@ class Karakum(Game):
             card = state.row[action.slot]
             assert card is not None
             state, replacement = _draw(state, hands=self._gained(state, card), passes=0)
-            state = replace(state, row=_replace(state.row, action.slot, replacement))
+            state = replace(state, row=replace_at(state.row, action.slot, replacement))
             if step is Step.CHOOSE and card is not Res.GOLD:
                 return self._after_first_card(state)
             return self._end_turn(state)
@@ -394,7 +390,7 @@ class Karakum(Game):
     def _gained(self, state: KarakumState, card: Res) -> tuple[Hand, ...]:
         """The hands once the player to move has added ``card``."""
         seat = state.current
-        return _replace(state.hands, seat, _add(state.hands[seat], card.index))
+        return replace_at(state.hands, seat, _add(state.hands[seat], card.index))
 
     def _after_first_card(self, state: KarakumState) -> KarakumState:
         state = replace(state, step=Step.SECOND_CARD)
@@ -407,7 +403,7 @@ class Karakum(Game):
         assert slot is not None
         camel = state.market[slot]
         assert camel is not None
-        hands = _replace(state.hands, seat, _minus(state.hands[seat], cards))
+        hands = replace_at(state.hands, seat, _minus(state.hands[seat], cards))
         discard = _plus(state.discard, cards)
         # The market slides toward the deck, leaving slot 0 free for a new camel.
         market = (None,) + state.market[:slot] + state.market[slot + 1 :]
@@ -425,8 +421,8 @@ class Karakum(Game):
             discard=discard,
             market=market,
             camel_deck=deck,
-            caravans=_replace(state.caravans, seat, caravan),
-            lefts=_replace(state.lefts, seat, left),
+            caravans=replace_at(state.caravans, seat, caravan),
+            lefts=replace_at(state.lefts, seat, left),
             slot=None,
             bonus_due=camel.value == C.BONUS_VALUE,
         )
@@ -641,8 +637,8 @@ def evolve_join(state: KarakumState, index: int) -> KarakumState:
     left = state.lefts[seat]
     return replace(
         state,
-        caravans=_replace(state.caravans, seat, state.caravans[seat] + (left[index],)),
-        lefts=_replace(state.lefts, seat, left[:index] + left[index + 1 :]),
+        caravans=replace_at(state.caravans, seat, state.caravans[seat] + (left[index],)),
+        lefts=replace_at(state.lefts, seat, left[:index] + left[index + 1 :]),
     )
 
 

@@ -20,6 +20,7 @@ from karavan_core.games.karawane.state import (
     PlayWithoutEffect,
 )
 from karavan_core.rng import Rng, fresh_rng
+from karavan_core.values import replace_at
 
 SANDSTORM = PlaySandstorm()
 OASIS_SQUARES = len(C.OASIS_POINTS)
@@ -122,10 +123,6 @@ def _sorted(cards: Sequence[Card]) -> Cards:
 def _without(cards: Cards, card: Card) -> Cards:
     i = cards.index(card)
     return cards[:i] + cards[i + 1 :]
-
-
-def _replace(items: tuple, index: int, value: Any) -> tuple:
-    return items[:index] + (value,) + items[index + 1 :]
 
 
 def _label(card: object) -> str:
@@ -324,8 +321,8 @@ class Karawane(Game):
         finished = False
         if type(action) is Play:
             target = self.destination(state, action)
-            line = _replace(camels[action.owner], action.camel, target)
-            camels = _replace(camels, action.owner, line)
+            line = replace_at(camels[action.owner], action.camel, target)
+            camels = replace_at(camels, action.owner, line)
             finished = target >= FIRST_OASIS and self._oasis_full(camels)
         hand = _without(state.hands[seat], card)
         deck = state.decks[seat]
@@ -333,8 +330,8 @@ class Karawane(Game):
         if deck and len(hand) < C.HAND_SIZE:  # draw back up to a full hand while the deck lasts
             drawn = C.HAND_SIZE - len(hand)
             hand = _sorted(hand + deck[:drawn])
-            decks = _replace(decks, seat, deck[drawn:])
-        hands = _replace(state.hands, seat, hand)
+            decks = replace_at(decks, seat, deck[drawn:])
+        hands = replace_at(state.hands, seat, hand)
         current = seat if finished else self._next_seat(hands, seat)
         return KarawaneState(
             state.players,
@@ -344,7 +341,7 @@ class Karawane(Game):
             camels,
             hands,
             decks,
-            _replace(state.played, seat, state.played[seat] + (card,)),
+            replace_at(state.played, seat, state.played[seat] + (card,)),
             finished or current is None,
             state.turn + 1,
         )
