@@ -1,0 +1,84 @@
+"""Properties of every game over random legal play, found by hypothesis."""
+
+from __future__ import annotations
+
+import random
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from karavan_core import games
+
+GAMES = games()
+
+
+@st.composite
+def plays(draw):
+    """A game, a player count, a seed and a sequence of choices among the legal decisions."""
+    game = draw(st.sampled_from(GAMES))
+    players = draw(st.integers(game.min_players, game.max_players))
+    seed = draw(st.integers(0, 2**32))
+    choices = draw(st.lists(st.integers(0, 10_000), min_size=1, max_size=120))
+    return game, players, seed, choices
+
+
+def walk(game, players, seed, choices):
+    """Yield each state reached by following ``choices`` from a seeded deal."""
+    state = game.new_game([f"P{i}" for i in range(players)], seed)
+    yield state
+    for choice in choices:
+        legal = game.legal_actions(state)
+        if not legal:
+            return
+        state = game.apply(state, legal[choice % len(legal)])
+        yield state
+
+
+@settings(max_examples=80, deadline=None)
+@given(plays())
+def test_why_illegal_agrees_with_legal_actions(play):
+    """Any decision seen during the game is accepted exactly when it is listed as legal."""
+    game = play[0]
+    seen: list = []
+    for state in walk(*play):
+        legal = game.legal_actions(state)
+        for action in legal:
+            assert game.why_illegal(state, action) is None
+        for action in seen[-30:]:
+            reason = game.why_illegal(state, action)
+            assert (reason is None) == (action in legal), (action, reason)
+        seen.extend(legal[:5])
+
+
+@settings(max_examples=80, deadline=None)
+@given(plays())
+def test_components_scores_and_words_hold_at_every_step(play):
+    game, players = play[0], play[1]
+    first = None
+    for state in walk(*play):
+        inventory = game.inventory(state)
+        first = first or inventory
+        assert inventory == first
+        result = game.result(state)
+        assert len(result.scores) == players and len(result.breakdown) == players
+        assert game.prompt(state)
+        if game.is_over(state):
+            assert state.to_move is None and game.legal_actions(state) == []
+        else:
+            assert 0 <= state.to_move < players
+            action = game.legal_actions(state)[0]
+            assert game.describe(state, action).strip()
+
+
+@settings(max_examples=60, deadline=None)
+@given(plays(), st.integers(0, 2**32))
+def test_hidden_information_never_changes_an_observation(play, sample_seed):
+    """Every player sees the same thing in the true state and in one sampled from their view."""
+    game = play[0]
+    states = list(walk(*play))
+    state = states[-1]
+    for player in range(len(state.players)):
+        seen = game.observe(state, player)
+        sampled = game.sample_state(seen, random.Random(sample_seed))
+        assert game.observe(sampled, player) == seen
+        assert game.legal_actions(sampled) == game.legal_actions(state) or (state.to_move != player)
