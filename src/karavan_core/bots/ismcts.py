@@ -119,7 +119,7 @@ class SearchBot(Bot):
                     child = children[action] = Node(mover)
                     child.available = 1
                     # The actions come from legal_actions, so the check in apply is skipped.
-                    state = game._apply(state, action)
+                    state = game.apply_legal(state, action)
                     path.append(child)
                     break
                 c = self.exploration
@@ -133,7 +133,7 @@ class SearchBot(Bot):
                     if score > best_score:
                         best_score, best_action = score, action
                 node = children[best_action]
-                state = game._apply(state, best_action)
+                state = game.apply_legal(state, best_action)
                 path.append(node)
             rewards = self.rollout(state, rng)
             for visited in path:
@@ -156,7 +156,7 @@ class SearchBot(Bot):
                 action = policy(game, state, legal, rng)
             else:
                 action = legal[rng.randrange(len(legal))]
-            state = game._apply(state, action)
+            state = game.apply_legal(state, action)
             steps += 1
         return self.evaluator.rewards(state)
 
