@@ -68,6 +68,9 @@ class GameScreen(Screen[None]):
         self.saved_note = ""
         self._pending = False  # a change happened while another screen was on top
         self._log_cache: list[tuple[State, Action, str]] = []
+        # Decisions played together by one gesture, as (start, end) history lengths:
+        # undo and redo treat each as one step (buying a camel is Buy, then Pay).
+        self._gestures: list[tuple[int, int]] = []
         table_class = table_for(self.game.name)
         assert table_class is not None, f"no table for {self.game.name}"
         self.table: TableView = table_class(self, id="table")
@@ -240,6 +243,9 @@ class GameScreen(Screen[None]):
         """Play ``actions`` for the player at the keyboard; refuse an illegal one, saying why."""
         if not self._my_turn():
             return False
+        start = len(self.match.history)
+        # A new decision replaces whatever was undone, gestures included.
+        self._gestures = [gesture for gesture in self._gestures if gesture[1] <= start]
         played = 0
         for action in actions:
             try:
@@ -248,9 +254,16 @@ class GameScreen(Screen[None]):
                 self.notify(str(error), title="Not allowed", severity="warning")
                 break
             played += 1
+        if played > 1:
+            self._gestures.append((start, start + played))
         if played:
             self.advance()
         return played == len(actions)
+
+    def _inside_gesture(self) -> bool:
+        """Whether the match stands between the decisions of one gesture (buy, then pay)."""
+        n = len(self.match.history)
+        return any(start < n < end for start, end in self._gestures)
 
     def choices_after(self, action: Action) -> list[Action] | None:
         """The decisions that would follow ``action``, tried on a copy of the state."""
@@ -321,12 +334,16 @@ class GameScreen(Screen[None]):
         """Go back to before the most recent human decision."""
         self.cancel_bot()
         if self.match.undo():
+            while self._inside_gesture() and self.match.undo():
+                pass  # what one key or click did, one undo takes back
             self.advance()
 
     def action_redo(self) -> None:
         """Replay the next undone decision (and the bot decisions after it)."""
         self.cancel_bot()
         if self.match.redo():
+            while self._inside_gesture() and self.match.redo():
+                pass
             self.advance()
 
     def action_actions(self) -> None:
