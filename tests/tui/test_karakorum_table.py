@@ -153,9 +153,9 @@ async def test_two_deals_differing_only_in_the_deck_order_look_the_same(tmp_path
     for index, start in enumerate((state, other)):
         again = Match(match.game, match.seats, match.seed, initial=start)
         app = start_with(tmp_path / str(index), again)
+        app.config.bot_delay = 60.0  # nobody moves: compare the very same position
         async with app.run_test(size=(120, 40)) as pilot:
             await pilot.pause()
-            app.config.bot_delay = 60.0  # nobody moves: compare the very same position
             shots.append(screen_text(app))
     assert shots[0] == shots[1]
 
