@@ -11,6 +11,7 @@ from pathlib import Path
 
 from textual.app import App, SystemCommand
 from textual.binding import Binding
+from textual.content import Content
 from textual.events import Resize
 from textual.screen import Screen
 
@@ -22,6 +23,7 @@ from karavan_tui.glyphs import Glyphs, glyphs
 from karavan_tui.screens.title import TitleScreen
 from karavan_tui.screens.too_small import MIN_HEIGHT, MIN_WIDTH, TooSmallScreen
 from karavan_tui.tables import playable
+from karavan_tui.widgets.chrome import AppHeader, use_ascii_scrollbars
 
 
 class KaravanApp(App[None]):
@@ -76,12 +78,31 @@ class KaravanApp(App[None]):
         self.settings.ascii = on
         self.set_class(on, "-ascii")
         self.save_settings()
+        use_ascii_scrollbars(on)
+        for screen in self.screen_stack:  # what Textual draws itself: icons, keys, scrollbars
+            for header in screen.query(AppHeader):
+                header.follow_ascii(on)
+            screen.refresh_bindings()
+            screen.refresh(layout=True)
         self.redraw_game()
 
     def set_bot_delay(self, delay: float) -> None:
         """Change how long bots pause."""
         self.settings.bot_delay = delay
         self.save_settings()
+
+    def get_key_display(self, binding: Binding) -> str:
+        """Key names for the Footer; plain ASCII ("enter", not "⏎") in ASCII mode."""
+        shown = super().get_key_display(binding)
+        if self.ascii_mode and not shown.isascii():
+            return binding.key.split(",")[0]
+        return shown
+
+    def format_title(self, title: str, sub_title: str) -> Content:
+        """The header's title and subtitle, joined by a plain hyphen in ASCII mode."""
+        if not self.ascii_mode:
+            return super().format_title(title, sub_title)
+        return Content(f"{title} - {sub_title}" if sub_title else title)
 
     def redraw_game(self) -> None:
         """Redraw any open game (after a change of symbols)."""
@@ -98,6 +119,7 @@ class KaravanApp(App[None]):
             self.theme = self.settings.theme
         self._settings_applied = True
         self.set_class(self.ascii_mode, "-ascii")
+        use_ascii_scrollbars(self.ascii_mode)
         if self.start is not None:
             match, path = self.start
             self.open_match(match, path)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 from karavan_core import games
 from karavan_core.games.karakum.state import Buy, DrawCard, TakeCard
@@ -84,6 +85,27 @@ async def test_ascii_mode_draws_plain_symbols_and_is_remembered(tmp_path):
         assert "*" in market.border_title and "✱" not in market.border_title
         assert app.has_class("-ascii")
     assert Settings.load(tmp_path / "settings.json").ascii is True
+
+
+def screen_characters(app) -> str:
+    """Every character the screen shows now, as drawn by the compositor."""
+    lines = app.screen._compositor.render_update(full=True).render_segments(app.console)
+    return re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", lines)
+
+
+async def test_ascii_mode_reaches_header_footer_and_table(tmp_path):
+    """With ASCII mode on, the Karakum table at 80x24 draws no character outside ASCII."""
+    app = start_with(tmp_path, karakum_match(moves=30))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        assert not screen_characters(app).isascii()  # Unicode symbols by default
+        app.action_toggle_ascii()
+        await pilot.pause()
+        await pilot.pause()
+        app.clear_notifications()
+        await pilot.pause()
+        drawn = screen_characters(app)
+        assert sorted({ch for ch in drawn if not ch.isascii()}) == []
 
 
 async def test_a_small_terminal_gets_a_notice(tmp_path):

@@ -18,7 +18,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.screen import Screen
-from textual.widgets import Footer, Header
+from textual.widgets import Footer
 from textual.worker import get_current_worker
 
 from karavan_core.bots import Bot, make_bot
@@ -32,6 +32,7 @@ from karavan_tui.modals.curtain import CurtainScreen
 from karavan_tui.modals.full_log import FullLogScreen
 from karavan_tui.modals.save_as import SaveAsScreen
 from karavan_tui.tables import TableView, View, table_for
+from karavan_tui.widgets.chrome import AppHeader
 from karavan_tui.widgets.side import GameLog, ScoreBoard, StatusLine
 
 
@@ -83,7 +84,7 @@ class GameScreen(Screen[None]):
     # -- layout -------------------------------------------------------------------
     def compose(self) -> ComposeResult:
         """Header, table beside scores and log, status line, Footer."""
-        yield Header()
+        yield AppHeader()
         with Horizontal(id="main"):
             yield self.table
             with Vertical(id="side"):
@@ -166,8 +167,11 @@ class GameScreen(Screen[None]):
         if error is not None and self.saved_note != "NOT SAVED":
             self.saved_note = "NOT SAVED"
             self.notify(f"Autosave failed: {error.strerror or error}", severity="error")
+        note = self.saved_note
+        if note and note != "NOT SAVED":
+            note = self.glyphs.saved  # the symbol set may have changed since the save
         self.query_one(StatusLine).show(
-            self.game.prompt(self.match.state), self.thinking, self.saved_note, self.glyphs
+            self.game.prompt(self.match.state), self.thinking, note, self.glyphs
         )
 
     def _log(self) -> list[str]:

@@ -8,10 +8,11 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Button, Footer, Header, Static
+from textual.widgets import Button, Footer, Static
 
 from karavan_core.match import Match
 from karavan_tui.widgets.chart import score_chart
+from karavan_tui.widgets.chrome import AppHeader
 
 
 def score_series(match: Match) -> list[list[int]]:
@@ -47,7 +48,7 @@ class GameOverScreen(Screen[str]):
         result = match.game.result(match.state)
         names = [seat.name for seat in match.seats]
         star = "*" if getattr(self.app, "ascii_mode", False) else "★"
-        yield Header()
+        yield AppHeader()
         with VerticalScroll(id="over"):
             winners = " and ".join(names[seat] for seat in result.winners)
             yield Static(

@@ -8,9 +8,10 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Footer, Header, Markdown, TabbedContent, TabPane
+from textual.widgets import Footer, Markdown, TabbedContent, TabPane
 
 from karavan_core.registry import games
+from karavan_tui.widgets.chrome import AppHeader
 
 
 def rules_text(game_name: str) -> str | None:
@@ -37,7 +38,7 @@ class RulesScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         """Header, tabs and Footer."""
-        yield Header()
+        yield AppHeader()
         written = [(game, rules_text(game.name)) for game in games()]
         written = [(game, text) for game, text in written if text]
         initial = self.game_name if any(g.name == self.game_name for g, _ in written) else None

@@ -6,7 +6,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Center, Vertical
 from textual.screen import Screen
-from textual.widgets import Footer, Header, OptionList, Static
+from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 
 from karavan_core.registry import games
@@ -14,6 +14,7 @@ from karavan_core.saves import SaveSummary, list_saves
 from karavan_core.version import __version__
 from karavan_tui.modals.saves import when
 from karavan_tui.tables import playable
+from karavan_tui.widgets.chrome import AppHeader
 
 _ART = r"""
  _  __
@@ -51,7 +52,7 @@ class TitleScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         """Banner, games and menu."""
-        yield Header()
+        yield AppHeader()
         with Vertical(id="title-box"):
             yield Static(BANNER, id="banner")
             names = ", ".join(game.title for game in games())
