@@ -8,13 +8,10 @@ from __future__ import annotations
 
 from attrs import evolve
 
-from karavan_core import get_game
-from karavan_core.games.karakorum.components import GoalKind, Peak
+from karavan_core.games.karakorum.components import GoalKind
 from karavan_core.games.karakorum.rules import ALL_GOALS
 from karavan_core.games.karakorum.state import (
-    Card,
     Done,
-    Expedition,
     Goal,
     Pass,
     Place,
@@ -26,52 +23,13 @@ from karavan_core.games.karakorum.state import (
     StopTaking,
     Take,
 )
-from tests.core.rules_helpers import refuse as refuse_in
-
-GAME = get_game("karakorum")
-R, G, Y = Peak.RED, Peak.GREEN, Peak.YELLOW
-NAMES = ("Adam", "Paulina", "Tomek", "Tatiana")
-
-
-def card(color: Peak, value: int, axes: int = 1) -> Card:
-    return Card(color, value, axes)
-
-
-def ex(color: Peak, *values: int, axes: int = 1, fresh: bool = False) -> Expedition:
-    return Expedition(tuple(card(color, v, axes) for v in values), fresh)
-
-
-def table(players: int = 2, **changes):
-    state = GAME.new_game(NAMES[:players], seed=3, options={"first_player": 0})
-    return evolve(state, **changes)
+from tests.core.test_karakorum import GAME, G, R, Y, card, ex, play, refuse, table
+from tests.core.test_karakorum import placing as placing_as_active
 
 
 def placing(seat: int, held, exps, players: int = 2, **changes):
     """``seat`` is about to place ``held`` on ``exps``; Adam (seat 0) is active."""
-    expeditions = [()] * players
-    expeditions[seat] = tuple(exps)
-    held_all = [()] * players
-    held_all[seat] = tuple(held)
-    base = dict(
-        step=Step.PLACE,
-        active=0,
-        current=seat,
-        table=(),
-        held=tuple(held_all),
-        expeditions=tuple(expeditions),
-    )
-    base.update(changes)
-    return table(players, **base)
-
-
-def refuse(state, action) -> str:
-    return refuse_in(GAME, state, action)
-
-
-def play(state, *actions):
-    for action in actions:
-        state = GAME.apply(state, action)
-    return state
+    return placing_as_active(seat, held, exps, players, **{"active": 0, **changes})
 
 
 # -- taking --------------------------------------------------------------------------
