@@ -11,36 +11,28 @@ import random
 
 from attrs import evolve
 
-from karavan_core import get_game
 from karavan_core.games.jaipur import components as C
-from karavan_core.games.jaipur.components import CAMEL, GOODS, Card
+from karavan_core.games.jaipur.components import CAMEL, Card
 from karavan_core.games.jaipur.state import Exchange, Sell, TakeCamels, TakeGood
 from tests.core.rules_helpers import refuse as refuse_in
-
-GAME = get_game("jaipur")
-DIAMONDS, GOLD, SILVER, CLOTH, SPICE, LEATHER = GOODS
-NO_BONUS = ((), (), ())
-
-
-def goods(**counts: int) -> tuple[int, ...]:
-    """Six goods counts from keywords: ``goods(spice=2, leather=1)``."""
-    return tuple(counts.get(good.value, 0) for good in GOODS)
-
-
-def market(camel: int = 0, **counts: int) -> tuple[int, ...]:
-    """Seven market counts: the goods, then camels."""
-    assert camel + sum(counts.values()) == C.MARKET_SIZE
-    return goods(**counts) + (camel,)
+from tests.core.test_jaipur import (
+    CLOTH,
+    DIAMONDS,
+    GAME,
+    GOLD,
+    LEATHER,
+    NO_BONUS,
+    SPICE,
+    goods,
+    hands,
+    market,
+)
 
 
 def table(**changes):
     """A fresh deal with Ann to move, then ``changes`` applied."""
     state = GAME.new_game(["Ann", "Bob"], seed=21, options={"first_player": 0})
     return evolve(state, **changes)
-
-
-def hands(ann=None, bob=None):
-    return (ann or goods(), bob or goods())
 
 
 def refuse(state, action) -> str:
