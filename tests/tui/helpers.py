@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 from pathlib import Path
 
 from karavan_core.match import Match, Seat
@@ -83,3 +84,9 @@ async def settle(pilot, app: KaravanApp, rounds: int = 2000) -> None:
                 return
         await pilot.pause(0.005)
     raise AssertionError("the bot never finished thinking")
+
+
+def visible_characters(app) -> str:
+    """Every character the screen shows now, line by line, without styles."""
+    lines = app.screen._compositor.render_update(full=True).render_segments(app.console)
+    return re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", lines)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import re
 
 from karavan_core import games
 from karavan_core.games.karakum.state import Buy, DrawCard, TakeCard
@@ -18,7 +17,7 @@ from karavan_tui.screens.too_small import TooSmallScreen
 from karavan_tui.tables import TABLE_GAMES
 from karavan_tui.widgets.cards import Card
 
-from .helpers import game_screen, karakum_match, make_app, settle, start_with
+from .helpers import game_screen, karakum_match, make_app, settle, start_with, visible_characters
 
 
 def card(screen: GameScreen, row: str, index: int) -> Card:
@@ -87,24 +86,18 @@ async def test_ascii_mode_draws_plain_symbols_and_is_remembered(tmp_path):
     assert Settings.load(tmp_path / "settings.json").ascii is True
 
 
-def screen_characters(app) -> str:
-    """Every character the screen shows now, as drawn by the compositor."""
-    lines = app.screen._compositor.render_update(full=True).render_segments(app.console)
-    return re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", lines)
-
-
 async def test_ascii_mode_reaches_header_footer_and_table(tmp_path):
     """With ASCII mode on, the Karakum table at 80x24 draws no character outside ASCII."""
     app = start_with(tmp_path, karakum_match(moves=30))
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot, app)
-        assert not screen_characters(app).isascii()  # Unicode symbols by default
+        assert not visible_characters(app).isascii()  # Unicode symbols by default
         app.action_toggle_ascii()
         await pilot.pause()
         await pilot.pause()
         app.clear_notifications()
         await pilot.pause()
-        drawn = screen_characters(app)
+        drawn = visible_characters(app)
         assert sorted({ch for ch in drawn if not ch.isascii()}) == []
 
 
