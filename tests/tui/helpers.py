@@ -90,3 +90,18 @@ def visible_characters(app) -> str:
     """Every character the screen shows now, line by line, without styles."""
     lines = app.screen._compositor.render_update(full=True).render_segments(app.console)
     return re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", lines)
+
+
+async def start_against_random_bot(pilot, app: KaravanApp, game: str | None = None) -> None:
+    """From the title: open the dialog, pick ``game`` (default: the first), make seat 2 a
+    random bot, start, and wait for the table."""
+    await pilot.press("n")
+    await pilot.pause()
+    dialog = app.screen
+    if game is not None:
+        dialog.query_one("#game").value = game
+        await pilot.pause()
+    dialog.query_one("#kind-1").value = "bot:random"
+    await pilot.pause()
+    await pilot.press("ctrl+s")
+    await settle(pilot, app)

@@ -16,7 +16,7 @@ from karavan_tui.screens.game import GameScreen
 from karavan_tui.screens.game_over import GameOverScreen
 from karavan_tui.tables.jaipur import MarketZone, RoundSummaryScreen
 
-from .helpers import SEED, game_screen, make_app, settle, start_with
+from .helpers import SEED, game_screen, make_app, settle, start_against_random_bot, start_with
 from .test_snapshots import SIZES, steady
 
 
@@ -83,15 +83,7 @@ async def test_whole_match_human_against_random_bot(tmp_path):
     """New-game dialog → Jaipur → a whole seeded match by keys (and a click) → game over."""
     app = make_app(tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.press("n")
-        await pilot.pause()
-        dialog = app.screen
-        dialog.query_one("#game").value = "jaipur"
-        await pilot.pause()
-        dialog.query_one("#kind-1").value = "bot:random"
-        await pilot.pause()
-        await pilot.press("ctrl+s")
-        await settle(pilot, app)
+        await start_against_random_bot(pilot, app, "jaipur")
         screen = game_screen(app)
         match = screen.match
         assert match.game.name == "jaipur" and match.seats[1].is_bot

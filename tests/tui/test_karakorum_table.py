@@ -30,6 +30,7 @@ from .helpers import (
     make_app,
     seeded_match,
     settle,
+    start_against_random_bot,
     start_with,
     visible_characters,
 )
@@ -77,15 +78,7 @@ async def test_the_new_game_dialog_offers_karakorum_and_a_whole_game_plays_by_ke
     """Title → dialog → a seeded game against a random bot, moves by Enter and a click."""
     app = make_app(tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.press("n")
-        await pilot.pause()
-        dialog = app.screen
-        dialog.query_one("#game").value = "karakorum"
-        await pilot.pause()
-        dialog.query_one("#kind-1").value = "bot:random"
-        await pilot.pause()
-        await pilot.press("ctrl+s")
-        await settle(pilot, app)
+        await start_against_random_bot(pilot, app, "karakorum")
         screen = game_screen(app)
         match = screen.match
         assert match.game.name == "karakorum" and match.seed == SEED

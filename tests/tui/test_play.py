@@ -12,20 +12,21 @@ from karavan_tui.screens.game import GameScreen
 from karavan_tui.screens.game_over import GameOverScreen
 from karavan_tui.screens.title import TitleScreen
 
-from .helpers import game_screen, karakum_match, make_app, settle, start_with
+from .helpers import (
+    game_screen,
+    karakum_match,
+    make_app,
+    settle,
+    start_against_random_bot,
+    start_with,
+)
 
 
 async def test_whole_game_human_against_random_bot_through_keys(tmp_path):
     """Title → new game dialog → a whole seeded game, human moves by keys → game over."""
     app = make_app(tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.press("n")  # new game dialog: Karakum, 2 players, Player 1 vs a bot
-        await pilot.pause()
-        dialog = app.screen
-        dialog.query_one("#kind-1").value = "bot:random"
-        await pilot.pause()
-        await pilot.press("ctrl+s")
-        await settle(pilot, app)
+        await start_against_random_bot(pilot, app)  # Karakum, Player 1 against a bot
         screen = game_screen(app)
         assert [seat.name for seat in screen.match.seats] == ["Player 1", "Random bot 2"]
         assert screen.match.seed == 4242

@@ -66,6 +66,12 @@ class TableView(Vertical):
         # summary): the game screen starts no bot until it is False again.
         self.pauses_play = False
 
+    @property
+    def obs(self) -> Any:
+        """The observation being shown (each table knows its game's observation class)."""
+        assert self.view is not None
+        return self.view.observation
+
     def show(self, view: View) -> None:
         """Draw ``view``."""
         self.view = view

@@ -377,12 +377,6 @@ class JaipurTable(TableView):
         yield HandZone(id="hand", classes="zone")
         yield PlayersZone(id="players", classes="zone")
 
-    @property
-    def obs(self) -> JaipurObservation:
-        """The observation being shown."""
-        assert self.view is not None
-        return self.view.observation  # type: ignore[return-value]
-
     def show(self, view: View) -> None:
         """Draw every zone; bring up the summary when a round has just ended."""
         super().show(view)

@@ -404,12 +404,6 @@ class KarakorumTable(TableView):
         yield ClimbersZone(id="climbers", classes="zone")
 
     @property
-    def obs(self) -> KarakorumObservation:
-        """The observation being shown."""
-        assert self.view is not None
-        return self.view.observation  # type: ignore[return-value]
-
-    @property
     def me(self) -> int:
         """The seat whose expeditions are drawn below (the player to move, behind the curtain)."""
         assert self.view is not None

@@ -207,12 +207,6 @@ class KarakumTable(TableView):
         yield HandZone(id="hand", classes="zone")
         yield CaravansZone(id="caravans", classes="zone")
 
-    @property
-    def obs(self) -> KarakumObservation:
-        """The observation being shown."""
-        assert self.view is not None
-        return self.view.observation  # type: ignore[return-value]
-
     def show(self, view: View) -> None:
         """Draw every zone."""
         super().show(view)

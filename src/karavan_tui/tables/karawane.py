@@ -290,12 +290,6 @@ class KarawaneTable(TableView):
         yield HandZone(id="hand", classes="zone")
         yield PlayersZone(id="players", classes="zone")
 
-    @property
-    def obs(self) -> KarawaneObservation:
-        """The observation being shown."""
-        assert self.view is not None
-        return self.view.observation  # type: ignore[return-value]
-
     def show(self, view: View) -> None:
         """Draw every zone."""
         super().show(view)
