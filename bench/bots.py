@@ -3,13 +3,17 @@
     python bench/bots.py speed [--games GAME,...] [--positions N]
     python bench/bots.py strength [--games GAME,...] [--pairings A-B,...] [--count N]
                                   [--players N] [--seed N] [--jobs N] [--json FILE]
+    python bench/bots.py report [--count N] [--count4 N] [--seed N] [--jobs N] [--json FILE]
 
 ``speed`` plays random games and, at sampled positions, times one decision of
 each thinking level: seconds per decision (mean and worst) and, for the search
 levels, iterations per second.  ``strength`` runs one tournament per game and
 pairing (the same as ``karavan simulate GAME --seats A,B --games N``) and
 prints a Markdown table of the first level's win rate with its 95% interval.
-Figures, not tests: nothing is asserted.
+``report`` prints the README's strength report: ``strength`` over every game
+at two players, then one four-player tournament (the same as ``karavan
+simulate GAME --players 4 --seats random,greedy,hard,expert``) per game that
+seats four.  Figures, not tests: nothing is asserted.
 """
 
 from __future__ import annotations
@@ -18,12 +22,14 @@ import argparse
 import json
 import random
 import time
+from dataclasses import dataclass, field
 
 from karavan_core import game_names, get_game
 from karavan_core.bots import SearchBot, make_bot
-from karavan_core.tournament import report_dict, run_tournament, schedule, summarize
+from karavan_core.tournament import Summary, report_dict, run_tournament, schedule, summarize
 
 DEFAULT_PAIRINGS = "greedy-random,hard-random,hard-greedy,expert-hard"
+FOUR_SEATS = ["random", "greedy", "hard", "expert"]
 
 
 def speed(games: list[str], positions: int, players: int) -> None:
@@ -61,64 +67,122 @@ def speed(games: list[str], positions: int, players: int) -> None:
             )
 
 
-def strength(
-    games: list[str],
-    pairings: list[tuple[str, str]],
-    count: int,
-    players: int,
-    seed: int,
-    jobs: int,
-    json_path: str | None,
-) -> None:
-    """Run every pairing in every game and print the first level's results."""
+@dataclass
+class Runs:
+    """How to run each tournament, and the reports gathered so far (for ``--json``)."""
+
+    count: int
+    players: int
+    seed: int
+    jobs: int
+    reports: list[dict] = field(default_factory=list)
+
+    def tournament(self, name: str, seats: list[str]) -> Summary:
+        """Play one tournament of ``name`` with ``seats``; keep its report, return its summary."""
+        start = time.perf_counter()
+        specs = schedule(name, self.players, seats, self.count, self.seed)
+        records = run_tournament(specs, self.jobs)
+        elapsed = time.perf_counter() - start
+        self.reports.append(report_dict(name, self.players, seats, self.seed, records, elapsed))
+        return summarize(records)
+
+    def write(self, json_path: str | None) -> None:
+        """Write every report to ``json_path`` (if given)."""
+        if json_path:
+            with open(json_path, "w", encoding="utf-8") as out:
+                json.dump(self.reports, out, indent=1)
+
+
+def strength(games: list[str], pairings: list[tuple[str, str]], runs: Runs) -> None:
+    """Run every pairing in every game and print the first level's results as table rows."""
     print(
-        "| game | players | pairing | games | win rate of the first | 95% CI | "
-        "mean scores | s/decision | mean length |"
+        "| game | pairing | games | win rate of the first | 95% CI | "
+        "mean scores | s/decision (mean, longest) | iterations/s | mean length |"
     )
     print("|---|---|---|---|---|---|---|---|---|")
-    reports = []
     for name in games:
         for first, second in pairings:
-            seats = [first] + [second] * (players - 1)
-            start = time.perf_counter()
-            records = run_tournament(schedule(name, players, seats, count, seed), jobs)
-            elapsed = time.perf_counter() - start
-            summary = summarize(records)
+            summary = runs.tournament(name, [first] + [second] * (runs.players - 1))
             by_level = {level.level: level for level in summary.levels}
             a, b = by_level[first], by_level[second]
             print(
-                f"| {name} | {players} | {first} vs {second} | {summary.games} | "
+                f"| {get_game(name).title} | {first} vs {second} | {summary.games} | "
                 f"{a.win_rate:.1%} | {a.ci_low:.1%}–{a.ci_high:.1%} | "
                 f"{a.mean_score:.1f} / {b.mean_score:.1f} | "
-                f"{a.seconds_per_decision:.3f} / {b.seconds_per_decision:.3f} | "
+                f"{_timing(a)} / {_timing(b)} | {_rate(a, b)} | "
                 f"{summary.mean_decisions:.0f} |",
                 flush=True,
             )
-            reports.append(report_dict(name, players, seats, seed, records, elapsed))
-    if json_path:
-        with open(json_path, "w", encoding="utf-8") as out:
-            json.dump(reports, out, indent=1)
+
+
+def table(games: list[str], seats: list[str], runs: Runs) -> None:
+    """One tournament per game with a level in every seat; a row per game and level."""
+    print(
+        "| game | level | games | win rate | 95% CI | mean score | "
+        "s/decision (mean, longest) | iterations/s |"
+    )
+    print("|---|---|---|---|---|---|---|---|")
+    for name in games:
+        summary = runs.tournament(name, seats)
+        for level in summary.levels:
+            print(
+                f"| {get_game(name).title} | {level.level} | {summary.games} | "
+                f"{level.win_rate:.1%} | {level.ci_low:.1%}–{level.ci_high:.1%} | "
+                f"{level.mean_score:.1f} | {_timing(level)} | {_rate(level)} |",
+                flush=True,
+            )
+
+
+def _timing(level) -> str:
+    return f"{level.seconds_per_decision:.3f}, {level.max_seconds:.2f}"
+
+
+def _rate(*levels) -> str:
+    rates = [
+        f"{level.iterations_per_second:,.0f}" for level in levels if level.iterations_per_second
+    ]
+    return " / ".join(rates) if rates else "–"
+
+
+def report(count: int, count4: int, seed: int, jobs: int, json_path: str | None) -> None:
+    """The README's strength report: every game at two players, and at four where it plays."""
+    two = Runs(count, 2, seed, jobs)
+    print("Two players, seats swapped between games:\n")
+    strength(game_names(), _pairings(DEFAULT_PAIRINGS), two)
+    four = Runs(count4, 4, seed, jobs, two.reports)
+    names = [name for name in game_names() if get_game(name).max_players >= 4]
+    print(f"\nFour players ({', '.join(FOUR_SEATS)}), seats rotated between games:\n")
+    table(names, FOUR_SEATS, four)
+    four.write(json_path)
+
+
+def _pairings(text: str) -> list[tuple[str, str]]:
+    return [tuple(p.split("-", 1)) for p in text.split(",")]  # type: ignore[misc]
 
 
 def main() -> None:
     """Parse the command line and run the chosen benchmark."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("what", choices=["speed", "strength"])
+    parser.add_argument("what", choices=["speed", "strength", "report"])
     parser.add_argument("--games", default=",".join(game_names()), help="games, comma-separated")
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--positions", type=int, default=20, help="speed: positions per level")
     parser.add_argument("--pairings", default=DEFAULT_PAIRINGS, help="strength: A-B,…")
-    parser.add_argument("--count", type=int, default=200, help="strength: games per pairing")
+    parser.add_argument("--count", type=int, default=200, help="games per pairing")
+    parser.add_argument("--count4", type=int, default=100, help="report: four-player games")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=1)
-    parser.add_argument("--json", help="strength: write every tournament here")
+    parser.add_argument("--json", help="write every tournament here")
     args = parser.parse_args()
     games = [g.strip() for g in args.games.split(",") if g.strip()]
     if args.what == "speed":
         speed(games, args.positions, args.players)
+    elif args.what == "strength":
+        runs = Runs(args.count, args.players, args.seed, args.jobs)
+        strength(games, _pairings(args.pairings), runs)
+        runs.write(args.json)
     else:
-        pairings = [tuple(p.split("-", 1)) for p in args.pairings.split(",")]
-        strength(games, pairings, args.count, args.players, args.seed, args.jobs, args.json)
+        report(args.count, args.count4, args.seed, args.jobs, args.json)
 
 
 if __name__ == "__main__":

@@ -51,7 +51,9 @@ class GameRecord:
     """What happened in one game of a tournament.
 
     ``decisions`` counts every decision of the game; ``think_seconds[s]`` is
-    the time seat ``s``'s bot spent choosing, over ``seat_decisions[s]`` choices.
+    the time seat ``s``'s bot spent choosing, over ``seat_decisions[s]`` choices,
+    ``max_think_seconds[s]`` its longest choice; ``iterations[s]`` counts the
+    search iterations it ran, in ``search_seconds[s]`` (searching bots only).
     ``finished`` is false only if the game hit :data:`MAX_DECISIONS`.
     """
 
@@ -64,6 +66,9 @@ class GameRecord:
     seat_decisions: tuple[int, ...]
     think_seconds: tuple[float, ...]
     finished: bool = True
+    max_think_seconds: tuple[float, ...] = ()
+    iterations: tuple[int, ...] = ()
+    search_seconds: tuple[float, ...] = ()
 
 
 @frozen
@@ -72,6 +77,9 @@ class LevelSummary:
 
     ``seat_games`` counts the games a seat of this level played (a level in two
     seats counts twice); ``wins`` gives a shared win as a fraction.
+    ``seconds_per_decision`` averages over every decision, forced ones included;
+    ``max_seconds`` is the longest single decision; ``iterations_per_second``
+    is the search speed of a searching level (0 for the others).
     """
 
     level: str
@@ -83,6 +91,8 @@ class LevelSummary:
     mean_score: float
     decisions: int
     seconds_per_decision: float
+    max_seconds: float = 0.0
+    iterations_per_second: float = 0.0
 
 
 @frozen
@@ -135,6 +145,9 @@ def play_game(spec: GameSpec) -> GameRecord:
     decisions = 0
     seat_decisions = [0] * n
     think = [0.0] * n
+    longest = [0.0] * n
+    iterations = [0] * n
+    searching = [0.0] * n
     while not game.is_over(state) and decisions < MAX_DECISIONS:
         seat = state.to_move
         assert seat is not None
@@ -142,7 +155,13 @@ def play_game(spec: GameSpec) -> GameRecord:
         observation = game.observe(state, seat)
         start = time.perf_counter()
         action = bots[seat].choose(observation, legal)
-        think[seat] += time.perf_counter() - start
+        spent = time.perf_counter() - start
+        think[seat] += spent
+        longest[seat] = max(longest[seat], spent)
+        ran = getattr(bots[seat], "last_iterations", 0)
+        if ran:
+            iterations[seat] += ran
+            searching[seat] += spent
         seat_decisions[seat] += 1
         state = game.apply(state, action)
         decisions += 1
@@ -157,6 +176,9 @@ def play_game(spec: GameSpec) -> GameRecord:
         seat_decisions=tuple(seat_decisions),
         think_seconds=tuple(think),
         finished=game.is_over(state),
+        max_think_seconds=tuple(longest),
+        iterations=tuple(iterations),
+        search_seconds=tuple(searching),
     )
 
 
@@ -207,6 +229,9 @@ def summarize(records: Sequence[GameRecord]) -> Summary:
     score_sum: dict[str, float] = {}
     decisions: dict[str, int] = {}
     seconds: dict[str, float] = {}
+    longest: dict[str, float] = {}
+    iterations: dict[str, int] = {}
+    searching: dict[str, float] = {}
     for record in records:
         share = 1.0 / len(record.winners) if record.winners else 0.0
         for seat, level in enumerate(record.levels):
@@ -214,13 +239,19 @@ def summarize(records: Sequence[GameRecord]) -> Summary:
                 order.append(level)
                 seat_games[level] = 0
                 wins[level] = score_sum[level] = seconds[level] = 0.0
-                decisions[level] = 0
+                longest[level] = searching[level] = 0.0
+                decisions[level] = iterations[level] = 0
             seat_games[level] += 1
             if seat in record.winners:
                 wins[level] += share
             score_sum[level] += record.scores[seat]
             decisions[level] += record.seat_decisions[seat]
             seconds[level] += record.think_seconds[seat]
+            if record.max_think_seconds:
+                longest[level] = max(longest[level], record.max_think_seconds[seat])
+            if record.iterations:
+                iterations[level] += record.iterations[seat]
+                searching[level] += record.search_seconds[seat]
     levels = []
     for level in order:
         n = seat_games[level]
@@ -236,6 +267,10 @@ def summarize(records: Sequence[GameRecord]) -> Summary:
                 mean_score=score_sum[level] / n,
                 decisions=decisions[level],
                 seconds_per_decision=seconds[level] / decisions[level] if decisions[level] else 0.0,
+                max_seconds=longest[level],
+                iterations_per_second=iterations[level] / searching[level]
+                if searching[level]
+                else 0.0,
             )
         )
     games = len(records)

@@ -119,20 +119,29 @@ def _table(summary: Summary, title: str, players: int):
 
     table = Table(title=f"{title}, {players} players, {summary.games} games")
     table.add_column("Level")
-    table.add_column("Seat-games", justify="right")
+    table.add_column("Seats", justify="right")
     table.add_column("Win rate", justify="right")
-    table.add_column("95% CI (Wilson)", justify="right")
-    table.add_column("Mean score", justify="right")
-    table.add_column("s / decision", justify="right")
+    table.add_column("95% CI", justify="right")
+    table.add_column("Score", justify="right")
+    table.add_column("s/move", justify="right")
+    table.add_column("Max s", justify="right")
+    table.add_column("Iter/s", justify="right")
     for level in summary.levels:
         table.add_row(
             level.level,
             str(level.seat_games),
             f"{level.win_rate:.1%}",
-            f"{level.ci_low:.1%} – {level.ci_high:.1%}",
+            f"{level.ci_low:.1%}–{level.ci_high:.1%}",
             f"{level.mean_score:.1f}",
-            f"{level.seconds_per_decision:.4f}",
+            f"{level.seconds_per_decision:.3f}",
+            f"{level.max_seconds:.2f}",
+            f"{level.iterations_per_second:,.0f}" if level.iterations_per_second else "–",
         )
+    table.caption = (
+        "Seats: games a seat of the level played. Win rate: shared wins split. "
+        "s/move: mean seconds per decision, forced ones included; Max s: longest; "
+        "Iter/s: search iterations per second."
+    )
     return table
 
 

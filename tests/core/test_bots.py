@@ -196,6 +196,43 @@ def test_play_game_reports_each_seat():
     assert len(record.scores) == len(record.think_seconds) == 2
 
 
+def test_search_levels_report_their_iterations(monkeypatch):
+    monkeypatch.setattr(HardBot, "iterations_default", 10)
+    records = run_tournament(schedule("karawane", 2, ["hard", "random"], 2, seed=4))
+    for record in records:
+        hard = record.levels.index("hard")
+        random_seat = 1 - hard
+        assert record.iterations[random_seat] == 0
+        # Forced decisions skip the search, so at most ten iterations a decision.
+        assert 0 < record.iterations[hard] <= 10 * record.seat_decisions[hard]
+        assert 0 < record.search_seconds[hard] <= record.think_seconds[hard]
+        assert record.max_think_seconds[hard] <= record.think_seconds[hard]
+    by_level = {level.level: level for level in summarize(records).levels}
+    assert by_level["hard"].iterations_per_second > 0
+    assert by_level["random"].iterations_per_second == 0
+    assert by_level["hard"].max_seconds >= by_level["hard"].seconds_per_decision
+
+
+def test_playouts_are_scored_between_turns():
+    """A Karakum playout cut at depth 0 still finishes the purchase under way."""
+    game = games()[0]
+    assert game.name == "karakum"
+    bot = make_bot("hard", game, 1, rollout_depth=0)
+    seen = []
+    bot.evaluator = type(bot.evaluator)(
+        game, lambda state, player: seen.append(state.step) or 0.0, 1.0
+    )
+    state, rng, paying = game.new_game(["A", "B"], 3), random.Random(3), 0
+    while not game.is_over(state) and paying < 5:
+        if state.step.value == "pay":
+            bot.rollout(state, rng, state.to_move)
+            paying += 1
+        legal = game.legal_actions(state)
+        state = game.apply(state, legal[rng.randrange(len(legal))])
+    assert len(seen) == 5 * 2  # one evaluation per player
+    assert all(step.value in ("choose", "over") for step in seen)
+
+
 def test_wilson_interval():
     assert wilson_interval(0, 0) == (0.0, 1.0)
     low, high = wilson_interval(5, 10)

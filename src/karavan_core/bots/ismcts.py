@@ -21,6 +21,9 @@ from karavan_core.bots.base import Bot, register_level
 from karavan_core.bots.evaluation import Evaluator, evaluator_for
 from karavan_core.engine import Action, Game, Observation, State
 
+# Decisions a playout may take past its depth limit to finish the turn under way.
+MAX_TURN_FINISH = 8
+
 
 class Node:
     """Statistics of one decision in the tree, seen by the player who took it."""
@@ -74,6 +77,7 @@ class SearchBot(Bot):
 
     def choose(self, observation: Observation, legal: Sequence[Action]) -> Action:
         """The root decision visited most by the search (one of ``legal``)."""
+        self.last_iterations = 0
         if len(legal) == 1:
             return legal[0]
         root = self.search(observation)
@@ -135,7 +139,7 @@ class SearchBot(Bot):
                 node = children[best_action]
                 state = game.apply_legal(state, best_action)
                 path.append(node)
-            rewards = self.rollout(state, rng)
+            rewards = self.rollout(state, rng, path[-1].mover)
             for visited in path:
                 visited.visits += 1
                 if visited.mover is not None:
@@ -144,18 +148,27 @@ class SearchBot(Bot):
         self.last_iterations = done
         return root
 
-    def rollout(self, state: State, rng: random.Random) -> list[float]:
-        """Play ``state`` out (or up to the depth limit) and return each player's reward."""
+    def rollout(self, state: State, rng: random.Random, mover: int | None) -> list[float]:
+        """Play ``state`` out (or up to the depth limit) and return each player's reward.
+
+        A position is only scored between turns: halfway through one (a camel
+        bought but not yet paid for) the evaluation would misjudge it, so the
+        playout first finishes the turn ``mover`` has begun.
+        """
         game = self.game
         policy = self.evaluator.rollout_action if self.smart_rollouts else None
         depth = self.rollout_depth
         steps = 0
-        while state.to_move is not None and (depth is None or steps < depth):
+        while state.to_move is not None:
+            past_limit = depth is not None and steps >= depth
+            if past_limit and (state.to_move != mover or steps >= depth + MAX_TURN_FINISH):
+                break
             legal = game.legal_actions(state)
             if policy is not None:
                 action = policy(game, state, legal, rng)
             else:
                 action = legal[rng.randrange(len(legal))]
+            mover = state.to_move
             state = game.apply_legal(state, action)
             steps += 1
         return self.evaluator.rewards(state)

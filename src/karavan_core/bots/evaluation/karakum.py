@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from karavan_core.engine import Action, Game
 from karavan_core.games.karakum import components as C
 from karavan_core.games.karakum.rules import fits
-from karavan_core.games.karakum.state import Buy, KarakumState, Pay, Step
+from karavan_core.games.karakum.state import Buy, KarakumState, Pay, Step, TakeCard
 
 SCALE = 6.0
 ALL_CAMELS = len(C.GOODS) * len(C.CAMEL_VALUES)
@@ -38,21 +38,37 @@ def evaluate(state: KarakumState, player: int) -> float:
 def rollout_action(
     game: Game, state: KarakumState, legal: Sequence[Action], rng: random.Random
 ) -> Action:
-    """Mostly buy the dearest camel that fits; pay the cheapest way; otherwise gather at random."""
-    if state.step is Step.PAY:
+    """Buy the dearest camel (one that fits counts double), paying the cheapest way; else gather.
+
+    Gathering prefers the goods of the camels on offer that fit the caravan,
+    so that a playout builds towards its next purchase as a player would.
+    """
+    if state.step is Step.PAY or isinstance(legal[0], Pay):
         return legal[0]  # payments are listed cheapest first
-    if state.step is Step.CHOOSE and rng.random() < 0.85:
-        caravan = state.caravans[state.current]
-        best, best_value = None, 0.0
-        for action in legal:
-            if isinstance(action, Buy):
-                camel = state.market[action.slot]
-                assert camel is not None
-                value = camel.value if fits(caravan, camel) else camel.value / 2
-                if value > best_value:
-                    best, best_value = action, value
-        if best is not None:
-            return best
-    if isinstance(legal[0], Pay):
-        return legal[0]
+    if rng.random() < 0.15:
+        return legal[rng.randrange(len(legal))]
+    caravan = state.caravans[state.current]
+    wanted: set[int] = set()
+    best, best_value = None, 0.0
+    for slot, camel in enumerate(state.market):
+        if camel is None:
+            continue
+        value = float(camel.value)
+        if fits(caravan, camel):
+            wanted.add(camel.color.index)
+        else:
+            value /= 2  # it waits on the left side, at half its value
+        if value > best_value and Buy(slot) in legal:
+            best, best_value = Buy(slot), value
+    if best is not None:
+        return best
+    takes = [
+        action
+        for action in legal
+        if isinstance(action, TakeCard)
+        and (card := state.row[action.slot]) is not None
+        and card.index in wanted
+    ]
+    if takes:
+        return takes[rng.randrange(len(takes))]
     return legal[rng.randrange(len(legal))]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
+from functools import lru_cache
 from itertools import product
 from typing import Any
 
@@ -82,6 +83,12 @@ def payments(hand: Hand, color: Res, cost: int) -> list[Hand]:
     A unit is one card of the camel's good, one gold, or two identical cards of
     another good.  Cheapest means fewest cards, then least gold.
     """
+    return list(_payments(hand, color, cost))
+
+
+# The bots' search asks for the same hand's payments thousands of times a decision.
+@lru_cache(maxsize=4096)
+def _payments(hand: Hand, color: Res, cost: int) -> tuple[Hand, ...]:
     own = color.index
     others = [i for i in range(5) if i != own]
     ranges = [range(min(hand[own], cost) + 1), range(min(hand[GOLD_INDEX], cost) + 1)]
@@ -97,7 +104,7 @@ def payments(hand: Hand, color: Res, cost: int) -> list[Hand]:
             spend[i] = 2 * n
         found.append(tuple(spend))
     found.sort(key=lambda s: (sum(s), s[GOLD_INDEX], tuple(-n for n in s)))
-    return found
+    return tuple(found)
 
 
 def describe_cards(cards: Hand) -> str:
