@@ -46,6 +46,11 @@ class SearchBot(Bot):
     end; by default the game's evaluation module sets it, times
     ``depth_factor``); ``smart_rollouts`` plays out with the game's cheap heuristic policy
     where it has one instead of uniformly at random.
+
+    ``exploration`` is UCB's constant.  Rewards are chances of winning, and two
+    sensible moves seldom differ by more than a few hundredths, so a small
+    constant: measured against Greedy over 40 Jaipur games, 0.3 won 70% where
+    0.7 won 60%.
     """
 
     iterations_default: int = 1000
@@ -60,14 +65,14 @@ class SearchBot(Bot):
         seconds: float | None = None,
         rollout_depth: int | None = -1,
         smart_rollouts: bool | None = None,
-        exploration: float = 0.7,
+        exploration: float = 0.3,
     ) -> None:
         super().__init__(game, seed)
         self.iterations = self.iterations_default if iterations is None else iterations
         self.seconds = seconds
         self.evaluator: Evaluator = evaluator_for(game)
         if rollout_depth == -1:
-            rollout_depth = max(1, round(self.evaluator.rollout_depth * self.depth_factor))
+            rollout_depth = max(0, round(self.evaluator.rollout_depth * self.depth_factor))
         self.rollout_depth = rollout_depth
         if smart_rollouts is None:
             smart_rollouts = self.smart_rollouts_default or self.evaluator.smart_rollouts
@@ -100,6 +105,7 @@ class SearchBot(Bot):
         root = Node(None)
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         done = 0
+        candidates = self.evaluator.search_candidates
         while done < self.iterations:
             if deadline is not None and done and time.perf_counter() >= deadline:
                 break
@@ -109,6 +115,8 @@ class SearchBot(Bot):
             # Selection and expansion.
             while state.to_move is not None:
                 legal = game.legal_actions(state)
+                if candidates is not None:
+                    legal = candidates(state, legal)
                 children = node.children
                 untried = []
                 for action in legal:

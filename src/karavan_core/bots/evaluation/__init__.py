@@ -12,7 +12,10 @@ Each game may have a module here named after it, offering:
 * optionally ``ROLLOUT_DEPTH`` — how many decisions the search levels' playouts
   run before the evaluation scores them (where decisions are dear, fewer);
 * optionally ``SMART_ROLLOUTS = True`` — the Hard level, too, plays out with
-  ``rollout_action`` (where random play is measured to mislead the search).
+  ``rollout_action`` (where random play is measured to mislead the search);
+* optionally ``search_candidates(state, legal)`` — the decisions worth
+  searching among ``legal`` (a non-empty part of it), where a game offers many
+  near-equal ones that would only spread the search's budget thin.
 
 A game without a module falls back on its running score (``Game.result``
 is defined mid-game), so every registered game can be played by every level.
@@ -32,6 +35,7 @@ from karavan_core.engine import Action, Game, State
 
 Evaluate = Callable[[State, int], float]
 RolloutPolicy = Callable[[Game, State, Sequence[Action], random.Random], Action]
+Candidates = Callable[[State, list[Action]], list[Action]]
 
 
 @frozen
@@ -44,6 +48,7 @@ class Evaluator:
     rollout_action: RolloutPolicy | None = None
     rollout_depth: int = 40
     smart_rollouts: bool = False
+    search_candidates: Candidates | None = None
 
     def values(self, state: State) -> list[float]:
         """Estimated points of every player."""
@@ -105,4 +110,5 @@ def evaluator_for(game: Game) -> Evaluator:
         getattr(module, "rollout_action", None),
         getattr(module, "ROLLOUT_DEPTH", 40),
         getattr(module, "SMART_ROLLOUTS", False),
+        getattr(module, "search_candidates", None),
     )

@@ -12,8 +12,9 @@ from karavan_core.games.jaipur.state import JaipurState, Sell, TakeGood
 SCALE = 12.0
 # Random Jaipur play is mostly pointless exchanges: measured over 10 games
 # against Greedy, Hard won 2 with random playouts of 4 decisions and 7 with
-# these heuristic ones (1 of 8 with random playouts of 16).
-ROLLOUT_DEPTH = 4
+# these heuristic ones (1 of 8 with random playouts of 16).  Over 40 games,
+# heuristic playouts of 8 decisions won 75%, of 4 decisions 60%.
+ROLLOUT_DEPTH = 8
 SMART_ROLLOUTS = True
 SEAL = 60.0  # a seal outweighs any round's lead in points
 
