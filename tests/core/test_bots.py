@@ -233,6 +233,38 @@ def test_playouts_are_scored_between_turns():
     assert all(step.value in ("choose", "over") for step in seen)
 
 
+def test_karakum_search_skips_dear_payments_and_twin_cards():
+    game = games()[0]
+    candidates = evaluator_for(game).search_candidates
+    rng, checked = random.Random(5), set()
+    state = game.new_game(["A", "B"], 5)
+    while not game.is_over(state) and len(checked) < 2:
+        legal = game.legal_actions(state)
+        kept = candidates(state, legal)
+        assert kept and all(action in legal for action in kept)
+        if state.step.value == "pay" and len(legal) > 3:
+            assert kept == legal[:3]  # the cheapest three
+            checked.add("pay")
+        row = [state.row[a.slot] for a in kept if type(a).__name__ == "TakeCard"]
+        assert len(row) == len(set(row))
+        if len(row) < sum(type(a).__name__ == "TakeCard" for a in legal):
+            checked.add("twins")
+        state = game.apply(state, legal[rng.randrange(len(legal))])
+    assert checked == {"pay", "twins"}
+
+
+def test_a_pruned_search_still_answers_with_a_legal_decision():
+    game = games()[0]
+    bot = make_bot("hard", game, 2, iterations=30)
+    rng, state, answered = random.Random(6), game.new_game(["A", "B"], 6), 0
+    while not game.is_over(state) and answered < 12:
+        legal = game.legal_actions(state)
+        if len(legal) > 1:
+            assert bot.choose(game.observe(state, state.to_move), legal) in legal
+            answered += 1
+        state = game.apply(state, legal[rng.randrange(len(legal))])
+
+
 def test_wilson_interval():
     assert wilson_interval(0, 0) == (0.0, 1.0)
     low, high = wilson_interval(5, 10)

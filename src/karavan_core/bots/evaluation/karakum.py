@@ -16,6 +16,7 @@ SCALE = 6.0
 # soon as the turn under way is over (search_candidates then took it to 61.7%).
 ROLLOUT_DEPTH = 0
 ALL_CAMELS = len(C.GOODS) * len(C.CAMEL_VALUES)
+USEFUL_HAND = 14
 
 
 def evaluate(state: KarakumState, player: int) -> float:
@@ -32,7 +33,11 @@ def evaluate(state: KarakumState, player: int) -> float:
     remaining = len(state.camel_deck) / start_deck if start_deck else 0.0
     hand = state.hands[player]
     weight = 0.2 + 0.45 * remaining
-    points += weight * (sum(hand[:5]) + 1.6 * hand[C.GOLD_INDEX])
+    cards = sum(hand[:5]) + 1.6 * hand[C.GOLD_INDEX]
+    # Cards beyond a couple of purchases' worth add little: without this the
+    # search saw a hoard of fifty cards as a winning lead and stopped buying.
+    cards = min(cards, USEFUL_HAND) + 0.25 * max(0.0, cards - USEFUL_HAND)
+    points += weight * cards
     # Camels on offer that fit the end of the caravan keep it growing.
     market_fit = sum(1 for c in state.market if c is not None and fits(caravan, c))
     points += 0.1 * market_fit * remaining

@@ -6,7 +6,6 @@ import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
-from itertools import product
 from typing import Any
 
 from karavan_core.engine import Action, Game, Result
@@ -90,19 +89,27 @@ def payments(hand: Hand, color: Res, cost: int) -> list[Hand]:
 @lru_cache(maxsize=4096)
 def _payments(hand: Hand, color: Res, cost: int) -> tuple[Hand, ...]:
     own = color.index
-    others = [i for i in range(5) if i != own]
-    ranges = [range(min(hand[own], cost) + 1), range(min(hand[GOLD_INDEX], cost) + 1)]
-    ranges += [range(min(hand[i] // 2, cost) + 1) for i in others]
+    # Each source of units: (card index, cards per unit, most units it can give).
+    sources = [(own, 1, hand[own]), (GOLD_INDEX, 1, hand[GOLD_INDEX])]
+    sources += [(i, 2, hand[i] // 2) for i in range(5) if i != own]
     found: list[Hand] = []
-    for own_n, gold_n, *pairs in product(*ranges):
-        if own_n + gold_n + sum(pairs) != cost:
-            continue
-        spend = [0] * len(RESOURCES)
-        spend[own] = own_n
-        spend[GOLD_INDEX] = gold_n
-        for i, n in zip(others, pairs, strict=True):
-            spend[i] = 2 * n
-        found.append(tuple(spend))
+    spend = [0] * len(RESOURCES)
+
+    def split(k: int, left: int) -> None:
+        # Only sums that reach ``cost`` exactly are walked: a big hand has
+        # millions of partial combinations but few complete ones.
+        if k == len(sources):
+            if left == 0:
+                found.append(tuple(spend))
+            return
+        index, cards, most = sources[k]
+        reach = sum(m for _, _, m in sources[k + 1 :])
+        for n in range(max(0, left - reach), min(most, left) + 1):
+            spend[index] = n * cards
+            split(k + 1, left - n)
+        spend[index] = 0
+
+    split(0, cost)
     found.sort(key=lambda s: (sum(s), s[GOLD_INDEX], tuple(-n for n in s)))
     return tuple(found)
 
