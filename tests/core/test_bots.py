@@ -253,6 +253,21 @@ def test_karakum_search_skips_dear_payments_and_twin_cards():
     assert checked == {"pay", "twins"}
 
 
+def test_karakum_evaluation_values_a_hoard_of_cards_less():
+    from attrs import evolve
+
+    game = games()[0]
+    evaluate = evaluator_for(game).evaluate
+    state = game.new_game(["A", "B"], 1)
+
+    def value(cards):
+        return evaluate(evolve(state, hands=((cards, 0, 0, 0, 0, 0), state.hands[1])), 0)
+
+    first_ten = value(10) - value(0)
+    ten_more_on_forty = value(50) - value(40)
+    assert 0 < ten_more_on_forty <= first_ten / 4
+
+
 def test_a_pruned_search_still_answers_with_a_legal_decision():
     game = games()[0]
     bot = make_bot("hard", game, 2, iterations=30)

@@ -6,6 +6,9 @@ FAQ answers are cited as "FAQ:" in the docstrings.
 
 from __future__ import annotations
 
+import random
+from itertools import product
+
 import pytest
 from attrs import evolve
 
@@ -234,6 +237,37 @@ def test_every_distinct_payment_is_offered_cheapest_first():
         hand(B, B, R, R),
     }
     assert [sum(c) for c in offered] == sorted(sum(c) for c in offered)
+
+
+def _every_payment(counts, color, cost):
+    """Brute force: every way to pick cards from ``counts`` worth exactly ``cost`` units."""
+    own = color.index
+    found = set()
+    for picked in product(*(range(n + 1) for n in counts)):
+        pairs = [picked[i] for i in range(5) if i != own]
+        if any(n % 2 for n in pairs):
+            continue
+        if picked[own] + picked[5] + sum(n // 2 for n in pairs) == cost:
+            found.add(picked)
+    return found
+
+
+def test_payments_are_exactly_the_brute_force_ones():
+    rng = random.Random(4)
+    for _ in range(200):
+        counts = tuple(rng.randrange(0, 5) for _ in range(6))
+        color, cost = rng.choice(list(Res)[:5]), rng.randrange(1, 9)
+        offered = payments(counts, color, cost)
+        assert len(offered) == len(set(offered))
+        assert set(offered) == _every_payment(counts, color, cost)
+
+
+def test_a_huge_hand_lists_its_payments():
+    """Fifty cards: only the exact sums are walked (trying every count took seconds)."""
+    offered = payments((10, 10, 10, 10, 6, 6), Res.RED, 8)
+    assert offered[0] == (0, 0, 8, 0, 0, 0)
+    assert len(offered) == len(set(offered)) > 100
+    assert all(sum(spend) >= 8 for spend in offered)
 
 
 def test_a_wrong_payment_is_refused():
