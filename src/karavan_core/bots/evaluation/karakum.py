@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from karavan_core.engine import Action, Game
 from karavan_core.games.karakum import components as C
 from karavan_core.games.karakum.rules import fits
-from karavan_core.games.karakum.state import Buy, KarakumState, Pay, Step, TakeCard
+from karavan_core.games.karakum.state import Buy, KarakumState, Step, TakeCard
 
 SCALE = 6.0
 # Random playouts mislead more than they inform: over 40 games against Greedy,
@@ -72,11 +72,12 @@ def rollout_action(
     Gathering prefers the goods of the camels on offer that fit the caravan,
     so that a playout builds towards its next purchase as a player would.
     """
-    if state.step is Step.PAY or isinstance(legal[0], Pay):
+    if state.step is Step.PAY:
         return legal[0]  # payments are listed cheapest first
     if rng.random() < 0.15:
         return legal[rng.randrange(len(legal))]
     caravan = state.caravans[state.current]
+    buyable = {action.slot for action in legal if isinstance(action, Buy)}
     wanted: set[int] = set()
     best, best_value = None, 0.0
     for slot, camel in enumerate(state.market):
@@ -87,7 +88,7 @@ def rollout_action(
             wanted.add(camel.color.index)
         else:
             value /= 2  # it waits on the left side, at half its value
-        if value > best_value and Buy(slot) in legal:
+        if value > best_value and slot in buyable:
             best, best_value = Buy(slot), value
     if best is not None:
         return best

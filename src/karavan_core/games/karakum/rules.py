@@ -92,6 +92,10 @@ def _payments(hand: Hand, color: Res, cost: int) -> tuple[Hand, ...]:
     # Each source of units: (card index, cards per unit, most units it can give).
     sources = [(own, 1, hand[own]), (GOLD_INDEX, 1, hand[GOLD_INDEX])]
     sources += [(i, 2, hand[i] // 2) for i in range(5) if i != own]
+    # reach[k]: the most units the sources from k on can give together.
+    reach = [0] * (len(sources) + 1)
+    for k in range(len(sources) - 1, -1, -1):
+        reach[k] = reach[k + 1] + sources[k][2]
     found: list[Hand] = []
     spend = [0] * len(RESOURCES)
 
@@ -103,8 +107,7 @@ def _payments(hand: Hand, color: Res, cost: int) -> tuple[Hand, ...]:
                 found.append(tuple(spend))
             return
         index, cards, most = sources[k]
-        reach = sum(m for _, _, m in sources[k + 1 :])
-        for n in range(max(0, left - reach), min(most, left) + 1):
+        for n in range(max(0, left - reach[k + 1]), min(most, left) + 1):
             spend[index] = n * cards
             split(k + 1, left - n)
         spend[index] = 0
