@@ -23,7 +23,7 @@ GAME = get_game("karawane")
 O1, O2, O3, O4 = Card.OASIS_1, Card.OASIS_2, Card.OASIS_3, Card.OASIS_4
 M1, M2, M3 = Card.MIRAGE_1, Card.MIRAGE_2, Card.MIRAGE_3
 DRIVER, STORM = Card.DRIVER, Card.SANDSTORM
-ANN, BOB, CID = 0, 1, 2
+ANN, BOB, CID, DEE = 0, 1, 2, 3
 
 
 def hand(*cards: Card) -> tuple[Card, ...]:
@@ -31,10 +31,10 @@ def hand(*cards: Card) -> tuple[Card, ...]:
     return tuple(sorted(cards, key=C.CARD_RANK.__getitem__))
 
 
-def table(players: int = 2, ann: tuple[Card, ...] | None = None, **changes):
+def table(players: int = 2, ann: tuple[Card, ...] | None = None, seed: int = 11, **changes):
     """A fresh deal with Ann (seat 0) to move, her hand set to ``ann``, then ``changes``."""
     names = ["Ann", "Bob", "Cid", "Dee"][:players]
-    state = GAME.new_game(names, seed=11, options={"first_player": 0})
+    state = GAME.new_game(names, seed=seed, options={"first_player": 0})
     if ann is not None:
         changes["hands"] = (hand(*ann),) + changes.get("hands", state.hands)[1:]
     return evolve(state, **changes)

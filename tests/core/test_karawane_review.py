@@ -11,37 +11,39 @@ from collections import Counter
 
 from attrs import evolve
 
-from karavan_core import get_game
 from karavan_core.games.karawane import components as C
 from karavan_core.games.karawane.components import Card
 from karavan_core.games.karawane.state import Play, PlaySandstorm, PlayWithoutEffect
-from tests.core.rules_helpers import refuse as refuse_in
-
-GAME = get_game("karawane")
-O1, O2, O3, O4 = Card.OASIS_1, Card.OASIS_2, Card.OASIS_3, Card.OASIS_4
-M1, M2, M3 = Card.MIRAGE_1, Card.MIRAGE_2, Card.MIRAGE_3
-DRIVER, STORM = Card.DRIVER, Card.SANDSTORM
-ANN, BOB, CID, DEE = 0, 1, 2, 3
-
-
-def hand(*cards: Card) -> tuple[Card, ...]:
-    """A hand in the order the engine keeps hands."""
-    return tuple(sorted(cards, key=C.CARD_RANK.__getitem__))
+from tests.core.test_karawane import (
+    ANN,
+    BOB,
+    CID,
+    DEE,
+    DRIVER,
+    GAME,
+    M1,
+    M2,
+    M3,
+    O1,
+    O2,
+    O3,
+    O4,
+    STORM,
+    hand,
+)
+from tests.core.test_karawane import refuse as refused_unchanged
+from tests.core.test_karawane import table as dealt_table
 
 
 def table(players: int = 2, ann: tuple[Card, ...] | None = None, **changes):
-    """A fresh deal with Ann (seat 0) to move, her hand set to ``ann``, then ``changes``."""
-    names = ["Ann", "Bob", "Cid", "Dee"][:players]
-    state = GAME.new_game(names, seed=23, options={"first_player": 0})
-    if ann is not None:
-        changes["hands"] = (hand(*ann),) + changes.get("hands", state.hands)[1:]
-    return evolve(state, **changes)
+    """test_karawane's table, on the deal these scenarios were written for."""
+    return dealt_table(players, ann, seed=23, **changes)
 
 
 def refuse(state, action) -> str:
     """Illegal: refused with a sentence, nothing changed, and not listed either."""
     assert action not in GAME.legal_actions(state)
-    return refuse_in(GAME, state, action)
+    return refused_unchanged(state, action)
 
 
 # -- components and setup ---------------------------------------------------------------
