@@ -268,6 +268,30 @@ def test_karakum_evaluation_values_a_hoard_of_cards_less():
     assert 0 < ten_more_on_forty <= first_ten / 4
 
 
+def test_karakum_search_values_cards_that_bring_a_camel_within_reach():
+    """Search levels prefer a hand that can pay for a fitting camel; Greedy sees cards as alike."""
+    from attrs import evolve
+
+    from karavan_core.games.karakum.state import Camel, Res
+
+    game = games()[0]
+    state = game.new_game(["A", "B"], 1)
+    market = (Camel(Res.GREEN, 2), Camel(Res.BLUE, 6), None, None, None)
+    state = evolve(state, market=market, caravans=((), ()), lefts=((), ()))
+
+    def values(evaluator, hand):
+        return evaluator.evaluate(evolve(state, hands=(hand, state.hands[1])), 0)
+
+    blues, reds = (6, 0, 0, 0, 0, 0), (0, 0, 6, 0, 0, 0)  # six jewelry buy the blue 6
+    search, greedy = evaluator_for(game, search=True), evaluator_for(game)
+    assert values(search, blues) > values(search, reds)
+    assert values(greedy, blues) == values(greedy, reds)
+    assert make_bot("hard", game).evaluator is search
+    assert make_bot("greedy", game).evaluator is greedy
+    over = evolve(state, step=type(state.step)("over"))
+    assert search.evaluate(over, 0) == greedy.evaluate(over, 0)
+
+
 def test_a_pruned_search_still_answers_with_a_legal_decision():
     game = games()[0]
     bot = make_bot("hard", game, 2, iterations=30)

@@ -70,7 +70,7 @@ class SearchBot(Bot):
         super().__init__(game, seed)
         self.iterations = self.iterations_default if iterations is None else iterations
         self.seconds = seconds
-        self.evaluator: Evaluator = evaluator_for(game)
+        self.evaluator: Evaluator = evaluator_for(game, search=True)
         if rollout_depth == -1:
             rollout_depth = max(0, round(self.evaluator.rollout_depth * self.depth_factor))
         self.rollout_depth = rollout_depth

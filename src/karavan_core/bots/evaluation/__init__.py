@@ -5,6 +5,9 @@ Each game may have a module here named after it, offering:
 * ``evaluate(state, player) -> float`` — an estimate of the points ``player``
   will end with, read from ``state`` from that player's point of view (also
   for a finished game, on the same scale);
+* optionally ``search_evaluate(state, player) -> float`` — a richer estimate
+  on the same scale for the search levels, which score positions a turn or
+  more ahead (the Greedy level keeps the small ``evaluate``);
 * ``SCALE`` — a points margin that makes a game about decided (it turns a lead
   into a chance of winning);
 * optionally ``rollout_action(game, state, legal, rng)`` — a cheap, plausible
@@ -95,17 +98,24 @@ def _running_score(game: Game) -> Evaluate:
 
 
 @cache
-def evaluator_for(game: Game) -> Evaluator:
-    """The evaluation of ``game`` (its own module if it has one, else its running score)."""
+def evaluator_for(game: Game, search: bool = False) -> Evaluator:
+    """The evaluation of ``game`` (its own module if it has one, else its running score).
+
+    ``search`` asks for the search levels' evaluation: the module's
+    ``search_evaluate`` where it has one.
+    """
     try:
         module = importlib.import_module(f"{__name__}.{game.name}")
     except ModuleNotFoundError as error:
         if error.name != f"{__name__}.{game.name}":
             raise
         return Evaluator(game, _running_score(game), 10.0)
+    evaluate = module.evaluate
+    if search:
+        evaluate = getattr(module, "search_evaluate", evaluate)
     return Evaluator(
         game,
-        module.evaluate,
+        evaluate,
         float(module.SCALE),
         getattr(module, "rollout_action", None),
         getattr(module, "ROLLOUT_DEPTH", 40),

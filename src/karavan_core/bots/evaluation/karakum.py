@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 from karavan_core.engine import Action, Game
 from karavan_core.games.karakum import components as C
-from karavan_core.games.karakum.rules import fits
+from karavan_core.games.karakum.rules import fits, price, units
 from karavan_core.games.karakum.state import Buy, KarakumState, Step, TakeCard
 
 SCALE = 6.0
@@ -42,6 +42,46 @@ def evaluate(state: KarakumState, player: int) -> float:
     market_fit = sum(1 for c in state.market if c is not None and fits(caravan, c))
     points += 0.1 * market_fit * remaining
     return points
+
+
+# The search levels also weigh the next purchase the hand is building towards.
+# Measured over 100 seat-swapped games against Greedy (which lacks it), Hard won
+# 55% without it; 82.5% with weight 0.3 and shortfall cost 1.5, 89% with 0.6
+# and 1.0, 88% with 0.6 and 0.6, 83% with 1.0 and 1.0.
+PROSPECT_WEIGHT = 0.6
+# Points a missing payment unit takes off a camel's appeal.
+SHORTFALL_COST = 1.0
+
+
+def prospect(state: KarakumState, player: int) -> float:
+    """The appeal of the best market camel for ``player``'s hand: its points less what is missing.
+
+    A camel that cannot join the caravan counts at half (it would wait on the
+    left side); each payment unit the hand lacks costs ``SHORTFALL_COST``.
+    """
+    hand = state.hands[player]
+    caravan = state.caravans[player]
+    best = 0.0
+    for slot, camel in enumerate(state.market):
+        if camel is None:
+            continue
+        shortfall = max(0, price(state.market, slot) - units(hand, camel.color))
+        worth = camel.value if fits(caravan, camel) else camel.value / 2
+        best = max(best, worth - SHORTFALL_COST * shortfall)
+    return best
+
+
+def search_evaluate(state: KarakumState, player: int) -> float:
+    """``evaluate``, plus the prospect of the purchase the hand is gathering for.
+
+    Greedy looks one decision ahead, where the cards in hand are all alike; a
+    search that looks a turn or two ahead plays better knowing which cards
+    bring a good camel within reach.
+    """
+    points = evaluate(state, player)
+    if state.step is Step.OVER:
+        return points
+    return points + PROSPECT_WEIGHT * prospect(state, player)
 
 
 # Payments are listed cheapest first; the dearer ones are seldom worth searching.
