@@ -5,11 +5,13 @@ from __future__ import annotations
 import random
 
 import pytest
+from attrs import evolve
 
 from karavan_core import games
 from karavan_core.bots import BOT_LEVELS, HardBot, SearchBot, make_bot
 from karavan_core.bots.base import canonical
 from karavan_core.bots.evaluation import evaluator_for
+from karavan_core.games.karakum.state import Camel, Res, Step, TakeCard
 from karavan_core.tournament import (
     derive_seed,
     play_game,
@@ -242,20 +244,18 @@ def test_karakum_search_skips_dear_payments_and_twin_cards():
         legal = game.legal_actions(state)
         kept = candidates(state, legal)
         assert kept and all(action in legal for action in kept)
-        if state.step.value == "pay" and len(legal) > 3:
+        if state.step is Step.PAY and len(legal) > 3:
             assert kept == legal[:3]  # the cheapest three
             checked.add("pay")
-        row = [state.row[a.slot] for a in kept if type(a).__name__ == "TakeCard"]
+        row = [state.row[a.slot] for a in kept if isinstance(a, TakeCard)]
         assert len(row) == len(set(row))
-        if len(row) < sum(type(a).__name__ == "TakeCard" for a in legal):
+        if len(row) < sum(isinstance(a, TakeCard) for a in legal):
             checked.add("twins")
         state = game.apply(state, legal[rng.randrange(len(legal))])
     assert checked == {"pay", "twins"}
 
 
 def test_karakum_evaluation_values_a_hoard_of_cards_less():
-    from attrs import evolve
-
     game = games()[0]
     evaluate = evaluator_for(game).evaluate
     state = game.new_game(["A", "B"], 1)
@@ -270,10 +270,6 @@ def test_karakum_evaluation_values_a_hoard_of_cards_less():
 
 def test_karakum_search_values_cards_that_bring_a_camel_within_reach():
     """Search levels prefer a hand that can pay for a fitting camel; Greedy sees cards as alike."""
-    from attrs import evolve
-
-    from karavan_core.games.karakum.state import Camel, Res
-
     game = games()[0]
     state = game.new_game(["A", "B"], 1)
     market = (Camel(Res.GREEN, 2), Camel(Res.BLUE, 6), None, None, None)
@@ -288,7 +284,7 @@ def test_karakum_search_values_cards_that_bring_a_camel_within_reach():
     assert values(greedy, blues) == values(greedy, reds)
     assert make_bot("hard", game).evaluator is search
     assert make_bot("greedy", game).evaluator is greedy
-    over = evolve(state, step=type(state.step)("over"))
+    over = evolve(state, step=Step.OVER)
     assert search.evaluate(over, 0) == greedy.evaluate(over, 0)
 
 
