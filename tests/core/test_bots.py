@@ -7,7 +7,7 @@ import random
 import pytest
 from attrs import evolve
 
-from karavan_core import games
+from karavan_core import games, get_game
 from karavan_core.bots import BOT_LEVELS, HardBot, SearchBot, make_bot
 from karavan_core.bots.base import canonical
 from karavan_core.bots.evaluation import evaluator_for
@@ -286,6 +286,23 @@ def test_karakum_search_values_cards_that_bring_a_camel_within_reach():
     assert make_bot("greedy", game).evaluator is greedy
     over = evolve(state, step=Step.OVER)
     assert search.evaluate(over, 0) == greedy.evaluate(over, 0)
+
+
+def test_karawane_search_values_a_desert_camel_by_the_oasis_squares_left():
+    """Once the deep squares are taken a desert camel has less to win; Greedy does not see it."""
+    game = get_game("karawane")
+    state = game.new_game(["A", "B"], 1)
+    search, greedy = evaluator_for(game, search=True), evaluator_for(game)
+
+    def value(evaluator, others):
+        return evaluator.evaluate(evolve(state, camels=((15, 0, 0), others)), 0)
+
+    deep_taken, none_taken = (26, 25, 24), (0, 0, 0)
+    assert value(search, deep_taken) < value(search, none_taken)
+    assert value(greedy, deep_taken) == value(greedy, none_taken)
+    assert make_bot("hard", game).evaluator is search
+    over = evolve(state, camels=((21, 22, 23), deep_taken), over=True)
+    assert search.evaluate(over, 0) == greedy.evaluate(over, 0) == 6
 
 
 def test_a_pruned_search_still_answers_with_a_legal_decision():

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import math
+
 from karavan_core.games.karawane import components as C
-from karavan_core.games.karawane.rules import score
+from karavan_core.games.karawane.rules import oasis_points, score
 from karavan_core.games.karawane.state import KarawaneState
 
 SCALE = 3.0
@@ -13,6 +15,15 @@ ROLLOUT_DEPTH = 8
 FIRST_OASIS = C.DESERT_SQUARES + 1
 # What a camel that reaches the oasis is worth on average, by the table's points.
 MEAN_OASIS = sum(C.OASIS_POINTS) / len(C.OASIS_POINTS)
+OASIS = range(FIRST_OASIS, C.LAST_SQUARE + 1)
+# The search evaluation's mix: this much of the points still free in the oasis,
+# shared out among the desert camels, the rest ``evaluate``.  A camel at the
+# oasis edge claims e^3 ≈ 20 times the share of one in the city.  Measured
+# over 200 seat-swapped games of Hard: a quarter of the shares beat Random
+# 98.5% and Greedy 71.5% of the time (``evaluate`` alone 93.5% and 65.5%,
+# the shares alone 96% and 41% over 100, half of each 98.5% and 67%).
+SHARE_WEIGHT = 0.25
+PROGRESS_WEIGHT = 3.0
 
 
 def evaluate(state: KarawaneState, player: int) -> float:
@@ -27,3 +38,34 @@ def evaluate(state: KarawaneState, player: int) -> float:
             progress = square / FIRST_OASIS
             points += 0.8 * MEAN_OASIS * progress * progress
     return points
+
+
+def search_evaluate(state: KarawaneState, player: int) -> float:
+    """``evaluate``, mixed with the player's share of the oasis points still free.
+
+    Those points go to camels still in the desert, the further a camel has
+    come the more likely to it.  So a camel that goes in early on a poor
+    square is seen to leave the deep ones to the others, which ``evaluate``
+    (rewarding any entry) misses, and losses to Random came from just that.
+    """
+    estimate = evaluate(state, player)
+    if state.over:
+        return estimate
+    return (1 - SHARE_WEIGHT) * estimate + SHARE_WEIGHT * free_share(state, player)
+
+
+def free_share(state: KarawaneState, player: int) -> float:
+    """Oasis points held, plus ``player``'s share of the free squares' points by progress."""
+    camels = state.camels
+    taken = {square for line in camels for square in line if square >= FIRST_OASIS}
+    free = sum(oasis_points(square) for square in OASIS if square not in taken)
+    mine = everyone = 0.0
+    for seat, line in enumerate(camels):
+        for square in line:
+            if square < FIRST_OASIS:
+                claim = math.exp(PROGRESS_WEIGHT * square / FIRST_OASIS)
+                everyone += claim
+                if seat == player:
+                    mine += claim
+    share = free * mine / everyone if everyone else 0.0
+    return score(camels[player]) + share
