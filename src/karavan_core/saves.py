@@ -30,17 +30,46 @@ from karavan_core.registry import game_names, get_game
 from karavan_core.version import __version__
 
 FORMAT = "karavan-save"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 MAX_BYTES = 10 * 1024 * 1024
 SAVES_ENV = "KARAVAN_SAVES"
 
-# Upgrades from an older format version to the next one, keyed by the old version.
-# Each takes and returns the raw JSON envelope; none exist yet.
 _UMASK = os.umask(0)
 os.umask(_UMASK)
 _FILE_MODE = 0o666 & ~_UMASK
 
-MIGRATIONS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {}
+
+def _add_jaipur_known_goods(data: dict[str, Any]) -> dict[str, Any]:
+    """Format 1 to 2: Jaipur's state gained ``known`` (the goods seen going into each hand).
+
+    A match starts with nothing known; the saved position's ``known`` is
+    worked out by replaying the history.  If the replay fails or leads
+    elsewhere the position is left without it, and loading reports the damage.
+    """
+    data = dict(data, version=2)
+    initial, saved = data.get("initial_state"), data.get("state")
+    if data.get("game") != "jaipur" or not isinstance(initial, dict) or "known" in initial:
+        return data
+    try:
+        initial = dict(initial, known=[[0] * 6 for _ in initial["players"]])
+        game = get_game("jaipur")
+        conv = converter_for("jaipur")
+        state = conv.structure(initial, game.state_type)
+        for action in conv.structure(data["history"], list[action_union(game)]):
+            state = game.apply(state, action)
+        replayed = json.loads(json.dumps(conv.unstructure(state, game.state_type)))
+    except Exception:  # a damaged save: load_match says how
+        return data
+    if {k: v for k, v in replayed.items() if k != "known"} == saved:
+        data.update(initial_state=initial, state=replayed)
+    return data
+
+
+# Upgrades from an older format version to the next one, keyed by the old version.
+# Each takes and returns the raw JSON envelope.
+MIGRATIONS: dict[int, Callable[[dict[str, Any]], dict[str, Any]]] = {
+    1: _add_jaipur_known_goods,
+}
 
 
 class SaveError(Exception):

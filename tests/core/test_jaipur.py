@@ -500,6 +500,55 @@ def test_observation_hides_deck_order_opponent_hand_and_bonus_values():
     assert not hasattr(seen, "rng") and not hasattr(seen, "deck")
 
 
+def test_goods_taken_in_view_are_known_until_given_or_sold():
+    """Players see what a rival takes from the market; the observation remembers it."""
+    state = table(
+        market=market(camel=1, leather=2, spice=2),
+        hands=hands(goods(cloth=2, silver=1), goods()),
+        known=(goods(), goods()),
+    )
+    assert state.known == (goods(), goods())  # a dealt hand is secret
+    state = GAME.apply(state, TakeGood(LEATHER))
+    assert state.known[0] == goods(leather=1)
+    state = evolve(state, current=0, market=market(camel=1, leather=1, spice=2, gold=1))
+    state = GAME.apply(state, ex({"spice": 2}, {"leather": 1, "cloth": 1}))
+    # The leather went back; giving a cloth says nothing about the cloth still held.
+    assert state.known[0] == goods(spice=2)
+    assert state.hands[0] == goods(cloth=1, silver=1, spice=2)
+    state = evolve(state, current=0)
+    state = GAME.apply(state, Sell(SPICE, 1))
+    assert state.known[0] == goods(spice=1)
+    assert GAME.observe(state, 1).known == state.known
+    state = evolve(state, current=0, market=market(camel=2, gold=3))
+    assert GAME.apply(state, TakeCamels()).known == state.known
+
+
+def test_a_new_round_forgets_what_was_known():
+    state = table(known=(goods(leather=3), goods(spice=1)))
+    assert end_round(state).known == (goods(), goods())
+
+
+def test_sampled_rival_hands_hold_the_goods_seen_going_in():
+    state = table()
+    bob = state.hands[1]
+    kinds = [good for good, n in enumerate(bob) if n]
+    assert sum(bob) >= 2 and len(kinds) >= 2
+    known = tuple(n if good != kinds[0] else n - 1 for good, n in enumerate(bob))
+    state = evolve(state, known=(goods(), known))
+    seen = GAME.observe(state, 0)
+    rng = random.Random(4)
+    guesses = set()
+    for _ in range(50):
+        sampled = GAME.sample_state(seen, rng)
+        guessed = sampled.hands[1]
+        assert all(g >= k for g, k in zip(guessed, known, strict=True))
+        assert sum(guessed) == sum(bob)
+        assert GAME.observe(sampled, 0) == seen
+        assert GAME.inventory(sampled) == GAME.inventory(state)
+        guesses.add(guessed)
+    assert len(guesses) > 1  # the one unseen card is still a guess
+
+
 def test_sampled_states_match_the_observation_and_inventory():
     rng = random.Random(3)
     state = GAME.new_game(["Ann", "Bob"], 3)

@@ -26,6 +26,7 @@ from karavan_core.saves import (
 )
 
 KARAKUM = get_game("karakum")
+JAIPUR = get_game("jaipur")
 EXAMPLES = Path(__file__).resolve().parents[2] / "saves" / "examples"
 
 
@@ -107,12 +108,37 @@ def test_golden_example_save_keeps_loading():
     assert digest(path) == before
 
 
+def test_golden_jaipur_save_from_before_known_goods_keeps_loading():
+    """A format-1 Jaipur save predates ``known``: it is worked out by replaying the history."""
+    path = EXAMPLES / "jaipur-2p-v1.json"
+    before = digest(path)
+    match = load_match(path)
+    assert match.game is JAIPUR and [s.name for s in match.seats] == ["Ann", "Raj"]
+    assert len(match.history) == 56 and len(match.future) == 4
+    assert match.state.round_number == 2 and match.initial.known == ((0,) * 6, (0,) * 6)
+    replay = Match(JAIPUR, match.seats, match.seed, match.options)
+    for action in match.history:
+        replay.play(action)
+    assert replay.state == match.state and any(map(any, match.state.known))
+    assert digest(path) == before
+
+
+def test_a_format_1_jaipur_save_whose_history_went_astray_is_reported(tmp_path):
+    good = (EXAMPLES / "jaipur-2p-v1.json").read_text()
+    data = json.loads(good)
+    data["state"]["herds"] = [9, 9]
+    path = tmp_path / "astray.json"
+    path.write_text(json.dumps(data))
+    with pytest.raises(SaveError, match="does not lead to its saved position"):
+        load_match(path)
+
+
 BAD_FILES = {
     "truncated": lambda good: good[: len(good) // 2],
     "corrupted": lambda good: good.replace(b'"players"', b'"pla\x00yers"', 1)[:-40] + b"}}}",
     "not JSON": lambda good: b"\x89PNG\r\n\x1a\n\x00\x00binary",
     "foreign": lambda good: json.dumps({"name": "some other program", "data": [1, 2]}).encode(),
-    "newer": lambda good: good.replace(b'"version":1', b'"version":99', 1),
+    "newer": lambda good: good.replace(b'"version":%d' % FORMAT_VERSION, b'"version":99', 1),
     "unknown game": lambda good: good.replace(b'"game":"karakum"', b'"game":"chess"', 1),
     "bad state": lambda good: good.replace(b'"current":', b'"current_x":', 1),
     "bad history": lambda good: good.replace(b'"history":[', b'"history":[{"type":"Pass"},', 1),

@@ -115,6 +115,19 @@ def exchanges(goods: Counts, hand: Counts, camels: int) -> tuple[Exchange, ...]:
     return tuple(found)
 
 
+def _seen(
+    state: JaipurState, seat: int, take: Counts = NO_GOODS, give: Counts = NO_GOODS
+) -> tuple[Counts, ...]:
+    """``state.known`` after ``seat`` openly takes ``take`` and gives up ``give``.
+
+    Giving up goods tells the others nothing about the rest of that kind, so
+    only what was known to be there is struck off.
+    """
+    known = state.known or (NO_GOODS,) * len(state.players)
+    mine = tuple(max(0, k - g) + t for k, t, g in zip(known[seat], take, give, strict=True))
+    return replace_at(known, seat, mine)
+
+
 def _deal(
     players: tuple[str, ...],
     rng: Rng,
@@ -154,6 +167,7 @@ def _deal(
         bonus_piles=tuple(bonus_piles),
         goods_won=(empty,) * len(players),
         bonus_won=(((),) * len(C.BONUS_TOKENS),) * len(players),
+        known=(NO_GOODS,) * len(players),  # a dealt hand is secret
     )
 
 
@@ -341,7 +355,8 @@ class Jaipur(Game):
         if isinstance(action, TakeGood):
             i = action.good.index
             hands = replace_at(state.hands, seat, _add_at(state.hands[seat], i, 1))
-            return self._refill(state, 1, _add_at(state.market, i, -1), hands=hands)
+            known = _seen(state, seat, take=_add_at(NO_GOODS, i, 1))
+            return self._refill(state, 1, _add_at(state.market, i, -1), hands=hands, known=known)
         if isinstance(action, TakeCamels):
             n = state.market[CAMEL]
             herds = replace_at(state.herds, seat, state.herds[seat] + n)
@@ -356,6 +371,7 @@ class Jaipur(Game):
                 market=market + (state.market[CAMEL] + action.camels,),
                 hands=replace_at(state.hands, seat, hand),
                 herds=replace_at(state.herds, seat, state.herds[seat] - action.camels),
+                known=_seen(state, seat, take=take, give=give),
             )
         assert isinstance(action, Sell)
         return self._sell(state, action.good.index, action.count)
@@ -389,6 +405,7 @@ class Jaipur(Game):
             ended,
             hands=replace_at(state.hands, seat, _add_at(state.hands[seat], i, -n)),
             discard=_add_at(state.discard, i, n),
+            known=_seen(state, seat, give=_add_at(NO_GOODS, i, n)),
             goods_piles=goods_piles,
             goods_won=goods_won,
             bonus_piles=bonus_piles,
@@ -501,6 +518,7 @@ class Jaipur(Game):
             market=state.market,
             hand=state.hands[player],
             hand_sizes=tuple(sum(hand) for hand in state.hands),
+            known=state.known,
             herds=state.herds,
             discard=state.discard,
             goods_piles=state.goods_piles,
@@ -515,12 +533,16 @@ class Jaipur(Game):
         """Deal the unseen cards and bonus tokens at random, consistent with ``observation``."""
         obs = observation
         other = 1 - obs.player
-        seen = [m + h + d for m, h, d in zip(obs.market, obs.hand, obs.discard, strict=False)]
-        goods = cards_of(tuple(n - s for n, s in zip(C.CARD_COUNTS, seen, strict=False)))
+        # The goods the rival was seen to take are surely in their hand; the rest is a guess.
+        theirs_known = obs.known[other] if obs.known else NO_GOODS
+        seen = zip(obs.market[:CAMEL], obs.hand, obs.discard, theirs_known, strict=True)
+        unseen = tuple(n - sum(s) for n, s in zip(C.CARD_COUNTS[:CAMEL], seen, strict=True))
+        goods = cards_of(unseen)
         rng.shuffle(goods)
-        size = obs.hand_sizes[other]
+        size = obs.hand_sizes[other] - sum(theirs_known)
+        guessed = counts_of(goods[:size], N_GOODS)
         hands = [obs.hand, obs.hand]
-        hands[other] = counts_of(goods[:size], N_GOODS)
+        hands[other] = tuple(k + n for k, n in zip(theirs_known, guessed, strict=True))
         camels = C.CARD_COUNTS[CAMEL] - obs.market[CAMEL] - sum(obs.herds)
         deck = goods[size:] + [Card.CAMEL] * camels  # only camels no one holds are in the deck
         rng.shuffle(deck)
@@ -553,6 +575,7 @@ class Jaipur(Game):
             goods_won=obs.goods_won,
             bonus_won=tuple(bonus_won),
             turn=obs.turn,
+            known=obs.known,
         )
 
     def inventory(self, state: JaipurState) -> Counter[str]:  # type: ignore[override]

@@ -69,6 +69,9 @@ class JaipurState(State):
     goods_won: tuple[tuple[tuple[int, ...], ...], ...]  # [seat][good] values taken, in order
     bonus_won: tuple[tuple[tuple[int, ...], ...], ...]  # [seat][pile] values taken
     turn: int = 0  # turns played in the round in progress
+    # [seat]: goods everyone has seen go into that hand this round and not come out
+    # (taken from the market); a lower bound on the hand that players may remember.
+    known: tuple[Counts, ...] = ()
 
     @property
     def to_move(self) -> int | None:
@@ -83,7 +86,11 @@ class JaipurState(State):
 
 @frozen
 class JaipurObservation(Observation):
-    """What one player knows: the public table, their own hand and their own bonus values."""
+    """What one player knows: the public table, their own hand and their own bonus values.
+
+    It includes what a player at the table could remember: the goods each rival
+    was seen to take from the market this round and has not given back or sold.
+    """
 
     player: int
     players: tuple[str, ...]
@@ -96,6 +103,7 @@ class JaipurObservation(Observation):
     market: Counts
     hand: Counts
     hand_sizes: tuple[int, ...]
+    known: tuple[Counts, ...]  # [seat]: goods seen going into each hand (see JaipurState)
     herds: tuple[int, ...]
     discard: Counts
     goods_piles: tuple[tuple[int, ...], ...]
