@@ -209,7 +209,8 @@ class PlayersZone(Static):
         """Two lines per player; the tokens as chips when they fit, else as sums.
 
         Only the viewer's bonus token values are shown: the opponent's (and,
-        behind the curtain, everyone's) are counted but not valued.
+        behind the curtain, everyone's) are counted but not valued.  Under a
+        rival, the goods they were seen to take: what a player would remember.
         """
         self._shown = (obs, viewer, g)
         room = self.content_region.width or 10_000
@@ -231,7 +232,22 @@ class PlayersZone(Static):
             text.append(f"{LETTERS[Card.CAMEL]}{obs.herds[seat]}", style=COLOURS[Card.CAMEL])
             text.append("\n")
             text.append_text(self._takings(obs, seat, seat == viewer, room, g))
-        self.update(text, layout=False)  # the zone's size does not depend on its text
+            if seat != viewer and obs.known:
+                text.append("\n")
+                text.append_text(self._seen(obs.known[seat]))
+        self.update(text, layout=False)
+
+    @staticmethod
+    def _seen(known: Sequence[int]) -> Text:
+        """The goods a rival was seen to take and still holds: all anyone can remember."""
+        text = Text("  seen in hand:", style="dim")
+        if not any(known):
+            return text.append(" nothing", style="dim")
+        for good, count in zip(GOODS, known, strict=True):
+            if count:
+                text.append(" ")
+                text.append(f"{LETTERS[good]}{count}", style=COLOURS[good])
+        return text  # the zone's size does not depend on its text
 
     @staticmethod
     def _takings(obs: JaipurObservation, seat: int, own: bool, room: int, g: Glyphs) -> Text:
