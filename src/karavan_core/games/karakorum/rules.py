@@ -751,14 +751,7 @@ class Karakorum(Game):
     def sample_state(self, observation: KarakorumObservation, rng: random.Random) -> KarakorumState:  # type: ignore[override]
         """Shuffle the summit cards not in sight into a deck of the observed size."""
         obs = observation
-        unseen = Counter(ALL_CARDS)
-        unseen.subtract(obs.table + obs.discard)
-        for cards in obs.held:
-            unseen.subtract(cards)
-        for exps in obs.expeditions:
-            for exp in exps:
-                unseen.subtract(exp.cards)
-        deck = list(unseen.elements())
+        deck = list(self._unseen(obs))
         rng.shuffle(deck)
         return KarakorumState(
             players=obs.players,
@@ -779,6 +772,25 @@ class Karakorum(Game):
             instant_winner=obs.instant_winner,
             before_final=obs.before_final,
         )
+
+    # The search samples hundreds of states from one observation: remember its unseen cards.
+    _unseen_memo: tuple[KarakorumObservation, tuple[Card, ...]] | None = None
+
+    def _unseen(self, obs: KarakorumObservation) -> tuple[Card, ...]:
+        """The summit cards out of ``obs``'s sight, in ``ALL_CARDS`` order."""
+        memo = self._unseen_memo  # one read: another thread may replace it meanwhile
+        if memo is not None and memo[0] is obs:
+            return memo[1]
+        unseen = Counter(ALL_CARDS)
+        unseen.subtract(obs.table + obs.discard)
+        for cards in obs.held:
+            unseen.subtract(cards)
+        for exps in obs.expeditions:
+            for exp in exps:
+                unseen.subtract(exp.cards)
+        cards = tuple(unseen.elements())
+        self._unseen_memo = (obs, cards)
+        return cards
 
     def inventory(self, state: KarakorumState) -> Counter[str]:  # type: ignore[override]
         """Every summit card and goal card in the state."""
