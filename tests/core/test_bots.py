@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections import Counter
 
 import pytest
 from attrs import evolve
@@ -149,6 +150,23 @@ def test_schedule_rotates_seats_over_shared_deals():
     assert len({s.deal_seed for s in specs[:3]}) == 1
     assert specs[0].deal_seed != specs[3].deal_seed
     assert len({seed for s in specs for seed in s.bot_seeds}) == 18
+
+
+def test_four_player_schedule_balances_seats_and_neighbours():
+    levels = ["random", "greedy", "hard", "expert"]
+    specs = schedule("karawane", 4, levels, 24, seed=1)
+    seats = Counter((level, seat) for s in specs for seat, level in enumerate(s.levels))
+    after = Counter(
+        (s.levels[seat - 1], level) for s in specs for seat, level in enumerate(s.levels)
+    )
+    assert set(seats.values()) == {6}  # every level in every seat six times
+    assert len(after) == 12 and set(after.values()) == {8}  # and after every other level alike
+    assert specs[0].levels == tuple(levels)
+
+
+def test_two_player_schedule_only_swaps_the_seats():
+    specs = schedule("jaipur", 2, ["expert", "hard"], 6, seed=1)
+    assert [s.levels for s in specs] == [("expert", "hard"), ("hard", "expert")] * 3
 
 
 def test_schedule_refuses_bad_settings():
