@@ -169,7 +169,8 @@ def main() -> None:
     parser.add_argument("--positions", type=int, default=20, help="speed: positions per level")
     parser.add_argument("--pairings", default=DEFAULT_PAIRINGS, help="strength: A-B,…")
     parser.add_argument("--count", type=int, default=200, help="games per pairing")
-    parser.add_argument("--count4", type=int, default=100, help="report: four-player games")
+    # 96 = 4 seats x 6 circular orders x 4: every level in every seat and after every other alike.
+    parser.add_argument("--count4", type=int, default=96, help="report: four-player games")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--json", help="write every tournament here")
