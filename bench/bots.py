@@ -151,7 +151,8 @@ def report(count: int, count4: int, seed: int, jobs: int, json_path: str | None)
     strength(game_names(), _pairings(DEFAULT_PAIRINGS), two)
     four = Runs(count4, 4, seed, jobs, two.reports)
     names = [name for name in game_names() if get_game(name).max_players >= 4]
-    print(f"\nFour players ({', '.join(FOUR_SEATS)}), seats rotated between games:\n")
+    seated = "seats rotated and every order round the table"
+    print(f"\nFour players ({', '.join(FOUR_SEATS)}), {seated}:\n")
     table(names, FOUR_SEATS, four)
     four.write(json_path)
 

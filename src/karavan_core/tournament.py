@@ -3,10 +3,11 @@
 UI-free: the ``karavan simulate`` command and ``bench/bots.py`` both drive it.
 
 Fairness.  Seats are rotated between games: in game ``i`` seat ``s`` is played
-by ``levels[(s + i) % n]`` and seat 0 always starts, so over every ``n``
+by ``order[(s + i) % n]`` and seat 0 always starts, so over every ``n``
 consecutive games each level plays each position once, first included.  Those
 ``n`` games share one deal (the same seed), so no level profits from a lucky
-deal either.
+deal either.  With three or more players each run of ``n`` games takes the next
+circular ``order`` of the levels, so no level always sits after the same one.
 
 Reproducibility.  Every deal seed and bot seed derives from the tournament
 seed and the game's index alone, so a seed reproduces the whole tournament,

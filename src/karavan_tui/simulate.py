@@ -25,7 +25,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
         help="play a bot tournament and print the statistics",
         description="Play many seeded games between bot levels. Seats are rotated between "
         "games (and each rotation replays the same deal), so no level keeps the first "
-        "player's advantage.",
+        "player's advantage; with three or more players the levels also go through every "
+        "order round the table, so none always sits after the same one.",
     )
     parser.add_argument("game", metavar="GAME", help=f"the game: {', '.join(game_names())}")
     parser.add_argument("--players", type=int, default=2, metavar="N", help="players (default 2)")
