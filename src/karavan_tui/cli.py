@@ -31,15 +31,16 @@ def build_parser() -> argparse.ArgumentParser:
         "Karakum, Karawane, Karakorum and Jaipur.",
     )
     parser.add_argument("--version", action="version", version=f"karavan {__version__}")
-    parser.add_argument(
-        "--saves",
-        metavar="DIR",
-        help="folder for saves (default: $KARAVAN_SAVES, else ./saves)",
-    )
+    saves_help = "folder for saves (default: $KARAVAN_SAVES, else ./saves)"
+    parser.add_argument("--saves", metavar="DIR", help=saves_help)
+    # The commands that use saves take --saves after their name too (karavan saves --saves D).
+    with_saves = argparse.ArgumentParser(add_help=False)
+    with_saves.add_argument("--saves", metavar="DIR", default=argparse.SUPPRESS, help=saves_help)
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
-    commands.add_parser("saves", help="list the saved games")
+    commands.add_parser("saves", help="list the saved games", parents=[with_saves])
     new = commands.add_parser(
         "new",
+        parents=[with_saves],
         help="start a game and open its table",
         description="Start a game and open its table directly.",
     )
@@ -55,6 +56,7 @@ def build_parser() -> argparse.ArgumentParser:
     new.add_argument("--first", metavar="NAME", help="who starts (default: drawn at random)")
     resume = commands.add_parser(
         "resume",
+        parents=[with_saves],
         help="open a saved game (default: the latest in progress)",
         description="Open a saved game at its table.",
     )

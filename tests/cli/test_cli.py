@@ -94,6 +94,15 @@ def test_saves_lists_the_saved_games(tmp_path, capsys):
     assert "broken.json" in captured.err
 
 
+def test_saves_folder_may_follow_the_command(tmp_path, capsys, monkeypatch):
+    saved_match(tmp_path)
+    monkeypatch.chdir(tmp_path.parent)  # so ./saves is not the folder that gets listed
+    assert cli.main(["saves", "--saves", str(tmp_path)]) == 0
+    assert "Karakum" in capsys.readouterr().out
+    assert cli.main(["resume", "--saves", str(tmp_path / "none")]) == 2
+    assert "none" in capsys.readouterr().err
+
+
 def test_saves_in_an_empty_folder(tmp_path, capsys):
     assert cli.main(["--saves", str(tmp_path / "none"), "saves"]) == 0
     assert "No saves" in capsys.readouterr().out
