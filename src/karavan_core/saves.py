@@ -43,25 +43,29 @@ def _add_jaipur_known_goods(data: dict[str, Any]) -> dict[str, Any]:
     """Format 1 to 2: Jaipur's state gained ``known`` (the goods seen going into each hand).
 
     A match starts with nothing known; the saved position's ``known`` is
-    worked out by replaying the history.  If the replay fails or leads
-    elsewhere the position is left without it, and loading reports the damage.
+    worked out by replaying the history.  Whether the history replays, and
+    leads to the saved position, is left to :func:`load_match`, which replays
+    it again and names the fault.
     """
     data = dict(data, version=2)
     initial, saved = data.get("initial_state"), data.get("state")
-    if data.get("game") != "jaipur" or not isinstance(initial, dict) or "known" in initial:
+    if data.get("game") != "jaipur" or not isinstance(initial, dict) or not isinstance(saved, dict):
         return data
+    hands = initial.get("hands")
+    if not isinstance(hands, list) or not all(isinstance(hand, list) for hand in hands):
+        return data
+    nothing = [[0] * len(hand) for hand in hands]
+    initial = dict(initial, known=nothing)
+    data.update(initial_state=initial, state=dict(saved, known=nothing))
     try:
-        initial = dict(initial, known=[[0] * 6 for _ in initial["players"]])
         game = get_game("jaipur")
         conv = converter_for("jaipur")
         state = conv.structure(initial, game.state_type)
         for action in conv.structure(data["history"], list[action_union(game)]):
             state = game.apply(state, action)
-        replayed = json.loads(json.dumps(conv.unstructure(state, game.state_type)))
-    except Exception:  # a damaged save: load_match says how
+    except Exception:  # a damaged save: load_match finds the fault and names it
         return data
-    if {k: v for k, v in replayed.items() if k != "known"} == saved:
-        data.update(initial_state=initial, state=replayed)
+    data["state"] = dict(saved, known=conv.unstructure(state.known, tuple[tuple[int, ...], ...]))
     return data
 
 

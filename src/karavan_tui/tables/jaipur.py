@@ -232,10 +232,10 @@ class PlayersZone(Static):
             text.append(f"{LETTERS[Card.CAMEL]}{obs.herds[seat]}", style=COLOURS[Card.CAMEL])
             text.append("\n")
             text.append_text(self._takings(obs, seat, seat == viewer, room, g))
-            if seat != viewer and obs.known:
+            if seat != viewer:
                 text.append("\n")
                 text.append_text(self._seen(obs.known[seat]))
-        self.update(text, layout=False)
+        self.update(text, layout=False)  # the zone's size does not depend on its text
 
     @staticmethod
     def _seen(known: Sequence[int]) -> Text:
@@ -247,7 +247,7 @@ class PlayersZone(Static):
             if count:
                 text.append(" ")
                 text.append(f"{LETTERS[good]}{count}", style=COLOURS[good])
-        return text  # the zone's size does not depend on its text
+        return text
 
     @staticmethod
     def _takings(obs: JaipurObservation, seat: int, own: bool, room: int, g: Glyphs) -> Text:

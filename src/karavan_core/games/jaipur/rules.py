@@ -123,9 +123,8 @@ def _seen(
     Giving up goods tells the others nothing about the rest of that kind, so
     only what was known to be there is struck off.
     """
-    known = state.known or (NO_GOODS,) * len(state.players)
-    mine = tuple(max(0, k - g) + t for k, t, g in zip(known[seat], take, give, strict=True))
-    return replace_at(known, seat, mine)
+    mine = (max(0, k - g) + t for k, t, g in zip(state.known[seat], take, give, strict=True))
+    return replace_at(state.known, seat, tuple(mine))
 
 
 def _deal(
@@ -534,7 +533,7 @@ class Jaipur(Game):
         obs = observation
         other = 1 - obs.player
         # The goods the rival was seen to take are surely in their hand; the rest is a guess.
-        theirs_known = obs.known[other] if obs.known else NO_GOODS
+        theirs_known = obs.known[other]
         seen = zip(obs.market[:CAMEL], obs.hand, obs.discard, theirs_known, strict=True)
         unseen = tuple(n - sum(s) for n, s in zip(C.CARD_COUNTS[:CAMEL], seen, strict=True))
         goods = cards_of(unseen)

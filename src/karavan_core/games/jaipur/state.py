@@ -68,10 +68,10 @@ class JaipurState(State):
     bonus_piles: tuple[tuple[int, ...], ...]  # per sale size (3, 4, 5+), top first
     goods_won: tuple[tuple[tuple[int, ...], ...], ...]  # [seat][good] values taken, in order
     bonus_won: tuple[tuple[tuple[int, ...], ...], ...]  # [seat][pile] values taken
-    turn: int = 0  # turns played in the round in progress
     # [seat]: goods everyone has seen go into that hand this round and not come out
     # (taken from the market); a lower bound on the hand that players may remember.
-    known: tuple[Counts, ...] = ()
+    known: tuple[Counts, ...]
+    turn: int = 0  # turns played in the round in progress
 
     @property
     def to_move(self) -> int | None:
