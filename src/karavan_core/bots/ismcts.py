@@ -186,21 +186,24 @@ class SearchBot(Bot):
 class HardBot(SearchBot):
     """ISMCTS with random playouts, cut short and scored by the evaluation.
 
+    (A game whose evaluation sets ``SMART_ROLLOUTS`` — Jaipur — has Hard play
+    out with its heuristic policy as well: there random play misleads it.)
+
     Whole random playouts cost about 2 ms in Karakum: too slow for a useful
     number of iterations within a second, so they stop after the game's
     ``ROLLOUT_DEPTH`` decisions (40 by default).
     """
 
     level = "hard"
-    description = "searches ahead (ISMCTS) with random playouts"
+    description = "searches ahead (ISMCTS), 400 iterations a decision"
     iterations_default = 400
 
 
 @register_level
 class ExpertBot(SearchBot):
-    """ISMCTS with three times Hard's budget and the game's heuristic playouts."""
+    """ISMCTS with three times Hard's budget and the game's heuristic playouts, if any."""
 
     level = "expert"
-    description = "searches longer, with heuristic playouts and position evaluation"
+    description = "searches three times longer, with heuristic playouts where the game has them"
     iterations_default = 1200
     smart_rollouts_default = True
