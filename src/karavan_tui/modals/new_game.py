@@ -34,8 +34,9 @@ def kind_options() -> list[tuple[str, str]]:
 
 
 def default_bot() -> str:
-    """The bot kind a new seat starts with: the random bot when there is one."""
-    level = "random" if "random" in BOT_LEVELS else next(iter(BOT_LEVELS))
+    """The bot kind a new seat starts with: Hard, the level made to feel like a real
+    opponent while answering within a second (else the first level there is)."""
+    level = "hard" if "hard" in BOT_LEVELS else next(iter(BOT_LEVELS))
     return f"{BOT}:{level}"
 
 
