@@ -21,6 +21,7 @@ from karavan_core.registry import game_names, get_game
 from karavan_core.saves import SaveError, default_saves_dir, list_saves, load_match, new_save_path
 from karavan_core.version import __version__
 from karavan_tui.config import AppConfig
+from karavan_tui.levels_help import ListingHelpFormatter, levels_epilog
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -43,6 +44,8 @@ def build_parser() -> argparse.ArgumentParser:
         parents=[with_saves],
         help="start a game and open its table",
         description="Start a game and open its table directly.",
+        epilog=levels_epilog(),
+        formatter_class=ListingHelpFormatter,
     )
     new.add_argument("game", metavar="GAME", help=f"the game: {', '.join(game_names())}")
     new.add_argument(

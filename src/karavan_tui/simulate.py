@@ -16,6 +16,7 @@ from karavan_core.tournament import (
     schedule,
     summarize,
 )
+from karavan_tui.levels_help import ListingHelpFormatter, levels_epilog
 
 
 def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
@@ -27,6 +28,8 @@ def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParse
         "games (and each rotation replays the same deal), so no level keeps the first "
         "player's advantage; with three or more players the levels also go through every "
         "order round the table, so none always sits after the same one.",
+        epilog=levels_epilog(),
+        formatter_class=ListingHelpFormatter,
     )
     parser.add_argument("game", metavar="GAME", help=f"the game: {', '.join(game_names())}")
     parser.add_argument("--players", type=int, default=2, metavar="N", help="players (default 2)")

@@ -53,6 +53,22 @@ def test_help_names_the_commands(capsys):
         assert command in out
 
 
+@pytest.mark.parametrize("command", ["new", "simulate"])
+def test_help_of_the_commands_that_seat_bots_lists_the_levels(capsys, command):
+    with pytest.raises(SystemExit):
+        cli.main([command, "--help"])
+    out = capsys.readouterr().out
+    listing = out[out.index("bot levels, weakest first:") :].splitlines()[1:]
+    # One line per level, each starting with its name, weakest first.
+    assert [line.split(":")[0] for line in listing if ":" in line] == [
+        "random",
+        "greedy",
+        "hard",
+        "expert",
+    ]
+    assert "picks any legal move at random" in out
+
+
 @pytest.mark.parametrize(
     "argv",
     [

@@ -52,7 +52,8 @@ def positions(game, players, seed, every=7, limit=6):
     return found
 
 
-def test_every_level_is_registered():
+def test_every_level_is_registered_weakest_first():
+    assert list(BOT_LEVELS) == ["random", "greedy", "hard", "expert"]
     assert set(LEVELS) <= set(BOT_LEVELS)
     with pytest.raises(ValueError, match="levels are"):
         make_bot("grandmaster", games()[0])

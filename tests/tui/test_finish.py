@@ -164,6 +164,28 @@ async def test_new_game_dialog_offers_only_games_with_a_table_and_their_player_c
         assert isinstance(app.screen, NewGameScreen)  # two players called the same
 
 
+async def test_new_game_dialog_seats_hard_bots_and_says_how_each_seat_plays(tmp_path):
+    app = make_app(tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("n")
+        await pilot.pause()
+        dialog = app.screen
+        human, bot = dialog.query_one("#kind-0"), dialog.query_one("#kind-1")
+        assert human.value == "human" and "person" in str(human.tooltip)
+        assert bot.value == "bot:hard" and str(bot.tooltip).startswith("Hard bot: searches")
+        assert [value for _, value in bot._options] == [
+            "human",
+            "bot:random",
+            "bot:greedy",
+            "bot:hard",
+            "bot:expert",
+        ]
+        bot.value = "bot:random"
+        await pilot.pause()
+        assert str(bot.tooltip) == "Random bot: picks any legal move at random"
+        assert dialog.query_one("#name-1").value == "Random bot 2"
+
+
 async def test_load_table_opens_and_deletes_after_confirming(tmp_path):
     from karavan_core.saves import save_match
     from karavan_tui.modals.confirm import ConfirmScreen

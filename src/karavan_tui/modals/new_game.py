@@ -40,6 +40,14 @@ def default_bot() -> str:
     return f"{BOT}:{level}"
 
 
+def kind_tooltip(kind: str) -> str:
+    """What a seat of ``kind`` is: a person at this terminal, or how the bot plays."""
+    if kind == HUMAN:
+        return "a person at this terminal (hands stay hidden between turns)"
+    level = kind.split(":", 1)[1]
+    return f"{level.capitalize()} bot: {BOT_LEVELS[level].description}"
+
+
 def default_name(index: int, kind: str) -> str:
     """The name a seat starts with."""
     if kind == HUMAN:
@@ -98,6 +106,7 @@ class NewGameScreen(ModalScreen[NewGameRequest | None]):
                             compact=True,
                             id=f"kind-{index}",
                             classes="kind",
+                            tooltip=kind_tooltip(kind),
                         )
                         yield Input(
                             default_name(index, kind),
@@ -168,6 +177,7 @@ class NewGameScreen(ModalScreen[NewGameRequest | None]):
             self._show_seats()
         elif select.id and select.id.startswith("kind-"):
             index = int(select.id.split("-")[1])
+            select.tooltip = kind_tooltip(str(event.value))
             name = self.query_one(f"#name-{index}", Input)
             # Rename only a seat that still has a name the dialog made up.
             if name.value in {default_name(index, kind) for _, kind in kind_options()}:
