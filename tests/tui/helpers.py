@@ -11,6 +11,7 @@ from karavan_core.registry import get_game
 from karavan_core.saves import new_save_path
 from karavan_tui.app import KaravanApp, create_app
 from karavan_tui.config import AppConfig
+from karavan_tui.modals.new_game import NewGameScreen
 from karavan_tui.screens.game import GameScreen
 
 SEED = 4242
@@ -92,12 +93,18 @@ def visible_characters(app) -> str:
     return re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", lines)
 
 
+async def open_new_game_dialog(pilot, app: KaravanApp) -> NewGameScreen:
+    """From the title: press n and return the new game dialog."""
+    await pilot.press("n")
+    await pilot.pause()
+    assert isinstance(app.screen, NewGameScreen)
+    return app.screen
+
+
 async def start_against_random_bot(pilot, app: KaravanApp, game: str | None = None) -> None:
     """From the title: open the dialog, pick ``game`` (default: the first), make seat 2 a
     random bot, start, and wait for the table."""
-    await pilot.press("n")
-    await pilot.pause()
-    dialog = app.screen
+    dialog = await open_new_game_dialog(pilot, app)
     if game is not None:
         dialog.query_one("#game").value = game
         await pilot.pause()

@@ -17,7 +17,15 @@ from karavan_tui.screens.too_small import TooSmallScreen
 from karavan_tui.tables import TABLE_GAMES
 from karavan_tui.widgets.cards import Card
 
-from .helpers import game_screen, karakum_match, make_app, settle, start_with, visible_characters
+from .helpers import (
+    game_screen,
+    karakum_match,
+    make_app,
+    open_new_game_dialog,
+    settle,
+    start_with,
+    visible_characters,
+)
 
 
 def card(screen: GameScreen, row: str, index: int) -> Card:
@@ -147,10 +155,7 @@ async def test_rules_open_with_f1_and_question_mark_on_the_games_tab(tmp_path):
 async def test_new_game_dialog_offers_only_games_with_a_table_and_their_player_counts(tmp_path):
     app = make_app(tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.press("n")
-        await pilot.pause()
-        dialog = app.screen
-        assert isinstance(dialog, NewGameScreen)
+        dialog = await open_new_game_dialog(pilot, app)
         assert list(dialog.games) == [g.name for g in games() if g.name in TABLE_GAMES]
         count = dialog.query_one("#count")
         assert [value for _, value in count._options] == [2, 3, 4]
@@ -167,9 +172,7 @@ async def test_new_game_dialog_offers_only_games_with_a_table_and_their_player_c
 async def test_new_game_dialog_seats_hard_bots_and_says_how_each_seat_plays(tmp_path):
     app = make_app(tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:
-        await pilot.press("n")
-        await pilot.pause()
-        dialog = app.screen
+        dialog = await open_new_game_dialog(pilot, app)
         human, bot = dialog.query_one("#kind-0"), dialog.query_one("#kind-1")
         assert human.value == "human" and "person" in str(human.tooltip)
         assert bot.value == "bot:hard" and str(bot.tooltip).startswith("Hard bot: searches")
