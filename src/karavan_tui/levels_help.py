@@ -11,10 +11,8 @@ class ListingHelpFormatter(argparse.HelpFormatter):
     """Wraps each line of a description or epilog on its own, so a list keeps its lines."""
 
     def _fill_text(self, text: str, width: int, indent: str) -> str:
-        return "\n".join(
-            super(ListingHelpFormatter, self)._fill_text(line, width, indent)
-            for line in text.splitlines()
-        )
+        fill = super()._fill_text
+        return "\n".join(fill(line, width, indent) for line in text.splitlines())
 
 
 def levels_epilog() -> str:

@@ -43,7 +43,7 @@ def default_bot() -> str:
 def kind_tooltip(kind: str) -> str:
     """What a seat of ``kind`` is: a person at this terminal, or how the bot plays."""
     if kind == HUMAN:
-        return "a person at this terminal (hands stay hidden between turns)"
+        return "a person at this terminal (with two or more, a curtain hides each hand)"
     level = kind.split(":", 1)[1]
     return f"{level.capitalize()} bot: {BOT_LEVELS[level].description}"
 
