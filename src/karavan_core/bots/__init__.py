@@ -10,10 +10,6 @@ from karavan_core.bots.greedy import GreedyBot
 from karavan_core.bots.ismcts import ExpertBot, HardBot, SearchBot
 from karavan_core.bots.random_bot import RandomBot
 
-# The modules register their levels in import order; every list shows them weakest first.
-for _level in ("random", "greedy", "hard", "expert"):
-    BOT_LEVELS[_level] = BOT_LEVELS.pop(_level)
-
 __all__ = [
     "BOT_LEVELS",
     "Bot",

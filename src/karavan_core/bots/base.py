@@ -46,6 +46,7 @@ class Bot(abc.ABC):
     """
 
     level: ClassVar[str]
+    strength: ClassVar[int]  # the level's place in every list of levels, weakest first
     description: ClassVar[str]
 
     def __init__(self, game: Game, seed: int = 0) -> None:
@@ -69,8 +70,15 @@ BOT_LEVELS: dict[str, type[Bot]] = {}
 
 
 def register_level(cls: type[Bot]) -> type[Bot]:
-    """Class decorator adding a bot class to :data:`BOT_LEVELS` under its level name."""
+    """Class decorator adding a bot class to :data:`BOT_LEVELS` under its level name.
+
+    The levels stay in order of ``strength``, whatever order their modules are
+    imported in: the app and the help list them as they stand.
+    """
     BOT_LEVELS[cls.level] = cls
+    ordered = sorted(BOT_LEVELS.values(), key=lambda level: level.strength)
+    BOT_LEVELS.clear()
+    BOT_LEVELS.update((level.level, level) for level in ordered)
     return cls
 
 

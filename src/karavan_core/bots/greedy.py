@@ -21,6 +21,7 @@ class GreedyBot(Bot):
     """
 
     level = "greedy"
+    strength = 1
     description = "takes the move that looks best right now"
 
     def __init__(self, game: Game, seed: int = 0, samples: int = 4, turn_steps: int = 4) -> None:

@@ -195,6 +195,7 @@ class HardBot(SearchBot):
     """
 
     level = "hard"
+    strength = 2
     description = "searches ahead (ISMCTS), 400 iterations a decision"
     iterations_default = 400
 
@@ -204,6 +205,7 @@ class ExpertBot(SearchBot):
     """ISMCTS with three times Hard's budget and the game's heuristic playouts, if any."""
 
     level = "expert"
+    strength = 3
     description = "searches three times longer, with heuristic playouts where the game has them"
     iterations_default = 1200
     smart_rollouts_default = True

@@ -13,6 +13,7 @@ class RandomBot(Bot):
     """Plays any legal decision with equal chance; drives the conformance suite."""
 
     level = "random"
+    strength = 0
     description = "picks any legal move at random"
 
     def choose(self, observation: Observation, legal: Sequence[Action]) -> Action:
