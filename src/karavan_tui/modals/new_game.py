@@ -40,11 +40,16 @@ def default_bot() -> str:
     return f"{BOT}:{level}"
 
 
+def bot_level(kind: str) -> str:
+    """The level of a bot kind such as ``bot:hard``."""
+    return kind.split(":", 1)[1]
+
+
 def kind_tooltip(kind: str) -> str:
     """What a seat of ``kind`` is: a person at this terminal, or how the bot plays."""
     if kind == HUMAN:
         return "a person at this terminal (with two or more, a curtain hides each hand)"
-    level = kind.split(":", 1)[1]
+    level = bot_level(kind)
     return f"{level.capitalize()} bot: {BOT_LEVELS[level].description}"
 
 
@@ -52,8 +57,7 @@ def default_name(index: int, kind: str) -> str:
     """The name a seat starts with."""
     if kind == HUMAN:
         return f"Player {index + 1}"
-    level = kind.split(":", 1)[1]
-    return f"{level.capitalize()} bot {index + 1}"
+    return f"{bot_level(kind).capitalize()} bot {index + 1}"
 
 
 class NewGameScreen(ModalScreen[NewGameRequest | None]):
@@ -206,7 +210,7 @@ class NewGameScreen(ModalScreen[NewGameRequest | None]):
             if kind == HUMAN:
                 seats.append(Seat(name))
             else:
-                seats.append(Seat(name, BOT, kind.split(":", 1)[1]))
+                seats.append(Seat(name, BOT, bot_level(kind)))
         names = [seat.name.casefold() for seat in seats]
         if len(set(names)) != len(names):
             self.notify("Every player needs a different name.", severity="warning")
