@@ -8,7 +8,10 @@ One small interface serves the app, the bots, the saves and the tests alike
   one and never touches its input;
 * every turn, however many steps the rulebook gives it, is a sequence of
   single decisions, each chosen from the finite list :meth:`Game.legal_actions`;
-* all randomness comes from the :class:`~karavan_core.rng.Rng` inside the state.
+* all randomness comes from the :class:`~karavan_core.rng.Rng` inside the state;
+* words shown to players come from observations only: :meth:`Game.preview`
+  from the decider's, :meth:`Game.describe` (the log) from the public view
+  (:meth:`Game.observe` with no player), so they cannot name a hidden card.
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ import abc
 import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Generic, TypeVar
 
 from attrs import field, frozen
 
@@ -37,10 +40,14 @@ class Action:
 class State:
     """Base class of every game's state.
 
-    Each game adds its own fields; every state carries the players' names
-    (for the log) and the random generator, and offers ``to_move``: the seat
-    number of the one player who must decide now, or ``None`` once the game is over.
+    Each game adds its own fields after the two every state carries: the
+    players' names (in seat order) and the random generator.  It offers
+    ``to_move``: the seat number of the one player who must decide now, or
+    ``None`` once the game is over.
     """
+
+    players: tuple[str, ...]
+    rng: Rng
 
     @property
     def to_move(self) -> int | None:  # pragma: no cover - every game overrides it
@@ -51,10 +58,19 @@ class State:
 class Observation:
     """Base class of what one player may know of a state, and nothing more.
 
-    Each game's observation carries ``player`` (the seat it was made for),
-    ``players`` (the names) and offers ``to_move`` like a state.  It never
-    carries the state's random generator: that would reveal the deck order.
+    ``player`` is the seat it was made for, or ``None`` for the public view:
+    what every player at the table sees (the curtain, the log, a spectator).
+    Each game adds its own fields after these two and offers ``to_move`` like
+    a state.  It never carries the state's random generator: that would
+    reveal the deck order.
     """
+
+    player: int | None
+    players: tuple[str, ...]
+
+    @property
+    def to_move(self) -> int | None:  # pragma: no cover - every game overrides it
+        raise NotImplementedError
 
 
 @frozen
@@ -71,8 +87,18 @@ class Result:
     notes: tuple[str, ...] = field(default=())
 
 
-class Game(abc.ABC):
-    """A game's rules.  Subclasses are stateless singletons registered by name."""
+S = TypeVar("S", bound=State)
+O = TypeVar("O", bound=Observation)  # noqa: E741 - S, O, A mirror the contract's three types
+A = TypeVar("A", bound=Action)
+
+
+class Game(abc.ABC, Generic[S, O, A]):
+    """A game's rules over its state, observation and action types.
+
+    Subclasses are singletons registered by name; they hold no game data
+    (at most a memo that speeds up the search, never anything a result
+    depends on).
+    """
 
     name: ClassVar[str]
     title: ClassVar[str]
@@ -86,7 +112,7 @@ class Game(abc.ABC):
     @abc.abstractmethod
     def new_game(
         self, players: Sequence[str], seed: int, options: Mapping[str, Any] | None = None
-    ) -> State:
+    ) -> S:
         """Deal a new game for ``players`` (names, in seat order) from ``seed``.
 
         ``options`` may name ``first_player`` (a seat number); otherwise the
@@ -117,17 +143,25 @@ class Game(abc.ABC):
 
     # -- playing ------------------------------------------------------------
     @abc.abstractmethod
-    def legal_actions(self, state: State) -> list[Action]:
+    def legal_actions(self, state: S) -> list[A]:
         """Every decision the player to move may take now (empty once over)."""
 
-    def apply(self, state: State, action: Action) -> State:
-        """Return the state after ``action``; raise :class:`IllegalAction` if it is not allowed."""
-        reason = self.why_illegal(state, action)
-        if reason is not None:
-            raise IllegalAction(reason)
-        return self._apply(state, action)
+    def apply(self, state: S, action: Action) -> S:
+        """Return the state after ``action``; raise :class:`IllegalAction` if it is not allowed.
 
-    def apply_legal(self, state: State, action: Action) -> State:
+        The door of the engine: whatever ``action`` was built from, it is
+        either equal to one of :meth:`legal_actions` (and that legal instance
+        is applied, so a ``"gold"`` where an enum belongs is harmless) or
+        refused with a sentence.
+        """
+        legal = self.legal_actions(state)
+        try:
+            canonical = legal[legal.index(action)]
+        except Exception:  # not among them, or not even comparable: either way refused
+            raise IllegalAction(self.refusal(state, action)) from None
+        return self._apply(state, canonical)
+
+    def apply_legal(self, state: S, action: A) -> S:
         """Like :meth:`apply` for an action just taken from :meth:`legal_actions`.
 
         Skips the legality check, which search bots would otherwise pay for at
@@ -135,28 +169,41 @@ class Game(abc.ABC):
         """
         return self._apply(state, action)
 
-    def why_illegal(self, state: State, action: Action) -> str | None:
+    def refusal(self, state: S, action: object) -> str:
+        """The sentence that refuses ``action``, an action that is not legal in ``state``."""
+        try:
+            reason = self.why_illegal(state, action)
+        except Exception:  # a malformed action can trip the precise checks
+            reason = None
+        if reason is None:
+            return f"That is not a move you can make now ({self._prompt_of(state)})."
+        return reason
+
+    def why_illegal(self, state: S, action: object) -> str | None:
         """A sentence saying why ``action`` is not allowed now, or ``None`` if it is.
 
         The default compares against :meth:`legal_actions`; games override it
-        with cheaper checks and more precise sentences.
+        with precise sentences (the rules' own reasons).
         """
         if self.is_over(state):
             return "The game is over."
         if action in self.legal_actions(state):
             return None
-        return f"That is not a move you can make now ({self.prompt(state)})."
+        return f"That is not a move you can make now ({self._prompt_of(state)})."
+
+    def _prompt_of(self, state: S) -> str:
+        return self.prompt(self.observe(state, state.to_move))
 
     @abc.abstractmethod
-    def _apply(self, state: State, action: Action) -> State:
+    def _apply(self, state: S, action: A) -> S:
         """Apply an action already known to be legal."""
 
-    def is_over(self, state: State) -> bool:
+    def is_over(self, state: S) -> bool:
         """Whether the game has ended."""
         return state.to_move is None
 
     @abc.abstractmethod
-    def result(self, state: State) -> Result:
+    def result(self, state: S) -> Result:
         """Scores, winners and the per-player breakdown.
 
         Also defined mid-game, where it gives the score so far (the app shows it
@@ -165,21 +212,45 @@ class Game(abc.ABC):
 
     # -- information ----------------------------------------------------------
     @abc.abstractmethod
-    def observe(self, state: State, player: int) -> Observation:
-        """Everything ``player`` may know of ``state``, and nothing more."""
+    def observe(self, state: S, player: int | None) -> O:
+        """Everything ``player`` may know of ``state``, and nothing more.
+
+        With ``player=None``, the public view: what every player sees, no
+        hand or other private part included.
+        """
 
     @abc.abstractmethod
-    def sample_state(self, observation: Observation, rng: random.Random) -> State:
-        """A full state consistent with ``observation``, hidden parts drawn from ``rng``."""
+    def sample_state(self, observation: O, rng: random.Random) -> S:
+        """A full state consistent with a player's ``observation``, hidden parts from ``rng``."""
+
+    # -- words ------------------------------------------------------------------
+    @abc.abstractmethod
+    def preview(self, observation: O, action: A) -> str:
+        """The words for ``action`` before it is taken, from the decider's observation alone.
+
+        Tells only what is certain from that observation (a hidden card it
+        would reveal stays unnamed); the move list, the pickers and hints use it.
+        """
 
     @abc.abstractmethod
-    def describe(self, state: State, action: Action) -> str:
-        """``action`` taken in ``state`` as one plain sentence for the log."""
+    def describe(self, before: O, action: A, after: O) -> str:
+        """The log's words for ``action``, from the public views before and after it.
+
+        Every player reads the log, so it is built from ``observe(state, None)``
+        of the two states and can tell only what everyone saw happen: the
+        decision itself, cards it revealed, what followed on its own.
+        """
+
+    def describe_start(self, observation: O) -> str:
+        """The log's first line: the game as dealt, from its public view."""
+        seat = observation.to_move
+        first = "nobody" if seat is None else observation.players[seat]
+        return f"A new game of {self.title}: {first} plays first."
 
     @abc.abstractmethod
-    def prompt(self, state: State) -> str:
+    def prompt(self, observation: O) -> str:
         """What the player to move must decide now, in words (for the status line)."""
 
     @abc.abstractmethod
-    def inventory(self, state: State) -> Counter[str]:
+    def inventory(self, state: S) -> Counter[str]:
         """Every physical component in the state, counted (no card is ever made or lost)."""

@@ -1,10 +1,14 @@
 """A match: the seats, the current state, and unlimited undo and redo.
 
 The match keeps every state of the game so far (states are small frozen
-values, so this is cheap) and the decisions that led to them.  Undo goes back
-to the most recent decision taken by a human, taking back the bot decisions
-after it too; redo replays that human decision and the bot decisions that
-followed it.
+values, so this is cheap) and the decisions that led to them.  It owns the
+units of undo: the decisions of one gesture (buying a camel is Buy, then Pay)
+are played by one call and taken back together.  Undo goes back to the most
+recent gesture of a human, taking back the bot decisions after it too; redo
+replays that gesture and the bot decisions that followed it.
+
+It also owns the log: one public line per decision, built from what every
+player saw before and after it (never by applying the decision again).
 """
 
 from __future__ import annotations
@@ -16,7 +20,7 @@ from typing import Any
 
 from attrs import frozen
 
-from karavan_core.engine import Action, Game, State
+from karavan_core.engine import Action, Game, Observation, State
 
 HUMAN = "human"
 BOT = "bot"
@@ -62,7 +66,7 @@ class Match:
 
     def __init__(
         self,
-        game: Game,
+        game: Game[Any, Any, Any],
         seats: Sequence[Seat],
         seed: int,
         options: Mapping[str, Any] | None = None,
@@ -80,9 +84,13 @@ class Match:
             initial = game.new_game(names, seed, self.options)
         self.states: list[State] = [initial]
         self.history: list[Action] = []
-        self.future: list[Action] = []
+        # Parallel to ``history``: whether each decision begins an undo unit
+        # (False for the later decisions of one gesture).
+        self.starts: list[bool] = []
+        self.future: list[tuple[Action, bool]] = []  # undone decisions, next first
         self.on_change: Callable[[Match], None] | None = None
         self.save_path: Path | None = None  # where autosave writes, once enabled
+        self._log: list[str] = []  # log lines of history[:len(_log)], worked out once
 
     # -- reading --------------------------------------------------------------
     @property
@@ -106,6 +114,11 @@ class Match:
         seat = self.to_move
         return None if seat is None else self.seats[seat]
 
+    @property
+    def redo_actions(self) -> list[Action]:
+        """The undone decisions, next first."""
+        return [action for action, _ in self.future]
+
     def is_over(self) -> bool:
         """Whether the game has ended."""
         return self.game.is_over(self.state)
@@ -114,6 +127,10 @@ class Match:
         """The decisions open to the player to move."""
         return self.game.legal_actions(self.state)
 
+    def view(self, player: int | None, index: int = -1) -> Observation:
+        """What ``player`` (``None``: every player) sees of state number ``index``."""
+        return self.game.observe(self.states[index], player)
+
     def actor(self, index: int) -> int:
         """The seat that took decision number ``index`` of the history."""
         seat = self.states[index].to_move
@@ -121,18 +138,36 @@ class Match:
         return seat
 
     def log(self) -> list[str]:
-        """Every decision so far as a plain sentence."""
-        return [self.game.describe(self.states[i], action) for i, action in enumerate(self.history)]
+        """The public log: the opening line, then every decision so far in words.
+
+        Each line is worked out once, from the public views of the states
+        before and after its decision, and kept until that decision is undone.
+        """
+        game = self.game
+        for index in range(len(self._log), len(self.history)):
+            before, after = self.view(None, index), self.view(None, index + 1)
+            self._log.append(game.describe(before, self.history[index], after))
+        return [game.describe_start(self.view(None, 0)), *self._log]
 
     # -- changing -------------------------------------------------------------
-    def play(self, action: Action) -> State:
-        """Apply one decision of the player to move (raises ``IllegalAction``)."""
-        new = self.game.apply(self.state, action)
-        self.states.append(new)
-        self.history.append(action)
+    def play(self, *actions: Action) -> State:
+        """Play one gesture: ``actions`` in order, taken back by one undo.
+
+        Raises ``IllegalAction`` (and changes nothing) if any of them is not
+        legal when its turn comes.
+        """
+        if not actions:
+            raise ValueError("A gesture plays at least one decision.")
+        game = self.game
+        states = [self.state]
+        for action in actions:
+            states.append(game.apply(states[-1], action))
+        self.states.extend(states[1:])
+        self.history.extend(actions)
+        self.starts.extend([True] + [False] * (len(actions) - 1))
         self.future.clear()
         self._changed()
-        return new
+        return self.state
 
     def can_undo(self) -> bool:
         """Whether there is a decision to take back."""
@@ -144,31 +179,42 @@ class Match:
 
     def undo_target(self) -> int:
         """How many decisions remain after an undo."""
-        for index in range(len(self.history) - 1, -1, -1):
-            if not self.seats[self.actor(index)].is_bot:
-                return index
-        return len(self.history) - 1
+        index = len(self.history) - 1
+        for candidate in range(len(self.history) - 1, -1, -1):
+            if not self.seats[self.actor(candidate)].is_bot:
+                index = candidate
+                break
+        while index > 0 and not self.starts[index]:
+            index -= 1  # back to the first decision of that gesture
+        return index
 
     def undo(self) -> bool:
-        """Take back decisions up to and including the last human one; ``False`` if none."""
+        """Take back decisions up to and including the last human gesture; ``False`` if none."""
         if not self.history:
             return False
-        keep = self.undo_target()
-        self.future[:0] = self.history[keep:]
-        del self.history[keep:]
-        del self.states[keep + 1 :]
+        self._truncate(self.undo_target())
         self._changed()
         return True
 
+    def _truncate(self, keep: int) -> None:
+        undone = list(zip(self.history[keep:], self.starts[keep:], strict=True))
+        self.future[:0] = undone
+        del self.history[keep:]
+        del self.starts[keep:]
+        del self.states[keep + 1 :]
+        del self._log[keep:]
+
     def redo(self) -> bool:
-        """Replay the next undone decision and the bot decisions after it; ``False`` if none."""
+        """Replay the next undone gesture and the bot decisions after it; ``False`` if none."""
         if not self.future:
             return False
         first = True
-        while self.future and (first or self._bot_to_move()):
-            action = self.future.pop(0)
+        while self.future and (first or not self.future[0][1] or self._bot_to_move()):
+            action, start = self.future[0]
             self.states.append(self.game.apply(self.state, action))
+            self.future.pop(0)
             self.history.append(action)
+            self.starts.append(start)
             first = False
         self._changed()
         return True

@@ -156,7 +156,7 @@ def envelope(match: Match) -> dict[str, Any]:
         "initial_state": conv.unstructure(match.initial, game.state_type),
         "state": conv.unstructure(match.state, game.state_type),
         "history": conv.unstructure(match.history, list[union]),
-        "redo": conv.unstructure(match.future, list[union]),
+        "redo": conv.unstructure(match.redo_actions, list[union]),
     }
 
 
@@ -267,11 +267,12 @@ def load_match(path: str | os.PathLike[str], expect_game: str | None = None) -> 
         for action in history:
             match.states.append(game.apply(match.state, action))
             match.history.append(action)
+            match.starts.append(True)
     except Exception as error:
         raise SaveError(source, f"damaged: its history cannot be replayed ({error})") from None
     if match.state != current:
         raise SaveError(source, "damaged: its history does not lead to its saved position")
-    match.future = list(future)
+    match.future = [(action, True) for action in future]
     return match
 
 

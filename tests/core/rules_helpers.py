@@ -16,3 +16,19 @@ def refuse(game: Game, state: State, action: Action) -> str:
     message = str(refused.value)
     assert message[:1].isupper() and message.endswith(".")
     return message
+
+
+def log_line(game: Game, state: State, action: Action) -> str:
+    """The log's line for ``action`` in ``state``: built from the public views around it."""
+    after = game.apply(state, action)
+    return game.describe(game.observe(state, None), action, game.observe(after, None))
+
+
+def preview(game: Game, state: State, action: Action) -> str:
+    """The words the player to move reads for ``action`` before taking it."""
+    return game.preview(game.observe(state, state.to_move), action)
+
+
+def prompt(game: Game, state: State) -> str:
+    """The status line's words for the player to move, from their own observation."""
+    return game.prompt(game.observe(state, state.to_move))

@@ -60,12 +60,20 @@ def _check_step(game, match: Match, rng: random.Random, seen_actions: list) -> N
     # A cattrs save/load round trip gives an equal state.
     assert _roundtrip_state(game, state) == state
 
-    # An observation hides what it must: a state sampled from it looks the same to that player.
+    # An observation hides what it must: a state sampled from it looks the same to that
+    # player, and the same to everyone (the public view, the standings) as the true one.
+    public = game.observe(state, None)
+    assert public.player is None
+    standings = game.result(state)
+    samples = {}
     for player in range(len(state.players)):
         seen = game.observe(state, player)
         sampled = game.sample_state(seen, random.Random(rng.random()))
         assert game.observe(sampled, player) == seen
+        assert game.observe(sampled, None) == public
+        assert game.result(sampled) == standings
         assert game.inventory(sampled) == game.inventory(state)
+        samples[player] = sampled
 
     legal = game.legal_actions(state)
     assert legal, "a game that is not over must offer a decision"
@@ -84,8 +92,19 @@ def _check_step(game, match: Match, rng: random.Random, seen_actions: list) -> N
             assert str(refused.value).strip().endswith((".", "!", ")"))
             break
 
+    # Every word shown before a decision comes from the decider's observation: it is the
+    # same whatever the hidden cards are, in any state dealt from that observation.
+    decider = state.to_move
+    seen = game.observe(state, decider)
+    dealt = samples[decider]
+    dealt_seen = game.observe(dealt, decider)
+    for action in legal:
+        words = game.preview(seen, action)
+        assert isinstance(words, str) and words
+        assert game.preview(dealt_seen, action) == words
+
     bot = RandomBot(game, rng.randrange(2**31))
-    action = bot.choose(game.observe(state, state.to_move), legal)
+    action = bot.choose(seen, legal)
     seen_actions.append(action)
     before = game.inventory(state)
     match.play(action)
@@ -93,7 +112,15 @@ def _check_step(game, match: Match, rng: random.Random, seen_actions: list) -> N
     # apply left its input untouched; nothing was created or lost.
     assert unstructure_state(game, state) == snapshot
     assert game.inventory(match.state) == before
-    assert isinstance(game.describe(state, action), str) and game.describe(state, action)
+
+    # The log line is public: it is the same for the state dealt afresh, once the
+    # same decision led to the same public table.
+    line = match.log()[-1]
+    assert isinstance(line, str) and line.strip()
+    dealt_after = game.apply(dealt, action)
+    if game.observe(dealt_after, None) == game.observe(match.state, None):
+        redealt = game.describe(game.observe(dealt, None), action, game.observe(dealt_after, None))
+        assert redealt == line
 
     # Undo then redo gives an equal state.
     after = match.state

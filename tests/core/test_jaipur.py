@@ -16,6 +16,7 @@ from karavan_core import get_game
 from karavan_core.games.jaipur import components as C
 from karavan_core.games.jaipur.components import CAMEL, GOODS, Card
 from karavan_core.games.jaipur.state import Exchange, Sell, TakeCamels, TakeGood
+from tests.core.rules_helpers import log_line, preview
 from tests.core.rules_helpers import refuse as refuse_in
 
 GAME = get_game("jaipur")
@@ -117,7 +118,7 @@ def test_take_one_good_refills_from_the_deck_top():
     assert after.market == tuple(expected)
     assert after.deck == state.deck[1:]
     assert after.to_move == 1
-    assert GAME.describe(state, TakeGood(SPICE)) == "Ann takes 1 spice from the market."
+    assert log_line(GAME, state, TakeGood(SPICE)) == "Ann takes 1 spice from the market."
 
 
 def test_take_one_good_only_below_seven_cards():
@@ -144,7 +145,7 @@ def test_take_camels_takes_them_all_and_refills():
     assert after.herds == (4, 0)
     assert after.market[CAMEL] == sum(card is Card.CAMEL for card in state.deck[:3])
     assert sum(after.market) == C.MARKET_SIZE and after.deck == state.deck[3:]
-    assert GAME.describe(state, TakeCamels()) == "Ann takes all 3 camels from the market."
+    assert log_line(GAME, state, TakeCamels()) == "Ann takes all 3 camels from the market."
 
 
 def test_take_camels_needs_a_camel_but_ignores_the_hand_limit():
@@ -173,7 +174,7 @@ def test_exchange_moves_cards_both_ways_without_refill():
     assert after.herds == (1, 0)
     assert after.market == market(camel=3, leather=2)
     assert after.deck == state.deck  # an exchange never refills
-    assert GAME.describe(state, action) == (
+    assert log_line(GAME, state, action) == (
         "Ann exchanges 2 camels + 1 leather for 1 silver + 2 spice."
     )
 
@@ -268,7 +269,7 @@ def test_selling_takes_tokens_from_the_top_and_a_bonus():
     assert after.bonus_won[0] == ((bonus,), (), ())
     assert after.bonus_piles[0] == state.bonus_piles[0][1:]
     assert after.hands[0] == goods(cloth=1) and after.discard == goods(leather=3)
-    text = GAME.describe(state, Sell(LEATHER, 3))
+    text = log_line(GAME, state, Sell(LEATHER, 3))
     assert text == "Ann sells 3 leather for 3 tokens worth 4 + 3 + 2 = 9, and a 3-card bonus token."
     assert str(bonus) not in text.split("=")[-1]  # the bonus value stays hidden in the log
 
@@ -313,7 +314,7 @@ def test_a_sale_that_empties_a_pile_gets_what_is_left():
     assert after.goods_piles[SILVER.index] == ()
     assert after.bonus_won[0][0] == state.bonus_piles[0][:1]  # the bonus still comes
     assert after.rounds == () and after.to_move == 1  # one empty pile does not end the round
-    assert "(the last of the pile)" in GAME.describe(state, Sell(SILVER, 3))
+    assert "(the last of the pile)" in log_line(GAME, state, Sell(SILVER, 3))
 
 
 def test_selling_into_an_empty_pile_is_allowed_but_pays_nothing():
@@ -322,14 +323,14 @@ def test_selling_into_an_empty_pile_is_allowed_but_pays_nothing():
     state = table(hands=hands(goods(cloth=1)), goods_piles=tuple(piles))
     after = GAME.apply(state, Sell(CLOTH, 1))
     assert after.goods_won[0][CLOTH.index] == () and after.discard == goods(cloth=1)
-    assert "run out" in GAME.describe(state, Sell(CLOTH, 1))
+    assert "run out" in log_line(GAME, state, Sell(CLOTH, 1))
 
 
 def test_no_bonus_once_its_pile_is_empty():
     state = table(hands=hands(goods(leather=3)), bonus_piles=((), (6,), (10,)))
     after = GAME.apply(state, Sell(LEATHER, 3))
     assert after.bonus_won[0] == NO_BONUS
-    assert "no 3-card bonus token is left" in GAME.describe(state, Sell(LEATHER, 3))
+    assert "no 3-card bonus token is left" in log_line(GAME, state, Sell(LEATHER, 3))
 
 
 # -- end of a round -----------------------------------------------------------------------
@@ -445,7 +446,7 @@ def test_two_seals_end_the_match():
     assert result.scores == (2, 1) and result.winners == (0,)
     assert result.notes[-1] == "Ann wins the match with 2 seals to 1."
     assert ("Round 1 total", "5, seal") in result.breakdown[0]
-    text = GAME.describe(evolve(state, deck=(), market=market(camel=4, cloth=1)), TakeGood(CLOTH))
+    text = log_line(GAME, evolve(state, deck=(), market=market(camel=4, cloth=1)), TakeGood(CLOTH))
     assert text.endswith("Ann wins the match with 2 seals to 1.")
 
 
@@ -585,3 +586,39 @@ def test_why_illegal_agrees_with_legal_actions():
             assert (GAME.why_illegal(state, action) is None) == (action in legal)
         action = rng.choice(sorted(legal, key=repr))
         state = GAME.apply(state, action)
+
+
+# -- words before a decision -------------------------------------------------------------
+
+
+def test_a_sale_that_ends_the_round_says_so_but_not_who_takes_the_seal():
+    """Bonus tokens are hidden until the round ends: the preview cannot know the totals."""
+    piles = (C.GOODS_TOKENS[0], (), (), C.GOODS_TOKENS[3], C.GOODS_TOKENS[4], (1,))
+    state = table(
+        goods_piles=piles,
+        hands=hands(goods(leather=1), goods(spice=2)),
+        bonus_won=(((3,), (), ()), ((1,), (10,), ())),
+    )
+    words = preview(GAME, state, Sell(LEATHER, 1))
+    assert words == (
+        "Ann sells 1 leather for 1 token worth 1. "
+        "3 goods are then out of tokens, so the round ends."
+    )
+    assert "seal" not in words and "points" not in words
+    line = log_line(GAME, state, Sell(LEATHER, 1))
+    assert "takes the seal" in line  # once the round is over, its totals are public
+
+
+def test_taking_the_last_card_says_the_round_ends_without_naming_a_card():
+    state = table(deck=(), market=market(camel=4, cloth=1))
+    assert preview(GAME, state, TakeGood(CLOTH)) == (
+        "Ann takes 1 cloth from the market. The deck cannot refill the market, so the round ends."
+    )
+
+
+def test_the_public_view_holds_no_hand_and_no_bonus_value():
+    state = table(bonus_won=(((3,), (), ()), ((1,), (), ())))
+    public = GAME.observe(state, None)
+    assert public.player is None and public.hand is None and public.bonus_won is None
+    assert public.hand_sizes == tuple(sum(hand) for hand in state.hands)
+    assert public.bonus_counts == ((1, 0, 0), (1, 0, 0))

@@ -14,6 +14,7 @@ from attrs import evolve
 from karavan_core.games.jaipur import components as C
 from karavan_core.games.jaipur.components import CAMEL, Card
 from karavan_core.games.jaipur.state import Exchange, Sell, TakeCamels, TakeGood
+from tests.core.rules_helpers import log_line
 from tests.core.rules_helpers import refuse as refuse_in
 from tests.core.test_jaipur import (
     CLOTH,
@@ -160,7 +161,7 @@ def test_a_sale_of_six_gets_no_bonus_once_the_five_card_pile_is_empty():
     after = GAME.apply(state, Sell(LEATHER, 6))
     assert after.bonus_won[0] == NO_BONUS and after.bonus_piles == state.bonus_piles
     assert len(after.goods_won[0][LEATHER.index]) == 6
-    assert "no 5-card bonus token is left" in GAME.describe(state, Sell(LEATHER, 6))
+    assert "no 5-card bonus token is left" in log_line(GAME, state, Sell(LEATHER, 6))
 
 
 def test_a_precious_sale_that_outruns_its_pile_gets_what_is_left_and_the_bonus():

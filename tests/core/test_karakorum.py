@@ -30,6 +30,7 @@ from karavan_core.games.karakorum.state import (
     StopTaking,
     Take,
 )
+from tests.core.rules_helpers import log_line, preview, prompt
 from tests.core.rules_helpers import refuse as refuse_in
 
 GAME = get_game("karakorum")
@@ -123,14 +124,14 @@ def test_the_active_player_reveals_at_most_players_plus_one():
     state = GAME.apply(state, Reveal())  # the fourth card is the limit for three players
     assert len(state.table) == 4 and state.step is Step.TAKE
     assert "reveal" in refuse(state, Reveal())
-    assert GAME.describe(table(3, table=(card(Y, 1),), deck=deck), Reveal()).endswith(
+    assert log_line(GAME, table(3, table=(card(Y, 1),), deck=deck), Reveal()).endswith(
         "Adam reveals the red 1 (1 axe)."
     )
 
 
 def test_revealing_the_last_card_makes_the_last_round():
     state = table(2, table=(card(Y, 1),), deck=(card(R, 2),))
-    text = GAME.describe(state, Reveal())
+    text = log_line(GAME, state, Reveal())
     state = GAME.apply(state, Reveal())
     assert state.deck == () and state.step is Step.TAKE  # nothing left to reveal
     assert "last round" in text
@@ -158,7 +159,7 @@ def test_rulebook_example_round():
     assert state.step is Step.TAKE_MORE
     assert set(GAME.legal_actions(state)) == {Take(r7), Take(r4), StopTaking()}
     assert "red" in refuse(state, Take(g4))
-    text = GAME.describe(state, Take(r7))
+    text = log_line(GAME, state, Take(r7))
     assert text == "Adam also takes the red 7 (2 axes)."
     state = play(state, Take(r7), StopTaking())
 
@@ -179,7 +180,7 @@ def test_rulebook_example_round():
     assert state.current == 1
     state = GAME.apply(state, Place(g4, None))
     assert state.current == 2
-    text = GAME.describe(state, Place(r4, None))
+    text = log_line(GAME, state, Place(r4, None))
     state = GAME.apply(state, Place(r4, None))
     assert state.round == 1 and state.active == 1 and state.step is Step.REVEAL
     assert state.table == rest[:1]
@@ -366,7 +367,7 @@ def test_removal_costs_three_and_stops_at_zero():
     legal = GAME.legal_actions(state)
     assert Remove(0) in legal and Remove(1) in legal and Remove(2) not in legal
     assert "three or more" in refuse(state, Remove(2))
-    text = GAME.describe(state, Remove(0))
+    text = log_line(GAME, state, Remove(0))
     state = play(state, Remove(0))
     assert state.tracks[0] == (4, 1, 0)
     assert "goes back from 7 to 4" in text
@@ -399,7 +400,7 @@ def test_score_by_axes():
     state = placing(0, (card(Y, 8, 3),), (ex(Y, 1, 2, axes=2),), tracks=((0, 0, 4), (0, 0, 0)))
     state = GAME.apply(state, Place(card(Y, 8, 3), 0))
     assert GAME.legal_actions(state) == [Score(0, None), Done()]  # no goal is met
-    text = GAME.describe(state, Score(0, None))
+    text = log_line(GAME, state, Score(0, None))
     state = GAME.apply(state, Score(0, None))
     assert state.tracks[0] == (0, 0, 11) and state.expeditions[0] == ()
     assert "by its 7 axes" in text and "from 4 to 11" in text
@@ -429,7 +430,7 @@ def test_double_three_card_goal_discards_both_expeditions():
     state = placing(0, (card(Y, 3),), exps)
     state = GAME.apply(state, Place(card(Y, 3), 0))
     assert Score(0, GoalKind.DOUBLE) in GAME.legal_actions(state)
-    text = GAME.describe(state, Score(0, GoalKind.DOUBLE))
+    text = log_line(GAME, state, Score(0, GoalKind.DOUBLE))
     state = GAME.apply(state, Score(0, GoalKind.DOUBLE))
     assert state.tracks[0] == (0, 0, 10)
     assert state.expeditions[0] == (ex(G, 4),)
@@ -457,7 +458,7 @@ def test_a_goal_card_is_used_once_by_anyone():
 def test_track_overflow_past_thirty_is_lost():
     state = placing(0, (card(R, 8, 3),), (ex(R, 1, 2, axes=3),), tracks=((28, 0, 0), (0, 0, 0)))
     state = GAME.apply(state, Place(card(R, 8, 3), 0))
-    text = GAME.describe(state, Score(0, None))
+    text = log_line(GAME, state, Score(0, None))
     state = GAME.apply(state, Score(0, None))
     assert state.tracks[0] == (30, 0, 0)
     assert "7 beyond 30 are lost" in text
@@ -468,7 +469,7 @@ def test_all_three_markers_on_thirty_win_at_once():
         1, (card(Y, 8, 3),), (ex(Y, 1, 2, axes=3),), tracks=((29, 29, 29), (30, 30, 25))
     )
     state = GAME.apply(state, Place(card(Y, 8, 3), 0))
-    text = GAME.describe(state, Score(0, None))
+    text = log_line(GAME, state, Score(0, None))
     state = GAME.apply(state, Score(0, None))
     assert state.step is Step.OVER and state.to_move is None
     assert state.instant_winner == 1 and GAME.legal_actions(state) == []
@@ -495,7 +496,7 @@ def test_final_cancelling_scores_axes_and_removes_small_expeditions():
         tracks=((0, 4, 0), (2, 0, 29)),
     )
     assert GAME.legal_actions(state) == [Done()]
-    text = GAME.describe(state, Done())
+    text = log_line(GAME, state, Done())
     state = GAME.apply(state, Done())
     assert state.step is Step.OVER and state.active == 1
     assert state.tracks == ((0, 12, 0), (0, 0, 30))  # red 0 - 3 stays at 0
@@ -587,15 +588,15 @@ def test_observation_hides_the_deck_order_only():
 
 def test_describe_and_prompt_read_naturally():
     state = table(2, table=(card(R, 5),), deck=(card(G, 2), card(G, 3)))
-    assert GAME.prompt(state) == "Adam: reveal another card or stop (1 of at most 3 revealed)"
-    assert GAME.describe(state, StopRevealing()) == (
+    assert prompt(GAME, state) == "Adam: reveal another card or stop (1 of at most 3 revealed)"
+    assert log_line(GAME, state, StopRevealing()) == (
         "Adam stops revealing with 1 card on the table."
     )
     state = GAME.apply(state, StopRevealing())
-    assert GAME.describe(state, Take(card(R, 5))).startswith("Adam takes the red 5 (1 axe).")
+    assert log_line(GAME, state, Take(card(R, 5))).startswith("Adam takes the red 5 (1 axe).")
     state = placing(0, (card(R, 5),), ())
-    assert GAME.prompt(state) == "Adam: place the red 5 (1 axe)"
-    assert GAME.describe(state, Place(card(R, 5), None)).startswith(
+    assert prompt(GAME, state) == "Adam: place the red 5 (1 axe)"
+    assert log_line(GAME, state, Place(card(R, 5), None)).startswith(
         "Adam starts a new red expedition with the red 5 (1 axe)."
     )
 
@@ -616,3 +617,22 @@ def test_quick_checks_agree_with_the_legal_list():
             for action in candidates:
                 assert (GAME.why_illegal(state, action) is None) == (action in legal), action
             state = GAME.apply(state, legal[rng.randrange(len(legal))])
+
+
+def test_the_words_before_a_reveal_never_name_the_face_down_card():
+    state = table(2, table=(card(Y, 1),), deck=(card(R, 6, 3), card(G, 2)))
+    assert preview(GAME, state, Reveal()) == "Adam reveals the next card of the deck."
+    assert log_line(GAME, state, Reveal()).startswith("Adam reveals the red 6 (3 axes).")
+    last = table(2, table=(card(Y, 1),), deck=(card(R, 6, 3),))
+    assert preview(GAME, last, Reveal()) == (
+        "Adam reveals the next card of the deck (the last card of the deck)."
+    )
+
+
+def test_the_log_opens_with_the_first_automatic_reveal():
+    state = GAME.new_game(NAMES[:2], seed=1, options={"first_player": 0})
+    line = GAME.describe_start(GAME.observe(state, None))
+    assert line.startswith(
+        "A new game of Karakorum: Adam holds the first-player marker and reveals"
+    )
+    assert state.table and all(str(c) in line for c in state.table)

@@ -25,6 +25,7 @@ from karavan_core.games.karakum.state import (
     Step,
     TakeCard,
 )
+from tests.core.rules_helpers import log_line, preview, prompt
 from tests.core.rules_helpers import refuse as refuse_in
 
 GAME = get_game("karakum")
@@ -381,8 +382,8 @@ def test_left_camel_joins_at_once_when_it_can():
         hands=((0, 0, 5, 0, 0, 0), hand()),
     )
     paying = GAME.apply(state, Buy(1))
-    assert "From the left side, the orange 5 joins the caravan." in GAME.describe(
-        paying, Pay(hand(R, R, R, R, R))
+    assert "From the left side, the orange 5 joins the caravan." in log_line(
+        GAME, paying, Pay(hand(R, R, R, R, R))
     )
     state = GAME.apply(paying, Pay(hand(R, R, R, R, R)))
     assert state.caravans[0] == (camel(R, 3), camel(R, 5), camel(OR, 5))
@@ -402,7 +403,7 @@ def test_owner_chooses_which_left_camel_joins_when_several_can():
     assert state.step is Step.JOIN and state.current == 0
     assert GAME.legal_actions(state) == [Join(0), Join(1)]
     assert "cannot join" in refuse(state, Join(2))
-    assert GAME.describe(state, Join(1)) == (
+    assert log_line(GAME, state, Join(1)) == (
         "Ann moves the blue 5 from the left side into the caravan."
     )
     state = GAME.apply(state, Join(1))  # the blue 5: now the orange 5 and the blue 2 both fit
@@ -493,15 +494,17 @@ def test_pass_only_when_nothing_else_is_possible_and_a_full_round_of_passes_ends
 def test_describe_reads_naturally_and_hides_blind_draws():
     market = (camel(B, 5), camel(G, 2), camel(B, 3), camel(R, 4), camel(P, 6))
     state = table(market=market, hands=(hand(B, B, B, GOLD), hand()), row=(GOLD, B, R, OR, G))
-    assert GAME.describe(state, Buy(2)) == "Ann buys the blue 3 for 4 units (taxed)."
+    assert log_line(GAME, state, Buy(2)) == "Ann buys the blue 3 for 4 units (taxed)."
     paying = GAME.apply(state, Buy(2))
-    assert GAME.describe(paying, Pay(hand(B, B, B, GOLD))) == (
+    assert log_line(GAME, paying, Pay(hand(B, B, B, GOLD))) == (
         "Ann pays 3 jewelry + 1 gold; the blue 3 joins the caravan."
         " The orange 4 is revealed in the market."
     )
-    assert GAME.describe(state, TakeCard(0)) == "Ann takes the face-up gold as the whole gathering."
-    assert GAME.describe(state, DrawCard()) == "Ann draws a card from the deck."
-    assert GAME.prompt(paying) == "Ann: choose how to pay 4 units for the blue 3"
+    assert (
+        log_line(GAME, state, TakeCard(0)) == "Ann takes the face-up gold as the whole gathering."
+    )
+    assert log_line(GAME, state, DrawCard()) == "Ann draws a card from the deck."
+    assert prompt(GAME, paying) == "Ann: choose how to pay 4 units for the blue 3"
 
 
 def test_observation_hides_other_hands_and_deck_order():
@@ -522,3 +525,23 @@ def test_card_counts_read_as_words():
 
     assert describe_cards(hand(R, B, B, GOLD)) == "2 jewelry + 1 spice + 1 gold"
     assert describe_cards(hand(R, R)) == "2 spices"
+
+
+def test_the_words_before_a_payment_never_name_the_camel_it_reveals():
+    market = (camel(B, 5), camel(G, 2), camel(B, 3), camel(R, 4), camel(P, 6))
+    state = table(market=market, hands=(hand(B, B, B, GOLD), hand()), row=(GOLD, B, R, OR, G))
+    paying = GAME.apply(state, Buy(2))
+    hidden = paying.camel_deck[0]
+    words = preview(GAME, paying, Pay(hand(B, B, B, GOLD)))
+    assert words == (
+        "Ann pays 3 jewelry + 1 gold; the blue 3 joins the caravan."
+        " A new camel is revealed in the market."
+    )
+    assert str(hidden) not in words
+    assert f"The {hidden} is revealed" in log_line(GAME, paying, Pay(hand(B, B, B, GOLD)))
+
+
+def test_the_public_view_holds_no_hand():
+    state = table(hands=(hand(B, B), hand(GOLD)))
+    public = GAME.observe(state, None)
+    assert public.player is None and public.hand is None and public.hand_sizes == (2, 1)

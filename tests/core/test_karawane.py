@@ -17,6 +17,7 @@ from karavan_core.games.karawane import components as C
 from karavan_core.games.karawane.components import Card
 from karavan_core.games.karawane.rules import backward, forward, occupied
 from karavan_core.games.karawane.state import Play, PlaySandstorm, PlayWithoutEffect
+from tests.core.rules_helpers import log_line, prompt
 from tests.core.rules_helpers import refuse as refuse_in
 
 GAME = get_game("karawane")
@@ -104,7 +105,7 @@ def test_forward_counts_only_free_squares():
     state = table(ann=(O2, M1, M2), camels=((3, 0, 0), (4, 5, 0)))
     after = GAME.apply(state, Play(O2, ANN, 0))
     assert after.camels == ((7, 0, 0), (4, 5, 0))
-    assert GAME.describe(state, Play(O2, ANN, 0)) == (
+    assert log_line(GAME, state, Play(O2, ANN, 0)) == (
         "Ann plays Oasis 2 on their camel 1: square 3 → 7."
     )
 
@@ -115,7 +116,7 @@ def test_backward_counts_only_free_squares():
     after = GAME.apply(state, Play(M2, BOB, 0))
     assert after.camels[BOB] == (5, 0, 0)
     assert after.camels[ANN] == (8, 7, 0)
-    assert GAME.describe(state, Play(M2, BOB, 0)) == (
+    assert log_line(GAME, state, Play(M2, BOB, 0)) == (
         "Ann plays Mirage 2 on Bob's camel 1: square 9 → 5."
     )
 
@@ -125,7 +126,7 @@ def test_pushed_back_past_the_first_square_returns_to_the_city():
     state = table(ann=(M3, O1, O1), camels=((1, 0, 0), (2, 0, 0)))
     after = GAME.apply(state, Play(M3, BOB, 0))
     assert after.camels[BOB][0] == 0
-    assert "square 2 → the city" in GAME.describe(state, Play(M3, BOB, 0))
+    assert "square 2 → the city" in log_line(GAME, state, Play(M3, BOB, 0))
     assert backward({1, 2}, 2, 1) == 0  # even a single step back can reach the city
 
 
@@ -236,12 +237,12 @@ def test_no_effect_play_only_when_no_card_can_be_used():
     state = table(ann=(O4, M2, DRIVER), camels=camels)
     legal = GAME.legal_actions(state)
     assert set(legal) == {PlayWithoutEffect(O4), PlayWithoutEffect(M2), PlayWithoutEffect(DRIVER)}
-    assert "without effect" in GAME.prompt(state)
+    assert "without effect" in prompt(GAME, state)
     after = GAME.apply(state, PlayWithoutEffect(M2))
     assert after.camels == camels
     assert after.played[ANN] == (M2,)
     assert len(after.hands[ANN]) == 3 and after.to_move == BOB
-    assert "without effect" in GAME.describe(state, PlayWithoutEffect(M2))
+    assert "without effect" in log_line(GAME, state, PlayWithoutEffect(M2))
 
     usable = table(ann=(O4, M2, O1), camels=camels)  # Oasis 1 reaches square 24
     legal = GAME.legal_actions(usable)
@@ -273,7 +274,7 @@ def test_a_player_without_cards_is_skipped():
     state = evolve(base, hands=(hand(O1, O2, O3), (), base.hands[CID]), decks=((), (), ()))
     after = GAME.apply(state, Play(O1, ANN, 0))
     assert after.to_move == CID
-    assert "Bob has no cards left and is skipped." in GAME.describe(state, Play(O1, ANN, 0))
+    assert "Bob has no cards left and is skipped." in log_line(GAME, state, Play(O1, ANN, 0))
     # Cid plays; Bob is skipped again and Ann comes back.
     cid = GAME.legal_actions(after)[0]
     assert GAME.apply(after, cid).to_move == ANN
@@ -283,7 +284,7 @@ def test_the_only_player_with_cards_plays_again():
     state = table(hands=(hand(O1, O2, O3), ()), decks=((), ()))
     after = GAME.apply(state, Play(O1, ANN, 0))
     assert after.to_move == ANN
-    assert GAME.describe(state, Play(O1, ANN, 0)).endswith("Bob has no cards left and is skipped.")
+    assert log_line(GAME, state, Play(O1, ANN, 0)).endswith("Bob has no cards left and is skipped.")
 
 
 def test_turns_pass_clockwise():
@@ -302,7 +303,7 @@ def test_the_game_ends_at_once_when_all_six_oasis_squares_are_taken():
     after = GAME.apply(state, action)
     assert after.camels[ANN] == (26, 21, 22)
     assert after.over and after.to_move is None and GAME.legal_actions(after) == []
-    assert "the game is over" in GAME.describe(state, action)
+    assert "the game is over" in log_line(GAME, state, action)
     result = GAME.result(after)
     assert result.scores == (6 + 1 + 2, 3 + 4 + 5)
     assert result.winners == (BOB,)

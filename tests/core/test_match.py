@@ -7,7 +7,7 @@ import random
 import pytest
 
 from karavan_core import IllegalAction, Match, Seat, get_game
-from karavan_core.games.karakum.state import DrawCard, Pay
+from karavan_core.games.karakum.state import Buy, DrawCard, Pay
 
 KARAKUM = get_game("karakum")
 
@@ -103,8 +103,39 @@ def test_undo_then_same_move_reveals_the_same_card():
     assert match.play(draw) == first
 
 
-def test_log_describes_every_decision():
+def test_log_opens_with_the_deal_and_describes_every_decision():
     match = Match(KARAKUM, [Seat("Ann"), Seat("Bob")], seed=12)
     play_random(match, 5, random.Random(1))
     log = match.log()
-    assert len(log) == 5 and all(line.endswith(".") for line in log)
+    assert len(log) == 6 and all(line.endswith(".") for line in log)
+    assert log[0].startswith("A new game of Karakum")
+
+
+def test_the_log_forgets_undone_decisions_and_tells_the_replayed_ones_again():
+    match = Match(KARAKUM, [Seat("Ann"), Seat("Bob")], seed=12)
+    play_random(match, 6, random.Random(1))
+    full = match.log()
+    match.undo()
+    assert match.log() == full[:-1]
+    match.redo()
+    assert match.log() == full
+
+
+def test_a_gesture_is_one_undo_step_and_all_or_nothing():
+    """Buying is Buy then Pay: played by one call, taken back and replayed as one."""
+    seats = [Seat("Ann"), Seat("Bob")]
+    match = Match(KARAKUM, seats, seed=3, options={"first_player": 0})
+    rng = random.Random(2)
+    while not any(isinstance(a, Buy) for a in match.legal_actions()):
+        play_random(match, 1, rng)
+    buy = next(a for a in match.legal_actions() if isinstance(a, Buy))
+    pay = KARAKUM.legal_actions(KARAKUM.apply(match.state, buy))[0]
+    start, decisions = match.state, len(match.history)
+    with pytest.raises(IllegalAction):  # the payment is refused: the purchase is not made
+        match.play(buy, Pay((99, 0, 0, 0, 0, 0)))
+    assert match.state is start and len(match.history) == decisions
+    match.play(buy, pay)
+    after = match.state
+    assert len(match.history) == decisions + 2
+    assert match.undo() and match.state == start
+    assert match.redo() and match.state == after

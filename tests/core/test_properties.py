@@ -8,6 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from karavan_core import games
+from tests.core.rules_helpers import log_line, preview
 
 GAMES = games()
 
@@ -61,13 +62,15 @@ def test_components_scores_and_words_hold_at_every_step(play):
         assert inventory == first
         result = game.result(state)
         assert len(result.scores) == players and len(result.breakdown) == players
-        assert game.prompt(state)
+        assert game.prompt(game.observe(state, None))
         if game.is_over(state):
             assert state.to_move is None and game.legal_actions(state) == []
         else:
             assert 0 <= state.to_move < players
+            assert game.prompt(game.observe(state, state.to_move))
             action = game.legal_actions(state)[0]
-            assert game.describe(state, action).strip()
+            assert preview(game, state, action).strip()
+            assert log_line(game, state, action).strip()
 
 
 @settings(max_examples=60, deadline=None)

@@ -61,7 +61,8 @@ async def test_all_moves_list_shows_every_legal_decision_in_words(tmp_path):
         await pilot.press("a")
         await pilot.pause()
         assert isinstance(app.screen, ChoiceScreen)
-        expected = [match.game.describe(match.state, a) for a in match.legal_actions()]
+        seen = match.view(match.to_move)
+        expected = [match.game.preview(seen, a) for a in match.legal_actions()]
         assert app.screen.options == expected
         await pilot.press("escape")
         await pilot.pause()
@@ -235,7 +236,7 @@ async def test_log_beside_the_table_keeps_the_latest_and_l_shows_all(tmp_path):
         await settle(pilot, app)
         beside = str(app.screen.query_one("#log-text").render())
         total = len(match.history)
-        assert f"({total - LOG_TAIL} earlier: press l)" in beside
+        assert f"({total + 1 - LOG_TAIL} earlier: press l)" in beside  # the opening line too
         assert f"{total}. " in beside and "\n1. " not in beside
         await pilot.press("l")
         await pilot.pause()

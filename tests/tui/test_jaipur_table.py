@@ -129,7 +129,7 @@ async def test_curtain_hides_hands_and_bonus_values(tmp_path):
         screen = game_screen(app)
         assert isinstance(app.screen, CurtainScreen) and app.screen.player_name == "Ann"
         # Under the curtain the table was drawn without a viewer: no hand, no bonus value.
-        assert screen.table.view.viewer is None
+        assert screen.table.view.observation.player is None
         assert not screen.query_one("#hand-row").display
         players = str(screen.query_one("#players").render())
         assert players.count("hidden") == 2 and "so far" not in players
@@ -137,7 +137,7 @@ async def test_curtain_hides_hands_and_bonus_values(tmp_path):
         assert "Pass to Ann" in text and "diamond" not in text and "hidden" not in text
         await pilot.press("enter")
         await pilot.pause()
-        assert screen.table.view.viewer == 0 and screen.query_one("#hand-row").display
+        assert screen.table.view.observation.player == 0 and screen.query_one("#hand-row").display
         hand = state.hands[0]
         faces = [str(card.render()) for card in screen.query_one("#hand-row").cards]
         assert faces[0].startswith(f"D ×{hand[0]}")
@@ -149,10 +149,13 @@ async def test_curtain_hides_hands_and_bonus_values(tmp_path):
         await pilot.press("a", "enter")
         await pilot.pause()
         assert isinstance(app.screen, CurtainScreen) and app.screen.player_name == "Bob"
-        assert screen.table.view.viewer is None and not screen.query_one("#hand-row").display
+        assert (
+            screen.table.view.observation.player is None
+            and not screen.query_one("#hand-row").display
+        )
         await pilot.press("enter")
         await pilot.pause()
-        assert screen.table.view.viewer == 1
+        assert screen.table.view.observation.player == 1
 
 
 async def test_an_illegal_sale_is_refused_with_a_notification(tmp_path):

@@ -117,7 +117,7 @@ async def test_hot_seat_curtain_hides_the_table_and_the_deck_order_never_shows(t
         screen = game_screen(app)
         assert isinstance(app.screen, CurtainScreen) and app.screen.player_name == "Ann"
         view = screen.table.view
-        assert view.viewer is None and view.legal == ()
+        assert view.observation.player is None and view.legal == ()
         # The table is given an observation: the deck only as a count.
         assert isinstance(view.observation, KarakorumObservation)
         assert not hasattr(view.observation, "deck")
@@ -125,7 +125,7 @@ async def test_hot_seat_curtain_hides_the_table_and_the_deck_order_never_shows(t
         assert "Pass to Ann" in text and "reveal" not in text and "Goals" not in text
         await pilot.press("enter")
         await pilot.pause()
-        assert isinstance(app.screen, GameScreen) and screen.table.view.viewer == 0
+        assert isinstance(app.screen, GameScreen) and screen.table.view.observation.player == 0
         # Ann reveals, stops, takes until it is Bob's decision: the curtain comes down.
         for _ in range(20):
             if match.to_move == 1:
@@ -137,12 +137,12 @@ async def test_hot_seat_curtain_hides_the_table_and_the_deck_order_never_shows(t
                 await pilot.pause()
         assert match.to_move == 1
         assert isinstance(app.screen, CurtainScreen) and app.screen.player_name == "Bob"
-        assert screen.table.view.viewer is None
+        assert screen.table.view.observation.player is None
         text = screen_text(app)
         assert "Pass to Bob" in text and "Goals" not in text and "reveal" not in text
         await pilot.press("enter")
         await pilot.pause()
-        assert screen.table.view.viewer == 1
+        assert screen.table.view.observation.player == 1
 
 
 async def test_two_deals_differing_only_in_the_deck_order_look_the_same(tmp_path):
@@ -221,7 +221,8 @@ async def test_scoring_an_expedition_through_its_picker(tmp_path):
         await pilot.press("enter")
         await pilot.pause()
         assert isinstance(app.screen, ChoiceScreen)
-        assert app.screen.options == [match.game.describe(match.state, a) for a in options]
+        seen = match.view(match.to_move)
+        assert app.screen.options == [match.game.preview(seen, a) for a in options]
         await pilot.press("enter")
         await settle(pilot, app)
         assert match.history[before] == options[0]

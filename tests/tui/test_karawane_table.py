@@ -121,14 +121,14 @@ async def test_curtain_between_two_humans_hides_every_private_card(tmp_path):
         screen = game_screen(app)
         hand_row = screen.query_one("#hand-row", CardRow)
         assert isinstance(app.screen, CurtainScreen) and app.screen.player_name == "Ann"
-        assert screen.table.view.viewer is None and not hand_row.display
+        assert screen.table.view.observation.player is None and not hand_row.display
         # Nothing private is drawn, nor kept in the hidden cards.
         assert all(not str(card.render()).strip() for card in hand_row.cards)
         assert "Pass to Ann" in rendered(app)
         assert not any(label in rendered(app) for label in LABELS)
         await pilot.press("enter")
         await pilot.pause()
-        assert isinstance(app.screen, GameScreen) and screen.table.view.viewer == 0
+        assert isinstance(app.screen, GameScreen) and screen.table.view.observation.player == 0
         hand = match.state.hands[0]
         assert [str(card.render()).split("\n")[0] for card in hand_row.cards] == [
             card.label for card in hand
@@ -143,7 +143,7 @@ async def test_curtain_between_two_humans_hides_every_private_card(tmp_path):
         await pilot.pause()
         assert len(match.history) == 1
         assert isinstance(app.screen, CurtainScreen) and app.screen.player_name == "Bob"
-        assert screen.table.view.viewer is None and not hand_row.display
+        assert screen.table.view.observation.player is None and not hand_row.display
         assert all(not str(card.render()).strip() for card in hand_row.cards)
         # ...but no toast outlives her turn, and the curtain is opaque: no card is named.
         assert not list(app._notifications)
@@ -151,7 +151,7 @@ async def test_curtain_between_two_humans_hides_every_private_card(tmp_path):
         assert "Pass to Bob" in text and not any(label in text for label in LABELS)
         await pilot.press("enter")
         await pilot.pause()
-        assert screen.table.view.viewer == 1 and hand_row.display
+        assert screen.table.view.observation.player == 1 and hand_row.display
         assert str(screen.query_one("#hand").border_title).startswith("Bob's hand")
 
 

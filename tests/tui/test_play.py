@@ -174,26 +174,26 @@ async def test_curtain_between_two_humans_hides_every_private_card(tmp_path):
         assert isinstance(app.screen, CurtainScreen)
         assert app.screen.player_name == "Ann"
         # Under the curtain the table was drawn without a viewer: no hand at all.
-        assert screen.table.view.viewer is None
+        assert screen.table.view.observation.player is None
         assert not hand_shown(screen)
         assert "×" not in str(screen.query_one("#hand").render())
         await pilot.press("enter")
         await pilot.pause()
         assert isinstance(app.screen, GameScreen)
-        assert hand_shown(screen) and screen.table.view.viewer == 0
+        assert hand_shown(screen) and screen.table.view.observation.player == 0
         hand = screen.match.state.hands[0]
         assert str(screen.query_one("#hand-blue").render()).startswith(f"B ×{hand[0]}")
         await pilot.press("enter", "enter")  # Ann's whole turn
         await pilot.pause()
         assert isinstance(app.screen, CurtainScreen)
         assert app.screen.player_name == "Bob"
-        assert screen.table.view.viewer is None and not hand_shown(screen)
+        assert screen.table.view.observation.player is None and not hand_shown(screen)
         # The curtain is opaque: the rendered screen shows nothing of the table.
         text = app.export_screenshot().replace("&#160;", " ")
         assert "Pass to Bob" in text and "jewelry" not in text
         await pilot.press("enter")
         await pilot.pause()
-        assert screen.table.view.viewer == 1 and hand_shown(screen)
+        assert screen.table.view.observation.player == 1 and hand_shown(screen)
 
 
 async def test_illegal_action_is_refused_with_a_notification(tmp_path):

@@ -14,7 +14,7 @@ from karavan_tui.widgets.side import numbered
 
 
 class FullLogScreen(ModalScreen[None]):
-    """Every decision so far, scrollable."""
+    """The opening line and every decision so far, scrollable."""
 
     BINDINGS = [Binding("escape,l,q", "close", "Close")]
     DEFAULT_CSS = """
@@ -37,7 +37,7 @@ class FullLogScreen(ModalScreen[None]):
         with Vertical():
             yield Label(self.log_title, id="full-log-title")
             with VerticalScroll(id="full-log"):
-                yield Static(numbered(self.lines) if self.lines else "No moves yet.")
+                yield Static(numbered(self.lines))
         yield Footer()
 
     def on_mount(self) -> None:

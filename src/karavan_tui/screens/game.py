@@ -68,10 +68,6 @@ class GameScreen(Screen[None]):
         self.thinking = False
         self.saved_note = ""
         self._pending = False  # a change happened while another screen was on top
-        self._log_cache: list[tuple[State, Action, str]] = []
-        # Decisions played together by one gesture, as (start, end) history lengths:
-        # undo and redo treat each as one step (buying a camel is Buy, then Pay).
-        self._gestures: list[tuple[int, int]] = []
         table_class = table_for(self.game.name)
         assert table_class is not None, f"no table for {self.game.name}"
         self.table: TableView = table_class(self, id="table")
@@ -146,18 +142,18 @@ class GameScreen(Screen[None]):
         """Redraw the table, scores, log and status from the match."""
         match, game = self.match, self.game
         state = match.state
-        shown = self.viewer if self.viewer is not None else 0
-        observation = game.observe(state, shown)
+        # The viewer's own observation, or the public view when no private card may show.
+        observation = match.view(self.viewer)
         legal: tuple[Action, ...] = ()
         if self.viewer is not None and state.to_move == self.viewer and not self.thinking:
             legal = tuple(game.legal_actions(state))
         result = game.result(state)
         g = self.glyphs
         self.refresh_titles()  # ASCII mode may have changed since the last redraw
-        self.table.show(View(game, match.seats, observation, self.viewer, legal, g, result.scores))
+        self.table.show(View(game, match.seats, observation, legal, g, result.scores))
         winners = result.winners if match.is_over() else ()
         self.query_one(ScoreBoard).show(match.seats, result.scores, state.to_move, winners, g)
-        self.query_one(GameLog).show(self._log())
+        self.query_one(GameLog).show(match.log())
         self.refresh_status()
         self.refresh_bindings()
 
@@ -170,26 +166,8 @@ class GameScreen(Screen[None]):
         note = self.saved_note
         if note and note != "NOT SAVED":
             note = self.glyphs.saved  # the symbol set may have changed since the save
-        self.query_one(StatusLine).show(
-            self.game.prompt(self.match.state), self.thinking, note, self.glyphs
-        )
-
-    def _log(self) -> list[str]:
-        """The log lines, describing only decisions not described before (undo keeps them)."""
-        match = self.match
-        cache = self._log_cache
-        lines = []
-        for index, action in enumerate(match.history):
-            state = match.states[index]
-            if index < len(cache) and cache[index][0] is state and cache[index][1] == action:
-                lines.append(cache[index][2])
-                continue
-            del cache[index:]
-            text = self.game.describe(state, action)
-            cache.append((state, action, text))
-            lines.append(text)
-        del cache[len(match.history) :]
-        return lines
+        prompt = self.game.prompt(self.match.view(self.viewer))
+        self.query_one(StatusLine).show(prompt, self.thinking, note, self.glyphs)
 
     # -- whose decision -----------------------------------------------------------
     def advance(self) -> None:
@@ -207,6 +185,8 @@ class GameScreen(Screen[None]):
         seat = match.to_move
         assert seat is not None
         if match.seats[seat].is_bot:
+            if len(self.humans) > 1:
+                self.viewer = None  # hot-seat: while a bot moves, only the public table shows
             self.refresh_view()
             if self.app.screen is not self or self.table.pauses_play:
                 self._pending = True  # a round summary to read first: the bot waits for it
@@ -244,41 +224,19 @@ class GameScreen(Screen[None]):
 
     # -- the table's host interface -------------------------------------------------
     def decide(self, *actions: Action) -> bool:
-        """Play ``actions`` for the player at the keyboard; refuse an illegal one, saying why."""
-        if not self._my_turn():
+        """Play one gesture for the player at the keyboard; refuse it, saying why, if illegal.
+
+        The match plays ``actions`` (buy, then pay) as one undo step, or none of them.
+        """
+        if not self._my_turn() or not actions:
             return False
-        start = len(self.match.history)
-        # A new decision replaces whatever was undone, gestures included.
-        self._gestures = [gesture for gesture in self._gestures if gesture[1] <= start]
-        played = 0
-        for action in actions:
-            try:
-                self.match.play(action)
-            except IllegalAction as error:
-                self.notify(str(error), title="Not allowed", severity="warning")
-                break
-            played += 1
-        if played > 1:
-            self._gestures.append((start, start + played))
-        if played:
-            self.advance()
-        return played == len(actions)
-
-    def _inside_gesture(self) -> bool:
-        """Whether the match stands between the decisions of one gesture (buy, then pay)."""
-        n = len(self.match.history)
-        return any(start < n < end for start, end in self._gestures)
-
-    def choices_after(self, action: Action) -> list[Action] | None:
-        """The decisions that would follow ``action``, tried on a copy of the state."""
-        if not self._my_turn():
-            return None
         try:
-            after = self.game.apply(self.match.state, action)
+            self.match.play(*actions)
         except IllegalAction as error:
             self.notify(str(error), title="Not allowed", severity="warning")
-            return None
-        return self.game.legal_actions(after)
+            return False
+        self.advance()
+        return True
 
     def choose(self, title: str, options: Sequence[str], on_pick: Callable[[int], None]) -> None:
         """Ask the player to pick one of ``options``."""
@@ -289,9 +247,9 @@ class GameScreen(Screen[None]):
 
         self.app.push_screen(ChoiceScreen(title, options), picked)
 
-    def describe(self, action: Action) -> str:
-        """``action`` in the log's words."""
-        return self.game.describe(self.match.state, action)
+    def preview(self, action: Action) -> str:
+        """``action`` in words before it is taken, from the viewer's own observation."""
+        return self.game.preview(self.match.view(self.viewer), action)
 
     # -- bots -------------------------------------------------------------------------
     @work(thread=True, exclusive=True, group="bot", exit_on_error=False)
@@ -338,16 +296,12 @@ class GameScreen(Screen[None]):
         """Go back to before the most recent human decision."""
         self.cancel_bot()
         if self.match.undo():
-            while self._inside_gesture() and self.match.undo():
-                pass  # what one key or click did, one undo takes back
             self.advance()
 
     def action_redo(self) -> None:
         """Replay the next undone decision (and the bot decisions after it)."""
         self.cancel_bot()
         if self.match.redo():
-            while self._inside_gesture() and self.match.redo():
-                pass
             self.advance()
 
     def action_actions(self) -> None:
@@ -357,7 +311,7 @@ class GameScreen(Screen[None]):
         legal = self.match.legal_actions()
         self.choose(
             "Every move you can make now",
-            [self.describe(action) for action in legal],
+            [self.preview(action) for action in legal],
             lambda index: self.decide(legal[index]),
         )
 
@@ -389,7 +343,7 @@ class GameScreen(Screen[None]):
     def action_full_log(self) -> None:
         """Read the whole log."""
         title = f"{self.game.title}: every decision so far"
-        self.app.push_screen(FullLogScreen(title, self._log()))
+        self.app.push_screen(FullLogScreen(title, self.match.log()))
 
     def action_rules(self) -> None:
         """Show this game's rules."""

@@ -22,31 +22,27 @@ class TableHost(Protocol):
     """The game screen, as a table sees it."""
 
     def decide(self, *actions: Action) -> bool:
-        """Play ``actions`` in order; notify and stop at an illegal one."""
-
-    def choices_after(self, action: Action) -> list[Action] | None:
-        """The decisions that would follow ``action`` (tried on a copy); ``None`` if illegal."""
+        """Play ``actions`` as one gesture (one undo step); notify and play none if illegal."""
 
     def choose(self, title: str, options: Sequence[str], on_pick: Callable[[int], None]) -> None:
         """Ask the player to pick one of ``options``; ``on_pick`` gets its index."""
 
-    def describe(self, action: Action) -> str:
-        """``action`` in plain words, as the log would say it."""
+    def preview(self, action: Action) -> str:
+        """``action`` in plain words before it is taken (from the viewer's observation)."""
 
 
 @frozen
 class View:
     """What the table shows now.
 
-    ``observation`` is what ``viewer`` may know (``viewer`` is ``None`` when no
-    private card may be shown); ``legal`` is non-empty only when the viewer is
-    the player to move.
+    ``observation`` is what the player at the keyboard may know, or the public
+    view (its ``player`` is ``None``) when no private card may be shown;
+    ``legal`` is non-empty only when that player is the one to move.
     """
 
-    game: Game
+    game: Game[Any, Any, Any]
     seats: tuple[Seat, ...]
     observation: Observation
-    viewer: int | None
     legal: tuple[Action, ...]
     glyphs: Glyphs
     scores: tuple[int, ...]
@@ -71,6 +67,11 @@ class TableView(Vertical):
         """The observation being shown (each table knows its game's observation class)."""
         assert self.view is not None
         return self.view.observation
+
+    @property
+    def legal(self) -> tuple[Action, ...]:
+        """The decisions open to the player at the keyboard now."""
+        return self.view.legal if self.view is not None else ()
 
     def show(self, view: View) -> None:
         """Draw ``view``."""

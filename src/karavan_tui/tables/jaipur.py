@@ -167,11 +167,13 @@ class HandZone(Vertical):
         yield CardRow(len(GOODS), id="hand-row")
         yield Static("", id="hand-hidden")
 
-    def show(self, obs: JaipurObservation, viewer: int | None, legal: set, g: Glyphs) -> None:
-        """Draw ``obs.hand`` when ``viewer`` may see it; goods that cannot be sold are dimmed."""
+    def show(self, obs: JaipurObservation, legal: set, g: Glyphs) -> None:
+        """Draw the observer's hand (none in the public view), dimming unsellable goods."""
         hidden = self.query_one("#hand-hidden", Static)
         row = self.query_one("#hand-row", CardRow)
-        if viewer is None:
+        if obs.hand is None or obs.player is None:
+            # Blank the faces too, so no private card stays even in a hidden widget.
+            row.set_faces([CardFace("", "-none")] * len(GOODS))
             row.display = False
             hidden.display = True
             hidden.update("Hands are hidden.")
@@ -191,28 +193,29 @@ class HandZone(Vertical):
             faces.append(CardFace(f"{LETTERS[good]} {times(g)}{count}\n{noun(good)}", classes, tip))
         row.set_faces(faces)
         size = sum(obs.hand)
-        name = obs.players[viewer]
+        name = obs.players[obs.player]
         self.border_title = f"{name}'s hand {g.sep} {size} of {HAND_LIMIT} {g.sep} Enter sells"
 
 
 class PlayersZone(Static):
     """Both players: seals, hand size, herd, and the tokens won so far this round."""
 
-    _shown: tuple[JaipurObservation, int | None, Glyphs] | None = None
+    _shown: tuple[JaipurObservation, Glyphs] | None = None
 
     def on_resize(self) -> None:
         """Lay the lines out again for the new width."""
         if self._shown is not None:
             self.show(*self._shown)
 
-    def show(self, obs: JaipurObservation, viewer: int | None, g: Glyphs) -> None:
+    def show(self, obs: JaipurObservation, g: Glyphs) -> None:
         """Two lines per player; the tokens as chips when they fit, else as sums.
 
-        Only the viewer's bonus token values are shown: the opponent's (and,
-        behind the curtain, everyone's) are counted but not valued.  Under a
+        Only the observer's bonus token values are shown: the opponent's (and,
+        in the public view, everyone's) are counted but not valued.  Under a
         rival, the goods they were seen to take: what a player would remember.
         """
-        self._shown = (obs, viewer, g)
+        self._shown = (obs, g)
+        viewer = obs.player
         room = self.content_region.width or 10_000
         # Long names are cut so that each line fits a narrow zone (the Scores panel has them whole).
         width = min(max(len(name) for name in obs.players), max(4, room - 32))
@@ -259,7 +262,8 @@ class PlayersZone(Static):
         ]
         goods = sum(value for _, value in won)
         count = sum(obs.bonus_counts[seat])
-        mine = [value for values in obs.bonus_won for value in values]
+        own = own and obs.bonus_won is not None
+        mine = [value for values in obs.bonus_won or () for value in values] if own else []
         if not count:
             tails = ["no bonus"]
         elif own:
@@ -401,9 +405,9 @@ class JaipurTable(TableView):
         g = view.glyphs
         self.query_one(MarketZone).show(obs, legal, g)
         self.query_one(TokensZone).show(obs, g)
-        self.query_one(HandZone).show(obs, view.viewer, legal, g)
+        self.query_one(HandZone).show(obs, legal, g)
         players = self.query_one(PlayersZone)
-        players.show(obs, view.viewer, g)
+        players.show(obs, g)
         players.border_title = f"Round {len(obs.rounds) + 1} {g.sep} first to {SEALS_TO_WIN} seals"
         if obs.over:
             players.border_title = f"Round {len(obs.rounds)} {g.sep} the match is over"
@@ -455,11 +459,12 @@ class JaipurTable(TableView):
         sales = [a for a in self.view.legal if isinstance(a, Sell) and a.good is good]
         if not sales:
             # Let the engine say why (too few, none held, not your turn).
-            self.host.decide(Sell(good, max(1, self.obs.hand[good.index])))
+            hand = self.obs.hand
+            self.host.decide(Sell(good, max(1, hand[good.index] if hand else 1)))
             return
         self.host.choose(
             f"Sell {noun(good)}: how many?",
-            [self.host.describe(action) for action in sales],
+            [self.host.preview(action) for action in sales],
             lambda index: self.host.decide(sales[index]),
         )
 

@@ -406,10 +406,8 @@ class KarakorumTable(TableView):
     @property
     def me(self) -> int:
         """The seat whose expeditions are drawn below (the player to move, behind the curtain)."""
-        assert self.view is not None
-        if self.view.viewer is not None:
-            return self.view.viewer
-        return self.obs.current
+        seat: int | None = self.obs.player
+        return self.obs.current if seat is None else seat
 
     def show(self, view: View) -> None:
         """Draw every zone."""
@@ -520,14 +518,9 @@ class KarakorumTable(TableView):
         """A picker of ``options`` in the log's words."""
         self.host.choose(
             title,
-            [self.host.describe(action) for action in options],
+            [self.host.preview(action) for action in options],
             lambda picked: self.host.decide(options[picked]),
         )
-
-    @property
-    def legal(self) -> tuple[Action, ...]:
-        """The decisions open to the player at the keyboard now."""
-        return self.view.legal if self.view is not None else ()
 
     def on_turn(self) -> None:
         """Put the cursor on the likeliest decision of this step, in the zone it belongs to."""

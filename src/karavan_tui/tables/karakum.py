@@ -15,7 +15,7 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Static
 
 from karavan_core.games.karakum.components import RES_LETTERS, RESOURCES, Res
-from karavan_core.games.karakum.rules import describe_cards, price, taxed_color
+from karavan_core.games.karakum.rules import describe_cards, payments, price, taxed_color
 from karavan_core.games.karakum.state import (
     Buy,
     Camel,
@@ -124,11 +124,14 @@ class HandZone(Vertical):
                 yield Static("", classes=f"card -{res.value}", id=f"hand-{res.value}")
         yield Static("", id="hand-hidden")
 
-    def show(self, obs: KarakumObservation, viewer: int | None, g: Glyphs) -> None:
-        """Draw ``obs.hand`` when ``viewer`` may see it."""
+    def show(self, obs: KarakumObservation, g: Glyphs) -> None:
+        """Draw the observer's hand (none in the public view)."""
         hidden = self.query_one("#hand-hidden", Static)
         row = self.query_one("#hand-row")
-        if viewer is None:
+        if obs.hand is None or obs.player is None:
+            # Blank the cards too, so no private card stays even in a hidden widget.
+            for res in RESOURCES:
+                self.query_one(f"#hand-{res.value}", Static).update("")
             row.display = False
             hidden.display = True
             hidden.update("Hands are hidden.")
@@ -141,7 +144,7 @@ class HandZone(Vertical):
             card = self.query_one(f"#hand-{res.value}", Static)
             card.update(f"{RES_LETTERS[res]} {times}{count}\n{res.good}")
             card.set_class(count == 0, "-none")
-        name = obs.players[viewer]
+        name = obs.players[obs.player]
         self.border_title = f"{name}'s hand {g.sep} {sum(obs.hand)} cards"
 
 
@@ -215,7 +218,7 @@ class KarakumTable(TableView):
         g = view.glyphs
         self.query_one(MarketZone).show(obs, legal, g)
         self.query_one(ResourceZone).show(obs, legal, g)
-        self.query_one(HandZone).show(obs, view.viewer, g)
+        self.query_one(HandZone).show(obs, g)
         caravans = self.query_one(CaravansZone)
         caravans.show(obs, g)
         caravans.border_title = f"Caravans: (cards in hand) left side {g.master} chain"
@@ -237,9 +240,13 @@ class KarakumTable(TableView):
         if obs.step is Step.PAY and obs.slot == slot and self.view and self.view.legal:
             self.pick_payment(slot, list(self.view.legal), buying=False)
             return
-        payments = self.host.choices_after(Buy(slot))
-        if payments is not None:
-            self.pick_payment(slot, payments, buying=True)
+        if Buy(slot) not in self.legal:
+            self.host.decide(Buy(slot))  # refused: the screen says why
+            return
+        camel = obs.market[slot]
+        assert camel is not None and obs.hand is not None
+        options = [Pay(cards) for cards in payments(obs.hand, camel.color, price(obs.market, slot))]
+        self.pick_payment(slot, options, buying=True)
 
     def pick_payment(self, slot: int, options: list, *, buying: bool) -> None:
         """Open the payment picker for the camel in ``slot``."""
@@ -275,13 +282,13 @@ class KarakumTable(TableView):
         elif obs.step is Step.JOIN:
             self.host.choose(
                 "Several left-side camels can join: which goes first?",
-                [self.host.describe(action) for action in legal],
+                [self.host.preview(action) for action in legal],
                 lambda index: self.host.decide(legal[index]),
             )
         elif legal == [Pass()]:
             self.host.choose(
                 "No move is possible",
-                [self.host.describe(Pass())],
+                [self.host.preview(Pass())],
                 lambda _: self.host.decide(Pass()),
             )
         elif obs.step in (Step.SECOND_CARD, Step.BONUS):

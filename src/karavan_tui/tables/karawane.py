@@ -196,11 +196,11 @@ class HandZone(Vertical):
         yield CardRow(HAND_SIZE, id="hand-row")
         yield Static("", id="hand-hidden")
 
-    def show(self, obs: KarawaneObservation, viewer: int | None, legal: set, g: Glyphs) -> None:
-        """Draw ``obs.hand`` when ``viewer`` may see it, dimming cards that cannot be played."""
+    def show(self, obs: KarawaneObservation, legal: set, g: Glyphs) -> None:
+        """Draw the observer's hand (none in the public view), dimming unplayable cards."""
         row = self.query_one(CardRow)
         hidden = self.query_one("#hand-hidden", Static)
-        if viewer is None:
+        if obs.hand is None or obs.player is None:
             # Blank the faces too, so no private card stays even in a hidden widget.
             row.set_faces([CardFace("", "-empty")] * HAND_SIZE)
             row.display = False
@@ -296,7 +296,7 @@ class KarawaneTable(TableView):
         obs = self.obs
         g = view.glyphs
         self.query_one(TrackZone).show(obs, g)
-        self.query_one(HandZone).show(obs, view.viewer, set(view.legal), g)
+        self.query_one(HandZone).show(obs, set(view.legal), g)
         players = self.query_one(PlayersZone)
         players.show(obs, view.scores, g)
         players.border_title = f"Players: hand {g.sep} deck {g.sep} points {g.sep} played"
@@ -306,7 +306,7 @@ class KarawaneTable(TableView):
         """Play the chosen card of the hand: at once, or after choosing its camel."""
         message.stop()
         hand = self.obs.hand
-        if self.view is None or self.view.viewer is None or message.index >= len(hand):
+        if hand is None or message.index >= len(hand):
             return
         card = hand[message.index]
         plays = [action for action in self.view.legal if card_of(action) == card]
@@ -358,7 +358,7 @@ class KarawaneTable(TableView):
 
     def pick(self, title: str, plays: list[Action]) -> None:
         """Let the player pick one of ``plays`` (in the log's words) and play it."""
-        labels = [self.host.describe(action) for action in plays]
+        labels = [self.host.preview(action) for action in plays]
         self.host.choose(title, labels, lambda index: self.host.decide(plays[index]))
 
     def on_turn(self) -> None:

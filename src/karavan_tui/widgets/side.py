@@ -43,13 +43,18 @@ class ScoreBoard(Static):
 LOG_TAIL = 40  # entries drawn beside the table; the whole log is one key away
 
 
-def numbered(lines: Sequence[str], start: int = 1) -> Text:
-    """Log lines numbered from ``start``, one per paragraph."""
-    return Text("\n".join(f"{n}. {line}" for n, line in enumerate(lines, start=start)))
+def numbered(lines: Sequence[str], start: int = 0) -> Text:
+    """Log lines, one per paragraph: decision ``n`` numbered ``n.``, the opening line (0) plain.
+
+    ``start`` is the place of the first of ``lines`` in the whole log.
+    """
+    return Text(
+        "\n".join(f"{n}. {line}" if n else line for n, line in enumerate(lines, start=start))
+    )
 
 
 class GameLog(VerticalScroll):
-    """The latest decisions in plain words, newest at the bottom.
+    """The opening line and the latest decisions in plain words, newest at the bottom.
 
     Only the last :data:`LOG_TAIL` entries are drawn, so a long game costs no
     more per move than a short one; the game screen shows the whole log on
@@ -70,9 +75,9 @@ class GameLog(VerticalScroll):
         if tail == self.shown:
             return
         self.shown = tail
-        start = len(lines) - len(tail) + 1
-        text = Text(f"({start - 1} earlier: press l)\n", style="dim") if start > 1 else Text()
-        text.append_text(numbered(tail, start) if tail else Text("No moves yet."))
+        start = len(lines) - len(tail)
+        text = Text(f"({start} earlier: press l)\n", style="dim") if start else Text()
+        text.append_text(numbered(tail, start))
         self.query_one("#log-text", Static).update(text)
         self.call_after_refresh(self.scroll_end, animate=False)
 

@@ -215,7 +215,7 @@ def _settle(
 # -- the game ---------------------------------------------------------------------
 
 
-class Jaipur(Game):
+class Jaipur(Game[JaipurState, JaipurObservation, Action]):
     """Jaipur for two players: first to two seals wins the match."""
 
     name = "jaipur"
@@ -236,7 +236,7 @@ class Jaipur(Game):
         return _deal(tuple(players), rng, (0,) * C.PLAYERS, (), first)
 
     # -- decisions ------------------------------------------------------------------
-    def legal_actions(self, state: JaipurState) -> list[Action]:  # type: ignore[override]
+    def legal_actions(self, state: JaipurState) -> list[Action]:
         """Take one good, take the camels, every exchange, every sale (in that order)."""
         if state.over:
             return []
@@ -255,7 +255,7 @@ class Jaipur(Game):
                 actions += SELL[i][MIN_SALE[i] : n + 1]
         return actions
 
-    def why_illegal(self, state: JaipurState, action: Action) -> str | None:  # type: ignore[override]
+    def why_illegal(self, state: JaipurState, action: Action) -> str | None:
         """A sentence saying why ``action`` is not allowed now, or ``None``.
 
         Checks the rules directly (never by listing every legal action).
@@ -341,15 +341,16 @@ class Jaipur(Game):
             )
         return None
 
-    def prompt(self, state: JaipurState) -> str:  # type: ignore[override]
+    def prompt(self, observation: JaipurObservation) -> str:
         """What the player to move must decide now."""
-        if state.over:
+        obs = observation
+        if obs.over:
             return "The match is over."
-        name = state.players[state.current]
+        name = obs.players[obs.current]
         return f"{name}: take a good, take the camels, exchange or sell"
 
     # -- applying ---------------------------------------------------------------------
-    def _apply(self, state: JaipurState, action: Action) -> JaipurState:  # type: ignore[override]
+    def _apply(self, state: JaipurState, action: Action) -> JaipurState:
         seat = state.current
         if isinstance(action, TakeGood):
             i = action.good.index
@@ -447,7 +448,7 @@ class Jaipur(Game):
             for seat in range(len(state.players))
         )
 
-    def result(self, state: JaipurState) -> Result:  # type: ignore[override]
+    def result(self, state: JaipurState) -> Result:
         """Seals as scores; the breakdown per round; notes on every seal.
 
         Mid-match it shows the round in progress too, without the values of
@@ -503,8 +504,11 @@ class Jaipur(Game):
         return Result(seals, winners, tuple(breakdown), tuple(notes))
 
     # -- information ----------------------------------------------------------------------
-    def observe(self, state: JaipurState, player: int) -> JaipurObservation:  # type: ignore[override]
-        """The public table plus ``player``'s own hand and bonus token values."""
+    def observe(self, state: JaipurState, player: int | None) -> JaipurObservation:
+        """The public table plus ``player``'s own hand and bonus token values.
+
+        The public view (``player=None``) has neither.
+        """
         return JaipurObservation(
             player=player,
             players=state.players,
@@ -515,7 +519,7 @@ class Jaipur(Game):
             over=state.over,
             deck_size=len(state.deck),
             market=state.market,
-            hand=state.hands[player],
+            hand=None if player is None else state.hands[player],
             hand_sizes=tuple(sum(hand) for hand in state.hands),
             known=state.known,
             herds=state.herds,
@@ -523,14 +527,15 @@ class Jaipur(Game):
             goods_piles=state.goods_piles,
             bonus_pile_sizes=tuple(len(pile) for pile in state.bonus_piles),
             goods_won=state.goods_won,
-            bonus_won=state.bonus_won[player],
+            bonus_won=None if player is None else state.bonus_won[player],
             bonus_counts=tuple(tuple(len(v) for v in held) for held in state.bonus_won),
             turn=state.turn,
         )
 
-    def sample_state(self, observation: JaipurObservation, rng: random.Random) -> JaipurState:  # type: ignore[override]
+    def sample_state(self, observation: JaipurObservation, rng: random.Random) -> JaipurState:
         """Deal the unseen cards and bonus tokens at random, consistent with ``observation``."""
         obs = observation
+        assert obs.player is not None and obs.hand is not None and obs.bonus_won is not None
         other = 1 - obs.player
         # The goods the rival was seen to take are surely in their hand; the rest is a guess.
         theirs_known = obs.known[other]
@@ -577,7 +582,7 @@ class Jaipur(Game):
             known=obs.known,
         )
 
-    def inventory(self, state: JaipurState) -> Counter[str]:  # type: ignore[override]
+    def inventory(self, state: JaipurState) -> Counter[str]:
         """Every card and token of the round in progress (or the last round, once over)."""
         counts: Counter[str] = Counter()
         cards = list(state.market)
@@ -599,32 +604,59 @@ class Jaipur(Game):
         return counts
 
     # -- words ----------------------------------------------------------------------------
-    def describe(self, state: JaipurState, action: Action) -> str:  # type: ignore[override]
-        """``action`` as one sentence for the log (never revealing a bonus token's value)."""
-        name = state.players[state.current]
-        after = self.apply(state, action)
+    def preview(self, observation: JaipurObservation, action: Action) -> str:
+        """``action`` before it is taken: the tokens it wins and whether it surely ends the round.
+
+        A bonus token's value, and so who would take the seal, stays unsaid:
+        the rival's bonus tokens are hidden until the round ends.
+        """
+        obs = observation
+        text = self._sentence(obs, action)
+        refill = 0
         if isinstance(action, TakeGood):
-            text = f"{name} takes {action.good.amount(1)} from the market."
+            refill = 1
         elif isinstance(action, TakeCamels):
-            n = state.market[CAMEL]
-            what = {1: "the only camel", 2: "both camels"}.get(n, f"all {n} camels")
-            text = f"{name} takes {what} from the market."
-        elif isinstance(action, Exchange):
-            gives = describe_cards(action.give, action.camels)
-            text = f"{name} exchanges {gives} for {describe_cards(action.take)}."
-        else:
-            assert isinstance(action, Sell)
-            text = self._describe_sale(state, action)
-        if len(after.rounds) > len(state.rounds):
-            text += " " + after.rounds[-1].reason
-            if after.over:
-                text += " " + self.result(after).notes[-1]
+            refill = obs.market[CAMEL]
+        if refill > obs.deck_size:
+            text += " The deck cannot refill the market, so the round ends."
+        if isinstance(action, Sell):
+            tokens_left = [len(pile) for pile in obs.goods_piles]
+            tokens_left[action.good.index] -= min(action.count, tokens_left[action.good.index])
+            if tokens_left.count(0) >= C.EMPTY_PILES_TO_END:
+                text += f" {C.EMPTY_PILES_TO_END} goods are then out of tokens, so the round ends."
         return text
 
-    def _describe_sale(self, state: JaipurState, action: Sell) -> str:
+    def describe(self, before: JaipurObservation, action: Action, after: JaipurObservation) -> str:
+        """``action`` in the log's words, with the round's end once it is public."""
+        text = self._sentence(before, action)
+        if len(after.rounds) > len(before.rounds):
+            text += " " + after.rounds[-1].reason
+            if after.over:
+                seals = after.seals
+                w = 0 if seals[0] > seals[1] else 1
+                text += (
+                    f" {after.players[w]} wins the match with {seals[w]} seals to {seals[1 - w]}."
+                )
+        return text
+
+    def _sentence(self, obs: JaipurObservation, action: Action) -> str:
+        name = obs.players[obs.current]
+        if isinstance(action, TakeGood):
+            return f"{name} takes {action.good.amount(1)} from the market."
+        if isinstance(action, TakeCamels):
+            n = obs.market[CAMEL]
+            what = {1: "the only camel", 2: "both camels"}.get(n, f"all {n} camels")
+            return f"{name} takes {what} from the market."
+        if isinstance(action, Exchange):
+            gives = describe_cards(action.give, action.camels)
+            return f"{name} exchanges {gives} for {describe_cards(action.take)}."
+        assert isinstance(action, Sell)
+        return self._describe_sale(obs, action)
+
+    def _describe_sale(self, obs: JaipurObservation, action: Sell) -> str:
         good, n = action.good, action.count
-        name = state.players[state.current]
-        tokens = state.goods_piles[good.index][:n]
+        name = obs.players[obs.current]
+        tokens = obs.goods_piles[good.index][:n]
         text = f"{name} sells {good.amount(n)}"
         if not tokens:
             text += f" but gets no token: the {good.value} tokens have run out"
@@ -637,7 +669,7 @@ class Jaipur(Game):
         if n >= C.BONUS_SIZES[0]:
             k = min(n, C.BONUS_SIZES[-1]) - C.BONUS_SIZES[0]
             size = C.BONUS_SIZES[k]
-            if state.bonus_piles[k]:
+            if obs.bonus_pile_sizes[k]:
                 text += f", and a {size}-card bonus token"
             else:
                 text += f"; no {size}-card bonus token is left"

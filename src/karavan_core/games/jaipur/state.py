@@ -6,7 +6,6 @@ from attrs import frozen
 
 from karavan_core.engine import Action, Observation, State
 from karavan_core.games.jaipur.components import Card
-from karavan_core.rng import Rng
 
 Counts = tuple[int, ...]  # cards per kind: seven (CARDS order) in the market, six goods elsewhere
 
@@ -52,8 +51,6 @@ class RoundResult:
 class JaipurState(State):
     """A whole Jaipur match: the round in progress, hidden parts included, and past rounds."""
 
-    players: tuple[str, ...]
-    rng: Rng
     seals: tuple[int, ...]
     rounds: tuple[RoundResult, ...]  # the finished rounds, oldest first
     starter: int  # who started the round in progress
@@ -92,8 +89,6 @@ class JaipurObservation(Observation):
     was seen to take from the market this round and has not given back or sold.
     """
 
-    player: int
-    players: tuple[str, ...]
     seals: tuple[int, ...]
     rounds: tuple[RoundResult, ...]
     starter: int
@@ -101,7 +96,7 @@ class JaipurObservation(Observation):
     over: bool
     deck_size: int
     market: Counts
-    hand: Counts
+    hand: Counts | None  # None in the public view
     hand_sizes: tuple[int, ...]
     known: tuple[Counts, ...]  # [seat]: goods seen going into each hand (see JaipurState)
     herds: tuple[int, ...]
@@ -109,7 +104,8 @@ class JaipurObservation(Observation):
     goods_piles: tuple[tuple[int, ...], ...]
     bonus_pile_sizes: tuple[int, ...]
     goods_won: tuple[tuple[tuple[int, ...], ...], ...]
-    bonus_won: tuple[tuple[int, ...], ...]  # this player's bonus values, per pile
+    # This player's bonus token values, per pile (None in the public view).
+    bonus_won: tuple[tuple[int, ...], ...] | None
     bonus_counts: tuple[Counts, ...]  # [seat][pile]: how many bonus tokens each holds
     turn: int
 

@@ -176,7 +176,7 @@ def _cards(cards: Sequence[Card]) -> str:
 # -- the game ---------------------------------------------------------------------
 
 
-class Karakorum(Game):
+class Karakorum(Game[KarakorumState, KarakorumObservation, Action]):
     """Karakorum for 2 to 4 players."""
 
     name = "karakorum"
@@ -216,8 +216,8 @@ class Karakorum(Game):
         return self._start_round(state)
 
     # -- what each seat could do --------------------------------------------------
-    def _limit(self, state: KarakorumState) -> int:
-        return len(state.players) + C.REVEAL_BEYOND_PLAYERS
+    def _limit(self, view: KarakorumState | KarakorumObservation) -> int:
+        return len(view.players) + C.REVEAL_BEYOND_PLAYERS
 
     def _takeable(self, state: KarakorumState, seat: int) -> list[Card]:
         """The distinct table cards ``seat`` could take now and still place everything."""
@@ -281,7 +281,7 @@ class Karakorum(Game):
         return actions
 
     # -- decisions ------------------------------------------------------------------
-    def legal_actions(self, state: KarakorumState) -> list[Action]:  # type: ignore[override]
+    def legal_actions(self, state: KarakorumState) -> list[Action]:
         """Every decision open to the player to move."""
         step = state.step
         if step is Step.REVEAL:
@@ -299,7 +299,7 @@ class Karakorum(Game):
             return actions
         return []
 
-    def why_illegal(self, state: KarakorumState, action: Action) -> str | None:  # type: ignore[override]
+    def why_illegal(self, state: KarakorumState, action: Action) -> str | None:
         """A sentence saying why ``action`` is not allowed now, or ``None``."""
         step = state.step
         if step is Step.OVER:
@@ -400,38 +400,39 @@ class Karakorum(Game):
             return f"The {goal} is no longer available."
         return f"This expedition does not meet the {goal}."
 
-    def _must(self, state: KarakorumState) -> str:
-        step = state.step
+    def _must(self, view: KarakorumState | KarakorumObservation) -> str:
+        step = view.step
         if step is Step.REVEAL:
             return "reveal another card or stop revealing"
         if step is Step.TAKE:
             return "take a card from the table"
         if step is Step.TAKE_MORE:
-            color = state.held[state.current][0].color.value
+            color = view.held[view.current][0].color.value
             return f"take another {color} card or stop taking"
         if step is Step.OTHERS:
             return "take one card from the table or pass"
         if step is Step.PLACE:
-            held = state.held[state.current]
+            held = view.held[view.current]
             if held:
                 return f"place {_cards(held)}"
             return "score or remove expeditions, or end your turn"
         return "the game is over"
 
-    def prompt(self, state: KarakorumState) -> str:  # type: ignore[override]
+    def prompt(self, observation: KarakorumObservation) -> str:
         """What the player to move must decide now."""
-        if state.step is Step.OVER:
+        obs = observation
+        if obs.step is Step.OVER:
             return "The game is over."
-        name = state.players[state.current]
-        if state.step is Step.REVEAL:
+        name = obs.players[obs.current]
+        if obs.step is Step.REVEAL:
             return (
                 f"{name}: reveal another card or stop "
-                f"({len(state.table)} of at most {self._limit(state)} revealed)"
+                f"({len(obs.table)} of at most {self._limit(obs)} revealed)"
             )
-        return f"{name}: {self._must(state)}"
+        return f"{name}: {self._must(obs)}"
 
     # -- applying ---------------------------------------------------------------------
-    def _apply(self, state: KarakorumState, action: Action) -> KarakorumState:  # type: ignore[override]
+    def _apply(self, state: KarakorumState, action: Action) -> KarakorumState:
         step = state.step
         if isinstance(action, Take):
             return self._take(state, action.card)
@@ -641,7 +642,7 @@ class Karakorum(Game):
             out.append(tuple(seat for seat, t in enumerate(tracks) if t[i] == best))
         return tuple(out)
 
-    def result(self, state: KarakorumState) -> Result:  # type: ignore[override]
+    def result(self, state: KarakorumState) -> Result:
         """Winners: an instant 30/30/30 winner, else the best champion (see the notes)."""
         names, tracks = state.players, state.tracks
         n = len(names)
@@ -726,8 +727,8 @@ class Karakorum(Game):
         return rows
 
     # -- information ----------------------------------------------------------------------
-    def observe(self, state: KarakorumState, player: int) -> KarakorumObservation:  # type: ignore[override]
-        """Everything on the table; of the deck only its size."""
+    def observe(self, state: KarakorumState, player: int | None) -> KarakorumObservation:
+        """Everything on the table; of the deck only its size (the same for every player)."""
         return KarakorumObservation(
             player=player,
             players=state.players,
@@ -748,7 +749,7 @@ class Karakorum(Game):
             before_final=state.before_final,
         )
 
-    def sample_state(self, observation: KarakorumObservation, rng: random.Random) -> KarakorumState:  # type: ignore[override]
+    def sample_state(self, observation: KarakorumObservation, rng: random.Random) -> KarakorumState:
         """Shuffle the summit cards not in sight into a deck of the observed size."""
         obs = observation
         deck = list(self._unseen(obs))
@@ -792,7 +793,7 @@ class Karakorum(Game):
         self._unseen_memo = (obs, cards)
         return cards
 
-    def inventory(self, state: KarakorumState) -> Counter[str]:  # type: ignore[override]
+    def inventory(self, state: KarakorumState) -> Counter[str]:
         """Every summit card and goal card in the state."""
         cards = list(state.deck + state.table + state.discard)
         for held in state.held:
@@ -808,51 +809,72 @@ class Karakorum(Game):
         return counts
 
     # -- words ----------------------------------------------------------------------------
-    def describe(self, state: KarakorumState, action: Action) -> str:  # type: ignore[override]
-        """``action`` as plain sentences for the log, with what followed on its own."""
-        name = state.players[state.current]
-        after = self.apply(state, action)
-        seat = state.current
-        exps = state.expeditions[seat]
+    def preview(self, observation: KarakorumObservation, action: Action) -> str:
+        """``action`` before it is taken: the next card of the deck is never named."""
+        obs = observation
+        name = obs.players[obs.current]
         if isinstance(action, Reveal):
-            new = after.table[len(state.table) :] if after.round == state.round else ()
+            last = " (the last card of the deck)" if obs.deck_size == 1 else ""
+            return f"{name} reveals the next card of the deck{last}."
+        return self._sentence(obs, action)
+
+    def describe(
+        self, before: KarakorumObservation, action: Action, after: KarakorumObservation
+    ) -> str:
+        """``action`` in the log's words, with what followed on its own (new reveals included)."""
+        if isinstance(action, Reveal):
+            name = before.players[before.current]
+            new = after.table[len(before.table) :] if after.round == before.round else ()
             text = f"{name} reveals {_cards(new) or 'another card'}."
-        elif isinstance(action, StopRevealing):
-            n = len(state.table)
-            text = f"{name} stops revealing with {n} card{'s' if n > 1 else ''} on the table."
-        elif isinstance(action, Take):
-            if state.step is Step.TAKE_MORE:
-                text = f"{name} also takes the {action.card}."
-            else:
-                text = f"{name} takes the {action.card}."
-        elif isinstance(action, StopTaking):
-            text = f"{name} takes no more cards."
-        elif isinstance(action, Pass):
-            text = f"{name} passes."
-        elif isinstance(action, Place):
+        else:
+            text = self._sentence(before, action)
+        return " ".join([text, *self._aftermath(before, after)])
+
+    def describe_start(self, observation: KarakorumObservation) -> str:
+        """The first round's first player and the card(s) revealed for them at once."""
+        obs = observation
+        text = f"A new game of Karakorum: {obs.players[obs.active]} holds the first-player marker"
+        return text + (f" and reveals {_cards(obs.table)}." if obs.table else ".")
+
+    def _sentence(self, obs: KarakorumObservation, action: Action) -> str:
+        """The words for ``action`` that the table before it settles (all of it public)."""
+        name = obs.players[obs.current]
+        seat = obs.current
+        exps = obs.expeditions[seat]
+        if isinstance(action, StopRevealing):
+            n = len(obs.table)
+            return f"{name} stops revealing with {n} card{'s' if n > 1 else ''} on the table."
+        if isinstance(action, Take):
+            if obs.step is Step.TAKE_MORE:
+                return f"{name} also takes the {action.card}."
+            return f"{name} takes the {action.card}."
+        if isinstance(action, StopTaking):
+            return f"{name} takes no more cards."
+        if isinstance(action, Pass):
+            return f"{name} passes."
+        if isinstance(action, Place):
             if action.expedition is None:
                 color = action.card.color.value
-                text = f"{name} starts a new {color} expedition with the {action.card}."
-            else:
-                exp = exps[action.expedition]
-                size = len(exp.cards) + 1
-                text = f"{name} adds the {action.card} to the {exp}, which now has {size} cards."
-        elif isinstance(action, Remove):
+                return f"{name} starts a new {color} expedition with the {action.card}."
             exp = exps[action.expedition]
-            i = PEAK_INDEX[exp.color]
-            was, now = state.tracks[seat][i], after.tracks[seat][i]
+            size = len(exp.cards) + 1
+            return f"{name} adds the {action.card} to the {exp}, which now has {size} cards."
+        if isinstance(action, Remove):
+            exp = exps[action.expedition]
+            was = obs.tracks[seat][PEAK_INDEX[exp.color]]
+            now = max(0, was - C.REMOVAL_PENALTY)
             move = f"goes back from {was} to {now}" if now < was else "stays at the base camp"
-            text = f"{name} removes the {exp}; the {exp.color.value} marker {move}."
-        elif isinstance(action, Score):
+            return f"{name} removes the {exp}; the {exp.color.value} marker {move}."
+        if isinstance(action, Score):
             exp = exps[action.expedition]
-            i = PEAK_INDEX[exp.color]
             if action.goal is None:
                 how = f"by its {exp.axes} {'axe' if exp.axes == 1 else 'axes'} (+{exp.axes})"
                 gain = exp.axes
             else:
                 how = f"with the {Goal(exp.color, action.goal)}"
                 gain = action.goal.points
-            was, now = state.tracks[seat][i], after.tracks[seat][i]
+            was = obs.tracks[seat][PEAK_INDEX[exp.color]]
+            now = min(C.TRACK_TOP, was + gain)
             text = (
                 f"{name} scores the {exp} {how}: "
                 f"the {exp.color.value} marker goes from {was} to {now}."
@@ -861,13 +883,12 @@ class Karakorum(Game):
                 text += f" {was + gain - now} beyond {C.TRACK_TOP} are lost."
             if action.goal is GoalKind.DOUBLE:
                 text += f" Both {exp.color.value} expeditions are discarded."
-        elif isinstance(action, Done):
-            text = f"{name} ends the placing turn."
-        else:
-            text = f"{name} plays {action!r}."
-        return " ".join([text, *self._aftermath(state, after)])
+            return text
+        if isinstance(action, Done):
+            return f"{name} ends the placing turn."
+        return f"{name} plays {action!r}."
 
-    def _aftermath(self, before: KarakorumState, after: KarakorumState) -> list[str]:
+    def _aftermath(self, before: KarakorumObservation, after: KarakorumObservation) -> list[str]:
         """What happened on its own after a decision: reveals, a new round, the end."""
         names = after.players
         out: list[str] = []
@@ -886,7 +907,7 @@ class Karakorum(Game):
             out.append(f"A new round: {names[after.active]} holds the first-player marker")
             # Nobody has taken anything yet in the new round: the table is all revealed.
             out[-1] += f" and reveals {_cards(after.table)}." if after.table else "."
-        if not after.deck and before.deck:
+        if not after.deck_size and before.deck_size:
             out.append("That was the last card of the deck: this is the last round.")
         return out
 

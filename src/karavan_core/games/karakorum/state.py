@@ -8,7 +8,6 @@ from attrs import frozen
 
 from karavan_core.engine import Action, Observation, State
 from karavan_core.games.karakorum.components import GoalKind, Peak
-from karavan_core.rng import Rng
 
 
 @frozen(order=True, cache_hash=True)
@@ -84,8 +83,6 @@ Tracks = tuple[int, ...]  # marker position per peak, in PEAKS order
 class KarakorumState(State):
     """A whole Karakorum table, hidden parts included."""
 
-    players: tuple[str, ...]
-    rng: Rng
     first_player: int  # who held the first-player marker in the first round
     active: int  # who holds the first-player marker now
     current: int  # who decides now
@@ -112,8 +109,6 @@ class KarakorumState(State):
 class KarakorumObservation(Observation):
     """What one player knows: the whole table except the order of the face-down deck."""
 
-    player: int
-    players: tuple[str, ...]
     first_player: int
     active: int
     current: int

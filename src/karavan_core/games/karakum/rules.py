@@ -158,7 +158,7 @@ def _can_draw(state: KarakumState) -> bool:
 # -- the game ---------------------------------------------------------------------
 
 
-class Karakum(Game):
+class Karakum(Game[KarakumState, KarakumObservation, Action]):
     """Karakum for 2 to 4 players."""
 
     name = "karakum"
@@ -206,7 +206,7 @@ class Karakum(Game):
         )
 
     # -- decisions ------------------------------------------------------------------
-    def legal_actions(self, state: KarakumState) -> list[Action]:  # type: ignore[override]
+    def legal_actions(self, state: KarakumState) -> list[Action]:
         """Every decision open to the player to move."""
         step = state.step
         if step is Step.CHOOSE:
@@ -295,7 +295,7 @@ class Karakum(Game):
                 pairs += cards[i] // 2
         return cards[own] + cards[GOLD_INDEX] + pairs == price(state.market, state.slot)
 
-    def why_illegal(self, state: KarakumState, action: Action) -> str | None:  # type: ignore[override]
+    def why_illegal(self, state: KarakumState, action: Action) -> str | None:
         """A sentence saying why ``action`` is not allowed now, or ``None``."""
         step = state.step
         if step is Step.OVER:
@@ -346,11 +346,11 @@ class Karakum(Game):
     def _can_anything(self, state: KarakumState) -> bool:
         return self.legal_actions(state) != [PASS]
 
-    def _must(self, state: KarakumState) -> str:
-        step = state.step
+    def _must(self, view: KarakumState | KarakumObservation) -> str:
+        step = view.step
         if step is Step.PAY:
-            camel = state.market[state.slot]  # type: ignore[index]
-            return f"first choose how to pay for the {camel}"
+            assert view.slot is not None
+            return f"first choose how to pay for the {view.market[view.slot]}"
         if step is Step.JOIN:
             return "first choose which camel joins your caravan"
         if step is Step.SECOND_CARD:
@@ -359,22 +359,23 @@ class Karakum(Game):
             return "take your free resource card"
         return "gather resources or buy a camel"
 
-    def prompt(self, state: KarakumState) -> str:  # type: ignore[override]
+    def prompt(self, observation: KarakumObservation) -> str:
         """What the player to move must decide now."""
-        if state.step is Step.OVER:
+        obs = observation
+        if obs.step is Step.OVER:
             return "The game is over."
-        name = state.players[state.current]
-        if state.step is Step.PAY:
-            assert state.slot is not None
-            camel = state.market[state.slot]
-            cost = price(state.market, state.slot)
+        name = obs.players[obs.current]
+        if obs.step is Step.PAY:
+            assert obs.slot is not None
+            camel = obs.market[obs.slot]
+            cost = price(obs.market, obs.slot)
             return f"{name}: choose how to pay {cost} units for the {camel}"
-        if state.step is Step.CHOOSE and not self._can_anything(state):
+        if obs.step is Step.CHOOSE and obs.player == obs.current and _stuck(obs):
             return f"{name}: no move is possible, pass"
-        return f"{name}: {self._must(state)}"
+        return f"{name}: {self._must(obs)}"
 
     # -- applying ---------------------------------------------------------------------
-    def _apply(self, state: KarakumState, action: Action) -> KarakumState:  # type: ignore[override]
+    def _apply(self, state: KarakumState, action: Action) -> KarakumState:
         step = state.step
         if isinstance(action, TakeCard):
             card = state.row[action.slot]
@@ -479,7 +480,7 @@ class Karakum(Game):
         caravan = sum(c.value for c in state.caravans[seat])
         return caravan + sum(c.value for c in state.lefts[seat]) // 2
 
-    def result(self, state: KarakumState) -> Result:  # type: ignore[override]
+    def result(self, state: KarakumState) -> Result:
         """Scores, winners (tie-break: the longest caravan) and each player's breakdown."""
         n = len(state.players)
         scores = tuple(self.score(state, seat) for seat in range(n))
@@ -512,8 +513,8 @@ class Karakum(Game):
         return Result(scores, winners, tuple(breakdown), tuple(notes))
 
     # -- information ----------------------------------------------------------------------
-    def observe(self, state: KarakumState, player: int) -> KarakumObservation:  # type: ignore[override]
-        """The public table plus ``player``'s own hand."""
+    def observe(self, state: KarakumState, player: int | None) -> KarakumObservation:
+        """The public table plus ``player``'s own hand (no hand in the public view)."""
         return KarakumObservation(
             player=player,
             players=state.players,
@@ -525,7 +526,7 @@ class Karakum(Game):
             resource_deck_size=len(state.resource_deck),
             row=state.row,
             discard=state.discard,
-            hand=state.hands[player],
+            hand=None if player is None else state.hands[player],
             hand_sizes=tuple(sum(hand) for hand in state.hands),
             caravans=state.caravans,
             lefts=state.lefts,
@@ -535,9 +536,10 @@ class Karakum(Game):
             turn=state.turn,
         )
 
-    def sample_state(self, observation: KarakumObservation, rng: random.Random) -> KarakumState:  # type: ignore[override]
+    def sample_state(self, observation: KarakumObservation, rng: random.Random) -> KarakumState:
         """Deal the unseen camels and resources at random, consistent with ``observation``."""
         obs = observation
+        assert obs.hand is not None, "a state is sampled from a player's observation"
         seen = Counter(c for c in obs.market if c is not None)
         for line in obs.caravans + obs.lefts:
             seen.update(line)
@@ -576,7 +578,7 @@ class Karakum(Game):
             turn=obs.turn,
         )
 
-    def inventory(self, state: KarakumState) -> Counter[str]:  # type: ignore[override]
+    def inventory(self, state: KarakumState) -> Counter[str]:
         """Every camel and resource card in the state."""
         counts: Counter[str] = Counter()
         camels = list(state.camel_deck) + list(state.removed)
@@ -593,48 +595,88 @@ class Karakum(Game):
         return counts
 
     # -- words ----------------------------------------------------------------------------
-    def describe(self, state: KarakumState, action: Action) -> str:  # type: ignore[override]
-        """``action`` as one sentence for the log (revealing nothing hidden)."""
-        name = state.players[state.current]
-        after = self.apply(state, action)
-        if isinstance(action, TakeCard):
-            card = state.row[action.slot]
-            assert card is not None
-            what = f"the face-up {card.good}"
-            if state.step is Step.BONUS:
-                return f"{name} takes {what} as the bonus for a value-1 camel."
-            if card is Res.GOLD and state.step is Step.CHOOSE:
-                return f"{name} takes {what} as the whole gathering."
-            return f"{name} takes {what}."
-        if isinstance(action, DrawCard):
-            if state.step is Step.BONUS:
-                return f"{name} draws a card from the deck as the bonus for a value-1 camel."
-            return f"{name} draws a card from the deck."
-        if isinstance(action, Buy):
-            camel = state.market[action.slot]
-            cost = price(state.market, action.slot)
-            tax = " (taxed)" if cost > camel.value else ""  # type: ignore[union-attr]
-            return f"{name} buys the {camel} for {_units(cost)}{tax}."
+    def preview(self, observation: KarakumObservation, action: Action) -> str:
+        """``action`` before it is taken: a card drawn or a camel revealed stays unnamed."""
+        obs = observation
         if isinstance(action, Pay):
-            assert state.slot is not None
-            camel = state.market[state.slot]
-            seat = state.current
-            where = (
-                "joins the caravan"
-                if camel in after.caravans[seat]
-                else "goes left of the caravan master"
-            )
-            text = f"{name} pays {describe_cards(action.cards)}; the {camel} {where}."
-            text += _joined_text(state, after)
+            text = self._payment(obs, action)
+            camel, seat = obs.market[obs.slot or 0], obs.current
+            assert camel is not None
+            caravan, left = obs.caravans[seat], obs.lefts[seat]
+            if fits(caravan, camel):
+                joined = _auto_joins(caravan + (camel,), left)
+                text += _joined_words(joined)
+            if obs.camel_deck_size:
+                text += " A new camel is revealed in the market."
+            else:
+                text += " The camel deck is empty: the game ends after this turn."
+            if camel.value == C.BONUS_VALUE:
+                text += " A value-1 camel earns a free resource card."
+            return text
+        if isinstance(action, Join):
+            seat = obs.current
+            left = obs.lefts[seat]
+            camel = left[action.index]
+            caravan = obs.caravans[seat] + (camel,)
+            rest = left[: action.index] + left[action.index + 1 :]
+            return self._sentence(obs, action) + _joined_words(_auto_joins(caravan, rest))
+        return self._sentence(obs, action)
+
+    def describe(
+        self, before: KarakumObservation, action: Action, after: KarakumObservation
+    ) -> str:
+        """``action`` in the log's words (a card drawn unseen stays unnamed)."""
+        if isinstance(action, Pay):
+            text = self._payment(before, action)
+            text += _joined_text(before, after)
             if after.market[0] is not None:
                 text += f" The {after.market[0]} is revealed in the market."
             else:
                 text += " The camel deck is empty: the game ends after this turn."
             return text
         if isinstance(action, Join):
-            camel = state.lefts[state.current][action.index]
-            text = f"{name} moves the {camel} from the left side into the caravan."
-            return text + _joined_text(evolve_join(state, action.index), after)
+            return self._sentence(before, action) + _joined_text(before, after)
+        return self._sentence(before, action)
+
+    def _payment(self, obs: KarakumObservation, action: Pay) -> str:
+        """ "Ann pays 3 silk; the purple 3 joins the caravan." """
+        assert obs.slot is not None
+        camel = obs.market[obs.slot]
+        assert camel is not None
+        seat = obs.current
+        where = (
+            "joins the caravan"
+            if fits(obs.caravans[seat], camel)
+            else "goes left of the caravan master"
+        )
+        name = obs.players[seat]
+        return f"{name} pays {describe_cards(action.cards)}; the {camel} {where}."
+
+    def _sentence(self, obs: KarakumObservation, action: Action) -> str:
+        """The words for a decision other than a payment, from the table before it."""
+        name = obs.players[obs.current]
+        if isinstance(action, TakeCard):
+            card = obs.row[action.slot]
+            assert card is not None
+            what = f"the face-up {card.good}"
+            if obs.step is Step.BONUS:
+                return f"{name} takes {what} as the bonus for a value-1 camel."
+            if card is Res.GOLD and obs.step is Step.CHOOSE:
+                return f"{name} takes {what} as the whole gathering."
+            return f"{name} takes {what}."
+        if isinstance(action, DrawCard):
+            if obs.step is Step.BONUS:
+                return f"{name} draws a card from the deck as the bonus for a value-1 camel."
+            return f"{name} draws a card from the deck."
+        if isinstance(action, Buy):
+            camel = obs.market[action.slot]
+            assert camel is not None
+            cost = price(obs.market, action.slot)
+            tax = " (taxed)" if cost > camel.value else ""
+            return f"{name} buys the {camel} for {_units(cost)}{tax}."
+        if isinstance(action, Join):
+            camel = obs.lefts[obs.current][action.index]
+            return f"{name} moves the {camel} from the left side into the caravan."
         if isinstance(action, Pass):
             return f"{name} passes: no move is possible."
         return f"{name} plays {action!r}."
@@ -659,15 +701,52 @@ def evolve_join(state: KarakumState, index: int) -> KarakumState:
     )
 
 
-def _joined_text(before: KarakumState, after: KarakumState) -> str:
-    """ " The red 5 joins from the left side." for camels that joined on their own."""
-    seat = before.current
-    joined = [c for c in after.caravans[seat] if c in before.lefts[seat]]
+def _stuck(obs: KarakumObservation) -> bool:
+    """Whether the player to move, whose hand ``obs`` shows, can neither gather nor buy."""
+    assert obs.hand is not None
+    if any(card is not None for card in obs.row) or obs.resource_deck_size or any(obs.discard):
+        return False
+    return not any(
+        camel is not None and units(obs.hand, camel.color) >= price(obs.market, slot)
+        for slot, camel in enumerate(obs.market)
+    )
+
+
+def _auto_joins(caravan: tuple[Camel, ...], left: tuple[Camel, ...]) -> list[Camel]:
+    """The left-side camels that join ``caravan`` on their own, in order.
+
+    One joins while it is the only one that fits; when several fit, the owner
+    chooses (a decision of its own), so the count stops there.
+    """
+    joined: list[Camel] = []
+    while True:
+        fitting = [camel for camel in left if fits(caravan, camel)]
+        if len(fitting) != 1:
+            return joined
+        camel = fitting[0]
+        joined.append(camel)
+        caravan += (camel,)
+        left = tuple(other for other in left if other != camel)
+
+
+def _joined_words(joined: Sequence[Camel]) -> str:
+    """ " From the left side, the red 5 joins the caravan." for camels that joined on their own."""
     if not joined:
         return ""
     names = ", then the ".join(map(str, joined))
     verb = "joins" if len(joined) == 1 else "join"
     return f" From the left side, the {names} {verb} the caravan."
+
+
+def _joined_text(before: KarakumObservation, after: KarakumObservation) -> str:
+    """The words for the left-side camels that joined the caravan on their own between two views.
+
+    The first camel added (the one bought, or the one chosen to join) is the
+    decision's own and is left out.
+    """
+    seat = before.current
+    added = after.caravans[seat][len(before.caravans[seat]) + 1 :]
+    return _joined_words([c for c in added if c in before.lefts[seat]])
 
 
 GAME = Karakum()

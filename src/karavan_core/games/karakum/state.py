@@ -8,7 +8,6 @@ from attrs import frozen
 
 from karavan_core.engine import Action, Observation, State
 from karavan_core.games.karakum.components import Res
-from karavan_core.rng import Rng
 
 
 @frozen(order=True)
@@ -40,8 +39,6 @@ Hand = tuple[int, ...]  # counts per resource, in RESOURCES order
 class KarakumState(State):
     """A whole Karakum table, hidden parts included."""
 
-    players: tuple[str, ...]
-    rng: Rng
     first_player: int
     current: int
     step: Step
@@ -69,8 +66,6 @@ class KarakumState(State):
 class KarakumObservation(Observation):
     """What one player knows: everything public plus their own hand."""
 
-    player: int
-    players: tuple[str, ...]
     first_player: int
     current: int
     step: Step
@@ -79,7 +74,7 @@ class KarakumObservation(Observation):
     resource_deck_size: int
     row: tuple[Res | None, ...]
     discard: Hand
-    hand: Hand
+    hand: Hand | None  # None in the public view
     hand_sizes: tuple[int, ...]
     caravans: tuple[tuple[Camel, ...], ...]
     lefts: tuple[tuple[Camel, ...], ...]

@@ -132,7 +132,7 @@ def _label(card: object) -> str:
 # -- the game -----------------------------------------------------------------------------
 
 
-class Karawane(Game):
+class Karawane(Game[KarawaneState, KarawaneObservation, Action]):
     """Karawane for 2 to 4 players."""
 
     name = "karawane"
@@ -169,26 +169,24 @@ class Karawane(Game):
         )
 
     # -- decisions ---------------------------------------------------------------------------
-    def legal_actions(self, state: KarawaneState) -> list[Action]:  # type: ignore[override]
+    def legal_actions(self, state: KarawaneState) -> list[Action]:
         """Every card play with an effect; failing those, every card played without one."""
         if state.over:
             return []
-        actions = self._effects(state)
+        actions = self._effects(state.hands[state.current], state.current, state.camels)
         if actions:
             return actions
         return [_WITHOUT_EFFECT[card] for card in dict.fromkeys(state.hands[state.current])]
 
-    def _effects(self, state: KarawaneState) -> list[Action]:
-        """The plays that have an effect.
+    def _effects(self, hand: Cards, seat: int, camels: tuple[tuple[int, ...], ...]) -> list[Action]:
+        """The plays of ``hand`` by ``seat`` that have an effect on the board ``camels``.
 
         Camels in the city are alike, so only each player's first one is offered.
         """
-        seat = state.current
-        camels = state.camels
         actions: list[Action] = []
         taken: set[int] | None = None
         previous = None
-        for card in state.hands[seat]:
+        for card in hand:
             if card is previous:  # hands are sorted, so equal cards sit together
                 continue
             previous = card
@@ -222,7 +220,7 @@ class Karawane(Game):
                             actions.append(_PLAYS[card, seat, i])
         return actions
 
-    def why_illegal(self, state: KarawaneState, action: Action) -> str | None:  # type: ignore[override]
+    def why_illegal(self, state: KarawaneState, action: Action) -> str | None:
         """A sentence saying why ``action`` is not allowed now, or ``None``."""
         if state.over:
             return "The game is over."
@@ -237,7 +235,7 @@ class Karawane(Game):
         if kind is PlayWithoutEffect:
             if action.card not in hand:  # type: ignore[attr-defined]
                 return f"You have no {_label(action.card)} in your hand."  # type: ignore[attr-defined]
-            if self._effects(state):
+            if self._effects(hand, state.current, state.camels):
                 return (
                     "A card may be played without effect only when no card in your hand "
                     "can be used; play one for its effect."
@@ -287,32 +285,34 @@ class Karawane(Game):
             )
         return None
 
-    def prompt(self, state: KarawaneState) -> str:  # type: ignore[override]
+    def prompt(self, observation: KarawaneObservation) -> str:
         """What the player to move must decide now."""
-        if state.over:
+        obs = observation
+        if obs.over:
             return "The game is over."
-        name = state.players[state.current]
-        if not self._effects(state):
+        name = obs.players[obs.current]
+        mine = obs.hand is not None and obs.player == obs.current
+        if mine and not self._effects(obs.hand or (), obs.current, obs.camels):
             return f"{name}: no card can be used, so play one without effect"
         return f"{name}: play a card and choose its camel"
 
     # -- applying -------------------------------------------------------------------------------
-    def destination(self, state: KarawaneState, action: Play) -> int:
-        """The square the camel targeted by a legal ``action`` ends on."""
+    def destination(self, view: KarawaneState | KarawaneObservation, action: Play) -> int:
+        """The square the camel targeted by a legal ``action`` ends on (the board is public)."""
         kind = _KIND[action.card]
-        square = state.camels[action.owner][action.camel]
+        square = view.camels[action.owner][action.camel]
         if kind is Kind.DRIVER:
-            target = drive_to(state.camels)
+            target = drive_to(view.camels)
             assert target is not None
             return target
-        taken = occupied(state.camels)
+        taken = occupied(view.camels)
         if kind is Kind.MIRAGE:
             return backward(taken, square, _PALMS[action.card])
         target = forward(taken, square, _PALMS[action.card])
         assert target is not None
         return target
 
-    def _apply(self, state: KarawaneState, action: Action) -> KarawaneState:  # type: ignore[override]
+    def _apply(self, state: KarawaneState, action: Action) -> KarawaneState:
         if type(action) is PlaySandstorm:
             return self._sandstorm(state)
         seat = state.current
@@ -385,7 +385,7 @@ class Karawane(Game):
         )
 
     # -- scoring --------------------------------------------------------------------------------
-    def result(self, state: KarawaneState) -> Result:  # type: ignore[override]
+    def result(self, state: KarawaneState) -> Result:
         """Points of the oasis squares held; everyone on the top score wins."""
         n = len(state.players)
         scores = tuple(score(state.camels[seat]) for seat in range(n))
@@ -409,7 +409,7 @@ class Karawane(Game):
         return Result(scores, winners, breakdown, (note,))
 
     # -- information ------------------------------------------------------------------------------
-    def observe(self, state: KarawaneState, player: int) -> KarawaneObservation:  # type: ignore[override]
+    def observe(self, state: KarawaneState, player: int | None) -> KarawaneObservation:
         """The board, every played pile and all counts, plus ``player``'s own hand."""
         return KarawaneObservation(
             player=player,
@@ -417,7 +417,7 @@ class Karawane(Game):
             first_player=state.first_player,
             current=state.current,
             camels=state.camels,
-            hand=state.hands[player],
+            hand=None if player is None else state.hands[player],
             hand_sizes=tuple(len(hand) for hand in state.hands),
             deck_sizes=tuple(len(deck) for deck in state.decks),
             played=state.played,
@@ -425,9 +425,10 @@ class Karawane(Game):
             turn=state.turn,
         )
 
-    def sample_state(self, observation: KarawaneObservation, rng: random.Random) -> KarawaneState:  # type: ignore[override]
+    def sample_state(self, observation: KarawaneObservation, rng: random.Random) -> KarawaneState:
         """Deal every unseen card at random: others' hands and every deck's order."""
         obs = observation
+        assert obs.hand is not None, "a state is sampled from a player's observation"
         hands, decks = [], []
         for seat, played in enumerate(obs.played):
             unseen = list(C.DECK)
@@ -455,7 +456,7 @@ class Karawane(Game):
             turn=obs.turn,
         )
 
-    def inventory(self, state: KarawaneState) -> Counter[str]:  # type: ignore[override]
+    def inventory(self, state: KarawaneState) -> Counter[str]:
         """Every player's camels and cards, wherever they are."""
         counts: Counter[str] = Counter()
         for seat in range(len(state.players)):
@@ -465,36 +466,53 @@ class Karawane(Game):
         return counts
 
     # -- words ------------------------------------------------------------------------------------
-    def describe(self, state: KarawaneState, action: Action) -> str:  # type: ignore[override]
-        """``action`` as a sentence for the log (revealing nothing hidden)."""
-        after = self.apply(state, action)
-        name = state.players[state.current]
+    def preview(self, observation: KarawaneObservation, action: Action) -> str:
+        """``action`` before it is played: where its camel goes (the board is public)."""
+        obs = observation
+        if isinstance(action, Play):
+            start = obs.camels[action.owner][action.camel]
+            return self._play_words(obs, action, start, self.destination(obs, action))
+        return self._sentence(obs, action)
+
+    def describe(
+        self, before: KarawaneObservation, action: Action, after: KarawaneObservation
+    ) -> str:
+        """``action`` as the log tells it, with the end of the game or the seats skipped."""
+        if isinstance(action, Play):
+            start = before.camels[action.owner][action.camel]
+            end = after.camels[action.owner][action.camel]
+            text = self._play_words(before, action, start, end)
+        else:
+            text = self._sentence(before, action)
+        if after.over:
+            if self._oasis_full(after.camels):
+                return f"{text} All {OASIS_SQUARES} oasis squares are taken: the game is over."
+            return f"{text} Nobody holds a card any more: the game is over."
+        n = len(before.players)
+        gap = (after.current - before.current) % n or n  # n: everyone else was skipped
+        skipped = [before.players[(before.current + step) % n] for step in range(1, gap)]
+        for other in skipped:
+            text += f" {other} has no cards left and is skipped."
+        return text
+
+    def _play_words(self, obs: KarawaneObservation, action: Play, start: int, end: int) -> str:
+        name = obs.players[obs.current]
+        whose = "their" if action.owner == obs.current else f"{obs.players[action.owner]}'s"
+        return (
+            f"{name} plays {action.card.label} on {whose} camel {action.camel + 1}: "
+            f"{_move_words(start, end)}."
+        )
+
+    def _sentence(self, obs: KarawaneObservation, action: Action) -> str:
+        name = obs.players[obs.current]
         if isinstance(action, PlaySandstorm):
             return (
                 f"{name} plays the Sandstorm: everyone gathers all {len(C.DECK)} of their cards, "
                 f"shuffles them and draws {C.HAND_SIZE}."
             )
         if isinstance(action, PlayWithoutEffect):
-            text = f"{name} plays {action.card.label} without effect, as no card could be used."
-        else:
-            assert isinstance(action, Play)
-            whose = "their" if action.owner == state.current else f"{state.players[action.owner]}'s"
-            start = state.camels[action.owner][action.camel]
-            end = after.camels[action.owner][action.camel]
-            text = (
-                f"{name} plays {action.card.label} on {whose} camel {action.camel + 1}: "
-                f"{_move_words(start, end)}."
-            )
-        if after.over:
-            if self._oasis_full(after.camels):
-                return f"{text} All {OASIS_SQUARES} oasis squares are taken: the game is over."
-            return f"{text} Nobody holds a card any more: the game is over."
-        n = len(state.players)
-        gap = (after.current - state.current) % n or n  # n: everyone else was skipped
-        skipped = [state.players[(state.current + step) % n] for step in range(1, gap)]
-        for other in skipped:
-            text += f" {other} has no cards left and is skipped."
-        return text
+            return f"{name} plays {action.card.label} without effect, as no card could be used."
+        return f"{name} plays {action!r}."
 
 
 GAME = Karawane()

@@ -6,7 +6,6 @@ from attrs import frozen
 
 from karavan_core.engine import Action, Observation, State
 from karavan_core.games.karawane.components import Card
-from karavan_core.rng import Rng
 
 Cards = tuple[Card, ...]
 
@@ -19,8 +18,6 @@ class KarawaneState(State):
     city, then the desert squares, then the oasis squares (see the components).
     """
 
-    players: tuple[str, ...]
-    rng: Rng
     first_player: int
     current: int
     camels: tuple[tuple[int, ...], ...]
@@ -40,12 +37,10 @@ class KarawaneState(State):
 class KarawaneObservation(Observation):
     """What one player knows: the board, every played pile, their own hand, the counts."""
 
-    player: int
-    players: tuple[str, ...]
     first_player: int
     current: int
     camels: tuple[tuple[int, ...], ...]
-    hand: Cards
+    hand: Cards | None  # None in the public view
     hand_sizes: tuple[int, ...]
     deck_sizes: tuple[int, ...]
     played: tuple[Cards, ...]

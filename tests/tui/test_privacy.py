@@ -1,0 +1,154 @@
+"""Nothing a player may not know reaches the screen.
+
+Each check is differential: the screen is read, then the hidden parts of the
+true state are dealt afresh (consistently with what the viewer sees) and the
+screen read again.  Had any hidden card reached the screen — through the table,
+the log, the status line, the move list or a picker — the two would differ.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from karavan_core.games.jaipur.state import Exchange, Sell
+from karavan_core.games.karakorum.state import Reveal
+from karavan_core.games.karakum.state import Buy
+from karavan_core.match import Match
+from karavan_tui.modals.choice import ChoiceScreen
+from karavan_tui.modals.curtain import CurtainScreen
+
+from .helpers import game_screen, seeded_match, settle, start_with
+
+# Per game: decisions played before the check, chosen so that pickers have something to offer.
+POSITIONS = {"karakum": 24, "karawane": 9, "karakorum": 14, "jaipur": 12}
+
+
+def screen_characters(screen, app) -> str:
+    """Every character ``screen`` shows (even under a modal), without styles."""
+    return screen._compositor.render_update(full=True).render_segments(app.console)
+
+
+def hot_seat(game: str, moves: int, seed: int = 5) -> Match:
+    """A two-human match after ``moves`` seeded random decisions."""
+    return seeded_match(game, "Ann,Bob", seed=seed, first=0, moves=moves)
+
+
+def redeal(match: Match, seen_by: int | None, seed: int) -> None:
+    """Replace the current state by one dealt afresh from what ``seen_by`` sees.
+
+    With ``seen_by=None`` every player's hidden cards are dealt afresh in turn,
+    so only the public view is kept.
+    """
+    game = match.game
+    state = match.state
+    seats = range(len(state.players)) if seen_by is None else [seen_by]
+    for offset, seat in enumerate(seats):
+        state = game.sample_state(game.observe(state, seat), random.Random(seed + offset))
+    match.states[-1] = state
+
+
+async def read_pickers(pilot, app, match: Match) -> list[str]:
+    """The screen, then the move list and each of the game's pickers as the viewer sees them."""
+    screen = game_screen(app)
+    pages = [screen_characters(screen, app)]
+
+    async def picker(*keys: str, opener=None) -> None:
+        if opener is not None:
+            opener()
+        for key in keys:
+            await pilot.press(key)
+        await pilot.pause()
+        if isinstance(app.screen, ChoiceScreen):
+            pages.append("\n".join([app.screen.choice_title, *app.screen.options]))
+            pages.append(screen_characters(app.screen, app))
+            await pilot.press("escape")
+            await pilot.pause()
+
+    await picker("a")
+    legal = match.legal_actions()
+    table = screen.table
+    name = match.game.name
+    if name == "jaipur":
+        await picker("x")
+        sales = [a for a in legal if isinstance(a, Sell)]
+        if sales:
+            await picker(opener=lambda: table.sell(sales[0].good))
+        assert any(isinstance(a, Exchange) for a in legal)
+    elif name == "karakum":
+        buys = [a for a in legal if isinstance(a, Buy)]
+        if buys:
+            await picker(opener=lambda: table.buy(buys[0].slot))
+    return pages
+
+
+@pytest.mark.parametrize("game", list(POSITIONS))
+async def test_the_viewer_sees_the_same_whatever_the_hidden_cards(tmp_path, game):
+    match = hot_seat(game, POSITIONS[game])
+    viewer = match.to_move
+    app = start_with(tmp_path, match)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot, app)
+        assert isinstance(app.screen, CurtainScreen)
+        await pilot.press("enter")
+        await pilot.pause()
+        screen = game_screen(app)
+        assert screen.table.view.observation.player == viewer
+        before = await read_pickers(pilot, app, match)
+        for seed in (1, 2):
+            redeal(match, viewer, seed)
+            screen.refresh_view()
+            await pilot.pause()
+            assert await read_pickers(pilot, app, match) == before
+        assert len(before) >= 3  # the table, the move list and its screen at least
+
+
+@pytest.mark.parametrize("game", list(POSITIONS))
+async def test_behind_the_curtain_only_the_public_table_shows(tmp_path, game):
+    match = hot_seat(game, POSITIONS[game])
+    app = start_with(tmp_path, match)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot, app)
+        assert isinstance(app.screen, CurtainScreen)
+        screen = game_screen(app)
+        assert screen.table.view.observation.player is None
+        before = screen_characters(screen, app)
+        for seed in (3, 4):
+            redeal(match, None, seed)
+            screen.refresh_view()
+            await pilot.pause()
+            assert screen_characters(screen, app) == before
+
+
+async def test_karakorum_move_list_never_names_the_face_down_card(tmp_path):
+    match = seeded_match("karakorum", "Ann,bot:hard", seed=1, first=0)
+    assert Reveal() in match.legal_actions()
+    hidden = str(match.state.deck[0])
+    app = start_with(tmp_path, match)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        await pilot.press("a")
+        await pilot.pause()
+        assert isinstance(app.screen, ChoiceScreen)
+        assert app.screen.options[0] == "Ann reveals the next card of the deck."
+        assert not any(hidden in option for option in app.screen.options)
+
+
+async def test_while_a_bot_moves_at_a_hot_seat_table_only_the_public_table_shows(tmp_path):
+    match = seeded_match("karakum", "Ann,bot:random,Bob", seed=8, first=0)
+    app = start_with(tmp_path, match)
+    app.config.bot_delay = 30.0  # the bot waits long enough to look at the table
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot, app)
+        await pilot.press("enter")  # Ann lifts the curtain and sees her hand
+        await pilot.pause()
+        screen = game_screen(app)
+        assert screen.query_one("#hand-row").display
+        while match.to_move == 0:  # Ann plays from the move list (one or two decisions)
+            await pilot.press("a", "enter")
+            await pilot.pause()
+        assert screen.thinking and match.to_move == 1
+        assert screen.table.view.observation.player is None
+        assert not screen.query_one("#hand-row").display
+        screen.cancel_bot()
