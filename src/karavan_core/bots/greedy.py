@@ -49,13 +49,14 @@ class GreedyBot(Bot):
     def value_after(self, state: State, action: Action, me: int) -> float:
         """``me``'s evaluated lead after ``action`` and the best rest of ``me``'s turn."""
         game = self.game
-        state = game.apply(state, action)
+        # The actions come from legal_actions (the same in every deal), so the check is skipped.
+        state = game.apply_legal(state, action)
         for _ in range(self.turn_steps):
             if state.to_move != me:
                 break
             options = game.legal_actions(state)
             state = max(
-                (game.apply(state, a) for a in options),
+                (game.apply_legal(state, a) for a in options),
                 key=lambda s: self.evaluator.advantage(s, me),
             )
         return self.evaluator.advantage(state, me)
