@@ -15,24 +15,40 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
 from datetime import UTC, datetime
-from pathlib import Path
 from typing import Any
 
-from attrs import frozen
+from attrs import field, frozen
+from attrs.validators import in_
 
 from karavan_core.engine import Action, Game, Observation, State
+from karavan_core.text import check_name, printable
 
 HUMAN = "human"
 BOT = "bot"
+MAX_SEED = 10**18  # seeds lie strictly between -MAX_SEED and MAX_SEED: at most 18 digits
+
+
+def _fit_name(_: object, __: object, name: str) -> None:
+    if check_name(name) != name:
+        raise ValueError("A player name cannot start or end with spaces.")
 
 
 @frozen
 class Seat:
-    """One player at the table: a name, and either a human or a bot of some level."""
+    """One player at the table: a name, and either a human or a bot of some level.
 
-    name: str
-    kind: str = HUMAN
+    The name is checked at construction (see :func:`~karavan_core.text.check_name`);
+    a bot's level is checked against the known levels where seats come in
+    (the command line, the new game dialog, a save).
+    """
+
+    name: str = field(validator=_fit_name)
+    kind: str = field(default=HUMAN, validator=in_((HUMAN, BOT)))
     level: str | None = None
+
+    def __attrs_post_init__(self) -> None:
+        if (self.kind == BOT) != (self.level is not None):
+            raise ValueError("A bot seat has a level, and a human seat has none.")
 
     @property
     def is_bot(self) -> bool:
@@ -43,14 +59,14 @@ class Seat:
     def parse(cls, text: str, index: int = 0) -> Seat:
         """Read ``Ann`` (a human) or ``bot:LEVEL`` / ``bot:LEVEL:Name`` (a bot)."""
         text = text.strip()
-        if not text:
-            raise ValueError("A player name cannot be empty.")
         if text.lower().startswith("bot:") or text.lower() == "bot":
-            parts = text.split(":")
+            parts = text.split(":", 2)
             level = parts[1].strip().lower() if len(parts) > 1 and parts[1].strip() else "random"
             name = parts[2].strip() if len(parts) > 2 and parts[2].strip() else None
-            return cls(name or f"{level.capitalize()} bot {index + 1}", BOT, level)
-        return cls(text, HUMAN, None)
+            if name is None:
+                return cls(f"{printable(level).capitalize()[:12]} bot {index + 1}", BOT, level)
+            return cls(check_name(name), BOT, level)
+        return cls(check_name(text), HUMAN, None)
 
 
 def _now() -> str:
@@ -60,8 +76,8 @@ def _now() -> str:
 class Match:
     """A game in progress with its whole history.
 
-    ``on_change`` (if given) is called after every change of state: the app
-    uses it to autosave.
+    ``on_change`` (if given) is called after every change of state: the app's
+    game screen uses it to autosave.
     """
 
     def __init__(
@@ -74,6 +90,8 @@ class Match:
         initial: State | None = None,
         created_at: str | None = None,
     ) -> None:
+        if type(seed) is not int or not -MAX_SEED < seed < MAX_SEED:
+            raise ValueError("The seed must be a whole number of at most 18 digits.")
         self.game = game
         self.seats = tuple(seats)
         self.seed = seed
@@ -89,7 +107,6 @@ class Match:
         self.starts: list[bool] = []
         self.future: list[tuple[Action, bool]] = []  # undone decisions, next first
         self.on_change: Callable[[Match], None] | None = None
-        self.save_path: Path | None = None  # where autosave writes, once enabled
         self._log: list[str] = []  # log lines of history[:len(_log)], worked out once
 
     # -- reading --------------------------------------------------------------

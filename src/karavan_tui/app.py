@@ -13,12 +13,15 @@ from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.content import Content
 from textual.events import Resize
+from textual.notifications import SeverityLevel
 from textual.screen import Screen
 
 from karavan_core.match import Match
 from karavan_core.registry import games, get_game
 from karavan_core.saves import SaveError, load_match, new_save_path
+from karavan_core.text import printable
 from karavan_tui.config import AppConfig, Settings
+from karavan_tui.crash import write_crash_report
 from karavan_tui.glyphs import Glyphs, glyphs
 from karavan_tui.screens.title import TitleScreen
 from karavan_tui.screens.too_small import MIN_HEIGHT, MIN_WIDTH, TooSmallScreen
@@ -43,8 +46,40 @@ class KaravanApp(App[None]):
         self.start = start
         self.ascii_mode = self.settings.ascii
         self._settings_applied = False  # until then, theme changes are not the player's
+        self.crash_report: Path | None = None  # written if an unexpected error stops the app
         if not config.animations:
             self.animation_level = "none"
+
+    # -- outside text and crashes -----------------------------------------------------
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = True,
+    ) -> None:
+        """Show a toast.  Karavan writes no markup, and toasts carry names and file
+        names, so the text is always shown literally (``markup`` is ignored)."""
+        super().notify(message, title=title, severity=severity, timeout=timeout, markup=False)
+
+    def _handle_exception(self, error: Exception) -> None:
+        """An unexpected error: save the open game, write a crash report, exit with status 1.
+
+        Textual would print a long traceback once the terminal is restored;
+        the report keeps it instead, and the command line prints one line.
+        """
+        super()._handle_exception(error)  # sets the return code to 1 and closes the app
+        self._exit_renderables.clear()
+        if self.crash_report is not None:
+            return  # one report for the first error is enough
+        context = [("saves folder", str(self.config.saves_dir))]
+        game = self._game_screen()
+        if game is not None:
+            game.saver.flush()
+            context += [("game", game.game.title), ("save", str(game.save_path))]
+        self.crash_report = write_crash_report(self.config.saves_dir, error, context)
 
     # -- settings ---------------------------------------------------------------------
     @property
@@ -152,15 +187,15 @@ class KaravanApp(App[None]):
         """Open ``match`` at its table, autosaving to ``save_path`` (a new file if not given)."""
         from karavan_tui.screens.game import GameScreen
 
-        fresh = save_path is None
         if save_path is None:
             save_path = new_save_path(self.config.saves_dir, match.game.name)
         while len(self.screen_stack) > 1:
             self.pop_screen()
         try:
-            screen = GameScreen(match, save_path, fresh=fresh)
+            screen = GameScreen(match, save_path)
         except OSError as error:
-            self.notify(f"Cannot save in {save_path.parent}: {error.strerror}", severity="error")
+            where = printable(str(save_path.parent))
+            self.notify(f"Cannot save in {where}: {error.strerror}", severity="error")
             return
         self.push_screen(screen)
 

@@ -18,7 +18,16 @@ from pathlib import Path
 from karavan_core.bots import BOT_LEVELS
 from karavan_core.match import Match, Seat
 from karavan_core.registry import game_names, get_game
-from karavan_core.saves import SaveError, default_saves_dir, list_saves, load_match, new_save_path
+from karavan_core.saves import (
+    SaveError,
+    check_saves_dir,
+    default_saves_dir,
+    list_saves,
+    load_match,
+    new_save_path,
+    remove_abandoned_temps,
+)
+from karavan_core.text import printable
 from karavan_core.version import __version__
 from karavan_tui.config import AppConfig
 from karavan_tui.levels_help import ListingHelpFormatter, levels_epilog
@@ -78,10 +87,11 @@ def parse_seats(parser: argparse.ArgumentParser, text: str) -> list[Seat]:
         try:
             seat = Seat.parse(part, index)
         except ValueError as error:
-            parser.error(f"--players: {error}")
+            parser.error(f"--players: {printable(str(error))}")
         if seat.is_bot and seat.level not in BOT_LEVELS:
             parser.error(
-                f"--players: no bot level {seat.level!r}; the levels are: {', '.join(BOT_LEVELS)}"
+                f"--players: no bot level {printable(repr(seat.level))}; "
+                f"the levels are: {', '.join(BOT_LEVELS)}"
             )
         seats.append(seat)
     names = [seat.name.casefold() for seat in seats]
@@ -101,6 +111,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         from karavan_tui import simulate
 
         return simulate.run(args)
+    try:
+        check_saves_dir(folder)
+    except OSError as error:
+        return fail(f"cannot keep saves in {folder}: {error.strerror or error}")
+    remove_abandoned_temps(folder)
     start = None
     if args.command == "new":
         start = new_from_args(parser, args, folder)
@@ -111,12 +126,25 @@ def main(argv: Sequence[str] | None = None) -> int:
     return open_app(AppConfig(saves_dir=folder), start)
 
 
+def fail(message: str, status: int = 2) -> int:
+    """Print ``message`` as one line (outside text made safe to show) and return ``status``."""
+    print(f"karavan: {printable(message)}", file=sys.stderr)
+    return status
+
+
 def open_app(config: AppConfig, start: tuple[Match, Path] | None) -> int:
-    """Run the app until it closes."""
+    """Run the app until it closes; 1 (with one line saying where the report is) after a crash."""
     from karavan_tui.app import create_app  # imported late: `karavan saves` stays quick
 
-    create_app(config, start).run()
-    return 0
+    app = create_app(config, start)
+    app.run()
+    if app.return_code and app.crash_report is not None:
+        return fail(
+            f"an unexpected error stopped Karavan; the report is in {app.crash_report} "
+            "(every game is saved: karavan resume opens the latest)",
+            status=1,
+        )
+    return app.return_code or 0
 
 
 def new_from_args(
@@ -128,7 +156,7 @@ def new_from_args(
     try:
         game = get_game(args.game)
     except KeyError as error:
-        parser.error(str(error.args[0]))
+        parser.error(printable(str(error.args[0])))
     if game.name not in TABLE_GAMES:
         parser.error(f"{game.title} cannot be played in the app yet")
     seats = parse_seats(parser, args.players)
@@ -137,13 +165,13 @@ def new_from_args(
         wanted = args.first.strip().casefold()
         matches = [i for i, seat in enumerate(seats) if seat.name.casefold() == wanted]
         if not matches:
-            parser.error(f"--first: {args.first!r} is not one of the players")
+            parser.error(f"--first: {printable(repr(args.first))} is not one of the players")
         options["first_player"] = matches[0]
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1, 1_000_000)
     try:
         match = Match(game, seats, seed, options)
     except ValueError as error:
-        parser.error(str(error))
+        parser.error(printable(str(error)))
     return match, new_save_path(folder, game.name)
 
 
@@ -154,7 +182,7 @@ def resume_from_args(args: argparse.Namespace, folder: Path) -> tuple[Match, Pat
 
         latest = resumable(list_saves(folder)[0])
         if latest is None:
-            print(f"karavan: no game in progress in {folder}", file=sys.stderr)
+            fail(f"no game in progress in {folder}")
             return None
         path = latest.path
     else:
@@ -162,14 +190,12 @@ def resume_from_args(args: argparse.Namespace, folder: Path) -> tuple[Match, Pat
     try:
         match = load_match(path)
     except SaveError as error:
-        print(f"karavan: {error}", file=sys.stderr)
+        fail(str(error))
         return None
     from karavan_tui.tables import TABLE_GAMES
 
     if match.game.name not in TABLE_GAMES:
-        print(
-            f"karavan: {path}: {match.game.title} cannot be played in the app yet", file=sys.stderr
-        )
+        fail(f"{path}: {match.game.title} cannot be played in the app yet")
         return None
     return match, path
 
@@ -182,16 +208,21 @@ def _when(stamp: str) -> str:
 
 
 def print_saves(folder: Path) -> int:
-    """Print a table of the saves in ``folder`` (and one line per unreadable file)."""
+    """Print a table of the saves in ``folder`` (and one line per unreadable file).
+
+    Names and file names come from outside: they go into Text cells (never
+    read as markup) with control characters written as escapes.
+    """
     from rich.console import Console
     from rich.table import Table
+    from rich.text import Text
 
     console = Console()
     good, bad = list_saves(folder)
     if not good and not bad:
-        console.print(f"No saves in {folder}.")
+        console.print(Text(f"No saves in {printable(str(folder))}."))
         return 0
-    table = Table(title=f"Saves in {folder}")
+    table = Table(title=Text(f"Saves in {printable(str(folder))}"))
     for column in ("file", "game", "players", "decisions", "last played"):
         table.add_column(column, justify="right" if column == "decisions" else "left")
     for save in good:
@@ -201,15 +232,15 @@ def print_saves(folder: Path) -> int:
             name = str(save.path)
         status = " (over)" if save.over else ""
         table.add_row(
-            name,
-            save.game,
-            ", ".join(save.players),
-            f"{save.decisions}{status}",
-            _when(save.saved_at),
+            Text(printable(name)),
+            Text(save.game),
+            Text(", ".join(save.players)),
+            Text(f"{save.decisions}{status}"),
+            Text(_when(save.saved_at)),
         )
     console.print(table)
     for error in bad:
-        print(f"karavan: {error}", file=sys.stderr)
+        fail(str(error))
     return 0
 
 

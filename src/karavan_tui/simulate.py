@@ -9,6 +9,8 @@ from pathlib import Path
 
 from karavan_core.bots import BOT_LEVELS
 from karavan_core.registry import game_names, get_game
+from karavan_core.saves import atomic_write, check_writable
+from karavan_core.text import printable
 from karavan_core.tournament import (
     Summary,
     report_dict,
@@ -57,7 +59,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         game = get_game(args.game)
     except KeyError as error:
-        err.print(f"karavan simulate: {error.args[0]}", markup=False, highlight=False)
+        err.print(f"karavan simulate: {printable(error.args[0])}", markup=False, soft_wrap=True)
         return 2
     seats = (
         [s.strip() for s in args.seats.split(",") if s.strip()]
@@ -74,8 +76,15 @@ def run(args: argparse.Namespace) -> int:
             specs = schedule(game.name, args.players, seats, args.games, args.seed)
         except ValueError as error:
             problem = str(error)
+    if problem is None and args.json:
+        try:  # before the tournament, not after it: a long run must not end in a refusal
+            check_writable(Path(args.json))
+        except OSError as error:
+            problem = f"--json: cannot write {args.json} ({error.strerror or error})."
     if problem is not None:
-        err.print(f"karavan simulate: {problem}", markup=False, highlight=False)
+        err.print(
+            f"karavan simulate: {printable(problem)}", markup=False, highlight=False, soft_wrap=True
+        )
         return 2
 
     start = time.perf_counter()
@@ -91,8 +100,8 @@ def run(args: argparse.Namespace) -> int:
         console.print(f"{summary.unfinished} games were stopped unfinished.")
     if args.json:
         data = report_dict(game.name, args.players, seats, args.seed, records, elapsed)
-        Path(args.json).write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
-        console.print(f"Wrote {args.json}.")
+        atomic_write(Path(args.json), json.dumps(data, indent=1) + "\n")
+        console.print(f"Wrote {printable(args.json)}.", markup=False, highlight=False)
     return 0
 
 

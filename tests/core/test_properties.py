@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import enum
 import random
 
+import attrs
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from karavan_core import games
+from karavan_core import IllegalAction, games
 from tests.core.rules_helpers import log_line, preview
 
 GAMES = games()
@@ -85,3 +88,50 @@ def test_hidden_information_never_changes_an_observation(play, sample_seed):
         sampled = game.sample_state(seen, random.Random(sample_seed))
         assert game.observe(sampled, player) == seen
         assert game.legal_actions(sampled) == game.legal_actions(state) or (state.to_move != player)
+
+
+def _built_from_plain_values(game, action):
+    """``action`` rebuilt from the plain values of its fields (enums as their values)."""
+    values = [
+        field.value if isinstance(field, enum.Enum) else field
+        for field in attrs.astuple(action, recurse=False)
+    ]
+    return type(action)(*values)
+
+
+JUNK = st.one_of(
+    st.none(),
+    st.booleans(),
+    st.integers(-(10**30), 10**30),
+    st.floats(allow_nan=True),
+    st.text(max_size=5),
+    st.lists(st.integers(-3, 9), max_size=8),
+    st.tuples(st.integers(-3, 9), st.integers(-3, 9)),
+)
+
+
+@settings(max_examples=150, deadline=None)
+@given(plays(), st.data())
+def test_apply_takes_any_action_equal_to_a_legal_one_and_refuses_anything_else(play, data):
+    """The engine's door: whatever an action is built from, apply plays it or refuses it."""
+    game = play[0]
+    state = list(walk(*play))[-1]
+    if game.is_over(state):
+        return
+    legal = game.legal_actions(state)
+    for action in legal[:5]:
+        plain = _built_from_plain_values(game, action)
+        assert plain == action
+        assert game.apply(state, plain) == game.apply(state, action)
+    kind = data.draw(st.sampled_from(game.action_types))
+    fields = attrs.fields(kind)
+    junk = kind(*(data.draw(JUNK) for _ in fields))
+    try:
+        after = game.apply(state, junk)
+    except IllegalAction as refused:
+        assert str(refused).strip()
+    else:
+        assert junk in legal and after == game.apply(state, legal[legal.index(junk)])
+    for garbage in (None, "Sell", 3, object()):
+        with pytest.raises(IllegalAction):
+            game.apply(state, garbage)

@@ -18,12 +18,12 @@ from karavan_core.games.karakum.state import DrawCard
 from karavan_core.saves import (
     FORMAT_VERSION,
     default_saves_dir,
-    enable_autosave,
     latest_save,
     list_saves,
     new_save_path,
     read_envelope,
 )
+from karavan_core.saves import files as saves_files
 
 KARAKUM = get_game("karakum")
 JAIPUR = get_game("jaipur")
@@ -73,8 +73,10 @@ def test_saves_carry_a_format_version_and_stay_small(tmp_path):
     path = save_match(match, tmp_path / "done.json")
     data = json.loads(path.read_text())
     assert data["format"] == "karavan-save" and data["version"] == FORMAT_VERSION
-    assert data["game"] == "karakum" and data["decisions"] == len(match.history)
-    assert path.stat().st_size < 200_000
+    assert data["game"] == "karakum" and len(data["history"]) == len(match.history)
+    # No position is stored: the seed and the decisions are the game.
+    assert "state" not in data and "initial_state" not in data
+    assert path.stat().st_size < 60_000
 
 
 def test_write_is_atomic_and_leaves_no_temp_files(tmp_path, monkeypatch):
@@ -86,7 +88,7 @@ def test_write_is_atomic_and_leaves_no_temp_files(tmp_path, monkeypatch):
     def crash(src, dst):
         raise OSError("disk full")
 
-    monkeypatch.setattr(saves_module.os, "replace", crash)
+    monkeypatch.setattr(saves_files.os, "replace", crash)
     with pytest.raises(OSError):
         save_match(match, path)
     assert digest(path) == before  # the old save is intact
@@ -133,14 +135,31 @@ def test_a_format_1_jaipur_save_whose_history_went_astray_is_reported(tmp_path):
         load_match(path)
 
 
+@pytest.mark.parametrize(
+    "name",
+    ["karakum-3p-v2.json", "karawane-3p-v2.json", "karakorum-2p-v2.json", "jaipur-2p-v2.json"],
+)
+def test_golden_format_2_saves_of_every_game_keep_loading(name):
+    """Format 2 stored positions: they agree with a replay from the seed, and load as before."""
+    path = EXAMPLES / name
+    before = digest(path)
+    data = json.loads(path.read_text())
+    match = load_match(path)
+    assert data["version"] == 2 and match.game.name == data["game"]
+    assert len(match.history) == len(data["history"]) and len(match.future) == len(data["redo"])
+    assert [seat.name for seat in match.seats] == [seat["name"] for seat in data["seats"]]
+    assert match.can_redo() and match.redo() and match.undo()
+    assert digest(path) == before
+
+
 BAD_FILES = {
     "truncated": lambda good: good[: len(good) // 2],
-    "corrupted": lambda good: good.replace(b'"players"', b'"pla\x00yers"', 1)[:-40] + b"}}}",
+    "corrupted": lambda good: good.replace(b'"seats"', b'"se\x00ats"', 1)[:-40] + b"}}}",
     "not JSON": lambda good: b"\x89PNG\r\n\x1a\n\x00\x00binary",
     "foreign": lambda good: json.dumps({"name": "some other program", "data": [1, 2]}).encode(),
     "newer": lambda good: good.replace(b'"version":%d' % FORMAT_VERSION, b'"version":99', 1),
     "unknown game": lambda good: good.replace(b'"game":"karakum"', b'"game":"chess"', 1),
-    "bad state": lambda good: good.replace(b'"current":', b'"current_x":', 1),
+    "bad seed": lambda good: good.replace(b'"seed":', b'"seed_x":', 1),
     "bad history": lambda good: good.replace(b'"history":[', b'"history":[{"type":"Pass"},', 1),
     "empty": lambda good: b"",
     "a list": lambda good: b"[1, 2, 3]",
@@ -191,8 +210,9 @@ def test_wrong_game_and_missing_and_oversized_files(tmp_path):
     assert huge.stat().st_size == 10 * 1024 * 1024 + 1
 
 
-def test_loading_never_uses_pickle_eval_or_exec():
-    tree = ast.parse(Path(saves_module.__file__).read_text())
+@pytest.mark.parametrize("module", sorted(Path(saves_module.__file__).parent.glob("*.py")))
+def test_loading_never_uses_pickle_eval_or_exec(module):
+    tree = ast.parse(module.read_text())
     imported = {
         alias.name
         for node in ast.walk(tree)
@@ -209,10 +229,11 @@ def test_loading_never_uses_pickle_eval_or_exec():
     assert not called & {"eval", "exec", "compile", "__import__"}
 
 
-def test_autosave_after_every_change(tmp_path):
+def test_the_change_hook_saves_after_every_change(tmp_path):
     match = Match(KARAKUM, [Seat("Ann"), Seat("Bob")], seed=1)
     path = new_save_path(tmp_path, "karakum")
-    enable_autosave(match, path)
+    match.on_change = lambda m: save_match(m, path)
+    save_match(match, path)
     assert load_match(path).state == match.state
     match.play(match.legal_actions()[0])
     assert len(load_match(path).history) == 1
@@ -226,7 +247,10 @@ def test_new_save_paths_never_overwrite(tmp_path):
     first.write_text("{}")
     second = new_save_path(tmp_path, "karakum", "my game")
     assert first.name == "my game.json" and second.name == "my game-2.json"
-    assert new_save_path(tmp_path, "karakum", "../../etc/passwd").parent == tmp_path
+    for bad in ("../../etc/passwd", "a/b", "x" * 65, ".hidden", "", "name\x1b[2J"):
+        with pytest.raises(ValueError):
+            new_save_path(tmp_path, "karakum", bad)
+    assert new_save_path(tmp_path, "karakum", "Ann vs Bob.json").name == "Ann vs Bob.json"
 
 
 def test_listing_and_latest_save(tmp_path):
@@ -257,3 +281,27 @@ def test_example_saves_are_ordinary_readable_files(tmp_path):
     shutil.copy(EXAMPLES / "karakum-3p-v1.json", copy)
     path = save_match(load_match(copy), copy)
     assert os.stat(path).st_mode & 0o444
+
+
+def test_an_existing_save_keeps_its_permission_bits(tmp_path):
+    path = save_match(three_player_match(3), tmp_path / "private.json")
+    path.chmod(0o600)
+    save_match(three_player_match(6), path)
+    assert path.stat().st_mode & 0o777 == 0o600
+
+
+def test_temporary_files_of_ended_writers_are_removed_and_only_those(tmp_path):
+    import subprocess
+    import sys
+
+    ended = subprocess.run(
+        [sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True
+    )
+    dead = int(ended.stdout)
+    abandoned = tmp_path / f".game.json.{dead}.0badc0de.tmp"
+    mine = tmp_path / f".game.json.{os.getpid()}.12345678.tmp"
+    stranger = tmp_path / ".notes.tmp"
+    for path in (abandoned, mine, stranger):
+        path.write_text("{")
+    assert saves_files.remove_abandoned_temps(tmp_path) == [abandoned]
+    assert not abandoned.exists() and mine.exists() and stranger.exists()

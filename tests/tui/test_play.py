@@ -47,7 +47,7 @@ async def test_whole_game_human_against_random_bot_through_keys(tmp_path):
         assert str(app.screen.query_one("#winners").render()).startswith(f"★ {winners}")
         # The autosave holds the finished game.
         screen.saver.flush()
-        assert load_match(match.save_path).is_over()
+        assert load_match(screen.save_path).is_over()
         await pilot.press("t")
         await pilot.pause()
         assert isinstance(app.screen, TitleScreen)
@@ -127,7 +127,7 @@ async def test_undo_and_redo_by_key(tmp_path):
         await settle(pilot, app)
         assert match.history == played
         screen.saver.flush()
-        assert load_match(match.save_path).history == played
+        assert load_match(game_screen(app).save_path).history == played
 
 
 async def test_save_quit_resume_from_title_and_continue(tmp_path):

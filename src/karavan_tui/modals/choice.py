@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
+from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Footer, Label, OptionList
 from textual.widgets.option_list import Option
@@ -36,12 +37,16 @@ class ChoiceScreen(ModalScreen[int | None]):
     def compose(self) -> ComposeResult:
         """Title, list and hint."""
         with Vertical():
-            yield Label(self.choice_title, id="choice-title")
+            # Options and titles hold player names and other outside text: never markup.
+            yield Label(Content(self.choice_title), id="choice-title")
             yield OptionList(
-                *(Option(f"{i + 1}. {text}", id=str(i)) for i, text in enumerate(self.options)),
+                *(
+                    Option(Content(f"{i + 1}. {text}"), id=str(i))
+                    for i, text in enumerate(self.options)
+                ),
                 id="choices",
             )
-            yield Label(self.hint, id="choice-hint")
+            yield Label(Content(self.hint), id="choice-hint")
         yield Footer()
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:

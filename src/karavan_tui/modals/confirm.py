@@ -5,6 +5,7 @@ from __future__ import annotations
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
+from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
@@ -33,7 +34,7 @@ class ConfirmScreen(ModalScreen[bool]):
     def compose(self) -> ComposeResult:
         """Question and buttons."""
         with Vertical():
-            yield Static(self.question)
+            yield Static(Content(self.question))
             with Horizontal():
                 yield Button("No", id="no", compact=True)
                 yield Button(f"{self.yes} (y)", id="yes", variant="error", compact=True)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Center, Middle
+from textual.content import Content
 from textual.screen import Screen
 from textual.widgets import Footer, Label
 
@@ -29,9 +30,11 @@ class CurtainScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         """The message."""
         with Middle(), Center():
-            yield Label(f"Pass to {self.player_name}", id="curtain-name")
+            yield Label(Content(f"Pass to {self.player_name}"), id="curtain-name")
         with Center():
-            yield Label(f"{self.player_name}, press Enter when only you can see the screen.")
+            yield Label(
+                Content(f"{self.player_name}, press Enter when only you can see the screen.")
+            )
         yield Footer()
 
     def on_click(self) -> None:

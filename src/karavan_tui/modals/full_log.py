@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
+from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Footer, Label, Static
 
@@ -35,7 +36,7 @@ class FullLogScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         """Title and the numbered log."""
         with Vertical():
-            yield Label(self.log_title, id="full-log-title")
+            yield Label(Content(self.log_title), id="full-log-title")
             with VerticalScroll(id="full-log"):
                 yield Static(numbered(self.lines))
         yield Footer()

@@ -13,7 +13,8 @@ from textual.widgets import Button, Footer, Input, Label, Select
 
 from karavan_core.bots import BOT_LEVELS
 from karavan_core.engine import Game
-from karavan_core.match import BOT, HUMAN, Seat
+from karavan_core.match import BOT, HUMAN, MAX_SEED, Seat
+from karavan_core.text import check_name
 
 MAX_SEATS = 4
 
@@ -117,7 +118,6 @@ class NewGameScreen(ModalScreen[NewGameRequest | None]):
                             compact=True,
                             id=f"name-{index}",
                             classes="name",
-                            max_length=20,
                         )
                 with Horizontal(classes="field"):
                     yield Label("First", classes="label")
@@ -207,6 +207,11 @@ class NewGameScreen(ModalScreen[NewGameRequest | None]):
             if not name:
                 self.notify(f"Seat {index + 1} needs a name.", severity="warning")
                 return
+            try:
+                check_name(name)
+            except ValueError as error:
+                self.notify(f"Seat {index + 1}: {error}", severity="warning")
+                return
             if kind == HUMAN:
                 seats.append(Seat(name))
             else:
@@ -219,6 +224,9 @@ class NewGameScreen(ModalScreen[NewGameRequest | None]):
             seed = int(self.query_one("#seed", Input).value)
         except ValueError:
             self.notify("The seed must be a whole number.", severity="warning")
+            return
+        if not -MAX_SEED < seed < MAX_SEED:
+            self.notify("The seed must have at most 18 digits.", severity="warning")
             return
         first = str(self.query_one("#first", Select).value)
         self.dismiss(

@@ -8,6 +8,8 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Footer, Input, Label
 
+from karavan_core.saves import MAX_STEM, check_stem
+
 
 class SaveAsScreen(ModalScreen[str | None]):
     """Ask for a name; dismisses with it (stripped), or ``None`` on Escape."""
@@ -30,7 +32,7 @@ class SaveAsScreen(ModalScreen[str | None]):
         """Prompt and name field."""
         with Vertical():
             yield Label("Save the game as")
-            yield Input(self.suggestion, id="save-name", compact=True)
+            yield Input(self.suggestion, id="save-name", compact=True, max_length=MAX_STEM + 5)
             yield Label(
                 "Enter to save, Esc to cancel. Autosave then goes on in that file.", id="save-hint"
             )
@@ -38,11 +40,12 @@ class SaveAsScreen(ModalScreen[str | None]):
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         """Save under the typed name."""
-        name = event.value.strip()
-        if name:
-            self.dismiss(name)
-        else:
-            self.notify("Type a name for the save.", severity="warning")
+        try:
+            name = check_stem(event.value)
+        except ValueError as error:  # checked here, before any file is touched
+            self.notify(str(error), title="Not a save name", severity="warning")
+            return
+        self.dismiss(name)
 
     def action_cancel(self) -> None:
         """Close without saving."""

@@ -5,13 +5,16 @@ from __future__ import annotations
 from datetime import datetime
 from pathlib import Path
 
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
+from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import DataTable, Footer, Label
 
 from karavan_core.saves import SaveSummary, list_saves
+from karavan_core.text import printable
 from karavan_tui.modals.confirm import ConfirmScreen
 
 
@@ -50,7 +53,7 @@ class SavesScreen(ModalScreen[Path | None]):
     def compose(self) -> ComposeResult:
         """Title, table and a note on unreadable files."""
         with Vertical():
-            yield Label(f"Saved games in {self.folder}", id="saves-title")
+            yield Label(Content(f"Saved games in {printable(str(self.folder))}"), id="saves-title")
             yield DataTable(cursor_type="row", zebra_stripes=True, id="saves")
             yield Label("", id="saves-note")
         yield Footer()
@@ -67,12 +70,13 @@ class SavesScreen(ModalScreen[Path | None]):
         table.clear()
         self.saves, bad = list_saves(self.folder)
         for save in self.saves:
+            # Names and file names come from outside: Text cells are never read as markup.
             table.add_row(
-                save.game,
-                ", ".join(save.players),
-                f"{save.decisions}{' (over)' if save.over else ''}",
-                when(save.saved_at),
-                save.path.name,
+                Text(save.game),
+                Text(", ".join(save.players)),
+                Text(f"{save.decisions}{' (over)' if save.over else ''}"),
+                Text(when(save.saved_at)),
+                Text(printable(save.path.name)),
             )
         note = "Enter opens, d deletes, Esc goes back."
         if not self.saves:
@@ -110,10 +114,11 @@ class SavesScreen(ModalScreen[Path | None]):
                     save.path.unlink()
                 except OSError as error:
                     self.notify(
-                        f"Could not delete {save.path.name}: {error.strerror}", severity="error"
+                        f"Could not delete {printable(save.path.name)}: {error.strerror}",
+                        severity="error",
                     )
                 else:
-                    self.notify(f"Deleted {save.path.name}.")
+                    self.notify(f"Deleted {printable(save.path.name)}.")
                 self.reload()
 
         self.app.push_screen(

@@ -24,7 +24,8 @@ from textual.worker import get_current_worker
 from karavan_core.bots import Bot, make_bot
 from karavan_core.engine import Action, IllegalAction, State
 from karavan_core.match import Match
-from karavan_core.saves import enable_autosave, new_save_path, save_match
+from karavan_core.saves import new_save_path, save_match
+from karavan_core.text import printable
 from karavan_tui.autosave import BackgroundSaver
 from karavan_tui.glyphs import Glyphs
 from karavan_tui.modals.choice import ChoiceScreen
@@ -50,10 +51,8 @@ class GameScreen(Screen[None]):
         Binding("q", "leave", "Title", tooltip="Back to the title (the game stays saved)"),
     ]
 
-    def __init__(self, match: Match, save_path: Path, *, fresh: bool = False) -> None:
+    def __init__(self, match: Match, save_path: Path) -> None:
         super().__init__()
-        # A file made for this match (not one the player opened) is replaced by "save as".
-        self.fresh = fresh
         self.match = match
         self.game = match.game
         humans = [i for i, seat in enumerate(match.seats) if not seat.is_bot]
@@ -66,16 +65,19 @@ class GameScreen(Screen[None]):
             if seat.is_bot
         }
         self.thinking = False
-        self.saved_note = ""
         self._pending = False  # a change happened while another screen was on top
         table_class = table_for(self.game.name)
         assert table_class is not None, f"no table for {self.game.name}"
         self.table: TableView = table_class(self, id="table")
         if self.table.FIRST_FOCUS:
             self.AUTO_FOCUS = self.table.FIRST_FOCUS
+        # The screen alone autosaves: once now (an unusable folder raises OSError before play
+        # starts), then after every change of the match, off the UI thread.
+        self.save_path = save_path
+        save_match(match, save_path)
         self.saver = BackgroundSaver()
-        enable_autosave(match, save_path)  # writes the file once, now
-        self._wrap_autosave()
+        self.saved_note = "saved"  # any mark: refresh_status draws the symbol set's own
+        match.on_change = self._autosave
 
     # -- layout -------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -115,27 +117,15 @@ class GameScreen(Screen[None]):
         return self.app.glyphs  # type: ignore[attr-defined]
 
     # -- saving -------------------------------------------------------------------
-    def _wrap_autosave(self) -> None:
-        """Keep enable_autosave's file, but write it off the UI thread after each change."""
-        path = self.save_path
-
-        def hook(match: Match) -> None:
-            self.saved_note = self.glyphs.saved
-            self.saver.save(match, path)
-
-        self.match.on_change = hook
+    def _autosave(self, match: Match) -> None:
+        """After every change: write the match off the UI thread."""
         self.saved_note = self.glyphs.saved
+        self.saver.save(match, self.save_path)
 
     def on_unmount(self) -> None:
         """Leave only once every position is on disk."""
         self.cancel_bot()
         self.saver.flush()
-
-    @property
-    def save_path(self) -> Path:
-        """Where autosave writes."""
-        assert self.match.save_path is not None
-        return self.match.save_path
 
     # -- drawing ------------------------------------------------------------------
     def refresh_view(self) -> None:
@@ -316,27 +306,24 @@ class GameScreen(Screen[None]):
         )
 
     def action_save_as(self) -> None:
-        """Save under a chosen name; autosave goes on in the new file."""
+        """Give the game a name: its save file moves there, and autosave goes on in it."""
         folder = self.app.config.saves_dir  # type: ignore[attr-defined]
 
         def named(name: str | None) -> None:
             if not name:
                 return
             path = new_save_path(folder, self.game.name, stem=name)
+            old = self.save_path
+            self.saver.flush()
             try:
                 save_match(self.match, path)
             except OSError as error:
                 self.notify(f"Could not save: {error.strerror or error}", severity="error")
                 return
-            old = self.save_path
-            self.saver.flush()
-            enable_autosave(self.match, path)
-            self._wrap_autosave()
-            if self.fresh:  # the automatic file would only be a duplicate now
-                old.unlink(missing_ok=True)
-                self.fresh = False
+            self.save_path = path
+            old.unlink(missing_ok=True)  # moved, not copied: one game, one file
             self.refresh_status()
-            self.notify(f"Saved as {path.name}.")
+            self.notify(f"Saved as {printable(path.name)}.")
 
         self.app.push_screen(SaveAsScreen(self.save_path.stem), named)
 
@@ -353,8 +340,3 @@ class GameScreen(Screen[None]):
         """Back to the title; the game is saved already."""
         self.cancel_bot()
         self.app.show_title()  # type: ignore[attr-defined]
-
-
-def save_path_for(folder: Path, match: Match) -> Path:
-    """A fresh autosave file for a new match."""
-    return new_save_path(folder, match.game.name)

@@ -7,6 +7,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
+from textual.content import Content
 from textual.screen import Screen
 from textual.widgets import Button, Footer, Static
 
@@ -51,11 +52,10 @@ class GameOverScreen(Screen[str]):
         yield AppHeader()
         with VerticalScroll(id="over"):
             winners = " and ".join(names[seat] for seat in result.winners)
-            yield Static(
-                f"{star} {winners} {'win' if len(result.winners) > 1 else 'wins'}!", id="winners"
-            )
+            verb = "win" if len(result.winners) > 1 else "wins"
+            yield Static(Content(f"{star} {winners} {verb}!"), id="winners")
             notes = "\n".join(result.notes)  # one sentence a line: some games explain in steps
-            yield Static(f"{notes} Seed {match.seed}.", id="notes")
+            yield Static(Content(f"{notes} Seed {match.seed}."), id="notes")
             yield Static(self._breakdown(names, result), id="breakdown")
             yield Static(score_chart(names, score_series(match), width=52, height=6), id="chart")
             with Horizontal(id="over-buttons"):
@@ -76,7 +76,8 @@ class GameOverScreen(Screen[str]):
         values = [dict(lines) for lines in result.breakdown]
         labels = list(dict.fromkeys(label for lines in result.breakdown for label, _ in lines))
         for label in labels:
-            table.add_row(label, *(values[seat].get(label, "") for seat in range(len(names))))
+            cells = (Text(values[seat].get(label, "")) for seat in range(len(names)))
+            table.add_row(Text(label), *cells)
         return table
 
     def on_mount(self) -> None:

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Center, Vertical
+from textual.content import Content
 from textual.screen import Screen
 from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
+from textual.worker import get_current_worker
 
 from karavan_core.registry import games
 from karavan_core.saves import SaveSummary, list_saves
@@ -15,6 +18,7 @@ from karavan_core.version import __version__
 from karavan_tui.modals.saves import when
 from karavan_tui.tables import playable
 from karavan_tui.widgets.chrome import AppHeader
+from karavan_tui.words import plural
 
 _ART = r"""
  _  __
@@ -49,6 +53,7 @@ class TitleScreen(Screen[None]):
     def __init__(self) -> None:
         super().__init__()
         self.latest: SaveSummary | None = None
+        self.looking = False  # the saves are being read
 
     def compose(self) -> ComposeResult:
         """Banner, games and menu."""
@@ -72,22 +77,35 @@ class TitleScreen(Screen[None]):
         self.fill_menu()
 
     def fill_menu(self) -> None:
-        """(Re)build the menu with the latest save to resume."""
+        """Build the menu now, and look for the latest game to resume off the UI thread."""
+        self.show_menu(self.latest, looking=True)
+        self.find_latest()
+
+    @work(thread=True, exclusive=True, group="saves", exit_on_error=False)
+    def find_latest(self) -> None:
+        """Read (and verify) every save, then offer the latest game in progress."""
         saves, _ = list_saves(self.app.config.saves_dir)  # type: ignore[attr-defined]
-        self.latest = resumable(saves)
+        latest = resumable(saves)
+        if not get_current_worker().is_cancelled:
+            self.app.call_from_thread(self.show_menu, latest)
+
+    def show_menu(self, latest: SaveSummary | None, looking: bool = False) -> None:
+        """(Re)build the menu around ``latest``, the game to resume."""
+        self.latest = latest
+        self.looking = looking
         menu = self.query_one("#menu", OptionList)
         highlighted = menu.highlighted
         menu.clear_options()
         menu.add_option(Option("New game", id="new"))
-        if self.latest is not None:
-            save = self.latest
-            menu.add_option(
-                Option(
-                    f"Resume {save.game}: {', '.join(save.players)}\n  "
-                    f"{save.decisions} decisions, last played {when(save.saved_at)}",
-                    id="resume",
-                )
+        if latest is not None:
+            # Names come from saves: Content is never read as markup.
+            resume = Content(
+                f"Resume {latest.game}: {', '.join(latest.players)}\n  "
+                f"{plural(latest.decisions, 'decision')}, last played {when(latest.saved_at)}"
             )
+            menu.add_option(Option(resume, id="resume"))
+        elif looking:
+            menu.add_option(Option("Resume (looking for saved games…)", id="resume", disabled=True))
         else:
             menu.add_option(Option("Resume (no game in progress)", id="resume", disabled=True))
         menu.add_option(Option("Load a saved game", id="load"))
@@ -115,6 +133,9 @@ class TitleScreen(Screen[None]):
 
     def action_resume(self) -> None:
         """Open the latest game in progress."""
+        if self.latest is None and self.looking:
+            self.notify("Still looking for saved games: try again in a moment.")
+            return
         if self.latest is None:
             self.notify("There is no game in progress to resume.", severity="warning")
             return

@@ -16,6 +16,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Footer, Static
 
@@ -42,6 +43,7 @@ from karavan_core.games.jaipur.state import (
 from karavan_tui.glyphs import ASCII, Glyphs
 from karavan_tui.tables.base import TableView, View
 from karavan_tui.widgets.cards import CardFace, CardRow
+from karavan_tui.words import plural
 
 # Card colours for rich text (the zones' cards take theirs from the .tcss).
 COLOURS: dict[Card, str] = {
@@ -73,11 +75,6 @@ def noun(card: Card) -> str:
 def token_text(good: Card, value: int) -> Text:
     """A goods token as a coloured chip such as ``P5`` (the letter carries it without colour)."""
     return Text(f"{LETTERS[good]}{value}", style=COLOURS[good])
-
-
-def plural(n: int, word: str) -> str:
-    """``n`` and ``word``, with an "s" unless ``n`` is one."""
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
 
 
 def added(values: Sequence[int]) -> str:
@@ -194,7 +191,9 @@ class HandZone(Vertical):
         row.set_faces(faces)
         size = sum(obs.hand)
         name = obs.players[obs.player]
-        self.border_title = f"{name}'s hand {g.sep} {size} of {HAND_LIMIT} {g.sep} Enter sells"
+        self.border_title = Content(
+            f"{name}'s hand {g.sep} {size} of {HAND_LIMIT} {g.sep} Enter sells"
+        )
 
 
 class PlayersZone(Static):
@@ -323,7 +322,7 @@ class RoundSummaryScreen(ModalScreen[None]):
             for past in reversed(shown):
                 yield Static(self._title(past), classes="round-title")
                 yield Static(self._table(past), classes="round-table")
-                yield Static(past.reason, classes="round-reason")
+                yield Static(Content(past.reason), classes="round-reason")
             if self.next_starter is not None:
                 number = self.rounds[-1].number + 1
                 hint = f"{self.next_starter} starts round {number}. Press Enter to play on."

@@ -15,6 +15,7 @@ from attrs import frozen
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical
+from textual.content import Content
 from textual.widgets import Static
 
 from karavan_core.engine import Action
@@ -221,7 +222,7 @@ class TableZone(Vertical):
             title = f"Revealed {len(obs.table)} of at most {limit} {g.sep} {discard}"
         else:  # taking: what is left of the revealed cards
             title = f"Cards to take {len(obs.table)} {g.sep} {discard}"
-        self.border_title = title
+        self.border_title = Content(title)
 
 
 def row_cards(obs: KarakorumObservation) -> tuple[Card, ...]:
@@ -316,7 +317,7 @@ class ExpeditionsZone(Vertical):
             title += f" {g.sep} goals " + " ".join(
                 f"{goal.color.letter}{goal_name(goal.kind, m, long=False)}" for goal in claimed
             )
-        self.border_title = title
+        self.border_title = Content(title)
 
 
 class ClimbersZone(Static):

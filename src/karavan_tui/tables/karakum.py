@@ -12,6 +12,7 @@ from pathlib import Path
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
+from textual.content import Content
 from textual.widgets import Static
 
 from karavan_core.games.karakum.components import RES_LETTERS, RESOURCES, Res
@@ -145,7 +146,7 @@ class HandZone(Vertical):
             card.update(f"{RES_LETTERS[res]} {times}{count}\n{res.good}")
             card.set_class(count == 0, "-none")
         name = obs.players[obs.player]
-        self.border_title = f"{name}'s hand {g.sep} {sum(obs.hand)} cards"
+        self.border_title = Content(f"{name}'s hand {g.sep} {sum(obs.hand)} cards")
 
 
 class CaravansZone(Static):

@@ -13,6 +13,7 @@ from pathlib import Path
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical
+from textual.content import Content
 from textual.events import Click
 from textual.widgets import Static
 
@@ -222,7 +223,7 @@ class HandZone(Vertical):
             faces.append(CardFace(face, f"-{card.kind}{off}", card_tip(card)))
         row.set_faces(faces)
         seat = obs.player
-        self.border_title = (
+        self.border_title = Content(
             f"{obs.players[seat]}'s hand ({SEAT_LETTERS[seat]}) {g.sep} deck {obs.deck_sizes[seat]}"
         )
 

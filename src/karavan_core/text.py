@@ -1,0 +1,66 @@
+"""Text from outside — player names, file names, arguments — checked at the door and shown safely.
+
+A name is shown in tables, logs and file listings, so it may not hold what
+a terminal would act on (control characters, escape sequences) or what
+would reorder the text around it (bidirectional overrides).  Names typed
+today are refused with a sentence; names read from saves of older versions
+have such characters replaced.  Anything else from outside (a file name, an
+argument) is shown through :func:`printable`.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+MAX_NAME_LENGTH = 24
+"""The longest player name, in characters: enough for a full first name and more."""
+
+# Characters that change the direction of the text around them.
+_BIDI_CONTROLS = frozenset(
+    "\u061c\u200e\u200f\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"
+)
+# Control characters, lone surrogates, and line or paragraph separators.
+_UNSAFE_CATEGORIES = frozenset({"Cc", "Cs", "Zl", "Zp"})
+REPLACEMENT = "\ufffd"
+
+
+def is_unsafe(char: str) -> bool:
+    """Whether ``char`` may not be shown as it is (a terminal would act on it or reorder text)."""
+    return char in _BIDI_CONTROLS or unicodedata.category(char) in _UNSAFE_CATEGORIES
+
+
+def _escaped(char: str) -> str:
+    code = ord(char)
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def printable(text: str) -> str:
+    """``text`` with every unsafe character written as an escape (``\\x1b``, ``\\u202e``)."""
+    if not any(is_unsafe(char) for char in text):
+        return text
+    return "".join(_escaped(char) if is_unsafe(char) else char for char in text)
+
+
+def check_name(text: str) -> str:
+    """The player name ``text`` (outer spaces removed); ``ValueError`` with a sentence if unfit."""
+    name = text.strip()
+    if not name:
+        raise ValueError("A player name cannot be empty.")
+    unsafe = [char for char in name if is_unsafe(char)]
+    if unsafe:
+        raise ValueError(
+            "A player name cannot hold control or text-direction characters "
+            f"(it holds {_escaped(unsafe[0])})."
+        )
+    if len(name) > MAX_NAME_LENGTH:
+        raise ValueError(
+            f"A player name can have at most {MAX_NAME_LENGTH} characters "
+            f"({printable(name[:MAX_NAME_LENGTH])}… has {len(name)})."
+        )
+    return name
+
+
+def clean_name(text: str) -> str:
+    """A name read from an older save, made fit: unsafe characters replaced, length cut."""
+    name = "".join(REPLACEMENT if is_unsafe(char) else char for char in text).strip()
+    return name[:MAX_NAME_LENGTH].rstrip() or REPLACEMENT
