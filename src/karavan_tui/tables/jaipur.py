@@ -320,7 +320,7 @@ class RoundSummaryScreen(ModalScreen[None]):
             # A round just finished: its summary alone; asked for: every round, newest first.
             shown = self.rounds[-1:] if self.next_starter is not None else self.rounds
             for past in reversed(shown):
-                yield Static(self._title(past), classes="round-title")
+                yield Static(Content(self._title(past)), classes="round-title")
                 yield Static(self._table(past), classes="round-table")
                 yield Static(Content(past.reason), classes="round-reason")
             if self.next_starter is not None:
