@@ -3,13 +3,9 @@
 Pure Python (attrs + cattrs); it never imports the terminal libraries.
 """
 
-# The package of game modules must be imported before the ``games`` function
-# below: importing a subpackage sets it as an attribute of its parent, which
-# would otherwise replace the function the first time a game module loads.
-import karavan_core.games  # noqa: F401  (isort: skip)
 from karavan_core.engine import Action, Game, IllegalAction, Observation, Result, State
 from karavan_core.match import Match, Seat
-from karavan_core.registry import game_names, games, get_game
+from karavan_core.registry import all_games, game_names, get_game
 from karavan_core.rng import Rng
 from karavan_core.saves import SaveError, load_match, save_match
 from karavan_core.version import __version__
@@ -26,8 +22,8 @@ __all__ = [
     "Seat",
     "State",
     "__version__",
+    "all_games",
     "game_names",
-    "games",
     "get_game",
     "load_match",
     "save_match",

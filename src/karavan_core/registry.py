@@ -18,7 +18,7 @@ _MODULES: dict[str, str] = {
 _loaded: dict[str, Game] = {}
 
 
-def games() -> list[Game]:
+def all_games() -> list[Game]:
     """All registered games, in a stable order."""
     return [get_game(name) for name in _MODULES]
 

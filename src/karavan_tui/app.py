@@ -17,7 +17,7 @@ from textual.notifications import SeverityLevel
 from textual.screen import Screen
 
 from karavan_core.match import Match
-from karavan_core.registry import games, get_game
+from karavan_core.registry import all_games, get_game
 from karavan_core.saves import SaveError, load_match, new_save_path
 from karavan_core.text import printable
 from karavan_tui.config import AppConfig, Settings
@@ -257,7 +257,7 @@ class KaravanApp(App[None]):
                 return
             self.open_match(match)
 
-        offered = [game for game in games() if playable(game.name)]
+        offered = [game for game in all_games() if playable(game.name)]
         self.push_screen(NewGameScreen(offered, self.config.seed_factory()), chosen)
 
     def action_load(self) -> None:

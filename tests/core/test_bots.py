@@ -8,7 +8,7 @@ from collections import Counter
 import pytest
 from attrs import evolve
 
-from karavan_core import games, get_game
+from karavan_core import all_games, get_game
 from karavan_core.bots import BOT_LEVELS, HardBot, SearchBot, make_bot
 from karavan_core.bots.base import canonical
 from karavan_core.bots.evaluation import evaluator_for
@@ -27,10 +27,10 @@ TINY = {"hard": {"iterations": 12}, "expert": {"iterations": 12}}
 
 CASES = [
     pytest.param(game, n, id=f"{game.name}-{n}p")
-    for game in games()
+    for game in all_games()
     for n in range(game.min_players, game.max_players + 1)
 ]
-GAMES = [pytest.param(game, id=game.name) for game in games()]
+GAMES = [pytest.param(game, id=game.name) for game in all_games()]
 
 
 def tiny_bot(level, game, seed):
@@ -56,7 +56,7 @@ def test_every_level_is_registered_weakest_first():
     assert list(BOT_LEVELS) == ["random", "greedy", "hard", "expert"]
     assert set(LEVELS) <= set(BOT_LEVELS)
     with pytest.raises(ValueError, match="levels are"):
-        make_bot("grandmaster", games()[0])
+        make_bot("grandmaster", all_games()[0])
 
 
 @pytest.mark.parametrize(("game", "players"), CASES)
@@ -125,7 +125,7 @@ def test_search_respects_its_iteration_budget(game):
 
 
 def test_search_seconds_cap_stops_early():
-    game = games()[0]
+    game = all_games()[0]
     state = positions(game, 2, seed=2, limit=1)[0]
     bot = make_bot("hard", game, 1, iterations=10**9, seconds=0.05)
     bot.search(game.observe(state, state.to_move))
@@ -236,7 +236,7 @@ def test_search_levels_report_their_iterations(monkeypatch):
 
 def test_playouts_are_scored_between_turns():
     """A Karakum playout cut at depth 0 still finishes the purchase under way."""
-    game = games()[0]
+    game = all_games()[0]
     assert game.name == "karakum"
     bot = make_bot("hard", game, 1, rollout_depth=0)
     seen = []
@@ -255,7 +255,7 @@ def test_playouts_are_scored_between_turns():
 
 
 def test_karakum_search_skips_dear_payments_and_twin_cards():
-    game = games()[0]
+    game = all_games()[0]
     candidates = evaluator_for(game).search_candidates
     rng, checked = random.Random(5), set()
     state = game.new_game(["A", "B"], 5)
@@ -275,7 +275,7 @@ def test_karakum_search_skips_dear_payments_and_twin_cards():
 
 
 def test_karakum_evaluation_values_a_hoard_of_cards_less():
-    game = games()[0]
+    game = all_games()[0]
     evaluate = evaluator_for(game).evaluate
     state = game.new_game(["A", "B"], 1)
 
@@ -289,7 +289,7 @@ def test_karakum_evaluation_values_a_hoard_of_cards_less():
 
 def test_karakum_search_values_cards_that_bring_a_camel_within_reach():
     """Search levels prefer a hand that can pay for a fitting camel; Greedy sees cards as alike."""
-    game = games()[0]
+    game = all_games()[0]
     state = game.new_game(["A", "B"], 1)
     market = (Camel(Res.GREEN, 2), Camel(Res.BLUE, 6), None, None, None)
     state = evolve(state, market=market, caravans=((), ()), lefts=((), ()))
@@ -325,7 +325,7 @@ def test_karawane_search_values_a_desert_camel_by_the_oasis_squares_left():
 
 
 def test_a_pruned_search_still_answers_with_a_legal_decision():
-    game = games()[0]
+    game = all_games()[0]
     bot = make_bot("hard", game, 2, iterations=30)
     rng, state, answered = random.Random(6), game.new_game(["A", "B"], 6), 0
     while not game.is_over(state) and answered < 12:

@@ -13,7 +13,7 @@ import random
 
 import pytest
 
-from karavan_core import IllegalAction, Match, Seat, games
+from karavan_core import IllegalAction, Match, Seat, all_games
 from karavan_core.bots import RandomBot
 from karavan_core.saves import (
     structure_action,
@@ -34,7 +34,7 @@ MAX_DECISIONS = 20_000  # a game still running after this many decisions never e
 
 CASES = [
     pytest.param(game, n, id=f"{game.name}-{n}p")
-    for game in games()
+    for game in all_games()
     for n in range(game.min_players, game.max_players + 1)
 ]
 
@@ -177,7 +177,7 @@ def test_same_seed_same_game(game, players):
     assert a == b
 
 
-@pytest.mark.parametrize("game", [pytest.param(g, id=g.name) for g in games()])
+@pytest.mark.parametrize("game", [pytest.param(g, id=g.name) for g in all_games()])
 def test_player_counts_are_enforced(game):
     with pytest.raises(ValueError):
         game.new_game(["Solo"] * (game.min_players - 1), 1)

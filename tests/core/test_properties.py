@@ -10,10 +10,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from karavan_core import IllegalAction, games
+from karavan_core import IllegalAction, all_games
 from tests.core.rules_helpers import log_line, preview
 
-GAMES = games()
+GAMES = all_games()
 
 
 @st.composite

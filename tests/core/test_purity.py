@@ -36,7 +36,7 @@ def test_no_core_module_imports_the_ui():
 def test_importing_every_game_loads_no_ui_module():
     code = (
         "import sys, karavan_core, karavan_core.bots\n"
-        "for g in karavan_core.games(): pass\n"
+        "for g in karavan_core.all_games(): pass\n"
         "ui = ('textual', 'rich', 'karavan_tui')\n"
         "bad = sorted(m for m in sys.modules if m.split('.')[0] in ui)\n"
         "print(','.join(bad))\n"
@@ -45,12 +45,12 @@ def test_importing_every_game_loads_no_ui_module():
     assert out.stdout.strip() == ""
 
 
-def test_games_function_survives_loading_a_game_module():
-    """``karavan_core.games`` is the registry function even after game modules are imported."""
+def test_the_games_subpackage_is_not_shadowed():
+    """``karavan_core.games`` is the package of game modules; the registry lists them."""
     code = (
         "import karavan_core\n"
         "from karavan_core.games.karakum import GAME\n"
-        "print(callable(karavan_core.games), [g.name for g in karavan_core.games()][0])\n"
+        "print(karavan_core.games.__name__, [g.name for g in karavan_core.all_games()][0])\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
-    assert out.stdout.split() == ["True", "karakum"]
+    assert out.stdout.split() == ["karavan_core.games", "karakum"]

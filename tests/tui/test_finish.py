@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from karavan_core import games
+from karavan_core import all_games
 from karavan_core.games.karakum.state import Buy, DrawCard, TakeCard
 from karavan_tui.config import Settings
 from karavan_tui.modals.choice import ChoiceScreen
@@ -157,7 +157,7 @@ async def test_new_game_dialog_offers_only_games_with_a_table_and_their_player_c
     app = make_app(tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:
         dialog = await open_new_game_dialog(pilot, app)
-        assert list(dialog.games) == [g.name for g in games() if g.name in TABLE_GAMES]
+        assert list(dialog.games) == [g.name for g in all_games() if g.name in TABLE_GAMES]
         count = dialog.query_one("#count")
         assert [value for _, value in count._options] == [2, 3, 4]
         count.value = 3

@@ -10,7 +10,7 @@ from textual.containers import VerticalScroll
 from textual.screen import Screen
 from textual.widgets import Footer, Markdown, TabbedContent, TabPane
 
-from karavan_core.registry import games
+from karavan_core.registry import all_games
 from karavan_tui.widgets.chrome import AppHeader
 
 
@@ -39,7 +39,7 @@ class RulesScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         """Header, tabs and Footer."""
         yield AppHeader()
-        written = [(game, rules_text(game.name)) for game in games()]
+        written = [(game, rules_text(game.name)) for game in all_games()]
         written = [(game, text) for game, text in written if text]
         initial = self.game_name if any(g.name == self.game_name for g, _ in written) else None
         with TabbedContent(initial=initial or ""):

@@ -12,7 +12,7 @@ from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 from textual.worker import get_current_worker
 
-from karavan_core.registry import games
+from karavan_core.registry import all_games
 from karavan_core.saves import SaveSummary, list_saves
 from karavan_core.version import __version__
 from karavan_tui.modals.saves import when
@@ -34,7 +34,7 @@ BANNER = "\n".join(line.ljust(_WIDTH) for line in _ART.strip("\n").splitlines())
 
 def resumable(summaries: list[SaveSummary]) -> SaveSummary | None:
     """The most recently played save of a game still in progress that the app can show."""
-    tables = {game.title for game in games() if playable(game.name)}
+    tables = {game.title for game in all_games() if playable(game.name)}
     return next((s for s in summaries if not s.over and s.game in tables), None)
 
 
@@ -60,7 +60,7 @@ class TitleScreen(Screen[None]):
         yield AppHeader()
         with Vertical(id="title-box"):
             yield Static(BANNER, id="banner")
-            names = ", ".join(game.title for game in games())
+            names = ", ".join(game.title for game in all_games())
             yield Static(f"Camel-caravan card games: {names}", id="tagline")
             with Center():
                 yield OptionList(id="menu")
