@@ -1,4 +1,4 @@
-"""Karakum's rules, one test per rule: the rulebook, its examples, the FAQ and RULINGS.md.
+"""Karakum's rules, one test per rule: the rulebook, its examples, the FAQ and docs/rulings.md.
 
 Scenario states are built from a real deal with only the relevant fields changed.
 FAQ answers are cited as "FAQ:" in the docstrings.
@@ -51,7 +51,7 @@ def refuse(state, action) -> str:
     return refuse_in(GAME, state, action)
 
 
-# -- setup ------------------------------------------------------------------------
+# -- setup ---------------------------------------------------------------------------------
 
 
 @pytest.mark.parametrize(("players", "removed"), [(2, 12), (3, 8), (4, 0)])
@@ -86,7 +86,7 @@ def test_first_player_is_chosen_or_drawn_from_the_seed():
     assert GAME.new_game(["A", "B"], 11).current == GAME.new_game(["A", "B"], 11).current
 
 
-# -- gathering ----------------------------------------------------------------------
+# -- gathering -----------------------------------------------------------------------------
 
 
 def test_one_action_per_turn_gather_or_buy():
@@ -181,7 +181,7 @@ def test_no_hand_limit():
     assert sum(state.hands[0]) == sum(big) + 2
 
 
-# -- buying -------------------------------------------------------------------------
+# -- buying --------------------------------------------------------------------------------
 
 
 def test_rulebook_example_taxed_blue_three_paid_with_gold():
@@ -315,7 +315,7 @@ def test_tax_gives_no_extra_points():
     assert GAME.result(state).scores[0] == 3
 
 
-# -- the caravan --------------------------------------------------------------------
+# -- the caravan ---------------------------------------------------------------------------
 
 
 def test_caravan_matches_by_colour_or_number():
@@ -415,7 +415,7 @@ def test_owner_chooses_which_left_camel_joins_when_several_can():
     assert state.current == 1
 
 
-# -- the end and scoring ----------------------------------------------------------------
+# -- the end and scoring -------------------------------------------------------------------
 
 
 def test_game_ends_at_the_end_of_the_turn_the_market_cannot_be_refilled():
@@ -472,7 +472,7 @@ def test_caravan_master_has_no_effect():
     assert GAME.result(state).scores == (0, 0)
 
 
-# -- a stalemate (RULINGS is silent; the app's ruling) -------------------------------------
+# -- a stalemate (the rules are silent; the app's ruling, see docs/rulings.md) -------------
 
 
 def test_pass_only_when_nothing_else_is_possible_and_a_full_round_of_passes_ends_the_game():
@@ -488,7 +488,7 @@ def test_pass_only_when_nothing_else_is_possible_and_a_full_round_of_passes_ends
     assert "only pass" in refuse(table(), Pass())
 
 
-# -- words --------------------------------------------------------------------------------
+# -- words ---------------------------------------------------------------------------------
 
 
 def test_describe_reads_naturally_and_hides_blind_draws():

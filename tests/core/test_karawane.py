@@ -1,4 +1,4 @@
-"""Karawane's rules, one test per rule: the rulebook and the Karawane section of RULINGS.md.
+"""Karawane's rules, one test per rule: the rulebook and the Karawane section of docs/rulings.md.
 
 Scenario states are built from a real deal with only the relevant fields changed.
 Squares: 0 is the city, 1-20 the desert, 21-26 the oasis (worth 1 to 6 points).
@@ -45,7 +45,7 @@ def refuse(state, action) -> str:
     return refuse_in(GAME, state, action)
 
 
-# -- components and setup -----------------------------------------------------------
+# -- components and setup ------------------------------------------------------------------
 
 
 def test_components_follow_the_rulings():
@@ -97,7 +97,7 @@ def test_camels_in_the_city_are_alike_so_only_the_first_is_offered():
     assert "camel 1" in message
 
 
-# -- movement ------------------------------------------------------------------------
+# -- movement ------------------------------------------------------------------------------
 
 
 def test_forward_counts_only_free_squares():
@@ -160,7 +160,7 @@ def test_mirage_moves_only_opponent_camels_on_desert_squares():
     assert "own camels" in refuse(state, Play(O1, BOB, 1))  # oasis cards move your own
 
 
-# -- camel driver ------------------------------------------------------------------------
+# -- camel driver --------------------------------------------------------------------------
 
 
 def test_driver_moves_a_camel_just_ahead_of_the_leader_outside_the_oasis():
@@ -190,7 +190,7 @@ def test_driver_is_refused_when_the_square_ahead_is_in_the_oasis():
     assert "into the oasis" in refuse(state, Play(DRIVER, ANN, 0))
 
 
-# -- sandstorm ---------------------------------------------------------------------------
+# -- sandstorm -----------------------------------------------------------------------------
 
 
 def test_sandstorm_reshuffles_hand_deck_and_played_pile_of_everyone():
@@ -338,7 +338,7 @@ def test_result_mid_game_gives_the_score_so_far():
     assert "so far" in result.notes[0]
 
 
-# -- hidden information ----------------------------------------------------------------------
+# -- hidden information --------------------------------------------------------------------
 
 
 def test_observation_shows_own_hand_and_public_piles_only():
@@ -354,3 +354,180 @@ def test_observation_shows_own_hand_and_public_piles_only():
     # Ann's hand and the deck orders are redrawn, not copied.
     other = GAME.sample_state(seen, random.Random(2))
     assert (other.hands[ANN], other.decks) != (sampled.hands[ANN], sampled.decks)
+
+
+# == A review of the rules against the rulebook and docs/rulings.md ========================
+# These scenarios were written for another deal (seed 23).
+
+
+def table_23(players: int = 2, ann: tuple[Card, ...] | None = None, **changes):
+    """The table on the deal the review's scenarios were written for."""
+    return table(players, ann, seed=23, **changes)
+
+
+def refuse_unlisted(state, action) -> str:
+    """Illegal: refused with a sentence, nothing changed, and not listed either."""
+    assert action not in GAME.legal_actions(state)
+    return refuse(state, action)
+
+
+# -- components and setup ------------------------------------------------------------------
+
+
+def test_unused_decks_and_camels_stay_out_of_play():
+    """With fewer than four players only the seated players' camels and decks exist."""
+    for players in (2, 3):
+        state = table_23(players)
+        inventory = GAME.inventory(state)
+        assert len(state.camels) == len(state.hands) == len(state.decks) == players
+        assert sum(n for key, n in inventory.items() if key.endswith(" camel")) == 3 * players
+        assert sum(n for key, n in inventory.items() if not key.endswith(" camel")) == 12 * players
+
+
+# -- movement ------------------------------------------------------------------------------
+
+
+def test_oasis_card_from_the_city_skips_occupied_desert_squares():
+    """Oasis 3 from the city with squares 1, 2 and 4 taken lands on 6 (free: 3, 5, 6)."""
+    state = table_23(ann=(O3, O1, O1), camels=((0, 0, 0), (1, 2, 4)))
+    after = GAME.apply(state, Play(O3, ANN, 0))
+    assert after.camels[ANN] == (6, 0, 0)
+
+
+def test_entering_the_oasis_skips_occupied_oasis_squares():
+    """Oasis 2 from 19 with 20 and 21 taken: free squares 22, 23 -> lands on 23."""
+    state = table_23(ann=(O2, O1, O1), camels=((19, 0, 0), (20, 21, 0)))
+    after = GAME.apply(state, Play(O2, ANN, 0))
+    assert after.camels[ANN][0] == 23
+
+
+def test_a_move_that_needs_the_taken_last_square_is_refused():
+    """From 20 with 22, 23 and 26 taken the free squares ahead are 21, 24, 25: no fourth."""
+    state = table_23(ann=(O4, O3, M1), camels=((20, 0, 0), (22, 23, 26)))
+    assert "exact count" in refuse_unlisted(state, Play(O4, ANN, 0))
+    assert GAME.apply(state, Play(O3, ANN, 0)).camels[ANN][0] == 25
+
+
+def test_mirage_may_target_any_opponent_and_counts_every_camel_as_an_obstacle():
+    """Four players: Ann's Mirage 3 on Dee's camel on 10, with 9 (Ann), 8 (Bob), 6 (Cid) taken."""
+    camels = ((9, 0, 0), (8, 0, 0), (6, 0, 0), (10, 0, 0))
+    state = table_23(4, ann=(M3, O1, O1), camels=camels)
+    mirages = {a for a in GAME.legal_actions(state) if a.card is M3}
+    assert mirages == {Play(M3, BOB, 0), Play(M3, CID, 0), Play(M3, DEE, 0)}
+    after = GAME.apply(state, Play(M3, DEE, 0))
+    assert after.camels[DEE][0] == 4  # free squares back from 10: 7, 5, 4
+
+
+def test_mirage_on_a_camel_on_the_last_desert_square_is_legal():
+    state = table_23(ann=(M1, O1, O1), camels=((0, 0, 0), (20, 21, 0)))
+    assert Play(M1, BOB, 0) in GAME.legal_actions(state)
+    assert "never moves again" in refuse_unlisted(state, Play(M1, BOB, 1))
+    assert GAME.apply(state, Play(M1, BOB, 0)).camels[BOB] == (19, 21, 0)
+
+
+# -- camel driver --------------------------------------------------------------------------
+
+
+def test_driver_never_moves_a_camel_already_in_the_oasis():
+    state = table_23(ann=(DRIVER, O1, O1), camels=((22, 0, 0), (7, 0, 0)))
+    assert "never moves again" in refuse_unlisted(state, Play(DRIVER, ANN, 0))
+    assert GAME.apply(state, Play(DRIVER, ANN, 1)).camels[ANN] == (22, 8, 0)
+
+
+def test_driver_may_reach_the_last_desert_square_but_not_beyond():
+    """Leader on 19: the driver sends a camel to 20; leader on 20: the square ahead is oasis."""
+    state = table_23(ann=(DRIVER, O1, O1), camels=((2, 0, 0), (19, 0, 0)))
+    assert GAME.apply(state, Play(DRIVER, ANN, 0)).camels[ANN] == (20, 0, 0)
+    on_twenty = evolve(state, camels=((2, 0, 0), (20, 0, 0)))
+    assert "into the oasis" in refuse_unlisted(on_twenty, Play(DRIVER, ANN, 0))
+
+
+def test_driver_leader_is_the_frontmost_camel_of_anyone_not_just_your_own():
+    """Three players: Cid leads on 15; Bob's oasis camel does not count."""
+    camels = ((4, 0, 0), (24, 9, 0), (15, 0, 0))
+    state = table_23(3, ann=(DRIVER, O1, O1), camels=camels)
+    assert GAME.apply(state, Play(DRIVER, ANN, 0)).camels[ANN] == (16, 0, 0)
+    assert "own camels" in refuse_unlisted(state, Play(DRIVER, CID, 0))
+
+
+# -- sandstorm and the duty to use a card --------------------------------------------------
+
+
+def test_a_sandstorm_in_hand_always_has_an_effect_so_nothing_is_played_for_nothing():
+    """Every other card is unusable, but the sandstorm can be played for its effect."""
+    camels = ((21, 22, 20), (0, 0, 23))
+    state = table_23(ann=(O4, M2, STORM), camels=camels)
+    assert GAME.legal_actions(state) == [PlaySandstorm()]
+    assert "its effect" in refuse_unlisted(state, PlayWithoutEffect(O4))
+    assert "its effect" in refuse_unlisted(state, PlayWithoutEffect(STORM))
+
+
+def test_sandstorm_reshuffles_everyone_at_four_players_and_with_empty_decks():
+    base = table_23(4)
+    # Bob has played everything but his hand; Ann holds the sandstorm.
+    bob_hand = hand(O1, O2, M1)
+    bob_played = tuple((Counter(C.DECK) - Counter(bob_hand)).elements())
+    ann_hand = hand(STORM, O3, DRIVER)
+    ann_deck = tuple((Counter(C.DECK) - Counter(ann_hand)).elements())
+    state = evolve(
+        base,
+        hands=(ann_hand, bob_hand, *base.hands[2:]),
+        decks=(ann_deck, (), *base.decks[2:]),
+        played=((), bob_played, (), ()),
+    )
+    assert GAME.inventory(state) == GAME.inventory(base)
+    after = GAME.apply(state, PlaySandstorm())
+    for seat in range(4):
+        assert len(after.hands[seat]) == 3 and len(after.decks[seat]) == 9
+        assert Counter(after.hands[seat] + after.decks[seat]) == Counter(C.DECK)
+    assert after.played == ((),) * 4 and after.to_move == BOB
+    assert after.camels == state.camels
+
+
+# -- drawing -------------------------------------------------------------------------------
+
+
+def test_draw_back_to_three_uses_the_deck_top_and_then_runs_dry():
+    state = table_23(ann=(O1, O2, O3))
+    state = evolve(state, decks=((M1,),) + state.decks[1:])
+    after = GAME.apply(state, Play(O1, ANN, 0))
+    assert after.hands[ANN] == hand(O2, O3, M1) and after.decks[ANN] == ()
+    state = evolve(after, current=ANN)
+    after = GAME.apply(state, Play(O2, ANN, 0))
+    assert after.hands[ANN] == hand(O3, M1)  # nothing left to draw: fewer cards
+
+
+# -- end and scoring -----------------------------------------------------------------------
+
+
+def test_the_sixth_oasis_square_ends_a_four_player_game_with_camels_still_out():
+    """The game stops at once; desert and city camels score nothing; Dee never moves again."""
+    camels = ((20, 0, 0), (21, 25, 5), (22, 24, 0), (23, 0, 0))
+    state = table_23(4, ann=(O1, O2, O3), camels=camels)
+    after = GAME.apply(state, Play(O1, ANN, 0))
+    assert after.camels[ANN] == (26, 0, 0)
+    assert after.over and after.to_move is None and GAME.legal_actions(after) == []
+    result = GAME.result(after)
+    assert result.scores == (6, 1 + 5, 2 + 4, 3)
+    assert result.winners == (ANN, BOB, CID)
+    assert "share the victory" in result.notes[0]
+
+
+def test_five_oasis_squares_taken_do_not_end_the_game():
+    camels = ((20, 0, 0), (21, 22, 5), (23, 24, 0))
+    state = table_23(3, ann=(O1, O2, O3), camels=camels)
+    after = GAME.apply(state, Play(O1, ANN, 0))
+    assert sum(sq >= C.FIRST_OASIS for line in after.camels for sq in line) == 5
+    assert not after.over and after.to_move == BOB
+
+
+def test_two_players_end_only_with_all_six_camels_in_and_cannot_tie():
+    """With two players every camel must be in; the 21 points can never split evenly."""
+    camels = ((20, 23, 22), (25, 24, 21))
+    state = table_23(ann=(O1, O3, M1), camels=camels)
+    assert "exact count" in refuse_unlisted(state, Play(O3, ANN, 0))  # only 26 is free ahead
+    after = GAME.apply(state, Play(O1, ANN, 0))
+    assert after.over
+    result = GAME.result(after)
+    assert result.scores == (6 + 3 + 2, 5 + 4 + 1) and sum(result.scores) == 21
+    assert result.winners == (ANN,)
