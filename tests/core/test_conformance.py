@@ -27,9 +27,11 @@ from karavan_core.saves import (
 # inventory and result checked at its end; one game in FULL_EVERY gets every
 # check at every decision.  Raise both with --conformance-games N and
 # --conformance-full-every K (K=1 checks everything in every game).  The
-# defaults keep this file near half a minute on one core.
-DEFAULT_GAMES = 200
-DEFAULT_FULL_EVERY = 20
+# defaults keep this file near twenty seconds on one core; the slow run plays
+# SLOW_GAMES more per game and player count.
+DEFAULT_GAMES = 50
+DEFAULT_FULL_EVERY = 25
+SLOW_GAMES = 300
 MAX_DECISIONS = 20_000  # a game still running after this many decisions never ends
 
 CASES = [
@@ -133,9 +135,21 @@ def _check_step(game, match: Match, rng: random.Random, seen_actions: list) -> N
 @pytest.mark.parametrize(("game", "players"), CASES)
 def test_random_games_keep_the_contract(game, players, game_count, full_every):
     """Thousands of random decisions, each checked against the whole contract."""
+    play_and_check(game, players, range(game_count), full_every)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(("game", "players"), CASES)
+def test_many_more_random_games_keep_the_contract(game, players, game_count, full_every):
+    """The slow run: other seeds, many more games."""
+    play_and_check(game, players, range(game_count, game_count + SLOW_GAMES), full_every)
+
+
+def play_and_check(game, players: int, seeds: range, full_every: int) -> None:
+    """Play a seeded random game for each of ``seeds``, checking the contract as it goes."""
     names = [f"Player {i + 1}" for i in range(players)]
     seats = [Seat(name) for name in names]
-    for seed in range(game_count):
+    for seed in seeds:
         rng = random.Random(seed)
         match = Match(game, seats, seed)
         initial_inventory = game.inventory(match.state)

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import contextlib
 import random
 import re
 from pathlib import Path
+
+from textual.worker import WorkerCancelled, WorkerFailed
 
 from karavan_core.match import Match, Seat
 from karavan_core.registry import get_game
@@ -44,6 +47,24 @@ def seeded_match(
     return match
 
 
+def near_the_end(game: str, seats: str, seed: int = SEED, left: int = 12) -> Match:
+    """A ``game`` match at seat 0's turn, ``left`` of its decisions before the end.
+
+    The end is found by playing the same deal to its end at random first (the
+    game may of course end a little sooner or later once the table plays on).
+    """
+    full = seeded_match(game, seats, seed)
+    rng = random.Random(seed)
+    while not full.is_over():
+        full.play(rng.choice(full.legal_actions()))
+    mine = [i for i in range(len(full.history)) if full.actor(i) == 0]
+    cut = mine[max(0, len(mine) - left)]
+    match = seeded_match(game, seats, seed)
+    for action in full.history[:cut]:
+        match.play(action)
+    return match
+
+
 def karakum_match(
     seats: str = "Ann,bot:random", seed: int = SEED, first: int | None = 0, moves: int = 0
 ) -> Match:
@@ -75,15 +96,21 @@ def game_screen(app: KaravanApp) -> GameScreen:
 
 
 async def settle(pilot, app: KaravanApp, rounds: int = 2000) -> None:
-    """Wait until no bot is thinking and the app has processed its messages."""
+    """Wait until no bot is thinking and the app has processed its messages.
+
+    Waits on the workers themselves (a bot's answer reaches the app before its
+    worker completes) rather than polling the clock.
+    """
     for _ in range(rounds):
+        for worker in list(app.workers):
+            if not worker.is_finished:
+                # Undo or leaving the table cancels a thinking bot.
+                with contextlib.suppress(WorkerCancelled, WorkerFailed):
+                    await worker.wait()
         await pilot.pause()
         games = [s for s in app.screen_stack if isinstance(s, GameScreen)]
         if not games or not games[-1].thinking:
-            await pilot.pause()
-            if not games or not games[-1].thinking:
-                return
-        await pilot.pause(0.005)
+            return
     raise AssertionError("the bot never finished thinking")
 
 

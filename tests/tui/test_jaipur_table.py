@@ -16,7 +16,15 @@ from karavan_tui.screens.game import GameScreen
 from karavan_tui.screens.game_over import GameOverScreen
 from karavan_tui.tables.jaipur import MarketZone, RoundSummaryScreen
 
-from .helpers import SEED, game_screen, make_app, settle, start_against_random_bot, start_with
+from .helpers import (
+    SEED,
+    game_screen,
+    make_app,
+    near_the_end,
+    settle,
+    start_against_random_bot,
+    start_with,
+)
 from .test_snapshots import SIZES, steady
 
 
@@ -79,6 +87,7 @@ async def play_turn_by_keys(pilot, match: Match) -> None:
     await press_card(pilot, "market", wanted[0])
 
 
+@pytest.mark.slow
 async def test_whole_match_human_against_random_bot(tmp_path):
     """New-game dialog → Jaipur → a whole seeded match by keys (and a click) → game over."""
     app = make_app(tmp_path)
@@ -96,23 +105,36 @@ async def test_whole_match_human_against_random_bot(tmp_path):
         await settle(pilot, app)
         expected = TakeCamels() if first is Card.CAMEL else TakeGood(first)
         assert match.history[before] == expected
-        summaries = 0
-        for _ in range(1500):
-            await settle(pilot, app)
-            if isinstance(app.screen, GameOverScreen):
-                break
-            if isinstance(app.screen, RoundSummaryScreen):
-                summaries += 1
-                await pilot.press("enter")
-                continue
-            assert isinstance(app.screen, GameScreen) and match.to_move == 0
-            before = len(match.history)
-            await play_turn_by_keys(pilot, match)
-            await settle(pilot, app)
-            assert len(match.history) > before
-        assert isinstance(app.screen, GameOverScreen)
-        assert match.is_over() and summaries == len(match.state.rounds) - 1
-        assert max(match.state.seals) == 2
+        await play_out_by_keys(pilot, app)
+
+
+async def test_the_last_stretch_of_a_match_by_keys_ends_at_the_game_over_screen(tmp_path):
+    app = start_with(tmp_path, near_the_end("jaipur", "Ann,bot:random", left=10))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await play_out_by_keys(pilot, app)
+
+
+async def play_out_by_keys(pilot, app) -> None:
+    """Play the human's turns by keys, reading each round summary, until the match is over."""
+    match = game_screen(app).match
+    rounds_before = len(match.state.rounds)
+    summaries = 0
+    for _ in range(1500):
+        await settle(pilot, app)
+        if isinstance(app.screen, GameOverScreen):
+            break
+        if isinstance(app.screen, RoundSummaryScreen):
+            summaries += 1
+            await pilot.press("enter")
+            continue
+        assert isinstance(app.screen, GameScreen) and match.to_move == 0
+        before = len(match.history)
+        await play_turn_by_keys(pilot, match)
+        await settle(pilot, app)
+        assert len(match.history) > before
+    assert isinstance(app.screen, GameOverScreen)
+    assert match.is_over() and summaries == len(match.state.rounds) - 1 - rounds_before
+    assert max(match.state.seals) == 2
 
 
 async def test_curtain_hides_hands_and_bonus_values(tmp_path):

@@ -28,6 +28,7 @@ from .helpers import (
     SEED,
     game_screen,
     make_app,
+    near_the_end,
     seeded_match,
     settle,
     start_against_random_bot,
@@ -74,6 +75,7 @@ def screen_text(app) -> str:
     return app.export_screenshot().replace("&#160;", " ")
 
 
+@pytest.mark.slow
 async def test_the_new_game_dialog_offers_karakorum_and_a_whole_game_plays_by_keys(tmp_path):
     """Title → dialog → a seeded game against a random bot, moves by Enter and a click."""
     app = make_app(tmp_path)
@@ -86,27 +88,38 @@ async def test_the_new_game_dialog_offers_karakorum_and_a_whole_game_plays_by_ke
         # One decision by mouse: the deck reveals (or, if not now, the engine says why).
         await pilot.click("#table-row Card")
         await settle(pilot, app)
-        # Enter always acts on the slot the table points at; pickers take their first option.
-        for _ in range(3000):
-            await settle(pilot, app)
-            if isinstance(app.screen, GameOverScreen):
-                break
-            before = len(match.history)
+        await play_out_by_keys(pilot, app)
+
+
+async def test_the_last_stretch_of_a_game_by_keys_ends_at_the_game_over_screen(tmp_path):
+    app = start_with(tmp_path, near_the_end("karakorum", "Ann,bot:random", left=15))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await play_out_by_keys(pilot, app)
+
+
+async def play_out_by_keys(pilot, app) -> None:
+    """Enter always acts on the slot the table points at; pickers take their first option."""
+    match = game_screen(app).match
+    for _ in range(3000):
+        await settle(pilot, app)
+        if isinstance(app.screen, GameOverScreen):
+            break
+        before = len(match.history)
+        await pilot.press("enter")
+        await settle(pilot, app)
+        if isinstance(app.screen, ChoiceScreen):
             await pilot.press("enter")
             await settle(pilot, app)
-            if isinstance(app.screen, ChoiceScreen):
-                await pilot.press("enter")
-                await settle(pilot, app)
-            assert len(match.history) > before or isinstance(app.screen, GameOverScreen)
-        assert isinstance(app.screen, GameOverScreen)
-        assert match.is_over()
-        result = match.game.result(match.state)
-        notes = str(app.screen.query_one("#notes").render())
-        assert notes.splitlines()[:-1] == list(result.notes[:-1])  # one sentence a line
-        console = Console(width=100, record=True)
-        console.print(app.screen.query_one("#breakdown").content)
-        breakdown = console.export_text()
-        assert "Red marker" in breakdown and ("Score" in breakdown or "wins at once" in notes)
+        assert len(match.history) > before or isinstance(app.screen, GameOverScreen)
+    assert isinstance(app.screen, GameOverScreen)
+    assert match.is_over()
+    result = match.game.result(match.state)
+    notes = str(app.screen.query_one("#notes").render())
+    assert notes.splitlines()[:-1] == list(result.notes[:-1])  # one sentence a line
+    console = Console(width=100, record=True)
+    console.print(app.screen.query_one("#breakdown").content)
+    breakdown = console.export_text()
+    assert "Red marker" in breakdown and ("Score" in breakdown or "wins at once" in notes)
 
 
 async def test_hot_seat_curtain_hides_the_table_and_the_deck_order_never_shows(tmp_path):

@@ -14,7 +14,15 @@ from karavan_tui.screens.game_over import GameOverScreen
 from karavan_tui.tables.karawane import KarawaneTable, TrackZone, card_of
 from karavan_tui.widgets.cards import CardRow
 
-from .helpers import SEED, game_screen, make_app, seeded_match, settle, start_with
+from .helpers import (
+    SEED,
+    game_screen,
+    make_app,
+    near_the_end,
+    seeded_match,
+    settle,
+    start_with,
+)
 from .test_snapshots import SIZES, steady
 
 LABELS = [card.label for card in Card]
@@ -49,6 +57,7 @@ async def click_camel(pilot, app, seat: int, camel: int) -> None:
     await pilot.pause()
 
 
+@pytest.mark.slow
 async def test_whole_game_human_against_random_bot_through_keys_and_a_click(tmp_path):
     """Title → new game dialog → Karawane → a whole seeded game by keys → game over."""
     app = make_app(tmp_path)
@@ -74,27 +83,39 @@ async def test_whole_game_human_against_random_bot_through_keys_and_a_click(tmp_
         await settle(pilot, app)
         first = match.history[0]
         assert isinstance(first, Play) and (first.owner, first.camel) == (0, 0)
-        turns = 1
-        for _ in range(500):
-            await settle(pilot, app)
-            if isinstance(app.screen, GameOverScreen):
-                break
-            assert isinstance(app.screen, GameScreen) and match.to_move == 0
-            legal = match.legal_actions()
-            hand = match.state.hands[0]
-            slot = next(i for i, card in enumerate(hand) if card in map(card_of, legal))
-            before = len(match.history)
-            await play_card(pilot, app, slot)
-            if isinstance(app.screen, ChoiceScreen):  # the camel to play the card on
-                await pilot.press("enter")
-            await settle(pilot, app)
-            assert match.history[before] in legal and card_of(match.history[before]) == hand[slot]
-            turns += 1
-        assert isinstance(app.screen, GameOverScreen) and match.is_over()
-        assert turns > 5
-        result = match.game.result(match.state)
-        winners = " and ".join(match.seats[s].name for s in result.winners)
-        assert str(app.screen.query_one("#winners").render()).startswith(f"★ {winners}")
+        await play_out_by_keys(pilot, app)
+
+
+async def test_the_last_stretch_of_a_game_by_keys_ends_at_the_game_over_screen(tmp_path):
+    app = start_with(tmp_path, near_the_end("karawane", "Ann,bot:random", left=5))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await play_out_by_keys(pilot, app)
+
+
+async def play_out_by_keys(pilot, app) -> None:
+    """Play the first playable card of the hand (on the first camel offered) until the end."""
+    match = game_screen(app).match
+    turns = 0
+    for _ in range(500):
+        await settle(pilot, app)
+        if isinstance(app.screen, GameOverScreen):
+            break
+        assert isinstance(app.screen, GameScreen) and match.to_move == 0
+        legal = match.legal_actions()
+        hand = match.state.hands[0]
+        slot = next(i for i, card in enumerate(hand) if card in map(card_of, legal))
+        before = len(match.history)
+        await play_card(pilot, app, slot)
+        if isinstance(app.screen, ChoiceScreen):  # the camel to play the card on
+            await pilot.press("enter")
+        await settle(pilot, app)
+        assert match.history[before] in legal and card_of(match.history[before]) == hand[slot]
+        turns += 1
+    assert isinstance(app.screen, GameOverScreen) and match.is_over()
+    assert turns > 2
+    result = match.game.result(match.state)
+    winners = " and ".join(match.seats[s].name for s in result.winners)
+    assert str(app.screen.query_one("#winners").render()).startswith(f"★ {winners}")
 
 
 def rendered(app) -> str:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from karavan_core.games.karakum.state import Buy, DrawCard, Step, TakeCard
 from karavan_core.match import Match
 from karavan_core.saves import load_match
@@ -16,12 +18,40 @@ from .helpers import (
     game_screen,
     karakum_match,
     make_app,
+    near_the_end,
     settle,
     start_against_random_bot,
     start_with,
 )
 
 
+async def play_out_by_keys(pilot, app) -> None:
+    """Play the human's decisions from the move list (buys come last) until the game is over."""
+    screen = game_screen(app)
+    for _ in range(3000):
+        await settle(pilot, app)
+        if isinstance(app.screen, GameOverScreen):
+            break
+        if not isinstance(app.screen, ChoiceScreen):
+            await pilot.press("a")  # every legal move; buys are listed last
+            await pilot.pause()
+        assert isinstance(app.screen, ChoiceScreen)
+        await pilot.press("end", "enter")
+    assert isinstance(app.screen, GameOverScreen)
+    match = screen.match
+    assert match.is_over()
+    result = match.game.result(match.state)
+    winners = " and ".join(match.seats[s].name for s in result.winners)
+    assert str(app.screen.query_one("#winners").render()).startswith(f"★ {winners}")
+    # The autosave holds the finished game.
+    screen.saver.flush()
+    assert load_match(screen.save_path).is_over()
+    await pilot.press("t")
+    await pilot.pause()
+    assert isinstance(app.screen, TitleScreen)
+
+
+@pytest.mark.slow
 async def test_whole_game_human_against_random_bot_through_keys(tmp_path):
     """Title → new game dialog → a whole seeded game, human moves by keys → game over."""
     app = make_app(tmp_path)
@@ -30,27 +60,14 @@ async def test_whole_game_human_against_random_bot_through_keys(tmp_path):
         screen = game_screen(app)
         assert [seat.name for seat in screen.match.seats] == ["Player 1", "Random bot 2"]
         assert screen.match.seed == 4242
-        for _ in range(3000):
-            await settle(pilot, app)
-            if isinstance(app.screen, GameOverScreen):
-                break
-            if not isinstance(app.screen, ChoiceScreen):
-                await pilot.press("a")  # every legal move; buys are listed last
-                await pilot.pause()
-            assert isinstance(app.screen, ChoiceScreen)
-            await pilot.press("end", "enter")
-        assert isinstance(app.screen, GameOverScreen)
-        match = screen.match
-        assert match.is_over()
-        result = match.game.result(match.state)
-        winners = " and ".join(match.seats[s].name for s in result.winners)
-        assert str(app.screen.query_one("#winners").render()).startswith(f"★ {winners}")
-        # The autosave holds the finished game.
-        screen.saver.flush()
-        assert load_match(screen.save_path).is_over()
-        await pilot.press("t")
-        await pilot.pause()
-        assert isinstance(app.screen, TitleScreen)
+        await play_out_by_keys(pilot, app)
+
+
+async def test_the_last_stretch_of_a_game_by_keys_ends_at_the_game_over_screen(tmp_path):
+    """From a seeded position near the end, the human plays by keys to the game-over screen."""
+    app = start_with(tmp_path, near_the_end("karakum", "Ann,bot:random"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await play_out_by_keys(pilot, app)
 
 
 async def test_table_keys_take_cards_and_buy_with_the_payment_picker(tmp_path):

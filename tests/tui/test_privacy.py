@@ -101,7 +101,7 @@ async def test_a_hot_seat_game_through_the_curtain_shows_nobody_a_hidden_card(tm
     async with app.run_test(size=(100, 30)) as pilot:
         await settle(pilot, app)
         screen = game_screen(app)
-        for _ in range(3):
+        for _ in range(2):
             assert isinstance(app.screen, CurtainScreen)
             assert screen.table.view.observation.player is None
 
