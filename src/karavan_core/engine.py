@@ -155,8 +155,9 @@ class Game(abc.ABC, Generic[S, O, A]):
         refused with a sentence.
         """
         legal = self.legal_actions(state)
+        searched: Sequence[Action] = legal  # the same list, typed so index() takes any action
         try:
-            canonical = legal[legal.index(action)]
+            canonical = legal[searched.index(action)]
         except Exception:  # not among them, or not even comparable: either way refused
             raise IllegalAction(self.refusal(state, action)) from None
         return self._apply(state, canonical)

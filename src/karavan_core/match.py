@@ -146,7 +146,8 @@ class Match:
 
     def view(self, player: int | None, index: int = -1) -> Observation:
         """What ``player`` (``None``: every player) sees of state number ``index``."""
-        return self.game.observe(self.states[index], player)
+        observation: Observation = self.game.observe(self.states[index], player)
+        return observation
 
     def actor(self, index: int) -> int:
         """The seat that took decision number ``index`` of the history."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+from typing import Any
 
 from karavan_core.engine import Game
 
@@ -15,10 +16,10 @@ _MODULES: dict[str, str] = {
     "jaipur": "karavan_core.games.jaipur",
 }
 
-_loaded: dict[str, Game] = {}
+_loaded: dict[str, Game[Any, Any, Any]] = {}
 
 
-def all_games() -> list[Game]:
+def all_games() -> list[Game[Any, Any, Any]]:
     """All registered games, in a stable order."""
     return [get_game(name) for name in _MODULES]
 
@@ -28,7 +29,7 @@ def game_names() -> list[str]:
     return list(_MODULES)
 
 
-def get_game(name: str) -> Game:
+def get_game(name: str) -> Game[Any, Any, Any]:
     """The game called ``name``; ``KeyError`` with the known names if there is none."""
     key = name.strip().lower()
     if key not in _MODULES:

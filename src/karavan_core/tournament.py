@@ -22,6 +22,7 @@ import math
 import multiprocessing
 import time
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from attrs import asdict, frozen
 
@@ -312,7 +313,7 @@ def report_dict(
     seed: int,
     records: Sequence[GameRecord],
     elapsed: float | None = None,
-) -> dict:
+) -> dict[str, Any]:
     """A tournament as plain JSON-ready data: its settings, summary and every game."""
     return {
         "game": game,

@@ -9,17 +9,18 @@ from typing import Any, TypeVar
 
 import attrs
 
+V = TypeVar("V", bound=attrs.AttrsInstance)  # an attrs value
 T = TypeVar("T")
 
 
 @cache
-def _layout(cls: type) -> tuple[Callable[[Any], tuple], dict[str, int]]:
+def _layout(cls: type) -> tuple[Callable[[Any], tuple[Any, ...]], dict[str, int]]:
     """A getter of all init fields at once (one C call) and each field's position."""
     names = tuple(a.name for a in attrs.fields(cls) if a.init)
     return attrgetter(*names), {name: i for i, name in enumerate(names)}
 
 
-def replace(inst: T, **changes: Any) -> T:
+def replace(inst: V, **changes: Any) -> V:
     """A copy of the attrs value ``inst`` with some fields changed.
 
     Does what ``attrs.evolve`` does for plain classes (no private or aliased
@@ -34,6 +35,6 @@ def replace(inst: T, **changes: Any) -> T:
     return cls(*args)
 
 
-def replace_at(items: tuple, index: int, value: Any) -> tuple:
+def replace_at(items: tuple[T, ...], index: int, value: T) -> tuple[T, ...]:
     """``items`` with the element at ``index`` replaced by ``value``."""
     return items[:index] + (value,) + items[index + 1 :]

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from textual.app import App, SystemCommand
 from textual.binding import Binding
@@ -27,6 +28,9 @@ from karavan_tui.screens.title import TitleScreen
 from karavan_tui.screens.too_small import MIN_HEIGHT, MIN_WIDTH, TooSmallScreen
 from karavan_tui.tables import playable
 from karavan_tui.widgets.chrome import AppHeader, use_ascii_scrollbars
+
+if TYPE_CHECKING:
+    from karavan_tui.screens.game import GameScreen
 
 
 class KaravanApp(App[None]):
@@ -211,7 +215,7 @@ class KaravanApp(App[None]):
             return
         self.open_match(match, path)
 
-    def show_game_over(self, game_screen) -> None:
+    def show_game_over(self, game_screen: GameScreen) -> None:
         """Push the game-over screen for ``game_screen``'s match."""
         from karavan_tui.screens.game_over import GameOverScreen
 
@@ -286,12 +290,12 @@ class KaravanApp(App[None]):
         self.set_ascii(not self.ascii_mode)
         self.notify(f"ASCII mode {'on' if self.ascii_mode else 'off'}.")
 
-    def _game_screen(self):
+    def _game_screen(self) -> GameScreen | None:
         from karavan_tui.screens.game import GameScreen
 
         return next((s for s in reversed(self.screen_stack) if isinstance(s, GameScreen)), None)
 
-    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+    def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         """The app's own commands in the command palette, then Textual's (Theme, Quit, ...)."""
         yield SystemCommand("New game", "Set up a new game", self.action_new_game)
         yield SystemCommand("Load", "Open a saved game", self.action_load)

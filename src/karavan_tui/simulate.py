@@ -5,13 +5,17 @@ from __future__ import annotations
 import argparse
 import json
 import time
+from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from karavan_core.bots import BOT_LEVELS
 from karavan_core.registry import game_names, get_game
 from karavan_core.saves import atomic_write, check_writable
 from karavan_core.text import printable
 from karavan_core.tournament import (
+    GameRecord,
+    GameSpec,
     Summary,
     report_dict,
     run_tournament,
@@ -20,8 +24,14 @@ from karavan_core.tournament import (
 )
 from karavan_tui.levels_help import ListingHelpFormatter, levels_epilog
 
+if TYPE_CHECKING:
+    from rich.console import Console
+    from rich.table import Table
 
-def add_parser(subparsers: argparse._SubParsersAction) -> argparse.ArgumentParser:
+
+def add_parser(
+    subparsers: argparse._SubParsersAction[argparse.ArgumentParser],
+) -> argparse.ArgumentParser:
     """Add the ``simulate`` subcommand to the ``karavan`` command's subparsers."""
     parser = subparsers.add_parser(
         "simulate",
@@ -105,7 +115,9 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _play_with_progress(console, specs, jobs: int, title: str):
+def _play_with_progress(
+    console: Console, specs: Sequence[GameSpec], jobs: int, title: str
+) -> list[GameRecord]:
     from rich.progress import (
         BarColumn,
         MofNCompleteColumn,
@@ -127,7 +139,7 @@ def _play_with_progress(console, specs, jobs: int, title: str):
         return run_tournament(specs, jobs, lambda _record: progress.advance(task))
 
 
-def _table(summary: Summary, title: str, players: int):
+def _table(summary: Summary, title: str, players: int) -> Table:
     from rich.table import Table
 
     table = Table(title=f"{title}, {players} players, {summary.games} games")

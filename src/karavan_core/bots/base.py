@@ -49,7 +49,7 @@ class Bot(abc.ABC):
     strength: ClassVar[int]  # the level's place in every list of levels, weakest first
     description: ClassVar[str]
 
-    def __init__(self, game: Game, seed: int = 0) -> None:
+    def __init__(self, game: Game[Any, Any, Any], seed: int = 0) -> None:
         self.game = game
         self.seed = seed
         self.rng = random.Random(seed)
@@ -82,7 +82,7 @@ def register_level(cls: type[Bot]) -> type[Bot]:
     return cls
 
 
-def make_bot(level: str, game: Game, seed: int = 0, **options: Any) -> Bot:
+def make_bot(level: str, game: Game[Any, Any, Any], seed: int = 0, **options: Any) -> Bot:
     """A bot of ``level`` for ``game``; ``ValueError`` naming the levels if unknown.
 
     ``options`` go to the level's constructor (for instance ``seconds=1.0`` to

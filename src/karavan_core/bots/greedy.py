@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from karavan_core.bots.base import Bot, register_level
 from karavan_core.bots.evaluation import Evaluator, evaluator_for
@@ -24,7 +25,9 @@ class GreedyBot(Bot):
     strength = 1
     description = "takes the move that looks best right now"
 
-    def __init__(self, game: Game, seed: int = 0, samples: int = 4, turn_steps: int = 4) -> None:
+    def __init__(
+        self, game: Game[Any, Any, Any], seed: int = 0, samples: int = 4, turn_steps: int = 4
+    ) -> None:
         super().__init__(game, seed)
         self.samples = samples
         self.turn_steps = turn_steps
@@ -35,7 +38,8 @@ class GreedyBot(Bot):
         if len(legal) == 1:
             return legal[0]
         rng = self.decision_rng(observation)
-        me = observation.player  # type: ignore[attr-defined]
+        me = observation.player
+        assert me is not None  # a bot decides from its own seat's observation, never the public one
         totals = [0.0] * len(legal)
         for _ in range(self.samples):
             deal = self.game.sample_state(observation, rng)

@@ -16,6 +16,7 @@ import math
 import random
 import time
 from collections.abc import Sequence
+from typing import Any
 
 from karavan_core.bots.base import Bot, register_level
 from karavan_core.bots.evaluation import Evaluator, evaluator_for
@@ -59,7 +60,7 @@ class SearchBot(Bot):
 
     def __init__(
         self,
-        game: Game,
+        game: Game[Any, Any, Any],
         seed: int = 0,
         iterations: int | None = None,
         seconds: float | None = None,
@@ -168,9 +169,12 @@ class SearchBot(Bot):
         depth = self.rollout_depth
         steps = 0
         while state.to_move is not None:
-            past_limit = depth is not None and steps >= depth
-            if past_limit and (state.to_move != mover or steps >= depth + MAX_TURN_FINISH):
-                break
+            if (
+                depth is not None
+                and steps >= depth
+                and (state.to_move != mover or steps >= depth + MAX_TURN_FINISH)
+            ):
+                break  # past the depth limit, and the turn under way is over (or too long)
             legal = game.legal_actions(state)
             if policy is not None:
                 action = policy(game, state, legal, rng)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import enum
 from functools import cache
+from types import GenericAlias
 from typing import Any, Union
 
 import cattrs
@@ -95,7 +96,8 @@ def structure_action(game: Game[Any, Any, Any], data: Any) -> Action:
 
 def unstructure_actions(game: Game[Any, Any, Any], actions: list[Action]) -> Any:
     """A list of actions as JSON-ready data."""
-    return converter_for(game.name).unstructure(actions, list[action_union(game)])  # type: ignore[misc]  # a runtime union
+    # list[...] of a union built at run time, spelt so that the type checker takes it as a value.
+    return converter_for(game.name).unstructure(actions, GenericAlias(list, action_union(game)))
 
 
 def structure_actions(game: Game[Any, Any, Any], data: Any) -> list[Action]:

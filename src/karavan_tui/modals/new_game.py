@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from attrs import frozen
 from textual.app import ComposeResult
@@ -71,7 +72,7 @@ class NewGameScreen(ModalScreen[NewGameRequest | None]):
         Binding("ctrl+s", "start", "Start", priority=True),
     ]
 
-    def __init__(self, games: Sequence[Game], seed: int) -> None:
+    def __init__(self, games: Sequence[Game[Any, Any, Any]], seed: int) -> None:
         super().__init__()
         self.games = {game.name: game for game in games}
         self.seed = seed
@@ -138,7 +139,7 @@ class NewGameScreen(ModalScreen[NewGameRequest | None]):
         yield Footer()
 
     @staticmethod
-    def _count_options(game: Game) -> list[tuple[str, int]]:
+    def _count_options(game: Game[Any, Any, Any]) -> list[tuple[str, int]]:
         return [(str(n), n) for n in range(game.min_players, game.max_players + 1)]
 
     @staticmethod
@@ -150,14 +151,16 @@ class NewGameScreen(ModalScreen[NewGameRequest | None]):
         self._show_seats()
 
     @property
-    def game(self) -> Game:
+    def game(self) -> Game[Any, Any, Any]:
         """The chosen game."""
         return self.games[str(self.query_one("#game", Select).value)]
 
     @property
     def count(self) -> int:
         """The chosen number of players."""
-        return int(self.query_one("#count", Select).value)  # type: ignore[arg-type]
+        count = self.query_one("#count", Select).value
+        assert isinstance(count, int)  # never blank: allow_blank is off
+        return count
 
     def _show_seats(self) -> None:
         for index in range(MAX_SEATS):

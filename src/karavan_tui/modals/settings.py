@@ -8,6 +8,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Checkbox, Footer, Label, Select
 
+from karavan_tui.app_access import karavan_app
 from karavan_tui.config import BOT_DELAYS
 
 
@@ -29,8 +30,8 @@ class SettingsScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         """The settings."""
-        app = self.app
-        settings = app.settings  # type: ignore[attr-defined]
+        app = karavan_app(self)
+        settings = app.settings
         with Vertical():
             yield Label("Settings", id="settings-title")
             with Horizontal():
@@ -68,11 +69,13 @@ class SettingsScreen(ModalScreen[None]):
         if event.select.id == "theme":
             self.app.theme = str(event.value)
         elif event.select.id == "delay":
-            self.app.set_bot_delay(float(event.value))  # type: ignore[attr-defined, arg-type]
+            delay = event.value
+            assert isinstance(delay, int | float)  # never blank: allow_blank is off
+            karavan_app(self).set_bot_delay(float(delay))
 
     def on_checkbox_changed(self, event: Checkbox.Changed) -> None:
         """Turn ASCII mode on or off."""
-        self.app.set_ascii(event.value)  # type: ignore[attr-defined]
+        karavan_app(self).set_ascii(event.value)
 
     def action_close(self) -> None:
         """Close."""

@@ -26,6 +26,7 @@ from karavan_core.engine import Action, IllegalAction, State
 from karavan_core.match import Match
 from karavan_core.saves import new_save_path, save_match
 from karavan_core.text import printable
+from karavan_tui.app_access import karavan_app
 from karavan_tui.autosave import BackgroundSaver
 from karavan_tui.glyphs import Glyphs
 from karavan_tui.modals.choice import ChoiceScreen
@@ -70,7 +71,7 @@ class GameScreen(Screen[None]):
         assert table_class is not None, f"no table for {self.game.name}"
         self.table: TableView = table_class(self, id="table")
         if self.table.FIRST_FOCUS:
-            self.AUTO_FOCUS = self.table.FIRST_FOCUS
+            self.AUTO_FOCUS = self.table.FIRST_FOCUS  # type: ignore[misc]  # Textual reads it per instance
         # The screen alone autosaves: once now (an unusable folder raises OSError before play
         # starts), then after every change of the match, off the UI thread.
         self.save_path = save_path
@@ -114,7 +115,7 @@ class GameScreen(Screen[None]):
     @property
     def glyphs(self) -> Glyphs:
         """The current symbol set."""
-        return self.app.glyphs  # type: ignore[attr-defined]
+        return karavan_app(self).glyphs
 
     # -- saving -------------------------------------------------------------------
     def _autosave(self, match: Match) -> None:
@@ -170,7 +171,7 @@ class GameScreen(Screen[None]):
         match = self.match
         if match.is_over():
             self.refresh_view()
-            self.app.show_game_over(self)  # type: ignore[attr-defined]
+            karavan_app(self).show_game_over(self)
             return
         seat = match.to_move
         assert seat is not None
@@ -183,7 +184,7 @@ class GameScreen(Screen[None]):
                 return
             self.thinking = True
             self.refresh_status()
-            self.think(match.state, seat, self.app.bot_delay)  # type: ignore[attr-defined]
+            self.think(match.state, seat, karavan_app(self).bot_delay)
             return
         if self.viewer != seat:
             self.viewer = None  # nothing private stays on screen under the curtain
@@ -228,7 +229,7 @@ class GameScreen(Screen[None]):
         self.advance()
         return True
 
-    def choose(self, title: str, options: Sequence[str], on_pick: Callable[[int], None]) -> None:
+    def choose(self, title: str, options: Sequence[str], on_pick: Callable[[int], object]) -> None:
         """Ask the player to pick one of ``options``."""
 
         def picked(index: int | None) -> None:
@@ -307,7 +308,7 @@ class GameScreen(Screen[None]):
 
     def action_save_as(self) -> None:
         """Give the game a name: its save file moves there, and autosave goes on in it."""
-        folder = self.app.config.saves_dir  # type: ignore[attr-defined]
+        folder = karavan_app(self).config.saves_dir
 
         def named(name: str | None) -> None:
             if not name:
@@ -334,9 +335,9 @@ class GameScreen(Screen[None]):
 
     def action_rules(self) -> None:
         """Show this game's rules."""
-        self.app.show_rules(self.game.name)  # type: ignore[attr-defined]
+        karavan_app(self).show_rules(self.game.name)
 
     def action_leave(self) -> None:
         """Back to the title; the game is saved already."""
         self.cancel_bot()
-        self.app.show_title()  # type: ignore[attr-defined]
+        karavan_app(self).show_title()

@@ -11,6 +11,7 @@ from textual.content import Content
 from textual.screen import Screen
 from textual.widgets import Button, Footer, Static
 
+from karavan_core.engine import Result
 from karavan_core.match import Match
 from karavan_tui.widgets.chart import score_chart
 from karavan_tui.widgets.chrome import AppHeader
@@ -65,7 +66,7 @@ class GameOverScreen(Screen[str]):
         yield Footer()
 
     @staticmethod
-    def _breakdown(names: list[str], result) -> Table:
+    def _breakdown(names: list[str], result: Result) -> Table:
         table = Table(box=None, pad_edge=False, show_header=True, header_style="bold")
         table.add_column("")
         for seat, name in enumerate(names):

@@ -15,6 +15,7 @@ from textual.worker import get_current_worker
 from karavan_core.registry import all_games
 from karavan_core.saves import SaveSummary, list_saves
 from karavan_core.version import __version__
+from karavan_tui.app_access import karavan_app
 from karavan_tui.modals.saves import when
 from karavan_tui.tables import playable
 from karavan_tui.widgets.chrome import AppHeader
@@ -84,7 +85,7 @@ class TitleScreen(Screen[None]):
     @work(thread=True, exclusive=True, group="saves", exit_on_error=False)
     def find_latest(self) -> None:
         """Read (and verify) every save, then offer the latest game in progress."""
-        saves, _ = list_saves(self.app.config.saves_dir)  # type: ignore[attr-defined]
+        saves, _ = list_saves(karavan_app(self).config.saves_dir)
         latest = resumable(saves)
         if not get_current_worker().is_cancelled:
             self.app.call_from_thread(self.show_menu, latest)
@@ -116,18 +117,18 @@ class TitleScreen(Screen[None]):
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         """Do what the chosen entry says."""
-        app = self.app
+        app = karavan_app(self)
         choice = event.option.id
         if choice == "new":
-            app.action_new_game()  # type: ignore[attr-defined]
+            app.action_new_game()
         elif choice == "resume":
             self.action_resume()
         elif choice == "load":
-            app.action_load()  # type: ignore[attr-defined]
+            app.action_load()
         elif choice == "rules":
-            app.action_rules()  # type: ignore[attr-defined]
+            app.action_rules()
         elif choice == "settings":
-            app.action_settings()  # type: ignore[attr-defined]
+            app.action_settings()
         elif choice == "quit":
             app.exit()
 
@@ -139,4 +140,4 @@ class TitleScreen(Screen[None]):
         if self.latest is None:
             self.notify("There is no game in progress to resume.", severity="warning")
             return
-        self.app.open_file(self.latest.path)  # type: ignore[attr-defined]
+        karavan_app(self).open_file(self.latest.path)

@@ -27,7 +27,8 @@ def table_for(game_name: str) -> type[TableView] | None:
     if game_name not in _TABLES:
         return None
     module, name = _TABLES[game_name]
-    return getattr(importlib.import_module(module), name)
+    table: type[TableView] = getattr(importlib.import_module(module), name)
+    return table
 
 
 def playable(game_name: str) -> bool:

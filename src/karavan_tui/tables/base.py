@@ -24,7 +24,7 @@ class TableHost(Protocol):
     def decide(self, *actions: Action) -> bool:
         """Play ``actions`` as one gesture (one undo step); notify and play none if illegal."""
 
-    def choose(self, title: str, options: Sequence[str], on_pick: Callable[[int], None]) -> None:
+    def choose(self, title: str, options: Sequence[str], on_pick: Callable[[int], object]) -> None:
         """Ask the player to pick one of ``options``; ``on_pick`` gets its index."""
 
     def preview(self, action: Action) -> str:

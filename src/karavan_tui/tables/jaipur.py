@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from rich.table import Table
 from rich.text import Text
@@ -20,6 +21,7 @@ from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Footer, Static
 
+from karavan_core.engine import Action
 from karavan_core.games.jaipur.components import (
     BONUS_SIZES,
     CAMEL_TOKEN,
@@ -87,11 +89,11 @@ def added(values: Sequence[int]) -> str:
 class MarketZone(CardRow):
     """The five market cards (goods first, then camels) and the exchange card last."""
 
-    def __init__(self, **kwargs) -> None:
+    def __init__(self, **kwargs: Any) -> None:
         super().__init__(MARKET_SIZE + 1, **kwargs)
         self.shown: list[Card | None] = []  # the card at each place; None for exchange or gap
 
-    def show(self, obs: JaipurObservation, legal: set, g: Glyphs) -> None:
+    def show(self, obs: JaipurObservation, legal: set[Action], g: Glyphs) -> None:
         """Draw the market from ``obs``; moves not offered now are dimmed."""
         cards = cards_of(obs.market)[:MARKET_SIZE]
         faces = []
@@ -164,7 +166,7 @@ class HandZone(Vertical):
         yield CardRow(len(GOODS), id="hand-row")
         yield Static("", id="hand-hidden")
 
-    def show(self, obs: JaipurObservation, legal: set, g: Glyphs) -> None:
+    def show(self, obs: JaipurObservation, legal: set[Action], g: Glyphs) -> None:
         """Draw the observer's hand (none in the public view), dimming unsellable goods."""
         hidden = self.query_one("#hand-hidden", Static)
         row = self.query_one("#hand-row", CardRow)
@@ -385,7 +387,7 @@ class JaipurTable(TableView):
         Binding("o", "rounds", "Rounds", show=False, tooltip="The finished rounds' summaries"),
     ]
 
-    def __init__(self, *args, **kwargs) -> None:
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._rounds_seen: int | None = None  # finished rounds already summarised
 

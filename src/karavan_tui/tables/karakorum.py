@@ -480,11 +480,11 @@ class KarakorumTable(TableView):
         """Act on expedition ``index``, or start a new expedition (the last slot)."""
         obs = self.obs
         if index == NEW_SLOT:
-            options = [a for a in self.legal if isinstance(a, Place) and a.expedition is None]
-            if len(options) == 1:
-                self.host.decide(options[0])
-            elif options:
-                self.ask("Start a new expedition with which card?", options)
+            starts = [a for a in self.legal if isinstance(a, Place) and a.expedition is None]
+            if len(starts) == 1:
+                self.host.decide(starts[0])
+            elif starts:
+                self.ask("Start a new expedition with which card?", starts)
             elif obs.step is Step.PLACE and obs.held[obs.current]:
                 self.host.decide(Place(obs.held[obs.current][0], None))  # the engine says why not
             elif obs.table:
@@ -515,7 +515,7 @@ class KarakorumTable(TableView):
             return Score(index, None)
         return Remove(index)
 
-    def ask(self, title: str, options: list[Action]) -> None:
+    def ask(self, title: str, options: Sequence[Action]) -> None:
         """A picker of ``options`` in the log's words."""
         self.host.choose(
             title,

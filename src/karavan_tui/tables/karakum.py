@@ -7,7 +7,9 @@ engine actions, which the engine accepts or refuses.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -15,6 +17,7 @@ from textual.containers import Horizontal, Vertical
 from textual.content import Content
 from textual.widgets import Static
 
+from karavan_core.engine import Action
 from karavan_core.games.karakum.components import RES_LETTERS, RESOURCES, Res
 from karavan_core.games.karakum.rules import describe_cards, payments, price, taxed_color
 from karavan_core.games.karakum.state import (
@@ -55,7 +58,7 @@ class MarketZone(Horizontal):
         yield Static("", id="camel-deck", classes="card -deck")
         yield CardRow(5, id="market-row")
 
-    def show(self, obs: KarakumObservation, legal: set, g: Glyphs) -> None:
+    def show(self, obs: KarakumObservation, legal: set[Action], g: Glyphs) -> None:
         """Draw the market from ``obs``."""
         taxed = taxed_color(obs.market)
         self.query_one("#camel-deck", Static).update(f"{g.deck}{obs.camel_deck_size:>3}\ncamels")
@@ -85,10 +88,10 @@ class MarketZone(Horizontal):
 class ResourceZone(CardRow):
     """The resource deck (draw) and the face-up row."""
 
-    def __init__(self, **kwargs) -> None:
+    def __init__(self, **kwargs: Any) -> None:
         super().__init__(6, **kwargs)
 
-    def show(self, obs: KarakumObservation, legal: set, g: Glyphs) -> None:
+    def show(self, obs: KarakumObservation, legal: set[Action], g: Glyphs) -> None:
         """Draw the deck and the row from ``obs``."""
         faces = [
             CardFace(
@@ -249,7 +252,7 @@ class KarakumTable(TableView):
         options = [Pay(cards) for cards in payments(obs.hand, camel.color, price(obs.market, slot))]
         self.pick_payment(slot, options, buying=True)
 
-    def pick_payment(self, slot: int, options: list, *, buying: bool) -> None:
+    def pick_payment(self, slot: int, options: Sequence[Action], *, buying: bool) -> None:
         """Open the payment picker for the camel in ``slot``."""
         obs = self.obs
         camel = obs.market[slot]

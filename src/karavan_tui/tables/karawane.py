@@ -8,7 +8,9 @@ the track, then the card to play on it.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -106,7 +108,7 @@ class TrackZone(Static):
 
     _shown: tuple[KarawaneObservation, Glyphs] | None = None
 
-    def __init__(self, **kwargs) -> None:
+    def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         # Where each camel is drawn: (line, first column) -> (seat, camel).
         self.spots: dict[tuple[int, int], tuple[int, int]] = {}
@@ -197,7 +199,7 @@ class HandZone(Vertical):
         yield CardRow(HAND_SIZE, id="hand-row")
         yield Static("", id="hand-hidden")
 
-    def show(self, obs: KarawaneObservation, legal: set, g: Glyphs) -> None:
+    def show(self, obs: KarawaneObservation, legal: set[Action], g: Glyphs) -> None:
         """Draw the observer's hand (none in the public view), dimming unplayable cards."""
         row = self.query_one(CardRow)
         hidden = self.query_one("#hand-hidden", Static)
@@ -310,8 +312,8 @@ class KarawaneTable(TableView):
         if hand is None or message.index >= len(hand):
             return
         card = hand[message.index]
-        plays = [action for action in self.view.legal if card_of(action) == card]
-        if not plays and self.view.legal:
+        plays = [action for action in self.legal if card_of(action) == card]
+        if not plays and self.legal:
             # Other cards have an effect, so this one may not be thrown away either.
             self.notify(
                 f"{card.label} can move no camel now: play another card.",
@@ -357,7 +359,7 @@ class KarawaneTable(TableView):
             return
         self.pick(f"Which card, to move {where}?", plays)
 
-    def pick(self, title: str, plays: list[Action]) -> None:
+    def pick(self, title: str, plays: Sequence[Action]) -> None:
         """Let the player pick one of ``plays`` (in the log's words) and play it."""
         labels = [self.host.preview(action) for action in plays]
         self.host.choose(title, labels, lambda index: self.host.decide(plays[index]))

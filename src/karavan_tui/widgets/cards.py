@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from attrs import frozen
 from rich.text import Text
+from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.events import Click
@@ -75,12 +77,12 @@ class CardRow(Horizontal, can_focus=True):
             self.row = row
             self.index = index
 
-    def __init__(self, count: int, **kwargs) -> None:
+    def __init__(self, count: int, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.count = count
         self.cards = [Card(i) for i in range(count)]
 
-    def compose(self):
+    def compose(self) -> ComposeResult:
         """The cards."""
         yield from self.cards
 

@@ -35,8 +35,8 @@ def score_chart(
         label = str(value) if row in (0, height - 1) or row == height // 2 else ""
         text.append(f"{label:>{label_width}} |")
         for column in range(width):
-            seat = owner[row][column]
-            text.append(grid[row][column], style=STYLES[seat] if seat is not None else "")
+            drawn_by = owner[row][column]
+            text.append(grid[row][column], style=STYLES[drawn_by] if drawn_by is not None else "")
         text.append("\n")
     text.append(" " * label_width + " +" + "-" * width + "\n")
     text.append(" " * (label_width + 2) + f"decision 0{'':>{width - 12}}{steps - 1:>3}\n")

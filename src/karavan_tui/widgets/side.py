@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from rich.text import Text
+from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
@@ -61,11 +63,11 @@ class GameLog(VerticalScroll):
     request.
     """
 
-    def __init__(self, **kwargs) -> None:
+    def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.shown: list[str] | None = None
 
-    def compose(self):
+    def compose(self) -> ComposeResult:
         """The text of the log."""
         yield Static("", id="log-text")
 

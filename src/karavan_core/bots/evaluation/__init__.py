@@ -31,13 +31,14 @@ import math
 import random
 from collections.abc import Callable, Sequence
 from functools import cache
+from typing import Any
 
 from attrs import frozen
 
 from karavan_core.engine import Action, Game, State
 
 Evaluate = Callable[[State, int], float]
-RolloutPolicy = Callable[[Game, State, Sequence[Action], random.Random], Action]
+RolloutPolicy = Callable[[Game[Any, Any, Any], State, Sequence[Action], random.Random], Action]
 Candidates = Callable[[State, list[Action]], list[Action]]
 
 
@@ -45,7 +46,7 @@ Candidates = Callable[[State, list[Action]], list[Action]]
 class Evaluator:
     """A game's evaluation: estimated points per player, and a margin scale."""
 
-    game: Game
+    game: Game[Any, Any, Any]
     evaluate: Evaluate
     scale: float
     rollout_action: RolloutPolicy | None = None
@@ -90,7 +91,7 @@ def _logistic(x: float) -> float:
     return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, x))))
 
 
-def _running_score(game: Game) -> Evaluate:
+def _running_score(game: Game[Any, Any, Any]) -> Evaluate:
     def evaluate(state: State, player: int) -> float:
         return float(game.result(state).scores[player])
 
@@ -98,7 +99,7 @@ def _running_score(game: Game) -> Evaluate:
 
 
 @cache
-def evaluator_for(game: Game, search: bool = False) -> Evaluator:
+def evaluator_for(game: Game[Any, Any, Any], search: bool = False) -> Evaluator:
     """The evaluation of ``game`` (its own module if it has one, else its running score).
 
     ``search`` asks for the search levels' evaluation: the module's

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from typing import Any
 
 from karavan_core.engine import Action, Game
 from karavan_core.games.jaipur import components as C
@@ -53,7 +54,7 @@ def evaluate(state: JaipurState, player: int) -> float:
 
 
 def rollout_action(
-    game: Game, state: JaipurState, legal: Sequence[Action], rng: random.Random
+    game: Game[Any, Any, Any], state: JaipurState, legal: Sequence[Action], rng: random.Random
 ) -> Action:
     """Sell the most valuable lot, else take the dearest single good, else anything."""
     if rng.random() < 0.2:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from typing import Any
 
 from karavan_core.engine import Action, Game
 from karavan_core.games.karakum import components as C
@@ -105,7 +106,7 @@ def search_candidates(state: KarakumState, legal: list[Action]) -> list[Action]:
 
 
 def rollout_action(
-    game: Game, state: KarakumState, legal: Sequence[Action], rng: random.Random
+    game: Game[Any, Any, Any], state: KarakumState, legal: Sequence[Action], rng: random.Random
 ) -> Action:
     """Buy the dearest camel (one that fits counts double), paying the cheapest way; else gather.
 

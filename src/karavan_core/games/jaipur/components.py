@@ -22,7 +22,7 @@ class Card(StrEnum):
     CAMEL = "camel"
 
     @property
-    def index(self) -> int:
+    def index(self) -> int:  # type: ignore[override]  # hides str.index on purpose
         """Position of this card in a count tuple (the market has all seven, a hand six)."""
         return CARD_INDEX[self]
 

@@ -54,7 +54,7 @@ MIN_SALE: Counts = tuple(C.PRECIOUS_MIN_SALE if good in C.PRECIOUS else 1 for go
 # -- small helpers on count tuples ---------------------------------------------------
 
 
-def _add_at(counts: tuple, index: int, n: int) -> tuple:
+def _add_at(counts: Counts, index: int, n: int) -> Counts:
     return counts[:index] + (counts[index] + n,) + counts[index + 1 :]
 
 
@@ -255,7 +255,7 @@ class Jaipur(Game[JaipurState, JaipurObservation, Action]):
                 actions += SELL[i][MIN_SALE[i] : n + 1]
         return actions
 
-    def why_illegal(self, state: JaipurState, action: Action) -> str | None:
+    def why_illegal(self, state: JaipurState, action: object) -> str | None:
         """A sentence saying why ``action`` is not allowed now, or ``None``.
 
         Checks the rules directly (never by listing every legal action).
@@ -552,13 +552,13 @@ class Jaipur(Game[JaipurState, JaipurObservation, Action]):
         rng.shuffle(deck)
         bonus_piles, theirs = [], []
         for k, values in enumerate(C.BONUS_TOKENS):
-            unseen = list(values)
+            unseen_tokens = list(values)
             for value in obs.bonus_won[k]:
-                unseen.remove(value)
-            rng.shuffle(unseen)
+                unseen_tokens.remove(value)
+            rng.shuffle(unseen_tokens)
             count = obs.bonus_counts[other][k]
-            theirs.append(tuple(unseen[:count]))
-            bonus_piles.append(tuple(unseen[count:]))
+            theirs.append(tuple(unseen_tokens[:count]))
+            bonus_piles.append(tuple(unseen_tokens[count:]))
         bonus_won = [obs.bonus_won, obs.bonus_won]
         bonus_won[other] = tuple(theirs)
         return JaipurState(

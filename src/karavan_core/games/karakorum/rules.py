@@ -6,7 +6,7 @@ import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
-from typing import Any
+from typing import Any, TypeVar
 
 from karavan_core.engine import Action, Game, Result
 from karavan_core.games.karakorum import components as C
@@ -54,6 +54,8 @@ _REMOVE: tuple[Remove, ...] = tuple(Remove(i) for i in range(C.MAX_EXPEDITIONS))
 _SCORE: dict[tuple[int, GoalKind | None], Score] = {
     (i, kind): Score(i, kind) for i in range(C.MAX_EXPEDITIONS) for kind in (None, *C.GOAL_KINDS)
 }
+
+T = TypeVar("T")
 
 
 def evolve(state: KarakorumState, **changes: Any) -> KarakorumState:
@@ -148,7 +150,7 @@ def meets(kind: GoalKind, expeditions: Sequence[Expedition], index: int) -> bool
     return len(exp.cards) >= C.GOAL_MIN_CARDS[kind]
 
 
-def _without(items: tuple, index: int) -> tuple:
+def _without(items: tuple[T, ...], index: int) -> tuple[T, ...]:
     return items[:index] + items[index + 1 :]
 
 
@@ -299,7 +301,7 @@ class Karakorum(Game[KarakorumState, KarakorumObservation, Action]):
             return actions
         return []
 
-    def why_illegal(self, state: KarakorumState, action: Action) -> str | None:
+    def why_illegal(self, state: KarakorumState, action: object) -> str | None:
         """A sentence saying why ``action`` is not allowed now, or ``None``."""
         step = state.step
         if step is Step.OVER:
@@ -327,7 +329,7 @@ class Karakorum(Game[KarakorumState, KarakorumObservation, Action]):
             return self._why_not_placing(state, action)
         return f"That is not possible now: {must}."
 
-    def _allowed(self, state: KarakorumState, action: Action) -> bool:
+    def _allowed(self, state: KarakorumState, action: object) -> bool:
         """Whether ``action`` is among the legal actions, checking only its own kind."""
         step, kind = state.step, type(action)
         if step is Step.REVEAL:
@@ -395,7 +397,8 @@ class Karakorum(Game[KarakorumState, KarakorumObservation, Action]):
             return "Only an expedition that received a card this turn can be scored."
         if len(exp.cards) < C.MIN_SCORING_CARDS:
             return f"An expedition needs at least {C.MIN_SCORING_CARDS} cards to be scored."
-        goal = Goal(exp.color, action.goal)  # type: ignore[arg-type]
+        assert action.goal is not None  # scoring by axes is allowed once the checks above pass
+        goal = Goal(exp.color, action.goal)
         if goal not in state.goals:
             return f"The {goal} is no longer available."
         return f"This expedition does not meet the {goal}."
@@ -651,13 +654,13 @@ class Karakorum(Game[KarakorumState, KarakorumObservation, Action]):
             notes.append("The game is not over: these are the standings if it ended now.")
         if state.instant_winner is not None:
             w = state.instant_winner
-            scores = tuple(sum(t) for t in tracks)
+            sums = tuple(sum(t) for t in tracks)
             breakdown = tuple(
-                (*self._track_lines(state, seat), ("Sum of the three markers", str(scores[seat])))
+                (*self._track_lines(state, seat), ("Sum of the three markers", str(sums[seat])))
                 for seat in range(n)
             )
             notes.append(f"{names[w]} has all three markers on {C.TRACK_TOP} and wins at once.")
-            return Result(scores, (w,), breakdown, tuple(notes))
+            return Result(sums, (w,), breakdown, tuple(notes))
 
         champs = self.champions(tracks)
         for i, peak in enumerate(PEAKS):

@@ -20,7 +20,7 @@ class Res(StrEnum):
     GOLD = "gold"
 
     @property
-    def index(self) -> int:
+    def index(self) -> int:  # type: ignore[override]  # hides str.index on purpose
         """Position of this resource in a hand's count tuple."""
         return RES_INDEX[self]
 

@@ -246,35 +246,35 @@ class Karakum(Game[KarakumState, KarakumObservation, Action]):
             return actions
         return []
 
-    def is_legal(self, state: KarakumState, action: Action) -> bool:
+    def is_legal(self, state: KarakumState, action: object) -> bool:
         """Whether ``action`` is allowed now (cheaper than searching ``legal_actions``)."""
-        step, kind = state.step, type(action)
-        if kind is TakeCard:
-            slot = action.slot  # type: ignore[attr-defined]
+        step = state.step
+        if type(action) is TakeCard:
+            slot = action.slot
             if step in (Step.PAY, Step.JOIN, Step.OVER) or not 0 <= slot < len(state.row):
                 return False
             card = state.row[slot]
             return card is not None and not (step is Step.SECOND_CARD and card is Res.GOLD)
-        if kind is DrawCard:
+        if type(action) is DrawCard:
             return step in (Step.CHOOSE, Step.SECOND_CARD, Step.BONUS) and _can_draw(state)
-        if kind is Buy:
-            slot = action.slot  # type: ignore[attr-defined]
+        if type(action) is Buy:
+            slot = action.slot
             if step is not Step.CHOOSE or not 0 <= slot < len(state.market):
                 return False
             camel = state.market[slot]
             hand = state.hands[state.current]
             return camel is not None and units(hand, camel.color) >= price(state.market, slot)
-        if kind is Pay:
-            return step is Step.PAY and self._pays(state, action.cards)  # type: ignore[attr-defined]
-        if kind is Join:
-            index = action.index  # type: ignore[attr-defined]
+        if type(action) is Pay:
+            return step is Step.PAY and self._pays(state, action.cards)
+        if type(action) is Join:
+            index = action.index
             left = state.lefts[state.current]
             return (
                 step is Step.JOIN
                 and 0 <= index < len(left)
                 and fits(state.caravans[state.current], left[index])
             )
-        if kind is Pass:
+        if type(action) is Pass:
             return step is Step.CHOOSE and not self._can_anything(state)
         return False
 
@@ -295,7 +295,7 @@ class Karakum(Game[KarakumState, KarakumObservation, Action]):
                 pairs += cards[i] // 2
         return cards[own] + cards[GOLD_INDEX] + pairs == price(state.market, state.slot)
 
-    def why_illegal(self, state: KarakumState, action: Action) -> str | None:
+    def why_illegal(self, state: KarakumState, action: object) -> str | None:
         """A sentence saying why ``action`` is not allowed now, or ``None``."""
         step = state.step
         if step is Step.OVER:
@@ -326,6 +326,7 @@ class Karakum(Game[KarakumState, KarakumObservation, Action]):
             if not 0 <= action.slot < len(state.market) or state.market[action.slot] is None:
                 return "There is no camel in that market place."
             camel = state.market[action.slot]
+            assert camel is not None  # the place was just found to hold one
             cost = price(state.market, action.slot)
             return (
                 f"You cannot afford the {camel}: it costs {cost} "

@@ -125,8 +125,9 @@ def _without(cards: Cards, card: Card) -> Cards:
     return cards[:i] + cards[i + 1 :]
 
 
-def _label(card: object) -> str:
-    return C.CARD_LABELS.get(card, str(card))  # type: ignore[call-overload]
+def _label(card: Card) -> str:
+    # A malformed action may carry anything as its card: the label falls back on its str.
+    return C.CARD_LABELS.get(card, str(card))
 
 
 # -- the game -----------------------------------------------------------------------------
@@ -220,21 +221,20 @@ class Karawane(Game[KarawaneState, KarawaneObservation, Action]):
                             actions.append(_PLAYS[card, seat, i])
         return actions
 
-    def why_illegal(self, state: KarawaneState, action: Action) -> str | None:
+    def why_illegal(self, state: KarawaneState, action: object) -> str | None:
         """A sentence saying why ``action`` is not allowed now, or ``None``."""
         if state.over:
             return "The game is over."
         hand = state.hands[state.current]
-        kind = type(action)
-        if kind is Play:
-            if action.card not in hand:  # type: ignore[attr-defined]
-                return f"You have no {_label(action.card)} in your hand."  # type: ignore[attr-defined]
-            return self._why_not_play(state, action)  # type: ignore[arg-type]
-        if kind is PlaySandstorm:
+        if type(action) is Play:
+            if action.card not in hand:
+                return f"You have no {_label(action.card)} in your hand."
+            return self._why_not_play(state, action)
+        if type(action) is PlaySandstorm:
             return None if Card.SANDSTORM in hand else "You have no Sandstorm in your hand."
-        if kind is PlayWithoutEffect:
-            if action.card not in hand:  # type: ignore[attr-defined]
-                return f"You have no {_label(action.card)} in your hand."  # type: ignore[attr-defined]
+        if type(action) is PlayWithoutEffect:
+            if action.card not in hand:
+                return f"You have no {_label(action.card)} in your hand."
             if self._effects(hand, state.current, state.camels):
                 return (
                     "A card may be played without effect only when no card in your hand "
@@ -267,10 +267,8 @@ class Karawane(Game[KarawaneState, KarawaneObservation, Action]):
             return "That camel is in the oasis, and a camel in the oasis never moves again."
         city = first_in_city(state.camels[seat])
         if square == CITY and i != city:
-            return (
-                f"Your camels in the city are alike: move camel {city + 1}"  # type: ignore[operator]
-                ", the first of them."
-            )
+            assert city is not None  # this camel is in the city, so the first one there is known
+            return f"Your camels in the city are alike: move camel {city + 1}, the first of them."
         if kind is Kind.OASIS:
             if forward(occupied(state.camels), square, _PALMS[card]) is None:
                 return (
@@ -313,17 +311,19 @@ class Karawane(Game[KarawaneState, KarawaneObservation, Action]):
         return target
 
     def _apply(self, state: KarawaneState, action: Action) -> KarawaneState:
-        if type(action) is PlaySandstorm:
-            return self._sandstorm(state)
         seat = state.current
-        card: Card = action.card  # type: ignore[attr-defined]
         camels = state.camels
         finished = False
         if type(action) is Play:
+            card = action.card
             target = self.destination(state, action)
             line = replace_at(camels[action.owner], action.camel, target)
             camels = replace_at(camels, action.owner, line)
             finished = target >= FIRST_OASIS and self._oasis_full(camels)
+        elif type(action) is PlayWithoutEffect:
+            card = action.card
+        else:  # the sandstorm, the only other legal action
+            return self._sandstorm(state)
         hand = _without(state.hands[seat], card)
         deck = state.decks[seat]
         decks = state.decks
