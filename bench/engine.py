@@ -17,7 +17,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from karavan_core import Match, Seat, games, get_game, load_match, save_match
+from karavan_core import Match, Seat, all_games, get_game, load_match, save_match
 
 
 def random_games(game, players: int, seconds: float) -> tuple[float, float]:
@@ -66,7 +66,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})  # the figures are per core
-    chosen = [get_game(args.game)] if args.game else games()
+    chosen = [get_game(args.game)] if args.game else all_games()
     header = (
         f"{'game':<10} {'players':>7} {'games/s':>9} {'decisions/s':>12} "
         f"{'save ms':>8} {'load ms':>8} {'size KB':>8}"
