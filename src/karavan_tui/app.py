@@ -26,7 +26,6 @@ from karavan_tui.crash import write_crash_report
 from karavan_tui.glyphs import Glyphs, glyphs
 from karavan_tui.screens.title import TitleScreen
 from karavan_tui.screens.too_small import MIN_HEIGHT, MIN_WIDTH, TooSmallScreen
-from karavan_tui.tables import playable
 from karavan_tui.widgets.chrome import AppHeader, use_ascii_scrollbars
 
 if TYPE_CHECKING:
@@ -210,9 +209,6 @@ class KaravanApp(App[None]):
         except SaveError as error:
             self.notify(str(error), title="Cannot open the save", severity="error", timeout=8)
             return
-        if not playable(match.game.name):
-            self.notify(f"{match.game.title} cannot be played in the app yet.", severity="error")
-            return
         self.open_match(match, path)
 
     def show_game_over(self, game_screen: GameScreen) -> None:
@@ -261,8 +257,7 @@ class KaravanApp(App[None]):
                 return
             self.open_match(match)
 
-        offered = [game for game in all_games() if playable(game.name)]
-        self.push_screen(NewGameScreen(offered, self.config.seed_factory()), chosen)
+        self.push_screen(NewGameScreen(all_games(), self.config.seed_factory()), chosen)
 
     def action_load(self) -> None:
         """Show the saved games."""

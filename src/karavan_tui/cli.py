@@ -151,14 +151,10 @@ def new_from_args(
     parser: argparse.ArgumentParser, args: argparse.Namespace, folder: Path
 ) -> tuple[Match, Path]:
     """The match ``karavan new`` asks for, and a fresh save file for it."""
-    from karavan_tui.tables import TABLE_GAMES
-
     try:
         game = get_game(args.game)
     except KeyError as error:
         parser.error(printable(str(error.args[0])))
-    if game.name not in TABLE_GAMES:
-        parser.error(f"{game.title} cannot be played in the app yet")
     seats = parse_seats(parser, args.players)
     options = {}
     if args.first is not None:
@@ -191,11 +187,6 @@ def resume_from_args(args: argparse.Namespace, folder: Path) -> tuple[Match, Pat
         match = load_match(path)
     except SaveError as error:
         fail(str(error))
-        return None
-    from karavan_tui.tables import TABLE_GAMES
-
-    if match.game.name not in TABLE_GAMES:
-        fail(f"{path}: {match.game.title} cannot be played in the app yet")
         return None
     return match, path
 

@@ -14,7 +14,6 @@ from karavan_tui.screens.game import GameScreen
 from karavan_tui.screens.rules import RulesScreen
 from karavan_tui.screens.title import TitleScreen
 from karavan_tui.screens.too_small import TooSmallScreen
-from karavan_tui.tables import TABLE_GAMES
 from karavan_tui.widgets.cards import Card
 
 from .helpers import (
@@ -157,7 +156,7 @@ async def test_new_game_dialog_offers_only_games_with_a_table_and_their_player_c
     app = make_app(tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:
         dialog = await open_new_game_dialog(pilot, app)
-        assert list(dialog.games) == [g.name for g in all_games() if g.name in TABLE_GAMES]
+        assert list(dialog.games) == [g.name for g in all_games()]
         count = dialog.query_one("#count")
         assert [value for _, value in count._options] == [2, 3, 4]
         count.value = 3
@@ -245,3 +244,12 @@ async def test_log_beside_the_table_keeps_the_latest_and_l_shows_all(tmp_path):
         await pilot.press("escape")
         await pilot.pause()
         assert isinstance(app.screen, GameScreen)
+
+
+def test_every_registered_game_has_a_table_and_rules_to_read():
+    from karavan_tui.screens.rules import rules_text
+    from karavan_tui.tables import TableView, table_for
+
+    for game in all_games():
+        assert issubclass(table_for(game.name), TableView)
+        assert rules_text(game.name).strip()

@@ -67,9 +67,7 @@ class GameScreen(Screen[None]):
         }
         self.thinking = False
         self._pending = False  # a change happened while another screen was on top
-        table_class = table_for(self.game.name)
-        assert table_class is not None, f"no table for {self.game.name}"
-        self.table: TableView = table_class(self, id="table")
+        self.table: TableView = table_for(self.game.name)(self, id="table")
         if self.table.FIRST_FOCUS:
             self.AUTO_FOCUS = self.table.FIRST_FOCUS  # type: ignore[misc]  # Textual reads it per instance
         # The screen alone autosaves: once now (an unusable folder raises OSError before play

@@ -14,17 +14,14 @@ from karavan_core.registry import all_games
 from karavan_tui.widgets.chrome import AppHeader
 
 
-def rules_text(game_name: str) -> str | None:
-    """The rules of ``game_name`` as Markdown, or ``None`` when the app has none yet."""
+def rules_text(game_name: str) -> str:
+    """The rules of ``game_name`` as Markdown (every registered game has them)."""
     path = resources.files("karavan_tui") / "rules" / f"{game_name}.md"
-    try:
-        return path.read_text(encoding="utf-8")
-    except (FileNotFoundError, OSError):
-        return None
+    return path.read_text(encoding="utf-8")
 
 
 class RulesScreen(Screen[None]):
-    """One tab per game that has rules written."""
+    """One tab per game, opened on the game being played."""
 
     BINDINGS = [Binding("escape,q", "close", "Back")]
     DEFAULT_CSS = """
@@ -39,13 +36,10 @@ class RulesScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         """Header, tabs and Footer."""
         yield AppHeader()
-        written = [(game, rules_text(game.name)) for game in all_games()]
-        written = [(game, text) for game, text in written if text]
-        initial = self.game_name if any(g.name == self.game_name for g, _ in written) else None
-        with TabbedContent(initial=initial or ""):
-            for game, text in written:
+        with TabbedContent(initial=self.game_name or ""):
+            for game in all_games():
                 with TabPane(game.title, id=game.name), VerticalScroll(classes="rules"):
-                    yield Markdown(text)
+                    yield Markdown(rules_text(game.name))
         yield Footer()
 
     def on_mount(self) -> None:

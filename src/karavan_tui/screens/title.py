@@ -17,7 +17,6 @@ from karavan_core.saves import SaveSummary, list_saves
 from karavan_core.version import __version__
 from karavan_tui.app_access import karavan_app
 from karavan_tui.modals.saves import when
-from karavan_tui.tables import playable
 from karavan_tui.widgets.chrome import AppHeader
 from karavan_tui.words import plural
 
@@ -34,9 +33,8 @@ BANNER = "\n".join(line.ljust(_WIDTH) for line in _ART.strip("\n").splitlines())
 
 
 def resumable(summaries: list[SaveSummary]) -> SaveSummary | None:
-    """The most recently played save of a game still in progress that the app can show."""
-    tables = {game.title for game in all_games() if playable(game.name)}
-    return next((s for s in summaries if not s.over and s.game in tables), None)
+    """The most recently played save of a game still in progress."""
+    return next((s for s in summaries if not s.over), None)
 
 
 class TitleScreen(Screen[None]):

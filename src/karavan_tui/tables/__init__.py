@@ -1,8 +1,4 @@
-"""The table widget of each game, by game name.
-
-Only games listed here are offered in the new-game dialog: a game without a
-table of its own cannot be played in the app yet.
-"""
+"""The table widget of each game, by game name (every registered game has one)."""
 
 from __future__ import annotations
 
@@ -19,21 +15,12 @@ _TABLES: dict[str, tuple[str, str]] = {
     "jaipur": ("karavan_tui.tables.jaipur", "JaipurTable"),
 }
 
-TABLE_GAMES: tuple[str, ...] = tuple(_TABLES)
 
-
-def table_for(game_name: str) -> type[TableView] | None:
-    """The table widget class of ``game_name``, or ``None`` if it has none yet."""
-    if game_name not in _TABLES:
-        return None
+def table_for(game_name: str) -> type[TableView]:
+    """The table widget class of ``game_name`` (a registered game's short name)."""
     module, name = _TABLES[game_name]
     table: type[TableView] = getattr(importlib.import_module(module), name)
     return table
 
 
-def playable(game_name: str) -> bool:
-    """Whether the app has a table for ``game_name``."""
-    return game_name in _TABLES
-
-
-__all__ = ["TABLE_GAMES", "TableHost", "TableView", "View", "playable", "table_for"]
+__all__ = ["TableHost", "TableView", "View", "table_for"]

@@ -8,6 +8,7 @@ clicks and keys into decisions it hands back through :class:`TableHost`.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any, Protocol
 
 from attrs import frozen
@@ -48,8 +49,18 @@ class View:
     scores: tuple[int, ...]
 
 
+def table_stylesheet(name: str) -> str:
+    """The text of a table's own stylesheet file (widgets take no ``CSS_PATH``)."""
+    return (Path(__file__).parent / name).read_text(encoding="utf-8")
+
+
 class TableView(Vertical):
-    """Base class of the game tables."""
+    """Base class of the game tables.
+
+    Each table carries its stylesheet: ``DEFAULT_CSS = table_stylesheet("GAME.tcss")``
+    with ``SCOPED_CSS = False`` (Textual reads that flag from each class itself), as
+    the rules there name the table class and yield to the app's ASCII-mode rules.
+    """
 
     DEFAULT_CLASSES = "table"
     FIRST_FOCUS: str | None = None  # selector of the zone to focus when the screen opens
@@ -72,6 +83,24 @@ class TableView(Vertical):
     def legal(self) -> tuple[Action, ...]:
         """The decisions open to the player at the keyboard now."""
         return self.view.legal if self.view is not None else ()
+
+    def ask(
+        self,
+        title: str,
+        options: Sequence[Action],
+        labels: Sequence[str] | None = None,
+        *,
+        before: Sequence[Action] = (),
+    ) -> None:
+        """Let the player pick one of ``options`` (legal decisions); the pick is played.
+
+        Each option reads as its preview unless ``labels`` are given; ``before``
+        are decisions of the same gesture played first (buying: Buy, then Pay),
+        all as one undo step.
+        """
+        choices = list(options)
+        words = list(labels) if labels is not None else [self.host.preview(a) for a in choices]
+        self.host.choose(title, words, lambda index: self.host.decide(*before, choices[index]))
 
     def show(self, view: View) -> None:
         """Draw ``view``."""

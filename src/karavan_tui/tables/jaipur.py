@@ -9,7 +9,6 @@ of the finished round comes up before play goes on.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
 from rich.table import Table
@@ -43,7 +42,7 @@ from karavan_core.games.jaipur.state import (
     TakeGood,
 )
 from karavan_tui.glyphs import ASCII, Glyphs
-from karavan_tui.tables.base import TableView, View
+from karavan_tui.tables.base import TableView, View, table_stylesheet
 from karavan_tui.widgets.cards import CardFace, CardRow
 from karavan_tui.words import plural
 
@@ -376,10 +375,9 @@ class RoundSummaryScreen(ModalScreen[None]):
 class JaipurTable(TableView):
     """The Jaipur table."""
 
-    # Widgets take no CSS_PATH, so the table reads its own stylesheet file.
     FIRST_FOCUS = "#market"
-    SCOPED_CSS = False  # the stylesheet names JaipurTable itself
-    DEFAULT_CSS = Path(__file__).with_name("jaipur.tcss").read_text(encoding="utf-8")
+    DEFAULT_CSS = table_stylesheet("jaipur.tcss")
+    SCOPED_CSS = False
     BINDINGS = [
         # Not in the Footer, which is full at 80 columns: the market's exchange card and
         # the zone's title offer it.
@@ -463,11 +461,7 @@ class JaipurTable(TableView):
             hand = self.obs.hand
             self.host.decide(Sell(good, max(1, hand[good.index] if hand else 1)))
             return
-        self.host.choose(
-            f"Sell {noun(good)}: how many?",
-            [self.host.preview(action) for action in sales],
-            lambda index: self.host.decide(sales[index]),
-        )
+        self.ask(f"Sell {noun(good)}: how many?", sales)
 
     def action_exchange(self) -> None:
         """The exchange picker: first the goods to take, then what to give for them.
@@ -502,8 +496,5 @@ class JaipurTable(TableView):
         """Second step of the exchange picker: what to give for ``take``."""
         # Giving camels is the usual way to trade, so those ways come first.
         ways = sorted((a for a in offers if a.take == take), key=lambda a: -a.camels)
-        self.host.choose(
-            f"For {describe_cards(take)}, you give:",
-            [describe_cards(action.give, action.camels) for action in ways],
-            lambda index: self.host.decide(ways[index]),
-        )
+        labels = [describe_cards(action.give, action.camels) for action in ways]
+        self.ask(f"For {describe_cards(take)}, you give:", ways, labels)

@@ -9,7 +9,6 @@ the engine accepts or refuses with its own reason.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from pathlib import Path
 
 from attrs import frozen
 from rich.text import Text
@@ -19,6 +18,7 @@ from textual.content import Content
 from textual.widgets import Static
 
 from karavan_core.engine import Action
+from karavan_core.games.karakorum import components as C
 from karavan_core.games.karakorum.components import (
     GOAL_KINDS,
     PEAKS,
@@ -43,7 +43,7 @@ from karavan_core.games.karakorum.state import (
     Take,
 )
 from karavan_tui.glyphs import ASCII, Glyphs
-from karavan_tui.tables.base import TableView, View
+from karavan_tui.tables.base import TableView, View, table_stylesheet
 from karavan_tui.widgets.cards import CardFace, CardRow
 
 # Rich styles per peak, for the text zones (the card widgets take theirs from the .tcss).
@@ -57,21 +57,8 @@ PEAK_CHIP: dict[Peak, str] = {
     Peak.GREEN: "bold black on #4fa84a",
     Peak.YELLOW: "bold black on #e3c340",
 }
-# Short names of the goal cards, and the longer ones used when there is room.
-GOAL_SHORT: dict[GoalKind, str] = {
-    GoalKind.FOUR: "4",
-    GoalKind.SIX: "6",
-    GoalKind.DOUBLE: "2×3",
-    GoalKind.AXES: "10{axe}",
-}
-GOAL_LONG: dict[GoalKind, str] = {
-    GoalKind.FOUR: "4 cards +5",
-    GoalKind.SIX: "6 cards +12",
-    GoalKind.DOUBLE: "2×3 cards +10",
-    GoalKind.AXES: "10{axe} +15",
-}
-TABLE_SLOTS = 5  # the most cards ever revealed: four players + 1
-EXPEDITION_SLOTS = 4  # the most expeditions a player may have
+TABLE_SLOTS = C.MAX_PLAYERS + C.REVEAL_BEYOND_PLAYERS  # the most cards ever revealed
+EXPEDITION_SLOTS = C.MAX_EXPEDITIONS
 STOP_SLOT = TABLE_SLOTS + 1  # the table row: deck, the revealed cards, then stop/pass/done
 NEW_SLOT = EXPEDITION_SLOTS  # the expeditions row: the expeditions, then "start a new one"
 
@@ -98,9 +85,20 @@ def marks_for(g: Glyphs) -> Marks:
 
 
 def goal_name(kind: GoalKind, m: Marks, *, long: bool) -> str:
-    """A goal card's name on the table, short or long."""
-    text = (GOAL_LONG if long else GOAL_SHORT)[kind].format(axe=m.axe)
-    return text.replace("×", m.times)
+    """A goal card's name on the table, short ("2×3") or long ("2×3 cards +10").
+
+    The numbers are the rules' own (the components' table), never copies.
+    """
+    if kind is GoalKind.AXES:
+        need = f"{C.GOAL_MIN_AXES}{m.axe}"
+    elif kind is GoalKind.DOUBLE:
+        need = f"2{m.times}{C.DOUBLE_MIN_CARDS}"
+    else:
+        need = str(C.GOAL_MIN_CARDS[kind])
+    if not long:
+        return need
+    cards = "" if kind is GoalKind.AXES else " cards"
+    return f"{need}{cards} +{kind.points}"
 
 
 def card_token(card: Card) -> Text:
@@ -390,10 +388,9 @@ class ClimbersZone(Static):
 class KarakorumTable(TableView):
     """The Karakorum table."""
 
-    # Widgets take no CSS_PATH, so the table reads its own stylesheet file.
     FIRST_FOCUS = "#table-row"
-    SCOPED_CSS = False  # the stylesheet names KarakorumTable itself
-    DEFAULT_CSS = Path(__file__).with_name("karakorum.tcss").read_text(encoding="utf-8")
+    DEFAULT_CSS = table_stylesheet("karakorum.tcss")
+    SCOPED_CSS = False
     TALL = 34  # from this terminal height (and width) the goals take one line per peak
     WIDE = 53
 
@@ -514,14 +511,6 @@ class KarakorumTable(TableView):
         if len(exp.cards) >= 3:
             return Score(index, None)
         return Remove(index)
-
-    def ask(self, title: str, options: Sequence[Action]) -> None:
-        """A picker of ``options`` in the log's words."""
-        self.host.choose(
-            title,
-            [self.host.preview(action) for action in options],
-            lambda picked: self.host.decide(options[picked]),
-        )
 
     def on_turn(self) -> None:
         """Put the cursor on the likeliest decision of this step, in the zone it belongs to."""

@@ -8,7 +8,6 @@ engine actions, which the engine accepts or refuses.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
 from rich.text import Text
@@ -18,6 +17,7 @@ from textual.content import Content
 from textual.widgets import Static
 
 from karavan_core.engine import Action
+from karavan_core.games.karakum import components as C
 from karavan_core.games.karakum.components import RES_LETTERS, RESOURCES, Res
 from karavan_core.games.karakum.rules import describe_cards, payments, price, taxed_color
 from karavan_core.games.karakum.state import (
@@ -31,8 +31,9 @@ from karavan_core.games.karakum.state import (
     TakeCard,
 )
 from karavan_tui.glyphs import Glyphs
-from karavan_tui.tables.base import TableView, View
+from karavan_tui.tables.base import TableView, View, table_stylesheet
 from karavan_tui.widgets.cards import CardFace, CardRow
+from karavan_tui.words import plural
 
 # Card colours for rich text (the zones' cards take theirs from the .tcss).
 COLOURS: dict[Res, str] = {
@@ -56,7 +57,7 @@ class MarketZone(Horizontal):
     def compose(self) -> ComposeResult:
         """The deck pile and the five market slots."""
         yield Static("", id="camel-deck", classes="card -deck")
-        yield CardRow(5, id="market-row")
+        yield CardRow(C.MARKET_SIZE, id="market-row")
 
     def show(self, obs: KarakumObservation, legal: set[Action], g: Glyphs) -> None:
         """Draw the market from ``obs``."""
@@ -89,7 +90,7 @@ class ResourceZone(CardRow):
     """The resource deck (draw) and the face-up row."""
 
     def __init__(self, **kwargs: Any) -> None:
-        super().__init__(6, **kwargs)
+        super().__init__(1 + C.ROW_SIZE, **kwargs)  # the deck, then the face-up row
 
     def show(self, obs: KarakumObservation, legal: set[Action], g: Glyphs) -> None:
         """Draw the deck and the row from ``obs``."""
@@ -202,10 +203,9 @@ class CaravansZone(Static):
 class KarakumTable(TableView):
     """The Karakum table."""
 
-    # Widgets take no CSS_PATH, so the table reads its own stylesheet file.
     FIRST_FOCUS = "#resources"
-    SCOPED_CSS = False  # the stylesheet names KarakumTable itself
-    DEFAULT_CSS = Path(__file__).with_name("karakum.tcss").read_text(encoding="utf-8")
+    DEFAULT_CSS = table_stylesheet("karakum.tcss")
+    SCOPED_CSS = False
 
     def compose(self) -> ComposeResult:
         """The zones, top to bottom."""
@@ -261,18 +261,9 @@ class KarakumTable(TableView):
         labels = []
         for option in options:
             assert isinstance(option, Pay)
-            n = sum(option.cards)
-            labels.append(f"{describe_cards(option.cards)}  ({n} card{'s' if n != 1 else ''})")
-
-        def picked(index: int) -> None:
-            chosen = options[index]
-            if buying:
-                self.host.decide(Buy(slot), chosen)
-            else:
-                self.host.decide(chosen)
-
+            labels.append(f"{describe_cards(option.cards)}  ({plural(sum(option.cards), 'card')})")
         title = f"Pay {cost} units for the {camel} {RES_LETTERS[camel.color]}{camel.value}"
-        self.host.choose(title, labels, picked)
+        self.ask(title, options, labels, before=(Buy(slot),) if buying else ())
 
     def on_turn(self) -> None:
         """Open the picker a step needs (payment, which camel joins, a forced pass)."""
@@ -284,16 +275,8 @@ class KarakumTable(TableView):
         if obs.step is Step.PAY and obs.slot is not None:
             self.pick_payment(obs.slot, legal, buying=False)
         elif obs.step is Step.JOIN:
-            self.host.choose(
-                "Several left-side camels can join: which goes first?",
-                [self.host.preview(action) for action in legal],
-                lambda index: self.host.decide(legal[index]),
-            )
+            self.ask("Several left-side camels can join: which goes first?", legal)
         elif legal == [Pass()]:
-            self.host.choose(
-                "No move is possible",
-                [self.host.preview(Pass())],
-                lambda _: self.host.decide(Pass()),
-            )
+            self.ask("No move is possible", legal)
         elif obs.step in (Step.SECOND_CARD, Step.BONUS):
             self.query_one(ResourceZone).focus()

@@ -8,8 +8,6 @@ the track, then the card to play on it.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from pathlib import Path
 from typing import Any
 
 from rich.text import Text
@@ -36,7 +34,7 @@ from karavan_core.games.karawane.state import (
     PlayWithoutEffect,
 )
 from karavan_tui.glyphs import ASCII, Glyphs
-from karavan_tui.tables.base import TableView, View
+from karavan_tui.tables.base import TableView, View, table_stylesheet
 from karavan_tui.widgets.cards import CardFace, CardRow
 
 # Each seat is a letter and a colour: the letter alone tells the camels apart.
@@ -282,10 +280,9 @@ class PlayersZone(Static):
 class KarawaneTable(TableView):
     """The Karawane table."""
 
-    # Widgets take no CSS_PATH, so the table reads its own stylesheet file.
     FIRST_FOCUS = "#hand-row"
-    SCOPED_CSS = False  # the stylesheet names KarawaneTable itself
-    DEFAULT_CSS = Path(__file__).with_name("karawane.tcss").read_text(encoding="utf-8")
+    DEFAULT_CSS = table_stylesheet("karawane.tcss")
+    SCOPED_CSS = False
 
     def compose(self) -> ComposeResult:
         """The zones, top to bottom."""
@@ -326,7 +323,7 @@ class KarawaneTable(TableView):
         elif len(plays) == 1 and not isinstance(plays[0], Play):
             self.host.decide(plays[0])
         else:
-            self.pick(f"{card.label}: on which camel?", plays)
+            self.ask(f"{card.label}: on which camel?", plays)
 
     def play_on(self, seat: int, camel: int) -> None:
         """Play on camel ``camel`` of ``seat`` (clicked on the track): pick the card."""
@@ -357,12 +354,7 @@ class KarawaneTable(TableView):
                 severity="warning",
             )
             return
-        self.pick(f"Which card, to move {where}?", plays)
-
-    def pick(self, title: str, plays: Sequence[Action]) -> None:
-        """Let the player pick one of ``plays`` (in the log's words) and play it."""
-        labels = [self.host.preview(action) for action in plays]
-        self.host.choose(title, labels, lambda index: self.host.decide(plays[index]))
+        self.ask(f"Which card, to move {where}?", plays)
 
     def on_turn(self) -> None:
         """Bring the keyboard to the hand: every decision starts with a card."""
