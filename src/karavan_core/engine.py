@@ -53,6 +53,11 @@ class State:
     def to_move(self) -> int | None:  # pragma: no cover - every game overrides it
         raise NotImplementedError
 
+    @property
+    def is_over(self) -> bool:
+        """Whether the game has ended: the one way to ask, in every game."""
+        return self.to_move is None
+
 
 @frozen
 class Observation:
@@ -71,6 +76,11 @@ class Observation:
     @property
     def to_move(self) -> int | None:  # pragma: no cover - every game overrides it
         raise NotImplementedError
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the game has ended: the one way to ask, in every game."""
+        return self.to_move is None
 
 
 @frozen
@@ -201,7 +211,7 @@ class Game(abc.ABC, Generic[S, O, A]):
 
     def is_over(self, state: S) -> bool:
         """Whether the game has ended."""
-        return state.to_move is None
+        return state.is_over
 
     @abc.abstractmethod
     def result(self, state: S) -> Result:

@@ -225,7 +225,7 @@ class PlayersZone(Static):
                 name = name[: width - 1] + "~"
             if seat:
                 text.append("\n")
-            mine = seat == obs.current and not obs.over
+            mine = seat == obs.current and not obs.is_over
             text.append(f"{g.turn if mine else ' '} ", style="bold")
             text.append(f"{name:<{width}}", style="bold" if mine else "")
             seals = obs.seals[seat]
@@ -408,11 +408,11 @@ class JaipurTable(TableView):
         players = self.query_one(PlayersZone)
         players.show(obs, g)
         players.border_title = f"Round {len(obs.rounds) + 1} {g.sep} first to {SEALS_TO_WIN} seals"
-        if obs.over:
+        if obs.is_over:
             players.border_title = f"Round {len(obs.rounds)} {g.sep} the match is over"
         finished = len(obs.rounds)
         players.border_subtitle = f"o {g.sep} finished rounds" if finished else ""
-        if self._rounds_seen is not None and finished > self._rounds_seen and not obs.over:
+        if self._rounds_seen is not None and finished > self._rounds_seen and not obs.is_over:
             # After the screen's own work (a curtain it is about to draw goes underneath):
             # both players read the summary together before the next hand is shown.
             self.pauses_play = True  # no bot moves until both have read it

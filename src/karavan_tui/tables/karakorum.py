@@ -214,7 +214,7 @@ class TableZone(Vertical):
             title = f"{name} places the cards taken {g.sep} {discard}"
         elif placing:
             title = f"{name} may score or remove, then done {g.sep} {discard}"
-        elif obs.step is Step.OVER:
+        elif obs.is_over:
             title = f"The game is over {g.sep} {discard}"
         elif obs.step is Step.REVEAL:
             title = f"Revealed {len(obs.table)} of at most {limit} {g.sep} {discard}"

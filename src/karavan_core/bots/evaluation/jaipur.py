@@ -36,7 +36,7 @@ def round_points(state: JaipurState, player: int) -> float:
 def evaluate(state: JaipurState, player: int) -> float:
     """Seals (weighted high), plus this round's points and the hand's likely sale value."""
     value = SEAL * state.seals[player]
-    if state.over:
+    if state.is_over:
         return value
     value += round_points(state, player)
     hand = state.hands[player]

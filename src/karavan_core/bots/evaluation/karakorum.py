@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from karavan_core.games.karakorum import components as C
 from karavan_core.games.karakorum.components import PEAK_INDEX, GoalKind
-from karavan_core.games.karakorum.state import KarakorumState, Step
+from karavan_core.games.karakorum.state import KarakorumState
 
 SCALE = 8.0
 # Playouts of 30 decisions cost two thirds of a search; 10 keep Hard within its time.
@@ -41,7 +41,7 @@ def evaluate(state: KarakorumState, player: int) -> float:
     The rules make a player who leads no peak lose whatever their markers, and
     drop the least advanced peak of a champion; this is a smooth version of that.
     """
-    if state.step is Step.OVER:
+    if state.is_over:
         if state.instant_winner is not None:
             return 100.0 if state.instant_winner == player else float(sum(state.tracks[player]))
         mine = [float(t) for t in state.tracks[player]]

@@ -25,7 +25,7 @@ def evaluate(state: KarakumState, player: int) -> float:
     caravan = state.caravans[player]
     left = state.lefts[player]
     points = sum(c.value for c in caravan) + sum(c.value for c in left) / 2
-    if state.step is Step.OVER:
+    if state.is_over:
         return float(sum(c.value for c in caravan) + sum(c.value for c in left) // 2)
     # A left-side camel may still join and then count in full.
     points += 0.15 * sum(c.value for c in left)
@@ -80,7 +80,7 @@ def search_evaluate(state: KarakumState, player: int) -> float:
     bring a good camel within reach.
     """
     points = evaluate(state, player)
-    if state.step is Step.OVER:
+    if state.is_over:
         return points
     return points + PROSPECT_WEIGHT * prospect(state, player)
 

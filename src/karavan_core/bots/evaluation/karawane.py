@@ -32,7 +32,7 @@ def evaluate(state: KarawaneState, player: int) -> float:
     """Oasis points, plus each desert camel's share of an average oasis square by its progress."""
     line = state.camels[player]
     points = float(score(line))
-    if state.over:
+    if state.is_over:
         return points
     for square in line:
         if square < FIRST_OASIS:
@@ -51,7 +51,7 @@ def search_evaluate(state: KarawaneState, player: int) -> float:
     (rewarding any entry) misses, and losses to Random came from just that.
     """
     estimate = evaluate(state, player)
-    if state.over:
+    if state.is_over:
         return estimate
     return (1 - SHARE_WEIGHT) * estimate + SHARE_WEIGHT * free_share(state, player)
 

@@ -1,6 +1,6 @@
 """Jaipur's components: the one data table for the game.
 
-Every number here comes from the trading-game section of RULINGS.md; none is
+Every number here comes from the Jaipur section of docs/rulings.md; none is
 marked *assumed* there.  The one choice of our own (who starts after a round
 with no seal) is flagged below.
 """
@@ -89,6 +89,6 @@ EMPTY_PILES_TO_END = 3
 MIN_EXCHANGE = 2  # goods taken in an exchange, at least
 PLAYERS = 2
 
-# Our own ruling (RULINGS.md is silent): after a round with no seal, the player
-# who did not start it starts the next, as if the start simply alternated.
+# Our own ruling (the rules are silent; see docs/rulings.md): after a round with no
+# seal, the player who did not start it starts the next, as if the start alternated.
 TIED_ROUND_ALTERNATES_START = True

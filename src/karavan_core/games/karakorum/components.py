@@ -1,6 +1,6 @@
 """Karakorum's components: the one data table for the game.
 
-Everything here comes from the rulebook and RULINGS.md; nothing is assumed.
+Everything here comes from the rulebook and docs/rulings.md; nothing is assumed.
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Karakum's components: the one data table for the game.
 
-Facts marked *assumed* in RULINGS.md are flagged here; no public source
+Facts marked *assumed* in docs/rulings.md are flagged here; no public source
 confirms them, so they live in this one place and are easy to change.
 """
 
@@ -61,10 +61,8 @@ GOODS_PER_TYPE = 13
 GOLD_CARDS = 6
 RESOURCE_COUNTS: tuple[int, ...] = (GOODS_PER_TYPE,) * len(GOODS) + (GOLD_CARDS,)
 
-CAMEL_VALUES: tuple[int, ...] = tuple(
-    range(1, 8)
-)  # assumed: values 1..7, one camel of each per colour
-CAMEL_VALUES_ASSUMED = True
+# ASSUMED: values 1 to 7, one camel of each per colour.
+CAMEL_VALUES: tuple[int, ...] = tuple(range(1, 8))
 
 CAMELS_REMOVED: dict[int, int] = {2: 12, 3: 8, 4: 0}
 MARKET_SIZE = 5

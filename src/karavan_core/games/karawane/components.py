@@ -1,6 +1,6 @@
 """Karawane's components: the one data table for the game.
 
-Facts marked *assumed* in RULINGS.md are flagged here; no public source
+Facts marked *assumed* in docs/rulings.md are flagged here; no public source
 confirms them, so they live in this one place and are easy to change.
 """
 
@@ -81,7 +81,7 @@ CARD_LABELS: dict[Card, str] = {
     Card.SANDSTORM: "Sandstorm",
 }
 
-# Each player's 12-card deck.  The palms of the seven oasis cards are assumed.
+# Each player's 12-card deck.  ASSUMED: the palms of the seven oasis cards.
 DECK: tuple[Card, ...] = (
     Card.OASIS_1,
     Card.OASIS_1,
@@ -96,17 +96,15 @@ DECK: tuple[Card, ...] = (
     Card.DRIVER,
     Card.SANDSTORM,
 )
-OASIS_PALMS_ASSUMED = True
 # Hands are kept in this order so that equal hands are equal tuples.
 CARD_RANK: dict[Card, int] = {card: i for i, card in enumerate(Card)}
 
 # The track: the city (square 0, any number of camels), the desert squares,
-# then the oasis squares with their points, deepest last.  Both sizes and the
-# points are assumed.
+# then the oasis squares with their points, deepest last.  ASSUMED: both sizes
+# and the points.
 CITY = 0
 DESERT_SQUARES = 20
 OASIS_POINTS: tuple[int, ...] = (1, 2, 3, 4, 5, 6)
-TRACK_ASSUMED = True
 FIRST_OASIS = DESERT_SQUARES + 1
 LAST_SQUARE = DESERT_SQUARES + len(OASIS_POINTS)
 
