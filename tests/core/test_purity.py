@@ -54,3 +54,15 @@ def test_the_games_subpackage_is_not_shadowed():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["karavan_core.games", "karakum"]
+
+
+def test_every_type_ignore_says_why():
+    """A ``# type: ignore[code]`` is followed on its line by a comment giving the reason."""
+    src = CORE.parent
+    bare = [
+        f"{path.relative_to(src)}:{number}"
+        for path in src.rglob("*.py")
+        for number, line in enumerate(path.read_text().splitlines(), start=1)
+        if "type: ignore" in line and "#" not in line.split("type: ignore", 1)[1]
+    ]
+    assert bare == []
