@@ -117,6 +117,7 @@ class Game(abc.ABC, Generic[S, O, A]):
     state_type: ClassVar[type[State]]
     observation_type: ClassVar[type[Observation]]
     action_types: ClassVar[tuple[type[Action], ...]]
+    score_label: ClassVar[str] = "Points"  # what ``result(state).scores`` count, as a title
 
     # -- setting up -------------------------------------------------------
     @abc.abstractmethod

@@ -155,6 +155,16 @@ class Match:
         assert seat is not None
         return seat
 
+    def last_move_of(self, seat: int) -> int:
+        """How many decisions had been made once ``seat`` last decided (0 if it never has).
+
+        What happened after that point is news to that player: the app marks it.
+        """
+        for index in range(len(self.history) - 1, -1, -1):
+            if self.actor(index) == seat:
+                return index + 1
+        return 0
+
     def log(self) -> list[str]:
         """The public log: the opening line, then every decision so far in words.
 

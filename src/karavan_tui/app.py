@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from textual.app import App, SystemCommand
 from textual.binding import Binding
+from textual.command import CommandPalette, SearchIcon
 from textual.content import Content
 from textual.events import Resize
 from textual.notifications import SeverityLevel
@@ -32,6 +33,17 @@ if TYPE_CHECKING:
     from karavan_tui.screens.game import GameScreen
 
 
+class AsciiCommandPalette(CommandPalette):
+    """Textual's command palette drawn with ASCII characters only."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(placeholder="Search for commands...", **kwargs)
+
+    def on_mount(self) -> None:
+        """A plain search icon."""
+        self.query_one(SearchIcon).icon = ">"
+
+
 class KaravanApp(App[None]):
     """Karavan's terminal app."""
 
@@ -47,7 +59,7 @@ class KaravanApp(App[None]):
         self.config = config
         self.settings = Settings.load(config.settings_path)
         self.start = start
-        self.ascii_mode = self.settings.ascii
+        self.ascii_mode = config.ascii or self.settings.ascii
         self._settings_applied = False  # until then, theme changes are not the player's
         self.crash_report: Path | None = None  # written if an unexpected error stops the app
         if not config.animations:
@@ -141,6 +153,15 @@ class KaravanApp(App[None]):
         if not self.ascii_mode:
             return super().format_title(title, sub_title)
         return Content(f"{title} - {sub_title}" if sub_title else title)
+
+    def action_command_palette(self) -> None:
+        """Open the command palette (in plain ASCII in ASCII mode)."""
+        if not self.ascii_mode:
+            super().action_command_palette()
+        elif self.use_command_palette and not any(
+            isinstance(screen, CommandPalette) for screen in self.screen_stack
+        ):
+            self.push_screen(AsciiCommandPalette(id="--command-palette"))
 
     def redraw_game(self) -> None:
         """Redraw any open game (after a change of symbols)."""

@@ -31,6 +31,7 @@ from karavan_core.text import printable
 from karavan_core.version import __version__
 from karavan_tui.config import AppConfig
 from karavan_tui.levels_help import ListingHelpFormatter, levels_epilog
+from karavan_tui.words import plural
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -42,15 +43,21 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"karavan {__version__}")
     saves_help = "folder for saves (default: $KARAVAN_SAVES, else ./saves)"
+    ascii_help = "plain ASCII symbols only (for terminals without good Unicode)"
     parser.add_argument("--saves", metavar="DIR", help=saves_help)
-    # The commands that use saves take --saves after their name too (karavan saves --saves D).
+    parser.add_argument("--ascii", action="store_true", help=ascii_help)
+    # The commands take --saves (and those that open the app --ascii) after their name too.
     with_saves = argparse.ArgumentParser(add_help=False)
     with_saves.add_argument("--saves", metavar="DIR", default=argparse.SUPPRESS, help=saves_help)
+    opens_app = argparse.ArgumentParser(add_help=False, parents=[with_saves])
+    opens_app.add_argument(
+        "--ascii", action="store_true", default=argparse.SUPPRESS, help=ascii_help
+    )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     commands.add_parser("saves", help="list the saved games", parents=[with_saves])
     new = commands.add_parser(
         "new",
-        parents=[with_saves],
+        parents=[opens_app],
         help="start a game and open its table",
         description="Start a game and open its table directly.",
         epilog=levels_epilog(),
@@ -68,11 +75,12 @@ def build_parser() -> argparse.ArgumentParser:
     new.add_argument("--first", metavar="NAME", help="who starts (default: drawn at random)")
     resume = commands.add_parser(
         "resume",
-        parents=[with_saves],
+        parents=[opens_app],
         help="open a saved game (default: the latest in progress)",
-        description="Open a saved game at its table.",
+        description="Open a saved game at its table: a file, or a name as `karavan saves` "
+        "lists it (with or without .json).",
     )
-    resume.add_argument("file", nargs="?", metavar="FILE", help="the save file")
+    resume.add_argument("file", nargs="?", metavar="NAME", help="the save's name or file")
     if importlib.util.find_spec("karavan_tui.simulate") is not None:
         from karavan_tui import simulate
 
@@ -123,7 +131,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         start = resume_from_args(args, folder)
         if start is None:
             return 2
-    return open_app(AppConfig(saves_dir=folder), start)
+    return open_app(AppConfig(saves_dir=folder, ascii=args.ascii), start)
 
 
 def fail(message: str, status: int = 2) -> int:
@@ -182,13 +190,22 @@ def resume_from_args(args: argparse.Namespace, folder: Path) -> tuple[Match, Pat
             return None
         path = latest.path
     else:
-        path = Path(args.file)
+        path = find_save(folder, args.file)
     try:
         match = load_match(path)
     except SaveError as error:
         fail(str(error))
         return None
     return match, path
+
+
+def find_save(folder: Path, name: str) -> Path:
+    """The save called ``name``: a path, or a name in ``folder`` as listed, ``.json`` optional."""
+    given = Path(name)
+    for candidate in (given, folder / name, folder / f"{name}.json"):
+        if candidate.exists():
+            return candidate
+    return given if given.suffix == ".json" or given.parent != Path() else folder / f"{name}.json"
 
 
 def _when(stamp: str) -> str:
@@ -199,13 +216,16 @@ def _when(stamp: str) -> str:
 
 
 def print_saves(folder: Path) -> int:
-    """Print a table of the saves in ``folder`` (and one line per unreadable file).
+    """Print the saves in ``folder``, newest first (and one line per unreadable file).
 
-    Names and file names come from outside: they go into Text cells (never
-    read as markup) with control characters written as escapes.
+    Each save is its file name — whole, as `karavan resume` takes it — then an
+    indented line with the game, the players, the decisions and when it was
+    last played, which wraps on a narrow terminal.  Names and file names come
+    from outside: they are printed as Text (never markup), control characters
+    written as escapes.
     """
     from rich.console import Console
-    from rich.table import Table
+    from rich.padding import Padding
     from rich.text import Text
 
     console = Console()
@@ -213,23 +233,19 @@ def print_saves(folder: Path) -> int:
     if not good and not bad:
         console.print(Text(f"No saves in {printable(str(folder))}."))
         return 0
-    table = Table(title=Text(f"Saves in {printable(str(folder))}"))
-    for column in ("file", "game", "players", "decisions", "last played"):
-        table.add_column(column, justify="right" if column == "decisions" else "left")
+    console.print(Text(f"Saves in {printable(str(folder))}, newest first:", style="bold"))
     for save in good:
         try:
             name = str(save.path.relative_to(folder))
         except ValueError:
             name = str(save.path)
-        status = " (over)" if save.over else ""
-        table.add_row(
-            Text(printable(name)),
-            Text(save.game),
-            Text(", ".join(save.players)),
-            Text(f"{save.decisions}{status}"),
-            Text(_when(save.saved_at)),
+        status = ", over" if save.over else ""
+        details = (
+            f"{save.game} · {', '.join(save.players)} · "
+            f"{plural(save.decisions, 'decision')}{status} · last played {_when(save.saved_at)}"
         )
-    console.print(table)
+        console.print(Text(printable(name), style="bold"), soft_wrap=True)
+        console.print(Padding(Text(details), (0, 0, 0, 4)))
     for error in bad:
         fail(str(error))
     return 0

@@ -74,11 +74,13 @@ class AppConfig:
     """Everything the app takes from outside.
 
     ``bot_delay`` overrides the remembered setting when given (tests use 0);
+    ``ascii`` turns ASCII mode on for this run (``--ascii``) whatever the setting;
     ``seed_factory`` makes the seeds offered for new games (tests fix it).
     """
 
     saves_dir: Path
     settings_path: Path = field(factory=default_settings_path)
     bot_delay: float | None = None
+    ascii: bool = False
     seed_factory: Callable[[], int] = _random_seed
     animations: bool = True

@@ -19,6 +19,8 @@ class Glyphs:
     winner: str
     left: str
     bar: str
+    changed: str  # marks what other players changed since your last decision
+    ellipsis: str
 
 
 UNICODE = Glyphs(
@@ -32,6 +34,8 @@ UNICODE = Glyphs(
     winner="★",
     left="◂",
     bar="│",
+    changed="•",
+    ellipsis="…",
 )
 ASCII = Glyphs(
     master="M",
@@ -44,6 +48,8 @@ ASCII = Glyphs(
     winner="*",
     left="<",
     bar="|",
+    changed="!",
+    ellipsis="...",
 )
 
 

@@ -62,7 +62,7 @@ async def test_all_moves_list_shows_every_legal_decision_in_words(tmp_path):
         assert isinstance(app.screen, ChoiceScreen)
         seen = match.view(match.to_move)
         expected = [match.game.preview(seen, a) for a in match.legal_actions()]
-        assert app.screen.options == expected
+        assert app.screen.options == list(dict.fromkeys(expected))  # each different one once
         await pilot.press("escape")
         await pilot.pause()
         assert match.history == []
@@ -200,7 +200,7 @@ async def test_load_table_opens_and_deletes_after_confirming(tmp_path):
     app = make_app(tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("l")
-        await pilot.pause()
+        await settle(pilot, app)  # the saves are read in a worker
         assert isinstance(app.screen, SavesScreen)
         rows = {save.path for save in app.screen.saves}
         assert rows == {first, second}
@@ -212,7 +212,7 @@ async def test_load_table_opens_and_deletes_after_confirming(tmp_path):
         await pilot.pause()
         assert target.exists()
         await pilot.press("d", "y")
-        await pilot.pause()
+        await settle(pilot, app)
         assert not target.exists()
         assert [save.path for save in app.screen.saves] == [({first, second} - {target}).pop()]
         await pilot.press("enter")

@@ -25,7 +25,7 @@ from .helpers import (
     start_against_random_bot,
     start_with,
 )
-from .test_snapshots import SIZES, steady
+from .test_snapshots import SIZES, TABLE_SIZES, steady
 
 
 def jaipur_match(
@@ -166,7 +166,7 @@ async def test_curtain_hides_hands_and_bonus_values(tmp_path):
         players = str(screen.query_one("#players").render())
         mine = sum(sum(v) for v in state.bonus_won[0])
         assert players.count("hidden") == 1
-        assert f"bonus {mine} " in players or f"= {mine} {screen.glyphs.sep} " in players
+        assert f"worth {mine} " in players or f"= {mine} {screen.glyphs.sep} " in players
         # Ann plays; the curtain comes down for Bob before his hand is drawn.
         await pilot.press("a", "enter")
         await pilot.pause()
@@ -286,7 +286,7 @@ async def test_a_bot_waits_while_the_round_summary_is_open(tmp_path):
 # -- snapshots ---------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("size", TABLE_SIZES)
 def test_jaipur_table_start(snap_compare, tmp_path, size):
     app = start_with(tmp_path, jaipur_match())
     assert snap_compare(app, terminal_size=size, run_before=steady)
@@ -297,7 +297,7 @@ def mid_game() -> Match:
     return jaipur_match(moves=100, until=lambda m: len(m.history) >= 40 and m.to_move == 0)
 
 
-@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("size", TABLE_SIZES)
 def test_jaipur_table_mid_game(snap_compare, tmp_path, size):
     app = start_with(tmp_path, mid_game())
     assert snap_compare(app, terminal_size=size, run_before=steady)

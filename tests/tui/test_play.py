@@ -8,6 +8,7 @@ from karavan_core.games.karakum.state import Buy, DrawCard, Step, TakeCard
 from karavan_core.match import Match
 from karavan_core.saves import load_match
 from karavan_tui.modals.choice import ChoiceScreen
+from karavan_tui.modals.confirm import ConfirmScreen
 from karavan_tui.modals.curtain import CurtainScreen
 from karavan_tui.modals.save_as import SaveAsScreen
 from karavan_tui.screens.game import GameScreen
@@ -95,7 +96,7 @@ async def test_table_keys_take_cards_and_buy_with_the_payment_picker(tmp_path):
             await settle(pilot, app)
         slot = slots[0]
         before = len(match.history)
-        await pilot.press("up")  # to the market
+        await pilot.press("up", "home")  # to the market's first camel
         assert app.screen.focused.id == "market-row"
         for _ in range(slot):
             await pilot.press("right")
@@ -199,7 +200,7 @@ async def test_curtain_between_two_humans_hides_every_private_card(tmp_path):
         assert isinstance(app.screen, GameScreen)
         assert hand_shown(screen) and screen.table.view.observation.player == 0
         hand = screen.match.state.hands[0]
-        assert str(screen.query_one("#hand-blue").render()).startswith(f"B ×{hand[0]}")
+        assert str(screen.query_one("#hand-blue").render()) == f"×{hand[0]}\njewelry"
         await pilot.press("enter", "enter")  # Ann's whole turn
         await pilot.pause()
         assert isinstance(app.screen, CurtainScreen)
@@ -284,7 +285,16 @@ async def test_rematch_keeps_the_seats_and_starts_afresh(tmp_path):
         await settle(pilot, app)
         assert isinstance(app.screen, GameOverScreen)
         old = game_screen(app).match
-        await pilot.press("r")
+        await pilot.press("r", "r")  # r is redo at the table: at game over it does nothing
+        await settle(pilot, app)
+        assert isinstance(app.screen, GameOverScreen) and game_screen(app).match is old
+        await pilot.press("m")  # Rematch asks first
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmScreen)
+        await pilot.press("n")
+        await pilot.pause()
+        assert isinstance(app.screen, GameOverScreen)
+        await pilot.press("m", "y")
         await settle(pilot, app)
         new = game_screen(app).match
         assert new is not old and new.seats == old.seats and new.history == []

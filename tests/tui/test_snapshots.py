@@ -1,4 +1,5 @@
-"""Snapshots of every screen at 80x24 and 120x40 (review the SVGs when they change)."""
+"""Snapshots of every screen at 80x24 and 120x40, the tables at 200x50 too (review the SVGs
+when they change)."""
 
 from __future__ import annotations
 
@@ -11,6 +12,8 @@ from karavan_tui.screens.rules import RulesScreen
 from .helpers import karakum_match, make_app, play_to_end, settle, start_with
 
 SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((120, 40), id="120x40")]
+# Every table also at the largest size it is laid out for.
+TABLE_SIZES = [*SIZES, pytest.param((200, 50), id="200x50")]
 
 
 async def steady(pilot) -> None:
@@ -35,13 +38,13 @@ def test_new_game_dialog(snap_compare, tmp_path, size):
     assert snap_compare(make_app(tmp_path), terminal_size=size, run_before=open_dialog)
 
 
-@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("size", TABLE_SIZES)
 def test_karakum_table_start(snap_compare, tmp_path, size):
     app = start_with(tmp_path, karakum_match())
     assert snap_compare(app, terminal_size=size, run_before=steady)
 
 
-@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("size", TABLE_SIZES)
 def test_karakum_table_mid_game(snap_compare, tmp_path, size):
     app = start_with(tmp_path, karakum_match("Ann,bot:random,bot:random", moves=60))
     assert snap_compare(app, terminal_size=size, run_before=steady)

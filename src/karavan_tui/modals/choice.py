@@ -14,7 +14,11 @@ from textual.widgets.option_list import Option
 
 
 class ChoiceScreen(ModalScreen[int | None]):
-    """A titled list; dismisses with the chosen index, or ``None`` on Escape."""
+    """A titled list; dismisses with the chosen index, or ``None`` on Escape.
+
+    ``place`` puts it in the middle of the screen or at its ``"bottom"``, where it
+    leaves the top of the table (Karawane's track) in sight.
+    """
 
     BINDINGS = [Binding("escape", "cancel", "Cancel")]
     DEFAULT_CSS = """
@@ -26,10 +30,21 @@ class ChoiceScreen(ModalScreen[int | None]):
     ChoiceScreen #choice-title { text-style: bold; width: 100%; margin-bottom: 1; }
     ChoiceScreen OptionList { height: auto; max-height: 14; border: none; padding: 0; }
     ChoiceScreen #choice-hint { color: $text-muted; margin-top: 1; }
+    ChoiceScreen.-bottom { align: center bottom; }
+    ChoiceScreen.-bottom > Vertical { max-height: 11; margin-bottom: 1; }
+    ChoiceScreen.-bottom OptionList { max-height: 6; }
+    ChoiceScreen.-bottom #choice-title { margin-bottom: 0; }
+    .-ascii ChoiceScreen > Vertical { border: ascii $accent; }
     """
 
-    def __init__(self, title: str, options: Sequence[str], hint: str | None = None) -> None:
-        super().__init__()
+    def __init__(
+        self,
+        title: str,
+        options: Sequence[str],
+        hint: str | None = None,
+        place: str = "middle",
+    ) -> None:
+        super().__init__(classes="-bottom" if place == "bottom" else "")
         self.choice_title = title
         self.options = list(options)
         self.hint = hint or "Enter or click to choose, Esc to cancel"

@@ -9,6 +9,8 @@ from textual.content import Content
 from textual.screen import Screen
 from textual.widgets import Footer, Label
 
+from karavan_tui.app_access import karavan_app
+
 
 class CurtainScreen(Screen[None]):
     """A full, opaque screen saying "Pass to NAME"; Enter lifts it.
@@ -16,7 +18,11 @@ class CurtainScreen(Screen[None]):
     It is a plain screen, not a modal, so nothing of the table shows through.
     """
 
-    BINDINGS = [Binding("enter,space", "lift", "Show my cards", key_display="Enter")]
+    BINDINGS = [
+        Binding("enter,space", "lift", "Show my cards", key_display="Enter"),
+        Binding("s", "save_as", "Save as", tooltip="Save the game under a name"),
+        Binding("q", "leave", "Title", tooltip="Back to the title (the game stays saved)"),
+    ]
     DEFAULT_CSS = """
     CurtainScreen { align: center middle; background: $background; }
     CurtainScreen #curtain-name { text-style: bold; color: $accent; width: auto; }
@@ -40,6 +46,18 @@ class CurtainScreen(Screen[None]):
     def on_click(self) -> None:
         """A click lifts the curtain too."""
         self.dismiss(None)
+
+    def action_save_as(self) -> None:
+        """Save the game under the curtain by name; the curtain stays down."""
+        from karavan_tui.screens.game import GameScreen
+
+        below = [screen for screen in self.app.screen_stack if isinstance(screen, GameScreen)]
+        if below:
+            below[-1].action_save_as()
+
+    def action_leave(self) -> None:
+        """Back to the title without lifting the curtain (the game is saved already)."""
+        karavan_app(self).show_title()
 
     def action_lift(self) -> None:
         """Show the table to the player."""

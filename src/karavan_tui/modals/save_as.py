@@ -21,7 +21,7 @@ class SaveAsScreen(ModalScreen[str | None]):
         width: 60; height: auto; border: thick $accent; background: $surface; padding: 1 2;
     }
     SaveAsScreen Input { margin-top: 1; }
-    SaveAsScreen #save-hint { color: $text-muted; margin-top: 1; }
+    SaveAsScreen #save-hint { color: $text-muted; margin-top: 1; width: 100%; }
     """
 
     def __init__(self, suggestion: str) -> None:

@@ -1,21 +1,24 @@
-"""The saved games in a table: open one, or delete one after confirming."""
+"""The saved games in a list: open one, or delete one after confirming."""
 
 from __future__ import annotations
 
 from datetime import datetime
 from pathlib import Path
 
-from rich.text import Text
+from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.content import Content
 from textual.screen import ModalScreen
-from textual.widgets import DataTable, Footer, Label
+from textual.widgets import Footer, Label, OptionList
+from textual.widgets.option_list import Option
+from textual.worker import get_current_worker
 
 from karavan_core.saves import SaveSummary, list_saves
 from karavan_core.text import printable
 from karavan_tui.modals.confirm import ConfirmScreen
+from karavan_tui.words import plural
 
 
 def when(stamp: str) -> str:
@@ -27,7 +30,12 @@ def when(stamp: str) -> str:
 
 
 class SavesScreen(ModalScreen[Path | None]):
-    """Every save in the folder, newest first; dismisses with the chosen file."""
+    """Every save in the folder, newest first; dismisses with the chosen file.
+
+    Each save is two lines: its whole file name (what `karavan resume` takes),
+    then the game, the players, the decisions and when it was last played.
+    The saves are read and verified in a worker, so the dialog opens at once.
+    """
 
     BINDINGS = [
         Binding("escape", "cancel", "Back"),
@@ -40,59 +48,74 @@ class SavesScreen(ModalScreen[Path | None]):
         width: 100%; max-width: 110; height: auto; max-height: 100%;
         border: thick $accent; background: $surface; padding: 0 1;
     }
-    SavesScreen #saves-title { text-style: bold; }
-    SavesScreen DataTable { height: auto; max-height: 16; }
-    SavesScreen #saves-note { color: $text-muted; }
+    SavesScreen #saves-title { text-style: bold; width: 100%; }
+    SavesScreen OptionList { height: auto; max-height: 16; }
+    SavesScreen #saves-note { color: $text-muted; width: 100%; }
     """
 
     def __init__(self, folder: Path) -> None:
         super().__init__()
         self.folder = folder
         self.saves: list[SaveSummary] = []
+        self.reading = True
 
     def compose(self) -> ComposeResult:
-        """Title, table and a note on unreadable files."""
+        """Title, list and a note on unreadable files."""
         with Vertical():
             yield Label(Content(f"Saved games in {printable(str(self.folder))}"), id="saves-title")
-            yield DataTable(cursor_type="row", zebra_stripes=True, id="saves")
-            yield Label("", id="saves-note")
+            yield OptionList(id="saves")
+            yield Label("Reading the saves...", id="saves-note")
         yield Footer()
 
     def on_mount(self) -> None:
-        """Fill the table."""
-        table = self.query_one(DataTable)
-        table.add_columns("Game", "Players", "Decisions", "Last played", "File")
+        """Fill the list."""
+        self.query_one(OptionList).focus()
         self.reload()
 
+    @work(thread=True, exclusive=True, group="saves", exit_on_error=False)
     def reload(self) -> None:
-        """Read the folder again."""
-        table = self.query_one(DataTable)
-        table.clear()
-        self.saves, bad = list_saves(self.folder)
-        for save in self.saves:
-            # Names and file names come from outside: Text cells are never read as markup.
-            table.add_row(
-                Text(save.game),
-                Text(", ".join(save.players)),
-                Text(f"{save.decisions}{' (over)' if save.over else ''}"),
-                Text(when(save.saved_at)),
-                Text(printable(save.path.name)),
+        """Read (and verify) the folder again, off the UI thread."""
+        saves, bad = list_saves(self.folder)
+        if not get_current_worker().is_cancelled:
+            self.app.call_from_thread(self.show_saves, saves, len(bad))
+
+    def show_saves(self, saves: list[SaveSummary], unreadable: int) -> None:
+        """List ``saves``; say how many files could not be read."""
+        self.reading = False
+        self.saves = saves
+        listing = self.query_one(OptionList)
+        listing.clear_options()
+        for save in saves:
+            try:
+                name = str(save.path.relative_to(self.folder))
+            except ValueError:
+                name = str(save.path)
+            over = ", over" if save.over else ""
+            # Names and file names come from outside: Content is never read as markup.
+            entry = Content.assemble(
+                (printable(name), "bold"),
+                "\n  ",
+                f"{save.game} · {', '.join(save.players)} · "
+                f"{plural(save.decisions, 'decision')}{over} · last played {when(save.saved_at)}",
             )
+            listing.add_option(Option(entry))
+        if saves:
+            listing.highlighted = 0
         note = "Enter opens, d deletes, Esc goes back."
-        if not self.saves:
+        if not saves:
             note = "No saved games yet. Esc goes back."
-        if bad:
-            note += f"  {len(bad)} file(s) could not be read: see `karavan saves`."
+        if unreadable:
+            note += f"  {plural(unreadable, 'file')} could not be read: see `karavan saves`."
         self.query_one("#saves-note", Label).update(note)
 
     def _selected(self) -> SaveSummary | None:
-        table = self.query_one(DataTable)
-        if not self.saves or table.cursor_row < 0 or table.cursor_row >= len(self.saves):
+        index = self.query_one(OptionList).highlighted
+        if index is None or not 0 <= index < len(self.saves):
             return None
-        return self.saves[table.cursor_row]
+        return self.saves[index]
 
-    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
-        """A click or Enter on a row opens it."""
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        """A click or Enter on a save opens it."""
         event.stop()
         self.action_open()
 
@@ -124,7 +147,7 @@ class SavesScreen(ModalScreen[Path | None]):
         self.app.push_screen(
             ConfirmScreen(
                 f"Delete the {save.game} game of {', '.join(save.players)} "
-                f"({save.decisions} decisions)? This cannot be undone.",
+                f"({plural(save.decisions, 'decision')})? This cannot be undone.",
                 yes="Delete",
             ),
             answered,

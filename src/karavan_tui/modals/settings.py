@@ -25,7 +25,7 @@ class SettingsScreen(ModalScreen[None]):
     SettingsScreen Horizontal { height: auto; margin-bottom: 1; }
     SettingsScreen .label { width: 16; }
     SettingsScreen Select { width: 30; }
-    SettingsScreen .hint { color: $text-muted; }
+    SettingsScreen .hint { color: $text-muted; width: 100%; }
     """
 
     def compose(self) -> ComposeResult:

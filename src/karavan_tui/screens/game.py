@@ -35,18 +35,21 @@ from karavan_tui.modals.full_log import FullLogScreen
 from karavan_tui.modals.save_as import SaveAsScreen
 from karavan_tui.tables import TableView, View, table_for
 from karavan_tui.widgets.chrome import AppHeader
-from karavan_tui.widgets.side import GameLog, ScoreBoard, StatusLine
+from karavan_tui.widgets.side import GameLog, NewsBanner, ScoreBoard, StatusLine
 
 
 class GameScreen(Screen[None]):
     """A match at the table."""
 
     CSS_PATH = "game.tcss"
+    # Classes the screen takes by its width: from 120 columns the table spreads out.
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (120, "-wide"), (180, "-huge")]
     BINDINGS = [
         Binding("u,ctrl+z", "undo", "Undo", tooltip="Take back your last decision"),
         Binding("r,ctrl+y", "redo", "Redo", tooltip="Play an undone decision again"),
-        Binding("a", "actions", "All moves", tooltip="Every legal decision, in words"),
-        Binding("s", "save_as", "Save as"),
+        # Short labels: the Footer must hold every key at 80 columns, in ASCII mode too.
+        Binding("a", "actions", "Moves", tooltip="Every legal decision, in words"),
+        Binding("s", "save_as", "Save", tooltip="Save the game under a name"),
         Binding("l", "full_log", "Log", show=False, tooltip="Read the whole log"),
         Binding("f1,question_mark", "rules", "Rules", key_display="F1"),
         Binding("q", "leave", "Title", tooltip="Back to the title (the game stays saved)"),
@@ -82,11 +85,12 @@ class GameScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         """Header, table beside scores and log, status line, Footer."""
         yield AppHeader()
+        yield NewsBanner(id="banner")
         with Horizontal(id="main"):
             yield self.table
             with Vertical(id="side"):
                 scores = ScoreBoard(id="scores")
-                scores.border_title = "Scores"
+                scores.border_title = self.game.score_label
                 yield scores
                 yield GameLog(id="log")
         yield StatusLine(id="status")
@@ -139,10 +143,18 @@ class GameScreen(Screen[None]):
         result = game.result(state)
         g = self.glyphs
         self.refresh_titles()  # ASCII mode may have changed since the last redraw
-        self.table.show(View(game, match.seats, observation, legal, g, result.scores))
+        since = self.news_since()
+        before = None if since == len(match.history) else match.view(self.viewer, since)
+        made = tuple(match.history[since:])
+        view = View(game, match.seats, observation, legal, g, result.scores, before, made)
+        self.table.show(view)
         winners = result.winners if match.is_over() else ()
         self.query_one(ScoreBoard).show(match.seats, result.scores, state.to_move, winners, g)
-        self.query_one(GameLog).show(match.log())
+        log = match.log()
+        news = log[since + 1 :]  # the log opens with the deal: decision i is line i + 1
+        self.query_one(GameLog).show(log, news_from=since + 1)
+        names = [seat.name for seat in match.seats]
+        self.query_one(NewsBanner).show(news, names, self.viewer is not None, g)
         self.refresh_status()
         self.refresh_bindings()
 
@@ -157,6 +169,15 @@ class GameScreen(Screen[None]):
             note = self.glyphs.saved  # the symbol set may have changed since the save
         prompt = self.game.prompt(self.match.view(self.viewer))
         self.query_one(StatusLine).show(prompt, self.thinking, note, self.glyphs)
+
+    def news_since(self) -> int:
+        """The decisions the player at the keyboard has seen happen: up to their last one.
+
+        Behind the public view (nobody at the keyboard) only the latest decision is news.
+        """
+        if self.viewer is None:
+            return max(0, len(self.match.history) - 1)
+        return self.match.last_move_of(self.viewer)
 
     # -- whose decision -----------------------------------------------------------
     def advance(self) -> None:
@@ -234,7 +255,7 @@ class GameScreen(Screen[None]):
             if index is not None:
                 on_pick(index)
 
-        self.app.push_screen(ChoiceScreen(title, options), picked)
+        self.app.push_screen(ChoiceScreen(title, options, place=self.table.PICKER_PLACE), picked)
 
     def preview(self, action: Action) -> str:
         """``action`` in words before it is taken, from the viewer's own observation."""
@@ -297,12 +318,13 @@ class GameScreen(Screen[None]):
         """List every legal decision in words."""
         if not self._my_turn():
             return
-        legal = self.match.legal_actions()
-        self.choose(
-            "Every move you can make now",
-            [self.preview(action) for action in legal],
-            lambda index: self.decide(legal[index]),
-        )
+        # Decisions that read the same are the same to the player (two face-up silks):
+        # each is listed once.
+        listed: dict[str, Action] = {}
+        for action in self.match.legal_actions():
+            listed.setdefault(self.preview(action), action)
+        words, actions = list(listed), list(listed.values())
+        self.choose("Every move you can make now", words, lambda i: self.decide(actions[i]))
 
     def action_save_as(self) -> None:
         """Give the game a name: its save file moves there, and autosave goes on in it."""

@@ -13,6 +13,7 @@ from textual.widgets import Button, Footer, Static
 
 from karavan_core.engine import Result
 from karavan_core.match import Match
+from karavan_tui.modals.confirm import ConfirmScreen
 from karavan_tui.widgets.chart import score_chart
 from karavan_tui.widgets.chrome import AppHeader
 
@@ -27,7 +28,8 @@ class GameOverScreen(Screen[str]):
     """Dismisses with ``"rematch"``, ``"new"``, ``"title"`` or ``"undo"``."""
 
     BINDINGS = [
-        Binding("r", "leave('rematch')", "Rematch", tooltip="Same players, a new deal"),
+        # Not on r, which is redo at the table: a redo too many must not start a new game.
+        Binding("m", "rematch", "Rematch", tooltip="Same players, a new deal (asks first)"),
         Binding("n", "leave('new')", "New game"),
         Binding("t,escape", "leave('title')", "Title"),
         Binding("u", "leave('undo')", "Undo", tooltip="Take back the last decision"),
@@ -58,9 +60,11 @@ class GameOverScreen(Screen[str]):
             notes = "\n".join(result.notes)  # one sentence a line: some games explain in steps
             yield Static(Content(f"{notes} Seed {match.seed}."), id="notes")
             yield Static(self._breakdown(names, result), id="breakdown")
-            yield Static(score_chart(names, score_series(match), width=52, height=6), id="chart")
+            ascii_mode = getattr(self.app, "ascii_mode", False)
+            chart = score_chart(names, score_series(match), width=40, ascii_mode=ascii_mode)
+            yield Static(chart, id="chart")
             with Horizontal(id="over-buttons"):
-                yield Button("Rematch (r)", id="rematch", variant="primary", compact=True)
+                yield Button("Rematch (m)", id="rematch", variant="primary", compact=True)
                 yield Button("New game (n)", id="new", compact=True)
                 yield Button("Title (t)", id="title", compact=True)
         yield Footer()
@@ -89,7 +93,20 @@ class GameOverScreen(Screen[str]):
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         """Leave by button."""
-        self.dismiss(str(event.button.id))
+        if event.button.id == "rematch":
+            self.action_rematch()
+        else:
+            self.dismiss(str(event.button.id))
+
+    def action_rematch(self) -> None:
+        """A new deal for the same players, once the player says so."""
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.dismiss("rematch")
+
+        question = "Start a new game with the same players? This one stays saved."
+        self.app.push_screen(ConfirmScreen(question, yes="Rematch"), answered)
 
     def action_leave(self, where: str) -> None:
         """Leave by key."""

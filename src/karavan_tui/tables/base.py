@@ -39,6 +39,9 @@ class View:
     ``observation`` is what the player at the keyboard may know, or the public
     view (its ``player`` is ``None``) when no private card may be shown;
     ``legal`` is non-empty only when that player is the one to move.
+    ``before`` is what that same player saw right after their last decision,
+    when others have moved since, and ``news`` the decisions made since (all
+    public): the table marks what changed in between.
     """
 
     game: Game[Any, Any, Any]
@@ -47,6 +50,8 @@ class View:
     legal: tuple[Action, ...]
     glyphs: Glyphs
     scores: tuple[int, ...]
+    before: Observation | None = None
+    news: tuple[Action, ...] = ()
 
 
 def table_stylesheet(name: str) -> str:
@@ -63,6 +68,7 @@ class TableView(Vertical):
     """
 
     DEFAULT_CLASSES = "table"
+    PICKER_PLACE = "middle"  # where pickers open: "bottom" keeps the table's top in sight
     FIRST_FOCUS: str | None = None  # selector of the zone to focus when the screen opens
 
     def __init__(self, host: TableHost, **kwargs: Any) -> None:

@@ -8,6 +8,7 @@ of the finished round comes up before play goes on.
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
@@ -24,6 +25,7 @@ from karavan_core.engine import Action
 from karavan_core.games.jaipur.components import (
     BONUS_SIZES,
     CAMEL_TOKEN,
+    CARDS,
     GOODS,
     HAND_LIMIT,
     LETTERS,
@@ -78,6 +80,29 @@ def token_text(good: Card, value: int) -> Text:
     return Text(f"{LETTERS[good]}{value}", style=COLOURS[good])
 
 
+def stable_layout(shown: Sequence[Card | None], cards: Sequence[Card]) -> list[Card]:
+    """``cards`` laid out where ``shown`` had them: cards still there keep their places.
+
+    The places that emptied take the cards that arrived, in the market's order;
+    no card moves just because another was taken.
+    """
+    left = Counter(cards)
+    places: list[Card | None] = []
+    for card in list(shown) + [None] * (len(cards) - len(shown)):
+        if card is not None and left[card] > 0:
+            left[card] -= 1
+            places.append(card)
+        else:
+            places.append(None)
+    arrivals = iter([card for card in cards_of_counter(left)])
+    return [card if card is not None else next(arrivals) for card in places[: len(cards)]]
+
+
+def cards_of_counter(counts: Counter[Card]) -> list[Card]:
+    """The cards of ``counts`` in the market's order (goods, then camels)."""
+    return [card for card in CARDS for _ in range(counts[card])]
+
+
 def added(values: Sequence[int]) -> str:
     """Token values and their sum: "none", "3", "3 + 2 = 5"."""
     if len(values) < 2:
@@ -92,9 +117,24 @@ class MarketZone(CardRow):
         super().__init__(MARKET_SIZE + 1, **kwargs)
         self.shown: list[Card | None] = []  # the card at each place; None for exchange or gap
 
-    def show(self, obs: JaipurObservation, legal: set[Action], g: Glyphs) -> None:
-        """Draw the market from ``obs``; moves not offered now are dimmed."""
-        cards = cards_of(obs.market)[:MARKET_SIZE]
+    def show(
+        self,
+        obs: JaipurObservation,
+        before: JaipurObservation | None,
+        legal: set[Action],
+        g: Glyphs,
+    ) -> None:
+        """Draw the market from ``obs``; moves not offered now are dimmed.
+
+        Cards stay where they were: only the places that emptied take the new
+        cards, and those that arrived since ``before`` are marked.
+        """
+        cards = stable_layout(self.shown[:MARKET_SIZE], cards_of(obs.market)[:MARKET_SIZE])
+        arrived = Counter(cards_of(obs.market))
+        if before is None:
+            arrived.clear()
+        else:
+            arrived.subtract(cards_of(before.market))
         faces = []
         for card in cards:
             if card is Card.CAMEL:
@@ -105,7 +145,10 @@ class MarketZone(CardRow):
                 off = TakeGood(card) not in legal
                 tip = f"Take the {noun(card)} into your hand"
             classes = f"-{card.value}" + (" -off" if off else "")
-            faces.append(CardFace(f"{LETTERS[card]}\n{noun(card)}", classes, tip))
+            new = arrived[card] > 0
+            arrived[card] -= 1
+            text = f"{g.changed if new else ''}{LETTERS[card]}\n{noun(card)}"
+            faces.append(CardFace(text, classes, tip, key=card.value, changed=new))
         gaps = MARKET_SIZE - len(cards)  # only when the deck ran dry, as the round ends
         faces += [CardFace("\n", "-empty")] * gaps
         self.shown = [*cards, *[None] * gaps, None]
@@ -133,23 +176,28 @@ class TokensZone(Vertical):
                 yield Static("", classes=f"chip -{good.value}", id=f"pile-{good.value}")
         yield Static("", id="bonus")
 
-    def show(self, obs: JaipurObservation, g: Glyphs) -> None:
-        """Draw the piles from ``obs``."""
-        for good, pile in zip(GOODS, obs.goods_piles, strict=True):
+    def show(self, obs: JaipurObservation, before: JaipurObservation | None, g: Glyphs) -> None:
+        """Draw the piles from ``obs``, marking those tokens were taken from since ``before``."""
+        for i, (good, pile) in enumerate(zip(GOODS, obs.goods_piles, strict=True)):
             chip = self.query_one(f"#pile-{good.value}", Static)
+            taken = before is not None and len(before.goods_piles[i]) > len(pile)
+            mark = g.changed if taken else ""
             if pile:
-                chip.update(f"{LETTERS[good]} {pile[0]}\n{times(g)}{len(pile)}", layout=False)
+                chip.update(f"{mark}{LETTERS[good]} {pile[0]}\n{times(g)}{len(pile)}", layout=False)
             else:
-                chip.update(f"{LETTERS[good]}\nnone", layout=False)
+                chip.update(f"{mark}{LETTERS[good]}\nnone", layout=False)
             chip.set_class(not pile, "-none")
+            chip.set_class(taken, "-changed")
             chip.tooltip = f"{noun(good)} tokens: " + (
                 " ".join(map(str, pile)) if pile else "none left"
             )
-        piles = f" {g.sep} ".join(
-            f"{size}-card {count}"
-            for size, count in zip(BONUS_SIZES, obs.bonus_pile_sizes, strict=True)
+        # How many bonus tokens are left per sale size ("×" counts, as on the goods piles).
+        sizes = [f"{size}-card" for size in BONUS_SIZES[:-1]] + [f"{BONUS_SIZES[-1]}+"]
+        piles = " ".join(
+            f"{size} {times(g)}{count}"
+            for size, count in zip(sizes, obs.bonus_pile_sizes, strict=True)
         )
-        self.query_one("#bonus", Static).update(f"Bonus left: {piles}", layout=False)
+        self.query_one("#bonus", Static).update(f"Bonuses left: {piles}", layout=False)
         self.border_title = f"Goods tokens {g.sep} top value, how many"
         sold = " ".join(
             f"{LETTERS[good]}{n}" for good, n in zip(GOODS, obs.discard, strict=True) if n
@@ -265,11 +313,12 @@ class PlayersZone(Static):
         own = own and obs.bonus_won is not None
         mine = [value for values in obs.bonus_won or () for value in values] if own else []
         if not count:
-            tails = ["no bonus"]
+            tails = ["no bonus token"]
         elif own:
-            tails = [f"bonus {added(mine)}", f"bonus {sum(mine)}"]
+            tokens = plural(count, "bonus token")
+            tails = [f"{tokens} worth {added(mine)}", f"{tokens} worth {sum(mine)}"]
         else:
-            tails = [f"{count} hidden bonus"]
+            tails = [f"{plural(count, 'bonus token')}, values hidden"]
         if own:
             tails = [f"{tail} {g.sep} {goods + sum(mine)} so far" for tail in tails]
         # The longest form that fits: every token as a chip, then sums only.
@@ -402,8 +451,10 @@ class JaipurTable(TableView):
         obs = self.obs
         legal = set(view.legal)
         g = view.glyphs
-        self.query_one(MarketZone).show(obs, legal, g)
-        self.query_one(TokensZone).show(obs, g)
+        before = view.before
+        assert before is None or isinstance(before, JaipurObservation)
+        self.query_one(MarketZone).show(obs, before, legal, g)
+        self.query_one(TokensZone).show(obs, before, g)
         self.query_one(HandZone).show(obs, legal, g)
         players = self.query_one(PlayersZone)
         players.show(obs, g)

@@ -106,46 +106,23 @@ def card_token(card: Card) -> Text:
     return Text(f"{card.color.letter}{card.value}", style=PEAK_CHIP[card.color])
 
 
-def expedition_token(exp: Expedition, m: Marks) -> Text:
-    """An expedition in a line of text: peak letter, values bottom to top, visible axes."""
-    values = "".join(str(card.value) for card in exp.cards)
-    text = Text(f"{exp.color.letter}:{values}", style=PEAK_TEXT[exp.color])
-    text.append(f"{m.axe}{exp.axes}", style="dim")
-    if exp.fresh:
-        text.append(m.fresh, style="bold")
+def expedition_token(exp: Expedition, m: Marks, new: bool = False, g: Glyphs | None = None) -> Text:
+    """An expedition in a line of text: ``G[3 6 8] 7▲`` — peak, cards bottom to top, axes.
+
+    One that changed since the viewer's last decision is marked and underlined.
+    """
+    values = " ".join(str(card.value) for card in exp.cards)
+    text = Text(f"{exp.color.letter}[{values}]", style=PEAK_TEXT[exp.color])
+    text.append(f" {exp.axes}{m.axe}", style="dim")
+    if new and g is not None:
+        text.stylize("underline")
+        text = Text(g.changed, style="bold") + text
     return text
 
 
 def axes_line(card: Card, m: Marks) -> str:
     """A card's ice axes drawn as symbols (a dash for none)."""
     return m.axe * card.axes if card.axes else "-"
-
-
-class SlotRow(CardRow):
-    """A :class:`CardRow` whose unused slots are hidden; the cursor skips them."""
-
-    def show_slots(self, faces: Sequence[CardFace | None]) -> None:
-        """Show ``faces`` one per slot; ``None`` hides the slot."""
-        for card, face in zip(self.cards, faces, strict=True):
-            card.display = face is not None
-            if face is not None:
-                card.set_face(face)
-        if not self.cards[self.cursor].display:
-            self.action_move(1)
-
-    def action_move(self, step: int) -> None:
-        """Move the cursor to the next shown slot (wrapping around)."""
-        for k in range(1, self.count + 1):
-            index = (self.cursor + step * k) % self.count
-            if self.cards[index].display:
-                self.cursor = index
-                return
-
-    def point_at(self, index: int) -> None:
-        """Put the cursor on slot ``index`` (a hidden slot is passed over)."""
-        self.cursor = index
-        if not self.cards[index].display:
-            self.action_move(1)
 
 
 class TableZone(Vertical):
@@ -157,20 +134,31 @@ class TableZone(Vertical):
 
     def compose(self) -> ComposeResult:
         """The one row of slots."""
-        yield SlotRow(1 + TABLE_SLOTS + 1, id="table-row")
+        yield CardRow(1 + TABLE_SLOTS + 1, id="table-row")
 
-    def show(self, obs: KarakorumObservation, legal: set[Action], g: Glyphs) -> None:
-        """Draw the round's cards from ``obs``."""
+    def show(
+        self,
+        obs: KarakorumObservation,
+        before: KarakorumObservation | None,
+        legal: set[Action],
+        g: Glyphs,
+    ) -> None:
+        """Draw the round's cards from ``obs``, marking those revealed since ``before``."""
         m = marks_for(g)
         placing = obs.step is Step.PLACE
         cards = row_cards(obs)
         limit = len(obs.players) + REVEAL_BEYOND_PLAYERS
+        # The deck is a card to act on only while revealing; its size is in the title.
+        revealing = obs.step is Step.REVEAL
         faces: list[CardFace | None] = [
             CardFace(
                 f"{g.deck}{obs.deck_size:>3}\nreveal",
                 "-deck" + ("" if Reveal() in legal else " -off"),
                 "Reveal the top card of the deck",
+                key="deck",
             )
+            if revealing
+            else None
         ]
         for slot in range(TABLE_SLOTS):
             if slot < len(cards):
@@ -181,11 +169,15 @@ class TableZone(Vertical):
                 else:
                     usable = Take(card) in legal
                     tip = f"Take the {card}"
+                new = before is not None and card not in before.table and not placing
                 faces.append(
                     CardFace(
-                        f"{card.color.letter}{card.value}\n{axes_line(card, m)}",
+                        f"{g.changed if new else ''}{card.color.letter}{card.value}\n"
+                        f"{axes_line(card, m)}",
                         f"-{card.color.value}" + ("" if usable else " -off"),
                         tip,
+                        key=str(card),
+                        changed=new,
                     )
                 )
             elif slot < limit:
@@ -205,11 +197,12 @@ class TableZone(Vertical):
                 f"{g.turn}\n{label}",
                 "-stop" + ("" if stop in legal else " -off"),
                 tips[type(stop)],
+                key="stop",
             )
         )
-        self.query_one(SlotRow).show_slots(faces)
+        self.query_one(CardRow).set_faces(faces)
         name = obs.players[obs.current]
-        discard = f"discard {len(obs.discard)}"
+        discard = f"deck {obs.deck_size} {g.sep} discard {len(obs.discard)}"
         if placing and cards:
             title = f"{name} places the cards taken {g.sep} {discard}"
         elif placing:
@@ -268,7 +261,7 @@ class ExpeditionsZone(Vertical):
 
     def compose(self) -> ComposeResult:
         """The row of expedition slots."""
-        yield SlotRow(EXPEDITION_SLOTS + 1, id="exp-row")
+        yield CardRow(EXPEDITION_SLOTS + 1, id="exp-row")
 
     def show(self, obs: KarakorumObservation, seat: int, legal: set[Action], g: Glyphs) -> None:
         """Draw ``seat``'s expeditions from ``obs``."""
@@ -280,14 +273,14 @@ class ExpeditionsZone(Vertical):
                 faces.append(None)
                 continue
             exp = exps[index]
-            values = "".join(str(card.value) for card in exp.cards)
+            values = " ".join(str(card.value) for card in exp.cards)
             if len(values) > 6:  # the top cards matter most: keep them
-                values = "…" + values[-5:] if m is UNICODE_MARKS else ".." + values[-4:]
+                values = g.ellipsis + values[-(6 - len(g.ellipsis)) :].lstrip()
             usable = any(getattr(a, "expedition", None) == index for a in legal)
-            fresh = f" {m.fresh}" if exp.fresh else ""
+            fresh = " added" if exp.fresh else ""
             faces.append(
                 CardFace(
-                    f"{exp.color.letter} {values}\n{len(exp.cards)}c {m.axe}{exp.axes}{fresh}",
+                    f"{exp.color.letter} {values}\n{exp.axes}{m.axe}{fresh}",
                     f"-{exp.color.value}"
                     + (" -fresh" if exp.fresh else "")
                     + ("" if usable else " -off"),
@@ -305,7 +298,7 @@ class ExpeditionsZone(Vertical):
                 "Start a new expedition with a card you took",
             )
         )
-        self.query_one(SlotRow).show_slots(faces)
+        self.query_one(CardRow).set_faces(faces)
         title = f"{obs.players[seat]}'s expeditions"
         held = obs.held[seat]
         if held and obs.step is not Step.PLACE:
@@ -321,16 +314,31 @@ class ExpeditionsZone(Vertical):
 class ClimbersZone(Static):
     """Every player's three tracks, and the expeditions and taken cards of the others."""
 
-    _shown: tuple[KarakorumObservation, int, Sequence[int], Glyphs] | None = None
+    _shown: (
+        tuple[KarakorumObservation, KarakorumObservation | None, int, Sequence[int], Glyphs, bool]
+        | None
+    ) = None
 
     def on_resize(self) -> None:
         """Fit the track bars to the new width."""
         if self._shown is not None:
             self.show(*self._shown)
 
-    def show(self, obs: KarakorumObservation, me: int, scores: Sequence[int], g: Glyphs) -> None:
-        """One line of tracks per player, then a line of expeditions for every other player."""
-        self._shown = (obs, me, scores, g)
+    def show(
+        self,
+        obs: KarakorumObservation,
+        before: KarakorumObservation | None,
+        me: int,
+        scores: Sequence[int],
+        g: Glyphs,
+        with_others: bool = True,
+    ) -> None:
+        """One line of tracks per player, then (``with_others``) a line of expeditions for
+        every other player.
+
+        Markers that moved and expeditions that changed since ``before`` are marked.
+        """
+        self._shown = (obs, before, me, scores, g, with_others)
         m = marks_for(g)
         width = max(len(name) for name in obs.players)
         room = self.content_region.width or 80
@@ -344,8 +352,9 @@ class ClimbersZone(Static):
             text.append(g.turn if mine else " ", style="bold")
             text.append(m.first if seat == obs.active else " ", style="bold")
             text.append(f" {name:<{width}}", style="bold" if mine else "")
-            for peak, value in zip(PEAKS, obs.tracks[seat], strict=True):
-                text.append(" ")
+            for i, (peak, value) in enumerate(zip(PEAKS, obs.tracks[seat], strict=True)):
+                moved = before is not None and before.tracks[seat][i] != value
+                text.append(g.changed if moved else " ", style="bold")
                 text.append(peak.letter, style=PEAK_CHIP[peak])
                 if bar:
                     filled = round(value * bar / TRACK_TOP)
@@ -353,23 +362,36 @@ class ClimbersZone(Static):
                     text.append(m.empty * (bar - filled), style="dim")
                 text.append(f"{value:>2}")
             text.append(f" ={scores[seat]:>3}", style="dim")
-            if seat != me:
-                text.append_text(self._others_line(obs, seat, room, m, g))
+            if seat != me and with_others:
+                text.append_text(self._others_line(obs, before, seat, room, m, g))
         self.update(text, layout=False)  # the zone's size does not follow its text
 
     @staticmethod
-    def _others_line(obs: KarakorumObservation, seat: int, room: int, m: Marks, g: Glyphs) -> Text:
+    def _others_line(
+        obs: KarakorumObservation,
+        before: KarakorumObservation | None,
+        seat: int,
+        room: int,
+        m: Marks,
+        g: Glyphs,
+    ) -> Text:
         """A player's expeditions, taken cards and claimed goals, wrapped under the name."""
-        tokens = [expedition_token(exp, m) for exp in obs.expeditions[seat]]
+        old = None if before is None else before.expeditions[seat]
+        tokens = [
+            expedition_token(exp, m, old is not None and exp not in old, g)
+            for exp in obs.expeditions[seat]
+        ]
         if not tokens:
             tokens.append(Text("no expeditions", style="dim"))
         held = obs.held[seat]
         if held:
             tokens.append(Text("took", style="dim"))
             tokens += [card_token(card) for card in held]
+        if obs.claimed[seat]:
+            tokens.append(Text("goals", style="dim"))
         for goal in obs.claimed[seat]:
             name = goal_name(goal.kind, m, long=False)
-            tokens.append(Text(f"{g.winner}{goal.color.letter}{name}", style="bold"))
+            tokens.append(Text(f"{goal.color.letter}{name}", style="bold"))
         indent = 4
         text = Text("\n" + " " * indent)
         used = indent
@@ -383,6 +405,58 @@ class ClimbersZone(Static):
             text.append_text(token)
             used += len(token)
         return text
+
+
+class OpponentsZone(Static):
+    """From 120 columns: every other player's expeditions drawn as cards, as your own are.
+
+    Narrower, the tracks zone lists them in a line under each name instead.
+    """
+
+    CELL = 13  # columns per expedition card
+
+    def show(
+        self, obs: KarakorumObservation, before: KarakorumObservation | None, me: int, g: Glyphs
+    ) -> None:
+        """For each other player: a name line, then a row of expedition cards (two lines)."""
+        m = marks_for(g)
+        text = Text()
+        for seat, name in enumerate(obs.players):
+            if seat == me:
+                continue
+            if text:
+                text.append("\n")
+            text.append(name, style="bold")
+            held = obs.held[seat]
+            if held:
+                text.append(f" {g.sep} took ", style="dim")
+                text.append_text(Text(" ").join(card_token(card) for card in held))
+            if obs.claimed[seat]:
+                goals = " ".join(
+                    f"{goal.color.letter}{goal_name(goal.kind, m, long=False)}"
+                    for goal in obs.claimed[seat]
+                )
+                text.append(f" {g.sep} goals {goals}", style="dim")
+            exps = obs.expeditions[seat]
+            old = None if before is None else before.expeditions[seat]
+            tops, bottoms = Text(), Text()
+            for exp in exps:
+                new = old is not None and exp not in old
+                values = " ".join(str(card.value) for card in exp.cards)
+                top = f"{g.changed if new else ' '}{exp.color.letter} {values}"
+                style = PEAK_CHIP[exp.color] + (" underline" if new else "")
+                tops.append(f"{top[: self.CELL - 1]:<{self.CELL - 1}}", style=style)
+                tops.append(" ")
+                bottom = f"  {exp.axes}{m.axe}" + (" added" if exp.fresh else "")
+                bottoms.append(f"{bottom:<{self.CELL - 1}}", style=PEAK_CHIP[exp.color])
+                bottoms.append(" ")
+            if not exps:
+                tops.append("no expeditions", style="dim")
+            text.append("\n")
+            text.append_text(tops)
+            text.append("\n")
+            text.append_text(bottoms)
+        self.update(text, layout=False)
 
 
 class KarakorumTable(TableView):
@@ -399,6 +473,7 @@ class KarakorumTable(TableView):
         yield TableZone(id="round", classes="zone")
         yield GoalsZone(id="goals", classes="zone")
         yield ExpeditionsZone(id="expeditions", classes="zone")
+        yield OpponentsZone(id="opponents", classes="zone")
         yield ClimbersZone(id="climbers", classes="zone")
 
     @property
@@ -413,21 +488,31 @@ class KarakorumTable(TableView):
         obs = self.obs
         legal = set(view.legal)
         g = view.glyphs
-        self.query_one(TableZone).show(obs, legal, g)
+        before = view.before
+        assert before is None or isinstance(before, KarakorumObservation)
+        self.query_one(TableZone).show(obs, before, legal, g)
         self.query_one(GoalsZone).show(obs, g, long=self.roomy)
         self.query_one(ExpeditionsZone).show(obs, self.me, legal, g)
+        opponents = self.query_one(OpponentsZone)
+        opponents.show(obs, before, self.me, g)
+        opponents.border_title = "The others' expeditions"
         climbers = self.query_one(ClimbersZone)
-        climbers.show(obs, self.me, view.scores, g)
+        climbers.show(obs, before, self.me, view.scores, g, with_others=not self.wide)
         m = marks_for(g)
         climbers.border_title = (
-            f"Tracks {g.sep} {g.turn} to move {g.sep} {m.first} first player "
-            f"{g.sep} = score if it ended now"
+            f"Tracks {g.sep} {g.turn} to move {g.sep} {m.first} first {g.sep} = points now"
         )
 
     def on_resize(self) -> None:
-        """Switch the goals between one line and one line per peak."""
+        """Switch the goals between one line and one line per peak, the others' expeditions
+        between their own zone (wide screens) and lines under the tracks."""
         if self.view is not None:
-            self.query_one(GoalsZone).show(self.obs, self.view.glyphs, long=self.roomy)
+            self.show(self.view)
+
+    @property
+    def wide(self) -> bool:
+        """Whether the others' expeditions have a zone of their own (from 120 columns)."""
+        return self.app.size.width >= 120
 
     @property
     def roomy(self) -> bool:
@@ -518,8 +603,8 @@ class KarakorumTable(TableView):
             return
         obs = self.obs
         legal = self.legal
-        table_row = self.query_one("#table-row", SlotRow)
-        exp_row = self.query_one("#exp-row", SlotRow)
+        table_row = self.query_one("#table-row", CardRow)
+        exp_row = self.query_one("#exp-row", CardRow)
         if obs.step is Step.PLACE:
             placeable = {a.card for a in legal if isinstance(a, Place)}
             slots = [i for i, card in enumerate(obs.held[obs.current]) if card in placeable]

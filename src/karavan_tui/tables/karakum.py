@@ -39,16 +39,33 @@ from karavan_tui.words import plural
 COLOURS: dict[Res, str] = {
     Res.BLUE: "bold white on #2f5fb3",
     Res.PURPLE: "bold white on #7a3fa0",
-    Res.RED: "bold white on #b3362f",
-    Res.ORANGE: "bold black on #e08a2e",
+    Res.RED: "bold white on #9e1b1b",
+    Res.ORANGE: "bold black on #ffa733",
     Res.GREEN: "bold black on #4fa84a",
     Res.GOLD: "bold black on #e3c340",
 }
 
 
-def camel_text(camel: Camel) -> Text:
-    """A camel as a coloured token such as ``R3`` (letter and number carry it without colour)."""
-    return Text(f"{RES_LETTERS[camel.color]}{camel.value}", style=COLOURS[camel.color])
+def camel_text(camel: Camel, new: bool = False, g: Glyphs | None = None) -> Text:
+    """A camel as a coloured token such as ``R3`` (letter and number carry it without colour).
+
+    A camel ``new`` since the viewer's last decision is marked and underlined.
+    """
+    text = Text(f"{RES_LETTERS[camel.color]}{camel.value}", style=COLOURS[camel.color])
+    if new and g is not None:
+        text = Text(g.changed, style="bold") + text
+        text.stylize("underline", 1)
+    return text
+
+
+def short(res: Res) -> str:
+    """The good a camel of colour ``res`` is paid with, in at most five letters."""
+    return res.good[:5]
+
+
+def mark(new: bool, g: Glyphs) -> str:
+    """The change mark before a card's text, when another player changed it."""
+    return g.changed if new else ""
 
 
 class MarketZone(Horizontal):
@@ -59,8 +76,14 @@ class MarketZone(Horizontal):
         yield Static("", id="camel-deck", classes="card -deck")
         yield CardRow(C.MARKET_SIZE, id="market-row")
 
-    def show(self, obs: KarakumObservation, legal: set[Action], g: Glyphs) -> None:
-        """Draw the market from ``obs``."""
+    def show(
+        self,
+        obs: KarakumObservation,
+        before: KarakumObservation | None,
+        legal: set[Action],
+        g: Glyphs,
+    ) -> None:
+        """Draw the market from ``obs``, marking the camels that arrived since ``before``."""
         taxed = taxed_color(obs.market)
         self.query_one("#camel-deck", Static).update(f"{g.deck}{obs.camel_deck_size:>3}\ncamels")
         faces = []
@@ -68,6 +91,7 @@ class MarketZone(Horizontal):
             if camel is None:
                 faces.append(CardFace(f"{g.sep}\nempty", "-empty"))
                 continue
+            new = before is not None and camel not in before.market
             cost = price(obs.market, slot)
             tax = g.tax if camel.color is taxed else " "
             classes = f"-{camel.color.value}"
@@ -78,9 +102,10 @@ class MarketZone(Horizontal):
             tip = f"{camel.color.value} {camel.value}: costs {cost} units of {camel.color.good}"
             if camel.color is taxed:
                 tip += f" (taxed +{cost - camel.value})"
-            faces.append(
-                CardFace(f"{RES_LETTERS[camel.color]}{camel.value}{tax}\npay {cost}", classes, tip)
-            )
+            # The second line names the good that pays: the camel's letter is its colour.
+            token = f"{mark(new, g)}{RES_LETTERS[camel.color]}{camel.value}{tax}"
+            face = CardFace(f"{token}\n{cost} {short(camel.color)}", classes, tip, str(camel), new)
+            faces.append(face)
         self.query_one(CardRow).set_faces(faces)
         tax_text = f"tax {g.tax} {RES_LETTERS[taxed]} {taxed.value} +1" if taxed else "no tax"
         self.border_title = f"Camel market {g.sep} {tax_text}"
@@ -92,13 +117,24 @@ class ResourceZone(CardRow):
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(1 + C.ROW_SIZE, **kwargs)  # the deck, then the face-up row
 
-    def show(self, obs: KarakumObservation, legal: set[Action], g: Glyphs) -> None:
-        """Draw the deck and the row from ``obs``."""
+    def show(
+        self,
+        obs: KarakumObservation,
+        before: KarakumObservation | None,
+        news: Sequence[Action],
+        legal: set[Action],
+        g: Glyphs,
+    ) -> None:
+        """Draw the deck and the row from ``obs``, marking the places refilled since ``before``.
+
+        A place taken by another player and refilled with the same good is marked too.
+        """
         faces = [
             CardFace(
                 f"{g.deck}{obs.resource_deck_size:>3}\ndraw",
                 "-deck" + ("" if DrawCard() in legal else " -off"),
                 "Draw the top card of the resource deck",
+                key="deck",
             )
         ]
         for slot, card in enumerate(obs.row):
@@ -106,11 +142,15 @@ class ResourceZone(CardRow):
                 faces.append(CardFace(f"{g.sep}\nempty", "-empty"))
                 continue
             off = "" if TakeCard(slot) in legal else " -off"
+            new = before is not None and (before.row[slot] != card or TakeCard(slot) in news)
             faces.append(
                 CardFace(
-                    f"{RES_LETTERS[card]}\n{card.good}",
+                    # Goods go by name: a letter on the table always means a camel's colour.
+                    f"{mark(new, g)}{card.good}\n{'face up' if card is not Res.GOLD else 'gold'}",
                     f"-{card.value}{off}",
                     f"Take the face-up {card.good} ({card.value})",
+                    key=card.value,
+                    changed=new,
                 )
             )
         self.set_faces(faces)
@@ -147,29 +187,30 @@ class HandZone(Vertical):
         times = "x" if g.tax == "*" else "×"
         for res, count in zip(RESOURCES, obs.hand, strict=True):
             card = self.query_one(f"#hand-{res.value}", Static)
-            card.update(f"{RES_LETTERS[res]} {times}{count}\n{res.good}")
+            card.update(f"{times}{count}\n{res.good}")
             card.set_class(count == 0, "-none")
         name = obs.players[obs.player]
-        self.border_title = Content(f"{name}'s hand {g.sep} {sum(obs.hand)} cards")
+        self.border_title = Content(f"{name}'s hand {g.sep} {plural(sum(obs.hand), 'card')}")
 
 
 class CaravansZone(Static):
     """Every player's caravan: left-side camels, the master, then the chain."""
 
-    _shown: tuple[KarakumObservation, Glyphs] | None = None
+    _shown: tuple[KarakumObservation, KarakumObservation | None, Glyphs] | None = None
 
     def on_resize(self) -> None:
         """Wrap the caravans again for the new width."""
         if self._shown is not None:
             self.show(*self._shown)
 
-    def show(self, obs: KarakumObservation, g: Glyphs) -> None:
+    def show(self, obs: KarakumObservation, before: KarakumObservation | None, g: Glyphs) -> None:
         """Draw one line per player: name, hand size, left side, master, chain.
 
         A caravan too long for the zone goes on below, indented under the
-        camels so that the names stay in their column.
+        camels so that the names stay in their column.  Camels that joined a
+        caravan since ``before`` are underlined and marked.
         """
-        self._shown = (obs, g)
+        self._shown = (obs, before, g)
         width = max(len(name) for name in obs.players)
         lefts = [3 * len(left) for left in obs.lefts]
         pad = max(lefts)
@@ -185,9 +226,11 @@ class CaravansZone(Static):
             indent = 2 + width + 6
             used = indent + pad - lefts[seat]
             text.append(" " * (pad - lefts[seat]))
-            tokens = [camel_text(camel) for camel in obs.lefts[seat]]
+            had = None if before is None else {*before.lefts[seat], *before.caravans[seat]}
+            tokens = [camel_text(c, had is not None and c not in had, g) for c in obs.lefts[seat]]
             tokens.append(Text(g.master, style="bold"))
-            tokens += [camel_text(camel) for camel in obs.caravans[seat]]
+            chain = obs.caravans[seat]
+            tokens += [camel_text(c, had is not None and c not in had, g) for c in chain]
             for index, token in enumerate(tokens):
                 if index and used + 1 + len(token) > room:
                     text.append("\n" + " " * indent)
@@ -220,11 +263,13 @@ class KarakumTable(TableView):
         obs = self.obs
         legal = set(view.legal)
         g = view.glyphs
-        self.query_one(MarketZone).show(obs, legal, g)
-        self.query_one(ResourceZone).show(obs, legal, g)
+        before = view.before
+        assert before is None or isinstance(before, KarakumObservation)
+        self.query_one(MarketZone).show(obs, before, legal, g)
+        self.query_one(ResourceZone).show(obs, before, view.news, legal, g)
         self.query_one(HandZone).show(obs, g)
         caravans = self.query_one(CaravansZone)
-        caravans.show(obs, g)
+        caravans.show(obs, before, g)
         caravans.border_title = f"Caravans: (cards in hand) left side {g.master} chain"
 
     # -- choosing -----------------------------------------------------------------

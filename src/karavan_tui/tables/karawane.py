@@ -8,6 +8,7 @@ the track, then the card to play on it.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from rich.text import Text
@@ -45,25 +46,17 @@ SEAT_COLOURS = (
     "bold black on #4fa84a",
     "bold black on #e3c340",
 )
-# Short codes of the cards, for the played piles where a full name does not fit.
-CARD_CODES: dict[Card, str] = {
-    Card.OASIS_1: "O1",
-    Card.OASIS_2: "O2",
-    Card.OASIS_3: "O3",
-    Card.OASIS_4: "O4",
-    Card.MIRAGE_1: "M1",
-    Card.MIRAGE_2: "M2",
-    Card.MIRAGE_3: "M3",
-    Card.DRIVER: "D",
-    Card.SANDSTORM: "S",
-}
 CELL = 4  # columns per track square
 LABEL = 7  # columns of the row labels ("Desert ")
 
 
-def camel_token(seat: int, camel: int) -> Text:
-    """A camel as a coloured token such as ``B2`` (owner letter, camel number)."""
-    return Text(f"{SEAT_LETTERS[seat]}{camel + 1}", style=SEAT_COLOURS[seat])
+def camel_token(seat: int, camel: int, moved: bool = False) -> Text:
+    """A camel as a coloured token such as ``B2`` (owner letter, camel number).
+
+    A camel that moved since the viewer's last decision is underlined.
+    """
+    style = SEAT_COLOURS[seat] + (" underline" if moved else "")
+    return Text(f"{SEAT_LETTERS[seat]}{camel + 1}", style=style)
 
 
 def card_effect(card: Card, g: Glyphs) -> str:
@@ -104,7 +97,7 @@ class TrackZone(Static):
     A click on a camel asks which card to play on it.
     """
 
-    _shown: tuple[KarawaneObservation, Glyphs] | None = None
+    _shown: tuple[KarawaneObservation, KarawaneObservation | None, Glyphs] | None = None
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -117,9 +110,18 @@ class TrackZone(Static):
         if self._shown is not None:
             self.show(*self._shown)
 
-    def show(self, obs: KarawaneObservation, g: Glyphs) -> None:
-        """Draw the city line, the desert in rows of squares, then the oasis row."""
-        self._shown = (obs, g)
+    def show(self, obs: KarawaneObservation, before: KarawaneObservation | None, g: Glyphs) -> None:
+        """Draw the city line, the desert in rows of squares, then the oasis row.
+
+        Camels that moved since ``before`` are marked and underlined.
+        """
+        self._shown = (obs, before, g)
+        moved = {
+            (seat, camel)
+            for seat, line in enumerate(obs.camels)
+            for camel, square in enumerate(line)
+            if before is not None and before.camels[seat][camel] != square
+        }
         room = self.content_region.width or 10_000
         per_row = DESERT_SQUARES if room >= LABEL + CELL * DESERT_SQUARES else 10
         empty = "." if g == ASCII else "·"
@@ -146,8 +148,9 @@ class TrackZone(Static):
                 if square in where:
                     seat, camel = where[square]
                     self.spots[(camels_line, column + 1)] = (seat, camel)
-                    text.append(" ")
-                    text.append_text(camel_token(seat, camel))
+                    fresh = (seat, camel) in moved
+                    text.append(g.changed if fresh else " ", style="bold")
+                    text.append_text(camel_token(seat, camel, fresh))
                     text.append(" ")
                 else:
                     text.append(f"{empty:>{CELL - 1}} ", style="dim")
@@ -155,7 +158,7 @@ class TrackZone(Static):
         text.append(f"{'City':<{LABEL}}", style="bold")
         for index, (seat, camel) in enumerate(city):
             self.spots[(0, LABEL + 3 * index)] = (seat, camel)
-            text.append_text(camel_token(seat, camel))
+            text.append_text(camel_token(seat, camel, (seat, camel) in moved))
             text.append(" ")
         if not city:
             text.append("empty", style="dim")
@@ -239,48 +242,46 @@ class PlayersZone(Static):
             self.show(*self._shown)
 
     def show(self, obs: KarawaneObservation, scores: tuple[int, ...], g: Glyphs) -> None:
-        """Draw one line per player; the played pile shows as much as fits, newest first."""
+        """A line of headings, then one line per player: the played pile, newest first."""
         self._shown = (obs, scores, g)
         room = self.content_region.width or 10_000
         width = max(len(name) for name in obs.players)
-        text = Text()
+        head = f"{'':5} {'player':<{width}} hand deck  pts  played"
+        text = Text(head[:room], style="dim")
         for seat, name in enumerate(obs.players):
-            if seat:
-                text.append("\n")
+            text.append("\n")
             mine = seat == obs.to_move
             text.append(f"{g.turn if mine else ' '} ", style="bold")
             text.append(f" {SEAT_LETTERS[seat]} ", style=SEAT_COLOURS[seat])
             text.append(f" {name:<{width}}", style="bold" if mine else "")
-            text.append(
-                f" {obs.hand_sizes[seat]} {g.sep} {obs.deck_sizes[seat]:>2} {g.sep} "
-                f"{scores[seat]:>2}pt {g.sep} "
-            )
-            pile = obs.played[seat]
+            hand, deck = obs.hand_sizes[seat], obs.deck_sizes[seat]
+            text.append(f" {hand:>4} {deck:>4} {scores[seat]:>4}  ")
             left = room - len(text.plain.rsplit("\n", 1)[-1])
-            if not pile:
-                text.append("none", style="dim")
-                continue
-            # The top card by name, then the older ones newest first while they fit.
-            shown = Text(pile[-1].label, style="bold")
-            older = [CARD_CODES[card] for card in reversed(pile[:-1])]
-            more = "..." if g == ASCII else "…"
-            fit: list[str] = []
-            for index, code in enumerate(older):
-                tail = 0 if index == len(older) - 1 else 1 + len(more)
-                if len(shown) + 2 + len(" ".join([*fit, code])) + 1 + tail > left:
-                    fit.append(more)
-                    break
-                fit.append(code)
-            if fit and fit != [more]:
-                shown.append(f" {g.bar} " + " ".join(fit), style="dim")
-            text.append_text(shown)
+            text.append_text(played_pile(obs.played[seat], left, g))
         self.update(text, layout=False)  # one line per player, fixed in the stylesheet
+
+
+def played_pile(pile: Sequence[Card], room: int, g: Glyphs) -> Text:
+    """A played pile in at most ``room`` cells: cards by name, newest first, then a count."""
+    if not pile:
+        return Text("none", style="dim")
+    names = [card.label for card in reversed(pile)]
+    shown = Text(names[0], style="bold")
+    for index, label in enumerate(names[1:], start=1):
+        rest = len(names) - index - 1
+        more = f" (+{rest})" if rest else ""
+        if len(shown) + len(f" {g.left} {label}") + len(more) > room:
+            shown.append(f" (+{len(names) - index})", style="dim")
+            break
+        shown.append(f" {g.left} {label}", style="dim")
+    return shown
 
 
 class KarawaneTable(TableView):
     """The Karawane table."""
 
     FIRST_FOCUS = "#hand-row"
+    PICKER_PLACE = "bottom"  # the camel picker leaves the track in sight
     DEFAULT_CSS = table_stylesheet("karawane.tcss")
     SCOPED_CSS = False
 
@@ -295,11 +296,13 @@ class KarawaneTable(TableView):
         super().show(view)
         obs = self.obs
         g = view.glyphs
-        self.query_one(TrackZone).show(obs, g)
+        before = view.before
+        assert before is None or isinstance(before, KarawaneObservation)
+        self.query_one(TrackZone).show(obs, before, g)
         self.query_one(HandZone).show(obs, set(view.legal), g)
         players = self.query_one(PlayersZone)
         players.show(obs, view.scores, g)
-        players.border_title = f"Players: hand {g.sep} deck {g.sep} points {g.sep} played"
+        players.border_title = f"Players {g.sep} played cards, newest first"
 
     # -- choosing -----------------------------------------------------------------------
     def on_card_row_chosen(self, message: CardRow.Chosen) -> None:

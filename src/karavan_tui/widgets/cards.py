@@ -15,14 +15,29 @@ from textual.message import Message
 from textual.reactive import reactive
 from textual.widgets import Static
 
+# Classes of a face that cannot be acted on: the cursor does not settle there by itself.
+CLOSED = frozenset({"-off", "-none", "-empty"})
+
 
 @frozen
 class CardFace:
-    """How one card looks: its text, its CSS classes (colour, state) and a hover tip."""
+    """How one card looks: its text, its CSS classes (colour, state) and a hover tip.
+
+    ``key`` names what lies there (the same card keeps the same key wherever it
+    moves), so the cursor can follow it; ``changed`` marks a card another player
+    changed since the viewer's last decision.
+    """
 
     text: Text | str
     classes: str = ""
     tip: str | None = None
+    key: str | None = None
+    changed: bool = False
+
+    @property
+    def open(self) -> bool:
+        """Whether the card can be acted on now."""
+        return not CLOSED & set(self.classes.split())
 
 
 class Card(Static):
@@ -40,9 +55,15 @@ class Card(Static):
         old = self._face.classes.split() if self._face else []
         self._face = face
         self.update(face.text, layout=False)  # cards have a fixed size
-        self.remove_class(*old)
+        self.remove_class(*old, "-changed")
         self.add_class(*face.classes.split())
+        self.set_class(face.changed, "-changed")
         self.tooltip = face.tip
+
+    @property
+    def face(self) -> CardFace | None:
+        """The face shown now."""
+        return self._face
 
     def on_click(self, event: Click) -> None:
         """Choose this card."""
@@ -62,6 +83,8 @@ class CardRow(Horizontal, can_focus=True):
     BINDINGS = [
         Binding("left", "move(-1)", "Left", show=False),
         Binding("right", "move(1)", "Right", show=False),
+        Binding("home", "to_end(-1)", "First card", show=False),
+        Binding("end", "to_end(1)", "Last card", show=False),
         Binding("up", "app.focus_previous", "Previous zone", show=False),
         Binding("down", "app.focus_next", "Next zone", show=False),
         Binding("enter", "choose", "Choose", tooltip="Act on the card under the cursor"),
@@ -86,10 +109,35 @@ class CardRow(Horizontal, can_focus=True):
         """The cards."""
         yield from self.cards
 
-    def set_faces(self, faces: Sequence[CardFace]) -> None:
-        """Show ``faces``, one per card."""
+    def set_faces(self, faces: Sequence[CardFace | None]) -> None:
+        """Show ``faces``, one per card (``None`` hides that place); the cursor follows.
+
+        The cursor stays with the card it was on wherever that card moves.  When
+        the card has left the row, the cursor stays if what is there now can be
+        acted on, else moves to the nearest card that can.
+        """
+        under = self.cards[self.cursor].face if self.cards[self.cursor].display else None
         for card, face in zip(self.cards, faces, strict=True):
-            card.set_face(face)
+            card.display = face is not None
+            if face is not None:
+                card.set_face(face)
+        here = faces[self.cursor]
+        key = under.key if under is not None else None
+        if key is not None and (here is None or here.key != key):
+            same = [i for i, face in enumerate(faces) if face is not None and face.key == key]
+            if same:
+                self.cursor = min(same, key=lambda i: abs(i - self.cursor))
+                return
+        if here is None or (key is not None and here.key != key and not here.open):
+            self.cursor = nearest_open(faces, self.cursor)
+
+    def point_at(self, index: int) -> None:
+        """Put the cursor on card ``index`` (or the nearest shown one if it is hidden)."""
+        self.cursor = index if self.cards[index].display else self._nearest_shown(index)
+
+    def _nearest_shown(self, index: int) -> int:
+        shown = [i for i, card in enumerate(self.cards) if card.display]
+        return min(shown, key=lambda i: (abs(i - index), i)) if shown else index
 
     def watch_cursor(self, old: int, new: int) -> None:
         """Move the cursor mark."""
@@ -101,8 +149,19 @@ class CardRow(Horizontal, can_focus=True):
         self.cards[self.cursor].add_class("-cursor")
 
     def action_move(self, step: int) -> None:
-        """Move the cursor (wrapping around)."""
-        self.cursor = (self.cursor + step) % self.count
+        """Move the cursor to the next shown card; it stops at either end (no wrapping)."""
+        index = self.cursor + step
+        while 0 <= index < self.count:
+            if self.cards[index].display:
+                self.cursor = index
+                return
+            index += step
+
+    def action_to_end(self, step: int) -> None:
+        """Put the cursor on the first (``step`` -1) or last (1) shown card."""
+        shown = [i for i, card in enumerate(self.cards) if card.display]
+        if shown:
+            self.cursor = shown[-1] if step > 0 else shown[0]
 
     def action_choose(self) -> None:
         """Choose the card under the cursor."""
@@ -113,3 +172,12 @@ class CardRow(Horizontal, can_focus=True):
         self.cursor = index
         self.focus()
         self.post_message(self.Chosen(self, index))
+
+
+def nearest_open(faces: Sequence[CardFace | None], index: int) -> int:
+    """The shown card nearest ``index`` that can be acted on, else the nearest shown one."""
+    for wanted in (lambda f: f is not None and f.open, lambda f: f is not None):
+        found = [i for i, face in enumerate(faces) if wanted(face)]
+        if found:
+            return min(found, key=lambda i: (abs(i - index), i))
+    return index

@@ -1,4 +1,4 @@
-"""A plain-text chart of each player's score over the game."""
+"""Each player's score over the game, one sparkline a player (lines never overlap)."""
 
 from __future__ import annotations
 
@@ -6,41 +6,40 @@ from collections.abc import Sequence
 
 from rich.text import Text
 
-# One marker and one colour per seat: the marker alone tells the lines apart.
-MARKERS = ("1", "2", "3", "4")
+UNICODE_RAMP = " ▁▂▃▄▅▆▇█"
+ASCII_RAMP = " .:-=+*#@"
 STYLES = ("bold cyan", "bold magenta", "bold yellow", "bold green")
 
 
-def score_chart(
-    names: Sequence[str], series: Sequence[Sequence[int]], width: int = 56, height: int = 8
-) -> Text:
-    """Draw ``series[seat][decision]`` as marker dots on a ``width`` x ``height`` grid.
+def resample(values: Sequence[int], width: int) -> list[int]:
+    """``values`` squeezed (or stretched) to ``width`` points, keeping each stretch's last."""
+    if not values:
+        return [0] * width
+    steps = len(values)
+    return [values[min(steps - 1, (column + 1) * steps // width - 1)] for column in range(width)]
 
-    The x axis is the decision number (squeezed to fit), the y axis the score.
+
+def score_chart(
+    names: Sequence[str],
+    series: Sequence[Sequence[int]],
+    width: int = 48,
+    ascii_mode: bool = False,
+) -> Text:
+    """One row per player: name, a sparkline of ``series[seat][decision]``, the final score.
+
+    Every row shares one scale (zero to the highest score anyone reached), so
+    the heights compare across players.
     """
-    steps = max(len(s) for s in series)
-    top = max(1, max(max(s) for s in series))
-    grid = [[" "] * width for _ in range(height)]
-    owner: list[list[int | None]] = [[None] * width for _ in range(height)]
-    for seat, values in enumerate(series):
-        for column in range(width):
-            index = min(len(values) - 1, round(column * (steps - 1) / max(1, width - 1)))
-            row = height - 1 - round(values[index] * (height - 1) / top)
-            grid[row][column] = MARKERS[seat]
-            owner[row][column] = seat
-    label_width = len(str(top))
+    ramp = ASCII_RAMP if ascii_mode else UNICODE_RAMP
+    top = max(1, max((max(values) for values in series if values), default=1))
+    name_width = max(len(name) for name in names)
+    steps = max(len(values) for values in series)
     text = Text()
-    for row in range(height):
-        value = round(top * (height - 1 - row) / (height - 1))
-        label = str(value) if row in (0, height - 1) or row == height // 2 else ""
-        text.append(f"{label:>{label_width}} |")
-        for column in range(width):
-            drawn_by = owner[row][column]
-            text.append(grid[row][column], style=STYLES[drawn_by] if drawn_by is not None else "")
-        text.append("\n")
-    text.append(" " * label_width + " +" + "-" * width + "\n")
-    text.append(" " * (label_width + 2) + f"decision 0{'':>{width - 12}}{steps - 1:>3}\n")
-    for seat, name in enumerate(names):
-        text.append(f"  {MARKERS[seat]} ", style=STYLES[seat])
-        text.append(f"{name} ({series[seat][-1]})  ")
+    for seat, (name, values) in enumerate(zip(names, series, strict=True)):
+        text.append(f"{name:<{name_width}} ", style="bold")
+        for value in resample(values, width):
+            level = round(max(0, value) * (len(ramp) - 1) / top)
+            text.append(ramp[level], style=STYLES[seat % len(STYLES)])
+        text.append(f" {values[-1] if values else 0:>3}\n")
+    text.append(f"{'':<{name_width}} from the deal to decision {steps - 1}, on one scale to {top}")
     return text

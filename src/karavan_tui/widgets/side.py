@@ -65,23 +65,105 @@ class GameLog(VerticalScroll):
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self.shown: list[str] | None = None
+        self.shown: tuple[list[str], int] | None = None
 
     def compose(self) -> ComposeResult:
         """The text of the log."""
         yield Static("", id="log-text")
 
-    def show(self, lines: Sequence[str]) -> None:
-        """Show the end of ``lines`` (the whole log) and scroll to the newest."""
+    def show(self, lines: Sequence[str], news_from: int | None = None) -> None:
+        """Show the end of ``lines`` (the whole log) and scroll to the newest.
+
+        Lines from ``news_from`` on (what others did since your last decision) are bold.
+        """
         tail = list(lines[-LOG_TAIL:])
-        if tail == self.shown:
-            return
-        self.shown = tail
         start = len(lines) - len(tail)
+        bold_from = len(lines) if news_from is None else max(news_from, start)
+        if (tail, bold_from) == self.shown:
+            return
+        self.shown = (tail, bold_from)
+        seen, news = tail[: bold_from - start], tail[bold_from - start :]
         text = Text(f"({start} earlier: press l)\n", style="dim") if start else Text()
-        text.append_text(numbered(tail, start))
+        text.append_text(numbered(seen, start))
+        if news:
+            fresh = numbered(news, bold_from)
+            fresh.stylize("bold")
+            text.append("\n" if seen else "")
+            text.append_text(fresh)
         self.query_one("#log-text", Static).update(text)
         self.call_after_refresh(self.scroll_end, animate=False)
+
+
+def first_sentence(line: str) -> str:
+    """The decision itself: a log line up to the end of its first sentence."""
+    end = line.find(". ")
+    return line if end < 0 else line[: end + 1]
+
+
+class NewsBanner(Static):
+    """One line over the table: what the others did since your last decision, in words.
+
+    Each decision is told by the first sentence of its log line, a player's
+    decisions in a row joined ("Bob takes 2 camels, then sells 3 leather"); the
+    earliest go first when the line is full.  The log beside the table has
+    every one of them in full, in bold.
+    """
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self._shown: tuple[tuple[str, ...], tuple[str, ...], bool, Glyphs] | None = None
+
+    def on_resize(self) -> None:
+        """Fit the line to the new width."""
+        if self._shown is not None:
+            self.show(*self._shown)
+
+    def show(self, news: Sequence[str], names: Sequence[str], yours: bool, g: Glyphs) -> None:
+        """Tell ``news`` (log lines) by players ``names``; ``yours``: someone is at the keyboard."""
+        self._shown = (tuple(news), tuple(names), yours, g)
+        room = self.content_region.width or 78
+        if not news:
+            quiet = "Nothing new since your last move." if yours else ""
+            self.update(Text(quiet, style="dim"), layout=False)
+            return
+        said = [first_sentence(line).rstrip(".") for line in news]
+        actors = [next((n for n in names if line.startswith(n + " ")), None) for line in said]
+        kept: list[int] = []
+        for index in reversed(range(len(said))):  # the newest first, then earlier ones that fit
+            candidate = banner_line([index, *kept], said, actors, g)
+            if kept and len(candidate) > room:
+                break
+            kept.insert(0, index)
+        line = banner_line(kept, said, actors, g)
+        if len(line) > room:  # even the newest alone is too long: the log has it whole
+            line = banner_line(kept, said, actors, g, count_earlier=False)
+            line = line[: max(0, room - len(g.ellipsis))] + g.ellipsis
+        self.update(Text(line, style="bold"), layout=False)
+
+
+def banner_line(
+    kept: Sequence[int],
+    said: Sequence[str],
+    actors: Sequence[str | None],
+    g: Glyphs,
+    *,
+    count_earlier: bool = True,
+) -> str:
+    """The banner's words for the decisions ``kept`` (indexes into ``said``).
+
+    A player's decisions in a row share one sentence ("Bob takes the silk, then
+    draws a card"); the earlier decisions left out are counted at the end.
+    """
+    sentences: list[str] = []
+    for position, index in enumerate(kept):
+        who = actors[index]
+        if position and who is not None and actors[kept[position - 1]] == who:
+            sentences[-1] += ", then " + said[index][len(who) + 1 :]
+        else:
+            sentences.append(said[index])
+    earlier = kept[0] if kept and count_earlier else 0
+    more = f" (and {earlier} earlier: l)" if earlier else ""
+    return f"{g.changed} " + ". ".join(sentences) + "." + more
 
 
 class StatusLine(Static):

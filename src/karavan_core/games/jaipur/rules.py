@@ -225,6 +225,7 @@ class Jaipur(Game[JaipurState, JaipurObservation, Action]):
     state_type = JaipurState
     observation_type = JaipurObservation
     action_types = ACTION_TYPES
+    score_label = "Seals"
 
     # -- setup --------------------------------------------------------------------
     def new_game(

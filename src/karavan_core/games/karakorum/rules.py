@@ -188,6 +188,7 @@ class Karakorum(Game[KarakorumState, KarakorumObservation, Action]):
     state_type = KarakorumState
     observation_type = KarakorumObservation
     action_types = ACTION_TYPES
+    score_label = "Points if it ended now"
 
     # -- setup --------------------------------------------------------------------
     def new_game(
