@@ -203,3 +203,24 @@ def test_resume_a_corrupt_save_as_a_process(tmp_path):
     assert done.returncode == 2
     assert done.stderr.startswith(f"karavan: {bad}: ") and done.stderr.count("\n") == 1
     assert bad.read_text() == "[1, 2"
+
+
+@pytest.mark.parametrize("given", ["my game", "my game.json"])
+def test_resume_takes_a_name_as_the_saves_list_shows_it(tmp_path, capsys, opened, given):
+    saved_match(tmp_path, "my game.json")
+    assert cli.main(["saves", "--saves", str(tmp_path)]) == 0
+    assert "my game.json" in capsys.readouterr().out
+    assert cli.main(["resume", given, "--saves", str(tmp_path)]) == 0
+    _config, (match, path) = opened[-1]
+    assert path == tmp_path / "my game.json" and len(match.history) == 4
+
+
+def test_ascii_on_the_command_line_opens_the_app_in_ascii_mode(tmp_path, opened):
+    assert (
+        cli.main(["new", "karakum", "--players", "Ann,Bob", "--ascii", "--saves", str(tmp_path)])
+        == 0
+    )
+    assert cli.main(["--ascii", "--saves", str(tmp_path)]) == 0
+    assert [config.ascii for config, _ in opened] == [True, True]
+    assert cli.main(["--saves", str(tmp_path)]) == 0
+    assert opened[-1][0].ascii is False

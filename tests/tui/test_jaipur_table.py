@@ -286,7 +286,7 @@ async def test_a_bot_waits_while_the_round_summary_is_open(tmp_path):
 # -- snapshots ---------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("size", TABLE_SIZES)
+@pytest.mark.parametrize("size", SIZES)
 def test_jaipur_table_start(snap_compare, tmp_path, size):
     app = start_with(tmp_path, jaipur_match())
     assert snap_compare(app, terminal_size=size, run_before=steady)

@@ -35,7 +35,7 @@ from .helpers import (
     start_with,
     visible_characters,
 )
-from .test_snapshots import TABLE_SIZES, steady
+from .test_snapshots import SIZES, TABLE_SIZES, steady
 
 
 def karakorum_match(seats: str = "Ann,bot:random", **options) -> Match:
@@ -256,7 +256,7 @@ async def test_ascii_mode_and_a_busy_four_player_table_fit_80x24(tmp_path):
         assert table.max_scroll_y == 0  # every zone fits without scrolling
 
 
-@pytest.mark.parametrize("size", TABLE_SIZES)
+@pytest.mark.parametrize("size", SIZES)
 def test_karakorum_table_start(snap_compare, tmp_path, size):
     app = start_with(tmp_path, karakorum_match())
     assert snap_compare(app, terminal_size=size, run_before=steady)

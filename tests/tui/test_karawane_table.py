@@ -23,7 +23,7 @@ from .helpers import (
     settle,
     start_with,
 )
-from .test_snapshots import TABLE_SIZES, steady
+from .test_snapshots import SIZES, TABLE_SIZES, steady
 
 LABELS = [card.label for card in Card]
 
@@ -215,7 +215,7 @@ async def test_ascii_mode_and_four_players_fit_80x24(tmp_path):
         assert players.content_region.height >= 5
 
 
-@pytest.mark.parametrize("size", TABLE_SIZES)
+@pytest.mark.parametrize("size", SIZES)
 def test_snapshot_start(snap_compare, tmp_path, size):
     app = start_with(tmp_path, karawane_match())
     assert snap_compare(app, terminal_size=size, run_before=steady)

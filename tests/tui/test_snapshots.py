@@ -38,7 +38,7 @@ def test_new_game_dialog(snap_compare, tmp_path, size):
     assert snap_compare(make_app(tmp_path), terminal_size=size, run_before=open_dialog)
 
 
-@pytest.mark.parametrize("size", TABLE_SIZES)
+@pytest.mark.parametrize("size", SIZES)
 def test_karakum_table_start(snap_compare, tmp_path, size):
     app = start_with(tmp_path, karakum_match())
     assert snap_compare(app, terminal_size=size, run_before=steady)

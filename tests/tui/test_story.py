@@ -1,0 +1,90 @@
+"""The table tells the story: what the others did is marked, keys never surprise."""
+
+from __future__ import annotations
+
+from textual.app import App, ComposeResult
+
+from karavan_core.games.jaipur.state import TakeGood
+from karavan_tui.modals.curtain import CurtainScreen
+from karavan_tui.modals.save_as import SaveAsScreen
+from karavan_tui.screens.title import TitleScreen
+from karavan_tui.widgets.cards import Card, CardFace, CardRow
+
+from .helpers import game_screen, karakum_match, seeded_match, settle, start_with
+
+
+async def test_after_a_bots_move_its_changes_are_marked_and_told(tmp_path):
+    match = seeded_match("jaipur", "Ann,bot:random", seed=4, first=0)  # the bot takes camels
+    app = start_with(tmp_path, match)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        screen = game_screen(app)
+        banner = str(screen.query_one("#banner").render())
+        assert banner.startswith("Nothing new")  # Ann starts: nothing has happened yet
+        take = next(a for a in match.legal_actions() if isinstance(a, TakeGood))
+        screen.decide(take)  # Ann takes a good; the bot answers
+        await settle(pilot, app)
+        assert match.to_move == 0 and len(match.history) == 2
+        said = match.log()[-1].split(". ")[0]
+        banner = str(screen.query_one("#banner").render())
+        assert said.rstrip(".") in banner
+        market = screen.query_one("#market", CardRow)
+        changed = [card for card in market.cards if card.has_class("-changed")]
+        assert changed, "the bot's move changed the market: the new cards are marked"
+        # Undo takes both back: nothing is news any more.
+        await pilot.press("u")
+        await settle(pilot, app)
+        assert not any(card.has_class("-changed") for card in market.cards)
+        assert str(screen.query_one("#banner").render()).startswith("Nothing new")
+
+
+class Row(App[None]):
+    """One card row, for the cursor's own tests."""
+
+    def compose(self) -> ComposeResult:
+        yield CardRow(4, id="row")
+
+
+def faces(*keys: str | None, closed: tuple[int, ...] = ()) -> list[CardFace | None]:
+    return [
+        None if key is None else CardFace(key, "-off" if i in closed else "", key=key)
+        for i, key in enumerate(keys)
+    ]
+
+
+async def test_the_cursor_follows_its_card_never_wraps_and_leaves_a_gone_card_sensibly():
+    app = Row()
+    async with app.run_test() as pilot:
+        row = app.query_one(CardRow)
+        row.focus()
+        row.set_faces(faces("gold", "silk", "camel", "camel"))
+        await pilot.pause()
+        await pilot.press("left")  # at the first card: no wrapping onto the exchange or the end
+        assert row.cursor == 0
+        await pilot.press("end", "right")
+        assert row.cursor == 3
+        await pilot.press("home", "right")
+        assert row.cursor == 1  # on the silk
+        row.set_faces(faces("silk", "gold", "camel", "camel"))  # it moved: the cursor follows
+        assert row.cursor == 0
+        row.set_faces(faces("spice", "gold", "camel", "camel", closed=(0,)))
+        assert row.cursor == 1  # the silk is gone and what came cannot be taken: the nearest
+        row.set_faces(faces("spice", None, "camel", "camel"))
+        assert row.cursor in (0, 2) and row.cards[row.cursor].display
+        assert all(isinstance(card, Card) for card in row.cards)
+
+
+async def test_q_and_s_work_on_the_curtain(tmp_path):
+    app = start_with(tmp_path, karakum_match("Ann,Bob"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        assert isinstance(app.screen, CurtainScreen)
+        await pilot.press("s")
+        await pilot.pause()
+        assert isinstance(app.screen, SaveAsScreen)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, CurtainScreen)
+        await pilot.press("q")
+        await settle(pilot, app)
+        assert isinstance(app.screen, TitleScreen)
