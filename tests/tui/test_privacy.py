@@ -52,6 +52,9 @@ def redeal(match: Match, seen_by: int | None, seed: int) -> None:
 async def read_pickers(pilot, app, match: Match) -> list[str]:
     """The screen, then the move list and each of the game's pickers as the viewer sees them."""
     screen = game_screen(app)
+    if screen.table.FIRST_FOCUS:  # the same focus for every reading
+        screen.query_one(screen.table.FIRST_FOCUS).focus()
+        await pilot.pause()
     pages = [screen_characters(screen, app)]
 
     async def picker(*keys: str, opener=None) -> None:
@@ -78,8 +81,11 @@ async def read_pickers(pilot, app, match: Match) -> list[str]:
         assert any(isinstance(a, Exchange) for a in legal)
     elif name == "karakum":
         buys = [a for a in legal if isinstance(a, Buy)]
-        if buys:
-            await picker(opener=lambda: table.buy(buys[0].slot))
+        if buys:  # paying by marking the hand, then the list of every way to pay
+            table.buy(buys[0].slot)
+            await pilot.pause()
+            pages.append(screen_characters(screen, app))
+            await picker("p")
     return pages
 
 

@@ -167,7 +167,7 @@ class GameScreen(Screen[None]):
         note = self.saved_note
         if note and note != "NOT SAVED":
             note = self.glyphs.saved  # the symbol set may have changed since the save
-        prompt = self.game.prompt(self.match.view(self.viewer))
+        prompt = self.table.marking_status() or self.game.prompt(self.match.view(self.viewer))
         self.query_one(StatusLine).show(prompt, self.thinking, note, self.glyphs)
 
     def news_since(self) -> int:
@@ -248,14 +248,42 @@ class GameScreen(Screen[None]):
         self.advance()
         return True
 
-    def choose(self, title: str, options: Sequence[str], on_pick: Callable[[int], object]) -> None:
-        """Ask the player to pick one of ``options``."""
+    def choose(
+        self,
+        title: str,
+        options: Sequence[str],
+        on_pick: Callable[[int], object],
+        searchable: bool = False,
+    ) -> None:
+        """Ask the player to pick one of ``options`` (a long list can be ``searchable``)."""
 
         def picked(index: int | None) -> None:
             if index is not None:
                 on_pick(index)
 
-        self.app.push_screen(ChoiceScreen(title, options, place=self.table.PICKER_PLACE), picked)
+        place = self.table.PICKER_PLACE
+        self.app.push_screen(
+            ChoiceScreen(title, options, place=place, searchable=searchable), picked
+        )
+
+    def check(self, *actions: Action) -> str | None:
+        """The engine's reason for refusing this gesture now, or ``None`` if it would be played.
+
+        The gesture is tried on the current state, as the match would play it; only
+        the viewer's own decisions are tried, and only the refusal's words come back.
+        """
+        seat = self.match.to_move
+        if seat is None:
+            return "The game is over."
+        if seat != self.viewer:
+            return f"It is {self.match.seats[seat].name}'s turn."
+        state = self.match.state
+        for action in actions:
+            try:
+                state = self.game.apply(state, action)
+            except IllegalAction as error:
+                return str(error)
+        return None
 
     def preview(self, action: Action) -> str:
         """``action`` in words before it is taken, from the viewer's own observation."""
@@ -324,7 +352,8 @@ class GameScreen(Screen[None]):
         for action in self.match.legal_actions():
             listed.setdefault(self.preview(action), action)
         words, actions = list(listed), list(listed.values())
-        self.choose("Every move you can make now", words, lambda i: self.decide(actions[i]))
+        title = "Every move you can make now"
+        self.choose(title, words, lambda i: self.decide(actions[i]), searchable=True)
 
     def action_save_as(self) -> None:
         """Give the game a name: its save file moves there, and autosave goes on in it."""

@@ -25,8 +25,20 @@ class TableHost(Protocol):
     def decide(self, *actions: Action) -> bool:
         """Play ``actions`` as one gesture (one undo step); notify and play none if illegal."""
 
-    def choose(self, title: str, options: Sequence[str], on_pick: Callable[[int], object]) -> None:
+    def choose(
+        self,
+        title: str,
+        options: Sequence[str],
+        on_pick: Callable[[int], object],
+        searchable: bool = False,
+    ) -> None:
         """Ask the player to pick one of ``options``; ``on_pick`` gets its index."""
+
+    def check(self, *actions: Action) -> str | None:
+        """The engine's reason for refusing this gesture now, or ``None`` if it would be played."""
+
+    def refresh_status(self) -> None:
+        """Redraw the status line (the table's marking status may have changed)."""
 
     def preview(self, action: Action) -> str:
         """``action`` in plain words before it is taken (from the viewer's observation)."""
@@ -107,6 +119,10 @@ class TableView(Vertical):
         choices = list(options)
         words = list(labels) if labels is not None else [self.host.preview(a) for a in choices]
         self.host.choose(title, words, lambda index: self.host.decide(*before, choices[index]))
+
+    def marking_status(self) -> str | None:
+        """While cards are marked for a choice of several: what they make, for the status line."""
+        return None
 
     def show(self, view: View) -> None:
         """Draw ``view``."""
