@@ -99,15 +99,18 @@ async def same_after_redeals(pilot, app, match: Match, seen_by: int | None, read
     assert await read() == before
 
 
+@pytest.mark.parametrize("turns", [1, pytest.param(4, marks=pytest.mark.slow)])
 @pytest.mark.parametrize("game", list(POSITIONS))
-async def test_a_hot_seat_game_through_the_curtain_shows_nobody_a_hidden_card(tmp_path, game):
+async def test_a_hot_seat_game_through_the_curtain_shows_nobody_a_hidden_card(
+    tmp_path, game, turns
+):
     """Turn after turn: behind the curtain only the public table, then only the viewer's own."""
     match = hot_seat(game, POSITIONS[game])
     app = start_with(tmp_path, match)
     async with app.run_test(size=(100, 30)) as pilot:
         await settle(pilot, app)
         screen = game_screen(app)
-        for _ in range(2):
+        for _ in range(turns):
             assert isinstance(app.screen, CurtainScreen)
             assert screen.table.view.observation.player is None
 
