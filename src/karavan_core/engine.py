@@ -36,7 +36,7 @@ class Action:
     """Base class of every game's actions (one decision of one player)."""
 
 
-@frozen
+@frozen(slots=False)  # fields in a dict, not slots: see values.replace
 class State:
     """Base class of every game's state.
 

@@ -47,7 +47,7 @@ class RoundResult:
     reason: str  # sentences saying who took the camel token and the seal, and why
 
 
-@frozen
+@frozen(slots=False)  # see values.replace
 class JaipurState(State):
     """A whole Jaipur match: the round in progress, hidden parts included, and past rounds."""
 
