@@ -165,12 +165,18 @@ class Game(abc.ABC, Generic[S, O, A]):
         refused with a sentence.
         """
         legal = self.legal_actions(state)
-        searched: Sequence[Action] = legal  # the same list, typed so index() takes any action
-        try:
-            canonical = legal[searched.index(action)]
-        except Exception:  # not among them, or not even comparable: either way refused
-            raise IllegalAction(self.refusal(state, action)) from None
-        return self._apply(state, canonical)
+        # Most callers pass an instance taken from legal_actions: finding it by
+        # identity compares integers in C, where ``index`` would call the
+        # actions' Python ``__eq__`` on every one listed before it.
+        ids = list(map(id, legal))
+        where = ids.index(id(action)) if id(action) in ids else None
+        if where is None:  # not that very instance: compare by value
+            searched: Sequence[Action] = legal  # the same list, typed so index() takes any
+            try:
+                where = searched.index(action)
+            except Exception:  # not among them, or not even comparable: either way refused
+                raise IllegalAction(self.refusal(state, action)) from None
+        return self._apply(state, legal[where])
 
     def apply_legal(self, state: S, action: A) -> S:
         """Like :meth:`apply` for an action just taken from :meth:`legal_actions`.
