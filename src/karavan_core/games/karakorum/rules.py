@@ -30,7 +30,7 @@ from karavan_core.games.karakorum.state import (
     Take,
     Tracks,
 )
-from karavan_core.rng import Rng, fresh_rng
+from karavan_core.rng import Rng, fresh_rng, shuffle
 from karavan_core.values import replace, replace_at
 
 ALL_CARDS: tuple[Card, ...] = tuple(
@@ -756,7 +756,7 @@ class Karakorum(Game[KarakorumState, KarakorumObservation, Action]):
         """Shuffle the summit cards not in sight into a deck of the observed size."""
         obs = observation
         deck = list(self._unseen(obs))
-        rng.shuffle(deck)
+        shuffle(rng, deck)
         return KarakorumState(
             players=obs.players,
             rng=fresh_rng(rng),

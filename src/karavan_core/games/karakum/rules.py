@@ -25,7 +25,7 @@ from karavan_core.games.karakum.state import (
     Step,
     TakeCard,
 )
-from karavan_core.rng import Rng, fresh_rng
+from karavan_core.rng import Rng, fresh_rng, shuffle
 from karavan_core.values import replace, replace_at
 
 ALL_CAMELS: tuple[Camel, ...] = tuple(Camel(c, v) for c in C.GOODS for v in C.CAMEL_VALUES)
@@ -545,12 +545,12 @@ class Karakum(Game[KarakumState, KarakumObservation, Action]):
         for line in obs.caravans + obs.lefts:
             seen.update(line)
         unseen = [camel for camel in ALL_CAMELS if not seen[camel]]
-        rng.shuffle(unseen)
+        shuffle(rng, unseen)
         camel_deck = tuple(unseen[: obs.camel_deck_size])
         removed = tuple(unseen[obs.camel_deck_size :])
         known = _plus(_plus(obs.hand, obs.discard), hand_from([c for c in obs.row if c]))
         hidden = cards_of(_minus(C.RESOURCE_COUNTS, known))
-        rng.shuffle(hidden)
+        shuffle(rng, hidden)
         hands = []
         for seat, size in enumerate(obs.hand_sizes):
             if seat == obs.player:

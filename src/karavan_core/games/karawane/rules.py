@@ -19,7 +19,7 @@ from karavan_core.games.karawane.state import (
     PlaySandstorm,
     PlayWithoutEffect,
 )
-from karavan_core.rng import Rng, fresh_rng
+from karavan_core.rng import Rng, fresh_rng, shuffle
 from karavan_core.values import replace_at
 
 SANDSTORM = PlaySandstorm()
@@ -435,7 +435,7 @@ class Karawane(Game[KarawaneState, KarawaneObservation, Action]):
             known = played + obs.hand if seat == obs.player else played
             for card in known:
                 unseen.remove(card)
-            rng.shuffle(unseen)
+            shuffle(rng, unseen)
             if seat == obs.player:
                 hands.append(obs.hand)
                 decks.append(tuple(unseen))
