@@ -55,10 +55,11 @@ def replace(inst: V, **changes: Any) -> V:
     """
     cls = type(inst)
     if _copies_dict(cls):
-        fields = inst.__dict__.copy()
-        if not changes.keys() <= fields.keys():
-            raise KeyError(", ".join(sorted(changes.keys() - fields.keys())))
+        before = inst.__dict__
+        fields = before.copy()
         fields.update(changes)
+        if len(fields) != len(before):  # a name that is no field was added
+            raise KeyError(", ".join(sorted(changes.keys() - before.keys())))
         copy = _new(cls)
         _setattr(copy, "__dict__", fields)
         return copy
