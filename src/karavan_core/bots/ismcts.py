@@ -175,10 +175,10 @@ class SearchBot(Bot):
                 and (state.to_move != mover or steps >= depth + MAX_TURN_FINISH)
             ):
                 break  # past the depth limit, and the turn under way is over (or too long)
-            legal = game.legal_actions(state)
             if policy is not None:
-                action = policy(game, state, legal, rng)
+                action = policy(game, state, rng)  # it lists the legal decisions if it needs them
             else:
+                legal = game.legal_actions(state)
                 action = legal[rng.randrange(len(legal))]
             mover = state.to_move
             state = game.apply_legal(state, action)

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
 from typing import Any
 
 from karavan_core.engine import Action, Game
@@ -105,14 +104,13 @@ def search_candidates(state: KarakumState, legal: list[Action]) -> list[Action]:
     return kept
 
 
-def rollout_action(
-    game: Game[Any, Any, Any], state: KarakumState, legal: Sequence[Action], rng: random.Random
-) -> Action:
+def rollout_action(game: Game[Any, Any, Any], state: KarakumState, rng: random.Random) -> Action:
     """Buy the dearest camel (one that fits counts double), paying the cheapest way; else gather.
 
     Gathering prefers the goods of the camels on offer that fit the caravan,
     so that a playout builds towards its next purchase as a player would.
     """
+    legal: list[Action] = game.legal_actions(state)  # cheap here: a few places, payments
     if state.step is Step.PAY:
         return legal[0]  # payments are listed cheapest first
     if rng.random() < 0.15:

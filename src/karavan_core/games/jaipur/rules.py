@@ -326,6 +326,22 @@ def _settle(
     return winner, f"Round {number} ends because {ended_by}. {camel} {seal}"
 
 
+def takings_and_sales(state: JaipurState) -> list[TakeGood | Sell]:
+    """The legal decisions that take one good or sell, in ``legal_actions``' order.
+
+    All of them but the camels and the exchanges, which cost the most to list:
+    the bots' playouts mostly choose among these.
+    """
+    if state.over:
+        return []
+    hand = state.hands[state.current]
+    found: list[TakeGood | Sell] = []
+    if sum(hand) < C.HAND_LIMIT:
+        found += _takings(state.market[:CAMEL])
+    found += _sales(hand)
+    return found
+
+
 # -- the game ---------------------------------------------------------------------
 
 
