@@ -19,7 +19,8 @@ from __future__ import annotations
 import abc
 import random
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
+from functools import partial
 from typing import Any, ClassVar, Generic, TypeVar
 
 from attrs import field, frozen
@@ -239,6 +240,16 @@ class Game(abc.ABC, Generic[S, O, A]):
     @abc.abstractmethod
     def sample_state(self, observation: O, rng: random.Random) -> S:
         """A full state consistent with a player's ``observation``, hidden parts from ``rng``."""
+
+    def sampler(self, observation: O) -> Callable[[random.Random], S]:
+        """``sample_state`` for one observation, to be called many times (once per deal).
+
+        The search deals the hidden cards hundreds of times from one
+        observation; a game may work out once here what every deal shares
+        (which cards are unseen, the fields that stay as observed).  Each call
+        of the result is ``sample_state(observation, rng)``.
+        """
+        return partial(self.sample_state, observation)
 
     # -- words ------------------------------------------------------------------
     @abc.abstractmethod

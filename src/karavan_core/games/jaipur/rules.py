@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import cache
 from itertools import product, repeat
 from operator import add, mul, sub
@@ -73,10 +73,7 @@ def _add_at(counts: Counts, index: int, n: int) -> Counts:
 
 def counts_of(cards: Sequence[Card], kinds: int = len(CARDS)) -> Counts:
     """Count a list of cards into ``kinds`` counts (7 with camels, 6 for goods only)."""
-    counts = [0] * kinds
-    for card in cards:
-        counts[card.index] += 1
-    return tuple(counts)
+    return tuple(map(list(cards).count, CARDS[:kinds]))
 
 
 def cards_of(counts: Counts) -> list[Card]:
@@ -669,6 +666,10 @@ class Jaipur(Game[JaipurState, JaipurObservation, Action]):
 
     def sample_state(self, observation: JaipurObservation, rng: random.Random) -> JaipurState:
         """Deal the unseen cards and bonus tokens at random, consistent with ``observation``."""
+        return self.sampler(observation)(rng)
+
+    def sampler(self, observation: JaipurObservation) -> Callable[[random.Random], JaipurState]:
+        """``sample_state`` for many deals: the unseen cards are found once, then shuffled."""
         obs = observation
         assert obs.player is not None and obs.hand is not None and obs.bonus_won is not None
         other = 1 - obs.player
@@ -676,46 +677,65 @@ class Jaipur(Game[JaipurState, JaipurObservation, Action]):
         theirs_known = obs.known[other]
         seen = zip(obs.market[:CAMEL], obs.hand, obs.discard, theirs_known, strict=True)
         unseen = tuple(n - sum(s) for n, s in zip(C.CARD_COUNTS[:CAMEL], seen, strict=True))
-        goods = cards_of(unseen)
-        shuffle(rng, goods)
+        unseen_goods = cards_of(unseen)
         size = obs.hand_sizes[other] - sum(theirs_known)
-        guessed = counts_of(goods[:size], N_GOODS)
-        hands = [obs.hand, obs.hand]
-        hands[other] = tuple(k + n for k, n in zip(theirs_known, guessed, strict=True))
-        camels = C.CARD_COUNTS[CAMEL] - obs.market[CAMEL] - sum(obs.herds)
-        deck = goods[size:] + [Card.CAMEL] * camels  # only camels no one holds are in the deck
-        shuffle(rng, deck)
-        bonus_piles, theirs = [], []
+        # Only camels no one holds are in the deck.
+        camels = [Card.CAMEL] * (C.CARD_COUNTS[CAMEL] - obs.market[CAMEL] - sum(obs.herds))
+        unseen_tokens = []
         for k, values in enumerate(C.BONUS_TOKENS):
-            unseen_tokens = list(values)
+            left = list(values)
             for value in obs.bonus_won[k]:
-                unseen_tokens.remove(value)
-            shuffle(rng, unseen_tokens)
-            count = obs.bonus_counts[other][k]
-            theirs.append(tuple(unseen_tokens[:count]))
-            bonus_piles.append(tuple(unseen_tokens[count:]))
-        bonus_won = [obs.bonus_won, obs.bonus_won]
-        bonus_won[other] = tuple(theirs)
-        return JaipurState(
+                left.remove(value)
+            unseen_tokens.append(left)
+        theirs_counts = obs.bonus_counts[other]
+        # Every deal is this state with the hidden parts (and the generator) replaced.
+        table = JaipurState(
             players=obs.players,
-            rng=fresh_rng(rng),
+            rng=Rng(0),
             seals=obs.seals,
             rounds=obs.rounds,
             starter=obs.starter,
             current=obs.current,
             over=obs.over,
-            deck=tuple(deck),
+            deck=(),
             market=obs.market,
-            hands=tuple(hands),
+            hands=(),
             herds=obs.herds,
             discard=obs.discard,
             goods_piles=obs.goods_piles,
-            bonus_piles=tuple(bonus_piles),
+            bonus_piles=(),
             goods_won=obs.goods_won,
-            bonus_won=tuple(bonus_won),
+            bonus_won=(),
             turn=obs.turn,
             known=obs.known,
         )
+
+        def deal(rng: random.Random) -> JaipurState:
+            goods = unseen_goods.copy()
+            shuffle(rng, goods)
+            guessed = counts_of(goods[:size], N_GOODS)
+            hands = [obs.hand, obs.hand]
+            hands[other] = tuple(map(add, theirs_known, guessed))
+            deck = goods[size:] + camels
+            shuffle(rng, deck)
+            bonus_piles, theirs = [], []
+            for tokens, count in zip(unseen_tokens, theirs_counts, strict=True):
+                tokens = tokens.copy()
+                shuffle(rng, tokens)
+                theirs.append(tuple(tokens[:count]))
+                bonus_piles.append(tuple(tokens[count:]))
+            bonus_won = [obs.bonus_won, obs.bonus_won]
+            bonus_won[other] = tuple(theirs)
+            return replace(
+                table,
+                rng=fresh_rng(rng),
+                deck=tuple(deck),
+                hands=tuple(hands),
+                bonus_piles=tuple(bonus_piles),
+                bonus_won=tuple(bonus_won),
+            )
+
+        return deal
 
     def inventory(self, state: JaipurState) -> Counter[str]:
         """Every card and token of the round in progress (or the last round, once over)."""

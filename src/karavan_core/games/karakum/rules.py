@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import cache, lru_cache
 from operator import floordiv
 from typing import Any
@@ -168,10 +168,7 @@ def describe_cards(cards: Hand) -> str:
 
 def hand_from(cards: Sequence[Res]) -> Hand:
     """Count a list of resource cards into a hand."""
-    counts = [0] * len(RESOURCES)
-    for card in cards:
-        counts[card.index] += 1
-    return tuple(counts)
+    return tuple(map(list(cards).count, RESOURCES))
 
 
 def cards_of(counts: Hand) -> list[Res]:
@@ -597,38 +594,33 @@ class Karakum(Game[KarakumState, KarakumObservation, Action]):
 
     def sample_state(self, observation: KarakumObservation, rng: random.Random) -> KarakumState:
         """Deal the unseen camels and resources at random, consistent with ``observation``."""
+        return self.sampler(observation)(rng)
+
+    def sampler(self, observation: KarakumObservation) -> Callable[[random.Random], KarakumState]:
+        """``sample_state`` for many deals: the unseen cards are found once, then shuffled."""
         obs = observation
         assert obs.hand is not None, "a state is sampled from a player's observation"
         seen = Counter(c for c in obs.market if c is not None)
         for line in obs.caravans + obs.lefts:
             seen.update(line)
         unseen = [camel for camel in ALL_CAMELS if not seen[camel]]
-        shuffle(rng, unseen)
-        camel_deck = tuple(unseen[: obs.camel_deck_size])
-        removed = tuple(unseen[obs.camel_deck_size :])
+        deck_size = obs.camel_deck_size
         known = _plus(_plus(obs.hand, obs.discard), hand_from([c for c in obs.row if c]))
         hidden = cards_of(_minus(C.RESOURCE_COUNTS, known))
-        shuffle(rng, hidden)
-        hands = []
-        for seat, size in enumerate(obs.hand_sizes):
-            if seat == obs.player:
-                hands.append(obs.hand)
-            else:
-                hands.append(hand_from(hidden[:size]))
-                hidden = hidden[size:]
-        return KarakumState(
+        # Every deal is this state with the hidden parts (and the generator) replaced.
+        table = KarakumState(
             players=obs.players,
-            rng=fresh_rng(rng),
+            rng=Rng(0),
             first_player=obs.first_player,
             current=obs.current,
             step=obs.step,
-            camel_deck=camel_deck,
-            removed=removed,
+            camel_deck=(),
+            removed=(),
             market=obs.market,
-            resource_deck=tuple(hidden),
+            resource_deck=(),
             row=obs.row,
             discard=obs.discard,
-            hands=tuple(hands),
+            hands=(),
             caravans=obs.caravans,
             lefts=obs.lefts,
             slot=obs.slot,
@@ -636,6 +628,30 @@ class Karakum(Game[KarakumState, KarakumObservation, Action]):
             passes=obs.passes,
             turn=obs.turn,
         )
+
+        def deal(rng: random.Random) -> KarakumState:
+            camels = unseen.copy()
+            shuffle(rng, camels)
+            cards = hidden.copy()
+            shuffle(rng, cards)
+            hands = []
+            start = 0
+            for seat, size in enumerate(obs.hand_sizes):
+                if seat == obs.player:
+                    hands.append(obs.hand)
+                else:
+                    hands.append(hand_from(cards[start : start + size]))
+                    start += size
+            return replace(
+                table,
+                rng=fresh_rng(rng),
+                camel_deck=tuple(camels[:deck_size]),
+                removed=tuple(camels[deck_size:]),
+                resource_deck=tuple(cards[start:]),
+                hands=tuple(hands),
+            )
+
+        return deal
 
     def inventory(self, state: KarakumState) -> Counter[str]:
         """Every camel and resource card in the state."""
