@@ -116,11 +116,11 @@ class SearchBot(Bot):
             path = [root]
             node = root
             # Selection and expansion.
-            while state.to_move is not None:
+            while (to_move := state.to_move) is not None:
                 legal = game.legal_actions(state)
                 if candidates is not None:
                     legal = candidates(state, legal)
-                node, expanded = self.select(node, legal, state.to_move, rng)
+                node, expanded = self.select(node, legal, to_move, rng)
                 # The actions come from legal_actions, so the check in apply is skipped.
                 state = game.apply_legal(state, node.action)
                 path.append(node)
@@ -179,11 +179,11 @@ class SearchBot(Bot):
         policy = self.evaluator.rollout_action if self.smart_rollouts else None
         depth = self.rollout_depth
         steps = 0
-        while state.to_move is not None:
+        while (to_move := state.to_move) is not None:
             if (
                 depth is not None
                 and steps >= depth
-                and (state.to_move != mover or steps >= depth + MAX_TURN_FINISH)
+                and (to_move != mover or steps >= depth + MAX_TURN_FINISH)
             ):
                 break  # past the depth limit, and the turn under way is over (or too long)
             if policy is not None:
@@ -191,7 +191,7 @@ class SearchBot(Bot):
             else:
                 legal = game.legal_actions(state)
                 action = legal[rng.randrange(len(legal))]
-            mover = state.to_move
+            mover = to_move
             state = game.apply_legal(state, action)
             steps += 1
         return self.evaluator.rewards(state)

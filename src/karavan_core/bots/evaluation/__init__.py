@@ -83,10 +83,11 @@ class Evaluator:
                 out.append(0.8 * win + 0.2 * _logistic(lead / self.scale))
             return out
         values = self.values(state)
-        return [
-            _logistic((v - max(w for i, w in enumerate(values) if i != seat)) / self.scale)
-            for seat, v in enumerate(values)
-        ]
+        # Each player's lead over the best of the others: the best player's is
+        # over the second best (who may be level), everyone else's over the best.
+        best, second = sorted(values, reverse=True)[:2]
+        scale = self.scale
+        return [_logistic((v - (second if v == best else best)) / scale) for v in values]
 
 
 def _logistic(x: float) -> float:

@@ -87,6 +87,15 @@ def _pairs(hand: Hand) -> int:
 _TWOS = (2,) * len(C.GOODS)
 
 
+# The search's evaluation asks this of the same few hands at every playout's end.
+@lru_cache(maxsize=4096)
+def color_units(hand: Hand) -> tuple[int, ...]:
+    """``units`` of ``hand`` towards a camel of each colour, in GOODS order."""
+    pairs = _pairs(hand)
+    gold = hand[GOLD_INDEX]
+    return tuple(mine + gold + pairs - mine // 2 for mine in hand[: len(C.GOODS)])  # _units_of
+
+
 def _units_of(hand: Hand, own: int, pairs: int) -> int:
     """``units`` for the good at index ``own``, given ``hand``'s ``pairs``."""
     mine = hand[own]
@@ -263,10 +272,12 @@ class Karakum(Game[KarakumState, KarakumObservation, Action]):
             market = state.market
             hand = state.hands[state.current]
             pairs = _pairs(hand)
+            taxed = taxed_color(market)
             for slot, camel in enumerate(market):
-                if camel is not None and _units_of(hand, RES_INDEX[camel.color], pairs) >= price(
-                    market, slot
-                ):
+                if camel is None:
+                    continue
+                cost = camel.value + (C.TAX if camel.color is taxed else 0)  # its price()
+                if _units_of(hand, RES_INDEX[camel.color], pairs) >= cost:
                     actions.append(BUY[slot])
             return actions or [PASS]
         if step is Step.SECOND_CARD:
@@ -519,7 +530,7 @@ class Karakum(Game[KarakumState, KarakumObservation, Action]):
 
     def _end_turn(self, state: KarakumState, **changes: Any) -> KarakumState:
         """Pass the turn (or end the game), making ``changes`` in the same copy of the state."""
-        if any(camel is None for camel in state.market):  # the market could not be refilled
+        if not all(state.market):  # a place is empty: the market could not be refilled
             return replace(state, step=Step.OVER, slot=None, turn=state.turn + 1, **changes)
         return replace(
             state,
