@@ -87,7 +87,7 @@ class SearchBot(Bot):
         self.last_iterations = 0
         if len(legal) == 1:
             return legal[0]
-        root = self.search(observation)
+        root = self.search(observation, legal)
         rng = self.decision_rng(observation)
 
         def rank(action: Action) -> tuple[int, float, float]:
@@ -100,8 +100,13 @@ class SearchBot(Bot):
 
         return max(legal, key=rank)
 
-    def search(self, observation: Observation) -> Node:
-        """Run the budget of iterations from ``observation`` and return the root."""
+    def search(self, observation: Observation, legal: Sequence[Action] | None = None) -> Node:
+        """Run the budget of iterations from ``observation`` and return the root.
+
+        ``legal``, the decisions open now, saves listing them again in every
+        deal: the player to move can do the same whatever the hidden cards are
+        (the property tests check that ``legal_actions`` agrees on every deal).
+        """
         rng = self.decision_rng(observation)
         game = self.game
         root = Node(None)
@@ -109,6 +114,7 @@ class SearchBot(Bot):
         done = 0
         candidates = self.evaluator.search_candidates
         deal = game.sampler(observation)
+        root_options: list[Action] | None = None
         while done < self.iterations:
             if deadline is not None and done and time.perf_counter() >= deadline:
                 break
@@ -117,10 +123,15 @@ class SearchBot(Bot):
             node = root
             # Selection and expansion.
             while (to_move := state.to_move) is not None:
-                legal = game.legal_actions(state)
-                if candidates is not None:
-                    legal = candidates(state, legal)
-                node, expanded = self.select(node, legal, to_move, rng)
+                if node is root and root_options is not None:
+                    options = root_options
+                else:
+                    given = legal if node is root else None
+                    listed = game.legal_actions(state) if given is None else list(given)
+                    options = listed if candidates is None else candidates(state, listed)
+                    if given is not None:
+                        root_options = options  # the same in every deal: worked out once
+                node, expanded = self.select(node, options, to_move, rng)
                 # The actions come from legal_actions, so the check in apply is skipped.
                 state = game.apply_legal(state, node.action)
                 path.append(node)
