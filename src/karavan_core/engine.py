@@ -20,8 +20,8 @@ import abc
 import random
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
-from functools import partial
-from typing import Any, ClassVar, Generic, TypeVar
+from functools import partial, wraps
+from typing import Any, ClassVar, Generic, TypeVar, cast
 
 from attrs import field, frozen
 
@@ -98,6 +98,28 @@ class Result:
     notes: tuple[str, ...] = field(default=())
 
 
+F = TypeVar("F", bound=Callable[..., list[Any]])
+
+
+def remembered(legal_actions: F) -> F:
+    """Decorate a game's ``legal_actions`` so that :meth:`Game.apply` can reuse its last listing.
+
+    Callers list the legal decisions, then apply one of them: the door would
+    otherwise list them all again to find it.  The state is kept with a
+    tuple copy of its decisions (a caller may change the list it was given);
+    states are immutable and the one kept stays alive, so ``is`` finds it.
+    Listing is pure, so the copy is exactly what listing again would give.
+    """
+
+    @wraps(legal_actions)
+    def listing(self: Game[Any, Any, Any], state: State) -> list[Any]:
+        actions = legal_actions(self, state)
+        self._last_listing = (state, tuple(actions))
+        return actions
+
+    return cast(F, listing)
+
+
 S = TypeVar("S", bound=State)
 O = TypeVar("O", bound=Observation)  # noqa: E741 - S, O, A mirror the contract's three types
 A = TypeVar("A", bound=Action)
@@ -118,6 +140,8 @@ class Game(abc.ABC, Generic[S, O, A]):
     state_type: ClassVar[type[State]]
     observation_type: ClassVar[type[Observation]]
     action_types: ClassVar[tuple[type[Action], ...]]
+    # The latest listing of legal decisions (see remembered): a memo, never data.
+    _last_listing: tuple[State | None, tuple[Action, ...]] = (None, ())
 
     # -- setting up -------------------------------------------------------
     @abc.abstractmethod
@@ -165,16 +189,20 @@ class Game(abc.ABC, Generic[S, O, A]):
         is applied, so a ``"gold"`` where an enum belongs is harmless) or
         refused with a sentence.
         """
-        legal = self.legal_actions(state)
+        # The decisions just listed for this very state, if any (see remembered).
+        listed, decisions = self._last_listing
+        # A Sequence, so that index() takes any action (a list's wants an A).
+        legal: Sequence[A] = (
+            cast(tuple[A, ...], decisions) if listed is state else self.legal_actions(state)
+        )
         # Most callers pass an instance taken from legal_actions: finding it by
         # identity compares integers in C, where ``index`` would call the
         # actions' Python ``__eq__`` on every one listed before it.
         ids = list(map(id, legal))
         where = ids.index(id(action)) if id(action) in ids else None
         if where is None:  # not that very instance: compare by value
-            searched: Sequence[Action] = legal  # the same list, typed so index() takes any
             try:
-                where = searched.index(action)
+                where = legal.index(action)
             except Exception:  # not among them, or not even comparable: either way refused
                 raise IllegalAction(self.refusal(state, action)) from None
         return self._apply(state, legal[where])

@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import Any, TypeVar
 
-from karavan_core.engine import Action, Game, Result
+from karavan_core.engine import Action, Game, Result, remembered
 from karavan_core.games.karakorum import components as C
 from karavan_core.games.karakorum.components import PEAK_INDEX, PEAKS, GoalKind, Peak
 from karavan_core.games.karakorum.state import (
@@ -283,6 +283,7 @@ class Karakorum(Game[KarakorumState, KarakorumObservation, Action]):
         return actions
 
     # -- decisions ------------------------------------------------------------------
+    @remembered
     def legal_actions(self, state: KarakorumState) -> list[Action]:
         """Every decision open to the player to move."""
         step = state.step
