@@ -15,7 +15,7 @@ from collections.abc import Callable, Mapping, Sequence
 from functools import cache
 from itertools import product, repeat
 from operator import add, mul, sub
-from typing import Any
+from typing import Any, cast
 
 from karavan_core.engine import Action, Game, Result, remembered
 from karavan_core.games.jaipur import components as C
@@ -210,7 +210,13 @@ def exchanges(goods: Counts, hand: Counts, camels: int) -> list[Exchange]:
     card to the hand.  Listed by the number of goods taken, then what is
     taken, then the camels given, then what is given.
     """
-    found: list[Exchange] = []
+    found: list[Action] = []
+    _list_exchanges(found, goods, hand, camels)
+    return cast(list[Exchange], found)
+
+
+def _list_exchanges(actions: list[Action], goods: Counts, hand: Counts, camels: int) -> None:
+    """Add ``exchanges(goods, hand, camels)`` to ``actions``."""
     capped = _capped(hand)
     for take in _takes(goods):
         size = take.size
@@ -218,8 +224,7 @@ def exchanges(goods: Counts, hand: Counts, camels: int) -> list[Exchange]:
         block = take.blocks.get(key)
         if block is None:
             block = _exchange_block(take, hand, key)
-        found += block[min(camels, size)]
-    return found
+        actions += block[camels if camels < size else size]
 
 
 def _add_for(rows: tuple[Counts, ...], seat: int, index: int, n: int) -> tuple[Counts, ...]:
@@ -362,6 +367,10 @@ class Jaipur(Game[JaipurState, JaipurObservation, Action]):
         rng, first = self.first_player(options, C.PLAYERS, Rng(seed))
         return _deal(tuple(players), rng, (0,) * C.PLAYERS, (), first)
 
+    def is_over(self, state: JaipurState) -> bool:
+        """Whether the match has ended (read straight from the state: asked at every step)."""
+        return state.over
+
     # -- decisions ------------------------------------------------------------------
     @remembered
     def legal_actions(self, state: JaipurState) -> list[Action]:
@@ -376,7 +385,7 @@ class Jaipur(Game[JaipurState, JaipurObservation, Action]):
         if market[CAMEL]:
             actions.append(TAKE_CAMELS)
         givable = max(0, min(state.herds[seat], C.HAND_LIMIT - size))
-        actions += exchanges(goods, hand, givable)
+        _list_exchanges(actions, goods, hand, givable)
         actions += _sales(hand)
         return actions
 
