@@ -58,9 +58,9 @@ _SCORE: dict[tuple[int, GoalKind | None], Score] = {
 T = TypeVar("T")
 
 
-def evolve(state: KarakorumState, **changes: Any) -> KarakorumState:
-    """A copy of ``state`` with some fields changed (see :func:`karavan_core.values.replace`)."""
-    return replace(state, **changes)
+# A copy of a state with some fields changed: the rules make several a decision,
+# so the name is values.replace itself rather than a function calling it.
+evolve = replace
 
 
 # -- expedition limits and the "can it be placed" search ---------------------------
