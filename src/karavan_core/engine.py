@@ -267,6 +267,14 @@ class Game(abc.ABC, Generic[S, O, A]):
         """
 
     @abc.abstractmethod
+    def disclose(self, state: S) -> tuple[tuple[str, str], ...]:
+        """Every part of ``state`` some player cannot see, in words: (what, which cards) rows.
+
+        Hands, decks in order, hidden tokens: what a replay shows once the game
+        is over, when every card may be turned face up.  Never shown earlier.
+        """
+
+    @abc.abstractmethod
     def sample_state(self, observation: O, rng: random.Random) -> S:
         """A full state consistent with a player's ``observation``, hidden parts from ``rng``."""
 

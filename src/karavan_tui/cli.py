@@ -81,6 +81,9 @@ def build_parser() -> argparse.ArgumentParser:
         "lists it (with or without .json).",
     )
     resume.add_argument("file", nargs="?", metavar="NAME", help="the save's name or file")
+    from karavan_tui import review_command
+
+    review_command.add_parser(commands)
     if importlib.util.find_spec("karavan_tui.simulate") is not None:
         from karavan_tui import simulate
 
@@ -115,6 +118,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     folder = default_saves_dir(args.saves)
     if args.command == "saves":
         return print_saves(folder)
+    if args.command == "review":
+        from karavan_tui import review_command
+
+        return review_command.run(args, folder)
     if args.command == "simulate":
         from karavan_tui import simulate
 

@@ -484,6 +484,28 @@ class Jaipur(Game[JaipurState, JaipurObservation, Action]):
         name = obs.players[obs.current]
         return f"{name}: take a good, take the camels, exchange or sell"
 
+    def disclose(self, state: JaipurState) -> tuple[tuple[str, str], ...]:
+        """Every hand, the deck in order and the bonus tokens left, in words."""
+        rows = [
+            (f"{name}'s hand", describe_cards(hand))
+            for name, hand in zip(state.players, state.hands, strict=True)
+        ]
+        rows.append(("Deck, top first", ", ".join(card.value for card in state.deck) or "empty"))
+        for size, pile in zip(("3", "4", "5+"), state.bonus_piles, strict=True):
+            rows.append(
+                (f"{size}-card bonus tokens, top first", " ".join(map(str, pile)) or "none")
+            )
+        for name, won in zip(state.players, state.bonus_won, strict=True):
+            values = [value for pile in won for value in pile]
+            total = sum(values)
+            rows.append(
+                (
+                    f"{name}'s bonus tokens",
+                    f"{' + '.join(map(str, values))} = {total}" if values else "none",
+                )
+            )
+        return tuple(rows)
+
     # -- applying ---------------------------------------------------------------------
     def _apply(self, state: JaipurState, action: Action) -> JaipurState:
         seat = state.current

@@ -436,6 +436,11 @@ class Karakorum(Game[KarakorumState, KarakorumObservation, Action]):
             )
         return f"{name}: {self._must(obs)}"
 
+    def disclose(self, state: KarakorumState) -> tuple[tuple[str, str], ...]:
+        """The deck in order, in words (everything else lies face up)."""
+        deck = ", ".join(f"{card.color.value} {card.value}" for card in state.deck)
+        return (("Deck, top first", deck or "empty"),)
+
     # -- applying ---------------------------------------------------------------------
     def _apply(self, state: KarakorumState, action: Action) -> KarakorumState:
         step = state.step

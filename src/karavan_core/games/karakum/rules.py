@@ -437,6 +437,18 @@ class Karakum(Game[KarakumState, KarakumObservation, Action]):
             return f"{name}: no move is possible, pass"
         return f"{name}: {self._must(obs)}"
 
+    def disclose(self, state: KarakumState) -> tuple[tuple[str, str], ...]:
+        """Every hand, both decks in order and the camels set aside unseen, in words."""
+        rows = [
+            (f"{name}'s hand", describe_cards(hand))
+            for name, hand in zip(state.players, state.hands, strict=True)
+        ]
+        resources = ", ".join(res.good for res in state.resource_deck)
+        rows.append(("Resource deck, top first", resources or "empty"))
+        rows.append(("Camel deck, top first", ", ".join(map(str, state.camel_deck)) or "empty"))
+        rows.append(("Set aside unseen", ", ".join(map(str, state.removed)) or "none"))
+        return tuple(rows)
+
     # -- applying ---------------------------------------------------------------------
     def _apply(self, state: KarakumState, action: Action) -> KarakumState:
         step = state.step

@@ -295,6 +295,14 @@ class Karawane(Game[KarawaneState, KarawaneObservation, Action]):
             return f"{name}: no card can be used, so play one without effect"
         return f"{name}: play a card and choose its camel"
 
+    def disclose(self, state: KarawaneState) -> tuple[tuple[str, str], ...]:
+        """Every hand and every deck in order, in words."""
+        rows = []
+        for name, hand, deck in zip(state.players, state.hands, state.decks, strict=True):
+            rows.append((f"{name}'s hand", ", ".join(map(_label, hand)) or "empty"))
+            rows.append((f"{name}'s deck, top first", ", ".join(map(_label, deck)) or "empty"))
+        return tuple(rows)
+
     # -- applying -------------------------------------------------------------------------------
     def destination(self, view: KarawaneState | KarawaneObservation, action: Play) -> int:
         """The square the camel targeted by a legal ``action`` ends on (the board is public)."""
