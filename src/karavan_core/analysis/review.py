@@ -15,7 +15,14 @@ from typing import Any
 
 from attrs import frozen
 
-from karavan_core.analysis.judge import THRESHOLDS, Analyst, Judgement, Verdict
+from karavan_core.analysis.judge import (
+    FORCED_ITERATIONS,
+    OPEN_ITERATIONS,
+    THRESHOLDS,
+    Analyst,
+    Judgement,
+    Verdict,
+)
 from karavan_core.engine import Action, Observation
 from karavan_core.match import Match
 from karavan_core.registry import get_game
@@ -34,6 +41,7 @@ class Task:
     legal: tuple[Action, ...]
     played: Action
     seed: int
+    budget: tuple[int, int] = (OPEN_ITERATIONS, FORCED_ITERATIONS)  # the searches' iterations
 
 
 @frozen
@@ -98,8 +106,15 @@ class GameReview:
         return [(d.index, d.judgement.win_after) for d in self.of(seat)]
 
 
-def tasks_for(match: Match, seats: Sequence[int] | None = None) -> list[Task]:
-    """The decisions of ``match`` to judge: humans' (of ``seats``, if given) with a real choice."""
+def tasks_for(
+    match: Match,
+    seats: Sequence[int] | None = None,
+    budget: tuple[int, int] = (OPEN_ITERATIONS, FORCED_ITERATIONS),
+) -> list[Task]:
+    """The decisions of ``match`` to judge: humans' (of ``seats``, if given) with a real choice.
+
+    ``budget`` is the iterations of the open and of each forced search.
+    """
     game = match.game
     rated = {i for i, seat in enumerate(match.seats) if not seat.is_bot}
     if seats is not None:
@@ -114,14 +129,16 @@ def tasks_for(match: Match, seats: Sequence[int] | None = None) -> list[Task]:
         if len(legal) < 2:
             continue
         seed = derive_seed(match.seed, "review", index)
-        tasks.append(Task(game.name, index, seat, game.observe(state, seat), legal, played, seed))
+        observation = game.observe(state, seat)
+        tasks.append(Task(game.name, index, seat, observation, legal, played, seed, budget))
     return tasks
 
 
 def judge_task(task: Task) -> ReviewedDecision:
     """Judge one decision (in whichever process runs it)."""
     game = get_game(task.game)
-    judgement = Analyst(game, task.seed).judge(task.observation, task.legal, task.played)
+    analyst = Analyst(game, task.seed, *task.budget)
+    judgement = analyst.judge(task.observation, task.legal, task.played)
     return ReviewedDecision(
         task.index,
         task.seat,
@@ -138,13 +155,17 @@ def review_match(
     progress: Callable[[int, int], None] | None = None,
     seats: Sequence[int] | None = None,
     cancelled: Callable[[], bool] | None = None,
+    budget: tuple[int, int] = (OPEN_ITERATIONS, FORCED_ITERATIONS),
 ) -> GameReview | None:
     """Judge every human decision of ``match`` that had a choice, in ``jobs`` processes.
+
+    ``seats`` limits the review to those players; ``budget`` is the searches'
+    iterations (the open search's, then each forced one's).
 
     ``progress(done, total)`` is called before the first and after each judged
     decision; the review comes back ``None`` if ``cancelled()`` turns true.
     """
-    tasks = tasks_for(match, seats)
+    tasks = tasks_for(match, seats, budget)
     done: list[ReviewedDecision] = []
     if progress is not None:
         progress(0, len(tasks))

@@ -49,9 +49,11 @@ class ChoiceScreen(ModalScreen[int | None]):
         hint: str | None = None,
         place: str = "middle",
         searchable: bool = False,
+        highlight: int | None = None,
     ) -> None:
         super().__init__(classes="-bottom" if place == "bottom" else "")
         self.choice_title = title
+        self.highlight = highlight  # the entry the cursor starts on (a hint), if not the first
         self.options = list(options)
         self.searchable = searchable
         self.query_text = ""
@@ -68,6 +70,11 @@ class ChoiceScreen(ModalScreen[int | None]):
             yield OptionList(*self._options(range(len(self.options))), id="choices")
             yield Label(Content(self.hint), id="choice-hint")
         yield Footer()
+
+    def on_mount(self) -> None:
+        """Start on the entry to highlight, if any."""
+        if self.highlight is not None:
+            self.query_one("#choices", OptionList).highlighted = self.highlight
 
     def _options(self, indexes: Sequence[int] | range) -> list[Option]:
         # Each option keeps its place in the whole list as its id, whatever the filter.

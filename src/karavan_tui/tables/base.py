@@ -17,6 +17,7 @@ from textual.containers import Vertical
 from karavan_core.engine import Action, Game, Observation
 from karavan_core.match import Seat
 from karavan_tui.glyphs import Glyphs
+from karavan_tui.widgets.cards import CardRow
 
 
 class TableHost(Protocol):
@@ -130,3 +131,25 @@ class TableView(Vertical):
 
     def on_turn(self) -> None:
         """The player at the keyboard must decide now: open a picker if the step needs one."""
+
+    # -- hints ------------------------------------------------------------------------
+    def hint_places(self, action: Action) -> list[tuple[str, int]]:
+        """The cards that make ``action``: (id of their row, index in it), the main one first."""
+        return []
+
+    def mark_hint(self, action: Action | None, *, point: bool = False) -> None:
+        """Mark the cards of a hinted ``action`` (``None`` clears the marks).
+
+        With ``point``, the cursor goes to its main card too, so that Enter plays
+        it (or opens its picker).
+        """
+        for card in self.query(".-hinted"):
+            card.remove_class("-hinted")
+        if action is None:
+            return
+        for number, (row_id, index) in enumerate(self.hint_places(action)):
+            row = self.query_one(f"#{row_id}", CardRow)
+            row.cards[index].add_class("-hinted")
+            if point and number == 0:
+                row.point_at(index)
+                row.focus()

@@ -638,6 +638,25 @@ class JaipurTable(TableView):
         elif card is not None:
             self.host.decide(TakeGood(card))
 
+    def hint_places(self, action: Action) -> list[tuple[str, int]]:
+        """The market places and hand cards a decision takes or gives."""
+        shown = self.query_one(MarketZone).shown
+        if isinstance(action, TakeGood):
+            return [("market", shown.index(action.good))] if action.good in shown else []
+        if isinstance(action, TakeCamels):
+            return [("market", i) for i, card in enumerate(shown) if card is Card.CAMEL]
+        if isinstance(action, Sell):
+            return [("hand-row", action.good.index)]
+        if isinstance(action, Exchange):
+            places = []
+            for good, n in zip(GOODS, action.take, strict=True):
+                places += [("market", i) for i, card in enumerate(shown) if card is good][:n]
+            places += [("hand-row", i) for i, n in enumerate(action.give) if n]
+            if action.camels:
+                places.append(("hand-row", len(GOODS)))
+            return places
+        return []
+
     def sell(self, good: Card) -> None:
         """Sell ``good``: pick how many among the sales offered (the engine refuses any other)."""
         assert self.view is not None

@@ -688,6 +688,22 @@ class KarakorumTable(TableView):
             return Score(index, None)
         return Remove(index)
 
+    def hint_places(self, action: Action) -> list[tuple[str, int]]:
+        """The slots of the table row and the expeditions a decision acts on."""
+        cards = row_cards(self.obs)
+        if isinstance(action, Reveal):
+            return [("table-row", 0)]
+        if isinstance(action, StopRevealing | StopTaking | Pass | Done):
+            return [("table-row", STOP_SLOT)]
+        if isinstance(action, Take) and action.card in cards:
+            return [("table-row", 1 + cards.index(action.card))]
+        if isinstance(action, Place) and action.card in cards:
+            target = NEW_SLOT if action.expedition is None else action.expedition
+            return [("table-row", 1 + cards.index(action.card)), ("exp-row", target)]
+        if isinstance(action, Remove | Score):
+            return [("exp-row", action.expedition)]
+        return []
+
     def on_turn(self) -> None:
         """Put the cursor on the likeliest decision of this step, in the zone it belongs to."""
         if self.view is None or not self.view.legal:

@@ -317,6 +317,25 @@ class KarakumTable(TableView):
         else:
             self.host.decide(TakeCard(message.index - 1))
 
+    def hint_places(self, action: Action) -> list[tuple[str, int]]:
+        """The card a decision takes or buys, or the hand cards it pays with."""
+        if isinstance(action, DrawCard):
+            return [("resources", 0)]
+        if isinstance(action, TakeCard):
+            return [("resources", action.slot + 1)]
+        if isinstance(action, Buy):
+            return [("market-row", action.slot)]
+        if isinstance(action, Pay):
+            return [("hand-row", i) for i, n in enumerate(action.cards) if n]
+        return []
+
+    def mark_hint(self, action: Action | None, *, point: bool = False) -> None:
+        """Mark the hinted cards; a hinted payment is marked in the hand, ready to pay."""
+        if point and isinstance(action, Pay) and self.paying is not None and self.view:
+            self.paying.cards = list(action.cards)
+            self.show(self.view)
+        super().mark_hint(action, point=point)
+
     def buy(self, slot: int) -> None:
         """Start paying for the camel in ``slot``: the cheapest payment is marked in the hand."""
         obs = self.obs
