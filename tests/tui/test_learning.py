@@ -19,7 +19,15 @@ from karavan_tui.screens.review import ReviewScreen
 from karavan_tui.widgets.side import StatusLine
 from tests.core.test_analysis import decisive_jaipur
 
-from .helpers import game_screen, make_app, seeded_match, settle, start_with, visible_characters
+from .helpers import (
+    game_screen,
+    make_app,
+    near_the_end,
+    seeded_match,
+    settle,
+    start_with,
+    visible_characters,
+)
 from .test_privacy import screen_characters
 
 JAIPUR = get_game("jaipur")
@@ -315,3 +323,41 @@ def test_snapshot_after_a_blunder(snap_compare, tmp_path, size, keys):
         await blunder_then(pilot, *keys)
 
     assert snap_compare(blundered_app(tmp_path), terminal_size=size, run_before=run)
+
+
+@pytest.mark.slow  # Hard thinks over every move: about 20 seconds
+async def test_a_game_against_hard_with_two_hints_then_its_review_and_a_replayed_mistake(
+    tmp_path,
+):
+    """As a new user would: two hints, the end, the review from game over, a mistake replayed."""
+    match = near_the_end("jaipur", "Ann,bot:hard", left=6)
+    app = start_with(tmp_path, match)
+    app.config.review_budget = (300, 200)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        for turn in range(200):
+            if isinstance(app.screen, GameOverScreen):
+                break
+            if turn in (0, 1):
+                await pilot.press("h")
+                await settle(pilot, app)
+                assert status(app).startswith("Hint:")
+            # Ann plays the move list's last decision: rarely the best.
+            await pilot.press("a", "end", "enter")
+            await settle(pilot, app)
+        assert isinstance(app.screen, GameOverScreen) and match.hints == [2, 0]
+        assert "Hints asked for: Ann 2." in visible_characters(app)
+        await pilot.press("v")
+        review = await wait_for_review(pilot, app)
+        judged = review.review.decisions
+        assert judged and {d.seat for d in judged} == {0}
+        mistakes = [d for d in judged if d.verdict.value != "good"]
+        assert mistakes, "the last decision listed lost something somewhere"
+        await pilot.press("enter")
+        await pilot.pause()
+        replay = app.screen
+        assert isinstance(replay, ReplayScreen)
+        assert replay.position == mistakes[0].index and replay.viewer == 0
+        assert f"Decision {mistakes[0].index + 1} of {len(match.history)}" in visible_characters(
+            app
+        )
