@@ -25,6 +25,7 @@ from karavan_core.analysis import (
 from karavan_core.match import Match
 from karavan_core.saves import SaveError, atomic_write, check_writable, load_match
 from karavan_core.text import printable
+from karavan_tui.progress import progress_bar
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -122,23 +123,7 @@ def run(args: argparse.Namespace, folder: Path) -> int:
 def _review_with_progress(
     console: Console, match: Match, seats: list[int], jobs: int
 ) -> GameReview:
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        TextColumn,
-        TimeElapsedColumn,
-        TimeRemainingColumn,
-    )
-
-    columns = (
-        TextColumn("{task.description}", markup=False),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        TimeRemainingColumn(),
-    )
-    with Progress(*columns, console=console, transient=True) as progress:
+    with progress_bar(console) as progress:
         task = progress.add_task(f"{match.game.title}: judging decisions", total=None)
 
         def advance(done: int, total: int) -> None:

@@ -23,6 +23,7 @@ from karavan_core.tournament import (
     summarize,
 )
 from karavan_tui.levels_help import ListingHelpFormatter, levels_epilog
+from karavan_tui.progress import progress_bar
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -118,23 +119,7 @@ def run(args: argparse.Namespace) -> int:
 def _play_with_progress(
     console: Console, specs: Sequence[GameSpec], jobs: int, title: str
 ) -> list[GameRecord]:
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        TextColumn,
-        TimeElapsedColumn,
-        TimeRemainingColumn,
-    )
-
-    columns = (
-        TextColumn("[progress.description]{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
-        TimeRemainingColumn(),
-    )
-    with Progress(*columns, console=console, transient=True) as progress:
+    with progress_bar(console) as progress:
         task = progress.add_task(f"{title}: playing", total=len(specs))
         return run_tournament(specs, jobs, lambda _record: progress.advance(task))
 
