@@ -280,6 +280,17 @@ class KaravanApp(App[None]):
 
         self.push_screen(NewGameScreen(all_games(), self.config.seed_factory()), chosen)
 
+    def action_join(self) -> None:
+        """Join a hosted table (from the title screen)."""
+        from karavan_tui.net.join_screen import JoinScreen
+        from karavan_tui.net.screen import open_table
+
+        def joined(client: Any) -> None:
+            if client is not None:
+                open_table(self, client)
+
+        self.push_screen(JoinScreen(), joined)
+
     def action_load(self) -> None:
         """Show the saved games."""
         from karavan_tui.modals.saves import SavesScreen
