@@ -110,9 +110,11 @@ class HostServer:
 
     async def start(self, host: str, port: int) -> int:
         """Listen on ``host``:``port`` (0: any free port); returns the port."""
-        self._runner = web.AppRunner(self.application(), handle_signals=False, access_log=None)
+        self._runner = web.AppRunner(
+            self.application(), handle_signals=False, access_log=None, shutdown_timeout=1.0
+        )
         await self._runner.setup()
-        site = web.TCPSite(self._runner, host, port, shutdown_timeout=1.0)
+        site = web.TCPSite(self._runner, host, port)
         await site.start()
         server = site._server  # aiohttp keeps the listening sockets there
         sockets = getattr(server, "sockets", None) or []
