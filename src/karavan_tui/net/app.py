@@ -29,9 +29,7 @@ class TableApp(KaravanApp):
         self.invitation = invitation
 
     def on_mount(self) -> None:
-        """Settings, then the table."""
-        super().on_mount()
+        """The table (then Textual runs the app's own ``on_mount``: settings and size)."""
         open_table(self, self.client, hosting=self.hosting, save_path=self.save_path)
         if self.invitation:
             self.notify(self.invitation, title="Hosting", timeout=30)
-        self.check_size(self.size.width, self.size.height)

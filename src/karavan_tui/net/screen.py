@@ -91,7 +91,7 @@ class RemoteGameScreen(GameScreen, inherit_bindings=False):
             BackgroundSaver()
         )  # never used: the host saves; the app's crash path flushes it
         self.saved_note = ""
-        self.update: Update | None = None
+        self.latest: Update | None = None
         self.observation: Observation | None = None
         self.choices: list[tuple[Action, str]] = []
         self.seats: tuple[Seat, ...] = ()
@@ -101,7 +101,7 @@ class RemoteGameScreen(GameScreen, inherit_bindings=False):
         self._shown_number: int | None = None
         self._turn_number: int | None = None
         self._statuses: list[str] | None = None
-        self._task: asyncio.Task[None] | None = None
+        self._reader: asyncio.Task[None] | None = None
         self._over_shown = False
 
     # -- layout and life -------------------------------------------------------------
@@ -111,7 +111,7 @@ class RemoteGameScreen(GameScreen, inherit_bindings=False):
 
     def on_mount(self) -> None:
         """Start reading the table."""
-        self._task = asyncio.get_running_loop().create_task(self.client.run(self))
+        self._reader = asyncio.get_running_loop().create_task(self.client.run(self))
 
     def refresh_titles(self) -> None:
         """The game, the players and where the table is."""
@@ -131,8 +131,8 @@ class RemoteGameScreen(GameScreen, inherit_bindings=False):
 
     def on_unmount(self) -> None:
         """Leave the table."""
-        if self._task is not None:
-            self._task.cancel()
+        if self._reader is not None:
+            self._reader.cancel()
         asyncio.get_running_loop().create_task(self.client.close())
 
     # -- the listener (the client calls these on the app's loop) ---------------------
@@ -148,8 +148,8 @@ class RemoteGameScreen(GameScreen, inherit_bindings=False):
                 severity="error",
             )
             return
-        fresh = update.number != (self.update.number if self.update else None)
-        self.update, self.observation, self.choices = update, observation, choices
+        fresh = update.number != (self.latest.number if self.latest else None)
+        self.latest, self.observation, self.choices = update, observation, choices
         self.seats = seats
         if fresh:
             self.waiting = False
@@ -178,7 +178,7 @@ class RemoteGameScreen(GameScreen, inherit_bindings=False):
         """The table is gone for good."""
         self.online = False
         self.ending = reason
-        over = self.update is not None and self.update.outcome is not None
+        over = self.latest is not None and self.latest.outcome is not None
         self.notify(
             reason,
             title="The table is closed",
@@ -205,7 +205,7 @@ class RemoteGameScreen(GameScreen, inherit_bindings=False):
     # -- drawing -----------------------------------------------------------------------
     def refresh_view(self) -> None:
         """Redraw the table, scores, log and status from the latest update."""
-        update, observation = self.update, self.observation
+        update, observation = self.latest, self.observation
         if update is None or observation is None or not self.is_mounted:
             return
         game = self.game
@@ -244,10 +244,10 @@ class RemoteGameScreen(GameScreen, inherit_bindings=False):
             return printable(self.ending)
         if not self.online:
             return "Reconnecting to the table..."
-        if self.update is None:
+        if self.latest is None:
             return ""
-        empty = [self.seats[i].name for i, s in enumerate(self.update.seats) if s.status == "empty"]
-        away = [self.seats[i].name for i, s in enumerate(self.update.seats) if s.status == "away"]
+        empty = [self.seats[i].name for i, s in enumerate(self.latest.seats) if s.status == "empty"]
+        away = [self.seats[i].name for i, s in enumerate(self.latest.seats) if s.status == "away"]
         parts = []
         if empty:
             parts.append(f"waiting for {' and '.join(empty)} to join")
@@ -263,7 +263,7 @@ class RemoteGameScreen(GameScreen, inherit_bindings=False):
         presence = self.presence()
         if presence:
             prompt = f"{prompt} {self.glyphs.sep} {presence}"
-        update = self.update
+        update = self.latest
         bot_moving = (
             update is not None
             and update.to_move is not None
@@ -274,14 +274,14 @@ class RemoteGameScreen(GameScreen, inherit_bindings=False):
 
     def news_since(self) -> int:
         """Decisions this seat has seen happen: up to its last one."""
-        update = self.update
+        update = self.latest
         if update is None:
             return 0
         return len(self.client.log) - 1 - (len(update.news) if update.before is not None else 0)
 
     # -- whose decision ------------------------------------------------------------------
     def _my_move(self) -> bool:
-        update = self.update
+        update = self.latest
         return (
             update is not None
             and update.to_move == self.viewer
@@ -292,7 +292,7 @@ class RemoteGameScreen(GameScreen, inherit_bindings=False):
 
     def _after_update(self) -> None:
         """Open a picker when it is our turn anew; the game-over screen at the end."""
-        update = self.update
+        update = self.latest
         if update is None or self.app.screen is not self:
             return
         if update.outcome is not None:
@@ -310,7 +310,7 @@ class RemoteGameScreen(GameScreen, inherit_bindings=False):
 
     def _my_turn(self) -> bool:
         """Whether we must decide now; say why not otherwise."""
-        update = self.update
+        update = self.latest
         if update is None:
             return False
         if not self.online:
@@ -358,7 +358,7 @@ class RemoteGameScreen(GameScreen, inherit_bindings=False):
     # -- keys ----------------------------------------------------------------------------------
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Undo and redo as the host allows them now."""
-        update = self.update
+        update = self.latest
         if action == "undo":
             return True if update is not None and update.can_undo and self.online else None
         if action == "redo":
@@ -367,13 +367,13 @@ class RemoteGameScreen(GameScreen, inherit_bindings=False):
 
     def action_undo(self) -> None:
         """Ask the host to take back our last decision."""
-        if self.update is None or not self.online:
+        if self.latest is None or not self.online:
             return
         self._send(self.client.undo())
 
     def action_redo(self) -> None:
         """Ask the host to replay our undone decision."""
-        if self.update is None or not self.online:
+        if self.latest is None or not self.online:
             return
         self._send(self.client.redo())
 
@@ -401,7 +401,7 @@ class RemoteGameScreen(GameScreen, inherit_bindings=False):
         if not self.hosting:
             karavan_app(self).show_title()
             return
-        over = self.update is not None and self.update.outcome is not None
+        over = self.latest is not None and self.latest.outcome is not None
 
         def answered(yes: bool | None) -> None:
             if yes:
@@ -435,12 +435,12 @@ class RemoteOverScreen(Screen[None]):
     def __init__(self, seats: tuple[Seat, ...], update: Update, hosting: bool) -> None:
         super().__init__()
         self.seats = seats
-        self.update = update
+        self.latest = update
         self.hosting = hosting
 
     def compose(self) -> ComposeResult:
         """Winners, breakdown, chart."""
-        outcome = self.update.outcome
+        outcome = self.latest.outcome
         assert outcome is not None
         names = [seat.name for seat in self.seats]
         ascii_mode = getattr(self.app, "ascii_mode", False)
