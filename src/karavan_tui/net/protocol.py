@@ -6,7 +6,7 @@ a client sends is read as data: a frame that is not JSON, not one of the
 client's messages or holds an unknown key is refused with a sentence
 (:class:`ProtocolError`), never trusted.
 
-Game data travels as JSON-ready values (``Any`` here): the observation made
+Game data travels as JSON-ready values (:data:`Json` here, passed through as they are): the observation made
 for the one seat the frame goes to, and decisions in the save format's
 tagged form.  The receiver structures them with its game's converter.
 
@@ -21,7 +21,7 @@ from __future__ import annotations
 import json
 import math
 from functools import cache
-from typing import Any, Union
+from typing import Any, NewType, Union
 
 import cattrs
 from attrs import field, frozen
@@ -41,6 +41,9 @@ MAX_GESTURE = 4
 """The most decisions one gesture holds (buying a camel is two: Buy, then Pay)."""
 HEARTBEAT = 10.0
 """Seconds between WebSocket pings; a peer silent for longer is taken as gone."""
+
+Json = NewType("Json", object)
+"""JSON-ready game data (an observation, a decision): carried as it is, never walked."""
 
 # -- the client's messages -----------------------------------------------------------
 
@@ -65,7 +68,7 @@ class Decide:
     """Play ``actions`` (one gesture, in the save format) at decision number ``number``."""
 
     number: int
-    actions: list[Any]
+    actions: list[Json]
 
 
 @frozen
@@ -130,7 +133,7 @@ class SeatInfo:
 class Choice:
     """A legal decision (save format) and its words before it is taken."""
 
-    action: Any
+    action: Json
     words: str
 
 
@@ -158,14 +161,14 @@ class Update:
 
     number: int
     to_move: int | None
-    observation: Any
+    observation: Json
     legal: list[Choice]
     scores: list[int]
     seats: list[SeatInfo]
     log_start: int
     log: list[str]
-    before: Any = None
-    news: list[Any] = field(factory=list)
+    before: Json | None = None
+    news: list[Json] = field(factory=list)
     can_undo: bool = False
     can_redo: bool = False
     outcome: Outcome | None = None
@@ -195,7 +198,8 @@ def _converter(side: str) -> cattrs.Converter:
     conv = make_converter(forbid_extra_keys=True)
     for kind in (int, bool, str):
         conv.register_structure_hook(kind, _strict(kind))
-    conv.register_structure_hook(Any, lambda value, _: value)
+    conv.register_structure_hook(Json, lambda value, _: value)
+    conv.register_unstructure_hook(Json, lambda value: value)
     types = _CLIENT_TYPES if side == "client" else _HOST_TYPES
     configure_tagged_union(
         Union[types],  # noqa: UP007 - a runtime union of classes
