@@ -70,11 +70,14 @@ def join(capsys, *args: str) -> tuple[int, str]:
 
 
 def test_refused_joins_are_one_line_and_exit_2(capsys, monkeypatch, tmp_path):
+    # Ann's Karavan and this one remember seats in different places: two machines.
+    monkeypatch.setenv("KARAVAN_SETTINGS", str(tmp_path / "here" / "settings.json"))
     with hosting_in_thread(new_match("jaipur", "Ann,Bob")) as (table, port):
         where = f"127.0.0.1:{port}"
         ann = subprocess.Popen(
             [*KARAVAN, "join", where, CODE, "--name", "Ann", "--bot", "random"],
             stdout=subprocess.PIPE, text=True,
+            env=dict(os.environ, KARAVAN_SETTINGS=str(tmp_path / "ann" / "settings.json")),
         )  # fmt: skip
         try:
             deadline = time.monotonic() + 20
@@ -108,7 +111,8 @@ def test_refused_joins_are_one_line_and_exit_2(capsys, monkeypatch, tmp_path):
         (("127.0.0.1:7654", CODE, "--name", "Bob", "--bot", "genius"), "no bot level"),
     ],
 )
-def test_bad_join_arguments_exit_2(capsys, args, words):
+def test_bad_join_arguments_exit_2(capsys, monkeypatch, tmp_path, args, words):
+    monkeypatch.setenv("KARAVAN_SETTINGS", str(tmp_path / "settings.json"))
     with pytest.raises(SystemExit) as stop:
         cli.main(["join", *args])
     assert stop.value.code == 2
@@ -124,7 +128,8 @@ def test_bad_join_arguments_exit_2(capsys, args, words):
         (("jaipur", "--players", "bot:random,bot:random", "--headless"), "human seat"),
     ],
 )
-def test_bad_host_arguments_exit_2(capsys, tmp_path, args, words):
+def test_bad_host_arguments_exit_2(capsys, monkeypatch, tmp_path, args, words):
+    monkeypatch.setenv("KARAVAN_SETTINGS", str(tmp_path / "settings.json"))
     try:
         status = cli.main(["host", *args, "--saves", str(tmp_path)])
     except SystemExit as stop:

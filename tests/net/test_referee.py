@@ -310,3 +310,27 @@ async def test_a_host_restarted_from_its_save_takes_its_players_back(tmp_path):
     assert saved.is_over()
     assert saved.history[: len(match.history)] == match.history
     assert load_match(save).history == saved.history
+
+
+async def test_a_restarted_client_takes_its_seat_back_with_the_secret_it_kept(tmp_path):
+    memory = tmp_path / "seats.json"
+    match = new_match("jaipur", "Ann,Bob")
+    async with hosting(match) as (table, server):
+        first = TableClient("127.0.0.1", server.port, CODE, "Ann", memory=memory)
+        await first.join()
+        await first.close()  # the terminal is closed, the browser tab reloaded
+        await until(lambda: 0 not in table.links)
+        again = TableClient("127.0.0.1", server.port, CODE, "Ann", memory=memory)
+        await again.join()  # the same machine: its Karavan kept the secret
+        assert again.seat == 0 and table.links[0] is not None
+        assert oct(memory.stat().st_mode & 0o777) == "0o600"
+        stranger = TableClient(
+            "127.0.0.1", server.port, CODE, "Ann", memory=tmp_path / "other.json"
+        )
+        try:
+            await stranger.join()
+        except JoinRefused as error:
+            assert "taken" in str(error)
+        else:
+            raise AssertionError("another machine took Ann's seat")
+        await again.close()

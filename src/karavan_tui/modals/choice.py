@@ -67,8 +67,10 @@ class ChoiceScreen(ModalScreen[int | None]):
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         """Answer with the chosen index."""
         event.stop()
-        self.dismiss(event.option_index)
+        if self.is_active:  # a second Enter before the picker is gone must not pop the table
+            self.dismiss(event.option_index)
 
     def action_cancel(self) -> None:
         """Close without choosing."""
-        self.dismiss(None)
+        if self.is_active:
+            self.dismiss(None)

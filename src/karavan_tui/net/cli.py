@@ -134,9 +134,12 @@ async def _join(
     fail: Callable[[str], int],
     config_for: Callable[[], object],
 ) -> int:
+    from karavan_tui.config import default_settings_path
     from karavan_tui.net.client import HostUnreachable, JoinRefused, TableClient
+    from karavan_tui.net.seats import seats_file
 
-    client = TableClient(host, port, code, name, retry_for=120.0 if bot else None)
+    memory = seats_file(default_settings_path())
+    client = TableClient(host, port, code, name, retry_for=120.0 if bot else None, memory=memory)
     try:
         await client.join()
     except JoinRefused as error:

@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
+from pathlib import Path
 from typing import Any, Protocol
 
 import aiohttp
@@ -42,6 +43,7 @@ from karavan_tui.net.protocol import (
     encode,
     table_url,
 )
+from karavan_tui.net.seats import remember, remembered
 
 RETRY_DELAYS = (0.1, 0.25, 0.5, 1.0, 2.0, 3.0)
 CONNECT_SECONDS = 10.0
@@ -84,7 +86,11 @@ class TableClient:
         secret: str | None = None,
         heartbeat: float = HEARTBEAT,
         retry_for: float | None = None,
+        memory: Path | None = None,
     ) -> None:
+        self.memory = memory  # the file of remembered seat secrets, if any
+        if secret is None:
+            secret = remembered(memory, host, port, code, name)
         self.host = host
         self.port = port
         self.code = code
@@ -170,6 +176,8 @@ class TableClient:
             ):
                 raise JoinRefused("the host gave another seat than before")
             self.welcome = welcome
+            if welcome.secret != self.secret:
+                remember(self.memory, self.host, self.port, self.code, self.name, welcome.secret)
             self.secret = welcome.secret
             first = await self._expect()
             if not isinstance(first, Update):

@@ -10,8 +10,10 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Footer, Input, Label, Static
 
 from karavan_core.text import MAX_NAME_LENGTH, check_name, printable
+from karavan_tui.app_access import karavan_app
 from karavan_tui.net.client import HostUnreachable, JoinRefused, TableClient
 from karavan_tui.net.protocol import DEFAULT_PORT, parse_address
+from karavan_tui.net.seats import seats_file
 
 
 class JoinScreen(ModalScreen[TableClient | None]):
@@ -100,7 +102,9 @@ class JoinScreen(ModalScreen[TableClient | None]):
         self.joining = True
         self.problem("")
         self.query_one("#join-problem", Static).update(Content("Joining..."))
-        self.run_worker(self.join(TableClient(host, port, code, name)), exclusive=True)
+        memory = seats_file(karavan_app(self).config.settings_path)
+        client = TableClient(host, port, code, name, memory=memory)
+        self.run_worker(self.join(client), exclusive=True)
 
     async def join(self, client: TableClient) -> None:
         """Take the seat, or say why not."""

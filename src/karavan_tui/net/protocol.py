@@ -6,9 +6,10 @@ a client sends is read as data: a frame that is not JSON, not one of the
 client's messages or holds an unknown key is refused with a sentence
 (:class:`ProtocolError`), never trusted.
 
-Game data travels as JSON-ready values (:data:`Json` here, passed through as they are): the observation made
-for the one seat the frame goes to, and decisions in the save format's
-tagged form.  The receiver structures them with its game's converter.
+Game data travels as JSON-ready values (:data:`Json` here, passed through
+as they are): the observation made for the one seat the frame goes to, and
+decisions in the save format's tagged form.  The receiver structures them
+with its game's converter.
 
 The host never sends a state, the random generator, the seed or another
 seat's observation: only :class:`Update` carries game data, and only what
