@@ -69,11 +69,14 @@ async def test_a_pilot_player_and_a_headless_bot_play_karakum(tmp_path):
             if match.actor(len(match.history) - 1) == 1 and not screen.latest.can_undo:
                 await pilot.press("u")  # greyed: nothing is sent
                 assert len(match.history) >= 8
+            # Bob's connection ends: Ann's status line says he is away.
+            bob_task.cancel()
+            await bob.client.close()
+            await waiting(pilot, lambda: "Bob is away" in visible_characters(app))
             await pilot.press("q")
             await waiting(pilot, lambda: not isinstance(app.screen, RemoteGameScreen))
         await until(lambda: 0 not in table.links)
         assert table.seat_infos()[0].status == "away"
-        bob_task.cancel()
 
 
 async def test_join_a_table_from_the_title_screen(tmp_path):

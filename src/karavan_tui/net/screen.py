@@ -261,8 +261,8 @@ class RemoteGameScreen(GameScreen, inherit_bindings=False):
             return
         prompt = self.game.prompt(self.observation)
         presence = self.presence()
-        if presence:
-            prompt = f"{prompt} {self.glyphs.sep} {presence}"
+        if presence:  # first: a missing player or connection is what holds the game up
+            prompt = f"{presence} {self.glyphs.sep} {prompt}"
         update = self.latest
         bot_moving = (
             update is not None
