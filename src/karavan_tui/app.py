@@ -22,6 +22,7 @@ from karavan_core.match import Match
 from karavan_core.registry import all_games, get_game
 from karavan_core.saves import SaveError, load_match, new_save_path
 from karavan_core.text import printable
+from karavan_tui import textual_fixes  # noqa: F401 - applied on import
 from karavan_tui.config import AppConfig, Settings
 from karavan_tui.crash import write_crash_report
 from karavan_tui.glyphs import Glyphs, glyphs

@@ -1,4 +1,4 @@
-"""A picker answered twice before it is gone (a quick double Enter) closes only itself."""
+"""Two app fixes network play needed: a picker answered twice, a toast shown after its time."""
 
 from __future__ import annotations
 
@@ -27,3 +27,14 @@ async def test_a_double_enter_on_a_picker_leaves_the_table_open(tmp_path):
         options.action_select()  # the second Enter, before the first one's pop is done
         await settle(pilot, app)
         assert any(isinstance(screen, GameScreen) for screen in app.screen_stack)
+
+
+def test_a_toast_whose_time_ran_out_before_it_showed_gets_a_timer_that_ends():
+    from textual.notifications import Notification
+    from textual.widgets import _toast
+
+    from karavan_tui.textual_fixes import SafeToast
+
+    assert _toast.Toast is SafeToast  # the rack builds ours
+    late = Notification("Bob is away.", timeout=-3.0)  # a negative timer would loop forever
+    assert SafeToast(late)._timeout > 0
