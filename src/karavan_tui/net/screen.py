@@ -253,7 +253,8 @@ class RemoteGameScreen(GameScreen, inherit_bindings=False):
             parts.append(f"waiting for {' and '.join(empty)} to join")
         if away:
             parts.append(f"{' and '.join(away)} {'is' if len(away) == 1 else 'are'} away")
-        return "; ".join(parts).capitalize()
+        said = "; ".join(parts)
+        return said[:1].upper() + said[1:]
 
     def refresh_status(self) -> None:
         """Whose turn, what to decide, and who is away."""
