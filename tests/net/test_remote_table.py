@@ -49,7 +49,7 @@ async def test_a_pilot_player_and_a_headless_bot_play_karakum(tmp_path):
             shown = visible_characters(app)
             assert "Karakum" in shown and "Bob" in shown and f"127.0.0.1:{server.port}" in shown
             # Ann plays by keys: the move list, then the first move, until both have played a while.
-            while len(match.history) < 8:
+            while len(match.history) < 6:
                 if isinstance(app.screen, ChoiceScreen):
                     await pilot.press("enter")
                 elif screen._my_move():
@@ -68,7 +68,7 @@ async def test_a_pilot_player_and_a_headless_bot_play_karakum(tmp_path):
             # Undo at a hosted table: refused once Bob has decided since, with the reason.
             if match.actor(len(match.history) - 1) == 1 and not screen.latest.can_undo:
                 await pilot.press("u")  # greyed: nothing is sent
-                assert len(match.history) >= 8
+                assert len(match.history) >= 6
             # Bob's connection ends: Ann's status line says he is away.
             bob_task.cancel()
             await bob.client.close()
@@ -98,7 +98,7 @@ async def test_join_a_table_from_the_title_screen(tmp_path):
             screen = app.screen
             assert isinstance(screen, RemoteGameScreen)
             # Ann plays a few turns against the host's bot, always the first move listed.
-            while len(match.history) < 8:
+            while len(match.history) < 4:
                 if isinstance(app.screen, ChoiceScreen):
                     await pilot.press("enter")
                 elif app.screen is screen and screen._my_move():

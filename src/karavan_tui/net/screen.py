@@ -15,6 +15,7 @@ log lines, previews and reasons are shown as plain text, never markup.
 from __future__ import annotations
 
 import asyncio
+import time
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +24,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.content import Content
+from textual.notifications import SeverityLevel
 from textual.screen import Screen
 from textual.widgets import Button, Footer, Static
 
@@ -44,6 +46,7 @@ from karavan_tui.widgets.chrome import AppHeader
 from karavan_tui.widgets.side import GameLog, NewsBanner, ScoreBoard, StatusLine
 
 GAME_TCSS = Path(screens.__file__).with_name("game.tcss")
+REPEAT_SECONDS = 3.0  # the same toast again within this time is not shown twice
 
 
 def seat_of(info_name: str, kind: str, level: str | None) -> Seat:
@@ -103,6 +106,24 @@ class RemoteGameScreen(GameScreen, inherit_bindings=False):
         self._statuses: list[str] | None = None
         self._reader: asyncio.Task[None] | None = None
         self._over_shown = False
+        self._last_note: tuple[tuple[str, str], float] = (("", ""), 0.0)
+
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = True,
+    ) -> None:
+        """A toast, unless the same one went up a moment ago (keys pressed again and again)."""
+        now = time.monotonic()
+        said, when = self._last_note
+        if said == (message, title) and now - when < REPEAT_SECONDS:
+            return
+        self._last_note = ((message, title), now)
+        super().notify(message, title=title, severity=severity, timeout=timeout, markup=False)
 
     # -- layout and life -------------------------------------------------------------
     def compose(self) -> ComposeResult:
