@@ -328,6 +328,10 @@ class KaravanApp(App[None]):
         yield SystemCommand("New game", "Set up a new game", self.action_new_game)
         yield SystemCommand("Load", "Open a saved game", self.action_load)
         game = self._game_screen()
+        remote = getattr(game, "remote_commands", None)
+        if remote is not None and screen is game:
+            yield from remote()  # a hosted table: the host saves, undo asks the host
+            game = None
         if game is not None and screen is game:
             yield SystemCommand("Save", "Save this game under a name", game.action_save_as)
             if game.match.can_undo():

@@ -69,6 +69,13 @@ async def test_a_pilot_player_and_a_headless_bot_play_karakum(tmp_path):
             if match.actor(len(match.history) - 1) == 1 and not screen.latest.can_undo:
                 await pilot.press("u")  # greyed: nothing is sent
                 assert len(match.history) >= 6
+            # The command palette offers the table's own commands.
+            await pilot.press("ctrl+p")
+            await pilot.pause()
+            await pilot.press(*"leave")
+            await waiting(pilot, lambda: "Leave the table" in visible_characters(app))
+            await pilot.press("escape")
+            await waiting(pilot, lambda: app.screen is screen)
             # Bob's connection ends: Ann's status line says he is away.
             bob_task.cancel()
             await bob.client.close()

@@ -16,11 +16,12 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 from rich.table import Table as RichTable
-from textual.app import ComposeResult
+from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.content import Content
@@ -408,6 +409,16 @@ class RemoteGameScreen(GameScreen, inherit_bindings=False):
             listed.setdefault(said, action)
         actions = list(listed.values())
         self.choose("Every move you can make now", list(listed), lambda i: self.decide(actions[i]))
+
+    def remote_commands(self) -> Iterator[SystemCommand]:
+        """This table's own commands in the command palette."""
+        latest = self.latest
+        if latest is not None and latest.can_undo and self.online:
+            yield SystemCommand("Undo", "Take back your last decision", self.action_undo)
+        if latest is not None and latest.can_redo and self.online:
+            yield SystemCommand("Redo", "Play your undone decision again", self.action_redo)
+        yield SystemCommand("Log", "Read the whole log", self.action_full_log)
+        yield SystemCommand("Leave", "Leave the table", self.action_leave)
 
     def action_save_as(self) -> None:
         """A hosted table is saved by its host."""
