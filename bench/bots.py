@@ -1,13 +1,18 @@
 """Benchmarks of the bots: search speed and seat-swapped strength tournaments.
 
     python bench/bots.py speed [--games GAME,...] [--positions N]
+                               [--baseline COMMIT|PATH --levels hard --rounds 3]
     python bench/bots.py strength [--games GAME,...] [--pairings A-B,...] [--count N]
                                   [--players N] [--seed N] [--jobs N] [--json FILE]
     python bench/bots.py report [--count N] [--count4 N] [--seed N] [--jobs N] [--json FILE]
 
 ``speed`` plays random games and, at sampled positions, times one decision of
 each thinking level: seconds per decision (mean and worst) and, for the search
-levels, iterations per second.  ``strength`` runs one tournament per game and
+levels, iterations per second.  With ``--baseline`` (a commit, or the path of
+a checkout or of its ``src/``, as for ``bench/engine.py``) it times the same
+positions with this tree and with the baseline, each in a fresh process on
+one core, alternately ``--rounds`` times, and prints the medians (CPU time)
+and how many times faster this tree decides.  ``strength`` runs one tournament per game and
 pairing (the same as ``karavan simulate GAME --seats A,B --games N``) and
 prints a Markdown table of the first level's win rate with its 95% interval.
 ``report`` prints the README's strength report: ``strength`` over every game
@@ -20,16 +25,57 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import random
+import statistics
+import subprocess
+import sys
+import tempfile
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 
+from engine import ROOT, baseline_source, pin_to_one_core
 from karavan_core import game_names, get_game
-from karavan_core.bots import SearchBot, make_bot
 from karavan_core.tournament import Summary, report_dict, run_tournament, schedule, summarize
 
 DEFAULT_PAIRINGS = "greedy-random,hard-random,hard-greedy,expert-hard"
 FOUR_SEATS = ["random", "greedy", "hard", "expert"]
+
+
+def decision_times(
+    name: str, level: str, positions: int, players: int, clock=time.perf_counter
+) -> tuple[list[float], int]:
+    """Seconds for one decision of ``level`` at each of ``positions`` sampled positions.
+
+    The positions come from seeded random games (every ninth decision from
+    the fifth on), the same with any version of the engine; returns the times
+    and the search iterations they ran (0 for levels that do not search).
+    """
+    from karavan_core.bots import SearchBot, make_bot
+
+    game = get_game(name)
+    times: list[float] = []
+    iterations = 0
+    seed = 0
+    while len(times) < positions:
+        state = game.new_game([f"P{i}" for i in range(players)], seed)
+        rng = random.Random(seed)
+        bot = make_bot(level, game, seed)
+        step = 0
+        while not game.is_over(state) and len(times) < positions:
+            legal = game.legal_actions(state)
+            if step % 9 == 4 and len(legal) > 1:
+                observation = game.observe(state, state.to_move)
+                start = clock()
+                bot.choose(observation, legal)
+                times.append(clock() - start)
+                if isinstance(bot, SearchBot):
+                    iterations += bot.last_iterations
+            state = game.apply_legal(state, legal[rng.randrange(len(legal))])
+            step += 1
+        seed += 1
+    return times, iterations
 
 
 def speed(games: list[str], positions: int, players: int) -> None:
@@ -37,34 +83,57 @@ def speed(games: list[str], positions: int, players: int) -> None:
     print("| game | level | s/decision (mean) | s/decision (worst) | iterations/s |")
     print("|---|---|---|---|---|")
     for name in games:
-        game = get_game(name)
         for level in ("greedy", "hard", "expert"):
-            times: list[float] = []
-            iterations = 0
-            seed = 0
-            while len(times) < positions:
-                state = game.new_game([f"P{i}" for i in range(players)], seed)
-                rng = random.Random(seed)
-                bot = make_bot(level, game, seed)
-                step = 0
-                while not game.is_over(state) and len(times) < positions:
-                    legal = game.legal_actions(state)
-                    if step % 9 == 4 and len(legal) > 1:
-                        observation = game.observe(state, state.to_move)
-                        start = time.perf_counter()
-                        bot.choose(observation, legal)
-                        times.append(time.perf_counter() - start)
-                        if isinstance(bot, SearchBot):
-                            iterations += bot.last_iterations
-                    state = game.apply(state, legal[rng.randrange(len(legal))])
-                    step += 1
-                seed += 1
+            times, iterations = decision_times(name, level, positions, players)
             total = sum(times)
             rate = f"{iterations / total:.0f}" if iterations else "–"
             print(
                 f"| {name} | {level} | {total / len(times):.3f} | {max(times):.3f} | {rate} |",
                 flush=True,
             )
+
+
+def speed_worker(name: str, level: str, positions: int, players: int) -> None:
+    """Time one level in this process (whichever engine is on the path); print JSON."""
+    times, iterations = decision_times(name, level, positions, players, time.process_time)
+    total = sum(times)
+    print(json.dumps({"mean": total / len(times), "rate": iterations / total}))
+
+
+def speed_against(args: argparse.Namespace, games: list[str]) -> None:
+    """Seconds per decision of this tree and of the baseline, alternately in fresh processes."""
+    levels = [level.strip() for level in args.levels.split(",")]
+    with tempfile.TemporaryDirectory() as tmp:
+        sources = {"this": ROOT / "src", "base": baseline_source(args.baseline, Path(tmp))}
+        print(
+            f"{args.players} players, {args.positions} positions, median of {args.rounds} "
+            f"alternate runs (CPU time, one core); baseline {args.baseline}\n"
+        )
+        print("| game | level | s/decision | baseline | times faster | iterations/s | baseline |")
+        print("|---|---|---|---|---|---|---|")
+        for name in games:
+            for level in levels:
+                runs: dict[str, list[dict[str, float]]] = {"this": [], "base": []}
+                for round_ in range(args.rounds):
+                    order = ["this", "base"] if round_ % 2 == 0 else ["base", "this"]
+                    for side in order:
+                        env = dict(os.environ, PYTHONPATH=str(sources[side]))
+                        command = [sys.executable, __file__, "speed-worker", "--games", name]
+                        command += ["--levels", level, "--positions", str(args.positions)]
+                        command += ["--players", str(args.players)]
+                        out = subprocess.run(
+                            command, env=env, capture_output=True, text=True, check=True
+                        ).stdout
+                        runs[side].append(json.loads(out))
+                mine = statistics.median(r["mean"] for r in runs["this"])
+                theirs = statistics.median(r["mean"] for r in runs["base"])
+                rate = statistics.median(r["rate"] for r in runs["this"])
+                base_rate = statistics.median(r["rate"] for r in runs["base"])
+                print(
+                    f"| {get_game(name).title} | {level} | {mine:.3f} | {theirs:.3f} | "
+                    f"{theirs / mine:.2f}x | {rate:,.0f} | {base_rate:,.0f} |",
+                    flush=True,
+                )
 
 
 @dataclass
@@ -164,10 +233,13 @@ def _pairings(text: str) -> list[tuple[str, str]]:
 def main() -> None:
     """Parse the command line and run the chosen benchmark."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("what", choices=["speed", "strength", "report"])
+    parser.add_argument("what", choices=["speed", "strength", "report", "speed-worker"])
     parser.add_argument("--games", default=",".join(game_names()), help="games, comma-separated")
     parser.add_argument("--players", type=int, default=2)
     parser.add_argument("--positions", type=int, default=20, help="speed: positions per level")
+    parser.add_argument("--baseline", help="speed: a commit, or the path of a checkout or src/")
+    parser.add_argument("--levels", default="hard", help="speed with --baseline: levels")
+    parser.add_argument("--rounds", type=int, default=3, help="speed with --baseline: runs")
     parser.add_argument("--pairings", default=DEFAULT_PAIRINGS, help="strength: A-B,…")
     parser.add_argument("--count", type=int, default=200, help="games per pairing")
     # 96 = 4 seats x 6 circular orders x 4: every level in every seat and after every other alike.
@@ -177,7 +249,13 @@ def main() -> None:
     parser.add_argument("--json", help="write every tournament here")
     args = parser.parse_args()
     games = [g.strip() for g in args.games.split(",") if g.strip()]
-    if args.what == "speed":
+    if args.what == "speed-worker":
+        pin_to_one_core()
+        speed_worker(games[0], args.levels, args.positions, args.players)
+    elif args.what == "speed" and args.baseline:
+        pin_to_one_core()
+        speed_against(args, games)
+    elif args.what == "speed":
         speed(games, args.positions, args.players)
     elif args.what == "strength":
         runs = Runs(args.count, args.players, args.seed, args.jobs)

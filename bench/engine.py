@@ -1,46 +1,78 @@
-"""Engine benchmark: random full games, decisions, and saves, per game and player count.
+"""Engine benchmark: random play per game and player count, alone or against a baseline.
 
     python bench/engine.py [--seconds 3] [--game karakum]
+    python bench/engine.py --baseline 966cffa [--rounds 3] [--seconds 3] [--game jaipur]
 
-Prints one line per game and player count: random full games per second and
-decisions (legal_actions + apply) per second on one core, then the time to
-save and to load a finished game through the match layer, and its file size.
+A decision is ``legal_actions`` then ``apply_legal`` with a random one of
+them: what random play and the bots' search do.  ``apply`` (the engine's
+door, which takes any action and so looks it up among the legal decisions
+again) is measured too, as "via apply".  Times are the process's CPU time on
+one core, so another program sharing the machine slows the figures little.
+
+Alone, it prints one line per game and player count: random full games per
+second, decisions per second both ways, then the time to save and to load a
+finished game through the match layer, and its file size.
+
+With ``--baseline`` (a commit, whose ``src/`` is taken with ``git archive``,
+or the path of a checkout or of its ``src/``), every measurement runs in a
+fresh process, this tree's and the baseline's alternately, ``--rounds``
+times; it prints the medians and the ratio of this tree to the baseline.
 """
 
 from __future__ import annotations
 
 import argparse
+import io
+import json
 import os
 import random
+import statistics
+import subprocess
 import sys
+import tarfile
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
-from karavan_core import Match, Seat, all_games, get_game, load_match, save_match
+ROOT = Path(__file__).resolve().parents[1]
 
 
-def random_games(game, players: int, seconds: float) -> tuple[float, float]:
-    """Play seeded random games for about ``seconds``; return games/s and decisions/s."""
+def pin_to_one_core() -> None:
+    """Run on one core (child processes inherit it): the figures are per core."""
+    if hasattr(os, "sched_setaffinity"):
+        os.sched_setaffinity(0, {max(os.sched_getaffinity(0))})
+
+
+def random_play(game: Any, players: int, seconds: float, door: bool) -> tuple[float, float]:
+    """Play seeded random games for about ``seconds`` of CPU time; return games/s, decisions/s.
+
+    ``door`` applies each decision with ``apply`` instead of ``apply_legal``.
+    Only names that every version of the engine has are used here, so that a
+    baseline runs the very same loop.
+    """
     names = [f"P{i}" for i in range(players)]
+    apply = game.apply if door else game.apply_legal
     done = decisions = 0
-    start = time.perf_counter()
     seed = 0
-    while time.perf_counter() - start < seconds:
+    start = time.process_time()
+    while time.process_time() - start < seconds:
         state = game.new_game(names, seed)
         rng = random.Random(seed)
         while not game.is_over(state):
             legal = game.legal_actions(state)
-            state = game.apply(state, legal[rng.randrange(len(legal))])
+            state = apply(state, legal[rng.randrange(len(legal))])
             decisions += 1
         done += 1
         seed += 1
-    elapsed = time.perf_counter() - start
+    elapsed = time.process_time() - start
     return done / elapsed, decisions / elapsed
 
 
-def save_and_load(game, players: int, folder: Path) -> tuple[float, float, int]:
+def save_and_load(game: Any, players: int, folder: Path) -> tuple[float, float, int]:
     """Save and load a finished random game; return seconds to save, to load, and bytes."""
+    from karavan_core import Match, Seat, load_match, save_match
+
     match = Match(game, [Seat(f"P{i}") for i in range(players)], seed=99)
     rng = random.Random(99)
     while not match.is_over():
@@ -59,30 +91,121 @@ def save_and_load(game, players: int, folder: Path) -> tuple[float, float, int]:
     return saved, loaded, path.stat().st_size
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--seconds", type=float, default=3.0, help="play time per line")
-    parser.add_argument("--game", help="only this game")
-    args = parser.parse_args(argv)
-    if hasattr(os, "sched_setaffinity"):
-        os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})  # the figures are per core
-    chosen = [get_game(args.game)] if args.game else all_games()
+def worker(game_name: str, players: int, seconds: float, door: bool) -> None:
+    """Measure one line in this process (whichever engine is on the path) and print it as JSON."""
+    from karavan_core import get_game
+
+    per_game, per_decision = random_play(get_game(game_name), players, seconds, door)
+    print(json.dumps({"games": per_game, "decisions": per_decision}))
+
+
+def lines(game: str | None) -> list[tuple[str, int]]:
+    """The (game, players) lines to measure, from this tree's registry."""
+    from karavan_core import all_games, get_game
+
+    chosen = [get_game(game)] if game else all_games()
+    return [(g.name, n) for g in chosen for n in range(g.min_players, g.max_players + 1)]
+
+
+def alone(args: argparse.Namespace) -> None:
+    """This tree's figures, measured in this process."""
+    from karavan_core import get_game
+
     header = (
-        f"{'game':<10} {'players':>7} {'games/s':>9} {'decisions/s':>12} "
+        f"{'game':<10} {'players':>7} {'games/s':>9} {'decisions/s':>12} {'via apply':>10} "
         f"{'save ms':>8} {'load ms':>8} {'size KB':>8}"
     )
     print(header)
     print("-" * len(header))
     with tempfile.TemporaryDirectory() as tmp:
-        for game in chosen:
-            for players in range(game.min_players, game.max_players + 1):
-                per_game, per_decision = random_games(game, players, args.seconds)
-                saved, loaded, size = save_and_load(game, players, Path(tmp))
-                print(
-                    f"{game.name:<10} {players:>7} {per_game:>9.0f} {per_decision:>12,.0f} "
-                    f"{saved * 1e3:>8.1f} {loaded * 1e3:>8.1f} {size / 1024:>8.1f}",
-                    flush=True,
-                )
+        for name, players in lines(args.game):
+            game = get_game(name)
+            per_game, per_decision = random_play(game, players, args.seconds, door=False)
+            _, via_apply = random_play(game, players, args.seconds, door=True)
+            saved, loaded, size = save_and_load(game, players, Path(tmp))
+            print(
+                f"{name:<10} {players:>7} {per_game:>9.0f} {per_decision:>12,.0f} "
+                f"{via_apply:>10,.0f} {saved * 1e3:>8.1f} {loaded * 1e3:>8.1f} "
+                f"{size / 1024:>8.1f}",
+                flush=True,
+            )
+
+
+def baseline_source(spec: str, folder: Path) -> Path:
+    """The baseline's ``src`` folder: the path given, or the commit extracted into ``folder``."""
+    path = Path(spec)
+    if path.is_dir():
+        return path / "src" if (path / "src" / "karavan_core").is_dir() else path
+    archive = subprocess.run(
+        ["git", "-C", str(ROOT), "archive", "--format=tar", spec, "src"],
+        capture_output=True,
+        check=True,
+    ).stdout
+    with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
+        if hasattr(tarfile, "data_filter"):  # Python 3.11.4 and later
+            tar.extractall(folder, filter="data")
+        else:  # pragma: no cover - older 3.11
+            tar.extractall(folder)
+    return folder / "src"
+
+
+def measure(source: Path, name: str, players: int, seconds: float, door: bool) -> float:
+    """Decisions per second of the engine in ``source``, measured in a fresh process."""
+    env = dict(os.environ, PYTHONPATH=str(source))
+    command = [sys.executable, __file__, "--worker", name, str(players), str(seconds)]
+    if door:
+        command.append("--door")
+    out = subprocess.run(command, env=env, capture_output=True, text=True, check=True).stdout
+    return float(json.loads(out)["decisions"])
+
+
+def against(args: argparse.Namespace) -> None:
+    """This tree against the baseline, each measurement in a fresh process, alternately."""
+    with tempfile.TemporaryDirectory() as tmp:
+        base = baseline_source(args.baseline, Path(tmp))
+        this = ROOT / "src"
+        print(
+            f"decisions/s, median of {args.rounds} alternate runs of {args.seconds:g} s each "
+            f"(CPU time, one core); baseline {args.baseline}\n"
+        )
+        header = (
+            f"{'game':<10} {'players':>7} {'this':>9} {'baseline':>9} {'ratio':>6} "
+            f"{'via apply':>10} {'baseline':>9} {'ratio':>6}"
+        )
+        print(header)
+        print("-" * len(header))
+        for name, players in lines(args.game):
+            row = []
+            for door in (False, True):
+                mine: list[float] = []
+                theirs: list[float] = []
+                for round_ in range(args.rounds):
+                    # Alternate which goes first, so that neither always follows the other.
+                    order = [(this, mine), (base, theirs)]
+                    for source, figures in order if round_ % 2 == 0 else order[::-1]:
+                        figures.append(measure(source, name, players, args.seconds, door))
+                a, b = statistics.median(mine), statistics.median(theirs)
+                row.append(f"{a:>9,.0f} {b:>9,.0f} {a / b:>5.2f}x")
+            print(f"{name:<10} {players:>7} {row[0]} {row[1]:>27}", flush=True)
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=3.0, help="play time per measurement")
+    parser.add_argument("--game", help="only this game")
+    parser.add_argument("--baseline", help="a commit, or the path of a checkout or its src/")
+    parser.add_argument("--rounds", type=int, default=3, help="with --baseline: runs per side")
+    parser.add_argument("--worker", nargs=3, metavar=("GAME", "PLAYERS", "SECONDS"))
+    parser.add_argument("--door", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    pin_to_one_core()
+    if args.worker:
+        name, players, seconds = args.worker
+        worker(name, int(players), float(seconds), args.door)
+    elif args.baseline:
+        against(args)
+    else:
+        alone(args)
     return 0
 
 

@@ -19,8 +19,9 @@ from __future__ import annotations
 import abc
 import random
 from collections import Counter
-from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar, Generic, TypeVar
+from collections.abc import Callable, Mapping, Sequence
+from functools import partial, wraps
+from typing import Any, ClassVar, Generic, TypeVar, cast
 
 from attrs import field, frozen
 
@@ -36,7 +37,7 @@ class Action:
     """Base class of every game's actions (one decision of one player)."""
 
 
-@frozen
+@frozen(slots=False)  # fields in a dict, not slots: see values.replace
 class State:
     """Base class of every game's state.
 
@@ -97,6 +98,28 @@ class Result:
     notes: tuple[str, ...] = field(default=())
 
 
+F = TypeVar("F", bound=Callable[..., list[Any]])
+
+
+def remembered(legal_actions: F) -> F:
+    """Decorate a game's ``legal_actions`` so that :meth:`Game.apply` can reuse its last listing.
+
+    Callers list the legal decisions, then apply one of them: the door would
+    otherwise list them all again to find it.  The state is kept with a
+    tuple copy of its decisions (a caller may change the list it was given);
+    states are immutable and the one kept stays alive, so ``is`` finds it.
+    Listing is pure, so the copy is exactly what listing again would give.
+    """
+
+    @wraps(legal_actions)
+    def listing(self: Game[Any, Any, Any], state: State) -> list[Any]:
+        actions = legal_actions(self, state)
+        self._last_listing = (state, tuple(actions))
+        return actions
+
+    return cast(F, listing)
+
+
 S = TypeVar("S", bound=State)
 O = TypeVar("O", bound=Observation)  # noqa: E741 - S, O, A mirror the contract's three types
 A = TypeVar("A", bound=Action)
@@ -118,6 +141,8 @@ class Game(abc.ABC, Generic[S, O, A]):
     observation_type: ClassVar[type[Observation]]
     action_types: ClassVar[tuple[type[Action], ...]]
     score_label: ClassVar[str] = "Points"  # what ``result(state).scores`` count, as a title
+    # The latest listing of legal decisions (see remembered): a memo, never data.
+    _last_listing: tuple[State | None, tuple[Action, ...]] = (None, ())
 
     # -- setting up -------------------------------------------------------
     @abc.abstractmethod
@@ -165,13 +190,23 @@ class Game(abc.ABC, Generic[S, O, A]):
         is applied, so a ``"gold"`` where an enum belongs is harmless) or
         refused with a sentence.
         """
-        legal = self.legal_actions(state)
-        searched: Sequence[Action] = legal  # the same list, typed so index() takes any action
-        try:
-            canonical = legal[searched.index(action)]
-        except Exception:  # not among them, or not even comparable: either way refused
-            raise IllegalAction(self.refusal(state, action)) from None
-        return self._apply(state, canonical)
+        # The decisions just listed for this very state, if any (see remembered).
+        listed, decisions = self._last_listing
+        # A Sequence, so that index() takes any action (a list's wants an A).
+        legal: Sequence[A] = (
+            cast(tuple[A, ...], decisions) if listed is state else self.legal_actions(state)
+        )
+        # Most callers pass an instance taken from legal_actions: finding it by
+        # identity compares integers in C, where ``index`` would call the
+        # actions' Python ``__eq__`` on every one listed before it.
+        ids = list(map(id, legal))
+        where = ids.index(id(action)) if id(action) in ids else None
+        if where is None:  # not that very instance: compare by value
+            try:
+                where = legal.index(action)
+            except Exception:  # not among them, or not even comparable: either way refused
+                raise IllegalAction(self.refusal(state, action)) from None
+        return self._apply(state, legal[where])
 
     def apply_legal(self, state: S, action: A) -> S:
         """Like :meth:`apply` for an action just taken from :meth:`legal_actions`.
@@ -232,8 +267,26 @@ class Game(abc.ABC, Generic[S, O, A]):
         """
 
     @abc.abstractmethod
+    def disclose(self, state: S) -> tuple[tuple[str, str], ...]:
+        """Every part of ``state`` some player cannot see, in words: (what, which cards) rows.
+
+        Hands, decks in order, hidden tokens: what a replay shows once the game
+        is over, when every card may be turned face up.  Never shown earlier.
+        """
+
+    @abc.abstractmethod
     def sample_state(self, observation: O, rng: random.Random) -> S:
         """A full state consistent with a player's ``observation``, hidden parts from ``rng``."""
+
+    def sampler(self, observation: O) -> Callable[[random.Random], S]:
+        """``sample_state`` for one observation, to be called many times (once per deal).
+
+        The search deals the hidden cards hundreds of times from one
+        observation; a game may work out once here what every deal shares
+        (which cards are unseen, the fields that stay as observed).  Each call
+        of the result is ``sample_state(observation, rng)``.
+        """
+        return partial(self.sample_state, observation)
 
     # -- words ------------------------------------------------------------------
     @abc.abstractmethod

@@ -108,6 +108,7 @@ class Match:
         self.future: list[tuple[Action, bool]] = []  # undone decisions, next first
         self.on_change: Callable[[Match], None] | None = None
         self._log: list[str] = []  # log lines of history[:len(_log)], worked out once
+        self.hints = [0] * len(self.seats)  # hints each seat asked for (undo keeps them)
 
     # -- reading --------------------------------------------------------------
     @property
@@ -178,6 +179,13 @@ class Match:
         return [game.describe_start(self.view(None, 0)), *self._log]
 
     # -- changing -------------------------------------------------------------
+    def count_hint(self, seat: int) -> None:
+        """Note that ``seat`` (a human) asked for a hint: the save keeps the count."""
+        if self.seats[seat].is_bot:
+            raise ValueError("Only a human player asks for hints.")
+        self.hints[seat] += 1
+        self._changed()
+
     def play(self, *actions: Action) -> State:
         """Play one gesture: ``actions`` in order, taken back by one undo.
 

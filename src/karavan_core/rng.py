@@ -36,12 +36,34 @@ class Rng:
     def shuffled(self, items: Sequence[T]) -> tuple[Rng, tuple[T, ...]]:
         """Return the advanced generator and ``items`` in a random order."""
         out = list(items)
-        self._generator().shuffle(out)
+        shuffle(self._generator(), out)
         return self._next(), tuple(out)
 
     def randrange(self, n: int) -> tuple[Rng, int]:
         """Return the advanced generator and a number in ``range(n)``."""
         return self._next(), self._generator().randrange(n)
+
+
+def shuffle(generator: random.Random, items: list[T]) -> None:
+    """Shuffle ``items`` in place exactly as ``generator.shuffle(items)`` does, in half the time.
+
+    Deals and the bots' samples shuffle whole decks, and ``random.shuffle``
+    calls a Python method per card.  This is the same Fisher-Yates walk with
+    the same draws as CPython's (``_randbelow_with_getrandbits``, unchanged
+    from 3.11 to 3.13), so a seed still deals the very same cards; a test
+    compares the two.  Any other kind of generator shuffles itself.
+    """
+    if type(generator) is not random.Random:
+        generator.shuffle(items)
+        return
+    getrandbits = generator.getrandbits
+    for i in reversed(range(1, len(items))):
+        n = i + 1
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        items[i], items[j] = items[j], items[i]
 
 
 def fresh_rng(source: random.Random) -> Rng:

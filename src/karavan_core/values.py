@@ -20,14 +20,49 @@ def _layout(cls: type) -> tuple[Callable[[Any], tuple[Any, ...]], dict[str, int]
     return attrgetter(*names), {name: i for i, name in enumerate(names)}
 
 
+@cache
+def _copies_dict(cls: type) -> bool:
+    """Whether a copy of a ``cls`` value may be made by copying its ``__dict__``.
+
+    So it may when every field lives in the instance dict (no class on the
+    way up declares slots) and ``__init__`` only stores the fields: no
+    validator, converter or post-init hook would be skipped.
+    """
+    fields = attrs.fields(cls)
+    return (
+        all(not getattr(base, "__slots__", ()) for base in cls.__mro__[:-1])
+        and all(a.init and a.validator is None and a.converter is None for a in fields)
+        and not hasattr(cls, "__attrs_post_init__")
+        and not hasattr(cls, "__attrs_pre_init__")
+    )
+
+
+_new = object.__new__
+_setattr = object.__setattr__  # frozen values refuse plain assignment
+
+
 def replace(inst: V, **changes: Any) -> V:
     """A copy of the attrs value ``inst`` with some fields changed.
 
     Does what ``attrs.evolve`` does for plain classes (no private or aliased
     fields, at least two of them) at a fraction of the cost, which matters in
     the rules' hot path.  An unknown field name raises ``KeyError``.
+
+    The games' states keep their fields in a dict rather than slots so that
+    a copy is one dict copy (about 0.5 µs) instead of a call to ``__init__``
+    that stores every field one by one (about 2 µs for Jaipur's eighteen);
+    the rules copy a state at least once a decision.
     """
     cls = type(inst)
+    if _copies_dict(cls):
+        before = inst.__dict__
+        fields = before.copy()
+        fields.update(changes)
+        if len(fields) != len(before):  # a name that is no field was added
+            raise KeyError(", ".join(sorted(changes.keys() - before.keys())))
+        copy = _new(cls)
+        _setattr(copy, "__dict__", fields)
+        return copy
     get_all, position = _layout(cls)
     args = list(get_all(inst))
     for name, value in changes.items():

@@ -18,6 +18,7 @@ from textual.events import Resize
 from textual.notifications import SeverityLevel
 from textual.screen import Screen
 
+from karavan_core.analysis import GameReview
 from karavan_core.match import Match
 from karavan_core.registry import all_games, get_game
 from karavan_core.saves import SaveError, load_match, new_save_path
@@ -63,6 +64,8 @@ class KaravanApp(App[None]):
         self.ascii_mode = config.ascii or self.settings.ascii
         self._settings_applied = False  # until then, theme changes are not the player's
         self.crash_report: Path | None = None  # written if an unexpected error stops the app
+        # Reviews made this session, by the match they judge (a review takes a while).
+        self.reviews: dict[tuple[object, ...], GameReview] = {}
         if not config.animations:
             self.animation_level = "none"
 
@@ -296,11 +299,63 @@ class KaravanApp(App[None]):
         """Show the saved games."""
         from karavan_tui.modals.saves import SavesScreen
 
-        def chosen(path: Path | None) -> None:
-            if path is not None:
+        def chosen(picked: tuple[str, Path] | None) -> None:
+            if picked is None:
+                return
+            how, path = picked
+            if how == "open":
                 self.open_file(path)
+                return
+            try:
+                match = load_match(path)
+            except SaveError as error:
+                self.notify(str(error), title="Cannot open", severity="error")
+                return
+            if how == "review":
+                self.show_review(match)
+            else:
+                self.show_replay(match)
 
         self.push_screen(SavesScreen(self.config.saves_dir), chosen)
+
+    def show_review(self, match: Match) -> None:
+        """Open the review of ``match``'s human players.
+
+        A game in progress with several humans is reviewed one player at a time,
+        behind the curtain: each decision is told in its player's own words.
+        """
+        from karavan_tui.modals.choice import ChoiceScreen
+        from karavan_tui.modals.curtain import CurtainScreen
+        from karavan_tui.screens.review import ReviewScreen
+
+        humans = [i for i, seat in enumerate(match.seats) if not seat.is_bot]
+        if not humans:
+            self.notify("Only bots played this game: there is nobody to review.")
+            return
+        if match.is_over() or len(humans) == 1:
+            self.push_screen(ReviewScreen(match, humans))
+            return
+
+        def picked(index: int | None) -> None:
+            if index is None:
+                return
+            seat = humans[index]
+
+            def lifted(_: object) -> None:
+                self.push_screen(ReviewScreen(match, [seat]))
+
+            self.push_screen(CurtainScreen(match.seats[seat].name, at_table=False), lifted)
+
+        names = [match.seats[seat].name for seat in humans]
+        self.push_screen(ChoiceScreen("The game is in progress: whose review?", names), picked)
+
+    def show_replay(self, match: Match) -> None:
+        """Step through ``match`` from the deal (as its only human saw it, if it has one)."""
+        from karavan_tui.screens.replay import ReplayScreen
+
+        humans = [i for i, seat in enumerate(match.seats) if not seat.is_bot]
+        viewer = humans[0] if len(humans) == 1 else None
+        self.push_screen(ReplayScreen(match, 0, viewer))
 
     def action_rules(self) -> None:
         """Show the rules (of the open game, if any)."""

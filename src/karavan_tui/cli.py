@@ -84,6 +84,9 @@ def build_parser() -> argparse.ArgumentParser:
     from karavan_tui.net import cli as net_cli
 
     net_cli.add_parsers(commands, opens_app)
+    from karavan_tui import review_command
+
+    review_command.add_parser(commands)
     if importlib.util.find_spec("karavan_tui.simulate") is not None:
         from karavan_tui import simulate
 
@@ -118,6 +121,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     folder = default_saves_dir(args.saves)
     if args.command == "saves":
         return print_saves(folder)
+    if args.command == "review":
+        from karavan_tui import review_command
+
+        return review_command.run(args, folder)
     if args.command == "simulate":
         from karavan_tui import simulate
 

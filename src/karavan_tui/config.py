@@ -15,6 +15,7 @@ from pathlib import Path
 
 from attrs import define, field
 
+from karavan_core.analysis.judge import FORCED_ITERATIONS, OPEN_ITERATIONS
 from karavan_core.saves import atomic_write
 
 SETTINGS_ENV = "KARAVAN_SETTINGS"
@@ -75,7 +76,9 @@ class AppConfig:
 
     ``bot_delay`` overrides the remembered setting when given (tests use 0);
     ``ascii`` turns ASCII mode on for this run (``--ascii``) whatever the setting;
-    ``seed_factory`` makes the seeds offered for new games (tests fix it).
+    ``seed_factory`` makes the seeds offered for new games (tests fix it);
+    ``review_jobs`` is how many processes a review uses, and ``review_budget``
+    the iterations of its searches (tests make both small).
     """
 
     saves_dir: Path
@@ -84,3 +87,5 @@ class AppConfig:
     ascii: bool = False
     seed_factory: Callable[[], int] = _random_seed
     animations: bool = True
+    review_jobs: int = field(factory=lambda: max(1, min(4, os.cpu_count() or 1)))
+    review_budget: tuple[int, int] = (OPEN_ITERATIONS, FORCED_ITERATIONS)

@@ -197,3 +197,36 @@ def test_player_counts_are_enforced(game):
         game.new_game(["Solo"] * (game.min_players - 1), 1)
     with pytest.raises(ValueError):
         game.new_game(["P"] * (game.max_players + 1), 1)
+
+
+@pytest.mark.parametrize("game", [pytest.param(g, id=g.name) for g in all_games()])
+def test_disclose_tells_the_hidden_cards_that_a_public_redeal_changes(game):
+    """``disclose`` (a finished game's replay, every card face up) names what nobody sees.
+
+    Dealing the hidden parts afresh from the public view keeps everything public,
+    so the disclosure is all that can tell the two states apart: it must.
+    """
+    rng = random.Random(3)
+    match = Match(game, [Seat("Ann"), Seat("Bob")], 17)
+    for _ in range(12):
+        legal = match.legal_actions()
+        match.play(legal[rng.randrange(len(legal))])
+    state = match.state
+    rows = game.disclose(state)
+    assert rows and all(isinstance(what, str) and isinstance(cards, str) for what, cards in rows)
+
+    def cards(some_state) -> dict:
+        data = unstructure_state(game, some_state)
+        data.pop("rng")  # the generator is not a card
+        return data
+
+    differed = 0
+    for seed in range(5):
+        other = state
+        for seat in range(2):  # each player's hidden cards in turn: only the public view stays
+            other = game.sample_state(game.observe(other, seat), random.Random(seed + 10 * seat))
+        assert game.observe(other, None) == game.observe(state, None)
+        if cards(other) != cards(state):
+            differed += 1
+            assert game.disclose(other) != rows
+    assert differed

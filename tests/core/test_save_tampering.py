@@ -163,6 +163,19 @@ def spoilers(game: str) -> Iterator[tuple[str, Spoiler]]:
     yield "undo steps beyond the decisions", set_key("joined", [10_000])
     yield "undo step at zero", set_key("joined", [0])
     yield "undo steps as text", set_key("joined", ["1"])
+    # Hint counts that do not fit.
+    yield "no hint counts", drop_key("hints")
+    yield "hint counts for too few seats", lambda data: data["hints"].pop()
+    yield "negative hint count", lambda data: data["hints"].__setitem__(0, -1)
+    yield "hint count as text", lambda data: data["hints"].__setitem__(0, "2")
+    yield "hint count true", lambda data: data["hints"].__setitem__(0, True)
+    yield "hints asked by a bot", _bot_with_hints
+
+
+def _bot_with_hints(data: dict) -> None:
+    """A bot seat that asked for hints (only humans can)."""
+    data["seats"][1].update(kind="bot", level="hard")
+    data["hints"][1] = 3
 
 
 def _illegal_redo(data: dict) -> None:

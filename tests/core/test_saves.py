@@ -152,6 +152,39 @@ def test_golden_format_2_saves_of_every_game_keep_loading(name):
     assert digest(path) == before
 
 
+@pytest.mark.parametrize(
+    "name",
+    ["karakum-3p-v3.json", "karawane-3p-v3.json", "karakorum-2p-v3.json", "jaipur-2p-v3.json"],
+)
+def test_golden_format_3_saves_of_every_game_keep_loading(name, tmp_path):
+    """Format 3 had no hint counts: its players asked for none, and it saves again as format 4."""
+    path = EXAMPLES / name
+    before = digest(path)
+    data = json.loads(path.read_text())
+    match = load_match(path)
+    assert data["version"] == 3 and match.game.name == data["game"]
+    assert len(match.history) == len(data["history"]) and len(match.future) == len(data["redo"])
+    assert match.hints == [0] * len(match.seats)
+    joined = [i for i, start in enumerate(match.starts + [s for _, s in match.future]) if not start]
+    assert joined == data["joined"]
+    assert match.can_redo() and match.redo() and match.undo()
+    assert digest(path) == before
+    again = save_match(match, tmp_path / name)
+    assert json.loads(again.read_text())["version"] == FORMAT_VERSION
+    assert load_match(again).history == match.history
+
+
+def test_hint_counts_are_saved_and_loaded(tmp_path):
+    match = Match(KARAKUM, [Seat("Ann"), Seat("Bob"), Seat("Hal", "bot", "hard")], seed=4)
+    match.count_hint(0)
+    match.count_hint(0)
+    match.count_hint(1)
+    with pytest.raises(ValueError, match="Only a human"):
+        match.count_hint(2)
+    loaded = load_match(save_match(match, tmp_path / "hints.json"))
+    assert loaded.hints == [2, 1, 0]
+
+
 BAD_FILES = {
     "truncated": lambda good: good[: len(good) // 2],
     "corrupted": lambda good: good.replace(b'"seats"', b'"se\x00ats"', 1)[:-40] + b"}}}",

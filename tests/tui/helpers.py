@@ -28,6 +28,8 @@ def make_app(tmp_path: Path, start: tuple[Match, Path] | None = None) -> Karavan
         bot_delay=0.0,
         seed_factory=lambda: SEED,
         animations=False,
+        review_jobs=1,  # reviews in the test process, with small searches: quick and the same
+        review_budget=(60, 40),
     )
     return create_app(config, start)
 

@@ -14,6 +14,7 @@ from karavan_tui.modals.save_as import SaveAsScreen
 from karavan_tui.screens.game import GameScreen
 from karavan_tui.screens.game_over import GameOverScreen
 from karavan_tui.screens.title import TitleScreen
+from karavan_tui.widgets.cards import CardRow
 
 from .helpers import (
     game_screen,
@@ -100,7 +101,10 @@ async def test_table_keys_take_cards_and_buy_with_the_payment_picker(tmp_path):
         assert app.screen.focused.id == "market-row"
         for _ in range(slot):
             await pilot.press("right")
-        await pilot.press("enter")
+        await pilot.press("enter")  # the camel: the cheapest payment is marked in the hand
+        await pilot.pause()
+        assert screen.table.paying is not None and screen.table.paying.slot == slot
+        await pilot.press("p")  # every way to pay, as a list
         await pilot.pause()
         assert isinstance(app.screen, ChoiceScreen)
         payments = match.game.legal_actions(match.game.apply(state, Buy(slot)))
@@ -200,7 +204,8 @@ async def test_curtain_between_two_humans_hides_every_private_card(tmp_path):
         assert isinstance(app.screen, GameScreen)
         assert hand_shown(screen) and screen.table.view.observation.player == 0
         hand = screen.match.state.hands[0]
-        assert str(screen.query_one("#hand-blue").render()) == f"×{hand[0]}\njewelry"
+        first = screen.query_one("#hand-row", CardRow).cards[0]
+        assert str(first.render()) == f"×{hand[0]}\njewelry"
         await pilot.press("enter", "enter")  # Ann's whole turn
         await pilot.pause()
         assert isinstance(app.screen, CurtainScreen)

@@ -66,7 +66,7 @@ def test_payment_picker(snap_compare, tmp_path, size):
 
     async def open_picker(pilot):
         await steady(pilot)
-        await pilot.press("up", *["right"] * slot, "enter")
+        await pilot.press("up", "home", *["right"] * slot, "enter", "p")
         await steady(pilot)
 
     app = start_with(tmp_path, match)

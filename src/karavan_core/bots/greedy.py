@@ -41,8 +41,9 @@ class GreedyBot(Bot):
         me = observation.player
         assert me is not None  # a bot decides from its own seat's observation, never the public one
         totals = [0.0] * len(legal)
+        sampler = self.game.sampler(observation)
         for _ in range(self.samples):
-            deal = self.game.sample_state(observation, rng)
+            deal = sampler(rng)
             for i, action in enumerate(legal):
                 totals[i] += self.value_after(deal, action, me)
         best = max(totals)

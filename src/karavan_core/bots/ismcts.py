@@ -29,10 +29,11 @@ MAX_TURN_FINISH = 8
 class Node:
     """Statistics of one decision in the tree, seen by the player who took it."""
 
-    __slots__ = ("available", "children", "mover", "reward", "visits")
+    __slots__ = ("action", "available", "children", "mover", "reward", "visits")
 
-    def __init__(self, mover: int | None) -> None:
+    def __init__(self, mover: int | None, action: Action | None = None) -> None:
         self.mover = mover
+        self.action = action  # the decision leading here (None at the root)
         self.visits = 0
         self.available = 0
         self.reward = 0.0
@@ -86,7 +87,7 @@ class SearchBot(Bot):
         self.last_iterations = 0
         if len(legal) == 1:
             return legal[0]
-        root = self.search(observation)
+        root = self.search(observation, legal)
         rng = self.decision_rng(observation)
 
         def rank(action: Action) -> tuple[int, float, float]:
@@ -99,55 +100,43 @@ class SearchBot(Bot):
 
         return max(legal, key=rank)
 
-    def search(self, observation: Observation) -> Node:
-        """Run the budget of iterations from ``observation`` and return the root."""
+    def search(self, observation: Observation, legal: Sequence[Action] | None = None) -> Node:
+        """Run the budget of iterations from ``observation`` and return the root.
+
+        ``legal``, the decisions open now, saves listing them again in every
+        deal: the player to move can do the same whatever the hidden cards are
+        (the property tests check that ``legal_actions`` agrees on every deal).
+        """
         rng = self.decision_rng(observation)
         game = self.game
         root = Node(None)
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         done = 0
         candidates = self.evaluator.search_candidates
+        deal = game.sampler(observation)
+        root_options: list[Action] | None = None
         while done < self.iterations:
             if deadline is not None and done and time.perf_counter() >= deadline:
                 break
-            state = game.sample_state(observation, rng)
+            state = deal(rng)
             path = [root]
             node = root
             # Selection and expansion.
-            while state.to_move is not None:
-                legal = game.legal_actions(state)
-                if candidates is not None:
-                    legal = candidates(state, legal)
-                children = node.children
-                untried = []
-                for action in legal:
-                    child = children.get(action)
-                    if child is None:
-                        untried.append(action)
-                    else:
-                        child.available += 1
-                mover = state.to_move
-                if untried:
-                    action = untried[rng.randrange(len(untried))]
-                    child = children[action] = Node(mover)
-                    child.available = 1
-                    # The actions come from legal_actions, so the check in apply is skipped.
-                    state = game.apply_legal(state, action)
-                    path.append(child)
-                    break
-                c = self.exploration
-                best_score = -1.0
-                best_action = legal[0]
-                for action in legal:
-                    child = children[action]
-                    score = child.reward / child.visits + c * math.sqrt(
-                        math.log(child.available) / child.visits
-                    )
-                    if score > best_score:
-                        best_score, best_action = score, action
-                node = children[best_action]
-                state = game.apply_legal(state, best_action)
+            while (to_move := state.to_move) is not None:
+                if node is root and root_options is not None:
+                    options = root_options
+                else:
+                    given = legal if node is root else None
+                    listed = game.legal_actions(state) if given is None else list(given)
+                    options = listed if candidates is None else candidates(state, listed)
+                    if given is not None:
+                        root_options = options  # the same in every deal: worked out once
+                node, expanded = self.select(node, options, to_move, rng)
+                # The actions come from legal_actions, so the check in apply is skipped.
+                state = game.apply_legal(state, node.action)
                 path.append(node)
+                if expanded:
+                    break
             rewards = self.rollout(state, rng, path[-1].mover)
             for visited in path:
                 visited.visits += 1
@@ -156,6 +145,39 @@ class SearchBot(Bot):
             done += 1
         self.last_iterations = done
         return root
+
+    def select(
+        self, node: Node, legal: Sequence[Action], mover: int, rng: random.Random
+    ) -> tuple[Node, bool]:
+        """The child of ``node`` to follow among the ``legal`` decisions, and whether it is new.
+
+        Every legal decision already tried counts one more time available; an
+        untried one, if any, is chosen at random and added, else the best by UCB.
+        """
+        children = node.children
+        untried = []
+        tried = []
+        for action in legal:  # one dict lookup per decision
+            child = children.get(action)
+            if child is None:
+                untried.append(action)
+            else:
+                child.available += 1
+                tried.append(child)
+        if untried:
+            action = untried[rng.randrange(len(untried))]
+            child = children[action] = Node(mover, action)
+            child.available = 1
+            return child, True
+        c = self.exploration
+        best_score = -1.0
+        best = tried[0]
+        for child in tried:
+            visits = child.visits
+            score = child.reward / visits + c * math.sqrt(math.log(child.available) / visits)
+            if score > best_score:
+                best_score, best = score, child
+        return best, False
 
     def rollout(self, state: State, rng: random.Random, mover: int | None) -> list[float]:
         """Play ``state`` out (or up to the depth limit) and return each player's reward.
@@ -168,19 +190,19 @@ class SearchBot(Bot):
         policy = self.evaluator.rollout_action if self.smart_rollouts else None
         depth = self.rollout_depth
         steps = 0
-        while state.to_move is not None:
+        while (to_move := state.to_move) is not None:
             if (
                 depth is not None
                 and steps >= depth
-                and (state.to_move != mover or steps >= depth + MAX_TURN_FINISH)
+                and (to_move != mover or steps >= depth + MAX_TURN_FINISH)
             ):
                 break  # past the depth limit, and the turn under way is over (or too long)
-            legal = game.legal_actions(state)
             if policy is not None:
-                action = policy(game, state, legal, rng)
+                action = policy(game, state, rng)  # it lists the legal decisions if it needs them
             else:
+                legal = game.legal_actions(state)
                 action = legal[rng.randrange(len(legal))]
-            mover = state.to_move
+            mover = to_move
             state = game.apply_legal(state, action)
             steps += 1
         return self.evaluator.rewards(state)

@@ -1,8 +1,9 @@
 """The save format, and loading a save by replaying it.
 
 A game is a pure function of its seed, options, seats and decisions, so a
-save (format 3) holds just those, the redo list, and how decisions group
-into undo steps.  Loading deals the game afresh from the seed and replays
+save (format 4) holds just those, the redo list, how decisions group into
+undo steps, and how many hints each player asked for (format 3 had no hints:
+its players asked for none).  Loading deals the game afresh from the seed and replays
 every decision, each of which must be legal, then checks the redo list the
 same way: a save is verified, never trusted.  Saves of formats 1 and 2 also
 stored the starting and current positions; those must agree with the replay.
@@ -38,7 +39,7 @@ from karavan_core.text import check_name, clean_name, printable
 from karavan_core.version import __version__
 
 FORMAT = "karavan-save"
-FORMAT_VERSION = 3
+FORMAT_VERSION = 4
 MAX_DECISIONS = 100_000  # far beyond any real game: a longer list is not a save
 OPTIONS = frozenset({"first_player"})  # the options a game may be started with
 # State fields a format version introduced: a save of an older version lacks them.
@@ -90,6 +91,7 @@ def envelope(match: Match) -> dict[str, Any]:
         "history": unstructure_actions(game, match.history),
         "redo": unstructure_actions(game, match.redo_actions),
         "joined": _joined(match),
+        "hints": list(match.hints),
     }
 
 
@@ -255,6 +257,8 @@ def _rebuild(game: Game[Any, Any, Any], data: dict[str, Any]) -> Match:
         except IllegalAction as error:
             raise _Unfit(f"decision {index + 1} of its redo list is not legal ({error})") from None
     match.future = [(a, len(history) + i not in joined) for i, a in enumerate(redo)]
+    if version >= 4:
+        match.hints = _hints(data, seats)
     if version < 3:
         _check_positions(game, data, match)
     return match
@@ -289,6 +293,17 @@ def _joins(data: dict[str, Any], version: int, done: int, undone: int) -> set[in
     if done in joined:
         raise _Unfit("its undo steps split a gesture between history and redo list")
     return set(joined)
+
+
+def _hints(data: dict[str, Any], seats: list[Seat]) -> list[int]:
+    hints: list[int] = _field(data, "hints", list)
+    if len(hints) != len(seats) or not all(
+        type(n) is int and 0 <= n <= MAX_DECISIONS for n in hints
+    ):
+        raise _Unfit("its hint counts do not fit its seats")
+    if any(n and seat.is_bot for n, seat in zip(hints, seats, strict=True)):
+        raise _Unfit("a bot seat asked for hints")
+    return hints
 
 
 def _check_positions(game: Game[Any, Any, Any], data: dict[str, Any], match: Match) -> None:

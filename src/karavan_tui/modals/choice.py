@@ -8,6 +8,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.content import Content
+from textual.events import Key
 from textual.screen import ModalScreen
 from textual.widgets import Footer, Label, OptionList
 from textual.widgets.option_list import Option
@@ -17,7 +18,10 @@ class ChoiceScreen(ModalScreen[int | None]):
     """A titled list; dismisses with the chosen index, or ``None`` on Escape.
 
     ``place`` puts it in the middle of the screen or at its ``"bottom"``, where it
-    leaves the top of the table (Karawane's track) in sight.
+    leaves the top of the table (Karawane's track) in sight.  A ``searchable``
+    list narrows down as the player types: every word typed must appear in an
+    entry (in any order, any case); Backspace takes a letter back, Escape
+    clears the search (and closes the list when there is none).
     """
 
     BINDINGS = [Binding("escape", "cancel", "Cancel")]
@@ -30,6 +34,7 @@ class ChoiceScreen(ModalScreen[int | None]):
     ChoiceScreen #choice-title { text-style: bold; width: 100%; margin-bottom: 1; }
     ChoiceScreen OptionList { height: auto; max-height: 14; border: none; padding: 0; }
     ChoiceScreen #choice-hint { color: $text-muted; margin-top: 1; }
+    ChoiceScreen #choice-search { color: $text-accent; width: 100%; }
     ChoiceScreen.-bottom { align: center bottom; }
     ChoiceScreen.-bottom > Vertical { max-height: 11; margin-bottom: 1; }
     ChoiceScreen.-bottom OptionList { max-height: 6; }
@@ -43,34 +48,85 @@ class ChoiceScreen(ModalScreen[int | None]):
         options: Sequence[str],
         hint: str | None = None,
         place: str = "middle",
+        searchable: bool = False,
+        highlight: int | None = None,
     ) -> None:
         super().__init__(classes="-bottom" if place == "bottom" else "")
         self.choice_title = title
+        self.highlight = highlight  # the entry the cursor starts on (a hint), if not the first
         self.options = list(options)
-        self.hint = hint or "Enter or click to choose, Esc to cancel"
+        self.searchable = searchable
+        self.query_text = ""
+        typed = "type to narrow down, " if searchable else ""
+        self.hint = hint or f"Enter or click to choose, {typed}Esc to cancel"
 
     def compose(self) -> ComposeResult:
         """Title, list and hint."""
         with Vertical():
             # Options and titles hold player names and other outside text: never markup.
             yield Label(Content(self.choice_title), id="choice-title")
-            yield OptionList(
-                *(
-                    Option(Content(f"{i + 1}. {text}"), id=str(i))
-                    for i, text in enumerate(self.options)
-                ),
-                id="choices",
-            )
+            if self.searchable:
+                yield Label(self._search_line(len(self.options)), id="choice-search")
+            yield OptionList(*self._options(range(len(self.options))), id="choices")
             yield Label(Content(self.hint), id="choice-hint")
         yield Footer()
 
-    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
-        """Answer with the chosen index."""
+    def on_mount(self) -> None:
+        """Start on the entry to highlight, if any."""
+        if self.highlight is not None:
+            self.query_one("#choices", OptionList).highlighted = self.highlight
+
+    def _options(self, indexes: Sequence[int] | range) -> list[Option]:
+        # Each option keeps its place in the whole list as its id, whatever the filter.
+        return [Option(Content(f"{i + 1}. {self.options[i]}"), id=str(i)) for i in indexes]
+
+    def _search_line(self, shown: int) -> Content:
+        typed = self.query_text or "(type to search)"
+        return Content(f"Search: {typed}  {shown} of {len(self.options)}")
+
+    def matching(self) -> list[int]:
+        """The entries holding every word typed so far, by their place in the whole list."""
+        words = self.query_text.casefold().split()
+        return [
+            i for i, text in enumerate(self.options) if all(w in text.casefold() for w in words)
+        ]
+
+    def _refilter(self) -> None:
+        shown = self.matching()
+        choices = self.query_one("#choices", OptionList)
+        choices.clear_options()
+        choices.add_options(self._options(shown))
+        if shown:
+            choices.highlighted = 0
+        self.query_one("#choice-search", Label).update(self._search_line(len(shown)))
+
+    def on_key(self, event: Key) -> None:
+        """Typing narrows a searchable list down; Backspace takes a letter back."""
+        if not self.searchable:
+            return
+        if event.key == "backspace" and self.query_text:
+            self.query_text = self.query_text[:-1]
+        elif event.character and event.character.isprintable() and event.key not in ("up", "down"):
+            self.query_text += event.character
+        else:
+            return
         event.stop()
-        if self.is_active:  # a second Enter before the picker is gone must not pop the table
-            self.dismiss(event.option_index)
+        event.prevent_default()
+        self._refilter()
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        """Answer with the chosen entry's place in the whole list."""
+        event.stop()
+        if not self.is_active:  # a second Enter before the picker is gone must not pop the table
+            return
+        chosen = event.option.id
+        self.dismiss(int(chosen) if chosen is not None else event.option_index)
 
     def action_cancel(self) -> None:
-        """Close without choosing."""
+        """Clear the search, or close without choosing when there is none."""
+        if self.query_text:
+            self.query_text = ""
+            self._refilter()
+            return
         if self.is_active:
             self.dismiss(None)

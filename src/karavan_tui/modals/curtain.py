@@ -29,9 +29,17 @@ class CurtainScreen(Screen[None]):
     CurtainScreen Label { width: auto; margin: 1 0; }
     """
 
-    def __init__(self, name: str) -> None:
+    def __init__(self, name: str, at_table: bool = True) -> None:
         super().__init__()
         self.player_name = name
+        # Saving and leaving are the game table's keys; a replay's curtain only lifts.
+        self.at_table = at_table
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Save and Title belong to a curtain over the game table only."""
+        if action in ("save_as", "leave"):
+            return self.at_table
+        return True
 
     def compose(self) -> ComposeResult:
         """The message."""

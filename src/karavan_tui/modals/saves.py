@@ -29,8 +29,10 @@ def when(stamp: str) -> str:
         return stamp or "?"
 
 
-class SavesScreen(ModalScreen[Path | None]):
-    """Every save in the folder, newest first; dismisses with the chosen file.
+class SavesScreen(ModalScreen[tuple[str, Path] | None]):
+    """Every save in the folder, newest first; dismisses with what to do and the file.
+
+    What to do is ``"open"`` (play on), ``"review"`` or ``"replay"``.
 
     Each save is two lines: its whole file name (what `karavan resume` takes),
     then the game, the players, the decisions and when it was last played.
@@ -40,6 +42,8 @@ class SavesScreen(ModalScreen[Path | None]):
     BINDINGS = [
         Binding("escape", "cancel", "Back"),
         Binding("enter", "open", "Open", priority=True),
+        Binding("v", "open('review')", "Review", tooltip="The Expert's review of the game"),
+        Binding("p", "open('replay')", "Replay", tooltip="Step through the game"),
         Binding("d,delete", "delete", "Delete"),
     ]
     DEFAULT_CSS = """
@@ -101,7 +105,7 @@ class SavesScreen(ModalScreen[Path | None]):
             listing.add_option(Option(entry))
         if saves:
             listing.highlighted = 0
-        note = "Enter opens, d deletes, Esc goes back."
+        note = "Enter opens, v reviews, p replays, d deletes, Esc goes back."
         if not saves:
             note = "No saved games yet. Esc goes back."
         if unreadable:
@@ -119,11 +123,11 @@ class SavesScreen(ModalScreen[Path | None]):
         event.stop()
         self.action_open()
 
-    def action_open(self) -> None:
-        """Open the selected save."""
+    def action_open(self, how: str = "open") -> None:
+        """Open the selected save: to play on, or (``how``) to review or replay it."""
         save = self._selected()
         if save is not None:
-            self.dismiss(save.path)
+            self.dismiss((how, save.path))
 
     def action_delete(self) -> None:
         """Delete the selected save once the player confirms."""

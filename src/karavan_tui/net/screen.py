@@ -15,6 +15,7 @@ log lines, previews and reasons are shown as plain text, never markup.
 from __future__ import annotations
 
 import asyncio
+import random
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -29,7 +30,7 @@ from textual.notifications import SeverityLevel
 from textual.screen import Screen
 from textual.widgets import Button, Footer, Static
 
-from karavan_core.engine import Action, Observation, Result
+from karavan_core.engine import Action, IllegalAction, Observation, Result, State
 from karavan_core.match import BOT, HUMAN, Seat
 from karavan_core.text import clean_name, printable
 from karavan_tui import screens
@@ -86,6 +87,8 @@ class RemoteGameScreen(GameScreen, inherit_bindings=False):
         self.humans = [client.seat]
         self.bots = {}
         self.thinking = False
+        self.hinting = False  # no hints at a hosted table: the Expert would help one player
+        self.hint = None
         self._pending = False
         self.table: TableView = table_for(self.game.name)(self, id="table")
         if self.table.FIRST_FOCUS:
@@ -107,6 +110,7 @@ class RemoteGameScreen(GameScreen, inherit_bindings=False):
         self._statuses: list[str] | None = None
         self._reader: asyncio.Task[None] | None = None
         self._over_shown = False
+        self._sampled: tuple[int, State] | None = None  # a state dealt for check(), by number
         self._last_note: tuple[tuple[str, str], float] = (("", ""), 0.0)
 
     def notify(
@@ -282,7 +286,7 @@ class RemoteGameScreen(GameScreen, inherit_bindings=False):
         """Whose turn, what to decide, and who is away."""
         if self.observation is None or not self.is_mounted:
             return
-        prompt = self.game.prompt(self.observation)
+        prompt = self.table.marking_status() or self.game.prompt(self.observation)
         presence = self.presence()
         if presence:  # first: a missing player or connection is what holds the game up
             prompt = f"{presence} {self.glyphs.sep} {prompt}"
@@ -370,6 +374,34 @@ class RemoteGameScreen(GameScreen, inherit_bindings=False):
 
         asyncio.get_running_loop().create_task(send())
 
+    def check(self, *actions: Action) -> str | None:
+        """The engine's reason for refusing this gesture now, or ``None`` if it would be played.
+
+        The client holds no state: the gesture is tried on a state dealt from this
+        seat's own observation (its decisions are legal or not whatever the hidden
+        cards are), and the host checks it again when it comes.
+        """
+        update, observation = self.latest, self.observation
+        if update is None or observation is None:
+            return "Not connected to the table."
+        if update.to_move is None:
+            return "The game is over."
+        if update.to_move != self.viewer:
+            name = self.seats[update.to_move].name if update.to_move < len(self.seats) else "?"
+            return f"It is {name}'s turn."
+        if self._sampled is None or self._sampled[0] != update.number:
+            dealt = self.game.sample_state(observation, random.Random(update.number))
+            self._sampled = (update.number, dealt)
+        state = self._sampled[1]
+        for action in actions:
+            if state.to_move != self.viewer:
+                return "A gesture holds only your own decisions."
+            try:
+                state = self.game.apply(state, action)
+            except IllegalAction as error:
+                return str(error)
+        return None
+
     def preview(self, action: Action) -> str:
         """``action`` in words: the host's for a legal decision, else from our observation."""
         for legal, words in self.choices:
@@ -408,7 +440,8 @@ class RemoteGameScreen(GameScreen, inherit_bindings=False):
         for action, said in self.choices:
             listed.setdefault(said, action)
         actions = list(listed.values())
-        self.choose("Every move you can make now", list(listed), lambda i: self.decide(actions[i]))
+        title = "Every move you can make now"
+        self.choose(title, list(listed), lambda i: self.decide(actions[i]), searchable=True)
 
     def remote_commands(self) -> Iterator[SystemCommand]:
         """This table's own commands in the command palette."""

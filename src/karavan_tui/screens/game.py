@@ -21,11 +21,13 @@ from textual.screen import Screen
 from textual.widgets import Footer
 from textual.worker import get_current_worker
 
+from karavan_core.analysis import Analyst, Hint
 from karavan_core.bots import Bot, make_bot
-from karavan_core.engine import Action, IllegalAction, State
+from karavan_core.engine import Action, IllegalAction, Observation, State
 from karavan_core.match import Match
 from karavan_core.saves import new_save_path, save_match
 from karavan_core.text import printable
+from karavan_core.tournament import derive_seed
 from karavan_tui.app_access import karavan_app
 from karavan_tui.autosave import BackgroundSaver
 from karavan_tui.glyphs import Glyphs
@@ -38,10 +40,16 @@ from karavan_tui.widgets.chrome import AppHeader
 from karavan_tui.widgets.side import GameLog, NewsBanner, ScoreBoard, StatusLine
 
 
+def hint_words(hint: Hint) -> str:
+    """A hint as the status line and its toast say it."""
+    return f"Hint: {hint.words} The Expert gives that {hint.win:.0%} to win."
+
+
 class GameScreen(Screen[None]):
     """A match at the table."""
 
-    CSS_PATH = "game.tcss"
+    CSS_PATH = "game.tcss"  # shared with the replay, which lays a table out the same way
+    DEFAULT_CLASSES = "table-screen"
     # Classes the screen takes by its width: from 120 columns the table spreads out.
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (120, "-wide"), (180, "-huge")]
     BINDINGS = [
@@ -49,6 +57,9 @@ class GameScreen(Screen[None]):
         Binding("r,ctrl+y", "redo", "Redo", tooltip="Play an undone decision again"),
         # Short labels: the Footer must hold every key at 80 columns, in ASCII mode too.
         Binding("a", "actions", "Moves", tooltip="Every legal decision, in words"),
+        Binding(
+            "h", "hint", "Hint", tooltip="What the Expert would play here (counted in the save)"
+        ),
         Binding("s", "save_as", "Save", tooltip="Save the game under a name"),
         Binding("l", "full_log", "Log", show=False, tooltip="Read the whole log"),
         Binding("f1,question_mark", "rules", "Rules", key_display="F1"),
@@ -69,6 +80,8 @@ class GameScreen(Screen[None]):
             if seat.is_bot
         }
         self.thinking = False
+        self.hinting = False  # the Expert search is looking for a hint
+        self.hint: tuple[State, Hint] | None = None  # the latest hint and the state it is for
         self._pending = False  # a change happened while another screen was on top
         self.table: TableView = table_for(self.game.name)(self, id="table")
         if self.table.FIRST_FOCUS:
@@ -94,7 +107,8 @@ class GameScreen(Screen[None]):
                 yield scores
                 yield GameLog(id="log")
         yield StatusLine(id="status")
-        yield Footer()
+        # Compact: every key of the table fits in the Footer at 80 columns.
+        yield Footer(compact=True)
 
     def on_mount(self) -> None:
         """Let play begin."""
@@ -128,6 +142,7 @@ class GameScreen(Screen[None]):
     def on_unmount(self) -> None:
         """Leave only once every position is on disk."""
         self.cancel_bot()
+        self.cancel_hint()
         self.saver.flush()
 
     # -- drawing ------------------------------------------------------------------
@@ -148,6 +163,8 @@ class GameScreen(Screen[None]):
         made = tuple(match.history[since:])
         view = View(game, match.seats, observation, legal, g, result.scores, before, made)
         self.table.show(view)
+        hint = self.current_hint()
+        self.table.mark_hint(hint.action if hint is not None else None)
         winners = result.winners if match.is_over() else ()
         self.query_one(ScoreBoard).show(match.seats, result.scores, state.to_move, winners, g)
         log = match.log()
@@ -167,8 +184,16 @@ class GameScreen(Screen[None]):
         note = self.saved_note
         if note and note != "NOT SAVED":
             note = self.glyphs.saved  # the symbol set may have changed since the save
-        prompt = self.game.prompt(self.match.view(self.viewer))
-        self.query_one(StatusLine).show(prompt, self.thinking, note, self.glyphs)
+        hint = self.current_hint()
+        prompt = self.table.marking_status() or (
+            hint_words(hint)
+            if hint is not None
+            else "Looking for a hint"
+            if self.hinting
+            else self.game.prompt(self.match.view(self.viewer))
+        )
+        busy = self.thinking or self.hinting
+        self.query_one(StatusLine).show(prompt, busy, note, self.glyphs)
 
     def news_since(self) -> int:
         """The decisions the player at the keyboard has seen happen: up to their last one.
@@ -183,6 +208,7 @@ class GameScreen(Screen[None]):
     def advance(self) -> None:
         """After any change: redraw, then start a bot, draw the curtain, or end the game."""
         self.cancel_bot()
+        self.cancel_hint()
         if self.app.screen is not self:
             self._pending = True
             self.refresh_view()
@@ -248,14 +274,47 @@ class GameScreen(Screen[None]):
         self.advance()
         return True
 
-    def choose(self, title: str, options: Sequence[str], on_pick: Callable[[int], object]) -> None:
-        """Ask the player to pick one of ``options``."""
+    def choose(
+        self,
+        title: str,
+        options: Sequence[str],
+        on_pick: Callable[[int], object],
+        searchable: bool = False,
+        highlight: int | None = None,
+    ) -> None:
+        """Ask the player to pick one of ``options`` (a long list can be ``searchable``).
+
+        ``highlight`` is the option the cursor starts on (the hinted one, if any).
+        """
 
         def picked(index: int | None) -> None:
             if index is not None:
                 on_pick(index)
 
-        self.app.push_screen(ChoiceScreen(title, options, place=self.table.PICKER_PLACE), picked)
+        place = self.table.PICKER_PLACE
+        self.app.push_screen(
+            ChoiceScreen(title, options, place=place, searchable=searchable, highlight=highlight),
+            picked,
+        )
+
+    def check(self, *actions: Action) -> str | None:
+        """The engine's reason for refusing this gesture now, or ``None`` if it would be played.
+
+        The gesture is tried on the current state, as the match would play it; only
+        the viewer's own decisions are tried, and only the refusal's words come back.
+        """
+        seat = self.match.to_move
+        if seat is None:
+            return "The game is over."
+        if seat != self.viewer:
+            return f"It is {self.match.seats[seat].name}'s turn."
+        state = self.match.state
+        for action in actions:
+            try:
+                state = self.game.apply(state, action)
+            except IllegalAction as error:
+                return str(error)
+        return None
 
     def preview(self, action: Action) -> str:
         """``action`` in words before it is taken, from the viewer's own observation."""
@@ -293,6 +352,83 @@ class GameScreen(Screen[None]):
         self.thinking = False
         self.workers.cancel_group(self, "bot")
 
+    # -- hints --------------------------------------------------------------------------
+    def hint_allowed(self) -> bool:
+        """Whether a hint may be asked now: a human's own turn, in sight of that human only."""
+        seat = self.match.to_move
+        return (
+            seat is not None
+            and seat == self.viewer
+            and not self.match.seats[seat].is_bot
+            and not self.thinking
+        )
+
+    def current_hint(self) -> Hint | None:
+        """The hint for the position on the table, if one was asked for it."""
+        if self.hint is None or not self.hint_allowed():
+            return None
+        state, hint = self.hint
+        return hint if state is self.match.state else None
+
+    def action_hint(self) -> None:
+        """Ask the Expert search, in a worker, what to play now (from the player's view only)."""
+        if not self._my_turn():
+            return
+        hint = self.current_hint()
+        if hint is not None:  # asked already: show it again, counted once
+            self.table.mark_hint(hint.action, point=True)
+            self.notify(hint_words(hint), title="Hint")
+            return
+        if self.hinting:
+            return
+        seat = self.match.to_move
+        assert seat is not None
+        state = self.match.state
+        # The search is given the player's own observation and decisions, never the state.
+        observation = self.game.observe(state, seat)
+        legal = self.game.legal_actions(state)
+        seed = derive_seed(self.match.seed, "hint", len(self.match.history))
+        self.hinting = True
+        self.refresh_status()
+        self.find_hint(observation, legal, seed, lambda found: self._hint_found(state, seat, found))
+
+    @work(thread=True, exclusive=True, group="hint", exit_on_error=False)
+    def find_hint(
+        self,
+        observation: Observation,
+        legal: list[Action],
+        seed: int,
+        done: Callable[[Hint], None],
+    ) -> None:
+        """Search for a hint off the UI thread; ``done`` gets it on the UI thread."""
+        worker = get_current_worker()
+        hint = Analyst(self.game, seed).hint(observation, legal)
+        if worker.is_cancelled:
+            return
+        try:
+            self.app.call_from_thread(done, hint)
+        except RuntimeError:  # the app closed meanwhile
+            return
+
+    def _hint_found(self, state: State, seat: int, hint: Hint) -> None:
+        """Show a hint, counted in the save, unless the game moved on since it was asked."""
+        if not self.hinting:
+            return
+        self.hinting = False
+        if self.match.state is not state or self.viewer != seat:
+            self.refresh_status()
+            return
+        self.hint = (state, hint)
+        self.match.count_hint(seat)
+        self.table.mark_hint(hint.action, point=True)
+        self.notify(hint_words(hint), title="Hint")
+        self.refresh_status()
+
+    def cancel_hint(self) -> None:
+        """Stop looking for a hint; its answer, if it still comes, is ignored."""
+        self.hinting = False
+        self.workers.cancel_group(self, "hint")
+
     # -- keys ---------------------------------------------------------------------------
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Grey out Undo and Redo when there is nothing to take back or replay."""
@@ -300,6 +436,8 @@ class GameScreen(Screen[None]):
             return True if self.match.can_undo() else None
         if action == "redo":
             return True if self.match.can_redo() else None
+        if action == "hint":
+            return True if self.hint_allowed() else None
         return True
 
     def action_undo(self) -> None:
@@ -324,7 +462,15 @@ class GameScreen(Screen[None]):
         for action in self.match.legal_actions():
             listed.setdefault(self.preview(action), action)
         words, actions = list(listed), list(listed.values())
-        self.choose("Every move you can make now", words, lambda i: self.decide(actions[i]))
+        hint = self.current_hint()
+        highlight = None
+        if hint is not None and hint.action in actions:
+            highlight = actions.index(hint.action)
+            words[highlight] += "  (hint)"
+        title = "Every move you can make now"
+        self.choose(
+            title, words, lambda i: self.decide(actions[i]), searchable=True, highlight=highlight
+        )
 
     def action_save_as(self) -> None:
         """Give the game a name: its save file moves there, and autosave goes on in it."""
@@ -360,4 +506,5 @@ class GameScreen(Screen[None]):
     def action_leave(self) -> None:
         """Back to the title; the game is saved already."""
         self.cancel_bot()
+        self.cancel_hint()
         karavan_app(self).show_title()

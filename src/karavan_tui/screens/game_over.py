@@ -13,6 +13,7 @@ from textual.widgets import Button, Footer, Static
 
 from karavan_core.engine import Result
 from karavan_core.match import Match
+from karavan_tui.app_access import karavan_app
 from karavan_tui.modals.confirm import ConfirmScreen
 from karavan_tui.widgets.chart import score_chart
 from karavan_tui.widgets.chrome import AppHeader
@@ -33,6 +34,8 @@ class GameOverScreen(Screen[str]):
         Binding("n", "leave('new')", "New game"),
         Binding("t,escape", "leave('title')", "Title"),
         Binding("u", "leave('undo')", "Undo", tooltip="Take back the last decision"),
+        Binding("v", "review", "Review", tooltip="The Expert judges every decision"),
+        Binding("p", "replay", "Replay", tooltip="Step through the game, every card face up"),
     ]
     DEFAULT_CSS = """
     GameOverScreen #over { padding: 0 1; }
@@ -58,13 +61,14 @@ class GameOverScreen(Screen[str]):
             verb = "win" if len(result.winners) > 1 else "wins"
             yield Static(Content(f"{star} {winners} {verb}!"), id="winners")
             notes = "\n".join(result.notes)  # one sentence a line: some games explain in steps
-            yield Static(Content(f"{notes} Seed {match.seed}."), id="notes")
+            yield Static(Content(f"{notes} Seed {match.seed}.{self._hints_words()}"), id="notes")
             yield Static(self._breakdown(names, result), id="breakdown")
             ascii_mode = getattr(self.app, "ascii_mode", False)
             chart = score_chart(names, score_series(match), width=40, ascii_mode=ascii_mode)
             yield Static(chart, id="chart")
             with Horizontal(id="over-buttons"):
                 yield Button("Rematch (m)", id="rematch", variant="primary", compact=True)
+                yield Button("Review (v)", id="review", compact=True)
                 yield Button("New game (n)", id="new", compact=True)
                 yield Button("Title (t)", id="title", compact=True)
         yield Footer()
@@ -95,6 +99,8 @@ class GameOverScreen(Screen[str]):
         """Leave by button."""
         if event.button.id == "rematch":
             self.action_rematch()
+        elif event.button.id == "review":
+            self.action_review()
         else:
             self.dismiss(str(event.button.id))
 
@@ -107,6 +113,20 @@ class GameOverScreen(Screen[str]):
 
         question = "Start a new game with the same players? This one stays saved."
         self.app.push_screen(ConfirmScreen(question, yes="Rematch"), answered)
+
+    def _hints_words(self) -> str:
+        """Who asked for hints, and how many (nothing when nobody did)."""
+        match = self.match
+        asked = [f"{seat.name} {n}" for seat, n in zip(match.seats, match.hints, strict=True) if n]
+        return f"\nHints asked for: {', '.join(asked)}." if asked else ""
+
+    def action_review(self) -> None:
+        """The Expert's review of every human decision."""
+        karavan_app(self).show_review(self.match)
+
+    def action_replay(self) -> None:
+        """Step through the game."""
+        karavan_app(self).show_replay(self.match)
 
     def action_leave(self, where: str) -> None:
         """Leave by key."""

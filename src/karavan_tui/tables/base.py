@@ -17,6 +17,7 @@ from textual.containers import Vertical
 from karavan_core.engine import Action, Game, Observation
 from karavan_core.match import Seat
 from karavan_tui.glyphs import Glyphs
+from karavan_tui.widgets.cards import CardRow
 
 
 class TableHost(Protocol):
@@ -25,8 +26,20 @@ class TableHost(Protocol):
     def decide(self, *actions: Action) -> bool:
         """Play ``actions`` as one gesture (one undo step); notify and play none if illegal."""
 
-    def choose(self, title: str, options: Sequence[str], on_pick: Callable[[int], object]) -> None:
+    def choose(
+        self,
+        title: str,
+        options: Sequence[str],
+        on_pick: Callable[[int], object],
+        searchable: bool = False,
+    ) -> None:
         """Ask the player to pick one of ``options``; ``on_pick`` gets its index."""
+
+    def check(self, *actions: Action) -> str | None:
+        """The engine's reason for refusing this gesture now, or ``None`` if it would be played."""
+
+    def refresh_status(self) -> None:
+        """Redraw the status line (the table's marking status may have changed)."""
 
     def preview(self, action: Action) -> str:
         """``action`` in plain words before it is taken (from the viewer's observation)."""
@@ -108,9 +121,35 @@ class TableView(Vertical):
         words = list(labels) if labels is not None else [self.host.preview(a) for a in choices]
         self.host.choose(title, words, lambda index: self.host.decide(*before, choices[index]))
 
+    def marking_status(self) -> str | None:
+        """While cards are marked for a choice of several: what they make, for the status line."""
+        return None
+
     def show(self, view: View) -> None:
         """Draw ``view``."""
         self.view = view
 
     def on_turn(self) -> None:
         """The player at the keyboard must decide now: open a picker if the step needs one."""
+
+    # -- hints ------------------------------------------------------------------------
+    def hint_places(self, action: Action) -> list[tuple[str, int]]:
+        """The cards that make ``action``: (id of their row, index in it), the main one first."""
+        return []
+
+    def mark_hint(self, action: Action | None, *, point: bool = False) -> None:
+        """Mark the cards of a hinted ``action`` (``None`` clears the marks).
+
+        With ``point``, the cursor goes to its main card too, so that Enter plays
+        it (or opens its picker).
+        """
+        for card in self.query(".-hinted"):
+            card.remove_class("-hinted")
+        if action is None:
+            return
+        for number, (row_id, index) in enumerate(self.hint_places(action)):
+            row = self.query_one(f"#{row_id}", CardRow)
+            row.cards[index].add_class("-hinted")
+            if point and number == 0:
+                row.point_at(index)
+                row.focus()

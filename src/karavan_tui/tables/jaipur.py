@@ -9,7 +9,7 @@ of the finished round comes up before play goes on.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import Any
 
 from rich.table import Table
@@ -80,6 +80,9 @@ def token_text(good: Card, value: int) -> Text:
     return Text(f"{LETTERS[good]}{value}", style=COLOURS[good])
 
 
+TICK = "+"  # marks a market card to take in an exchange
+
+
 def stable_layout(shown: Sequence[Card | None], cards: Sequence[Card]) -> list[Card]:
     """``cards`` laid out where ``shown`` had them: cards still there keep their places.
 
@@ -123,8 +126,9 @@ class MarketZone(CardRow):
         before: JaipurObservation | None,
         legal: set[Action],
         g: Glyphs,
+        taking: Collection[int] = (),
     ) -> None:
-        """Draw the market from ``obs``; moves not offered now are dimmed.
+        """Draw the market from ``obs``; moves not offered now are dimmed; ``taking``: marked.
 
         Cards stay where they were: only the places that emptied take the new
         cards, and those that arrived since ``before`` are marked.
@@ -135,7 +139,7 @@ class MarketZone(CardRow):
             arrived.clear()
         else:
             arrived.subtract(cards_of(before.market))
-        faces = []
+        faces: list[CardFace] = []
         for card in cards:
             if card is Card.CAMEL:
                 n = obs.market[card.index]
@@ -147,7 +151,11 @@ class MarketZone(CardRow):
             classes = f"-{card.value}" + (" -off" if off else "")
             new = arrived[card] > 0
             arrived[card] -= 1
-            text = f"{g.changed if new else ''}{LETTERS[card]}\n{noun(card)}"
+            if len(faces) in taking:
+                classes += " -marked"
+                text = f"{TICK} {LETTERS[card]}\ntake"
+            else:
+                text = f"{g.changed if new else ''}{LETTERS[card]}\n{noun(card)}"
             faces.append(CardFace(text, classes, tip, key=card.value, changed=new))
         gaps = MARKET_SIZE - len(cards)  # only when the deck ran dry, as the round ends
         faces += [CardFace("\n", "-empty")] * gaps
@@ -209,17 +217,27 @@ class HandZone(Vertical):
     """The hand of the player at the keyboard, one card per good; hidden behind the curtain."""
 
     def compose(self) -> ComposeResult:
-        """The row of goods and the hidden notice."""
-        yield CardRow(len(GOODS), id="hand-row")
+        """The row of goods, the herd, and the hidden notice."""
+        yield CardRow(len(GOODS) + 1, id="hand-row")
         yield Static("", id="hand-hidden")
 
-    def show(self, obs: JaipurObservation, legal: set[Action], g: Glyphs) -> None:
-        """Draw the observer's hand (none in the public view), dimming unsellable goods."""
+    def show(
+        self,
+        obs: JaipurObservation,
+        legal: set[Action],
+        g: Glyphs,
+        giving: Sequence[int] = (),
+        giving_camels: int = 0,
+    ) -> None:
+        """Draw the observer's hand and herd (none in the public view), dimming unsellable goods.
+
+        ``giving`` (per good) and ``giving_camels`` are the cards marked for an exchange.
+        """
         hidden = self.query_one("#hand-hidden", Static)
         row = self.query_one("#hand-row", CardRow)
         if obs.hand is None or obs.player is None:
             # Blank the faces too, so no private card stays even in a hidden widget.
-            row.set_faces([CardFace("", "-none")] * len(GOODS))
+            row.set_faces([CardFace("", "-none")] * (len(GOODS) + 1))
             row.display = False
             hidden.display = True
             hidden.update("Hands are hidden.")
@@ -236,7 +254,23 @@ class HandZone(Vertical):
             elif good not in sellable:
                 classes += " -off"
             tip = f"Sell {noun(good)} ({count} in hand)" if count else f"No {noun(good)} in hand"
-            faces.append(CardFace(f"{LETTERS[good]} {times(g)}{count}\n{noun(good)}", classes, tip))
+            given = giving[good.index] if giving else 0
+            second = f"give {given}" if given else noun(good)
+            if given:
+                classes += " -marked"
+            face = f"{LETTERS[good]} {times(g)}{count}\n{second}"
+            faces.append(CardFace(face, classes, tip, key=good.value))
+        herd = obs.herds[obs.player]
+        herd_classes = "-camel" + (" -marked" if giving_camels else "" if herd else " -none")
+        faces.append(
+            CardFace(
+                f"{LETTERS[Card.CAMEL]} {times(g)}{herd}\n"
+                + (f"give {giving_camels}" if giving_camels else "herd"),
+                herd_classes,
+                "Your herd: mark camels (Space) to give them in an exchange",
+                key="herd",
+            )
+        )
         row.set_faces(faces)
         size = sum(obs.hand)
         name = obs.players[obs.player]
@@ -432,11 +466,16 @@ class JaipurTable(TableView):
         # the zone's title offer it.
         Binding("x", "exchange", "Exchange", show=False, tooltip="Take goods, give cards back"),
         Binding("o", "rounds", "Rounds", show=False, tooltip="The finished rounds' summaries"),
+        Binding("escape", "clear_marks", "Clear marks", show=False),
     ]
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._rounds_seen: int | None = None  # finished rounds already summarised
+        # An exchange being marked: market places to take, goods and camels to give.
+        self.taking: set[int] = set()
+        self.giving = [0] * len(GOODS)
+        self.giving_camels = 0
 
     def compose(self) -> ComposeResult:
         """The zones, top to bottom."""
@@ -453,9 +492,13 @@ class JaipurTable(TableView):
         g = view.glyphs
         before = view.before
         assert before is None or isinstance(before, JaipurObservation)
-        self.query_one(MarketZone).show(obs, before, legal, g)
+        if not view.legal:  # not the player's turn (any more): marks are dropped
+            self.taking, self.giving, self.giving_camels = set(), [0] * len(GOODS), 0
+        market = self.query_one(MarketZone)
+        market.show(obs, before, legal, g, self.taking)
+        market.border_subtitle = "" if self.marking else "Space marks goods to exchange"
         self.query_one(TokensZone).show(obs, before, g)
-        self.query_one(HandZone).show(obs, legal, g)
+        self.query_one(HandZone).show(obs, legal, g, self.giving, self.giving_camels)
         players = self.query_one(PlayersZone)
         players.show(obs, g)
         players.border_title = f"Round {len(obs.rounds) + 1} {g.sep} first to {SEALS_TO_WIN} seals"
@@ -489,10 +532,102 @@ class JaipurTable(TableView):
         self.summarise(self.obs.rounds, None)
 
     # -- choosing -----------------------------------------------------------------
-    def on_card_row_chosen(self, message: CardRow.Chosen) -> None:
-        """Turn a chosen card into a decision."""
+    # -- an exchange by marking cards -----------------------------------------------
+    @property
+    def marking(self) -> bool:
+        """Whether an exchange is being marked."""
+        return bool(self.taking or any(self.giving) or self.giving_camels)
+
+    def marked_exchange(self) -> Exchange:
+        """The exchange the marks make."""
+        shown = self.query_one(MarketZone).shown
+        take = [0] * len(GOODS)
+        for place in self.taking:
+            card = shown[place]
+            if card is not None and card is not Card.CAMEL:
+                take[card.index] += 1
+        return Exchange(tuple(take), tuple(self.giving), self.giving_camels)
+
+    def marking_status(self) -> str | None:
+        """While an exchange is marked: what it takes and gives, and whether it can be made."""
+        if not self.marking or self.view is None:
+            return None
+        g = self.view.glyphs
+        exchange = self.marked_exchange()
+        taken, given = sum(exchange.take), sum(exchange.give) + exchange.camels
+        reason = self.host.check(exchange)
+        if reason is None:
+            return f"Exchange: take {taken}, give {given} {g.sep} Enter exchanges, Esc clears"
+        return f"Exchange: take {taken}, give {given}. {reason}"
+
+    def on_card_row_marked(self, message: CardRow.Marked) -> None:
+        """Mark a market good to take, or one more card of the hand or herd to give."""
         message.stop()
+        view = self.view
+        if view is None or not view.legal:
+            self.host.decide()  # not this player's turn: the screen says whose it is
+            return
+        obs = self.obs
+        assert obs.hand is not None and obs.player is not None
         if message.row.id == "hand-row":
+            if message.index < len(GOODS):
+                held = obs.hand[message.index]
+                if not held:
+                    self.notify(f"You hold no {noun(GOODS[message.index])}.", severity="warning")
+                    return
+                self.giving[message.index] = (self.giving[message.index] + 1) % (held + 1)
+            else:
+                herd = obs.herds[obs.player]
+                if not herd:
+                    self.notify("Your herd has no camel to give.", severity="warning")
+                    return
+                self.giving_camels = (self.giving_camels + 1) % (herd + 1)
+        else:
+            card = self.query_one(MarketZone).shown[message.index]
+            if message.index == MARKET_SIZE:
+                self.confirm_exchange()
+                return
+            if card is None:
+                return
+            if card is Card.CAMEL:
+                self.notify(
+                    "An exchange takes goods only: camels are taken all together.",
+                    title="Not allowed",
+                    severity="warning",
+                )
+                return
+            self.taking ^= {message.index}
+        self.show(view)
+        self.host.refresh_status()
+
+    def confirm_exchange(self) -> None:
+        """Make the marked exchange, or say why it cannot be made."""
+        exchange = self.marked_exchange()
+        reason = self.host.check(exchange)
+        if reason is not None:
+            self.notify(reason, title="Not allowed", severity="warning")
+            return
+        self.action_clear_marks()
+        self.host.decide(exchange)
+
+    def action_clear_marks(self) -> None:
+        """Forget the marks of an exchange (Esc)."""
+        if self.marking:
+            self.taking, self.giving, self.giving_camels = set(), [0] * len(GOODS), 0
+            if self.view is not None:
+                self.show(self.view)
+            self.host.refresh_status()
+
+    def on_card_row_chosen(self, message: CardRow.Chosen) -> None:
+        """Turn a chosen card into a decision (with marks made: the exchange)."""
+        message.stop()
+        if self.marking:
+            self.confirm_exchange()
+            return
+        if message.row.id == "hand-row":
+            if message.index == len(GOODS):
+                self.notify("Camels are never sold: Space marks them to give in an exchange.")
+                return
             self.sell(GOODS[message.index])
             return
         card = self.query_one(MarketZone).shown[message.index]
@@ -502,6 +637,25 @@ class JaipurTable(TableView):
             self.host.decide(TakeCamels())
         elif card is not None:
             self.host.decide(TakeGood(card))
+
+    def hint_places(self, action: Action) -> list[tuple[str, int]]:
+        """The market places and hand cards a decision takes or gives."""
+        shown = self.query_one(MarketZone).shown
+        if isinstance(action, TakeGood):
+            return [("market", shown.index(action.good))] if action.good in shown else []
+        if isinstance(action, TakeCamels):
+            return [("market", i) for i, card in enumerate(shown) if card is Card.CAMEL]
+        if isinstance(action, Sell):
+            return [("hand-row", action.good.index)]
+        if isinstance(action, Exchange):
+            places = []
+            for good, n in zip(GOODS, action.take, strict=True):
+                places += [("market", i) for i, card in enumerate(shown) if card is good][:n]
+            places += [("hand-row", i) for i, n in enumerate(action.give) if n]
+            if action.camels:
+                places.append(("hand-row", len(GOODS)))
+            return places
+        return []
 
     def sell(self, good: Card) -> None:
         """Sell ``good``: pick how many among the sales offered (the engine refuses any other)."""

@@ -9,10 +9,12 @@ the engine accepts or refuses with its own reason.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from attrs import frozen
 from rich.text import Text
 from textual.app import ComposeResult
+from textual.binding import Binding
 from textual.containers import Vertical
 from textual.content import Content
 from textual.widgets import Static
@@ -45,6 +47,7 @@ from karavan_core.games.karakorum.state import (
 from karavan_tui.glyphs import ASCII, Glyphs
 from karavan_tui.tables.base import TableView, View, table_stylesheet
 from karavan_tui.widgets.cards import CardFace, CardRow
+from karavan_tui.words import listed
 
 # Rich styles per peak, for the text zones (the card widgets take theirs from the .tcss).
 PEAK_TEXT: dict[Peak, str] = {
@@ -142,8 +145,12 @@ class TableZone(Vertical):
         before: KarakorumObservation | None,
         legal: set[Action],
         g: Glyphs,
+        marked: Sequence[Card] = (),
     ) -> None:
-        """Draw the round's cards from ``obs``, marking those revealed since ``before``."""
+        """Draw the round's cards from ``obs``, marking those revealed since ``before``.
+
+        ``marked`` cards (to take together, or to place next) are drawn marked.
+        """
         m = marks_for(g)
         placing = obs.step is Step.PLACE
         cards = row_cards(obs)
@@ -170,11 +177,14 @@ class TableZone(Vertical):
                     usable = Take(card) in legal
                     tip = f"Take the {card}"
                 new = before is not None and card not in before.table and not placing
+                chosen = card in marked
                 faces.append(
                     CardFace(
-                        f"{g.changed if new else ''}{card.color.letter}{card.value}\n"
-                        f"{axes_line(card, m)}",
-                        f"-{card.color.value}" + ("" if usable else " -off"),
+                        f"{'+' if chosen else g.changed if new else ''}"
+                        f"{card.color.letter}{card.value}\n{axes_line(card, m)}",
+                        f"-{card.color.value}"
+                        + ("" if usable else " -off")
+                        + (" -marked" if chosen else ""),
                         tip,
                         key=str(card),
                         changed=new,
@@ -463,6 +473,12 @@ class KarakorumTable(TableView):
     """The Karakorum table."""
 
     FIRST_FOCUS = "#table-row"
+    BINDINGS = [Binding("escape", "clear_marks", "Clear marks", show=False)]
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.marked: list[Card] = []  # cards marked to take together, or the one to place
+
     DEFAULT_CSS = table_stylesheet("karakorum.tcss")
     SCOPED_CSS = False
     TALL = 34  # from this terminal height (and width) the goals take one line per peak
@@ -490,7 +506,10 @@ class KarakorumTable(TableView):
         g = view.glyphs
         before = view.before
         assert before is None or isinstance(before, KarakorumObservation)
-        self.query_one(TableZone).show(obs, before, legal, g)
+        cards = row_cards(obs)
+        if not view.legal or any(card not in cards for card in self.marked):
+            self.marked = []  # the turn moved on: marks do not outlive it
+        self.query_one(TableZone).show(obs, before, legal, g, self.marked)
         self.query_one(GoalsZone).show(obs, g, long=self.roomy)
         self.query_one(ExpeditionsZone).show(obs, self.me, legal, g)
         opponents = self.query_one(OpponentsZone)
@@ -526,9 +545,81 @@ class KarakorumTable(TableView):
         if self.view is None:
             return
         if message.row.id == "table-row":
-            self.choose_on_table(message.index)
+            if self.marked and self.obs.step is not Step.PLACE:
+                self.take_marked()
+            else:
+                self.choose_on_table(message.index)
+        elif self.marked and self.obs.step is Step.PLACE:
+            index = message.index
+            self.place_marked(None if index == NEW_SLOT else index)
         else:
             self.choose_expedition(message.index)
+
+    # -- several cards by marking ---------------------------------------------------
+    def on_card_row_marked(self, message: CardRow.Marked) -> None:
+        """Mark cards to take together (one peak), or the taken card to place next."""
+        message.stop()
+        view = self.view
+        if view is None or not view.legal:
+            self.host.decide()  # not this player's turn: the screen says whose it is
+            return
+        obs = self.obs
+        cards = row_cards(obs)
+        if message.row.id != "table-row" or not 1 <= message.index <= len(cards):
+            self.notify("Space marks cards on the table: to take together, or the one to place.")
+            return
+        card = cards[message.index - 1]
+        if obs.step is Step.PLACE:
+            self.marked = [] if self.marked == [card] else [card]
+        elif card in self.marked:
+            self.marked.remove(card)
+        else:
+            self.marked.append(card)
+        self.show(view)
+        if obs.step is Step.PLACE and self.marked:
+            self.query_one("#exp-row", CardRow).focus()
+        self.host.refresh_status()
+
+    def take_marked(self) -> None:
+        """Take the marked cards as one gesture, or say why not."""
+        takes = [Take(card) for card in self.marked]
+        reason = self.host.check(*takes)
+        if reason is not None:
+            self.notify(reason, title="Not allowed", severity="warning")
+            return
+        self.marked = []
+        self.host.decide(*takes)
+
+    def place_marked(self, expedition: int | None) -> None:
+        """Put the marked card on ``expedition`` (None: a new one), or say why not."""
+        place = Place(self.marked[0], expedition)
+        reason = self.host.check(place)
+        if reason is not None:
+            self.notify(reason, title="Not allowed", severity="warning")
+            return
+        self.marked = []
+        self.host.decide(place)
+
+    def marking_status(self) -> str | None:
+        """What the marked cards will do, and whether they may."""
+        if not self.marked or self.view is None:
+            return None
+        g = self.view.glyphs
+        names = listed([f"the {card}" for card in self.marked])
+        if self.obs.step is Step.PLACE:
+            return f"Place {names}: choose its expedition, or + new exped. {g.sep} Esc clears"
+        reason = self.host.check(*(Take(card) for card in self.marked))
+        if reason is None:
+            return f"Take {names} {g.sep} Enter takes, Esc clears"
+        return f"Take {names}? {reason}"
+
+    def action_clear_marks(self) -> None:
+        """Forget the marked cards (Esc)."""
+        if self.marked:
+            self.marked = []
+            if self.view is not None:
+                self.show(self.view)
+            self.host.refresh_status()
 
     def choose_on_table(self, index: int) -> None:
         """The deck reveals, a card is taken (or placed), the last slot stops."""
@@ -596,6 +687,22 @@ class KarakorumTable(TableView):
         if len(exp.cards) >= 3:
             return Score(index, None)
         return Remove(index)
+
+    def hint_places(self, action: Action) -> list[tuple[str, int]]:
+        """The slots of the table row and the expeditions a decision acts on."""
+        cards = row_cards(self.obs)
+        if isinstance(action, Reveal):
+            return [("table-row", 0)]
+        if isinstance(action, StopRevealing | StopTaking | Pass | Done):
+            return [("table-row", STOP_SLOT)]
+        if isinstance(action, Take) and action.card in cards:
+            return [("table-row", 1 + cards.index(action.card))]
+        if isinstance(action, Place) and action.card in cards:
+            target = NEW_SLOT if action.expedition is None else action.expedition
+            return [("table-row", 1 + cards.index(action.card)), ("exp-row", target)]
+        if isinstance(action, Remove | Score):
+            return [("exp-row", action.expedition)]
+        return []
 
     def on_turn(self) -> None:
         """Put the cursor on the likeliest decision of this step, in the zone it belongs to."""

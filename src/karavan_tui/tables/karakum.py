@@ -10,8 +10,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from attrs import define
 from rich.text import Text
 from textual.app import ComposeResult
+from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
 from textual.widgets import Static
@@ -163,20 +165,16 @@ class HandZone(Vertical):
 
     def compose(self) -> ComposeResult:
         """One card per resource and the hidden notice."""
-        row = Horizontal(id="hand-row")
-        with row:
-            for res in RESOURCES:
-                yield Static("", classes=f"card -{res.value}", id=f"hand-{res.value}")
+        yield CardRow(len(RESOURCES), id="hand-row")
         yield Static("", id="hand-hidden")
 
-    def show(self, obs: KarakumObservation, g: Glyphs) -> None:
-        """Draw the observer's hand (none in the public view)."""
+    def show(self, obs: KarakumObservation, g: Glyphs, paying: Sequence[int] = ()) -> None:
+        """Draw the observer's hand (none in the public view); ``paying``: cards marked to pay."""
         hidden = self.query_one("#hand-hidden", Static)
-        row = self.query_one("#hand-row")
+        row = self.query_one("#hand-row", CardRow)
         if obs.hand is None or obs.player is None:
             # Blank the cards too, so no private card stays even in a hidden widget.
-            for res in RESOURCES:
-                self.query_one(f"#hand-{res.value}", Static).update("")
+            row.set_faces([CardFace("", "-none")] * len(RESOURCES))
             row.display = False
             hidden.display = True
             hidden.update("Hands are hidden.")
@@ -185,10 +183,16 @@ class HandZone(Vertical):
         row.display = True
         hidden.display = False
         times = "x" if g.tax == "*" else "×"
+        faces = []
         for res, count in zip(RESOURCES, obs.hand, strict=True):
-            card = self.query_one(f"#hand-{res.value}", Static)
-            card.update(f"{times}{count}\n{res.good}")
-            card.set_class(count == 0, "-none")
+            paid = paying[res.index] if paying else 0
+            classes = (
+                f"-{res.value}" + (" -none" if not count else "") + (" -marked" if paid else "")
+            )
+            text = f"{times}{count}\n" + (f"pay {paid}" if paid else res.good)
+            tip = f"{res.good}: {count} in hand" + (f", {paid} marked to pay" if paid else "")
+            faces.append(CardFace(text, classes, tip, key=res.value))
+        row.set_faces(faces)
         name = obs.players[obs.player]
         self.border_title = Content(f"{name}'s hand {g.sep} {plural(sum(obs.hand), 'card')}")
 
@@ -243,10 +247,29 @@ class CaravansZone(Static):
         self.update(text, layout=False)  # the zone's size does not depend on its text
 
 
+@define
+class Paying:
+    """A purchase being marked: the market place, whether Buy is still to be played, the
+    cards marked to pay (counts per resource)."""
+
+    slot: int
+    buying: bool
+    cards: list[int]
+
+
 class KarakumTable(TableView):
     """The Karakum table."""
 
     FIRST_FOCUS = "#resources"
+    BINDINGS = [
+        Binding("escape", "cancel_payment", "Cancel", show=False),
+        Binding("p", "list_payments", "Payments", show=False, tooltip="Every way to pay"),
+    ]
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.paying: Paying | None = None  # a purchase whose payment is being marked
+
     DEFAULT_CSS = table_stylesheet("karakum.tcss")
     SCOPED_CSS = False
 
@@ -267,35 +290,138 @@ class KarakumTable(TableView):
         assert before is None or isinstance(before, KarakumObservation)
         self.query_one(MarketZone).show(obs, before, legal, g)
         self.query_one(ResourceZone).show(obs, before, view.news, legal, g)
-        self.query_one(HandZone).show(obs, g)
+        if not view.legal:  # not the player's turn (any more): a payment being marked is dropped
+            self.paying = None
+        self.query_one(HandZone).show(obs, g, self.paying.cards if self.paying else ())
         caravans = self.query_one(CaravansZone)
         caravans.show(obs, before, g)
         caravans.border_title = f"Caravans: (cards in hand) left side {g.master} chain"
 
     # -- choosing -----------------------------------------------------------------
     def on_card_row_chosen(self, message: CardRow.Chosen) -> None:
-        """Turn a chosen card into a decision."""
+        """Turn a chosen card into a decision (while paying: the purchase)."""
         message.stop()
-        if message.row.id == "market-row":
+        paying = self.paying
+        on_it = message.row.id == "hand-row" or (
+            message.row.id == "market-row" and paying is not None and message.index == paying.slot
+        )
+        if paying is not None and on_it:  # Enter on the hand or the camel: buy
+            self.confirm_payment()
+            return
+        if message.row.id == "hand-row":
+            self.notify("Space marks a card to pay with, once you have chosen a camel.")
+        elif message.row.id == "market-row":
             self.buy(message.index)
         elif message.index == 0:
             self.host.decide(DrawCard())
         else:
             self.host.decide(TakeCard(message.index - 1))
 
+    def hint_places(self, action: Action) -> list[tuple[str, int]]:
+        """The card a decision takes or buys, or the hand cards it pays with."""
+        if isinstance(action, DrawCard):
+            return [("resources", 0)]
+        if isinstance(action, TakeCard):
+            return [("resources", action.slot + 1)]
+        if isinstance(action, Buy):
+            return [("market-row", action.slot)]
+        if isinstance(action, Pay):
+            return [("hand-row", i) for i, n in enumerate(action.cards) if n]
+        return []
+
+    def mark_hint(self, action: Action | None, *, point: bool = False) -> None:
+        """Mark the hinted cards; a hinted payment is marked in the hand, ready to pay."""
+        if point and isinstance(action, Pay) and self.paying is not None and self.view:
+            self.paying.cards = list(action.cards)
+            self.show(self.view)
+        super().mark_hint(action, point=point)
+
     def buy(self, slot: int) -> None:
-        """Buy the camel in ``slot``: pick a payment, then play both decisions."""
+        """Start paying for the camel in ``slot``: the cheapest payment is marked in the hand."""
         obs = self.obs
-        if obs.step is Step.PAY and obs.slot == slot and self.view and self.view.legal:
-            self.pick_payment(slot, list(self.view.legal), buying=False)
-            return
-        if Buy(slot) not in self.legal:
+        buying = not (obs.step is Step.PAY and obs.slot == slot)
+        if buying and Buy(slot) not in self.legal:
             self.host.decide(Buy(slot))  # refused: the screen says why
             return
         camel = obs.market[slot]
         assert camel is not None and obs.hand is not None
+        options = payments(obs.hand, camel.color, price(obs.market, slot))
+        self.paying = Paying(slot, buying, list(options[0]) if options else [0] * len(RESOURCES))
+        if self.view is not None:
+            self.show(self.view)
+        self.query_one("#hand-row", CardRow).focus()
+        self.host.refresh_status()
+
+    def on_card_row_marked(self, message: CardRow.Marked) -> None:
+        """While paying, one more card of that good to pay with (back to none after all)."""
+        message.stop()
+        obs = self.obs
+        if message.row.id != "hand-row" or obs.hand is None:
+            self.notify("Space marks cards of your hand to pay for a camel chosen in the market.")
+            return
+        if self.paying is None:
+            self.notify("Choose a camel in the market first: then mark the cards to pay with.")
+            return
+        held = obs.hand[message.index]
+        if not held:
+            self.notify(f"You hold no {RESOURCES[message.index].good}.", severity="warning")
+            return
+        cards = self.paying.cards
+        cards[message.index] = (cards[message.index] + 1) % (held + 1)
+        if self.view is not None:
+            self.show(self.view)
+        self.host.refresh_status()
+
+    def payment_gesture(self) -> tuple[Action, ...]:
+        """The decisions the marked payment makes: buy (unless already bought), then pay."""
+        assert self.paying is not None
+        pay = Pay(tuple(self.paying.cards))
+        return (Buy(self.paying.slot), pay) if self.paying.buying else (pay,)
+
+    def marking_status(self) -> str | None:
+        """While paying: the camel, the cards marked, and whether they pay it."""
+        if self.paying is None or self.view is None:
+            return None
+        obs, g = self.obs, self.view.glyphs
+        camel = obs.market[self.paying.slot]
+        cost = price(obs.market, self.paying.slot)
+        marked = describe_cards(tuple(self.paying.cards))
+        reason = self.host.check(*self.payment_gesture())
+        head = f"Buy the {camel} for {plural(cost, 'unit')} with {marked}"
+        if reason is None:
+            return f"{head} {g.sep} Enter buys, Esc cancels, p lists every way"
+        return f"{head}. {reason}"
+
+    def confirm_payment(self) -> None:
+        """Buy with the marked cards, or say why they do not pay."""
+        gesture = self.payment_gesture()
+        reason = self.host.check(*gesture)
+        if reason is not None:
+            self.notify(reason, title="Not allowed", severity="warning")
+            return
+        self.paying = None
+        self.host.decide(*gesture)
+
+    def action_cancel_payment(self) -> None:
+        """Stop paying (Esc): nothing is bought."""
+        if self.paying is not None:
+            self.paying = None
+            if self.view is not None:
+                self.show(self.view)
+            self.host.refresh_status()
+
+    def action_list_payments(self) -> None:
+        """Every way to pay for the camel being paid for, as a list (p)."""
+        if self.paying is None:
+            self.notify("Choose a camel in the market first.")
+            return
+        obs = self.obs
+        slot, buying = self.paying.slot, self.paying.buying
+        camel = obs.market[slot]
+        assert camel is not None and obs.hand is not None
         options = [Pay(cards) for cards in payments(obs.hand, camel.color, price(obs.market, slot))]
-        self.pick_payment(slot, options, buying=True)
+        self.action_cancel_payment()
+        self.pick_payment(slot, options, buying=buying)
 
     def pick_payment(self, slot: int, options: Sequence[Action], *, buying: bool) -> None:
         """Open the payment picker for the camel in ``slot``."""
@@ -318,7 +444,7 @@ class KarakumTable(TableView):
         obs = self.obs
         legal = list(view.legal)
         if obs.step is Step.PAY and obs.slot is not None:
-            self.pick_payment(obs.slot, legal, buying=False)
+            self.buy(obs.slot)
         elif obs.step is Step.JOIN:
             self.ask("Several left-side camels can join: which goes first?", legal)
         elif legal == [Pass()]:

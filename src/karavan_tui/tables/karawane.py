@@ -359,6 +359,12 @@ class KarawaneTable(TableView):
             return
         self.ask(f"Which card, to move {where}?", plays)
 
+    def hint_places(self, action: Action) -> list[tuple[str, int]]:
+        """The hand card a decision plays."""
+        hand = self.obs.hand
+        card = card_of(action)
+        return [("hand-row", hand.index(card))] if hand and card in hand else []
+
     def on_turn(self) -> None:
         """Bring the keyboard to the hand: every decision starts with a card."""
         self.query_one(CardRow).focus()

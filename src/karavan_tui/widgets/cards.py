@@ -66,11 +66,14 @@ class Card(Static):
         return self._face
 
     def on_click(self, event: Click) -> None:
-        """Choose this card."""
+        """Choose this card; a right click (or Ctrl and a click) marks it, as Space does."""
         event.stop()
         row = self.parent
         if isinstance(row, CardRow):
-            row.choose(self.index)
+            if event.button == 3 or event.ctrl:
+                row.mark(self.index)
+            else:
+                row.choose(self.index)
 
 
 class CardRow(Horizontal, can_focus=True):
@@ -88,9 +91,20 @@ class CardRow(Horizontal, can_focus=True):
         Binding("up", "app.focus_previous", "Previous zone", show=False),
         Binding("down", "app.focus_next", "Next zone", show=False),
         Binding("enter", "choose", "Choose", tooltip="Act on the card under the cursor"),
+        Binding(
+            "space", "mark", "Mark", show=False, tooltip="Mark the card for a choice of several"
+        ),
     ]
 
     cursor: reactive[int] = reactive(0)
+
+    class Marked(Message):
+        """A card of ``row`` was marked (Space, or a right click): a choice of several cards."""
+
+        def __init__(self, row: CardRow, index: int) -> None:
+            super().__init__()
+            self.row = row
+            self.index = index
 
     class Chosen(Message):
         """A card of ``row`` was chosen."""
@@ -162,6 +176,16 @@ class CardRow(Horizontal, can_focus=True):
         shown = [i for i, card in enumerate(self.cards) if card.display]
         if shown:
             self.cursor = shown[-1] if step > 0 else shown[0]
+
+    def action_mark(self) -> None:
+        """Mark the card under the cursor."""
+        self.mark(self.cursor)
+
+    def mark(self, index: int) -> None:
+        """Mark card ``index`` (the cursor follows)."""
+        self.cursor = index
+        self.focus()
+        self.post_message(self.Marked(self, index))
 
     def action_choose(self) -> None:
         """Choose the card under the cursor."""

@@ -43,3 +43,33 @@ def score_chart(
         text.append(f" {values[-1] if values else 0:>3}\n")
     text.append(f"{'':<{name_width}} from the deal to decision {steps - 1}, on one scale to {top}")
     return text
+
+
+def chance_chart(
+    names: Sequence[str],
+    series: Sequence[Sequence[tuple[int, float]]],
+    decisions: int,
+    width: int = 48,
+    ascii_mode: bool = False,
+) -> Text:
+    """One row per player: name, a sparkline of the chance of winning, the last chance.
+
+    ``series[row]`` holds (decision number, chance after it) pairs in order; a
+    column shows the chance after the latest judged decision at or before its
+    place in the game, on one scale from 0 to 100%.
+    """
+    ramp = ASCII_RAMP if ascii_mode else UNICODE_RAMP
+    name_width = max((len(name) for name in names), default=0)
+    text = Text()
+    for row, (name, points) in enumerate(zip(names, series, strict=True)):
+        text.append(f"{name:<{name_width}} ", style="bold")
+        style = STYLES[row % len(STYLES)]
+        for column in range(width):
+            upto = (column + 1) * max(1, decisions) // width - 1
+            known = [chance for index, chance in points if index <= upto]
+            chance = known[-1] if known else (points[0][1] if points else 0.0)
+            text.append(ramp[round(max(0.0, min(1.0, chance)) * (len(ramp) - 1))], style=style)
+        last = points[-1][1] if points else 0.0
+        text.append(f" {last:>4.0%}\n")
+    text.append(f"{'':<{name_width}} chance of winning after each decision, 0 to 100%")
+    return text

@@ -176,4 +176,4 @@ class StatusLine(Static):
             text.append(f"  {g.thinking}", style="italic")
         if saved:
             text.append(f"  {saved}", style="dim")
-        self.update(text, layout=False)  # always one line
+        self.update(text)  # usually one line; a long marking status takes two

@@ -10,8 +10,10 @@ Each game may have a module here named after it, offering:
   more ahead (the Greedy level keeps the small ``evaluate``);
 * ``SCALE`` — a points margin that makes a game about decided (it turns a lead
   into a chance of winning);
-* optionally ``rollout_action(game, state, legal, rng)`` — a cheap, plausible
-  decision for the playouts of the Expert level;
+* optionally ``rollout_action(game, state, rng)`` — a cheap, plausible
+  decision for the playouts of the Expert level; it lists the legal decisions
+  itself, and only when it needs them (listing them all is most of the cost
+  of a playout step where the policy mostly picks among a few);
 * optionally ``ROLLOUT_DEPTH`` — how many decisions the search levels' playouts
   run before the evaluation scores them (where decisions are dear, fewer);
 * optionally ``SMART_ROLLOUTS = True`` — the Hard level, too, plays out with
@@ -29,7 +31,7 @@ from __future__ import annotations
 import importlib
 import math
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from functools import cache
 from typing import Any
 
@@ -38,7 +40,7 @@ from attrs import frozen
 from karavan_core.engine import Action, Game, State
 
 Evaluate = Callable[[State, int], float]
-RolloutPolicy = Callable[[Game[Any, Any, Any], State, Sequence[Action], random.Random], Action]
+RolloutPolicy = Callable[[Game[Any, Any, Any], State, random.Random], Action]
 Candidates = Callable[[State, list[Action]], list[Action]]
 
 
@@ -81,10 +83,11 @@ class Evaluator:
                 out.append(0.8 * win + 0.2 * _logistic(lead / self.scale))
             return out
         values = self.values(state)
-        return [
-            _logistic((v - max(w for i, w in enumerate(values) if i != seat)) / self.scale)
-            for seat, v in enumerate(values)
-        ]
+        # Each player's lead over the best of the others: the best player's is
+        # over the second best (who may be level), everyone else's over the best.
+        best, second = sorted(values, reverse=True)[:2]
+        scale = self.scale
+        return [_logistic((v - (second if v == best else best)) / scale) for v in values]
 
 
 def _logistic(x: float) -> float:

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
 from typing import Any
 
 from karavan_core.engine import Action, Game
 from karavan_core.games.jaipur import components as C
-from karavan_core.games.jaipur.state import JaipurState, Sell, TakeGood
+from karavan_core.games.jaipur.components import CARD_INDEX
+from karavan_core.games.jaipur.rules import takings_and_sales
+from karavan_core.games.jaipur.state import JaipurState, Sell
 
 SCALE = 12.0
 # Random Jaipur play is mostly pointless exchanges: measured over 10 games
@@ -53,23 +54,27 @@ def evaluate(state: JaipurState, player: int) -> float:
     return value
 
 
-def rollout_action(
-    game: Game[Any, Any, Any], state: JaipurState, legal: Sequence[Action], rng: random.Random
-) -> Action:
-    """Sell the most valuable lot, else take the dearest single good, else anything."""
+def rollout_action(game: Game[Any, Any, Any], state: JaipurState, rng: random.Random) -> Action:
+    """Sell the most valuable lot, else take the dearest single good, else anything.
+
+    One time in five, or when no sale or single good is worth anything, any
+    legal decision at random; only then are all of them (exchanges included) listed.
+    """
     if rng.random() < 0.2:
-        return legal[rng.randrange(len(legal))]
+        return _any(game, state, rng)
     best: Action | None = None
     best_value = 0.0
-    for action in legal:
+    for action in takings_and_sales(state):
+        pile = state.goods_piles[CARD_INDEX[action.good]]
         if isinstance(action, Sell):
-            pile = state.goods_piles[action.good.index]
             value = sum(pile[: action.count]) + (2.0 if action.count >= 3 else 0.0)
-        elif isinstance(action, TakeGood):
-            pile = state.goods_piles[action.good.index]
-            value = 0.5 * pile[0] if pile else 0.0
         else:
-            continue
+            value = 0.5 * pile[0] if pile else 0.0
         if value > best_value:
             best, best_value = action, value
-    return best if best is not None else legal[rng.randrange(len(legal))]
+    return best if best is not None else _any(game, state, rng)
+
+
+def _any(game: Game[Any, Any, Any], state: JaipurState, rng: random.Random) -> Action:
+    legal: list[Action] = game.legal_actions(state)
+    return legal[rng.randrange(len(legal))]

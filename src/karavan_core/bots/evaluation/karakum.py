@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from itertools import repeat
+from operator import attrgetter
 from typing import Any
 
 from karavan_core.engine import Action, Game
 from karavan_core.games.karakum import components as C
-from karavan_core.games.karakum.rules import fits, price, units
+from karavan_core.games.karakum.components import RES_INDEX
+from karavan_core.games.karakum.rules import color_units, fits, taxed_color
 from karavan_core.games.karakum.state import Buy, KarakumState, Step, TakeCard
 
 SCALE = 6.0
@@ -17,18 +19,20 @@ SCALE = 6.0
 # soon as the turn under way is over (search_candidates then took it to 61.7%).
 ROLLOUT_DEPTH = 0
 ALL_CAMELS = len(C.GOODS) * len(C.CAMEL_VALUES)
+_VALUE = attrgetter("value")
 USEFUL_HAND = 14
 
 
 def evaluate(state: KarakumState, player: int) -> float:
     """Points ``player`` has, plus a discounted value for cards in hand and a flexible caravan."""
     caravan = state.caravans[player]
-    left = state.lefts[player]
-    points = sum(c.value for c in caravan) + sum(c.value for c in left) / 2
+    in_caravan: int = sum(map(_VALUE, caravan))
+    on_left: int = sum(map(_VALUE, state.lefts[player]))
     if state.is_over:
-        return float(sum(c.value for c in caravan) + sum(c.value for c in left) // 2)
+        return float(in_caravan + on_left // 2)
+    points = in_caravan + on_left / 2
     # A left-side camel may still join and then count in full.
-    points += 0.15 * sum(c.value for c in left)
+    points += 0.15 * on_left
     # Cards are worth less as the camel deck (the game's clock) runs down.
     start_deck = ALL_CAMELS - len(state.removed) - C.MARKET_SIZE
     remaining = len(state.camel_deck) / start_deck if start_deck else 0.0
@@ -40,7 +44,7 @@ def evaluate(state: KarakumState, player: int) -> float:
     cards = min(cards, USEFUL_HAND) + 0.25 * max(0.0, cards - USEFUL_HAND)
     points += weight * cards
     # Camels on offer that fit the end of the caravan keep it growing.
-    market_fit = sum(1 for c in state.market if c is not None and fits(caravan, c))
+    market_fit = sum(map(fits, repeat(caravan), filter(None, state.market)))
     points += 0.1 * market_fit * remaining
     return points
 
@@ -60,15 +64,20 @@ def prospect(state: KarakumState, player: int) -> float:
     A camel that cannot join the caravan counts at half (it would wait on the
     left side); each payment unit the hand lacks costs ``SHORTFALL_COST``.
     """
-    hand = state.hands[player]
     caravan = state.caravans[player]
+    units = color_units(state.hands[player])
+    market = state.market
+    taxed = taxed_color(market)
     best = 0.0
-    for slot, camel in enumerate(state.market):
-        if camel is None:
-            continue
-        shortfall = max(0, price(state.market, slot) - units(hand, camel.color))
-        worth = camel.value if fits(caravan, camel) else camel.value / 2
-        best = max(best, worth - SHORTFALL_COST * shortfall)
+    for camel in filter(None, market):
+        value, color = camel.value, camel.color
+        cost = value + C.TAX if color is taxed else value  # its price()
+        shortfall = cost - units[RES_INDEX[color]]
+        worth = value if fits(caravan, camel) else value / 2
+        if shortfall > 0:
+            worth -= SHORTFALL_COST * shortfall
+        if worth > best:
+            best = worth
     return best
 
 
@@ -105,14 +114,13 @@ def search_candidates(state: KarakumState, legal: list[Action]) -> list[Action]:
     return kept
 
 
-def rollout_action(
-    game: Game[Any, Any, Any], state: KarakumState, legal: Sequence[Action], rng: random.Random
-) -> Action:
+def rollout_action(game: Game[Any, Any, Any], state: KarakumState, rng: random.Random) -> Action:
     """Buy the dearest camel (one that fits counts double), paying the cheapest way; else gather.
 
     Gathering prefers the goods of the camels on offer that fit the caravan,
     so that a playout builds towards its next purchase as a player would.
     """
+    legal: list[Action] = game.legal_actions(state)  # cheap here: a few places, payments
     if state.step is Step.PAY:
         return legal[0]  # payments are listed cheapest first
     if rng.random() < 0.15:

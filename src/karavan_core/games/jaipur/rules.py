@@ -11,14 +11,15 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import cache
-from itertools import product
-from typing import Any
+from itertools import product, repeat
+from operator import add, mul, sub
+from typing import Any, cast
 
-from karavan_core.engine import Action, Game, Result
+from karavan_core.engine import Action, Game, Result, remembered
 from karavan_core.games.jaipur import components as C
-from karavan_core.games.jaipur.components import CAMEL, CARDS, GOODS, Card
+from karavan_core.games.jaipur.components import CAMEL, CARD_INDEX, CARDS, GOODS, Card
 from karavan_core.games.jaipur.state import (
     ACTION_TYPES,
     Counts,
@@ -31,7 +32,7 @@ from karavan_core.games.jaipur.state import (
     TakeCamels,
     TakeGood,
 )
-from karavan_core.rng import Rng, fresh_rng
+from karavan_core.rng import Rng, fresh_rng, shuffle
 from karavan_core.values import replace, replace_at
 
 N_GOODS = len(GOODS)
@@ -51,6 +52,18 @@ SELL: tuple[tuple[Sell, ...], ...] = tuple(
 MIN_SALE: Counts = tuple(C.PRECIOUS_MIN_SALE if good in C.PRECIOUS else 1 for good in GOODS)
 
 
+@cache
+def _takings(goods: Counts) -> tuple[TakeGood, ...]:
+    """Taking one good, for each good in the market (at most 462 market goods exist)."""
+    return tuple(TAKE_GOOD[i] for i in range(N_GOODS) if goods[i])
+
+
+@cache
+def _sales(hand: Counts) -> tuple[Sell, ...]:
+    """Every sale ``hand`` allows, good by good, fewest cards first (at most 1716 hands exist)."""
+    return tuple(sale for i, n in enumerate(hand) for sale in SELL[i][MIN_SALE[i] : n + 1])
+
+
 # -- small helpers on count tuples ---------------------------------------------------
 
 
@@ -60,10 +73,7 @@ def _add_at(counts: Counts, index: int, n: int) -> Counts:
 
 def counts_of(cards: Sequence[Card], kinds: int = len(CARDS)) -> Counts:
     """Count a list of cards into ``kinds`` counts (7 with camels, 6 for goods only)."""
-    counts = [0] * kinds
-    for card in cards:
-        counts[card.index] += 1
-    return tuple(counts)
+    return tuple(map(list(cards).count, CARDS[:kinds]))
 
 
 def cards_of(counts: Counts) -> list[Card]:
@@ -96,35 +106,141 @@ def sub_counts(counts: Counts) -> tuple[tuple[Counts, ...], ...]:
 _exchange = cache(Exchange)
 
 
-def exchanges(goods: Counts, hand: Counts, camels: int) -> tuple[Exchange, ...]:
+# Listing the exchanges was most of the time of a Jaipur decision, random or
+# searched: one exchange object looked up per exchange listed.  Now they are
+# listed in blocks: all those with the same goods taken and the same cards
+# givable (the hand less the kinds taken) form one block, built once and
+# kept with its take.  A block is a pure function of its take and key, so
+# keeping it cannot change what is listed.  Keys are integers, the givable
+# counts packed three bits a kind (a hand holds at most seven cards), so
+# finding a block is one bitwise AND and one lookup in a small dict.
+_BITS = 3
+_KIND = (1 << _BITS) - 1
+
+
+def _packed(counts: Counts) -> int:
+    """``counts`` packed into one integer, three bits a kind."""
+    return sum(n << (_BITS * i) for i, n in enumerate(counts))
+
+
+@cache
+def _capped(hand: Counts) -> tuple[int, ...]:
+    """``hand`` packed, with each count capped at ``n``, for each ``n`` up to five.
+
+    An exchange of ``n`` goods never gives more than ``n`` of a kind, so two
+    hands that differ only beyond that share their blocks.  At most 1716 hands exist.
+    """
+    return tuple(_packed(tuple(min(h, n) for h in hand)) for n in range(C.MARKET_SIZE + 1))
+
+
+Block = tuple[tuple[Exchange, ...], ...]  # [c]: the exchanges giving at most c camels
+
+
+class _Take:
+    """One way of taking goods in an exchange, and the blocks of exchanges that take so."""
+
+    __slots__ = ("blocks", "counts", "kept", "mask", "size")
+
+    def __init__(self, counts: Counts) -> None:
+        self.counts = counts
+        self.size = sum(counts)
+        self.kept = tuple(0 if t else 1 for t in counts)  # the kinds that may be given
+        self.mask = sum(_KIND << (_BITS * i) for i, k in enumerate(self.kept) if k)
+        self.blocks: dict[int, Block] = {}  # by the givable counts, packed and capped
+
+
+_TAKES: dict[Counts, _Take] = {}  # at most 455 takes exist
+
+
+def _take(counts: Counts) -> _Take:
+    """The one :class:`_Take` of ``counts``."""
+    take = _TAKES.get(counts)
+    if take is None:
+        take = _TAKES[counts] = _Take(counts)
+    return take
+
+
+@cache
+def _takes(goods: Counts) -> tuple[_Take, ...]:
+    """What an exchange may take from these market goods, in listing order.
+
+    At most 462 market goods tuples exist.
+    """
+    takes = sub_counts(goods)
+    return tuple(_take(t) for size in range(C.MIN_EXCHANGE, len(takes)) for t in takes[size])
+
+
+# About 45,000 blocks turn up over 2,000 random matches (a few hundred bytes
+# each); past the bound they are all dropped and built again as needed.
+_MAX_BLOCKS = 1 << 16
+_block_count = 0
+
+
+def _exchange_block(take: _Take, hand: Counts, key: int) -> Block:
+    """Build and keep the block ``key`` of ``take``: the exchanges giving from ``hand``.
+
+    Only the kinds not taken may be given (a good being taken is never given
+    back); the exchanges giving fewest camels come first.
+    """
+    global _block_count
+    size = take.size
+    free = tuple(map(min, map(mul, hand, take.kept), repeat(size)))
+    gives = sub_counts(free)
+    found: list[Exchange] = []
+    prefixes = []
+    for camel_count in range(size + 1):
+        rest = size - camel_count
+        if rest < len(gives):
+            # map runs in C: no Python frame per exchange.
+            found += map(_exchange, repeat(take.counts), gives[rest], repeat(camel_count))
+        prefixes.append(tuple(found))
+    if _block_count >= _MAX_BLOCKS:
+        for each in _TAKES.values():
+            each.blocks.clear()
+        _block_count = 0
+    _block_count += 1
+    block = take.blocks[key] = tuple(prefixes)
+    return block
+
+
+def exchanges(goods: Counts, hand: Counts, camels: int) -> list[Exchange]:
     """Every legal exchange with these market goods, this hand and ``camels`` givable camels.
 
     ``camels`` is already capped by the hand limit: each camel given adds one
-    card to the hand.  A good being taken is never given back.
+    card to the hand.  Listed by the number of goods taken, then what is
+    taken, then the camels given, then what is given.
     """
-    found: list[Exchange] = []
-    takes = sub_counts(goods)
-    for size in range(C.MIN_EXCHANGE, len(takes)):
-        for take in takes[size]:
-            free = tuple(0 if t else h for t, h in zip(take, hand, strict=True))
-            gives = sub_counts(free)
-            for camel_count in range(min(camels, size) + 1):
-                rest = size - camel_count
-                if rest < len(gives):
-                    found.extend(_exchange(take, give, camel_count) for give in gives[rest])
-    return tuple(found)
+    found: list[Action] = []
+    _list_exchanges(found, goods, hand, camels)
+    return cast(list[Exchange], found)
 
 
-def _seen(
-    state: JaipurState, seat: int, take: Counts = NO_GOODS, give: Counts = NO_GOODS
-) -> tuple[Counts, ...]:
-    """``state.known`` after ``seat`` openly takes ``take`` and gives up ``give``.
+def _list_exchanges(actions: list[Action], goods: Counts, hand: Counts, camels: int) -> None:
+    """Add ``exchanges(goods, hand, camels)`` to ``actions``."""
+    capped = _capped(hand)
+    for take in _takes(goods):
+        size = take.size
+        key = capped[size] & take.mask
+        block = take.blocks.get(key)
+        if block is None:
+            block = _exchange_block(take, hand, key)
+        actions += block[camels if camels < size else size]
+
+
+def _add_for(rows: tuple[Counts, ...], seat: int, index: int, n: int) -> tuple[Counts, ...]:
+    """``rows`` (one count tuple per seat) with ``n`` added to ``seat``'s count at ``index``."""
+    return replace_at(rows, seat, _add_at(rows[seat], index, n))
+
+
+def _seen(known: Counts, take: Counts, give: Counts) -> Counts:
+    """What the others know of a hand once it openly takes ``take`` and gives up ``give``.
 
     Giving up goods tells the others nothing about the rest of that kind, so
     only what was known to be there is struck off.
     """
-    mine = (max(0, k - g) + t for k, t, g in zip(state.known[seat], take, give, strict=True))
-    return replace_at(state.known, seat, tuple(mine))
+    if known == NO_GOODS:  # the commonest case by far: nothing was known of this hand
+        return take
+    return tuple(map(add, map(max, map(sub, known, give), NO_GOODS), take))
 
 
 def _deal(
@@ -212,6 +328,22 @@ def _settle(
     return winner, f"Round {number} ends because {ended_by}. {camel} {seal}"
 
 
+def takings_and_sales(state: JaipurState) -> list[TakeGood | Sell]:
+    """The legal decisions that take one good or sell, in ``legal_actions``' order.
+
+    All of them but the camels and the exchanges, which cost the most to list:
+    the bots' playouts mostly choose among these.
+    """
+    if state.over:
+        return []
+    hand = state.hands[state.current]
+    found: list[TakeGood | Sell] = []
+    if sum(hand) < C.HAND_LIMIT:
+        found += _takings(state.market[:CAMEL])
+    found += _sales(hand)
+    return found
+
+
 # -- the game ---------------------------------------------------------------------
 
 
@@ -236,24 +368,26 @@ class Jaipur(Game[JaipurState, JaipurObservation, Action]):
         rng, first = self.first_player(options, C.PLAYERS, Rng(seed))
         return _deal(tuple(players), rng, (0,) * C.PLAYERS, (), first)
 
+    def is_over(self, state: JaipurState) -> bool:
+        """Whether the match has ended (read straight from the state: asked at every step)."""
+        return state.over
+
     # -- decisions ------------------------------------------------------------------
+    @remembered
     def legal_actions(self, state: JaipurState) -> list[Action]:
         """Take one good, take the camels, every exchange, every sale (in that order)."""
         if state.over:
             return []
         seat = state.current
         hand, market = state.hands[seat], state.market
+        goods = market[:CAMEL]
         size = sum(hand)
-        actions: list[Action] = []
-        if size < C.HAND_LIMIT:
-            actions += [TAKE_GOOD[i] for i in range(N_GOODS) if market[i]]
+        actions: list[Action] = [*_takings(goods)] if size < C.HAND_LIMIT else []
         if market[CAMEL]:
             actions.append(TAKE_CAMELS)
         givable = max(0, min(state.herds[seat], C.HAND_LIMIT - size))
-        actions += exchanges(market[:CAMEL], hand, givable)
-        for i, n in enumerate(hand):
-            if n >= MIN_SALE[i]:
-                actions += SELL[i][MIN_SALE[i] : n + 1]
+        _list_exchanges(actions, goods, hand, givable)
+        actions += _sales(hand)
         return actions
 
     def why_illegal(self, state: JaipurState, action: object) -> str | None:
@@ -350,40 +484,67 @@ class Jaipur(Game[JaipurState, JaipurObservation, Action]):
         name = obs.players[obs.current]
         return f"{name}: take a good, take the camels, exchange or sell"
 
+    def disclose(self, state: JaipurState) -> tuple[tuple[str, str], ...]:
+        """Every hand, the deck in order and the bonus tokens left, in words."""
+        rows = [
+            (f"{name}'s hand", describe_cards(hand))
+            for name, hand in zip(state.players, state.hands, strict=True)
+        ]
+        rows.append(("Deck, top first", ", ".join(card.value for card in state.deck) or "empty"))
+        for size, pile in zip(("3", "4", "5+"), state.bonus_piles, strict=True):
+            rows.append(
+                (f"{size}-card bonus tokens, top first", " ".join(map(str, pile)) or "none")
+            )
+        for name, won in zip(state.players, state.bonus_won, strict=True):
+            values = [value for pile in won for value in pile]
+            total = sum(values)
+            rows.append(
+                (
+                    f"{name}'s bonus tokens",
+                    f"{' + '.join(map(str, values))} = {total}" if values else "none",
+                )
+            )
+        return tuple(rows)
+
     # -- applying ---------------------------------------------------------------------
     def _apply(self, state: JaipurState, action: Action) -> JaipurState:
         seat = state.current
         if isinstance(action, TakeGood):
-            i = action.good.index
-            hands = replace_at(state.hands, seat, _add_at(state.hands[seat], i, 1))
-            known = _seen(state, seat, take=_add_at(NO_GOODS, i, 1))
-            return self._refill(state, 1, _add_at(state.market, i, -1), hands=hands, known=known)
+            i = CARD_INDEX[action.good]
+            return self._refill(
+                state,
+                1,
+                _add_at(state.market, i, -1),
+                hands=_add_for(state.hands, seat, i, 1),
+                known=_add_for(state.known, seat, i, 1),  # everyone saw it go into the hand
+            )
         if isinstance(action, TakeCamels):
             n = state.market[CAMEL]
             herds = replace_at(state.herds, seat, state.herds[seat] + n)
             return self._refill(state, n, state.market[:CAMEL] + (0,), herds=herds)
         if isinstance(action, Exchange):
-            take, give = action.take, action.give
-            market = tuple(m - t + g for m, t, g in zip(state.market, take, give, strict=False))
-            hand = tuple(h + t - g for h, t, g in zip(state.hands[seat], take, give, strict=True))
+            take, give, camels = action.take, action.give, action.camels
+            market = state.market
+            # Kind by kind with map, in C: the market has camels last, which take lacks.
+            hand = tuple(map(sub, map(add, state.hands[seat], take), give))
             return self._finish(
                 state,
                 None,
-                market=market + (state.market[CAMEL] + action.camels,),
+                market=(*map(add, map(sub, market, take), give), market[CAMEL] + camels),
                 hands=replace_at(state.hands, seat, hand),
-                herds=replace_at(state.herds, seat, state.herds[seat] - action.camels),
-                known=_seen(state, seat, take=take, give=give),
+                herds=replace_at(state.herds, seat, state.herds[seat] - camels),
+                known=replace_at(state.known, seat, _seen(state.known[seat], take, give)),
             )
         assert isinstance(action, Sell)
-        return self._sell(state, action.good.index, action.count)
+        return self._sell(state, CARD_INDEX[action.good], action.count)
 
     def _refill(self, state: JaipurState, n: int, market: Counts, **changes: Any) -> JaipurState:
         """Refill ``n`` market places from the deck; the round ends if the deck falls short."""
-        drawn, deck = state.deck[:n], state.deck[n:]
-        for card in drawn:
-            market = _add_at(market, card.index, 1)
-        ended = "the market could not be refilled" if len(drawn) < n else None
-        return self._finish(state, ended, market=market, deck=deck, **changes)
+        deck = state.deck
+        for card in deck[:n]:
+            market = _add_at(market, CARD_INDEX[card], 1)
+        ended = "the market could not be refilled" if len(deck) < n else None
+        return self._finish(state, ended, market=market, deck=deck[n:], **changes)
 
     def _sell(self, state: JaipurState, i: int, n: int) -> JaipurState:
         seat = state.current
@@ -399,14 +560,17 @@ class Jaipur(Game[JaipurState, JaipurObservation, Action]):
                 bonus_piles = replace_at(bonus_piles, k, bonus[1:])
                 held = bonus_won[seat]
                 bonus_won = replace_at(bonus_won, seat, replace_at(held, k, held[k] + bonus[:1]))
-        empty = sum(1 for p in goods_piles if not p)
+        empty = goods_piles.count(())
         ended = "three goods have run out of tokens" if empty >= C.EMPTY_PILES_TO_END else None
+        known = state.known[seat]
         return self._finish(
             state,
             ended,
-            hands=replace_at(state.hands, seat, _add_at(state.hands[seat], i, -n)),
+            hands=_add_for(state.hands, seat, i, -n),
             discard=_add_at(state.discard, i, n),
-            known=_seen(state, seat, give=_add_at(NO_GOODS, i, n)),
+            # Only what was known to be there is struck off: selling some of a
+            # kind tells the others nothing about the rest of it.
+            known=replace_at(state.known, seat, _add_at(known, i, -min(n, known[i]))),
             goods_piles=goods_piles,
             goods_won=goods_won,
             bonus_piles=bonus_piles,
@@ -535,6 +699,10 @@ class Jaipur(Game[JaipurState, JaipurObservation, Action]):
 
     def sample_state(self, observation: JaipurObservation, rng: random.Random) -> JaipurState:
         """Deal the unseen cards and bonus tokens at random, consistent with ``observation``."""
+        return self.sampler(observation)(rng)
+
+    def sampler(self, observation: JaipurObservation) -> Callable[[random.Random], JaipurState]:
+        """``sample_state`` for many deals: the unseen cards are found once, then shuffled."""
         obs = observation
         assert obs.player is not None and obs.hand is not None and obs.bonus_won is not None
         other = 1 - obs.player
@@ -542,46 +710,65 @@ class Jaipur(Game[JaipurState, JaipurObservation, Action]):
         theirs_known = obs.known[other]
         seen = zip(obs.market[:CAMEL], obs.hand, obs.discard, theirs_known, strict=True)
         unseen = tuple(n - sum(s) for n, s in zip(C.CARD_COUNTS[:CAMEL], seen, strict=True))
-        goods = cards_of(unseen)
-        rng.shuffle(goods)
+        unseen_goods = cards_of(unseen)
         size = obs.hand_sizes[other] - sum(theirs_known)
-        guessed = counts_of(goods[:size], N_GOODS)
-        hands = [obs.hand, obs.hand]
-        hands[other] = tuple(k + n for k, n in zip(theirs_known, guessed, strict=True))
-        camels = C.CARD_COUNTS[CAMEL] - obs.market[CAMEL] - sum(obs.herds)
-        deck = goods[size:] + [Card.CAMEL] * camels  # only camels no one holds are in the deck
-        rng.shuffle(deck)
-        bonus_piles, theirs = [], []
+        # Only camels no one holds are in the deck.
+        camels = [Card.CAMEL] * (C.CARD_COUNTS[CAMEL] - obs.market[CAMEL] - sum(obs.herds))
+        unseen_tokens = []
         for k, values in enumerate(C.BONUS_TOKENS):
-            unseen_tokens = list(values)
+            left = list(values)
             for value in obs.bonus_won[k]:
-                unseen_tokens.remove(value)
-            rng.shuffle(unseen_tokens)
-            count = obs.bonus_counts[other][k]
-            theirs.append(tuple(unseen_tokens[:count]))
-            bonus_piles.append(tuple(unseen_tokens[count:]))
-        bonus_won = [obs.bonus_won, obs.bonus_won]
-        bonus_won[other] = tuple(theirs)
-        return JaipurState(
+                left.remove(value)
+            unseen_tokens.append(left)
+        theirs_counts = obs.bonus_counts[other]
+        # Every deal is this state with the hidden parts (and the generator) replaced.
+        table = JaipurState(
             players=obs.players,
-            rng=fresh_rng(rng),
+            rng=Rng(0),
             seals=obs.seals,
             rounds=obs.rounds,
             starter=obs.starter,
             current=obs.current,
             over=obs.over,
-            deck=tuple(deck),
+            deck=(),
             market=obs.market,
-            hands=tuple(hands),
+            hands=(),
             herds=obs.herds,
             discard=obs.discard,
             goods_piles=obs.goods_piles,
-            bonus_piles=tuple(bonus_piles),
+            bonus_piles=(),
             goods_won=obs.goods_won,
-            bonus_won=tuple(bonus_won),
+            bonus_won=(),
             turn=obs.turn,
             known=obs.known,
         )
+
+        def deal(rng: random.Random) -> JaipurState:
+            goods = unseen_goods.copy()
+            shuffle(rng, goods)
+            guessed = counts_of(goods[:size], N_GOODS)
+            hands = [obs.hand, obs.hand]
+            hands[other] = tuple(map(add, theirs_known, guessed))
+            deck = goods[size:] + camels
+            shuffle(rng, deck)
+            bonus_piles, theirs = [], []
+            for tokens, count in zip(unseen_tokens, theirs_counts, strict=True):
+                tokens = tokens.copy()
+                shuffle(rng, tokens)
+                theirs.append(tuple(tokens[:count]))
+                bonus_piles.append(tuple(tokens[count:]))
+            bonus_won = [obs.bonus_won, obs.bonus_won]
+            bonus_won[other] = tuple(theirs)
+            return replace(
+                table,
+                rng=fresh_rng(rng),
+                deck=tuple(deck),
+                hands=tuple(hands),
+                bonus_piles=tuple(bonus_piles),
+                bonus_won=tuple(bonus_won),
+            )
+
+        return deal
 
     def inventory(self, state: JaipurState) -> Counter[str]:
         """Every card and token of the round in progress (or the last round, once over)."""

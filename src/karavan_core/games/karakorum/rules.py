@@ -8,7 +8,7 @@ from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import Any, TypeVar
 
-from karavan_core.engine import Action, Game, Result
+from karavan_core.engine import Action, Game, Result, remembered
 from karavan_core.games.karakorum import components as C
 from karavan_core.games.karakorum.components import PEAK_INDEX, PEAKS, GoalKind, Peak
 from karavan_core.games.karakorum.state import (
@@ -30,7 +30,7 @@ from karavan_core.games.karakorum.state import (
     Take,
     Tracks,
 )
-from karavan_core.rng import Rng, fresh_rng
+from karavan_core.rng import Rng, fresh_rng, shuffle
 from karavan_core.values import replace, replace_at
 
 ALL_CARDS: tuple[Card, ...] = tuple(
@@ -58,9 +58,9 @@ _SCORE: dict[tuple[int, GoalKind | None], Score] = {
 T = TypeVar("T")
 
 
-def evolve(state: KarakorumState, **changes: Any) -> KarakorumState:
-    """A copy of ``state`` with some fields changed (see :func:`karavan_core.values.replace`)."""
-    return replace(state, **changes)
+# A copy of a state with some fields changed: the rules make several a decision,
+# so the name is values.replace itself rather than a function calling it.
+evolve = replace
 
 
 # -- expedition limits and the "can it be placed" search ---------------------------
@@ -284,6 +284,7 @@ class Karakorum(Game[KarakorumState, KarakorumObservation, Action]):
         return actions
 
     # -- decisions ------------------------------------------------------------------
+    @remembered
     def legal_actions(self, state: KarakorumState) -> list[Action]:
         """Every decision open to the player to move."""
         step = state.step
@@ -434,6 +435,11 @@ class Karakorum(Game[KarakorumState, KarakorumObservation, Action]):
                 f"({len(obs.table)} of at most {self._limit(obs)} revealed)"
             )
         return f"{name}: {self._must(obs)}"
+
+    def disclose(self, state: KarakorumState) -> tuple[tuple[str, str], ...]:
+        """The deck in order, in words (everything else lies face up)."""
+        deck = ", ".join(f"{card.color.value} {card.value}" for card in state.deck)
+        return (("Deck, top first", deck or "empty"),)
 
     # -- applying ---------------------------------------------------------------------
     def _apply(self, state: KarakorumState, action: Action) -> KarakorumState:
@@ -757,7 +763,7 @@ class Karakorum(Game[KarakorumState, KarakorumObservation, Action]):
         """Shuffle the summit cards not in sight into a deck of the observed size."""
         obs = observation
         deck = list(self._unseen(obs))
-        rng.shuffle(deck)
+        shuffle(rng, deck)
         return KarakorumState(
             players=obs.players,
             rng=fresh_rng(rng),

@@ -79,7 +79,7 @@ class Step(StrEnum):
 Tracks = tuple[int, ...]  # marker position per peak, in PEAKS order
 
 
-@frozen
+@frozen(slots=False)  # see values.replace
 class KarakorumState(State):
     """A whole Karakorum table, hidden parts included."""
 

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Mapping, Sequence
-from functools import lru_cache
+from collections.abc import Callable, Mapping, Sequence
+from functools import cache, lru_cache
+from operator import floordiv
 from typing import Any
 
-from karavan_core.engine import Action, Game, Result
+from karavan_core.engine import Action, Game, Result, remembered
 from karavan_core.games.karakum import components as C
-from karavan_core.games.karakum.components import GOLD_INDEX, RESOURCES, Res
+from karavan_core.games.karakum.components import GOLD_INDEX, RES_INDEX, RESOURCES, Res
 from karavan_core.games.karakum.state import (
     ACTION_TYPES,
     Buy,
@@ -25,13 +26,16 @@ from karavan_core.games.karakum.state import (
     Step,
     TakeCard,
 )
-from karavan_core.rng import Rng, fresh_rng
+from karavan_core.rng import Rng, fresh_rng, shuffle
 from karavan_core.values import replace, replace_at
 
 ALL_CAMELS: tuple[Camel, ...] = tuple(Camel(c, v) for c in C.GOODS for v in C.CAMEL_VALUES)
 NO_CARDS: Hand = (0,) * len(RESOURCES)
 DRAW = DrawCard()
 PASS = Pass()
+# The decisions that only name a place, made once: listing them builds no objects.
+TAKE_CARD: tuple[TakeCard, ...] = tuple(TakeCard(i) for i in range(C.ROW_SIZE))
+BUY: tuple[Buy, ...] = tuple(Buy(i) for i in range(C.MARKET_SIZE))
 
 
 # -- small helpers on hands and caravans ----------------------------------------
@@ -72,8 +76,30 @@ def taxed_color(market: Sequence[Camel | None]) -> Res | None:
 
 def units(hand: Hand, color: Res) -> int:
     """The most payment units ``hand`` can give towards a camel of ``color``."""
-    own = color.index
-    return hand[own] + hand[GOLD_INDEX] + sum(hand[i] // 2 for i in range(5) if i != own)
+    return _units_of(hand, RES_INDEX[color], _pairs(hand))
+
+
+def _pairs(hand: Hand) -> int:
+    """The pairs of identical goods in ``hand`` (each pays one unit of another colour)."""
+    return sum(map(floordiv, hand[: len(C.GOODS)], _TWOS))
+
+
+_TWOS = (2,) * len(C.GOODS)
+
+
+# The search's evaluation asks this of the same few hands at every playout's end.
+@lru_cache(maxsize=4096)
+def color_units(hand: Hand) -> tuple[int, ...]:
+    """``units`` of ``hand`` towards a camel of each colour, in GOODS order."""
+    pairs = _pairs(hand)
+    gold = hand[GOLD_INDEX]
+    return tuple(mine + gold + pairs - mine // 2 for mine in hand[: len(C.GOODS)])  # _units_of
+
+
+def _units_of(hand: Hand, own: int, pairs: int) -> int:
+    """``units`` for the good at index ``own``, given ``hand``'s ``pairs``."""
+    mine = hand[own]
+    return mine + hand[GOLD_INDEX] + pairs - mine // 2  # the own good pays one unit a card
 
 
 def payments(hand: Hand, color: Res, cost: int) -> list[Hand]:
@@ -82,39 +108,65 @@ def payments(hand: Hand, color: Res, cost: int) -> list[Hand]:
     A unit is one card of the camel's good, one gold, or two identical cards of
     another good.  Cheapest means fewest cards, then least gold.
     """
-    return list(_payments(hand, color, cost))
+    return list(_payments(_usable(hand, color, cost), color, cost))
 
 
-# The bots' search asks for the same hand's payments thousands of times a decision.
+def _usable(hand: Hand, color: Res, cost: int) -> Hand:
+    """``hand`` with every count cut to what a payment of ``cost`` units could spend of it.
+
+    Payments depend on nothing else, so hands that differ only beyond that
+    share one entry of the cache below (a hoarding hand would otherwise miss it).
+    """
+    own = RES_INDEX[color]
+    return tuple(min(n, cost if i in (own, GOLD_INDEX) else 2 * cost) for i, n in enumerate(hand))
+
+
+# Paying a camel is a decision of its own, listed afresh at every PAY step:
+# thousands of times a decision in the bots' search.
+@lru_cache(maxsize=4096)
+def _pay_actions(hand: Hand, color: Res, cost: int) -> tuple[Pay, ...]:
+    """The decisions paying for a camel: ``payments`` as actions (``hand`` already usable)."""
+    return tuple(map(_pay, _payments(hand, color, cost)))
+
+
+_pay = cache(Pay)  # one object per payment (a payment spends at most 16 cards of a kind)
+
+
 @lru_cache(maxsize=4096)
 def _payments(hand: Hand, color: Res, cost: int) -> tuple[Hand, ...]:
-    own = color.index
-    # Each source of units: (card index, cards per unit, most units it can give).
-    sources = [(own, 1, hand[own]), (GOLD_INDEX, 1, hand[GOLD_INDEX])]
-    sources += [(i, 2, hand[i] // 2) for i in range(5) if i != own]
-    # reach[k]: the most units the sources from k on can give together.
-    reach = [0] * (len(sources) + 1)
-    for k in range(len(sources) - 1, -1, -1):
-        reach[k] = reach[k + 1] + sources[k][2]
+    """``payments``, generated straight in order (cheapest first) instead of sorted.
+
+    A payment of ``p`` pairs spends ``cost + p`` cards, so fewer pairs come
+    first; then less gold (the rest paid in the camel's own good); then, as
+    the order has it, more cards of the goods listed first.
+    """
+    own = RES_INDEX[color]
+    others = tuple(i for i in range(len(C.GOODS)) if i != own)
+    most = tuple(hand[i] // 2 for i in others)
     found: list[Hand] = []
     spend = [0] * len(RESOURCES)
-
-    def split(k: int, left: int) -> None:
-        # Only sums that reach ``cost`` exactly are walked: a big hand has
-        # millions of partial combinations but few complete ones.
-        if k == len(sources):
-            if left == 0:
+    for pairs in range(min(cost, sum(most)) + 1):
+        rest = cost - pairs  # units left for the own good and gold, one card each
+        for gold in range(max(0, rest - hand[own]), min(hand[GOLD_INDEX], rest) + 1):
+            spend[own], spend[GOLD_INDEX] = rest - gold, gold
+            for split in _splits(pairs, tuple(min(m, pairs) for m in most)):
+                for i, n in zip(others, split, strict=True):
+                    spend[i] = 2 * n
                 found.append(tuple(spend))
-            return
-        index, cards, most = sources[k]
-        for n in range(max(0, left - reach[k + 1]), min(most, left) + 1):
-            spend[index] = n * cards
-            split(k + 1, left - n)
-        spend[index] = 0
-
-    split(0, cost)
-    found.sort(key=lambda s: (sum(s), s[GOLD_INDEX], tuple(-n for n in s)))
     return tuple(found)
+
+
+@cache
+def _splits(total: int, most: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    """Every way of writing ``total`` as parts no larger than ``most``, largest first part first."""
+    if not most:
+        return ((),) if total == 0 else ()
+    room = sum(most[1:])
+    return tuple(
+        (first, *rest)
+        for first in range(min(most[0], total), max(0, total - room) - 1, -1)
+        for rest in _splits(total - first, most[1:])
+    )
 
 
 def describe_cards(cards: Hand) -> str:
@@ -125,10 +177,7 @@ def describe_cards(cards: Hand) -> str:
 
 def hand_from(cards: Sequence[Res]) -> Hand:
     """Count a list of resource cards into a hand."""
-    counts = [0] * len(RESOURCES)
-    for card in cards:
-        counts[card.index] += 1
-    return tuple(counts)
+    return tuple(map(list(cards).count, RESOURCES))
 
 
 def cards_of(counts: Hand) -> list[Res]:
@@ -136,19 +185,25 @@ def cards_of(counts: Hand) -> list[Res]:
     return [res for res, n in zip(RESOURCES, counts, strict=True) for _ in range(n)]
 
 
-def _draw(state: KarakumState, **changes: Any) -> tuple[KarakumState, Res | None]:
-    """Take the top resource card, reshuffling the discards into a new deck if needed.
+def _top_card(state: KarakumState) -> tuple[dict[str, Any], Res | None]:
+    """The top resource card, and the changes taking it makes to the state.
 
-    ``changes`` are further fields to set in the same step.
+    The discards are reshuffled into a new deck if the deck is empty; with
+    both empty there is no card (and the changes change nothing).
     """
     deck, discard, rng = state.resource_deck, state.discard, state.rng
     if not deck:
         if not any(discard):
-            return (replace(state, **changes) if changes else state), None
+            return {"resource_deck": deck, "discard": discard}, None
         rng, deck = rng.shuffled(cards_of(discard))
         discard = NO_CARDS
-    state = replace(state, resource_deck=deck[1:], discard=discard, rng=rng, **changes)
-    return state, deck[0]
+    return {"resource_deck": deck[1:], "discard": discard, "rng": rng}, deck[0]
+
+
+@cache
+def _join(index: int) -> Join:
+    """The one ``Join(index)`` (a left side holds a few camels at most)."""
+    return Join(index)
 
 
 def _can_draw(state: KarakumState) -> bool:
@@ -206,23 +261,31 @@ class Karakum(Game[KarakumState, KarakumObservation, Action]):
         )
 
     # -- decisions ------------------------------------------------------------------
+    @remembered
     def legal_actions(self, state: KarakumState) -> list[Action]:
         """Every decision open to the player to move."""
         step = state.step
         if step is Step.CHOOSE:
-            actions: list[Action] = [
-                TakeCard(i) for i, card in enumerate(state.row) if card is not None
-            ]
+            row = state.row
+            actions: list[Action] = [TAKE_CARD[i] for i, card in enumerate(row) if card is not None]
             if _can_draw(state):
                 actions.append(DRAW)
+            market = state.market
             hand = state.hands[state.current]
-            for slot, camel in enumerate(state.market):
-                if camel is not None and units(hand, camel.color) >= price(state.market, slot):
-                    actions.append(Buy(slot))
+            pairs = _pairs(hand)
+            taxed = taxed_color(market)
+            for slot, camel in enumerate(market):
+                if camel is None:
+                    continue
+                cost = camel.value + (C.TAX if camel.color is taxed else 0)  # its price()
+                if _units_of(hand, RES_INDEX[camel.color], pairs) >= cost:
+                    actions.append(BUY[slot])
             return actions or [PASS]
         if step is Step.SECOND_CARD:
             actions = [
-                TakeCard(i) for i, card in enumerate(state.row) if card not in (None, Res.GOLD)
+                TAKE_CARD[i]
+                for i, card in enumerate(state.row)
+                if card is not None and card is not Res.GOLD
             ]
             if _can_draw(state):
                 actions.append(DRAW)
@@ -231,16 +294,15 @@ class Karakum(Game[KarakumState, KarakumObservation, Action]):
             assert state.slot is not None
             camel = state.market[state.slot]
             assert camel is not None
-            hand = state.hands[state.current]
-            return [
-                Pay(cards) for cards in payments(hand, camel.color, price(state.market, state.slot))
-            ]
+            cost = price(state.market, state.slot)
+            hand = _usable(state.hands[state.current], camel.color, cost)
+            return list(_pay_actions(hand, camel.color, cost))
         if step is Step.JOIN:
             caravan = state.caravans[state.current]
             left = state.lefts[state.current]
-            return [Join(i) for i, camel in enumerate(left) if fits(caravan, camel)]
+            return [_join(i) for i, camel in enumerate(left) if fits(caravan, camel)]
         if step is Step.BONUS:
-            actions = [TakeCard(i) for i, card in enumerate(state.row) if card is not None]
+            actions = [TAKE_CARD[i] for i, card in enumerate(state.row) if card is not None]
             if _can_draw(state):
                 actions.append(DRAW)
             return actions
@@ -375,24 +437,32 @@ class Karakum(Game[KarakumState, KarakumObservation, Action]):
             return f"{name}: no move is possible, pass"
         return f"{name}: {self._must(obs)}"
 
+    def disclose(self, state: KarakumState) -> tuple[tuple[str, str], ...]:
+        """Every hand, both decks in order and the camels set aside unseen, in words."""
+        rows = [
+            (f"{name}'s hand", describe_cards(hand))
+            for name, hand in zip(state.players, state.hands, strict=True)
+        ]
+        resources = ", ".join(res.good for res in state.resource_deck)
+        rows.append(("Resource deck, top first", resources or "empty"))
+        rows.append(("Camel deck, top first", ", ".join(map(str, state.camel_deck)) or "empty"))
+        rows.append(("Set aside unseen", ", ".join(map(str, state.removed)) or "none"))
+        return tuple(rows)
+
     # -- applying ---------------------------------------------------------------------
     def _apply(self, state: KarakumState, action: Action) -> KarakumState:
         step = state.step
         if isinstance(action, TakeCard):
             card = state.row[action.slot]
             assert card is not None
-            state, replacement = _draw(state, hands=self._gained(state, card), passes=0)
-            state = replace(state, row=replace_at(state.row, action.slot, replacement))
-            if step is Step.CHOOSE and card is not Res.GOLD:
-                return self._after_first_card(state)
-            return self._end_turn(state)
+            changes, replacement = _top_card(state)
+            changes["row"] = replace_at(state.row, action.slot, replacement)
+            first = step is Step.CHOOSE and card is not Res.GOLD
+            return self._gathered(state, card, first, changes)
         if isinstance(action, DrawCard):
-            state, card = _draw(state)
-            assert card is not None
-            state = replace(state, hands=self._gained(state, card), passes=0)
-            if step is Step.CHOOSE:
-                return self._after_first_card(state)
-            return self._end_turn(state)
+            changes, drawn = _top_card(state)
+            assert drawn is not None
+            return self._gathered(state, drawn, step is Step.CHOOSE, changes)
         if isinstance(action, Buy):
             return replace(state, step=Step.PAY, slot=action.slot, passes=0)
         if isinstance(action, Pay):
@@ -406,16 +476,23 @@ class Karakum(Game[KarakumState, KarakumObservation, Action]):
             return self._end_turn(state)
         raise AssertionError(f"unhandled action {action!r}")
 
-    def _gained(self, state: KarakumState, card: Res) -> tuple[Hand, ...]:
-        """The hands once the player to move has added ``card``."""
-        seat = state.current
-        return replace_at(state.hands, seat, _add(state.hands[seat], card.index))
+    def _gathered(
+        self, state: KarakumState, card: Res, first: bool, changes: dict[str, Any]
+    ) -> KarakumState:
+        """The state once the player to move has gathered ``card`` (``changes`` say from where).
 
-    def _after_first_card(self, state: KarakumState) -> KarakumState:
-        state = replace(state, step=Step.SECOND_CARD)
-        if not self.legal_actions(state):  # nothing left to take as a second card
-            return self._end_turn(state)
-        return state
+        After a first card the player takes a second one if any is left to
+        take; otherwise the turn ends.  One copy of the state is made either way.
+        """
+        seat = state.current
+        changes["hands"] = replace_at(state.hands, seat, _add(state.hands[seat], RES_INDEX[card]))
+        changes["passes"] = 0
+        if first:
+            row = changes.get("row", state.row)
+            deck, discard = changes["resource_deck"], changes["discard"]
+            if deck or any(discard) or any(c is not None and c is not Res.GOLD for c in row):
+                return replace(state, step=Step.SECOND_CARD, **changes)
+        return self._end_turn(state, **changes)
 
     def _pay(self, state: KarakumState, cards: Hand) -> KarakumState:
         seat, slot = state.current, state.slot
@@ -464,15 +541,17 @@ class Karakum(Game[KarakumState, KarakumObservation, Action]):
                 return state
         return self._end_turn(state)
 
-    def _end_turn(self, state: KarakumState) -> KarakumState:
-        if any(camel is None for camel in state.market):  # the market could not be refilled
-            return replace(state, step=Step.OVER, slot=None, turn=state.turn + 1)
+    def _end_turn(self, state: KarakumState, **changes: Any) -> KarakumState:
+        """Pass the turn (or end the game), making ``changes`` in the same copy of the state."""
+        if not all(state.market):  # a place is empty: the market could not be refilled
+            return replace(state, step=Step.OVER, slot=None, turn=state.turn + 1, **changes)
         return replace(
             state,
             step=Step.CHOOSE,
             current=(state.current + 1) % len(state.players),
             slot=None,
             turn=state.turn + 1,
+            **changes,
         )
 
     # -- scoring ------------------------------------------------------------------------
@@ -539,38 +618,33 @@ class Karakum(Game[KarakumState, KarakumObservation, Action]):
 
     def sample_state(self, observation: KarakumObservation, rng: random.Random) -> KarakumState:
         """Deal the unseen camels and resources at random, consistent with ``observation``."""
+        return self.sampler(observation)(rng)
+
+    def sampler(self, observation: KarakumObservation) -> Callable[[random.Random], KarakumState]:
+        """``sample_state`` for many deals: the unseen cards are found once, then shuffled."""
         obs = observation
         assert obs.hand is not None, "a state is sampled from a player's observation"
         seen = Counter(c for c in obs.market if c is not None)
         for line in obs.caravans + obs.lefts:
             seen.update(line)
         unseen = [camel for camel in ALL_CAMELS if not seen[camel]]
-        rng.shuffle(unseen)
-        camel_deck = tuple(unseen[: obs.camel_deck_size])
-        removed = tuple(unseen[obs.camel_deck_size :])
+        deck_size = obs.camel_deck_size
         known = _plus(_plus(obs.hand, obs.discard), hand_from([c for c in obs.row if c]))
         hidden = cards_of(_minus(C.RESOURCE_COUNTS, known))
-        rng.shuffle(hidden)
-        hands = []
-        for seat, size in enumerate(obs.hand_sizes):
-            if seat == obs.player:
-                hands.append(obs.hand)
-            else:
-                hands.append(hand_from(hidden[:size]))
-                hidden = hidden[size:]
-        return KarakumState(
+        # Every deal is this state with the hidden parts (and the generator) replaced.
+        table = KarakumState(
             players=obs.players,
-            rng=fresh_rng(rng),
+            rng=Rng(0),
             first_player=obs.first_player,
             current=obs.current,
             step=obs.step,
-            camel_deck=camel_deck,
-            removed=removed,
+            camel_deck=(),
+            removed=(),
             market=obs.market,
-            resource_deck=tuple(hidden),
+            resource_deck=(),
             row=obs.row,
             discard=obs.discard,
-            hands=tuple(hands),
+            hands=(),
             caravans=obs.caravans,
             lefts=obs.lefts,
             slot=obs.slot,
@@ -578,6 +652,30 @@ class Karakum(Game[KarakumState, KarakumObservation, Action]):
             passes=obs.passes,
             turn=obs.turn,
         )
+
+        def deal(rng: random.Random) -> KarakumState:
+            camels = unseen.copy()
+            shuffle(rng, camels)
+            cards = hidden.copy()
+            shuffle(rng, cards)
+            hands = []
+            start = 0
+            for seat, size in enumerate(obs.hand_sizes):
+                if seat == obs.player:
+                    hands.append(obs.hand)
+                else:
+                    hands.append(hand_from(cards[start : start + size]))
+                    start += size
+            return replace(
+                table,
+                rng=fresh_rng(rng),
+                camel_deck=tuple(camels[:deck_size]),
+                removed=tuple(camels[deck_size:]),
+                resource_deck=tuple(cards[start:]),
+                hands=tuple(hands),
+            )
+
+        return deal
 
     def inventory(self, state: KarakumState) -> Counter[str]:
         """Every camel and resource card in the state."""

@@ -35,7 +35,7 @@ class Step(StrEnum):
 Hand = tuple[int, ...]  # counts per resource, in RESOURCES order
 
 
-@frozen
+@frozen(slots=False)  # see values.replace
 class KarakumState(State):
     """A whole Karakum table, hidden parts included."""
 

@@ -7,7 +7,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from karavan_core.engine import Action, Game, Result
+from karavan_core.engine import Action, Game, Result, remembered
 from karavan_core.games.karawane import components as C
 from karavan_core.games.karawane.components import CITY, FIRST_OASIS, LAST_SQUARE, Card, Kind
 from karavan_core.games.karawane.state import (
@@ -19,7 +19,7 @@ from karavan_core.games.karawane.state import (
     PlaySandstorm,
     PlayWithoutEffect,
 )
-from karavan_core.rng import Rng, fresh_rng
+from karavan_core.rng import Rng, fresh_rng, shuffle
 from karavan_core.values import replace_at
 
 SANDSTORM = PlaySandstorm()
@@ -170,6 +170,7 @@ class Karawane(Game[KarawaneState, KarawaneObservation, Action]):
         )
 
     # -- decisions ---------------------------------------------------------------------------
+    @remembered
     def legal_actions(self, state: KarawaneState) -> list[Action]:
         """Every card play with an effect; failing those, every card played without one."""
         if state.over:
@@ -293,6 +294,14 @@ class Karawane(Game[KarawaneState, KarawaneObservation, Action]):
         if mine and not self._effects(obs.hand or (), obs.current, obs.camels):
             return f"{name}: no card can be used, so play one without effect"
         return f"{name}: play a card and choose its camel"
+
+    def disclose(self, state: KarawaneState) -> tuple[tuple[str, str], ...]:
+        """Every hand and every deck in order, in words."""
+        rows = []
+        for name, hand, deck in zip(state.players, state.hands, state.decks, strict=True):
+            rows.append((f"{name}'s hand", ", ".join(map(_label, hand)) or "empty"))
+            rows.append((f"{name}'s deck, top first", ", ".join(map(_label, deck)) or "empty"))
+        return tuple(rows)
 
     # -- applying -------------------------------------------------------------------------------
     def destination(self, view: KarawaneState | KarawaneObservation, action: Play) -> int:
@@ -435,7 +444,7 @@ class Karawane(Game[KarawaneState, KarawaneObservation, Action]):
             known = played + obs.hand if seat == obs.player else played
             for card in known:
                 unseen.remove(card)
-            rng.shuffle(unseen)
+            shuffle(rng, unseen)
             if seat == obs.player:
                 hands.append(obs.hand)
                 decks.append(tuple(unseen))

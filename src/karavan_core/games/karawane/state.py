@@ -10,7 +10,7 @@ from karavan_core.games.karawane.components import Card
 Cards = tuple[Card, ...]
 
 
-@frozen
+@frozen(slots=False)  # see values.replace
 class KarawaneState(State):
     """A whole Karawane table, hidden parts included.
 

@@ -1,0 +1,256 @@
+"""The review of a game: every human decision that had a real choice, judged.
+
+A decision is judged from the observation its player had when taking it
+(see :mod:`karavan_core.analysis.judge`); bots are not rated, and neither is a
+decision that was the only legal one.  Each search is seeded from the match's
+seed and the decision's number, so a save always gets the same review,
+whatever the number of worker processes.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any
+
+from attrs import frozen
+
+from karavan_core.analysis.judge import (
+    FORCED_ITERATIONS,
+    OPEN_ITERATIONS,
+    THRESHOLDS,
+    Analyst,
+    Judgement,
+    Verdict,
+)
+from karavan_core.engine import Action, Observation
+from karavan_core.match import Match
+from karavan_core.registry import get_game
+from karavan_core.saves.codec import unstructure_actions
+from karavan_core.tournament import derive_seed
+
+
+@frozen
+class Task:
+    """One decision to judge, with all a worker process needs."""
+
+    game: str
+    index: int
+    seat: int
+    observation: Observation
+    legal: tuple[Action, ...]
+    played: Action
+    seed: int
+    budget: tuple[int, int] = (OPEN_ITERATIONS, FORCED_ITERATIONS)  # the searches' iterations
+
+
+@frozen
+class ReviewedDecision:
+    """A judged decision: its place in the history, its player and the judgement."""
+
+    index: int  # its place in the save's history, from 0
+    seat: int
+    choices: int  # how many legal decisions there were
+    judgement: Judgement
+    played_words: str  # both in the decider's words, from the decider's observation
+    best_words: str
+
+    @property
+    def verdict(self) -> Verdict:
+        """The judgement's verdict."""
+        return self.judgement.verdict
+
+
+@frozen
+class PlayerSummary:
+    """One human's game in figures."""
+
+    seat: int
+    name: str
+    decisions: int  # rated decisions
+    accuracy: float | None  # mean accuracy in percent (None: nothing rated)
+    verdicts: dict[str, int]  # how many of each verdict
+
+
+@frozen
+class GameReview:
+    """The review of one match."""
+
+    game: str
+    seed: int
+    players: tuple[str, ...]
+    decisions: tuple[ReviewedDecision, ...]
+    total_decisions: int  # every decision of the history, rated or not
+
+    def of(self, seat: int) -> list[ReviewedDecision]:
+        """``seat``'s judged decisions, in order."""
+        return [d for d in self.decisions if d.seat == seat]
+
+    def summary(self, seat: int) -> PlayerSummary:
+        """``seat``'s accuracy and count of each verdict."""
+        mine = self.of(seat)
+        counts = {verdict.value: 0 for verdict in Verdict}
+        for decision in mine:
+            counts[decision.verdict.value] += 1
+        accuracy = sum(d.judgement.accuracy for d in mine) / len(mine) if mine else None
+        return PlayerSummary(seat, self.players[seat], len(mine), accuracy, counts)
+
+    def worst(self, limit: int | None = None) -> list[ReviewedDecision]:
+        """The decisions that lost something, the costliest first."""
+        lost = [d for d in self.decisions if d.verdict is not Verdict.GOOD]
+        lost.sort(key=lambda d: (-d.judgement.lost, d.index))
+        return lost if limit is None else lost[:limit]
+
+    def chances(self, seat: int) -> list[tuple[int, float]]:
+        """``seat``'s estimated chance of winning after each of its judged decisions."""
+        return [(d.index, d.judgement.win_after) for d in self.of(seat)]
+
+
+def tasks_for(
+    match: Match,
+    seats: Sequence[int] | None = None,
+    budget: tuple[int, int] = (OPEN_ITERATIONS, FORCED_ITERATIONS),
+) -> list[Task]:
+    """The decisions of ``match`` to judge: humans' (of ``seats``, if given) with a real choice.
+
+    ``budget`` is the iterations of the open and of each forced search.
+    """
+    game = match.game
+    rated = {i for i, seat in enumerate(match.seats) if not seat.is_bot}
+    if seats is not None:
+        rated &= set(seats)
+    tasks = []
+    for index, played in enumerate(match.history):
+        seat = match.actor(index)
+        if seat not in rated:
+            continue
+        state = match.states[index]
+        legal = tuple(game.legal_actions(state))
+        if len(legal) < 2:
+            continue
+        seed = derive_seed(match.seed, "review", index)
+        observation = game.observe(state, seat)
+        tasks.append(Task(game.name, index, seat, observation, legal, played, seed, budget))
+    return tasks
+
+
+def judge_task(task: Task) -> ReviewedDecision:
+    """Judge one decision (in whichever process runs it)."""
+    game = get_game(task.game)
+    analyst = Analyst(game, task.seed, *task.budget)
+    judgement = analyst.judge(task.observation, task.legal, task.played)
+    return ReviewedDecision(
+        task.index,
+        task.seat,
+        len(task.legal),
+        judgement,
+        game.preview(task.observation, task.played),
+        game.preview(task.observation, judgement.best),
+    )
+
+
+def review_match(
+    match: Match,
+    jobs: int = 1,
+    progress: Callable[[int, int], None] | None = None,
+    seats: Sequence[int] | None = None,
+    cancelled: Callable[[], bool] | None = None,
+    budget: tuple[int, int] = (OPEN_ITERATIONS, FORCED_ITERATIONS),
+) -> GameReview | None:
+    """Judge every human decision of ``match`` that had a choice, in ``jobs`` processes.
+
+    ``seats`` limits the review to those players; ``budget`` is the searches'
+    iterations (the open search's, then each forced one's).
+
+    ``progress(done, total)`` is called before the first and after each judged
+    decision; the review comes back ``None`` if ``cancelled()`` turns true.
+    """
+    tasks = tasks_for(match, seats, budget)
+    done: list[ReviewedDecision] = []
+    if progress is not None:
+        progress(0, len(tasks))
+
+    def stopped() -> bool:
+        return cancelled is not None and cancelled()
+
+    def collect(results: Iterator[ReviewedDecision]) -> bool:
+        for reviewed in results:
+            done.append(reviewed)
+            if progress is not None:
+                progress(len(done), len(tasks))
+            if stopped():
+                return False
+        return True
+
+    if jobs <= 1 or len(tasks) < 2:
+        # One at a time, asking before each: a cancelled review stops at once.
+        finished = collect(judge_task(task) for task in tasks if not stopped())
+        finished = finished and not stopped()
+    else:
+        # "spawn", as for tournaments: forking a process that runs threads is unsafe.
+        with multiprocessing.get_context("spawn").Pool(min(jobs, len(tasks))) as pool:
+            finished = collect(pool.imap(judge_task, tasks, chunksize=1))
+    if not finished:
+        return None
+    return GameReview(
+        match.game.name,
+        match.seed,
+        tuple(seat.name for seat in match.seats),
+        tuple(done),
+        len(match.history),
+    )
+
+
+def review_dict(review: GameReview, match: Match) -> dict[str, Any]:
+    """The JSON-ready review: the game, each player's summary, every judged decision.
+
+    ``index`` is a decision's place in the save's history (from 0) and ``seat``
+    its player's seat number; chances are fractions of one.
+    """
+    game = match.game
+    players = []
+    for seat, info in enumerate(match.seats):
+        summary = review.summary(seat)
+        players.append(
+            {
+                "seat": seat,
+                "name": info.name,
+                "kind": info.kind,
+                "level": info.level,
+                "accuracy": None if summary.accuracy is None else round(summary.accuracy, 1),
+                "rated_decisions": summary.decisions,
+                "verdicts": summary.verdicts if not info.is_bot else None,
+                "hints": match.hints[seat],
+            }
+        )
+    decisions = []
+    for reviewed in review.decisions:
+        judgement = reviewed.judgement
+        played, best = unstructure_actions(game, [judgement.played, judgement.best])
+        decisions.append(
+            {
+                "index": reviewed.index,
+                "seat": reviewed.seat,
+                "player": review.players[reviewed.seat],
+                "choices": reviewed.choices,
+                "played": reviewed.played_words,
+                "best": reviewed.best_words,
+                "played_action": played,
+                "best_action": best,
+                "win_before": round(judgement.win_before, 4),
+                "win_after": round(judgement.win_after, 4),
+                "best_win": round(judgement.best_win, 4),
+                "lost": round(judgement.lost, 4),
+                "verdict": reviewed.verdict.value,
+                "think_seconds": round(judgement.seconds, 3),
+            }
+        )
+    return {
+        "game": game.name,
+        "seed": match.seed,
+        "decisions_in_game": review.total_decisions,
+        "over": match.is_over(),
+        "thresholds": {verdict.value: least for least, verdict in THRESHOLDS},
+        "players": players,
+        "decisions": decisions,
+    }

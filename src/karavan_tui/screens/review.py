@@ -1,0 +1,219 @@
+"""The review of a game in the app: each human's chance of winning, and their mistakes.
+
+The Expert search judges every decision a human made with a real choice (see
+:mod:`karavan_core.analysis`), in worker processes started from a worker
+thread, while a progress bar fills.  Enter on a listed mistake opens the replay
+at that decision, as its player saw it, with what the Expert preferred marked.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Sequence
+
+from rich.text import Text
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.content import Content
+from textual.screen import Screen
+from textual.widgets import Footer, OptionList, ProgressBar, Static
+from textual.widgets.option_list import Option
+from textual.worker import get_current_worker
+
+from karavan_core.analysis import THRESHOLDS, GameReview, Verdict, review_match
+from karavan_core.match import Match
+from karavan_tui.app_access import karavan_app
+from karavan_tui.screens.replay import ReplayScreen, verdict_mark
+from karavan_tui.widgets.chart import chance_chart
+from karavan_tui.widgets.chrome import AppHeader
+from karavan_tui.words import plural
+
+
+def review_key(match: Match, seats: Sequence[int]) -> tuple[object, ...]:
+    """What identifies a review: the game, its deal, its seats, its decisions, who is judged."""
+    names = tuple(seat.name for seat in match.seats)
+    return (match.game.name, match.seed, names, tuple(match.history), tuple(seats))
+
+
+def thresholds_words() -> str:
+    """The verdicts' thresholds in words."""
+    parts = [f"{verdict_mark(v.value)} {v.value} from {least:.0%}" for least, v in THRESHOLDS]
+    return "Chance of winning lost: " + ", ".join(reversed(parts)) + "."
+
+
+class ReviewScreen(Screen[None]):
+    """The review of ``match`` for the human ``seats``."""
+
+    BINDINGS = [
+        Binding("p", "replay", "Replay", tooltip="Step through the game from the deal"),
+        Binding("escape,q", "close", "Close"),
+    ]
+    DEFAULT_CSS = """
+    ReviewScreen #review { padding: 0 1; height: 1fr; }
+    ReviewScreen #review-summary { height: auto; }
+    ReviewScreen #review-progress { height: auto; margin: 1 0; }
+    ReviewScreen #review-chart { height: auto; margin-top: 1; }
+    ReviewScreen #mistakes-title { margin-top: 1; text-style: bold; }
+    ReviewScreen #mistakes { height: 1fr; min-height: 4; border: round $secondary 60%; }
+    ReviewScreen #review-note { color: $text-muted; height: auto; }
+    .-ascii ReviewScreen #mistakes { border: ascii $secondary 60%; }
+    """
+
+    def __init__(self, match: Match, seats: Sequence[int]) -> None:
+        super().__init__()
+        self.match = match
+        self.seats = list(seats)
+        self.review: GameReview | None = None
+        self.listed: list[int] = []  # decision index of each entry of the mistakes list
+
+    def compose(self) -> ComposeResult:
+        """Summary, progress, chart and the list of mistakes."""
+        yield AppHeader()
+        with Vertical(id="review"):
+            yield Static("", id="review-summary")
+            yield ProgressBar(id="review-progress", show_eta=True)
+            yield Static("", id="review-chart")
+            yield Static("Mistakes, in the order they were made", id="mistakes-title")
+            yield OptionList(id="mistakes")
+            yield Static(Content(thresholds_words()), id="review-note")
+        yield Footer(compact=True)
+
+    def on_mount(self) -> None:
+        """Show a review made already, or start making it."""
+        self.sub_title = f"Review of {self.match.game.title}"
+        names = " and ".join(self.match.seats[seat].name for seat in self.seats)
+        key = review_key(self.match, self.seats)
+        done = karavan_app(self).reviews.get(key)
+        if done is not None:
+            self.show_review(done)
+            return
+        self.query_one("#review-summary", Static).update(
+            Text(f"The Expert search is judging every decision of {names}…")
+        )
+        self.query_one("#mistakes-title").display = False
+        self.query_one("#mistakes").display = False
+        self.make_review(key)
+
+    @work(thread=True, exclusive=True, group="review", exit_on_error=False)
+    def make_review(self, key: tuple[object, ...]) -> None:
+        """Judge the decisions off the UI thread, moving the progress bar as they come."""
+        worker = get_current_worker()
+        app = karavan_app(self)
+        bar = self.query_one(ProgressBar)
+
+        def progress(done: int, total: int) -> None:
+            with contextlib.suppress(RuntimeError):  # the app closed meanwhile
+                app.call_from_thread(bar.update, total=total, progress=done)
+
+        review = review_match(
+            self.match,
+            jobs=app.config.review_jobs,
+            progress=progress,
+            seats=self.seats,
+            cancelled=lambda: worker.is_cancelled,
+            budget=app.config.review_budget,
+        )
+        if review is None or worker.is_cancelled:
+            return
+        try:
+            app.call_from_thread(self._reviewed, key, review)
+        except RuntimeError:
+            return
+
+    def _reviewed(self, key: tuple[object, ...], review: GameReview) -> None:
+        karavan_app(self).reviews[key] = review
+        self.show_review(review)
+
+    def show_review(self, review: GameReview) -> None:
+        """Draw the summary, the chart and the mistakes."""
+        self.review = review
+        match = self.match
+        self.query_one(ProgressBar).display = False
+        self.query_one("#mistakes-title").display = True
+        self.query_one("#mistakes").display = True
+        summary = Text()
+        for seat in self.seats:
+            s = review.summary(seat)
+            counts = s.verdicts
+            accuracy = "no decision to judge" if s.accuracy is None else f"{s.accuracy:.1f}%"
+            hints = match.hints[seat]
+            summary.append(f"{s.name}", style="bold")
+            summary.append(
+                f": accuracy {accuracy} over {plural(s.decisions, 'decision')} {self._sep} "
+                f"{counts['inaccuracy']} ?! {counts['mistake']} ? {counts['blunder']} ?? "
+                f"{self._sep} {plural(hints, 'hint')}\n"
+            )
+        if match.is_over():
+            result = match.game.result(match.state)
+            winners = " and ".join(match.seats[i].name for i in result.winners)
+            summary.append(f"{winners} won.")
+        else:
+            summary.append("The game is still in progress.")
+        self.query_one("#review-summary", Static).update(summary)
+        names = [match.seats[seat].name for seat in self.seats]
+        series = [review.chances(seat) for seat in self.seats]
+        if match.is_over():  # the chart ends on what happened: won, shared or lost
+            won = match.game.result(match.state).winners
+            for seat, points in zip(self.seats, series, strict=True):
+                share = 1 / len(won) if seat in won else 0.0
+                points.append((len(match.history), share))
+        chart = chance_chart(
+            names, series, len(match.history), width=40, ascii_mode=karavan_app(self).ascii_mode
+        )
+        self.query_one("#review-chart", Static).update(chart)
+        mistakes = [d for d in review.decisions if d.verdict is not Verdict.GOOD]
+        self.listed = [d.index for d in mistakes]
+        options = self.query_one("#mistakes", OptionList)
+        options.clear_options()
+        player_names = [seat.name for seat in match.seats]
+        for d in mistakes:
+            j = d.judgement
+            words = (
+                f"{d.index + 1:>3}. {verdict_mark(d.verdict.value):<2} {d.played_words} "
+                f"Expert: {d.best_words} ({j.win_before:.0%} to {j.win_after:.0%})"
+            )
+            if len(self.seats) > 1:
+                words = f"{words}  [{player_names[d.seat]}]"
+            options.add_option(Option(Content(words), id=str(d.index)))
+        if not mistakes:
+            options.add_option(
+                Option(Content("No mistakes: every decision kept its chance."), disabled=True)
+            )
+        else:
+            options.highlighted = 0
+            options.focus()
+
+    @property
+    def _sep(self) -> str:
+        return karavan_app(self).glyphs.sep
+
+    def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
+        """Open the replay at the chosen decision, as its player saw it."""
+        event.stop()
+        if self.review is None or event.option.id is None:
+            return
+        index = int(event.option.id)
+        seat = self.match.actor(index)
+        self.app.push_screen(
+            ReplayScreen(self.match, index, seat, self.review, viewers=self.viewers(seat))
+        )
+
+    def viewers(self, seat: int | None = None) -> list[int | None] | None:
+        """Who the replay may show the table as: anyone once the game is over, else the judged."""
+        if self.match.is_over():
+            return None  # the replay offers every seat
+        return [None, *self.seats]
+
+    def action_replay(self) -> None:
+        """Step through the game from the deal."""
+        first = self.seats[0] if len(self.seats) == 1 else None
+        self.app.push_screen(
+            ReplayScreen(self.match, 0, first, self.review, viewers=self.viewers())
+        )
+
+    def action_close(self) -> None:
+        """Back; a review still being made stops."""
+        self.workers.cancel_group(self, "review")
+        self.dismiss(None)

@@ -1,0 +1,45 @@
+"""The engine's door reuses the last listing of legal decisions, and is never fooled by it."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from karavan_core import IllegalAction, all_games
+
+
+def some_state(game, seed: int = 3, steps: int = 25):
+    state = game.new_game([f"P{i}" for i in range(game.min_players)], seed)
+    rng = random.Random(seed)
+    for _ in range(steps):
+        legal = game.legal_actions(state)
+        state = game.apply_legal(state, legal[rng.randrange(len(legal))])
+    return state
+
+
+@pytest.mark.parametrize("game", all_games(), ids=lambda g: g.name)
+def test_changing_the_listed_decisions_does_not_change_what_is_legal(game):
+    state = some_state(game)
+    legal = game.legal_actions(state)
+    first = legal[0]
+    stranger = game.legal_actions(some_state(game, seed=4, steps=40))[-1]
+    legal.clear()
+    legal.append(stranger)
+    if stranger not in game.legal_actions(state):
+        game.legal_actions(state)  # the door's memo is of this state again
+        with pytest.raises(IllegalAction):
+            game.apply(state, stranger)
+    assert game.apply(state, first) == game.apply_legal(state, first)
+
+
+@pytest.mark.parametrize("game", all_games(), ids=lambda g: g.name)
+def test_the_door_lists_afresh_for_a_state_it_did_not_list_last(game):
+    state = some_state(game)
+    legal = game.legal_actions(state)
+    other = some_state(game, seed=5, steps=30)
+    game.legal_actions(other)  # the memo now holds another state
+    for action in legal:
+        assert game.apply(state, action) == game.apply_legal(state, action)
+    for action in game.legal_actions(other):
+        assert game.apply(other, action) == game.apply_legal(other, action)

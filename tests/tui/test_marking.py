@@ -1,0 +1,302 @@
+"""Choosing with the cards: decisions of several cards made by marking them on the table."""
+
+from __future__ import annotations
+
+import pytest
+
+from karavan_core.games.jaipur.components import GOODS, Card
+from karavan_core.games.jaipur.state import Exchange
+from karavan_core.games.karakorum.state import Place, Reveal, Step, Take
+from karavan_core.games.karakum.rules import payments, price
+from karavan_core.games.karakum.state import Buy, Pay
+from karavan_tui.modals.choice import ChoiceScreen
+from karavan_tui.screens.game import GameScreen
+from karavan_tui.widgets.cards import CardRow
+
+from .helpers import game_screen, seeded_match, settle, start_with
+from .test_snapshots import SIZES, steady
+
+
+def jaipur_exchange_position():
+    """A Jaipur match at Ann's turn where an exchange of two goods for two cards is legal."""
+    for seed in range(1, 200):
+        match = seeded_match("jaipur", "Ann,bot:random", seed=seed, first=0)
+        for exchange in match.legal_actions():
+            if isinstance(exchange, Exchange) and sum(exchange.take) == 2 and not exchange.camels:
+                return match, exchange
+    raise AssertionError("no such deal")
+
+
+async def mark(pilot, row: CardRow, index: int) -> None:
+    """Put the cursor on card ``index`` of ``row`` and press Space."""
+    row.focus()
+    row.point_at(index)
+    await pilot.pause()
+    await pilot.press("space")
+    await pilot.pause()
+
+
+def last_note(app):
+    """The newest notification."""
+    return list(app._notifications)[-1]
+
+
+async def test_a_jaipur_exchange_is_made_by_marking_cards_refused_until_it_is_whole(tmp_path):
+    match, exchange = jaipur_exchange_position()
+    app = start_with(tmp_path, match)
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await settle(pilot, app)
+        screen = game_screen(app)
+        table = screen.table
+        market = screen.query_one("#market", CardRow)
+        hand = screen.query_one("#hand-row", CardRow)
+        shown = table.query_one("MarketZone").shown
+        wanted = [good for good in GOODS for _ in range(exchange.take[good.index])]
+        for good in wanted:  # the goods to take, by their places in the market
+            place = next(
+                i for i, card in enumerate(shown) if card is good and i not in table.taking
+            )
+            await mark(pilot, market, place)
+        status = str(screen.query_one("#status").render())
+        assert "Exchange: take 2, give 0" in status and "gives back exactly" in status
+        await pilot.press("enter")  # refused: nothing given yet, nothing changes
+        await pilot.pause()
+        assert match.history == [] and "gives back exactly" in last_note(app).message
+        for good in GOODS:  # the cards to give, one Space per card
+            for _ in range(exchange.give[good.index]):
+                await mark(pilot, hand, good.index)
+        assert "Enter exchanges" in str(screen.query_one("#status").render())
+        await pilot.press("enter")
+        await settle(pilot, app)
+        assert match.history[0] == exchange
+        assert not table.marking
+
+
+async def test_escape_clears_the_marks_and_a_camel_cannot_be_marked_to_take(tmp_path):
+    match = seeded_match("jaipur", "Ann,bot:random", seed=5, first=0)
+    app = start_with(tmp_path, match)
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await settle(pilot, app)
+        screen = game_screen(app)
+        table = screen.table
+        market = screen.query_one("#market", CardRow)
+        shown = table.query_one("MarketZone").shown
+        camel = shown.index(Card.CAMEL)
+        await mark(pilot, market, camel)
+        assert not table.marking and "camels" in last_note(app).message
+        good = next(i for i, card in enumerate(shown) if card not in (None, Card.CAMEL))
+        await mark(pilot, market, good)
+        assert table.marking
+        await pilot.press("escape")
+        await pilot.pause()
+        assert not table.marking and match.history == []
+
+
+def karakum_buying_position():
+    """A Karakum match where Ann can buy a camel in two or more ways."""
+    for moves in range(10, 120):
+        match = seeded_match("karakum", "Ann,bot:random", moves=moves)
+        if match.to_move != 0:
+            continue
+        state = match.state
+        for action in match.legal_actions():
+            if isinstance(action, Buy):
+                camel = state.market[action.slot]
+                ways = payments(state.hands[0], camel.color, price(state.market, action.slot))
+                if len(ways) >= 2:
+                    return match, action.slot, ways
+    raise AssertionError("no such deal")
+
+
+async def test_a_karakum_purchase_is_paid_by_marking_the_cheapest_first(tmp_path):
+    match, slot, ways = karakum_buying_position()
+    app = start_with(tmp_path, match)
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await settle(pilot, app)
+        screen = game_screen(app)
+        table = screen.table
+        table.buy(slot)
+        await pilot.pause()
+        assert table.paying is not None and tuple(table.paying.cards) == ways[0]  # the cheapest
+        hand = screen.query_one("#hand-row", CardRow)
+        # Mark another legal payment instead: unmark everything, then mark ways[1].
+        for index in range(len(ways[0])):
+            while table.paying.cards[index] != ways[1][index]:
+                await mark(pilot, hand, index)
+        assert tuple(table.paying.cards) == ways[1]
+        assert "Enter buys" in str(screen.query_one("#status").render())
+        before = len(match.history)
+        await pilot.press("enter")
+        await settle(pilot, app)
+        assert match.history[before : before + 2] == [Buy(slot), Pay(ways[1])]
+        # One gesture: one undo takes the purchase back.
+        await pilot.press("u")
+        await settle(pilot, app)
+        assert len(match.history) == before
+
+
+async def test_a_karakum_payment_that_does_not_pay_is_refused_with_the_engines_reason(tmp_path):
+    match, slot, _ = karakum_buying_position()
+    app = start_with(tmp_path, match)
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await settle(pilot, app)
+        screen = game_screen(app)
+        table = screen.table
+        table.buy(slot)
+        await pilot.pause()
+        assert table.paying is not None
+        table.paying.cards[:] = [0] * len(table.paying.cards)  # nothing marked
+        table.show(table.view)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert not any(isinstance(a, Buy) for a in match.history[-1:])
+        assert "payment" in last_note(app).message
+
+
+def karakorum_placing_position():
+    """A Karakorum match where Ann places a taken card that could go to two places."""
+    for seed in range(1, 300):
+        match = seeded_match("karakorum", "Ann,Bob", seed=seed, first=0, moves=0)
+        for _ in range(120):
+            if match.is_over():
+                break
+            state = match.state
+            if state.step is Step.PLACE and state.current == 0:
+                places = [a for a in match.legal_actions() if isinstance(a, Place)]
+                if len({a.expedition for a in places}) >= 2:
+                    return match, places
+            match.play(match.legal_actions()[0])
+    raise AssertionError("no such position")
+
+
+async def test_a_karakorum_card_is_placed_by_marking_it_then_choosing_its_expedition(tmp_path):
+    match, places = karakorum_placing_position()
+    app = start_with(tmp_path, match)
+    async with app.run_test(size=(100, 30), notifications=True) as pilot:
+        await settle(pilot, app)
+        if not isinstance(app.screen, GameScreen):
+            await pilot.press("enter")  # the curtain
+            await pilot.pause()
+        screen = game_screen(app)
+        table = screen.table
+        place = places[-1]
+        held = list(match.state.held[0])
+        row = screen.query_one("#table-row", CardRow)
+        await mark(pilot, row, 1 + held.index(place.card))
+        assert table.marked == [place.card]
+        assert "choose its expedition" in str(screen.query_one("#status").render())
+        expeditions = screen.query_one("#exp-row", CardRow)
+        target = 4 if place.expedition is None else place.expedition  # the last slot: a new one
+        expeditions.focus()
+        await pilot.pause()
+        await pilot.press("home", *["right"] * target, "enter")
+        await settle(pilot, app)
+        assert place in match.history
+
+
+def karakorum_taking_position():
+    """Ann may take two cards of one peak from the table."""
+    for seed in range(1, 400):
+        match = seeded_match("karakorum", "Ann,Bob", seed=seed, first=0)
+        for _ in range(200):
+            if match.is_over():
+                break
+            state = match.state
+            if state.step is Step.TAKE and state.current == 0:
+                takes = [a.card for a in match.legal_actions() if isinstance(a, Take)]
+                for card in takes:
+                    same = [c for c in takes if c.color is card.color and c != card]
+                    if same:
+                        return (
+                            match,
+                            [card, same[0]],
+                            next((c for c in takes if c.color is not card.color), None),
+                        )
+            legal = match.legal_actions()
+            reveal = next((a for a in legal if isinstance(a, Reveal)), None)
+            match.play(reveal if reveal is not None and len(state.table) < 3 else legal[0])
+    raise AssertionError("no such position")
+
+
+async def test_several_karakorum_cards_of_one_peak_are_taken_together(tmp_path):
+    match, pair, other = karakorum_taking_position()
+    app = start_with(tmp_path, match)
+    async with app.run_test(size=(100, 30), notifications=True) as pilot:
+        await settle(pilot, app)
+        if not isinstance(app.screen, GameScreen):
+            await pilot.press("enter")
+            await pilot.pause()
+        screen = game_screen(app)
+        row = screen.query_one("#table-row", CardRow)
+        cards = list(match.state.table)
+        before = len(match.history)
+        if other is not None:  # a card of another peak: refused with the engine's reason
+            await mark(pilot, row, 1 + cards.index(pair[0]))
+            await mark(pilot, row, 1 + cards.index(other))
+            await pilot.press("enter")
+            await pilot.pause()
+            assert len(match.history) == before
+            await pilot.press("escape")
+            await pilot.pause()
+        for card in pair:
+            await mark(pilot, row, 1 + cards.index(card))
+        await pilot.press("enter")
+        await settle(pilot, app)
+        assert match.history[before : before + 2] == [Take(pair[0]), Take(pair[1])]
+
+
+async def test_typing_in_the_move_list_narrows_it_and_enter_plays_the_entry_found(tmp_path):
+    match = seeded_match("jaipur", "Ann,bot:random", seed=4, first=0)
+    app = start_with(tmp_path, match)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        await pilot.press("a")
+        await pilot.pause()
+        listing = app.screen
+        assert isinstance(listing, ChoiceScreen) and listing.searchable
+        total = len(listing.options)
+        await pilot.press(*"camel")
+        await pilot.pause()
+        found = [listing.options[i] for i in listing.matching()]
+        assert found and all("camel" in entry for entry in found) and len(found) < total
+        assert f"{len(found)} of {total}" in str(listing.query_one("#choice-search").render())
+        await pilot.press("enter")
+        await settle(pilot, app)
+        played = match.log()[1]
+        assert played == found[0] or played.startswith(found[0].rstrip("."))
+
+
+async def test_a_right_click_marks_a_card_and_a_click_on_the_exchange_card_acts(tmp_path):
+    match, _ = jaipur_exchange_position()
+    app = start_with(tmp_path, match)
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await settle(pilot, app)
+        screen = game_screen(app)
+        table = screen.table
+        market = screen.query_one("#market", CardRow)
+        shown = table.query_one("MarketZone").shown
+        good = next(i for i, card in enumerate(shown) if card not in (None, Card.CAMEL))
+        await pilot.click(market.cards[good], button=3)
+        await pilot.pause()
+        assert table.taking == {good}
+        await pilot.click(market.cards[-1])  # the exchange card: the marks are refused
+        await pilot.pause()
+        assert match.history == [] and "Not allowed" in last_note(app).title
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_snapshot_of_an_exchange_being_marked(snap_compare, tmp_path, size):
+    match, _ = jaipur_exchange_position()
+
+    async def mark_two(pilot):
+        await steady(pilot)
+        table = game_screen(pilot.app).table
+        shown = table.query_one("MarketZone").shown
+        goods = [i for i, card in enumerate(shown) if card not in (None, Card.CAMEL)][:2]
+        market = table.query_one("#market", CardRow)
+        for index in goods:
+            await mark(pilot, market, index)
+        await steady(pilot)
+
+    app = start_with(tmp_path, match)
+    assert snap_compare(app, terminal_size=size, run_before=mark_two)
