@@ -4,6 +4,11 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
+
+from karavan_core.engine import IllegalAction
+from karavan_core.games.jaipur.components import Card
+from karavan_core.games.jaipur.state import Sell
 from karavan_tui.config import AppConfig
 from karavan_tui.modals.choice import ChoiceScreen
 from karavan_tui.net.app import TableApp
@@ -104,6 +109,13 @@ async def test_join_a_table_from_the_title_screen(tmp_path):
             await waiting(pilot, lambda: isinstance(app.screen, RemoteGameScreen))
             screen = app.screen
             assert isinstance(screen, RemoteGameScreen)
+            await waiting(pilot, lambda: screen._my_move())
+            # A table asks whether a gesture may be made: the engine's own words, from Ann's view.
+            assert screen.check(match.legal_actions()[0]) is None
+            wrong = Sell(Card.DIAMONDS, 5)
+            with pytest.raises(IllegalAction) as refusal:
+                match.game.apply(match.state, wrong)
+            assert screen.check(wrong) == str(refusal.value)
             # Ann plays a few turns against the host's bot, always the first move listed.
             while len(match.history) < 4:
                 if isinstance(app.screen, ChoiceScreen):
