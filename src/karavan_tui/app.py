@@ -23,6 +23,7 @@ from karavan_core.match import Match
 from karavan_core.registry import all_games, get_game
 from karavan_core.saves import SaveError, load_match, new_save_path
 from karavan_core.text import printable
+from karavan_tui import textual_fixes  # noqa: F401 - applied on import
 from karavan_tui.config import AppConfig, Settings
 from karavan_tui.crash import write_crash_report
 from karavan_tui.glyphs import Glyphs, glyphs
@@ -283,6 +284,17 @@ class KaravanApp(App[None]):
 
         self.push_screen(NewGameScreen(all_games(), self.config.seed_factory()), chosen)
 
+    def action_join(self) -> None:
+        """Join a hosted table (from the title screen)."""
+        from karavan_tui.net.join_screen import JoinScreen
+        from karavan_tui.net.screen import open_table
+
+        def joined(client: Any) -> None:
+            if client is not None:
+                open_table(self, client)
+
+        self.push_screen(JoinScreen(), joined)
+
     def action_load(self) -> None:
         """Show the saved games."""
         from karavan_tui.modals.saves import SavesScreen
@@ -371,6 +383,10 @@ class KaravanApp(App[None]):
         yield SystemCommand("New game", "Set up a new game", self.action_new_game)
         yield SystemCommand("Load", "Open a saved game", self.action_load)
         game = self._game_screen()
+        remote = getattr(game, "remote_commands", None)
+        if remote is not None and screen is game:
+            yield from remote()  # a hosted table: the host saves, undo asks the host
+            game = None
         if game is not None and screen is game:
             yield SystemCommand("Save", "Save this game under a name", game.action_save_as)
             if game.match.can_undo():

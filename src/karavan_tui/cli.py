@@ -81,6 +81,9 @@ def build_parser() -> argparse.ArgumentParser:
         "lists it (with or without .json).",
     )
     resume.add_argument("file", nargs="?", metavar="NAME", help="the save's name or file")
+    from karavan_tui.net import cli as net_cli
+
+    net_cli.add_parsers(commands, opens_app)
     from karavan_tui import review_command
 
     review_command.add_parser(commands)
@@ -126,6 +129,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         from karavan_tui import simulate
 
         return simulate.run(args)
+    if args.command in ("host", "join", "web"):
+        return net_command(parser, args, folder)
     try:
         check_saves_dir(folder)
     except OSError as error:
@@ -139,6 +144,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         if start is None:
             return 2
     return open_app(AppConfig(saves_dir=folder, ascii=args.ascii), start)
+
+
+def net_command(parser: argparse.ArgumentParser, args: argparse.Namespace, folder: Path) -> int:
+    """``karavan host``, ``join`` and ``web`` (see :mod:`karavan_tui.net.cli`)."""
+    from karavan_tui.net import cli as net_cli
+
+    def config() -> AppConfig:
+        return AppConfig(saves_dir=folder, ascii=args.ascii)
+
+    if args.command == "host":
+        return net_cli.run_host(parser, args, folder, fail, config)
+    if args.command == "join":
+        return net_cli.run_join(parser, args, fail, config)
+    return net_cli.run_web(parser, args, args.saves, fail)
 
 
 def fail(message: str, status: int = 2) -> int:

@@ -117,6 +117,8 @@ class ChoiceScreen(ModalScreen[int | None]):
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         """Answer with the chosen entry's place in the whole list."""
         event.stop()
+        if not self.is_active:  # a second Enter before the picker is gone must not pop the table
+            return
         chosen = event.option.id
         self.dismiss(int(chosen) if chosen is not None else event.option_index)
 
@@ -126,4 +128,5 @@ class ChoiceScreen(ModalScreen[int | None]):
             self.query_text = ""
             self._refilter()
             return
-        self.dismiss(None)
+        if self.is_active:
+            self.dismiss(None)

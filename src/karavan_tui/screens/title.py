@@ -1,4 +1,4 @@
-"""The title screen: new game, resume, load, rules, settings, quit."""
+"""The title screen: new game, resume, load, join a table, rules, settings, quit."""
 
 from __future__ import annotations
 
@@ -45,6 +45,7 @@ class TitleScreen(Screen[None]):
         Binding("n", "app.new_game", "New game"),
         Binding("c", "resume", "Resume"),
         Binding("l", "app.load", "Load"),
+        Binding("j", "app.join", "Join"),
         Binding("f1,question_mark", "app.rules", "Rules", key_display="F1"),
         Binding("q", "app.quit", "Quit"),
     ]
@@ -108,6 +109,7 @@ class TitleScreen(Screen[None]):
         else:
             menu.add_option(Option("Resume (no game in progress)", id="resume", disabled=True))
         menu.add_option(Option("Load a saved game", id="load"))
+        menu.add_option(Option("Join a table", id="join"))
         menu.add_option(Option("Rules", id="rules"))
         menu.add_option(Option("Settings", id="settings"))
         menu.add_option(Option("Quit", id="quit"))
@@ -123,6 +125,8 @@ class TitleScreen(Screen[None]):
             self.action_resume()
         elif choice == "load":
             app.action_load()
+        elif choice == "join":
+            app.action_join()
         elif choice == "rules":
             app.action_rules()
         elif choice == "settings":

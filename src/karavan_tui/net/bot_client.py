@@ -1,0 +1,107 @@
+"""A seat played headless by a bot from afar: ``karavan join ... --bot LEVEL``.
+
+The bot sees what a player at that seat would: the observation and the legal
+decisions the host sends, nothing else.  It plays until the game ends, then
+prints the result.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from collections.abc import Callable
+
+from karavan_core.bots import make_bot
+from karavan_core.text import clean_name
+from karavan_tui.net.client import TableClient
+from karavan_tui.net.protocol import Update
+
+
+class BotPlayer:
+    """Plays ``client``'s seat with a bot of ``level``; :meth:`play` returns the exit status."""
+
+    def __init__(
+        self,
+        client: TableClient,
+        level: str,
+        *,
+        seed: int | None = None,
+        out: Callable[[str], None] = print,
+        on_update: Callable[[Update], None] | None = None,
+    ) -> None:
+        self.client = client
+        self.bot = make_bot(
+            level, client.game, seed=random.randrange(1 << 30) if seed is None else seed
+        )
+        self.out = out
+        self.on_update = on_update  # tests and the benchmark watch the updates
+        self._updates: asyncio.Queue[Update | None] = asyncio.Queue()
+        self.ending: str | None = None
+        self.declines: list[str] = []
+
+    # -- the listener -------------------------------------------------------------------
+    def table_updated(self, update: Update) -> None:
+        """Queue the update for the bot."""
+        if self.on_update is not None:
+            self.on_update(update)
+        self._updates.put_nowait(update)
+
+    def declined(self, reason: str) -> None:
+        """A bot's decision refused: the table moved on meanwhile (an undo); it looks again."""
+        self.declines.append(reason)
+
+    def connection_changed(self, connected: bool) -> None:
+        """Say when the table is lost and found again."""
+        self.out("Back at the table." if connected else "Lost the table: reconnecting...")
+
+    def closed(self, reason: str) -> None:
+        """The table is gone."""
+        self.ending = reason
+        self._updates.put_nowait(None)
+
+    # -- playing ------------------------------------------------------------------------
+    async def play(self) -> int:
+        """Play until the game is over (0) or the table is lost (1)."""
+        client = self.client
+        reader = asyncio.get_running_loop().create_task(client.run(self))
+        answered = -1
+        try:
+            while True:
+                update = await self._updates.get()
+                while not self._updates.empty():  # only the newest matters
+                    newer = self._updates.get_nowait()
+                    if newer is None:
+                        update = None
+                        break
+                    update = newer
+                if update is None:
+                    if client.update is not None and client.update.outcome is not None:
+                        self.report(client.update)
+                        return 0
+                    self.out(f"The table is gone: {self.ending}")
+                    return 1
+                if update.outcome is not None:
+                    self.report(update)
+                    return 0
+                if update.to_move != client.seat or not update.legal:
+                    continue
+                if update.number == answered:
+                    continue
+                answered = update.number
+                observation = client.observation(update.observation)
+                legal = [client.action(choice.action) for choice in update.legal]
+                action = await asyncio.to_thread(self.bot.choose, observation, legal)
+                await client.decide(action)
+        finally:
+            await client.close()
+            reader.cancel()
+
+    def report(self, update: Update) -> None:
+        """Print the result: every seat's score and the winners."""
+        outcome = update.outcome
+        assert outcome is not None
+        names = [clean_name(seat.name) for seat in update.seats]
+        scores = ", ".join(f"{names[i]} {s}" for i, s in enumerate(outcome.scores))
+        winners = " and ".join(names[i] for i in outcome.winners if 0 <= i < len(names))
+        verb = "win" if len(outcome.winners) > 1 else "wins"
+        self.out(f"The game is over: {winners} {verb} ({scores}).")

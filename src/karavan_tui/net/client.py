@@ -1,0 +1,344 @@
+"""Joining a hosted table: the handshake, the updates, and coming back after a drop.
+
+:class:`TableClient` connects to a host, sends :class:`Hello` and keeps the
+seat's secret from the :class:`Welcome`.  :meth:`TableClient.run` then reads
+the host's frames and tells a :class:`Listener`; when the connection drops it
+says so, tries again with the secret until it is back (or gives up), and
+goes on.  Everything the host sends is read as data: frames that do not fit
+the protocol end the connection, and every text shown to the player is made
+safe to show by whoever draws it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import time
+from pathlib import Path
+from typing import Any, Protocol
+
+import aiohttp
+
+from karavan_core.engine import Action, Game, Observation
+from karavan_core.registry import game_names, get_game
+from karavan_core.saves import converter_for, structure_action, unstructure_action
+from karavan_core.text import clean_name, printable
+from karavan_core.version import __version__
+from karavan_tui.net.protocol import (
+    HEARTBEAT,
+    MAX_HOST_FRAME,
+    PROTOCOL,
+    ClientMessage,
+    Decide,
+    Declined,
+    Hello,
+    HostMessage,
+    ProtocolError,
+    Redo,
+    Refused,
+    Undo,
+    Update,
+    Welcome,
+    decode_host,
+    encode,
+    table_url,
+)
+from karavan_tui.net.seats import remember, remembered
+
+RETRY_DELAYS = (0.1, 0.25, 0.5, 1.0, 2.0, 3.0)
+CONNECT_SECONDS = 10.0
+
+
+class JoinRefused(Exception):
+    """The host refused to seat us; ``str()`` is its reason."""
+
+
+class HostUnreachable(Exception):
+    """No table answers at the address; ``str()`` says why."""
+
+
+class Listener(Protocol):
+    """Who hears what happens at the table (the screen, or a headless bot)."""
+
+    def table_updated(self, update: Update) -> None:
+        """The table changed (or who is here did)."""
+
+    def declined(self, reason: str) -> None:
+        """Something we sent was refused; nothing changed."""
+
+    def connection_changed(self, connected: bool) -> None:
+        """The connection dropped (``False``) or is back (``True``)."""
+
+    def closed(self, reason: str) -> None:
+        """The table is gone for good (ended, refused us, or lost for too long)."""
+
+
+class TableClient:
+    """One seat's connection to a hosted table."""
+
+    def __init__(
+        self,
+        host: str,
+        port: int,
+        code: str,
+        name: str,
+        *,
+        secret: str | None = None,
+        heartbeat: float = HEARTBEAT,
+        retry_for: float | None = None,
+        memory: Path | None = None,
+    ) -> None:
+        self.memory = memory  # the file of remembered seat secrets, if any
+        if secret is None:
+            secret = remembered(memory, host, port, code, name)
+        self.host = host
+        self.port = port
+        self.code = code
+        self.name = name
+        self.secret = secret
+        self.heartbeat = heartbeat
+        self.retry_for = retry_for  # seconds to keep trying after a drop; None: forever
+        self.welcome: Welcome | None = None
+        self.update: Update | None = None
+        self.log: list[str] = []
+        self.connected = False
+        self._session: aiohttp.ClientSession | None = None
+        self._ws: aiohttp.ClientWebSocketResponse | None = None
+        self._closing = False
+
+    # -- facts ---------------------------------------------------------------------------------
+    @property
+    def address(self) -> str:
+        """``HOST:PORT`` as typed."""
+        return f"[{self.host}]:{self.port}" if ":" in self.host else f"{self.host}:{self.port}"
+
+    @property
+    def game(self) -> Game[Any, Any, Any]:
+        """The game played at the table."""
+        assert self.welcome is not None
+        return get_game(self.welcome.game)
+
+    @property
+    def seat(self) -> int:
+        """Our seat number."""
+        assert self.welcome is not None
+        return self.welcome.seat
+
+    def observation(self, data: Any) -> Observation:
+        """The observation in ``data`` (from the host), its names made safe to show."""
+        game = self.game
+        observation: Observation = converter_for(game.name).structure(data, game.observation_type)
+        names = tuple(clean_name(name) for name in observation.players)
+        if names != observation.players:
+            from attrs import evolve
+
+            observation = evolve(observation, players=names)
+        return observation
+
+    def action(self, data: Any) -> Action:
+        """The decision in ``data`` (from the host)."""
+        return structure_action(self.game, data)
+
+    # -- connecting --------------------------------------------------------------------------
+    async def _connect(self) -> None:
+        if self._session is None:
+            timeout = aiohttp.ClientTimeout(
+                total=None, connect=CONNECT_SECONDS, sock_connect=CONNECT_SECONDS
+            )
+            self._session = aiohttp.ClientSession(timeout=timeout)
+        url = table_url(self.host, self.port)
+        try:
+            ws = await self._session.ws_connect(
+                url,
+                heartbeat=self.heartbeat,
+                max_msg_size=MAX_HOST_FRAME,
+                timeout=aiohttp.ClientWSTimeout(ws_receive=None, ws_close=5.0),
+                autoping=True,
+            )
+        except (aiohttp.ClientError, OSError, TimeoutError) as error:
+            raise HostUnreachable(f"no table answers at {self.address} ({_why(error)})") from None
+        self._ws = ws
+        try:
+            await ws.send_str(
+                encode(Hello(PROTOCOL, self.code, self.name, self.secret, __version__))
+            )
+            welcome = await self._expect()
+            if isinstance(welcome, Refused):
+                raise JoinRefused(printable(welcome.reason))
+            if not isinstance(welcome, Welcome):
+                raise JoinRefused("the host did not answer as a Karavan table does")
+            if welcome.game not in game_names():
+                unknown = printable(welcome.game)[:30]
+                raise JoinRefused(f"the table plays a game this Karavan does not know ({unknown})")
+            if self.welcome is not None and (welcome.seat, welcome.game) != (
+                self.seat,
+                self.welcome.game,
+            ):
+                raise JoinRefused("the host gave another seat than before")
+            self.welcome = welcome
+            if welcome.secret != self.secret:
+                remember(self.memory, self.host, self.port, self.code, self.name, welcome.secret)
+            self.secret = welcome.secret
+            first = await self._expect()
+            if not isinstance(first, Update):
+                raise JoinRefused("the host did not show the table")
+            self._take(first)
+        except BaseException:
+            await self._drop()
+            raise
+        self.connected = True
+
+    async def _expect(self) -> HostMessage:
+        assert self._ws is not None
+        try:
+            message = await asyncio.wait_for(self._ws.receive(), CONNECT_SECONDS)
+        except TimeoutError:
+            raise JoinRefused("the host did not answer in time") from None
+        if message.type == aiohttp.WSMsgType.TEXT:
+            try:
+                return decode_host(message.data)
+            except ProtocolError as error:
+                raise JoinRefused(
+                    f"the host sent what this Karavan cannot read ({error})"
+                ) from None
+        raise HostUnreachable(f"the table at {self.address} closed the connection")
+
+    async def join(self) -> Welcome:
+        """Connect and take our seat; :class:`JoinRefused` or :class:`HostUnreachable` if not."""
+        try:
+            await self._connect()
+        except BaseException:
+            await self.close()
+            raise
+        assert self.welcome is not None
+        return self.welcome
+
+    def _take(self, update: Update) -> None:
+        """Keep ``update`` and the whole log it continues."""
+        if update.log_start > len(self.log):
+            raise ProtocolError("The host skipped part of the log.")
+        self.log = self.log[: update.log_start] + [printable(line) for line in update.log]
+        self.update = update
+
+    # -- playing -----------------------------------------------------------------------------
+    async def send(self, message: ClientMessage) -> bool:
+        """Send ``message``; ``False`` if we are not connected now."""
+        ws = self._ws
+        if ws is None or ws.closed or not self.connected:
+            return False
+        try:
+            await ws.send_str(encode(message))
+        except (ConnectionError, RuntimeError, aiohttp.ClientError):
+            return False
+        return True
+
+    async def decide(self, *actions: Action) -> bool:
+        """Send one gesture for the current decision number."""
+        assert self.update is not None
+        data = [unstructure_action(self.game, action) for action in actions]
+        return await self.send(Decide(self.update.number, data))
+
+    async def undo(self) -> bool:
+        """Ask to take back our last decision."""
+        assert self.update is not None
+        return await self.send(Undo(self.update.number))
+
+    async def redo(self) -> bool:
+        """Ask to replay our undone decision."""
+        assert self.update is not None
+        return await self.send(Redo(self.update.number))
+
+    async def run(self, listener: Listener) -> None:
+        """Read the table until it is gone, telling ``listener``; reconnect after drops."""
+        if self.update is not None:
+            listener.table_updated(self.update)
+        while not self._closing:
+            reason = await self._read(listener)
+            if reason is not None or self._closing:
+                await self.close()
+                if reason is not None:
+                    listener.closed(reason)
+                return
+            self.connected = False
+            listener.connection_changed(False)
+            reason = await self._rejoin()
+            if reason is not None:
+                await self.close()
+                listener.closed(reason)
+                return
+            listener.connection_changed(True)
+            assert self.update is not None
+            listener.table_updated(self.update)
+
+    async def _read(self, listener: Listener) -> str | None:
+        """Read frames until the connection ends: ``None`` if it dropped, else why it closed."""
+        ws = self._ws
+        if ws is None:
+            return None
+        try:
+            async for frame in ws:
+                if frame.type != aiohttp.WSMsgType.TEXT:
+                    continue
+                try:
+                    message = decode_host(frame.data)
+                    if isinstance(message, Update):
+                        self._take(message)
+                except ProtocolError as error:
+                    return f"The host sent what this Karavan cannot read ({error})"
+                if isinstance(message, Update):
+                    listener.table_updated(message)
+                elif isinstance(message, Declined):
+                    listener.declined(printable(message.reason))
+                elif isinstance(message, Refused):
+                    return printable(message.reason)
+        except (ConnectionError, aiohttp.ClientError, RuntimeError):
+            pass
+        await self._drop()
+        return None
+
+    async def _rejoin(self) -> str | None:
+        """Connect again with our secret: ``None`` once back, else why we gave up."""
+        started = time.monotonic()
+        attempt = 0
+        while not self._closing:
+            delay = RETRY_DELAYS[min(attempt, len(RETRY_DELAYS) - 1)]
+            attempt += 1
+            await asyncio.sleep(delay)
+            try:
+                await self._connect()
+            except JoinRefused as refused:
+                return str(refused)
+            except (HostUnreachable, ProtocolError):
+                if self.retry_for is not None and time.monotonic() - started > self.retry_for:
+                    return f"Lost the table at {self.address}: it has not come back."
+                continue
+            return None
+        return "Left the table."
+
+    async def _drop(self) -> None:
+        ws, self._ws = self._ws, None
+        self.connected = False
+        if ws is not None:
+            with contextlib.suppress(Exception):
+                await ws.close()
+
+    async def close(self) -> None:
+        """Leave the table."""
+        self._closing = True
+        await self._drop()
+        session, self._session = self._session, None
+        if session is not None:
+            await session.close()
+
+    def abort(self) -> None:
+        """Cut the connection abruptly, as a network failure would (for tests)."""
+        ws = self._ws
+        if ws is not None and ws._conn is not None:  # aiohttp keeps the connection there
+            transport = ws._conn.transport
+            if transport is not None:
+                transport.abort()
+
+
+def _why(error: BaseException) -> str:
+    text = str(error).strip() or type(error).__name__
+    return printable(text.splitlines()[0])[:120]

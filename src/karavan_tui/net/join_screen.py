@@ -1,0 +1,121 @@
+"""Join a hosted table from the app: address, code and name, then the table opens."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.content import Content
+from textual.screen import ModalScreen
+from textual.widgets import Button, Footer, Input, Label, Static
+
+from karavan_core.text import MAX_NAME_LENGTH, check_name, printable
+from karavan_tui.app_access import karavan_app
+from karavan_tui.net.client import HostUnreachable, JoinRefused, TableClient
+from karavan_tui.net.protocol import DEFAULT_PORT, parse_address
+from karavan_tui.net.seats import seats_file
+
+
+class JoinScreen(ModalScreen[TableClient | None]):
+    """Ask where the table is and who you are; dismisses with the joined client, or ``None``."""
+
+    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+    DEFAULT_CSS = """
+    JoinScreen { align: center middle; }
+    JoinScreen > Vertical {
+        width: 64; height: auto; border: thick $accent; background: $surface; padding: 1 2;
+    }
+    JoinScreen .row { height: auto; margin-top: 1; }
+    JoinScreen .row Label { width: 10; }
+    JoinScreen .row Input { width: 1fr; }
+    JoinScreen #join-problem { color: $error; margin-top: 1; height: auto; }
+    JoinScreen #join-hint { color: $text-muted; margin-top: 1; }
+    JoinScreen #join-buttons { height: auto; margin-top: 1; align-horizontal: right; }
+    JoinScreen Button { margin-left: 2; }
+    """
+
+    def __init__(self, address: str = f"127.0.0.1:{DEFAULT_PORT}") -> None:
+        super().__init__()
+        self.address = address
+        self.joining = False
+
+    def compose(self) -> ComposeResult:
+        """The three fields."""
+        with Vertical():
+            yield Label("Join a table")
+            with Horizontal(classes="row"):
+                yield Label("Address")
+                yield Input(self.address, id="join-address", compact=True, max_length=300)
+            with Horizontal(classes="row"):
+                yield Label("Code")
+                yield Input(id="join-code", compact=True, max_length=64)
+            with Horizontal(classes="row"):
+                yield Label("Name")
+                yield Input(id="join-name", compact=True, max_length=MAX_NAME_LENGTH + 2)
+            yield Static("", id="join-problem")
+            yield Static(
+                "The host's terminal shows the address and the code. Your name is your seat's.",
+                id="join-hint",
+            )
+            with Horizontal(id="join-buttons"):
+                yield Button("Cancel", id="cancel", compact=True)
+                yield Button("Join (enter)", id="join", variant="primary", compact=True)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        """Start with the code."""
+        self.query_one("#join-code", Input).focus()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        """Enter joins."""
+        self.submit()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        """Join or cancel."""
+        if event.button.id == "join":
+            self.submit()
+        else:
+            self.action_cancel()
+
+    def problem(self, text: str) -> None:
+        """Say what is wrong, as plain text."""
+        self.query_one("#join-problem", Static).update(Content(text))
+
+    def submit(self) -> None:
+        """Check the fields, then connect in the background."""
+        if self.joining:
+            return
+        try:
+            host, port = parse_address(self.query_one("#join-address", Input).value)
+        except ValueError as error:
+            self.problem(printable(str(error)))
+            return
+        code = self.query_one("#join-code", Input).value.strip()
+        if not code:
+            self.problem("Type the table's code.")
+            return
+        try:
+            name = check_name(self.query_one("#join-name", Input).value)
+        except ValueError as error:
+            self.problem(printable(str(error)))
+            return
+        self.joining = True
+        self.problem("")
+        self.query_one("#join-problem", Static).update(Content("Joining..."))
+        memory = seats_file(karavan_app(self).config.settings_path)
+        client = TableClient(host, port, code, name, memory=memory)
+        self.run_worker(self.join(client), exclusive=True)
+
+    async def join(self, client: TableClient) -> None:
+        """Take the seat, or say why not."""
+        try:
+            await client.join()
+        except (JoinRefused, HostUnreachable) as error:
+            self.joining = False
+            self.problem(f"Cannot join: {printable(str(error))}")
+            return
+        self.dismiss(client)
+
+    def action_cancel(self) -> None:
+        """Close without joining."""
+        self.dismiss(None)

@@ -1,0 +1,295 @@
+"""The table protocol: the messages between a host and its clients, as JSON text frames.
+
+Every message is a frozen attrs class, turned into JSON by a strict cattrs
+converter and tagged with its class name (``{"type": "Decide", ...}``).  What
+a client sends is read as data: a frame that is not JSON, not one of the
+client's messages or holds an unknown key is refused with a sentence
+(:class:`ProtocolError`), never trusted.
+
+Game data travels as JSON-ready values (:data:`Json` here, passed through
+as they are): the observation made for the one seat the frame goes to, and
+decisions in the save format's tagged form.  The receiver structures them
+with its game's converter.
+
+The host never sends a state, the random generator, the seed or another
+seat's observation: only :class:`Update` carries game data, and only what
+:func:`karavan_core.engine.Game.observe` gave for that seat, that seat's own
+legal decisions with their previews, the public log and the public scores.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from functools import cache
+from typing import Any, NewType, Union
+
+import cattrs
+from attrs import field, frozen
+from cattrs.preconf.json import make_converter
+from cattrs.strategies import configure_tagged_union
+
+PROTOCOL = 1
+"""The protocol version, checked in the handshake: host and client must speak the same."""
+
+DEFAULT_PORT = 7654
+PATH = "/table"
+MAX_CLIENT_FRAME = 64 * 1024
+"""The largest frame a host reads from a client: a decision is a few hundred bytes."""
+MAX_HOST_FRAME = 8 * 1024 * 1024
+"""The largest frame a client reads from a host: an update with a long game's whole log."""
+MAX_GESTURE = 4
+"""The most decisions one gesture holds (buying a camel is two: Buy, then Pay)."""
+HEARTBEAT = 10.0
+"""Seconds between WebSocket pings; a peer silent for longer is taken as gone."""
+
+Json = NewType("Json", object)
+"""JSON-ready game data (an observation, a decision): carried as it is, never walked."""
+
+# -- the client's messages -----------------------------------------------------------
+
+
+@frozen
+class Hello:
+    """A client's first message: which table (``code``) and which seat (``name``).
+
+    ``secret`` is the seat's secret from an earlier :class:`Welcome`, to take
+    the seat back after a dropped connection.
+    """
+
+    protocol: int
+    code: str
+    name: str
+    secret: str | None = None
+    program: str = ""
+
+
+@frozen
+class Decide:
+    """Play ``actions`` (one gesture, in the save format) at decision number ``number``."""
+
+    number: int
+    actions: list[Json]
+
+
+@frozen
+class Undo:
+    """Take back my own last decision (the table is at ``number``)."""
+
+    number: int
+
+
+@frozen
+class Redo:
+    """Replay my decision taken back by undo (the table is at ``number``)."""
+
+    number: int
+
+
+# -- the host's messages ---------------------------------------------------------------
+
+
+@frozen
+class Welcome:
+    """The join is accepted: the game, your seat, and your seat's secret for reconnecting."""
+
+    protocol: int
+    game: str
+    seat: int
+    secret: str
+    program: str = ""
+
+
+@frozen
+class Refused:
+    """The join is refused (or the connection ends), with the reason; the host closes."""
+
+    reason: str
+
+
+@frozen
+class Declined:
+    """A decision, undo or message of yours was refused with ``reason``; nothing changed."""
+
+    number: int
+    reason: str
+
+
+@frozen
+class SeatInfo:
+    """A seat as every player sees it.
+
+    ``status`` is ``"here"`` (connected), ``"away"`` (joined once, not
+    connected now), ``"empty"`` (nobody has joined yet) or ``"bot"`` (the host
+    plays it).
+    """
+
+    name: str
+    kind: str
+    level: str | None
+    status: str
+
+
+@frozen
+class Choice:
+    """A legal decision (save format) and its words before it is taken."""
+
+    action: Json
+    words: str
+
+
+@frozen
+class Outcome:
+    """The end of the game, as the game-over screen shows it."""
+
+    scores: list[int]
+    winners: list[int]
+    breakdown: list[list[list[str]]]
+    notes: list[str]
+    series: list[list[int]]
+
+
+@frozen
+class Update:
+    """The table as one seat sees it now.
+
+    ``number`` counts the changes of the match (a decision, an undo, a redo):
+    a decision must name the current one.  ``log`` holds the public log's
+    lines from ``log_start`` on (the client keeps the earlier ones it has).
+    ``before`` and ``news`` are what this seat saw right after its last
+    decision and the decisions made since, when others have moved since.
+    """
+
+    number: int
+    to_move: int | None
+    observation: Json
+    legal: list[Choice]
+    scores: list[int]
+    seats: list[SeatInfo]
+    log_start: int
+    log: list[str]
+    before: Json | None = None
+    news: list[Json] = field(factory=list)
+    can_undo: bool = False
+    can_redo: bool = False
+    outcome: Outcome | None = None
+
+
+ClientMessage = Hello | Decide | Undo | Redo
+HostMessage = Welcome | Refused | Declined | Update
+_CLIENT_TYPES = (Hello, Decide, Undo, Redo)
+_HOST_TYPES = (Welcome, Refused, Declined, Update)
+
+
+class ProtocolError(ValueError):
+    """A frame that is not a message of the protocol; ``str()`` says why, as a sentence."""
+
+
+def _strict(kind: type) -> Any:
+    def check(value: object, _: type) -> object:
+        if type(value) is not kind:
+            raise TypeError(f"expected {kind.__name__}, not {type(value).__name__}")
+        return value
+
+    return check
+
+
+@cache
+def _converter(side: str) -> cattrs.Converter:
+    conv = make_converter(forbid_extra_keys=True)
+    for kind in (int, bool, str):
+        conv.register_structure_hook(kind, _strict(kind))
+    conv.register_structure_hook(Json, lambda value, _: value)
+    conv.register_unstructure_hook(Json, lambda value: value)
+    types = _CLIENT_TYPES if side == "client" else _HOST_TYPES
+    configure_tagged_union(
+        Union[types],  # noqa: UP007 - a runtime union of classes
+        conv,
+        tag_name="type",
+        tag_generator=lambda cls: cls.__name__,
+    )
+    return conv
+
+
+def encode(message: ClientMessage | HostMessage) -> str:
+    """``message`` as one JSON text frame."""
+    side = "client" if isinstance(message, _CLIENT_TYPES) else "host"
+    union = Union[_CLIENT_TYPES] if side == "client" else Union[_HOST_TYPES]  # noqa: UP007
+    data = _converter(side).unstructure(message, union)
+    return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError("a number too large")
+    return value
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a number")
+
+
+def _decode(text: str | bytes, side: str) -> Any:
+    if not isinstance(text, str):
+        raise ProtocolError("Frames are JSON text, not binary data.")
+    try:
+        data = json.loads(text, parse_float=_finite, parse_constant=_no_constant)
+    except RecursionError:
+        raise ProtocolError("That message is nested far too deep.") from None
+    except ValueError:
+        raise ProtocolError("That message is not JSON.") from None
+    types = _CLIENT_TYPES if side == "client" else _HOST_TYPES
+    names = {kind.__name__ for kind in types}
+    if not isinstance(data, dict) or data.get("type") not in names:
+        raise ProtocolError("That message is not one of the table protocol's.")
+    union: Any = Union[types]  # noqa: UP007 - a runtime union of classes
+    try:
+        return _converter(side).structure(data, union)
+    except RecursionError:
+        raise ProtocolError("That message is nested far too deep.") from None
+    except Exception:  # cattrs explains in a group of errors: one sentence is enough here
+        raise ProtocolError(f"That {data['type']} message does not fit the protocol.") from None
+
+
+def decode_client(text: str | bytes) -> ClientMessage:
+    """The client message in ``text``; :class:`ProtocolError` if it is none."""
+    message: ClientMessage = _decode(text, "client")
+    return message
+
+
+def decode_host(text: str | bytes) -> HostMessage:
+    """The host message in ``text``; :class:`ProtocolError` if it is none."""
+    message: HostMessage = _decode(text, "host")
+    return message
+
+
+def parse_address(text: str, default_port: int = DEFAULT_PORT) -> tuple[str, int]:
+    """``HOST:PORT`` (or ``HOST``, ``[::1]:PORT``) as a host and a port; ``ValueError`` if unfit."""
+    text = text.strip()
+    if "://" in text:
+        text = text.split("://", 1)[1].split("/", 1)[0]
+    host, port_text = text, ""
+    if text.startswith("["):
+        end = text.find("]")
+        if end < 0:
+            raise ValueError(f"{text!r} is not an address (an unclosed [).")
+        host, rest = text[1:end], text[end + 1 :]
+        if rest and not rest.startswith(":"):
+            raise ValueError(f"{text!r} is not an address.")
+        port_text = rest[1:]
+    elif text.count(":") == 1:
+        host, port_text = text.split(":")
+    if not host or any(c.isspace() for c in host):
+        raise ValueError(f"{text!r} is not an address: write HOST:PORT, like 127.0.0.1:7654.")
+    if not port_text:
+        return host, default_port
+    if not port_text.isdigit() or not 0 < int(port_text) < 65536:
+        raise ValueError(f"{port_text!r} is not a port (a number from 1 to 65535).")
+    return host, int(port_text)
+
+
+def table_url(host: str, port: int) -> str:
+    """The WebSocket address of the table served at ``host``:``port``."""
+    shown = f"[{host}]" if ":" in host else host
+    return f"ws://{shown}:{port}{PATH}"

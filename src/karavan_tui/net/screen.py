@@ -1,0 +1,569 @@
+"""The table of a hosted game, as one seat sees it: the same tables, fed by the host.
+
+:class:`RemoteGameScreen` is a :class:`~karavan_tui.screens.game.GameScreen`
+in looks (the same table widget, scores, log, banner and status line, and the
+same stylesheet) but it owns no match: it draws the latest
+:class:`~karavan_tui.net.protocol.Update` its :class:`TableClient` received,
+and as the tables' :class:`~karavan_tui.tables.TableHost` it sends decisions
+to the host instead of playing them.  The host's answer is the next update,
+or a refusal with its reason.
+
+Everything in an update is outside data: names are made safe (``clean_name``),
+log lines, previews and reasons are shown as plain text, never markup.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+from rich.table import Table as RichTable
+from textual.app import ComposeResult, SystemCommand
+from textual.binding import Binding
+from textual.containers import Horizontal, VerticalScroll
+from textual.content import Content
+from textual.notifications import SeverityLevel
+from textual.screen import Screen
+from textual.widgets import Button, Footer, Static
+
+from karavan_core.engine import Action, IllegalAction, Observation, Result, State
+from karavan_core.match import BOT, HUMAN, Seat
+from karavan_core.text import clean_name, printable
+from karavan_tui import screens
+from karavan_tui.app_access import karavan_app
+from karavan_tui.autosave import BackgroundSaver
+from karavan_tui.modals.confirm import ConfirmScreen
+from karavan_tui.modals.full_log import FullLogScreen
+from karavan_tui.net.client import TableClient
+from karavan_tui.net.protocol import Update
+from karavan_tui.screens.game import GameScreen
+from karavan_tui.screens.game_over import GameOverScreen
+from karavan_tui.tables import TableView, View, table_for
+from karavan_tui.widgets.chart import score_chart
+from karavan_tui.widgets.chrome import AppHeader
+from karavan_tui.widgets.side import GameLog, NewsBanner, ScoreBoard, StatusLine
+
+GAME_TCSS = Path(screens.__file__).with_name("game.tcss")
+REPEAT_SECONDS = 3.0  # the same toast again within this time is not shown twice
+
+
+def seat_of(info_name: str, kind: str, level: str | None) -> Seat:
+    """A seat as the host described it, its name made safe to show."""
+    name = clean_name(info_name)
+    if kind == BOT:
+        return Seat(name, BOT, clean_name(level or "bot"))
+    return Seat(name, HUMAN, None)
+
+
+class RemoteGameScreen(GameScreen, inherit_bindings=False):
+    """A seat at a hosted table.
+
+    ``hosting`` is true in the host's own terminal: leaving the table there
+    closes it for everyone (it stays saved).
+    """
+
+    CSS_PATH = str(GAME_TCSS)
+    BINDINGS = [
+        Binding("u,ctrl+z", "undo", "Undo", tooltip="Take back your last decision"),
+        Binding("r,ctrl+y", "redo", "Redo", tooltip="Play your undone decision again"),
+        Binding("a", "actions", "Moves", tooltip="Every legal decision, in words"),
+        Binding("l", "full_log", "Log", tooltip="Read the whole log"),
+        Binding("f1,question_mark", "rules", "Rules", key_display="F1"),
+        Binding("q", "leave", "Leave", tooltip="Leave the table"),
+    ]
+
+    def __init__(
+        self, client: TableClient, *, hosting: bool = False, save_path: Path | None = None
+    ) -> None:
+        Screen.__init__(self)  # the local game screen's set-up needs a match: not here
+        self.client = client
+        self.game = client.game
+        self.hosting = hosting
+        self.viewer = client.seat
+        self.humans = [client.seat]
+        self.bots = {}
+        self.thinking = False
+        self.hinting = False  # no hints at a hosted table: the Expert would help one player
+        self.hint = None
+        self._pending = False
+        self.table: TableView = table_for(self.game.name)(self, id="table")
+        if self.table.FIRST_FOCUS:
+            self.AUTO_FOCUS = self.table.FIRST_FOCUS  # type: ignore[misc]  # Textual reads it per instance
+        self.save_path = save_path or Path("-")
+        self.saver = (
+            BackgroundSaver()
+        )  # never used: the host saves; the app's crash path flushes it
+        self.saved_note = ""
+        self.latest: Update | None = None
+        self.observation: Observation | None = None
+        self.choices: list[tuple[Action, str]] = []
+        self.seats: tuple[Seat, ...] = ()
+        self.waiting = False  # a decision is on its way to the host
+        self.online = True
+        self.ending: str | None = None
+        self._shown_number: int | None = None
+        self._turn_number: int | None = None
+        self._statuses: list[str] | None = None
+        self._reader: asyncio.Task[None] | None = None
+        self._over_shown = False
+        self._sampled: tuple[int, State] | None = None  # a state dealt for check(), by number
+        self._last_note: tuple[tuple[str, str], float] = (("", ""), 0.0)
+
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = True,
+    ) -> None:
+        """A toast, unless the same one went up a moment ago (keys pressed again and again)."""
+        now = time.monotonic()
+        said, when = self._last_note
+        if said == (message, title) and now - when < REPEAT_SECONDS:
+            return
+        self._last_note = ((message, title), now)
+        super().notify(message, title=title, severity=severity, timeout=timeout, markup=False)
+
+    # -- layout and life -------------------------------------------------------------
+    def compose(self) -> ComposeResult:
+        """The local game screen's layout."""
+        yield from super().compose()
+
+    def on_mount(self) -> None:
+        """Start reading the table."""
+        self._reader = asyncio.get_running_loop().create_task(self.client.run(self))
+
+    def refresh_titles(self) -> None:
+        """The game, the players and where the table is."""
+        names = ", ".join(seat.name for seat in self.seats)
+        where = "hosting" if self.hosting else "at"
+        sep = self.glyphs.sep
+        self.sub_title = f"{self.game.title} {sep} {names} {sep} {where} {self.client.address}"
+        self.query_one(GameLog).border_title = "Log"
+
+    def on_screen_resume(self) -> None:
+        """Catch up with updates that came while another screen was on top."""
+        self.refresh_view()
+        self._after_update()
+
+    def _autosave(self, match: object) -> None:
+        """The host saves a hosted table."""
+
+    def on_unmount(self) -> None:
+        """Leave the table."""
+        if self._reader is not None:
+            self._reader.cancel()
+        asyncio.get_running_loop().create_task(self.client.close())
+
+    # -- the listener (the client calls these on the app's loop) ---------------------
+    def table_updated(self, update: Update) -> None:
+        """Draw the table the host sent."""
+        try:
+            observation = self.client.observation(update.observation)
+            choices = [(self.client.action(c.action), printable(c.words)) for c in update.legal]
+            seats = tuple(seat_of(s.name, s.kind, s.level) for s in update.seats)
+        except Exception:  # a host that sends what does not fit is not followed
+            self.notify(
+                "The host sent a table this Karavan cannot read: is it another version?",
+                severity="error",
+            )
+            return
+        fresh = update.number != (self.latest.number if self.latest else None)
+        self.latest, self.observation, self.choices = update, observation, choices
+        self.seats = seats
+        if fresh:
+            self.waiting = False
+        self._tell_presence(update)
+        self.refresh_view()
+        self._after_update()
+
+    def declined(self, reason: str) -> None:
+        """The host refused what we sent: say why; nothing changed."""
+        self.waiting = False
+        self.notify(reason, title="Not allowed", severity="warning")
+        self.refresh_view()
+
+    def connection_changed(self, connected: bool) -> None:
+        """Show that we are reconnecting, and when we are back."""
+        self.online = connected
+        if connected:
+            self.notify("Back at the table.")
+        else:
+            self.waiting = False
+            self.notify("The connection to the table dropped: reconnecting...", severity="warning")
+        self.refresh_status()
+        self.refresh_bindings()
+
+    def closed(self, reason: str) -> None:
+        """The table is gone for good."""
+        self.online = False
+        self.ending = reason
+        over = self.latest is not None and self.latest.outcome is not None
+        self.notify(
+            reason,
+            title="The table is closed",
+            severity="information" if over else "error",
+            timeout=10,
+        )
+        self.refresh_status()
+        self.refresh_bindings()
+
+    def _tell_presence(self, update: Update) -> None:
+        statuses = [seat.status for seat in update.seats]
+        before, self._statuses = self._statuses, statuses
+        if before is None or len(before) != len(statuses):
+            return
+        for index, (was, now) in enumerate(zip(before, statuses, strict=True)):
+            if index == self.viewer or was == now:
+                continue
+            name = self.seats[index].name
+            if now == "here":
+                self.notify(f"{name} is {'back' if was == 'away' else 'here'}.")
+            elif now == "away":
+                self.notify(f"{name} is away.", severity="warning")
+
+    # -- drawing -----------------------------------------------------------------------
+    def refresh_view(self) -> None:
+        """Redraw the table, scores, log and status from the latest update."""
+        update, observation = self.latest, self.observation
+        if update is None or observation is None or not self.is_mounted:
+            return
+        game = self.game
+        g = self.glyphs
+        self.refresh_titles()
+        legal: tuple[Action, ...] = ()
+        if self._my_move():
+            legal = tuple(action for action, _ in self.choices)
+        before = None
+        if update.before is not None:
+            try:
+                before = self.client.observation(update.before)
+                news = tuple(self.client.action(data) for data in update.news)
+            except Exception:  # marks are a nicety: without them the table still shows
+                before, news = None, ()
+        else:
+            news = ()
+        scores = tuple(update.scores)
+        view = View(game, self.seats, observation, legal, g, scores, before, news)
+        self.table.show(view)
+        winners = tuple(update.outcome.winners) if update.outcome else ()
+        self.query_one(ScoreBoard).show(self.seats, scores, update.to_move, winners, g)
+        log = self.client.log
+        since = (
+            max(0, len(log) - 1 - len(update.news)) if update.before is not None else len(log) - 1
+        )
+        self.query_one(GameLog).show(log, news_from=since + 1)
+        names = [seat.name for seat in self.seats]
+        self.query_one(NewsBanner).show(log[since + 1 :], names, True, g)
+        self.refresh_status()
+        self.refresh_bindings()
+
+    def presence(self) -> str:
+        """Who is missing, in words ("" when everybody is here)."""
+        if self.ending is not None:
+            return printable(self.ending)
+        if not self.online:
+            return "Reconnecting to the table..."
+        if self.latest is None:
+            return ""
+        empty = [self.seats[i].name for i, s in enumerate(self.latest.seats) if s.status == "empty"]
+        away = [self.seats[i].name for i, s in enumerate(self.latest.seats) if s.status == "away"]
+        parts = []
+        if empty:
+            parts.append(f"waiting for {' and '.join(empty)} to join")
+        if away:
+            parts.append(f"{' and '.join(away)} {'is' if len(away) == 1 else 'are'} away")
+        said = "; ".join(parts)
+        return said[:1].upper() + said[1:]
+
+    def refresh_status(self) -> None:
+        """Whose turn, what to decide, and who is away."""
+        if self.observation is None or not self.is_mounted:
+            return
+        prompt = self.table.marking_status() or self.game.prompt(self.observation)
+        presence = self.presence()
+        if presence:  # first: a missing player or connection is what holds the game up
+            prompt = f"{presence} {self.glyphs.sep} {prompt}"
+        update = self.latest
+        bot_moving = (
+            update is not None
+            and update.to_move is not None
+            and 0 <= update.to_move < len(self.seats)
+            and self.seats[update.to_move].is_bot
+        )
+        self.query_one(StatusLine).show(prompt, bot_moving or self.waiting, "", self.glyphs)
+
+    def news_since(self) -> int:
+        """Decisions this seat has seen happen: up to its last one."""
+        update = self.latest
+        if update is None:
+            return 0
+        return len(self.client.log) - 1 - (len(update.news) if update.before is not None else 0)
+
+    # -- whose decision ------------------------------------------------------------------
+    def _my_move(self) -> bool:
+        update = self.latest
+        return (
+            update is not None
+            and update.to_move == self.viewer
+            and bool(self.choices)
+            and self.online
+            and not self.waiting
+        )
+
+    def _after_update(self) -> None:
+        """Open a picker when it is our turn anew; the game-over screen at the end."""
+        update = self.latest
+        if update is None or self.app.screen is not self:
+            return
+        if update.outcome is not None:
+            if not self._over_shown:
+                self._over_shown = True
+                self.app.push_screen(RemoteOverScreen(self.seats, update, self.hosting))
+            return
+        if self._my_move() and self._turn_number != update.number:
+            self._turn_number = update.number
+            self.table.on_turn()
+
+    def advance(self) -> None:
+        """Redraw (the host decides what comes next)."""
+        self.refresh_view()
+
+    def _my_turn(self) -> bool:
+        """Whether we must decide now; say why not otherwise."""
+        update = self.latest
+        if update is None:
+            return False
+        if not self.online:
+            self.notify("Not connected to the table: wait a moment.", severity="warning")
+            return False
+        if update.to_move is None:
+            self.notify("The game is over.", severity="warning")
+            return False
+        if update.to_move != self.viewer:
+            name = self.seats[update.to_move].name if update.to_move < len(self.seats) else "?"
+            self.notify(f"Wait: it is {name}'s turn.", severity="warning")
+            return False
+        if self.waiting:
+            self.notify("Your last decision is on its way to the host.", severity="warning")
+            return False
+        return True
+
+    # -- the table's host interface --------------------------------------------------------
+    def decide(self, *actions: Action) -> bool:
+        """Send one gesture to the host, which plays it or says why not."""
+        if not self._my_turn() or not actions:
+            return False
+        self.waiting = True
+        self.refresh_view()
+        self._send(self.client.decide(*actions))
+        return True
+
+    def _send(self, sending: Any) -> None:
+        async def send() -> None:
+            if not await sending:
+                self.waiting = False
+                self.notify("Not connected to the table: wait a moment.", severity="warning")
+                self.refresh_view()
+
+        asyncio.get_running_loop().create_task(send())
+
+    def check(self, *actions: Action) -> str | None:
+        """The engine's reason for refusing this gesture now, or ``None`` if it would be played.
+
+        The client holds no state: the gesture is tried on a state dealt from this
+        seat's own observation (its decisions are legal or not whatever the hidden
+        cards are), and the host checks it again when it comes.
+        """
+        update, observation = self.latest, self.observation
+        if update is None or observation is None:
+            return "Not connected to the table."
+        if update.to_move is None:
+            return "The game is over."
+        if update.to_move != self.viewer:
+            name = self.seats[update.to_move].name if update.to_move < len(self.seats) else "?"
+            return f"It is {name}'s turn."
+        if self._sampled is None or self._sampled[0] != update.number:
+            dealt = self.game.sample_state(observation, random.Random(update.number))
+            self._sampled = (update.number, dealt)
+        state = self._sampled[1]
+        for action in actions:
+            if state.to_move != self.viewer:
+                return "A gesture holds only your own decisions."
+            try:
+                state = self.game.apply(state, action)
+            except IllegalAction as error:
+                return str(error)
+        return None
+
+    def preview(self, action: Action) -> str:
+        """``action`` in words: the host's for a legal decision, else from our observation."""
+        for legal, words in self.choices:
+            if legal == action:
+                return words
+        assert self.observation is not None
+        return self.game.preview(self.observation, action)
+
+    # -- keys ----------------------------------------------------------------------------------
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Undo and redo as the host allows them now."""
+        update = self.latest
+        if action == "undo":
+            return True if update is not None and update.can_undo and self.online else None
+        if action == "redo":
+            return True if update is not None and update.can_redo and self.online else None
+        return True
+
+    def action_undo(self) -> None:
+        """Ask the host to take back our last decision."""
+        if self.latest is None or not self.online:
+            return
+        self._send(self.client.undo())
+
+    def action_redo(self) -> None:
+        """Ask the host to replay our undone decision."""
+        if self.latest is None or not self.online:
+            return
+        self._send(self.client.redo())
+
+    def action_actions(self) -> None:
+        """List every legal decision in the host's words."""
+        if not self._my_turn():
+            return
+        listed: dict[str, Action] = {}
+        for action, said in self.choices:
+            listed.setdefault(said, action)
+        actions = list(listed.values())
+        title = "Every move you can make now"
+        self.choose(title, list(listed), lambda i: self.decide(actions[i]), searchable=True)
+
+    def remote_commands(self) -> Iterator[SystemCommand]:
+        """This table's own commands in the command palette."""
+        latest = self.latest
+        if latest is not None and latest.can_undo and self.online:
+            yield SystemCommand("Undo", "Take back your last decision", self.action_undo)
+        if latest is not None and latest.can_redo and self.online:
+            yield SystemCommand("Redo", "Play your undone decision again", self.action_redo)
+        yield SystemCommand("Log", "Read the whole log", self.action_full_log)
+        yield SystemCommand("Leave", "Leave the table", self.action_leave)
+
+    def action_save_as(self) -> None:
+        """A hosted table is saved by its host."""
+        self.notify("The host saves this table after every decision.")
+
+    def action_full_log(self) -> None:
+        """Read the whole log."""
+        title = f"{self.game.title}: every decision so far"
+        self.app.push_screen(FullLogScreen(title, list(self.client.log)))
+
+    def action_leave(self) -> None:
+        """Leave the table (in the host's terminal: close it, once the host says so)."""
+        if not self.hosting:
+            karavan_app(self).show_title()
+            return
+        over = self.latest is not None and self.latest.outcome is not None
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.app.exit()
+
+        if over:
+            self.app.exit()
+            return
+        question = (
+            "Close the table for everyone? The game stays saved: "
+            "karavan host --resume reopens it and the players come back."
+        )
+        self.app.push_screen(ConfirmScreen(question, yes="Close"), answered)
+
+
+class RemoteOverScreen(Screen[None]):
+    """The end of a hosted game: winners, breakdown and chart, as the host sent them."""
+
+    BINDINGS = [
+        Binding("t,escape", "leave", "Title"),
+        Binding("b", "back", "Table", tooltip="Look at the table again"),
+    ]
+    DEFAULT_CSS = """
+    RemoteOverScreen #over { padding: 0 1; }
+    RemoteOverScreen #winners { text-style: bold; color: $success; }
+    RemoteOverScreen #chart { margin-top: 1; }
+    RemoteOverScreen #over-buttons { height: auto; margin-top: 1; }
+    RemoteOverScreen Button { margin-right: 2; }
+    """
+
+    def __init__(self, seats: tuple[Seat, ...], update: Update, hosting: bool) -> None:
+        super().__init__()
+        self.seats = seats
+        self.latest = update
+        self.hosting = hosting
+
+    def compose(self) -> ComposeResult:
+        """Winners, breakdown, chart."""
+        outcome = self.latest.outcome
+        assert outcome is not None
+        names = [seat.name for seat in self.seats]
+        ascii_mode = getattr(self.app, "ascii_mode", False)
+        star = "*" if ascii_mode else "★"
+        winners = " and ".join(names[i] for i in outcome.winners if 0 <= i < len(names))
+        verb = "win" if len(outcome.winners) > 1 else "wins"
+        breakdown = tuple(
+            tuple(
+                (printable(str(line[0])), printable(str(line[1])))
+                for line in lines
+                if len(line) == 2
+            )
+            for lines in outcome.breakdown
+        )
+        result = Result(tuple(outcome.scores), tuple(outcome.winners), breakdown, ())
+        yield AppHeader()
+        with VerticalScroll(id="over"):
+            yield Static(Content(f"{star} {winners} {verb}!"), id="winners")
+            yield Static(Content("\n".join(printable(n) for n in outcome.notes)), id="notes")
+            table: RichTable = GameOverScreen._breakdown(names, result)
+            yield Static(table, id="breakdown")
+            chart = score_chart(names, outcome.series, width=40, ascii_mode=ascii_mode)
+            yield Static(chart, id="chart")
+            with Horizontal(id="over-buttons"):
+                leave = "Close the table (t)" if self.hosting else "Title (t)"
+                yield Button(leave, id="leave", variant="primary", compact=True)
+                yield Button("Table (b)", id="back", compact=True)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        """Say the game is over."""
+        self.sub_title = "Game over"
+        self.query_one("#leave", Button).focus(scroll_visible=False)
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        """Leave or look back."""
+        if event.button.id == "back":
+            self.action_back()
+        else:
+            self.action_leave()
+
+    def action_back(self) -> None:
+        """Back to the table."""
+        self.dismiss()
+
+    def action_leave(self) -> None:
+        """To the title (in the host's terminal: close the table and quit)."""
+        if self.hosting:
+            self.app.exit()
+        else:
+            karavan_app(self).show_title()
+
+
+def open_table(
+    app: Any, client: TableClient, *, hosting: bool = False, save_path: Path | None = None
+) -> None:
+    """Open ``client``'s table (already joined) in ``app`` above its title screen."""
+    while len(app.screen_stack) > 1:
+        app.pop_screen()
+    app.push_screen(RemoteGameScreen(client, hosting=hosting, save_path=save_path))

@@ -1,0 +1,336 @@
+"""The host is the referee: forged, stale and illegal messages change nothing; undo has rules;
+seats are taken back only with their secret; drops and host restarts are survived."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+import aiohttp
+
+from karavan_core.games.jaipur.components import Card
+from karavan_core.games.jaipur.state import Sell, TakeCamels
+from karavan_core.saves import load_match, unstructure_action
+from karavan_tui.net.client import JoinRefused, TableClient
+from karavan_tui.net.protocol import (
+    MAX_CLIENT_FRAME,
+    PROTOCOL,
+    Declined,
+    Hello,
+    Refused,
+    Update,
+    Welcome,
+    decode_host,
+    encode,
+    table_url,
+)
+from karavan_tui.net.table import Table, TableFile
+
+from .helpers import CODE, bot, hosting, joined, new_match, until
+
+
+class Raw:
+    """A hand-driven WebSocket client: it sends whatever it is told to."""
+
+    def __init__(self, session: aiohttp.ClientSession, ws: aiohttp.ClientWebSocketResponse):
+        self.session, self.ws = session, ws
+        self.update: Update | None = None
+        self.secret: str | None = None
+
+    @classmethod
+    async def hello(
+        cls, port: int, name: str, code: str = CODE, protocol: int = PROTOCOL, secret=None
+    ):
+        session = aiohttp.ClientSession()
+        ws = await session.ws_connect(table_url("127.0.0.1", port))
+        raw = cls(session, ws)
+        await ws.send_str(encode(Hello(protocol, code, name, secret)))
+        return raw
+
+    async def next(self):
+        frame = await asyncio.wait_for(self.ws.receive(), 5)
+        if frame.type != aiohttp.WSMsgType.TEXT:
+            return frame
+        message = decode_host(frame.data)
+        if isinstance(message, Update):
+            self.update = message
+        if isinstance(message, Welcome):
+            self.secret = message.secret
+        return message
+
+    async def answer(self, text: str | bytes):
+        """Send ``text`` and return the first message that is not an update of others' doings."""
+        if isinstance(text, bytes):
+            await self.ws.send_bytes(text)
+        else:
+            await self.ws.send_str(text)
+        return await self.next()
+
+    async def close(self):
+        await self.ws.close()
+        await self.session.close()
+
+
+def decide(table: Table, number: int, *actions) -> str:
+    data = [unstructure_action(table.game, action) for action in actions]
+    return json.dumps({"type": "Decide", "number": number, "actions": data})
+
+
+async def test_forged_messages_are_refused_and_change_nothing():
+    match = new_match("jaipur", "Ann,Bob", first=0)
+    async with hosting(match) as (table, server):
+        ann = await joined(server.port, "Ann")
+        bob = await Raw.hello(server.port, "Bob")
+        assert isinstance(await bob.next(), Welcome)
+        assert isinstance(await bob.next(), Update)
+        await until(lambda: ann.update is not None and ann.update.seats[1].status == "here")
+
+        async def refused(text, reason: str) -> None:
+            number, history = table.number, list(match.history)
+            answer = await bob.answer(text)
+            assert isinstance(answer, Declined), answer
+            assert reason in answer.reason
+            assert (table.number, match.history) == (number, history)
+
+        annes = match.legal_actions()
+        # Another seat's decision: Ann is to move.
+        await refused(decide(table, table.number, annes[0]), "not your turn")
+        # Garbage of every kind.
+        await refused("{{{ not json", "not JSON")
+        await refused(b"\x00\x01binary", "not binary")
+        await refused(json.dumps({"type": "Shutdown"}), "not one of")
+        await refused(json.dumps([1, 2, 3]), "not one of")
+        await refused(json.dumps({"type": "Decide", "number": "0", "actions": []}), "does not fit")
+        await refused(json.dumps({"type": "Undo", "number": 0, "extra": 1}), "does not fit")
+        await refused(encode(Hello(PROTOCOL, CODE, "Ann")), "joined already")
+        await refused("[" * 30_000 + "]" * 10, "nested")  # within the size limit, but deep
+        # Ann plays; now it is Bob's turn.
+        stale = table.number
+        await ann.decide(TakeCamels() if TakeCamels() in annes else annes[0])
+        while bob.update.number == stale:
+            await bob.next()
+        assert bob.update.to_move == 1
+        bobs = match.legal_actions()
+        await refused(decide(table, stale, bobs[0]), "moved on")
+        await refused(decide(table, table.number + 5, bobs[0]), "moved on")
+        assert Sell(Card.DIAMONDS, 5) not in bobs
+        await refused(decide(table, table.number, Sell(Card.DIAMONDS, 5)), "")
+        await refused(
+            json.dumps(
+                {
+                    "type": "Decide",
+                    "number": table.number,
+                    "actions": [{"type": "Sell", "good": "mud", "count": 1}],
+                }
+            ),
+            "not a decision",
+        )
+        await refused(decide(table, table.number), "1 to")
+        await refused(decide(table, table.number, *bobs[:1] * 5), "1 to")
+        # A gesture that runs on into Ann's turn.
+        after = table.game.apply(match.state, bobs[0])
+        annes_next = table.game.legal_actions(after)
+        await refused(decide(table, table.number, bobs[0], annes_next[0]), "only your own")
+        # An oversized frame closes that connection; the table does not move.
+        number, history = table.number, list(match.history)
+        await bob.ws.send_str("x" * (MAX_CLIENT_FRAME + 1))
+        frame = await asyncio.wait_for(bob.ws.receive(), 5)
+        assert frame.type in (
+            aiohttp.WSMsgType.CLOSE,
+            aiohttp.WSMsgType.CLOSED,
+            aiohttp.WSMsgType.ERROR,
+        )
+        assert bob.ws.close_code == 1009
+        await until(lambda: ann.update.seats[1].status == "away")
+        assert (table.number, match.history) == (number, history)
+        # Bob comes back with his secret and plays a legal decision: it counts.
+        secret = bob.secret
+        await bob.close()
+        again = await Raw.hello(server.port, "Bob", secret=secret)
+        assert isinstance(await again.next(), Welcome)
+        assert isinstance(await again.next(), Update)
+        answer = await again.answer(decide(table, table.number, bobs[0]))
+        assert isinstance(answer, Update) and answer.number == number + 1
+        assert match.history[-1] == bobs[0]
+        await again.close()
+        await ann.close()
+
+
+async def test_joins_refused_by_code_name_seat_and_protocol():
+    match = new_match("jaipur", "Ann,Bob")
+    async with hosting(match) as (table, server):
+        for kwargs, reason in (
+            ({"code": "wrong-code"}, "Wrong table code"),
+            ({"protocol": PROTOCOL + 1}, "protocol"),
+            ({"name": "Cid"}, "no seat called Cid"),
+        ):
+            raw = await Raw.hello(server.port, kwargs.pop("name", "Ann"), **kwargs)
+            answer = await raw.next()
+            assert isinstance(answer, Refused) and reason in answer.reason, answer
+            await raw.close()
+        ann = await joined(server.port, "Ann")
+        # The seat is taken: not without its secret, nor with a wrong one.
+        for secret in (None, "guess"):
+            intruder = TableClient("127.0.0.1", server.port, CODE, "ann", secret=secret)
+            try:
+                await intruder.join()
+            except JoinRefused as error:
+                assert "taken" in str(error)
+            else:
+                raise AssertionError("a seat was taken without its secret")
+        assert table.links[0] is not None and ann.connected
+        await ann.close()
+        await until(lambda: 0 not in table.links)
+        # Even while Ann is away, her seat waits for her secret.
+        intruder = TableClient("127.0.0.1", server.port, CODE, "Ann")
+        try:
+            await intruder.join()
+        except JoinRefused as error:
+            assert "taken" in str(error)
+        else:
+            raise AssertionError("an away seat was taken without its secret")
+
+
+async def test_undo_takes_back_only_your_own_last_decision():
+    match = new_match("jaipur", "Ann,Bob", first=0)
+    async with hosting(match) as (table, server):
+        ann, bob = await joined(server.port, "Ann"), await joined(server.port, "Bob")
+
+        async def numbered(n: int) -> None:
+            await until(lambda: ann.update.number == n and bob.update.number == n)
+
+        async def refused(client, words: str) -> None:
+            number = table.number
+            await client.undo()
+            await until(lambda: client.heard.declines)
+            assert words in client.heard.declines.pop()
+            assert table.number == number
+
+        await numbered(0)
+        assert not ann.update.can_undo
+        await refused(ann, "nothing to take back")
+        await ann.decide(match.legal_actions()[0])
+        await numbered(1)
+        assert ann.update.can_undo and not bob.update.can_undo
+        await refused(bob, "Ann has decided since your last decision")
+        await ann.undo()
+        await numbered(2)
+        assert match.history == [] and ann.update.can_redo and not bob.update.can_redo
+        await ann.redo()
+        await numbered(3)
+        assert len(match.history) == 1
+        await bob.decide(match.legal_actions()[0])
+        await numbered(4)
+        await refused(ann, "Bob has decided since your last decision")
+        assert len(match.history) == 2
+        await bob.undo()
+        await numbered(5)
+        assert len(match.history) == 1
+        await ann.close()
+        await bob.close()
+
+
+async def test_undo_takes_back_the_bots_decisions_after_yours():
+    match = new_match("karakum", "Ann,bot:random", first=0)
+    async with hosting(match) as (table, server):
+        ann = await joined(server.port, "Ann")
+        await ann.decide(match.legal_actions()[0])  # Ann's turn: two decisions
+        await until(lambda: ann.update.number == 1)
+        await ann.decide(match.legal_actions()[0])
+        await until(lambda: len(match.history) >= 3 and match.to_move == 0)
+        await until(lambda: ann.update.number == table.number and ann.update.can_undo)
+        assert match.actor(len(match.history) - 1) == 1  # the bot has played since
+        kept = match.undo_target()
+        await ann.undo()
+        await until(lambda: len(match.history) == kept)
+        assert match.to_move == 0
+        await ann.close()
+
+
+async def test_a_dropped_client_comes_back_and_the_game_goes_on():
+    match = new_match("karakum", "Ann,Bob", first=0)
+    async with hosting(match) as (_, server):
+        statuses: list[str] = []
+        dropped = {"done": False}
+        players = {}
+
+        def watch(update: Update) -> None:
+            statuses.append(update.seats[0].status)
+            if update.number >= 10 and not dropped["done"]:
+                dropped["done"] = True
+                players["Ann"].client.abort()  # the network fails under Ann
+
+        players["Ann"] = await bot(server.port, "Ann", seed=1)
+        players["Bob"] = await bot(server.port, "Bob", seed=2, on_update=watch)
+        heard: list[str] = []
+        players["Ann"].out = heard.append
+        results = await asyncio.wait_for(
+            asyncio.gather(players["Ann"].play(), players["Bob"].play()), 60
+        )
+    assert results == [0, 0] and match.is_over()
+    assert dropped["done"]
+    assert "away" in statuses, "Bob never saw Ann away"
+    assert statuses[-1] == "here" or match.is_over()
+    assert heard[:2] == ["Lost the table: reconnecting...", "Back at the table."]
+
+
+async def test_a_host_restarted_from_its_save_takes_its_players_back(tmp_path):
+    save = tmp_path / "jaipur.json"
+    match = new_match("jaipur", "Ann,Bob")
+    stop = asyncio.Event()
+
+    def watch(update: Update) -> None:
+        if update.number >= 12:
+            stop.set()
+
+    table = Table(match, CODE, save_path=save, bot_delay=0.0)
+    from karavan_tui.net.server import HostServer
+
+    server = HostServer([table])
+    port = await server.start("127.0.0.1", 0)
+    ann = await bot(port, "Ann", seed=1, on_update=watch, retry_for=30.0)
+    bob = await bot(port, "Bob", seed=2, retry_for=30.0)
+    games = asyncio.gather(ann.play(), bob.play())
+    await asyncio.wait_for(stop.wait(), 30)
+    await server.stop()  # the host goes away (a crash, a restart): no goodbye
+    saved = load_match(save)
+    assert len(saved.history) >= 12
+    assert saved.history == match.history
+    # The same host comes back from the save, with the table file beside it.
+    file = TableFile.read(save)
+    assert file is not None and file.code == CODE and set(file.digests) == {0, 1}
+    again = Table(saved, file.code, save_path=save, table_file=file, bot_delay=0.0)
+    server = HostServer([again])
+    await server.start("127.0.0.1", port)
+    try:
+        results = await asyncio.wait_for(games, 60)
+    finally:
+        await server.stop()
+    assert results == [0, 0]
+    assert saved.is_over()
+    assert saved.history[: len(match.history)] == match.history
+    assert load_match(save).history == saved.history
+
+
+async def test_a_restarted_client_takes_its_seat_back_with_the_secret_it_kept(tmp_path):
+    memory = tmp_path / "seats.json"
+    match = new_match("jaipur", "Ann,Bob")
+    async with hosting(match) as (table, server):
+        first = TableClient("127.0.0.1", server.port, CODE, "Ann", memory=memory)
+        await first.join()
+        await first.close()  # the terminal is closed, the browser tab reloaded
+        await until(lambda: 0 not in table.links)
+        again = TableClient("127.0.0.1", server.port, CODE, "Ann", memory=memory)
+        await again.join()  # the same machine: its Karavan kept the secret
+        assert again.seat == 0 and table.links[0] is not None
+        assert oct(memory.stat().st_mode & 0o777) == "0o600"
+        stranger = TableClient(
+            "127.0.0.1", server.port, CODE, "Ann", memory=tmp_path / "other.json"
+        )
+        try:
+            await stranger.join()
+        except JoinRefused as error:
+            assert "taken" in str(error)
+        else:
+            raise AssertionError("another machine took Ann's seat")
+        await again.close()

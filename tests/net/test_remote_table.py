@@ -1,0 +1,128 @@
+"""A player at a hosted table in the app (Pilot) while another plays headless, on loopback."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from karavan_core.engine import IllegalAction
+from karavan_core.games.jaipur.components import Card
+from karavan_core.games.jaipur.state import Sell
+from karavan_tui.config import AppConfig
+from karavan_tui.modals.choice import ChoiceScreen
+from karavan_tui.net.app import TableApp
+from karavan_tui.net.client import TableClient
+from karavan_tui.net.join_screen import JoinScreen
+from karavan_tui.net.screen import RemoteGameScreen
+
+from ..tui.helpers import make_app, visible_characters
+from .helpers import CODE, bot, hosting, new_match, until
+
+
+def config(tmp_path) -> AppConfig:
+    return AppConfig(
+        saves_dir=tmp_path / "saves",
+        settings_path=tmp_path / "settings.json",
+        bot_delay=0.0,
+        animations=False,
+    )
+
+
+async def waiting(pilot, condition, seconds: float = 20.0) -> None:
+    """Let the app run until ``condition()`` holds."""
+    loop = asyncio.get_running_loop()
+    end = loop.time() + seconds
+    while not condition():
+        assert loop.time() < end, "timed out waiting"
+        await pilot.pause(0.02)
+
+
+async def test_a_pilot_player_and_a_headless_bot_play_karakum(tmp_path):
+    match = new_match("karakum", "Ann,Bob", first=0)
+    async with hosting(match) as (table, server):
+        ann = TableClient("127.0.0.1", server.port, CODE, "Ann")
+        await ann.join()
+        bob = await bot(server.port, "Bob", seed=3)
+        bob_task = asyncio.get_running_loop().create_task(bob.play())
+        app = TableApp(config(tmp_path), ann)
+        async with app.run_test(size=(100, 30)) as pilot:
+            await waiting(pilot, lambda: isinstance(app.screen, RemoteGameScreen))
+            screen = app.screen
+            assert isinstance(screen, RemoteGameScreen)
+            await waiting(pilot, lambda: screen.latest is not None)
+            shown = visible_characters(app)
+            assert "Karakum" in shown and "Bob" in shown and f"127.0.0.1:{server.port}" in shown
+            # Ann plays by keys: the move list, then the first move, until both have played a while.
+            while len(match.history) < 6:
+                if isinstance(app.screen, ChoiceScreen):
+                    await pilot.press("enter")
+                elif screen._my_move():
+                    await pilot.press("a")
+                    await waiting(pilot, lambda: isinstance(app.screen, ChoiceScreen))
+                    await pilot.press("enter")
+                await pilot.pause(0.02)
+                assert not match.is_over()
+            actors = {match.actor(i) for i in range(len(match.history))}
+            assert actors == {0, 1}
+            await waiting(pilot, lambda: screen.latest.number == table.number)
+            # What Ann's table shows is what the host says she may see.
+            assert screen.observation == match.game.observe(match.state, 0)
+            log = visible_characters(app)
+            assert "Bob" in log
+            # Undo at a hosted table: refused once Bob has decided since, with the reason.
+            if match.actor(len(match.history) - 1) == 1 and not screen.latest.can_undo:
+                await pilot.press("u")  # greyed: nothing is sent
+                assert len(match.history) >= 6
+            # The command palette offers the table's own commands.
+            await pilot.press("ctrl+p")
+            await pilot.pause()
+            await pilot.press(*"leave")
+            await waiting(pilot, lambda: "Leave the table" in visible_characters(app))
+            await pilot.press("escape")
+            await waiting(pilot, lambda: app.screen is screen)
+            # Bob's connection ends: Ann's status line says he is away.
+            bob_task.cancel()
+            await bob.client.close()
+            await waiting(pilot, lambda: "Bob is away" in visible_characters(app))
+            await pilot.press("q")
+            await waiting(pilot, lambda: not isinstance(app.screen, RemoteGameScreen))
+        await until(lambda: 0 not in table.links)
+        assert table.seat_infos()[0].status == "away"
+
+
+async def test_join_a_table_from_the_title_screen(tmp_path):
+    match = new_match("jaipur", "Ann,bot:random:Robot", first=0)
+    async with hosting(match) as (table, server):
+        app = make_app(tmp_path)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            await pilot.press("j")
+            await waiting(pilot, lambda: isinstance(app.screen, JoinScreen))
+            app.screen.query_one("#join-address").value = f"127.0.0.1:{server.port}"
+            await pilot.press(*"wrong")
+            await pilot.press("tab", *"Ann", "enter")
+            await waiting(pilot, lambda: "Cannot join" in visible_characters(app))
+            assert "Wrong table code" in visible_characters(app)
+            app.screen.query_one("#join-code").value = CODE
+            await pilot.press("enter")
+            await waiting(pilot, lambda: isinstance(app.screen, RemoteGameScreen))
+            screen = app.screen
+            assert isinstance(screen, RemoteGameScreen)
+            await waiting(pilot, lambda: screen._my_move())
+            # A table asks whether a gesture may be made: the engine's own words, from Ann's view.
+            assert screen.check(match.legal_actions()[0]) is None
+            wrong = Sell(Card.DIAMONDS, 5)
+            with pytest.raises(IllegalAction) as refusal:
+                match.game.apply(match.state, wrong)
+            assert screen.check(wrong) == str(refusal.value)
+            # Ann plays a few turns against the host's bot, always the first move listed.
+            while len(match.history) < 4:
+                if isinstance(app.screen, ChoiceScreen):
+                    await pilot.press("enter")
+                elif app.screen is screen and screen._my_move():
+                    await pilot.press("a")
+                await pilot.pause(0.01)
+            await waiting(pilot, lambda: screen.latest.number == table.number)
+            assert screen.observation == match.game.observe(match.state, 0)
+            assert "Robot" in visible_characters(app)
