@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import random
+from collections import Counter
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from karavan_core.games.jaipur.components import GOODS, Card
 from karavan_core.games.jaipur.state import Exchange, Sell, TakeCamels, TakeGood
@@ -14,7 +17,7 @@ from karavan_tui.modals.choice import ChoiceScreen
 from karavan_tui.modals.curtain import CurtainScreen
 from karavan_tui.screens.game import GameScreen
 from karavan_tui.screens.game_over import GameOverScreen
-from karavan_tui.tables.jaipur import MarketZone, RoundSummaryScreen
+from karavan_tui.tables.jaipur import MarketZone, RoundSummaryScreen, stable_layout
 
 from .helpers import (
     SEED,
@@ -327,3 +330,25 @@ def test_jaipur_round_summary(snap_compare, tmp_path, size):
     assert match.state.rounds and not game.is_over(match.state)
     app = start_with(tmp_path, match)
     assert snap_compare(app, terminal_size=size, run_before=open_summary)
+
+
+@given(
+    st.lists(st.sampled_from(list(Card)), min_size=5, max_size=5),
+    st.lists(st.sampled_from(list(Card)), min_size=0, max_size=5),
+)
+def test_the_market_keeps_its_cards_in_place_whatever_arrives_or_runs_out(shown, cards):
+    """Every card shown once; with the market full, a card still there keeps its place."""
+    laid = stable_layout(shown, cards)
+    assert sorted(laid) == sorted(cards)
+    if len(cards) == len(shown):
+        left = Counter(cards)
+        for place, card in enumerate(shown):
+            if left[card]:
+                left[card] -= 1
+                assert laid[place] == card
+
+
+def test_the_market_shrinks_from_its_emptied_places_when_the_deck_runs_dry():
+    shown = [Card.GOLD, Card.SILVER, Card.CLOTH, Card.SPICE, Card.LEATHER]
+    laid = stable_layout(shown, [Card.GOLD, Card.SILVER, Card.LEATHER, Card.CAMEL])
+    assert laid == [Card.GOLD, Card.SILVER, Card.CAMEL, Card.LEATHER]

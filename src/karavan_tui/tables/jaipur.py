@@ -97,8 +97,11 @@ def stable_layout(shown: Sequence[Card | None], cards: Sequence[Card]) -> list[C
             places.append(card)
         else:
             places.append(None)
-    arrivals = iter([card for card in cards_of_counter(left)])
-    return [card if card is not None else next(arrivals) for card in places[: len(cards)]]
+    # Fewer cards than before (the deck ran dry): the emptied places at the end go first.
+    while len(places) > len(cards):
+        places.pop(max(i for i, card in enumerate(places) if card is None))
+    arrivals = iter(cards_of_counter(left))
+    return [card if card is not None else next(arrivals) for card in places]
 
 
 def cards_of_counter(counts: Counter[Card]) -> list[Card]:

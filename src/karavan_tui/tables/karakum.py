@@ -290,12 +290,27 @@ class KarakumTable(TableView):
         assert before is None or isinstance(before, KarakumObservation)
         self.query_one(MarketZone).show(obs, before, legal, g)
         self.query_one(ResourceZone).show(obs, before, view.news, legal, g)
-        if not view.legal:  # not the player's turn (any more): a payment being marked is dropped
+        if not self._paying_fits(view):  # the purchase being marked is no longer open
             self.paying = None
         self.query_one(HandZone).show(obs, g, self.paying.cards if self.paying else ())
         caravans = self.query_one(CaravansZone)
         caravans.show(obs, before, g)
         caravans.border_title = f"Caravans: (cards in hand) left side {g.master} chain"
+
+    def _paying_fits(self, view: View) -> bool:
+        """Whether the purchase being marked is still open in ``view``.
+
+        It is not once the player's turn is over, or once the decision was taken
+        another way (the move list): the camel may have left the market.
+        """
+        paying = self.paying
+        if paying is None or not view.legal:
+            return False
+        obs = view.observation
+        assert isinstance(obs, KarakumObservation)
+        if paying.buying:
+            return Buy(paying.slot) in view.legal
+        return obs.step is Step.PAY and obs.slot == paying.slot
 
     # -- choosing -----------------------------------------------------------------
     def on_card_row_chosen(self, message: CardRow.Chosen) -> None:
