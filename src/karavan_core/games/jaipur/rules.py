@@ -184,14 +184,15 @@ def _exchange_block(take: _Take, hand: Counts, key: int) -> Block:
     """
     global _block_count
     size = take.size
-    free = tuple(map(min, map(mul, hand, take.kept), repeat(size)))
-    gives = sub_counts(free)
+    # Not capped like the key: the sub-multisets of the hand are cached by hand
+    # (few), and an exchange's gives are the same from the capped hand or not.
+    gives = sub_counts(tuple(map(mul, hand, take.kept)))
     found: list[Exchange] = []
     prefixes = []
     for camel_count in range(size + 1):
         rest = size - camel_count
         if rest < len(gives):
-            # map runs in C: no Python frame per exchange.
+            # map runs in C: no Python frame per exchange already made.
             found += map(_exchange, repeat(take.counts), gives[rest], repeat(camel_count))
         prefixes.append(tuple(found))
     if _block_count >= _MAX_BLOCKS:
