@@ -68,7 +68,9 @@ def _sales(hand: Counts) -> tuple[Sell, ...]:
 
 
 def _add_at(counts: Counts, index: int, n: int) -> Counts:
-    return counts[:index] + (counts[index] + n,) + counts[index + 1 :]
+    changed = list(counts)  # two allocations, where slicing and joining make four
+    changed[index] += n
+    return tuple(changed)
 
 
 def counts_of(cards: Sequence[Card], kinds: int = len(CARDS)) -> Counts:
