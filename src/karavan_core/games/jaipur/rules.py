@@ -370,10 +370,6 @@ class Jaipur(Game[JaipurState, JaipurObservation, Action]):
         rng, first = self.first_player(options, C.PLAYERS, Rng(seed))
         return _deal(tuple(players), rng, (0,) * C.PLAYERS, (), first)
 
-    def is_over(self, state: JaipurState) -> bool:
-        """Whether the match has ended (read straight from the state: asked at every step)."""
-        return state.over
-
     # -- decisions ------------------------------------------------------------------
     @remembered
     def legal_actions(self, state: JaipurState) -> list[Action]:
