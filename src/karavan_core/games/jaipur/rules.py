@@ -155,11 +155,9 @@ _TAKES: dict[Counts, _Take] = {}  # at most 455 takes exist
 
 
 def _take(counts: Counts) -> _Take:
-    """The one :class:`_Take` of ``counts``."""
+    """The one :class:`_Take` of ``counts`` (setdefault: one even if two threads ask at once)."""
     take = _TAKES.get(counts)
-    if take is None:
-        take = _TAKES[counts] = _Take(counts)
-    return take
+    return take if take is not None else _TAKES.setdefault(counts, _Take(counts))
 
 
 @cache
