@@ -11,10 +11,11 @@ each thinking level: seconds per decision (mean and worst) and, for the search
 levels, iterations per second.  With ``--baseline`` (a commit, or the path of
 a checkout or of its ``src/``, as for ``bench/engine.py``) it times the same
 positions with this tree and with the baseline, each in a fresh process on
-one core, alternately ``--rounds`` times, and prints the medians (CPU time)
-and how many times faster this tree decides.  ``strength`` runs one tournament per game and
-pairing (the same as ``karavan simulate GAME --seats A,B --games N``) and
-prints a Markdown table of the first level's win rate with its 95% interval.
+one core, alternately ``--rounds`` times, and prints the medians (CPU time),
+how many times faster this tree decides, and whether it took the same
+decisions.  ``strength`` runs one tournament per game and pairing (the same
+as ``karavan simulate GAME --seats A,B --games N``) and prints a Markdown
+table of the first level's win rate with its 95% interval.
 ``report`` prints the README's strength report: ``strength`` over every game
 at two players, then one four-player tournament (the same as ``karavan
 simulate GAME --players 4 --seats random,greedy,hard,expert``) per game that
@@ -45,17 +46,20 @@ FOUR_SEATS = ["random", "greedy", "hard", "expert"]
 
 def decision_times(
     name: str, level: str, positions: int, players: int, clock=time.perf_counter
-) -> tuple[list[float], int]:
+) -> tuple[list[float], int, list[str]]:
     """Seconds for one decision of ``level`` at each of ``positions`` sampled positions.
 
     The positions come from seeded random games (every ninth decision from
-    the fifth on), the same with any version of the engine; returns the times
-    and the search iterations they ran (0 for levels that do not search).
+    the fifth on), the same with any version of the engine; returns the times,
+    the search iterations they ran (0 for levels that do not search) and the
+    decisions taken, as text that is the same in every process.
     """
     from karavan_core.bots import SearchBot, make_bot
+    from karavan_core.bots.base import canonical
 
     game = get_game(name)
     times: list[float] = []
+    choices: list[str] = []
     iterations = 0
     seed = 0
     while len(times) < positions:
@@ -68,14 +72,15 @@ def decision_times(
             if step % 9 == 4 and len(legal) > 1:
                 observation = game.observe(state, state.to_move)
                 start = clock()
-                bot.choose(observation, legal)
+                choice = bot.choose(observation, legal)
                 times.append(clock() - start)
+                choices.append(canonical(choice))
                 if isinstance(bot, SearchBot):
                     iterations += bot.last_iterations
             state = game.apply_legal(state, legal[rng.randrange(len(legal))])
             step += 1
         seed += 1
-    return times, iterations
+    return times, iterations, choices
 
 
 def speed(games: list[str], positions: int, players: int) -> None:
@@ -84,7 +89,7 @@ def speed(games: list[str], positions: int, players: int) -> None:
     print("|---|---|---|---|---|")
     for name in games:
         for level in ("greedy", "hard", "expert"):
-            times, iterations = decision_times(name, level, positions, players)
+            times, iterations, _ = decision_times(name, level, positions, players)
             total = sum(times)
             rate = f"{iterations / total:.0f}" if iterations else "–"
             print(
@@ -95,9 +100,9 @@ def speed(games: list[str], positions: int, players: int) -> None:
 
 def speed_worker(name: str, level: str, positions: int, players: int) -> None:
     """Time one level in this process (whichever engine is on the path); print JSON."""
-    times, iterations = decision_times(name, level, positions, players, time.process_time)
+    times, iterations, choices = decision_times(name, level, positions, players, time.process_time)
     total = sum(times)
-    print(json.dumps({"mean": total / len(times), "rate": iterations / total}))
+    print(json.dumps({"mean": total / len(times), "rate": iterations / total, "choices": choices}))
 
 
 def speed_against(args: argparse.Namespace, games: list[str]) -> None:
@@ -109,11 +114,14 @@ def speed_against(args: argparse.Namespace, games: list[str]) -> None:
             f"{args.players} players, {args.positions} positions, median of {args.rounds} "
             f"alternate runs (CPU time, one core); baseline {args.baseline}\n"
         )
-        print("| game | level | s/decision | baseline | times faster | iterations/s | baseline |")
-        print("|---|---|---|---|---|---|---|")
+        print(
+            "| game | level | s/decision | baseline | times faster | "
+            "iterations/s | baseline | same decisions |"
+        )
+        print("|---|---|---|---|---|---|---|---|")
         for name in games:
             for level in levels:
-                runs: dict[str, list[dict[str, float]]] = {"this": [], "base": []}
+                runs: dict[str, list[dict]] = {"this": [], "base": []}
                 for round_ in range(args.rounds):
                     order = ["this", "base"] if round_ % 2 == 0 else ["base", "this"]
                     for side in order:
@@ -129,9 +137,12 @@ def speed_against(args: argparse.Namespace, games: list[str]) -> None:
                 theirs = statistics.median(r["mean"] for r in runs["base"])
                 rate = statistics.median(r["rate"] for r in runs["this"])
                 base_rate = statistics.median(r["rate"] for r in runs["base"])
+                # Did this tree decide as the baseline did, at every position?
+                same = runs["this"][0]["choices"] == runs["base"][0]["choices"]
                 print(
                     f"| {get_game(name).title} | {level} | {mine:.3f} | {theirs:.3f} | "
-                    f"{theirs / mine:.2f}x | {rate:,.0f} | {base_rate:,.0f} |",
+                    f"{theirs / mine:.2f}x | {rate:,.0f} | {base_rate:,.0f} | "
+                    f"{'yes' if same else 'no'} |",
                     flush=True,
                 )
 

@@ -21,20 +21,21 @@ def _layout(cls: type) -> tuple[Callable[[Any], tuple[Any, ...]], dict[str, int]
 
 
 @cache
-def _copies_dict(cls: type) -> bool:
-    """Whether a copy of a ``cls`` value may be made by copying its ``__dict__``.
+def _dict_fields(cls: type) -> int:
+    """How many fields a ``cls`` value keeps in its ``__dict__``, if a copy may copy it; else 0.
 
-    So it may when every field lives in the instance dict (no class on the
+    A copy may copy the dict when every field lives there (no class on the
     way up declares slots) and ``__init__`` only stores the fields: no
     validator, converter or post-init hook would be skipped.
     """
     fields = attrs.fields(cls)
-    return (
+    copyable = (
         all(not getattr(base, "__slots__", ()) for base in cls.__mro__[:-1])
         and all(a.init and a.validator is None and a.converter is None for a in fields)
         and not hasattr(cls, "__attrs_post_init__")
         and not hasattr(cls, "__attrs_pre_init__")
     )
+    return len(fields) if copyable else 0
 
 
 _new = object.__new__
@@ -54,11 +55,12 @@ def replace(inst: V, **changes: Any) -> V:
     the rules copy a state at least once a decision.
     """
     cls = type(inst)
-    if _copies_dict(cls):
-        before = inst.__dict__
+    count = _dict_fields(cls)
+    # The dict must hold the fields and nothing else (attrs may keep a cached hash there).
+    if count and len(before := inst.__dict__) == count:
         fields = before.copy()
         fields.update(changes)
-        if len(fields) != len(before):  # a name that is no field was added
+        if len(fields) != count:  # a name that is no field was added
             raise KeyError(", ".join(sorted(changes.keys() - before.keys())))
         copy = _new(cls)
         _setattr(copy, "__dict__", fields)
@@ -72,4 +74,7 @@ def replace(inst: V, **changes: Any) -> V:
 
 def replace_at(items: tuple[T, ...], index: int, value: T) -> tuple[T, ...]:
     """``items`` with the element at ``index`` replaced by ``value``."""
-    return items[:index] + (value,) + items[index + 1 :]
+    # Through a list: two allocations, where slicing and joining make four.
+    changed = list(items)
+    changed[index] = value
+    return tuple(changed)

@@ -68,7 +68,9 @@ def _sales(hand: Counts) -> tuple[Sell, ...]:
 
 
 def _add_at(counts: Counts, index: int, n: int) -> Counts:
-    return counts[:index] + (counts[index] + n,) + counts[index + 1 :]
+    changed = list(counts)  # two allocations, where slicing and joining make four
+    changed[index] += n
+    return tuple(changed)
 
 
 def counts_of(cards: Sequence[Card], kinds: int = len(CARDS)) -> Counts:
@@ -153,11 +155,9 @@ _TAKES: dict[Counts, _Take] = {}  # at most 455 takes exist
 
 
 def _take(counts: Counts) -> _Take:
-    """The one :class:`_Take` of ``counts``."""
+    """The one :class:`_Take` of ``counts`` (setdefault: one even if two threads ask at once)."""
     take = _TAKES.get(counts)
-    if take is None:
-        take = _TAKES[counts] = _Take(counts)
-    return take
+    return take if take is not None else _TAKES.setdefault(counts, _Take(counts))
 
 
 @cache
@@ -184,14 +184,15 @@ def _exchange_block(take: _Take, hand: Counts, key: int) -> Block:
     """
     global _block_count
     size = take.size
-    free = tuple(map(min, map(mul, hand, take.kept), repeat(size)))
-    gives = sub_counts(free)
+    # Not capped like the key: the sub-multisets of the hand are cached by hand
+    # (few), and an exchange's gives are the same from the capped hand or not.
+    gives = sub_counts(tuple(map(mul, hand, take.kept)))
     found: list[Exchange] = []
     prefixes = []
     for camel_count in range(size + 1):
         rest = size - camel_count
         if rest < len(gives):
-            # map runs in C: no Python frame per exchange.
+            # map runs in C: no Python frame per exchange already made.
             found += map(_exchange, repeat(take.counts), gives[rest], repeat(camel_count))
         prefixes.append(tuple(found))
     if _block_count >= _MAX_BLOCKS:
@@ -367,10 +368,6 @@ class Jaipur(Game[JaipurState, JaipurObservation, Action]):
         self.check_players(players)
         rng, first = self.first_player(options, C.PLAYERS, Rng(seed))
         return _deal(tuple(players), rng, (0,) * C.PLAYERS, (), first)
-
-    def is_over(self, state: JaipurState) -> bool:
-        """Whether the match has ended (read straight from the state: asked at every step)."""
-        return state.over
 
     # -- decisions ------------------------------------------------------------------
     @remembered

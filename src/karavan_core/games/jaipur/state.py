@@ -76,6 +76,11 @@ class JaipurState(State):
         return None if self.over else self.current
 
     @property
+    def is_over(self) -> bool:
+        """Whether the game has ended (read straight from the state: asked at every step)."""
+        return self.over
+
+    @property
     def round_number(self) -> int:
         """The round in progress (or, once the match is over, the last one played)."""
         return len(self.rounds) if self.over else len(self.rounds) + 1

@@ -104,6 +104,11 @@ class KarakorumState(State):
         """The seat that must decide now, or ``None`` once the game is over."""
         return None if self.step is Step.OVER else self.current
 
+    @property
+    def is_over(self) -> bool:
+        """Whether the game has ended (read straight from the state: asked at every step)."""
+        return self.step is Step.OVER
+
 
 @frozen
 class KarakorumObservation(Observation):

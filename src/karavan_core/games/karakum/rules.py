@@ -50,7 +50,9 @@ def fits(caravan: Sequence[Camel], camel: Camel) -> bool:
 
 
 def _add(hand: Hand, index: int, n: int = 1) -> Hand:
-    return hand[:index] + (hand[index] + n,) + hand[index + 1 :]
+    changed = list(hand)  # two allocations, where slicing and joining make four
+    changed[index] += n
+    return tuple(changed)
 
 
 def _plus(a: Hand, b: Hand) -> Hand:

@@ -61,6 +61,11 @@ class KarakumState(State):
         """The seat that must decide now, or ``None`` once the game is over."""
         return None if self.step is Step.OVER else self.current
 
+    @property
+    def is_over(self) -> bool:
+        """Whether the game has ended (read straight from the state: asked at every step)."""
+        return self.step is Step.OVER
+
 
 @frozen
 class KarakumObservation(Observation):

@@ -32,6 +32,11 @@ class KarawaneState(State):
         """The seat that must decide now, or ``None`` once the game is over."""
         return None if self.over else self.current
 
+    @property
+    def is_over(self) -> bool:
+        """Whether the game has ended (read straight from the state: asked at every step)."""
+        return self.over
+
 
 @frozen
 class KarawaneObservation(Observation):
