@@ -1,6 +1,6 @@
 """Engine benchmark: random play per game and player count, alone or against a baseline.
 
-    python bench/engine.py [--seconds 3] [--game karakum]
+    python bench/engine.py [--seconds 3] [--warmup 1] [--game karakum]
     python bench/engine.py --baseline 966cffa [--rounds 3] [--seconds 3] [--game jaipur]
 
 A decision is ``legal_actions`` then ``apply_legal`` with a random one of
@@ -8,6 +8,9 @@ them: what random play and the bots' search do.  ``apply`` (the engine's
 door, which takes any action and so looks it up among the legal decisions
 again) is measured too, as "via apply".  Times are the process's CPU time on
 one core, so another program sharing the machine slows the figures little.
+Each measurement starts with ``--warmup`` seconds of untimed play from other
+seeds, so that the figures are the pace of a running engine, caches filled,
+rather than that of its first games (``--warmup 0`` measures from cold).
 
 Alone, it prints one line per game and player count: random full games per
 second, decisions per second both ways, then the time to save and to load a
@@ -44,7 +47,14 @@ def pin_to_one_core() -> None:
         os.sched_setaffinity(0, {max(os.sched_getaffinity(0))})
 
 
-def random_play(game: Any, players: int, seconds: float, door: bool) -> tuple[float, float]:
+# Warm-up games are dealt from other seeds than the measured ones, so that
+# nothing the engine caches during the warm-up is a measured game's own position.
+WARMUP_SEEDS = 1_000_000
+
+
+def random_play(
+    game: Any, players: int, seconds: float, door: bool, first_seed: int = 0
+) -> tuple[float, float]:
     """Play seeded random games for about ``seconds`` of CPU time; return games/s, decisions/s.
 
     ``door`` applies each decision with ``apply`` instead of ``apply_legal``.
@@ -54,7 +64,7 @@ def random_play(game: Any, players: int, seconds: float, door: bool) -> tuple[fl
     names = [f"P{i}" for i in range(players)]
     apply = game.apply if door else game.apply_legal
     done = decisions = 0
-    seed = 0
+    seed = first_seed
     start = time.process_time()
     while time.process_time() - start < seconds:
         state = game.new_game(names, seed)
@@ -91,11 +101,24 @@ def save_and_load(game: Any, players: int, folder: Path) -> tuple[float, float, 
     return saved, loaded, path.stat().st_size
 
 
-def worker(game_name: str, players: int, seconds: float, door: bool) -> None:
+def warm_up(game: Any, players: int, seconds: float) -> None:
+    """Play untimed random games first: the steady pace is measured, not the first games'.
+
+    Both engines keep caches that fill as play goes on (the one at 966cffa
+    its shared exchanges, this one its exchange blocks and payments), so a
+    short run from a cold process would mostly measure how quickly they fill.
+    """
+    if seconds > 0:
+        random_play(game, players, seconds, door=False, first_seed=WARMUP_SEEDS)
+
+
+def worker(game_name: str, players: int, seconds: float, door: bool, warmup: float) -> None:
     """Measure one line in this process (whichever engine is on the path) and print it as JSON."""
     from karavan_core import get_game
 
-    per_game, per_decision = random_play(get_game(game_name), players, seconds, door)
+    game = get_game(game_name)
+    warm_up(game, players, warmup)
+    per_game, per_decision = random_play(game, players, seconds, door)
     print(json.dumps({"games": per_game, "decisions": per_decision}))
 
 
@@ -120,6 +143,7 @@ def alone(args: argparse.Namespace) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         for name, players in lines(args.game):
             game = get_game(name)
+            warm_up(game, players, args.warmup)
             per_game, per_decision = random_play(game, players, args.seconds, door=False)
             _, via_apply = random_play(game, players, args.seconds, door=True)
             saved, loaded, size = save_and_load(game, players, Path(tmp))
@@ -149,10 +173,13 @@ def baseline_source(spec: str, folder: Path) -> Path:
     return folder / "src"
 
 
-def measure(source: Path, name: str, players: int, seconds: float, door: bool) -> float:
+def measure(
+    source: Path, name: str, players: int, seconds: float, door: bool, warmup: float
+) -> float:
     """Decisions per second of the engine in ``source``, measured in a fresh process."""
     env = dict(os.environ, PYTHONPATH=str(source))
     command = [sys.executable, __file__, "--worker", name, str(players), str(seconds)]
+    command += ["--warmup", str(warmup)]
     if door:
         command.append("--door")
     out = subprocess.run(command, env=env, capture_output=True, text=True, check=True).stdout
@@ -166,7 +193,7 @@ def against(args: argparse.Namespace) -> None:
         this = ROOT / "src"
         print(
             f"decisions/s, median of {args.rounds} alternate runs of {args.seconds:g} s each "
-            f"(CPU time, one core); baseline {args.baseline}\n"
+            f"after {args.warmup:g} s of warm-up (CPU time, one core); baseline {args.baseline}\n"
         )
         header = (
             f"{'game':<10} {'players':>7} {'this':>9} {'baseline':>9} {'ratio':>6} "
@@ -183,7 +210,9 @@ def against(args: argparse.Namespace) -> None:
                     # Alternate which goes first, so that neither always follows the other.
                     order = [(this, mine), (base, theirs)]
                     for source, figures in order if round_ % 2 == 0 else order[::-1]:
-                        figures.append(measure(source, name, players, args.seconds, door))
+                        figures.append(
+                            measure(source, name, players, args.seconds, door, args.warmup)
+                        )
                 a, b = statistics.median(mine), statistics.median(theirs)
                 row.append(f"{a:>9,.0f} {b:>9,.0f} {a / b:>5.2f}x")
             print(f"{name:<10} {players:>7} {row[0]} {row[1]:>27}", flush=True)
@@ -192,6 +221,9 @@ def against(args: argparse.Namespace) -> None:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=3.0, help="play time per measurement")
+    parser.add_argument(
+        "--warmup", type=float, default=1.0, help="untimed play first, seconds (0: none)"
+    )
     parser.add_argument("--game", help="only this game")
     parser.add_argument("--baseline", help="a commit, or the path of a checkout or its src/")
     parser.add_argument("--rounds", type=int, default=3, help="with --baseline: runs per side")
@@ -201,7 +233,7 @@ def main(argv: list[str] | None = None) -> int:
     pin_to_one_core()
     if args.worker:
         name, players, seconds = args.worker
-        worker(name, int(players), float(seconds), args.door)
+        worker(name, int(players), float(seconds), args.door, args.warmup)
     elif args.baseline:
         against(args)
     else:
