@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import threading
 
 import aiohttp
 
@@ -24,6 +25,7 @@ from karavan_tui.net.protocol import (
     encode,
     table_url,
 )
+from karavan_tui.net.seats import remember, remembered
 from karavan_tui.net.table import Table, TableFile
 
 from .helpers import CODE, bot, hosting, joined, new_match, until
@@ -334,3 +336,24 @@ async def test_a_restarted_client_takes_its_seat_back_with_the_secret_it_kept(tm
         else:
             raise AssertionError("another machine took Ann's seat")
         await again.close()
+
+
+def test_karavans_joining_at_once_on_one_machine_all_keep_their_secrets(tmp_path):
+    # Two terminals, or the tabs of karavan web, share one seats.json: none may lose
+    # another's secret, or that player could never take the seat back after a drop.
+    memory = tmp_path / "seats.json"
+    names = [f"P{i}" for i in range(8)]
+    start = threading.Barrier(len(names))
+
+    def keep(name: str) -> None:
+        start.wait()
+        remember(memory, "127.0.0.1", 7654, CODE, name, f"secret of {name}")
+
+    threads = [threading.Thread(target=keep, args=(name,)) for name in names]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    for name in names:
+        assert remembered(memory, "127.0.0.1", 7654, CODE, name) == f"secret of {name}"
+    assert oct(memory.stat().st_mode & 0o777) == "0o600"

@@ -3,21 +3,23 @@
 from __future__ import annotations
 
 import asyncio
+import random
 
 import pytest
 
-from karavan_core.engine import IllegalAction
+from karavan_core.engine import Action, IllegalAction
 from karavan_core.games.jaipur.components import Card
 from karavan_core.games.jaipur.state import Sell
+from karavan_core.match import Match
 from karavan_tui.config import AppConfig
 from karavan_tui.modals.choice import ChoiceScreen
 from karavan_tui.net.app import TableApp
 from karavan_tui.net.client import TableClient
 from karavan_tui.net.join_screen import JoinScreen
-from karavan_tui.net.screen import RemoteGameScreen
+from karavan_tui.net.screen import RemoteGameScreen, RemoteOverScreen
 
 from ..tui.helpers import make_app, visible_characters
-from .helpers import CODE, bot, hosting, new_match, until
+from .helpers import CODE, bot, hosting, joined, new_match, until
 
 
 def config(tmp_path) -> AppConfig:
@@ -126,3 +128,44 @@ async def test_join_a_table_from_the_title_screen(tmp_path):
             await waiting(pilot, lambda: screen.latest.number == table.number)
             assert screen.observation == match.game.observe(match.state, 0)
             assert "Robot" in visible_characters(app)
+
+
+def _last_decision_is(seat: int) -> tuple[Match, Action]:
+    """A Jaipur match played (by random moves) to its last decision, which is ``seat``'s."""
+    for seed in range(100):
+        probe = new_match("jaipur", "Ann,Bob", seed=seed, first=0)
+        rng = random.Random(seed)
+        moves = []
+        while not probe.is_over():
+            moves.append((probe.to_move, rng.choice(probe.legal_actions())))
+            probe.play(moves[-1][1])
+        if moves[-1][0] == seat:
+            match = new_match("jaipur", "Ann,Bob", seed=seed, first=0)
+            for _, action in moves[:-1]:
+                match.play(action)
+            return match, moves[-1][1]
+    raise AssertionError("no deal ends with that seat's decision")
+
+
+async def test_players_who_leave_once_the_game_is_over_are_not_said_to_be_away(tmp_path):
+    match, last = _last_decision_is(0)
+    async with hosting(match) as (table, server):
+        ann = TableClient("127.0.0.1", server.port, CODE, "Ann")
+        await ann.join()
+        bob = await joined(server.port, "Bob")
+        app = TableApp(config(tmp_path), ann)
+        async with app.run_test(size=(100, 30)) as pilot:
+            await waiting(pilot, lambda: isinstance(app.screen, RemoteGameScreen))
+            screen = app.screen
+            assert isinstance(screen, RemoteGameScreen)
+            await waiting(pilot, screen._my_move)
+            screen.decide(last)
+            await waiting(pilot, lambda: isinstance(app.screen, RemoteOverScreen))
+            # Bob's Karavan goes, as they do at the end: nobody is "away" from a finished game.
+            bob.reader.cancel()
+            await bob.close()
+            await waiting(pilot, lambda: 1 not in table.links)
+            await waiting(pilot, lambda: screen.latest.seats[1].status == "away")
+            await pilot.pause(0.2)
+            assert not [n.message for n in app._notifications if "away" in n.message]
+            assert screen.presence() == ""

@@ -219,6 +219,8 @@ class RemoteGameScreen(GameScreen, inherit_bindings=False):
         before, self._statuses = self._statuses, statuses
         if before is None or len(before) != len(statuses):
             return
+        if update.outcome is not None:  # the players go once it is over: nobody is away
+            return
         for index, (was, now) in enumerate(zip(before, statuses, strict=True)):
             if index == self.viewer or was == now:
                 continue
@@ -274,6 +276,8 @@ class RemoteGameScreen(GameScreen, inherit_bindings=False):
             return ""
         empty = [self.seats[i].name for i, s in enumerate(self.latest.seats) if s.status == "empty"]
         away = [self.seats[i].name for i, s in enumerate(self.latest.seats) if s.status == "away"]
+        if self.latest.outcome is not None:  # leaving a finished game is not being away
+            away = []
         parts = []
         if empty:
             parts.append(f"waiting for {' and '.join(empty)} to join")
