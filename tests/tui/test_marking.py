@@ -135,6 +135,24 @@ async def test_a_karakum_purchase_is_paid_by_marking_the_cheapest_first(tmp_path
         assert len(match.history) == before
 
 
+async def test_enter_buys_while_paying_even_with_the_resources_focused(tmp_path):
+    match, slot, ways = karakum_buying_position()
+    app = start_with(tmp_path, match)
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await settle(pilot, app)
+        screen = game_screen(app)
+        table = screen.table
+        table.buy(slot)
+        await pilot.pause()
+        screen.query_one("#resources").focus()  # where the arrows may take the focus
+        await pilot.pause()
+        assert "Enter buys" in str(screen.query_one("#status").render())
+        before = len(match.history)
+        await pilot.press("enter")
+        await settle(pilot, app)
+        assert match.history[before : before + 2] == [Buy(slot), Pay(ways[0])]
+
+
 async def test_a_karakum_payment_that_does_not_pay_is_refused_with_the_engines_reason(tmp_path):
     match, slot, _ = karakum_buying_position()
     app = start_with(tmp_path, match)

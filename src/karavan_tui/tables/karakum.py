@@ -317,10 +317,12 @@ class KarakumTable(TableView):
         """Turn a chosen card into a decision (while paying: the purchase)."""
         message.stop()
         paying = self.paying
-        on_it = message.row.id == "hand-row" or (
-            message.row.id == "market-row" and paying is not None and message.index == paying.slot
+        other_camel = message.row.id == "market-row" and (
+            paying is None or message.index != paying.slot
         )
-        if paying is not None and on_it:  # Enter on the hand or the camel: buy
+        # While paying, the status line says Enter buys: so it does from any row, the
+        # resources too (focus moves there with the arrows); another camel is bought instead.
+        if paying is not None and not other_camel:
             self.confirm_payment()
             return
         if message.row.id == "hand-row":
