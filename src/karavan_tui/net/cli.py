@@ -4,15 +4,14 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import random
 import signal
 from collections.abc import Callable
 from pathlib import Path
 
 from karavan_core.bots import BOT_LEVELS
 from karavan_core.match import Match
-from karavan_core.registry import game_names, get_game
-from karavan_core.saves import SaveError, check_saves_dir, load_match, new_save_path
+from karavan_core.registry import game_names
+from karavan_core.saves import SaveError, check_saves_dir, load_match
 from karavan_core.text import check_name, printable
 from karavan_tui.net.protocol import DEFAULT_PORT, parse_address
 
@@ -171,13 +170,11 @@ async def _join(
 def _match_from_args(
     parser: argparse.ArgumentParser, args: argparse.Namespace, folder: Path
 ) -> tuple[Match, Path]:
-    from karavan_tui.cli import parse_seats
+    from karavan_tui.cli import find_save, new_from_args
 
     if args.resume is not None:
         if args.game is not None or args.players is not None:
             parser.error("--resume takes the game and the players from the save: give neither")
-        from karavan_tui.cli import find_save
-
         path = find_save(folder, args.resume)
         try:
             match = load_match(path)
@@ -188,24 +185,7 @@ def _match_from_args(
         return match, path
     if args.game is None or args.players is None:
         parser.error("host needs a GAME and --players (or --resume FILE)")
-    try:
-        game = get_game(args.game)
-    except KeyError as error:
-        parser.error(printable(str(error.args[0])))
-    seats = parse_seats(parser, args.players)
-    options = {}
-    if args.first is not None:
-        wanted = args.first.strip().casefold()
-        found = [i for i, seat in enumerate(seats) if seat.name.casefold() == wanted]
-        if not found:
-            parser.error(f"--first: {printable(repr(args.first))} is not one of the players")
-        options["first_player"] = found[0]
-    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1, 1_000_000)
-    try:
-        match = Match(game, seats, seed, options)
-    except ValueError as error:
-        parser.error(printable(str(error)))
-    return match, new_save_path(folder, game.name)
+    return new_from_args(parser, args, folder)
 
 
 class _Stop(Exception):
