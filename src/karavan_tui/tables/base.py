@@ -103,6 +103,18 @@ class TableView(Vertical):
         """The decisions open to the player at the keyboard now."""
         return self.view.legal if self.view is not None else ()
 
+    def turn_view(self) -> View | None:
+        """The view, if the player at the keyboard may decide now; else ``None``.
+
+        When it is not their turn, the host is asked to play nothing, which
+        tells the player whose turn it is.
+        """
+        view = self.view
+        if view is None or not view.legal:
+            self.host.decide()
+            return None
+        return view
+
     def ask(
         self,
         title: str,

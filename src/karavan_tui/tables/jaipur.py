@@ -566,9 +566,8 @@ class JaipurTable(TableView):
     def on_card_row_marked(self, message: CardRow.Marked) -> None:
         """Mark a market good to take, or one more card of the hand or herd to give."""
         message.stop()
-        view = self.view
-        if view is None or not view.legal:
-            self.host.decide()  # not this player's turn: the screen says whose it is
+        view = self.turn_view()
+        if view is None:
             return
         obs = self.obs
         assert obs.hand is not None and obs.player is not None
@@ -677,9 +676,8 @@ class JaipurTable(TableView):
         Both lists come from the exchanges the engine offers, so the picker
         can only end on a legal exchange.
         """
-        view = self.view
-        if view is None or not view.legal:
-            self.host.decide()  # plays nothing; the host says whose turn it is
+        view = self.turn_view()
+        if view is None:
             return
         offers = [action for action in view.legal if isinstance(action, Exchange)]
         if not offers:

@@ -559,9 +559,8 @@ class KarakorumTable(TableView):
     def on_card_row_marked(self, message: CardRow.Marked) -> None:
         """Mark cards to take together (one peak), or the taken card to place next."""
         message.stop()
-        view = self.view
-        if view is None or not view.legal:
-            self.host.decide()  # not this player's turn: the screen says whose it is
+        view = self.turn_view()
+        if view is None:
             return
         obs = self.obs
         cards = row_cards(obs)
