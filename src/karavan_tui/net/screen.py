@@ -21,14 +21,12 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from rich.table import Table as RichTable
 from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
-from textual.content import Content
 from textual.notifications import SeverityLevel
 from textual.screen import Screen
-from textual.widgets import Button, Footer, Static
+from textual.widgets import Button, Footer
 
 from karavan_core.engine import Action, IllegalAction, Observation, Result, State
 from karavan_core.match import BOT, HUMAN, Seat
@@ -41,9 +39,8 @@ from karavan_tui.modals.full_log import FullLogScreen
 from karavan_tui.net.client import TableClient
 from karavan_tui.net.protocol import Update
 from karavan_tui.screens.game import GameScreen
-from karavan_tui.screens.game_over import GameOverScreen
+from karavan_tui.screens.game_over import OverScreen, outcome_body
 from karavan_tui.tables import TableView, View, table_for
-from karavan_tui.widgets.chart import score_chart
 from karavan_tui.widgets.chrome import AppHeader
 from karavan_tui.widgets.side import GameLog, NewsBanner, ScoreBoard, StatusLine
 
@@ -487,20 +484,13 @@ class RemoteGameScreen(GameScreen, inherit_bindings=False):
         self.app.push_screen(ConfirmScreen(question, yes="Close"), answered)
 
 
-class RemoteOverScreen(Screen[None]):
+class RemoteOverScreen(OverScreen[None]):
     """The end of a hosted game: winners, breakdown and chart, as the host sent them."""
 
     BINDINGS = [
         Binding("t,escape", "leave", "Title"),
         Binding("b", "back", "Table", tooltip="Look at the table again"),
     ]
-    DEFAULT_CSS = """
-    RemoteOverScreen #over { padding: 0 1; }
-    RemoteOverScreen #winners { text-style: bold; color: $success; }
-    RemoteOverScreen #chart { margin-top: 1; }
-    RemoteOverScreen #over-buttons { height: auto; margin-top: 1; }
-    RemoteOverScreen Button { margin-right: 2; }
-    """
 
     def __init__(self, seats: tuple[Seat, ...], update: Update, hosting: bool) -> None:
         super().__init__()
@@ -514,9 +504,6 @@ class RemoteOverScreen(Screen[None]):
         assert outcome is not None
         names = [seat.name for seat in self.seats]
         ascii_mode = getattr(self.app, "ascii_mode", False)
-        star = "*" if ascii_mode else "★"
-        winners = " and ".join(names[i] for i in outcome.winners if 0 <= i < len(names))
-        verb = "win" if len(outcome.winners) > 1 else "wins"
         breakdown = tuple(
             tuple(
                 (printable(str(line[0])), printable(str(line[1])))
@@ -525,15 +512,12 @@ class RemoteOverScreen(Screen[None]):
             )
             for lines in outcome.breakdown
         )
-        result = Result(tuple(outcome.scores), tuple(outcome.winners), breakdown, ())
+        winners = tuple(i for i in outcome.winners if 0 <= i < len(names))
+        result = Result(tuple(outcome.scores), winners, breakdown, ())
+        notes = "\n".join(printable(n) for n in outcome.notes)
         yield AppHeader()
         with VerticalScroll(id="over"):
-            yield Static(Content(f"{star} {winners} {verb}!"), id="winners")
-            yield Static(Content("\n".join(printable(n) for n in outcome.notes)), id="notes")
-            table: RichTable = GameOverScreen._breakdown(names, result)
-            yield Static(table, id="breakdown")
-            chart = score_chart(names, outcome.series, width=40, ascii_mode=ascii_mode)
-            yield Static(chart, id="chart")
+            yield from outcome_body(names, result, notes, outcome.series, ascii_mode)
             with Horizontal(id="over-buttons"):
                 leave = "Close the table (t)" if self.hosting else "Title (t)"
                 yield Button(leave, id="leave", variant="primary", compact=True)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TypeVar
+
 from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
@@ -18,6 +20,8 @@ from karavan_tui.modals.confirm import ConfirmScreen
 from karavan_tui.widgets.chart import score_chart
 from karavan_tui.widgets.chrome import AppHeader
 
+T = TypeVar("T")  # what an over screen dismisses with
+
 
 def score_series(match: Match) -> list[list[int]]:
     """Each seat's score after every decision (``game.result`` is defined mid-game)."""
@@ -25,7 +29,49 @@ def score_series(match: Match) -> list[list[int]]:
     return [[scores[seat] for scores in results] for seat in range(len(match.seats))]
 
 
-class GameOverScreen(Screen[str]):
+def breakdown_table(names: list[str], result: Result) -> Table:
+    """The scores' breakdown: one column per seat (winners starred), one row per line."""
+    table = Table(box=None, pad_edge=False, show_header=True, header_style="bold")
+    table.add_column("")
+    for seat, name in enumerate(names):
+        mark = " *" if seat in result.winners else ""
+        table.add_column(Text(f"{name}{mark}"), justify="right")
+    # Seats may explain themselves with different lines (Karakorum's champions
+    # have more than the others): one row per label, in order of first use.
+    values = [dict(lines) for lines in result.breakdown]
+    labels = list(dict.fromkeys(label for lines in result.breakdown for label, _ in lines))
+    for label in labels:
+        cells = (Text(values[seat].get(label, "")) for seat in range(len(names)))
+        table.add_row(Text(label), *cells)
+    return table
+
+
+def outcome_body(
+    names: list[str], result: Result, notes: str, series: list[list[int]], ascii_mode: bool
+) -> ComposeResult:
+    """What every game-over screen shows: the winners, ``notes``, the breakdown and the chart."""
+    star = "*" if ascii_mode else "★"
+    winners = " and ".join(names[seat] for seat in result.winners)
+    verb = "win" if len(result.winners) > 1 else "wins"
+    yield Static(Content(f"{star} {winners} {verb}!"), id="winners")
+    yield Static(Content(notes), id="notes")
+    yield Static(breakdown_table(names, result), id="breakdown")
+    yield Static(score_chart(names, series, width=40, ascii_mode=ascii_mode), id="chart")
+
+
+class OverScreen(Screen[T]):
+    """A game-over screen's layout: the outcome above a row of buttons."""
+
+    DEFAULT_CSS = """
+    OverScreen #over { padding: 0 1; }
+    OverScreen #winners { text-style: bold; color: $success; }
+    OverScreen #chart { margin-top: 1; }
+    OverScreen #over-buttons { height: auto; margin-top: 1; }
+    OverScreen Button { margin-right: 2; }
+    """
+
+
+class GameOverScreen(OverScreen[str]):
     """Dismisses with ``"rematch"``, ``"new"``, ``"title"`` or ``"undo"``."""
 
     BINDINGS = [
@@ -37,13 +83,6 @@ class GameOverScreen(Screen[str]):
         Binding("v", "review", "Review", tooltip="The Expert judges every decision"),
         Binding("p", "replay", "Replay", tooltip="Step through the game, every card face up"),
     ]
-    DEFAULT_CSS = """
-    GameOverScreen #over { padding: 0 1; }
-    GameOverScreen #winners { text-style: bold; color: $success; }
-    GameOverScreen #chart { margin-top: 1; }
-    GameOverScreen #over-buttons { height: auto; margin-top: 1; }
-    GameOverScreen Button { margin-right: 2; }
-    """
 
     def __init__(self, match: Match) -> None:
         super().__init__()
@@ -54,40 +93,18 @@ class GameOverScreen(Screen[str]):
         match = self.match
         result = match.game.result(match.state)
         names = [seat.name for seat in match.seats]
-        star = "*" if getattr(self.app, "ascii_mode", False) else "★"
+        ascii_mode = getattr(self.app, "ascii_mode", False)
+        notes = "\n".join(result.notes)  # one sentence a line: some games explain in steps
+        notes += f" Seed {match.seed}.{self._hints_words()}"
         yield AppHeader()
         with VerticalScroll(id="over"):
-            winners = " and ".join(names[seat] for seat in result.winners)
-            verb = "win" if len(result.winners) > 1 else "wins"
-            yield Static(Content(f"{star} {winners} {verb}!"), id="winners")
-            notes = "\n".join(result.notes)  # one sentence a line: some games explain in steps
-            yield Static(Content(f"{notes} Seed {match.seed}.{self._hints_words()}"), id="notes")
-            yield Static(self._breakdown(names, result), id="breakdown")
-            ascii_mode = getattr(self.app, "ascii_mode", False)
-            chart = score_chart(names, score_series(match), width=40, ascii_mode=ascii_mode)
-            yield Static(chart, id="chart")
+            yield from outcome_body(names, result, notes, score_series(match), ascii_mode)
             with Horizontal(id="over-buttons"):
                 yield Button("Rematch (m)", id="rematch", variant="primary", compact=True)
                 yield Button("Review (v)", id="review", compact=True)
                 yield Button("New game (n)", id="new", compact=True)
                 yield Button("Title (t)", id="title", compact=True)
         yield Footer()
-
-    @staticmethod
-    def _breakdown(names: list[str], result: Result) -> Table:
-        table = Table(box=None, pad_edge=False, show_header=True, header_style="bold")
-        table.add_column("")
-        for seat, name in enumerate(names):
-            mark = " *" if seat in result.winners else ""
-            table.add_column(Text(f"{name}{mark}"), justify="right")
-        # Seats may explain themselves with different lines (Karakorum's champions
-        # have more than the others): one row per label, in order of first use.
-        values = [dict(lines) for lines in result.breakdown]
-        labels = list(dict.fromkeys(label for lines in result.breakdown for label, _ in lines))
-        for label in labels:
-            cells = (Text(values[seat].get(label, "")) for seat in range(len(names)))
-            table.add_row(Text(label), *cells)
-        return table
 
     def on_mount(self) -> None:
         """Start on Rematch."""
