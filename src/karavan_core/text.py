@@ -10,7 +10,10 @@ argument) is shown through :func:`printable`.
 
 from __future__ import annotations
 
+import json
+import math
 import unicodedata
+from typing import Any
 
 MAX_NAME_LENGTH = 24
 """The longest player name, in characters: enough for a full first name and more."""
@@ -64,3 +67,24 @@ def clean_name(text: str) -> str:
     """A name read from an older save, made fit: unsafe characters replaced, length cut."""
     name = "".join(REPLACEMENT if is_unsafe(char) else char for char in text).strip()
     return name[:MAX_NAME_LENGTH].rstrip() or REPLACEMENT
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError("a number too large to hold")
+    return value
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a number")
+
+
+def parse_json(text: str) -> Any:
+    """``text`` as JSON from outside (a save, a network message), with no number that is not one.
+
+    ``json.loads`` accepts ``NaN``, ``Infinity`` and ``1e999`` (infinite once
+    read); no Karavan file or message holds them, so they are refused with
+    ``ValueError`` like any other malformed JSON.
+    """
+    return json.loads(text, parse_float=_finite, parse_constant=_no_constant)

@@ -15,7 +15,6 @@ problem.  The file itself is never changed by reading it.
 from __future__ import annotations
 
 import json
-import math
 import os
 from datetime import UTC, datetime
 from pathlib import Path
@@ -35,7 +34,7 @@ from karavan_core.saves.files import (
     remove_abandoned_temps,
     save_files,
 )
-from karavan_core.text import check_name, clean_name, printable
+from karavan_core.text import check_name, clean_name, parse_json, printable
 from karavan_core.version import __version__
 
 FORMAT = "karavan-save"
@@ -105,17 +104,6 @@ def save_match(match: Match, path: str | os.PathLike[str]) -> Path:
 # -- reading -----------------------------------------------------------------------------
 
 
-def _finite(text: str) -> float:
-    value = float(text)
-    if not math.isfinite(value):
-        raise ValueError("a number too large to hold")
-    return value
-
-
-def _no_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not a number a save holds")
-
-
 def read_envelope(path: str | os.PathLike[str]) -> dict[str, Any]:
     """The checked envelope of the save at ``path``, any format version (:class:`SaveError`)."""
     source = Path(path)
@@ -132,7 +120,7 @@ def read_envelope(path: str | os.PathLike[str]) -> dict[str, Any]:
     except UnicodeDecodeError:
         raise SaveError(source, "not a Karavan save (not text)") from None
     try:
-        data = json.loads(text, parse_float=_finite, parse_constant=_no_constant)
+        data = parse_json(text)
     except json.JSONDecodeError as error:
         raise SaveError(
             source,

@@ -20,7 +20,6 @@ legal decisions with their previews, the public log and the public scores.
 from __future__ import annotations
 
 import json
-import math
 from functools import cache
 from typing import Any, NewType, Union
 
@@ -28,6 +27,8 @@ import cattrs
 from attrs import field, frozen
 from cattrs.preconf.json import make_converter
 from cattrs.strategies import configure_tagged_union
+
+from karavan_core.text import parse_json
 
 PROTOCOL = 1
 """The protocol version, checked in the handshake: host and client must speak the same."""
@@ -219,22 +220,11 @@ def encode(message: ClientMessage | HostMessage) -> str:
     return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
 
 
-def _finite(text: str) -> float:
-    value = float(text)
-    if not math.isfinite(value):
-        raise ValueError("a number too large")
-    return value
-
-
-def _no_constant(name: str) -> Any:
-    raise ValueError(f"{name} is not a number")
-
-
 def _decode(text: str | bytes, side: str) -> Any:
     if not isinstance(text, str):
         raise ProtocolError("Frames are JSON text, not binary data.")
     try:
-        data = json.loads(text, parse_float=_finite, parse_constant=_no_constant)
+        data = parse_json(text)
     except RecursionError:
         raise ProtocolError("That message is nested far too deep.") from None
     except ValueError:
