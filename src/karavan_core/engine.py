@@ -208,6 +208,21 @@ class Game(abc.ABC, Generic[S, O, A]):
                 raise IllegalAction(self.refusal(state, action)) from None
         return self._apply(state, legal[where])
 
+    def gesture_refusal(self, state: S, seat: int, actions: Sequence[Action]) -> str | None:
+        """Why ``seat`` may not play ``actions`` one after another from ``state``, or ``None``.
+
+        A gesture (buy, then pay) is one player's decisions in a row: each
+        must be that seat's to take and legal after the ones before it.
+        """
+        for action in actions:
+            if state.to_move != seat:
+                return "A gesture holds only your own decisions."
+            try:
+                state = self.apply(state, action)
+            except IllegalAction as error:
+                return str(error)
+        return None
+
     def apply_legal(self, state: S, action: A) -> S:
         """Like :meth:`apply` for an action just taken from :meth:`legal_actions`.
 

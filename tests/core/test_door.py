@@ -43,3 +43,29 @@ def test_the_door_lists_afresh_for_a_state_it_did_not_list_last(game):
         assert game.apply(state, action) == game.apply_legal(state, action)
     for action in game.legal_actions(other):
         assert game.apply(other, action) == game.apply_legal(other, action)
+
+
+@pytest.mark.parametrize("game", all_games(), ids=lambda g: g.name)
+def test_a_gesture_is_one_seats_legal_decisions_in_a_row(game):
+    state = some_state(game)
+    seat = state.to_move
+    first = game.legal_actions(state)[0]
+    after = game.apply(state, first)
+    assert game.gesture_refusal(state, seat, [first]) is None
+    assert game.gesture_refusal(state, seat, []) is None
+    # Not this seat's decision to take: refused before anything is tried.
+    other = (seat + 1) % len(state.players)
+    assert game.gesture_refusal(state, other, [first]) == (
+        "A gesture holds only your own decisions."
+    )
+    if after.to_move == seat:  # the same player decides again: a longer gesture
+        second = game.legal_actions(after)[0]
+        assert game.gesture_refusal(state, seat, [first, second]) is None
+    elif after.to_move is not None:  # the turn passed: the next decision is not theirs
+        second = game.legal_actions(after)[0]
+        assert game.gesture_refusal(state, seat, [first, second]) == (
+            "A gesture holds only your own decisions."
+        )
+    # An illegal decision is refused in the engine's words.
+    stranger = object()
+    assert game.gesture_refusal(state, seat, [stranger]) == game.refusal(state, stranger)

@@ -28,7 +28,7 @@ from textual.notifications import SeverityLevel
 from textual.screen import Screen
 from textual.widgets import Button, Footer
 
-from karavan_core.engine import Action, IllegalAction, Observation, Result, State
+from karavan_core.engine import Action, Observation, Result, State
 from karavan_core.match import BOT, HUMAN, Seat
 from karavan_core.text import clean_name, printable
 from karavan_tui import screens
@@ -393,15 +393,7 @@ class RemoteGameScreen(GameScreen, inherit_bindings=False):
         if self._sampled is None or self._sampled[0] != update.number:
             dealt = self.game.sample_state(observation, random.Random(update.number))
             self._sampled = (update.number, dealt)
-        state = self._sampled[1]
-        for action in actions:
-            if state.to_move != self.viewer:
-                return "A gesture holds only your own decisions."
-            try:
-                state = self.game.apply(state, action)
-            except IllegalAction as error:
-                return str(error)
-        return None
+        return self.game.gesture_refusal(self._sampled[1], update.to_move, actions)
 
     def preview(self, action: Action) -> str:
         """``action`` in words: the host's for a legal decision, else from our observation."""

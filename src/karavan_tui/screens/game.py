@@ -308,13 +308,7 @@ class GameScreen(Screen[None]):
             return "The game is over."
         if seat != self.viewer:
             return f"It is {self.match.seats[seat].name}'s turn."
-        state = self.match.state
-        for action in actions:
-            try:
-                state = self.game.apply(state, action)
-            except IllegalAction as error:
-                return str(error)
-        return None
+        return self.game.gesture_refusal(self.match.state, seat, actions)
 
     def preview(self, action: Action) -> str:
         """``action`` in words before it is taken, from the viewer's own observation."""
