@@ -140,8 +140,9 @@ class Analyst:
     def judge(self, observation: Observation, legal: Sequence[Action], played: Action) -> Judgement:
         """Weigh ``played`` (one of ``legal``) against the decision the search prefers."""
         start = time.process_time()
-        best, _ = self.preferred(observation, legal)
-        best_win = self.chance(observation, best)
+        best, best_win = self.preferred(observation, legal)
+        if len(legal) > 1:  # weighed by a forced search, like the decision played
+            best_win = self.chance(observation, best)
         after = best_win if played == best else self.chance(observation, played)
         return Judgement(
             played, best, max(best_win, after), after, best_win, time.process_time() - start
