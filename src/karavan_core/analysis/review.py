@@ -9,8 +9,8 @@ whatever the number of worker processes.
 
 from __future__ import annotations
 
-import multiprocessing
 from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import as_completed
 from typing import Any
 
 from attrs import frozen
@@ -25,6 +25,7 @@ from karavan_core.analysis.judge import (
 )
 from karavan_core.engine import Action, Observation
 from karavan_core.match import Match
+from karavan_core.processes import process_pool
 from karavan_core.registry import get_game
 from karavan_core.saves.codec import unstructure_actions
 from karavan_core.tournament import derive_seed
@@ -164,6 +165,8 @@ def review_match(
 
     ``progress(done, total)`` is called before the first and after each judged
     decision; the review comes back ``None`` if ``cancelled()`` turns true.
+    What goes wrong is raised: a judging error as it is, a worker process that
+    died as :class:`concurrent.futures.process.BrokenProcessPool`.
     """
     tasks = tasks_for(match, seats, budget)
     done: list[ReviewedDecision] = []
@@ -187,9 +190,17 @@ def review_match(
         finished = collect(judge_task(task) for task in tasks if not stopped())
         finished = finished and not stopped()
     else:
-        # "spawn", as for tournaments: forking a process that runs threads is unsafe.
-        with multiprocessing.get_context("spawn").Pool(min(jobs, len(tasks))) as pool:
-            finished = collect(pool.imap(judge_task, tasks, chunksize=1))
+        # Each decision is judged in whichever worker is free, and comes back as
+        # soon as it is done; a worker's error (or its death) ends the review.
+        pool = process_pool(min(jobs, len(tasks)))
+        finished = False
+        try:
+            futures = [pool.submit(judge_task, task) for task in tasks]
+            finished = collect(future.result() for future in as_completed(futures))
+        finally:
+            # A stopped or failed review does not wait for the decisions still being judged.
+            pool.shutdown(wait=finished, cancel_futures=True)
+        done.sort(key=lambda reviewed: reviewed.index)
     if not finished:
         return None
     return GameReview(
