@@ -104,6 +104,24 @@ async def test_a_failed_review_says_why_in_one_line_and_tries_again(tmp_path, mo
         assert len(calls) == 2
 
 
+def test_snapshot_failed_review(snap_compare, tmp_path, monkeypatch):
+    def fails(*args, **kwargs):
+        raise ValueError("bad value(s) in fds_to_keep")
+
+    monkeypatch.setattr(review_screen, "review_match", fails)
+    app = make_app(tmp_path)
+
+    async def review(pilot):
+        await settle(pilot, app)
+        app.show_review(seeded_match("karawane", "Ann,bot:random", moves=8))
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, ReviewScreen)
+        await review_done(pilot, screen)
+
+    assert snap_compare(app, terminal_size=(80, 24), run_before=review)
+
+
 @pytest.mark.parametrize(
     ("error", "words"),
     [

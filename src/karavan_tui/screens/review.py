@@ -114,9 +114,9 @@ class ReviewScreen(Screen[None]):
     def start_review(self) -> None:
         """Say who is judged, empty the progress bar and start judging."""
         names = " and ".join(self.match.seats[seat].name for seat in self.seats)
-        self.query_one("#review-summary", Static).update(
-            Text(f"The Expert search is judging every decision of {names}…")
-        )
+        summary = self.query_one("#review-summary", Static)
+        summary.update(Text(f"The Expert search is judging every decision of {names}…"))
+        summary.display = True
         self.failure = None
         self.query_one("#review-failure").display = False
         bar = self.query_one(ProgressBar)
@@ -156,6 +156,7 @@ class ReviewScreen(Screen[None]):
         if event.worker.group != "review" or event.state is not WorkerState.ERROR:
             return
         self.failure = failure_words(event.worker.error)
+        self.query_one("#review-summary").display = False  # it said the review was under way
         self.query_one(ProgressBar).display = False
         failure = self.query_one("#review-failure", Static)
         failure.update(self.failure)
