@@ -14,6 +14,9 @@ the host matter, and neither may break the work:
   the terminal it draws on; each worker points them at the null device
   before it does anything else, so no stray warning can land on the screen.
   What a task raises still comes back to the caller through its future.
+
+A review stopped half way (its screen closed, the app quit) must not keep the
+host waiting for the decisions still being judged: its workers are ended.
 """
 
 from __future__ import annotations
@@ -22,7 +25,9 @@ import multiprocessing
 import os
 import sys
 import threading
+from collections.abc import Iterator
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager
 from multiprocessing import resource_tracker
 
 _STARTING = threading.Lock()  # one thread at a time lends sys.stderr a real file
@@ -63,8 +68,31 @@ def quiet_worker() -> None:
         os.close(null)
 
 
-def process_pool(jobs: int) -> ProcessPoolExecutor:
-    """``jobs`` quiet "spawn" worker processes; a worker that dies breaks the pool's futures."""
+@contextmanager
+def worker_pool(jobs: int) -> Iterator[ProcessPoolExecutor]:
+    """``jobs`` quiet "spawn" worker processes for the ``with`` block.
+
+    A worker that dies fails the futures of the work it held, instead of
+    leaving them waiting.  Leaving the block normally waits for the work given;
+    leaving it by an exception (a task's error, Ctrl+C) ends the workers at once.
+    """
     start_resource_tracker()
     context = multiprocessing.get_context("spawn")
-    return ProcessPoolExecutor(jobs, mp_context=context, initializer=quiet_worker)
+    pool = ProcessPoolExecutor(jobs, mp_context=context, initializer=quiet_worker)
+    try:
+        yield pool
+    except BaseException:
+        stop_workers(pool)
+        raise
+    pool.shutdown()
+
+
+def stop_workers(pool: ProcessPoolExecutor) -> None:
+    """End ``pool`` now: nothing more starts, and its workers drop what they are doing."""
+    # What ProcessPoolExecutor.terminate_workers does from Python 3.14 on.
+    workers = list((getattr(pool, "_processes", None) or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for worker in workers:
+        worker.terminate()
+    for worker in workers:
+        worker.join()

@@ -26,7 +26,7 @@ from typing import Any
 from attrs import asdict, frozen
 
 from karavan_core.bots import BOT_LEVELS, make_bot
-from karavan_core.processes import process_pool
+from karavan_core.processes import worker_pool
 from karavan_core.registry import get_game
 
 MAX_DECISIONS = 20_000  # a game still running after this many decisions is stopped unfinished
@@ -223,7 +223,7 @@ def run_tournament(
             if progress is not None:
                 progress(record)
         return records
-    with process_pool(jobs) as pool:
+    with worker_pool(jobs) as pool:
         for record in pool.map(play_game, specs):
             records.append(record)
             if progress is not None:

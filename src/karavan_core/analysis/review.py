@@ -9,8 +9,8 @@ whatever the number of worker processes.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import as_completed
+from collections.abc import Callable, Sequence
+from concurrent.futures import FIRST_COMPLETED, wait
 from typing import Any
 
 from attrs import frozen
@@ -25,7 +25,7 @@ from karavan_core.analysis.judge import (
 )
 from karavan_core.engine import Action, Observation
 from karavan_core.match import Match
-from karavan_core.processes import process_pool
+from karavan_core.processes import stop_workers, worker_pool
 from karavan_core.registry import get_game
 from karavan_core.saves.codec import unstructure_actions
 from karavan_core.tournament import derive_seed
@@ -176,31 +176,21 @@ def review_match(
     def stopped() -> bool:
         return cancelled is not None and cancelled()
 
-    def collect(results: Iterator[ReviewedDecision]) -> bool:
-        for reviewed in results:
-            done.append(reviewed)
-            if progress is not None:
-                progress(len(done), len(tasks))
-            if stopped():
-                return False
-        return True
+    def take(reviewed: ReviewedDecision) -> None:
+        done.append(reviewed)
+        if progress is not None:
+            progress(len(done), len(tasks))
 
     if jobs <= 1 or len(tasks) < 2:
         # One at a time, asking before each: a cancelled review stops at once.
-        finished = collect(judge_task(task) for task in tasks if not stopped())
-        finished = finished and not stopped()
+        for task in tasks:
+            if stopped():
+                break
+            take(judge_task(task))
     else:
-        # Each decision is judged in whichever worker is free, and comes back as
-        # soon as it is done; a worker's error (or its death) ends the review.
-        pool = process_pool(min(jobs, len(tasks)))
-        finished = False
-        try:
-            futures = [pool.submit(judge_task, task) for task in tasks]
-            finished = collect(future.result() for future in as_completed(futures))
-        finally:
-            # A stopped or failed review does not wait for the decisions still being judged.
-            pool.shutdown(wait=finished, cancel_futures=True)
+        _judge_in_processes(tasks, min(jobs, len(tasks)), take, stopped)
         done.sort(key=lambda reviewed: reviewed.index)
+    finished = len(done) == len(tasks) and not stopped()
     if not finished:
         return None
     return GameReview(
@@ -210,6 +200,30 @@ def review_match(
         tuple(done),
         len(match.history),
     )
+
+
+WAKE_SECONDS = 0.2  # how often a review in processes looks whether it was cancelled
+
+
+def _judge_in_processes(
+    tasks: Sequence[Task],
+    jobs: int,
+    take: Callable[[ReviewedDecision], None],
+    stopped: Callable[[], bool],
+) -> None:
+    """Judge ``tasks`` in ``jobs`` worker processes, each judgement to ``take`` as it comes.
+
+    Once ``stopped()`` turns true the workers are ended at once, whatever they
+    were judging; a judging error (or a worker's death) is raised.
+    """
+    with worker_pool(jobs) as pool:
+        pending = {pool.submit(judge_task, task) for task in tasks}
+        while pending and not stopped():
+            ready, pending = wait(pending, timeout=WAKE_SECONDS, return_when=FIRST_COMPLETED)
+            for future in ready:
+                take(future.result())
+        if pending:
+            stop_workers(pool)
 
 
 def review_dict(review: GameReview, match: Match) -> dict[str, Any]:
