@@ -26,14 +26,14 @@ def noisy(value: int) -> int:
 
 
 def test_workers_write_nothing_on_the_hosts_terminal(capfd):
-    with worker_pool(2) as pool:
+    with worker_pool(1) as pool:
         assert list(pool.map(noisy, [1, 2, 3])) == [2, 4, 6]
     out, err = capfd.readouterr()
     assert "noise" not in out and "noise" not in err
 
 
 def test_a_worker_that_dies_breaks_its_tasks_instead_of_leaving_them_waiting():
-    with worker_pool(2) as pool, pytest.raises(BrokenProcessPool):
+    with worker_pool(1) as pool, pytest.raises(BrokenProcessPool):
         pool.submit(os._exit, 3).result(timeout=120)
 
 
@@ -44,7 +44,7 @@ def sleeper(seconds: float) -> float:
 
 
 def test_stopped_workers_are_gone_at_once_with_their_work_undone():
-    with worker_pool(2) as pool:
+    with worker_pool(1) as pool:
         started = [pool.submit(sleeper, 600) for _ in range(4)]
         stop_workers(pool)
     assert multiprocessing.active_children() == []
@@ -54,7 +54,7 @@ def test_stopped_workers_are_gone_at_once_with_their_work_undone():
 
 
 def test_an_error_in_the_block_ends_the_workers_too():
-    with pytest.raises(KeyboardInterrupt), worker_pool(2) as pool:
+    with pytest.raises(KeyboardInterrupt), worker_pool(1) as pool:
         pool.submit(sleeper, 600)
         raise KeyboardInterrupt
     assert multiprocessing.active_children() == []

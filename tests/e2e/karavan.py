@@ -9,18 +9,47 @@ writes after every decision, so no wait depends on how fast a bot thinks.
 
 from __future__ import annotations
 
+import os
 import re
+import shutil
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
 from karavan_core import Match, all_games, load_match
 from karavan_core.saves import SaveError, save_files
 
-from .terminal import Box, Terminal, clean_environment, karavan_command
+from .terminal import Box, Terminal
 
 MOVES = "Every move you can make now"  # the move list's title
 PLAYER = "Ann"
 SEED = 2024
+
+
+def karavan_command() -> str:
+    """The installed ``karavan`` console script, beside this interpreter or on the PATH."""
+    beside = Path(sys.executable).parent / "karavan"
+    if beside.exists():
+        return str(beside)
+    found = shutil.which("karavan")
+    if found is None:
+        raise RuntimeError("the karavan command is not installed (pip install -e .)")
+    return found
+
+
+def clean_environment(home: Path, settings: Path) -> dict[str, str]:
+    """An environment for the app with nothing of the user's: a fresh home and settings file."""
+    keep = ("PATH", "LANG", "LC_ALL", "TMPDIR", "SYSTEMROOT")
+    env = {name: os.environ[name] for name in keep if name in os.environ}
+    env.update(
+        HOME=str(home),
+        XDG_CONFIG_HOME=str(home / ".config"),
+        KARAVAN_SETTINGS=str(settings),
+        TERM="xterm-256color",
+        COLORTERM="truecolor",
+        LANG=env.get("LANG") or "C.UTF-8",
+    )
+    return env
 
 
 class Karavan:

@@ -1,17 +1,15 @@
-"""The installed ``karavan`` command in a pseudo-terminal, read as a terminal draws it.
+"""A command in a pseudo-terminal, read as a terminal draws it.
 
 A :class:`Terminal` starts a command in a pty of a given size (pexpect) and
 feeds everything it writes into a ``pyte`` screen, so a test reads the same
 characters a person would see, cell by cell, after the escape sequences are
-applied.  Waiting polls that screen; nothing here sleeps for a fixed time.
+applied.  Waiting polls that screen until what is awaited shows; the only
+fixed pause is the one that tells a lone Esc from the start of a key sequence.
 """
 
 from __future__ import annotations
 
-import os
 import re
-import shutil
-import sys
 import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -50,32 +48,6 @@ def key_sequence(key: str) -> str:
     if name.startswith("ctrl+") and len(name) == 6 and name[5].isalpha():
         return chr(ord(name[5]) - ord("a") + 1)
     return KEYS[name]
-
-
-def karavan_command() -> str:
-    """The installed ``karavan`` console script, beside this interpreter or on the PATH."""
-    beside = Path(sys.executable).parent / "karavan"
-    if beside.exists():
-        return str(beside)
-    found = shutil.which("karavan")
-    if found is None:
-        raise RuntimeError("the karavan command is not installed (pip install -e .)")
-    return found
-
-
-def clean_environment(home: Path, settings: Path) -> dict[str, str]:
-    """An environment for the app with nothing of the user's: a fresh home and settings file."""
-    keep = ("PATH", "LANG", "LC_ALL", "TMPDIR", "SYSTEMROOT")
-    env = {name: os.environ[name] for name in keep if name in os.environ}
-    env.update(
-        HOME=str(home),
-        XDG_CONFIG_HOME=str(home / ".config"),
-        KARAVAN_SETTINGS=str(settings),
-        TERM="xterm-256color",
-        COLORTERM="truecolor",
-        LANG=env.get("LANG") or "C.UTF-8",
-    )
-    return env
 
 
 @dataclass(frozen=True)
@@ -132,7 +104,6 @@ class Terminal:
         self.child = pexpect.spawn(
             args[0], args[1:], env=dict(env), cwd=str(cwd), dimensions=(rows, columns)
         )
-        self.exit_status: int | None = None
 
     # Reading the screen
 
@@ -160,10 +131,6 @@ class Terminal:
     def text(self) -> str:
         """The whole screen as text, one row a line."""
         return "\n".join(self.lines())
-
-    def region(self, top: int, bottom: int) -> list[str]:
-        """Rows ``top`` to ``bottom`` (excluded) of the screen."""
-        return self.lines()[top:bottom]
 
     def cells(self) -> list[list[str]]:
         """The screen cell by cell (a wide character's second cell is empty)."""
@@ -274,9 +241,8 @@ class Terminal:
         self.child.close()
         status = self.child.exitstatus
         if status is None:  # killed by a signal
-            status = -(self.child.signalstatus or 0)
-        self.exit_status = status
-        return status
+            return -(self.child.signalstatus or 0)
+        return int(status)
 
     def kill(self) -> None:
         """End the command if it still runs (teardown: never leave a child behind)."""
