@@ -24,6 +24,9 @@ from .terminal import Box, Terminal
 MOVES = "Every move you can make now"  # the move list's title
 PLAYER = "Ann"
 SEED = 2024
+REVIEWED = re.compile(rf"{PLAYER}: accuracy (\d+\.\d)% over (\d+) decisions?")
+REVIEW_TIME = 600.0  # seconds: every search of a real review, on a busy two-core machine
+TITLE = "Load a saved game"  # on the title screen's menu
 
 
 def karavan_command() -> str:
@@ -235,3 +238,23 @@ def decide_from_move_list(terminal: Terminal, *keys: str) -> None:
 def table(terminal: Terminal) -> dict[str, Box]:
     """The table's boxes."""
     return terminal.boxes()
+
+
+def wait_for_review(terminal: Terminal, judged: int) -> None:
+    """On the review screen: wait for the accuracy line, over ``judged`` decisions."""
+
+    def reviewed(screen: str) -> re.Match[str] | None:
+        assert "The review stopped" not in screen, screen  # no use waiting on
+        return REVIEWED.search(screen)
+
+    found = terminal.wait_until(reviewed, "the accuracy line", timeout=REVIEW_TIME)
+    assert isinstance(found, re.Match) and int(found.group(2)) == judged, found
+
+
+def quit_app(terminal: Terminal) -> None:
+    """Esc back to the title, then ``q``; the command ends with status 0."""
+    while TITLE not in terminal.text():
+        terminal.press("escape")
+        terminal.settle()
+    terminal.press("q")
+    assert terminal.wait_exit() == 0

@@ -2,8 +2,9 @@
 
 Each test starts ``karavan`` in a pseudo-terminal, fills in the New game dialog
 by keys, makes a few decisions from the move list, takes the last one back,
-saves under a name and quits; then ``karavan resume`` must show the same table
-(and redo must still bring the decision back).  One game at 80x24 runs in the
+saves under a name and quits; then ``karavan resume`` must show the same table,
+redo must still bring the decision back, and the Load dialog reviews the game
+so far, as the app's own processes judge it.  One game at 80x24 runs in the
 default test run; every game at both sizes runs with the slow checks.
 """
 
@@ -14,16 +15,20 @@ import re
 import pytest
 
 from karavan_core import Match, load_match
+from karavan_core.analysis.review import tasks_for
 
 from .karavan import (
     PLAYER,
     SEED,
+    TITLE,
     Karavan,
     decide_from_move_list,
     new_game_by_keys,
     prompt_pattern,
+    quit_app,
     table,
     type_over,
+    wait_for_review,
     wait_for_table,
     wait_for_turn,
     wait_until_selected,
@@ -78,7 +83,7 @@ def wait_until_undone(terminal: Terminal, karavan: Karavan, decisions: int) -> M
 def quit_from_table(terminal: Terminal) -> None:
     """``q`` back to the title, ``q`` again to quit; the command ends with status 0."""
     terminal.press("q")
-    terminal.wait_for("Load a saved game")
+    terminal.wait_for(TITLE)
     terminal.settle()
     terminal.press("q")
     assert terminal.wait_exit() == 0
@@ -130,4 +135,14 @@ def test_a_game_against_hard_by_keys_then_undo_save_quit_and_resume(
     again.press("r")  # the undone decision is still there to redo
     match = wait_for_turn(again, karavan, made)
     assert len(match.history) == decided
-    quit_from_table(again)
+
+    again.press("q")  # to the title, then the review of the game so far from the Load dialog
+    again.wait_for(TITLE)
+    again.settle()
+    again.press("l")
+    again.wait_for(saved.name)
+    again.settle()
+    again.press("v")
+    again.wait_for(f"Review of {title}")
+    wait_for_review(again, len(tasks_for(match)))
+    quit_app(again)

@@ -16,12 +16,10 @@ from karavan_core import Match, Seat, get_game, save_match
 from karavan_core.analysis.review import tasks_for
 from karavan_core.bots import make_bot
 
-from .karavan import PLAYER, Karavan, last_logged
+from .karavan import PLAYER, TITLE, Karavan, last_logged, quit_app, wait_for_review
 from .terminal import Terminal
 
 SAVE = "finished race"
-REVIEWED = re.compile(rf"{PLAYER}: accuracy (\d+\.\d)% over (\d+) decisions?")
-REVIEW_TIME = 600.0  # seconds: every search of the real review, on a busy two-core machine
 
 
 def finished_race(seed: int = 152) -> Match:
@@ -55,14 +53,7 @@ def info_line(terminal: Terminal) -> str:
 
 def review_then_replay(terminal: Terminal, race: Match) -> None:
     """On the review screen: the accuracy line comes, then ``p`` and one step on."""
-    judged = len(tasks_for(race))
-
-    def reviewed(screen: str) -> re.Match[str] | None:
-        assert "The review stopped" not in screen, screen  # no use waiting on
-        return REVIEWED.search(screen)
-
-    found = terminal.wait_until(reviewed, "the accuracy line", timeout=REVIEW_TIME)
-    assert isinstance(found, re.Match) and int(found.group(2)) == judged
+    wait_for_review(terminal, len(tasks_for(race)))
     terminal.settle()
     terminal.press("p")
     terminal.wait_for(f"Decision 1 of {len(race.history)}")
@@ -85,19 +76,10 @@ def review_then_replay(terminal: Terminal, race: Match) -> None:
     )
 
 
-def quit_app(terminal: Terminal) -> None:
-    """Esc back to the title, then ``q``; the command ends with status 0."""
-    while "Load a saved game" not in terminal.text():
-        terminal.press("escape")
-        terminal.settle()
-    terminal.press("q")
-    assert terminal.wait_exit() == 0
-
-
 @pytest.mark.slow
 def test_a_finished_save_is_reviewed_from_the_load_dialog_and_replayed(karavan, race):
     terminal = karavan.start(size=(80, 24))
-    terminal.wait_for("Load a saved game")
+    terminal.wait_for(TITLE)
     terminal.press("l")
     terminal.wait_for(SAVE)
     terminal.settle()
