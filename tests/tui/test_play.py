@@ -39,6 +39,9 @@ async def play_out_by_keys(pilot, app) -> None:
             await pilot.pause()
         assert isinstance(app.screen, ChoiceScreen)
         await pilot.press("end", "enter")
+        await pilot.pause()
+        if screen.table.marking_status():  # a camel chosen: its payment is marked, Enter buys
+            await pilot.press("enter")
     assert isinstance(app.screen, GameOverScreen)
     match = screen.match
     assert match.is_over()

@@ -434,7 +434,8 @@ class RemoteGameScreen(GameScreen, inherit_bindings=False):
             listed.setdefault(said, action)
         actions = list(listed.values())
         title = "Every move you can make now"
-        self.choose(title, list(listed), lambda i: self.decide(actions[i]), searchable=True)
+        pick = self.table.take_listed
+        self.choose(title, list(listed), lambda i: pick(actions[i]), searchable=True)
 
     def remote_commands(self) -> Iterator[SystemCommand]:
         """This table's own commands in the command palette."""

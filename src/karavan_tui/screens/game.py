@@ -462,9 +462,8 @@ class GameScreen(Screen[None]):
             highlight = actions.index(hint.action)
             words[highlight] += "  (hint)"
         title = "Every move you can make now"
-        self.choose(
-            title, words, lambda i: self.decide(actions[i]), searchable=True, highlight=highlight
-        )
+        pick = self.table.take_listed
+        self.choose(title, words, lambda i: pick(actions[i]), searchable=True, highlight=highlight)
 
     def action_save_as(self) -> None:
         """Give the game a name: its save file moves there, and autosave goes on in it."""

@@ -133,6 +133,15 @@ class TableView(Vertical):
         words = list(labels) if labels is not None else [self.host.preview(a) for a in choices]
         self.host.choose(title, words, lambda index: self.host.decide(*before, choices[index]))
 
+    def take_listed(self, action: Action) -> None:
+        """Act on ``action``, a decision picked from the move list.
+
+        It is played, unless it only opens a gesture of several decisions (Karakum's
+        Buy, then Pay): then the table goes on with that gesture as if its card had
+        been chosen, so that the move list never plays half a gesture.
+        """
+        self.host.decide(action)
+
     def marking_status(self) -> str | None:
         """While cards are marked for a choice of several: what they make, for the status line."""
         return None
