@@ -230,11 +230,14 @@ class CaravansZone(Static):
             indent = 2 + width + 6
             used = indent + pad - lefts[seat]
             text.append(" " * (pad - lefts[seat]))
-            had = None if before is None else {*before.lefts[seat], *before.caravans[seat]}
-            tokens = [camel_text(c, had is not None and c not in had, g) for c in obs.lefts[seat]]
+            # A camel is news where it was not before: one that went from the left side
+            # into the chain has joined the caravan, so it is marked there too.
+            had_left = () if before is None else before.lefts[seat]
+            had_chain = () if before is None else before.caravans[seat]
+            new = before is not None
+            tokens = [camel_text(c, new and c not in had_left, g) for c in obs.lefts[seat]]
             tokens.append(Text(g.master, style="bold"))
-            chain = obs.caravans[seat]
-            tokens += [camel_text(c, had is not None and c not in had, g) for c in chain]
+            tokens += [camel_text(c, new and c not in had_chain, g) for c in obs.caravans[seat]]
             for index, token in enumerate(tokens):
                 if index and used + 1 + len(token) > room:
                     text.append("\n" + " " * indent)
