@@ -35,7 +35,7 @@ from karavan_tui.modals.choice import ChoiceScreen
 from karavan_tui.modals.curtain import CurtainScreen
 from karavan_tui.modals.full_log import FullLogScreen
 from karavan_tui.modals.save_as import SaveAsScreen
-from karavan_tui.tables import TableView, View, table_for
+from karavan_tui.tables import TableView, View, flag_hint, table_for
 from karavan_tui.widgets.chrome import AppHeader
 from karavan_tui.widgets.side import GameLog, NewsBanner, ScoreBoard, StatusLine
 
@@ -457,10 +457,7 @@ class GameScreen(Screen[None]):
             listed.setdefault(self.preview(action), action)
         words, actions = list(listed), list(listed.values())
         hint = self.current_hint()
-        highlight = None
-        if hint is not None and hint.action in actions:
-            highlight = actions.index(hint.action)
-            words[highlight] += "  (hint)"
+        highlight = flag_hint(words, actions, hint.action if hint is not None else None)
         title = "Every move you can make now"
         pick = self.table.take_listed
         self.choose(title, words, lambda i: pick(actions[i]), searchable=True, highlight=highlight)
