@@ -256,6 +256,21 @@ async def test_ascii_mode_and_a_busy_four_player_table_fit_80x24(tmp_path):
         assert table.max_scroll_y == 0  # every zone fits without scrolling
 
 
+@pytest.mark.parametrize("width", [120, 179, 180, 200])
+async def test_from_120_columns_the_others_expeditions_have_their_own_zone(tmp_path, width):
+    match = climbing_match("Ann,bot:random,bot:random", moves=120)
+    app = start_with(tmp_path, match)
+    async with app.run_test(size=(width, 50)) as pilot:
+        await settle(pilot, app)
+        table = game_screen(app).table
+        opponents = table.query_one("#opponents")
+        assert opponents.display and opponents.region.height > 2
+        shown = str(opponents.render())
+        assert all(seat.name in shown for seat in match.seats[1:])
+        # Listed once: the tracks zone leaves them out (an expedition reads "G[3 6 8] 7▲").
+        assert "[" not in str(table.query_one("#climbers").render())
+
+
 @pytest.mark.parametrize("size", SIZES)
 def test_karakorum_table_start(snap_compare, tmp_path, size):
     app = start_with(tmp_path, karakorum_match())
