@@ -23,6 +23,7 @@ from karavan_tui.modals.curtain import CurtainScreen
 from karavan_tui.screens.game import GameScreen
 from karavan_tui.screens.game_over import GameOverScreen
 from karavan_tui.tables.karakorum import KarakorumTable
+from karavan_tui.widgets.cards import CardRow
 
 from .helpers import (
     SEED,
@@ -254,6 +255,42 @@ async def test_ascii_mode_and_a_busy_four_player_table_fit_80x24(tmp_path):
         assert all(text.isascii() for text in texts), [t for t in texts if not t.isascii()]
         assert "@" in str(table.query_one("#climbers").render())  # the first-player marker
         assert table.max_scroll_y == 0  # every zone fits without scrolling
+
+
+def at_step(step: Step) -> Match:
+    """A two-player match at Ann's decision of ``step`` (random play, revealing a few cards)."""
+    for seed in range(1, 200):
+        match = karakorum_match("Ann,Bob", seed=seed)
+        rng = random.Random(seed)
+        for _ in range(300):
+            if match.is_over():
+                break
+            if match.state.step is step and match.to_move == 0:
+                return match
+            legal = match.legal_actions()
+            reveal = Reveal() in legal and len(match.state.table) < 3
+            match.play(Reveal() if reveal else rng.choice(legal))
+    raise AssertionError(f"no {step} decision for Ann")
+
+
+@pytest.mark.parametrize(
+    ("step", "words"),
+    [
+        (Step.REVEAL, "\nstop"),
+        (Step.TAKE_MORE, "stop\ntaking"),
+        (Step.OTHERS, "pass"),
+        (Step.PLACE, "done"),
+    ],
+)
+async def test_the_last_slot_of_the_table_row_says_what_it_does_in_each_step(tmp_path, step, words):
+    app = start_with(tmp_path, at_step(step))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        if not isinstance(app.screen, GameScreen):
+            await pilot.press("enter")  # the curtain
+            await pilot.pause()
+        row = game_screen(app).query_one("#table-row", CardRow)
+        assert words in str(row.cards[-1].render())
 
 
 @pytest.mark.parametrize("width", [120, 179, 180, 200])

@@ -195,7 +195,8 @@ class TableZone(Vertical):
             else:
                 faces.append(None)
         stop = stop_action(obs.step)
-        label = {Pass: "pass", Done: "done"}.get(type(stop), "stop")
+        # The words the status line uses for it ("... or stop taking"), in six columns.
+        label = {StopTaking: "stop\ntaking", Pass: f"{g.turn}\npass", Done: f"{g.turn}\ndone"}
         tips = {
             StopRevealing: "Stop revealing: take from the cards on the table",
             StopTaking: "Take no more cards",
@@ -204,7 +205,7 @@ class TableZone(Vertical):
         }
         faces.append(
             CardFace(
-                f"{g.turn}\n{label}",
+                label.get(type(stop), f"{g.turn}\nstop"),
                 "-stop" + ("" if stop in legal else " -off"),
                 tips[type(stop)],
                 key="stop",
