@@ -6,6 +6,7 @@ import random
 
 import pytest
 from attrs import evolve
+from rich.cells import cell_len
 from rich.console import Console
 
 from karavan_core.games.karakorum.state import (
@@ -18,6 +19,7 @@ from karavan_core.games.karakorum.state import (
     Take,
 )
 from karavan_core.match import Match
+from karavan_core.text import MAX_NAME_LENGTH
 from karavan_tui.modals.choice import ChoiceScreen
 from karavan_tui.modals.curtain import CurtainScreen
 from karavan_tui.screens.game import GameScreen
@@ -291,6 +293,37 @@ async def test_the_last_slot_of_the_table_row_says_what_it_does_in_each_step(tmp
             await pilot.pause()
         row = game_screen(app).query_one("#table-row", CardRow)
         assert words in str(row.cards[-1].render())
+
+
+def titles_cut(app) -> list[str]:
+    """The zone titles (top and bottom borders) too long for their zone at its width now."""
+    cut = []
+    for zone in game_screen(app).table.query(".zone"):
+        room = zone.outer_size.width - 6  # "╭─ " and " ─╮" around the words
+        for title in (zone.border_title, zone.border_subtitle):
+            if zone.display and title and cell_len(str(title)) > room:
+                cut.append(str(title))
+    return cut
+
+
+async def test_every_zone_title_fits_at_80_columns_with_the_longest_names(tmp_path):
+    long = "Annabelle Marie Lovelace"  # as long as a name may be
+    assert len(long) == MAX_NAME_LENGTH
+    match = karakorum_match(f"{long},bot:random:Bartholomew Q Longfellow", seed=5)
+    app = start_with(tmp_path, match)
+    async with app.run_test(size=(80, 24)) as pilot:
+        steps = set()
+        for _ in range(80):  # Ann plays by Enter (and a picker's first choice)
+            await settle(pilot, app)
+            if match.is_over():
+                break
+            assert titles_cut(app) == [], match.state.step
+            steps.add(match.state.step)
+            await pilot.press("enter")
+            await settle(pilot, app)
+            if isinstance(app.screen, ChoiceScreen):
+                await pilot.press("enter")
+        assert {Step.REVEAL, Step.PLACE} <= steps
 
 
 @pytest.mark.parametrize("width", [120, 179, 180, 200])

@@ -12,11 +12,13 @@ from collections.abc import Sequence
 from typing import Any
 
 from attrs import frozen
+from rich.cells import cell_len
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.content import Content
+from textual.widget import Widget
 from textual.widgets import Static
 
 from karavan_core.engine import Action
@@ -123,6 +125,17 @@ def expedition_token(exp: Expedition, m: Marks, new: bool = False, g: Glyphs | N
     return text
 
 
+def fitting(zone: Widget, *titles: str) -> Content:
+    """The first of ``titles`` that fits on ``zone``'s border uncut (else the last one).
+
+    Before the zone is laid out, its width is unknown: the first is taken, and the
+    table draws again once it is (on resize).
+    """
+    room = zone.outer_size.width - 6  # "╭─ " and " ─╮" around the words
+    fits = [title for title in titles if room < 0 or cell_len(title) <= room]
+    return Content(fits[0] if fits else titles[-1])
+
+
 def axes_line(card: Card, m: Marks) -> str:
     """A card's ice axes drawn as symbols (a dash for none)."""
     return m.axe * card.axes if card.axes else "-"
@@ -213,18 +226,19 @@ class TableZone(Vertical):
         )
         self.query_one(CardRow).set_faces(faces)
         name = obs.players[obs.current]
-        discard = f"deck {obs.deck_size} {g.sep} discard {len(obs.discard)}"
+        # The name goes first, where it fits beside the words (the status line names them too).
         if placing and cards:
-            title = f"{name} places the cards taken {g.sep} {discard}"
+            titles = [f"{name} places the cards taken", "Placing the cards taken"]
         elif placing:
-            title = f"{name} may score or remove, then done {g.sep} {discard}"
+            titles = [f"{name} may score or remove, then done", "Score or remove, then done"]
         elif obs.is_over:
-            title = f"The game is over {g.sep} {discard}"
+            titles = ["The game is over"]
         elif obs.step is Step.REVEAL:
-            title = f"Revealed {len(obs.table)} of at most {limit} {g.sep} {discard}"
+            titles = [f"Revealed {len(obs.table)} of at most {limit}"]
         else:  # taking: what is left of the revealed cards
-            title = f"Cards to take {len(obs.table)} {g.sep} {discard}"
-        self.border_title = Content(title)
+            titles = [f"Cards to take {len(obs.table)}"]
+        self.border_title = fitting(self, *titles)
+        self.border_subtitle = f"deck {obs.deck_size} {g.sep} discard {len(obs.discard)}"
 
 
 def row_cards(obs: KarakorumObservation) -> tuple[Card, ...]:
@@ -310,16 +324,20 @@ class ExpeditionsZone(Vertical):
             )
         )
         self.query_one(CardRow).set_faces(faces)
-        title = f"{obs.players[seat]}'s expeditions"
         held = obs.held[seat]
+        took = ""
         if held and obs.step is not Step.PLACE:
-            title += f" {g.sep} took " + " ".join(f"{c.color.letter}{c.value}" for c in held)
+            took = f" {g.sep} took " + " ".join(f"{c.color.letter}{c.value}" for c in held)
+        self.border_title = fitting(
+            self, f"{obs.players[seat]}'s expeditions{took}", f"Expeditions{took}"
+        )
         claimed = obs.claimed[seat]
-        if claimed:
-            title += f" {g.sep} goals " + " ".join(
-                f"{goal.color.letter}{goal_name(goal.kind, m, long=False)}" for goal in claimed
-            )
-        self.border_title = Content(title)
+        goals = " ".join(
+            f"{goal.color.letter}{goal_name(goal.kind, m, long=False)}" for goal in claimed
+        )
+        self.border_subtitle = (
+            fitting(self, f"goals {goals}", f"{len(claimed)} goals") if claimed else ""
+        )
 
 
 class ClimbersZone(Static):
