@@ -9,7 +9,10 @@ from attrs import evolve
 from rich.cells import cell_len
 from rich.console import Console
 
+from karavan_core.games.karakorum.components import Peak
 from karavan_core.games.karakorum.state import (
+    Card,
+    Expedition,
     KarakorumObservation,
     Place,
     Remove,
@@ -24,7 +27,7 @@ from karavan_tui.modals.choice import ChoiceScreen
 from karavan_tui.modals.curtain import CurtainScreen
 from karavan_tui.screens.game import GameScreen
 from karavan_tui.screens.game_over import GameOverScreen
-from karavan_tui.tables.karakorum import KarakorumTable
+from karavan_tui.tables.karakorum import KarakorumTable, gone_since
 from karavan_tui.widgets.cards import CardRow
 
 from .helpers import (
@@ -326,6 +329,71 @@ async def test_every_zone_title_fits_at_80_columns_with_the_longest_names(tmp_pa
         assert {Step.REVEAL, Step.PLACE} <= steps
 
 
+def after_a_removal() -> tuple[Match, Expedition]:
+    """Ann to move just after the bot removed an expedition (and scored none)."""
+    for seed in range(1, 100):
+        match = karakorum_match(seed=seed)
+        rng = random.Random(seed)
+        for _ in range(400):
+            if match.is_over():
+                break
+            since = match.last_move_of(0)
+            news = match.history[since:]
+            if match.to_move == 0 and since and not any(isinstance(a, Score) for a in news):
+                old, now = match.view(0, since).expeditions[1], match.state.expeditions[1]
+                gone = [exp for exp in old if exp not in now]
+                if any(isinstance(a, Remove) for a in news) and len(gone) == 1:
+                    return match, gone[0]
+            match.play(rng.choice(match.legal_actions()))
+    raise AssertionError("no such position")
+
+
+def test_what_became_of_a_gone_expedition_is_told_from_the_two_views_alone():
+    """Three cards or more: scored; fewer, its marker not up: removed; else discarded."""
+    red = [Card(Peak.RED, value, 0) for value in (2, 4, 6)]
+    small, green = Card(Peak.RED, 5, 2), Card(Peak.GREEN, 3, 1)
+    before = evolve(
+        karakorum_match().view(0),
+        expeditions=((), (Expedition(tuple(red)), Expedition((small,)), Expedition((green,)))),
+    )
+    now = evolve(before, expeditions=((), ()), tracks=(before.tracks[0], (5, 0, 0)))
+    assert gone_since(now, before, 1) == [
+        (Expedition(tuple(red)), "scored"),
+        (Expedition((small,)), "discarded"),  # a red one was scored meanwhile: either way
+        (Expedition((green,)), "removed"),
+    ]
+    assert gone_since(now, None, 1) == []  # nothing to compare with: nothing is news
+    grown = evolve(before, expeditions=((), (Expedition((*red, Card(Peak.RED, 7, 0))),)))
+    assert [exp for exp, _ in gone_since(grown, before, 1)] == [
+        Expedition((small,)),
+        Expedition((green,)),
+    ]  # the red one that grew is still there
+
+
+@pytest.mark.parametrize("width", [80, 120])
+async def test_an_expedition_removed_since_your_last_decision_is_shown_where_it_was(
+    tmp_path, width
+):
+    match, gone = after_a_removal()
+    app = start_with(tmp_path, match)
+    async with app.run_test(size=(width, 40)) as pilot:
+        await settle(pilot, app)
+        table = game_screen(app).table
+        zone = table.query_one("#opponents" if width >= 120 else "#climbers")
+        shown = str(zone.render())
+        bob = shown[shown.index(match.seats[1].name) :]  # the bot's part of the zone
+        values = " ".join(str(card.value) for card in gone.cards)
+        changed = game_screen(app).glyphs.changed
+        assert f"{changed}{gone.color.letter}[{values}] removed" in bob
+        # Once Ann has decided, it is old news: the mark goes.
+        await pilot.press("enter")
+        await settle(pilot, app)
+        if match.to_move == 0 and not any(
+            isinstance(a, Remove) for a in match.history[match.last_move_of(0) :]
+        ):
+            assert "removed" not in str(zone.render())
+
+
 @pytest.mark.parametrize("width", [120, 179, 180, 200])
 async def test_from_120_columns_the_others_expeditions_have_their_own_zone(tmp_path, width):
     match = climbing_match("Ann,bot:random,bot:random", moves=120)
@@ -350,4 +418,10 @@ def test_karakorum_table_start(snap_compare, tmp_path, size):
 @pytest.mark.parametrize("size", TABLE_SIZES)
 def test_karakorum_table_mid_game(snap_compare, tmp_path, size):
     match = climbing_match("Ann,bot:random,bot:random,bot:random", moves=300)
+    assert snap_compare(start_with(tmp_path, match), terminal_size=size, run_before=steady)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_karakorum_after_a_removal(snap_compare, tmp_path, size):
+    match, _ = after_a_removal()
     assert snap_compare(start_with(tmp_path, match), terminal_size=size, run_before=steady)

@@ -9,7 +9,7 @@ the engine accepts or refuses with its own reason.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Literal
 
 from attrs import frozen
 from rich.cells import cell_len
@@ -25,6 +25,7 @@ from karavan_core.engine import Action
 from karavan_core.games.karakorum import components as C
 from karavan_core.games.karakorum.components import (
     GOAL_KINDS,
+    PEAK_INDEX,
     PEAKS,
     REVEAL_BEYOND_PLAYERS,
     TRACK_TOP,
@@ -134,6 +135,58 @@ def fitting(zone: Widget, *titles: str) -> Content:
     room = zone.outer_size.width - 6  # "╭─ " and " ─╮" around the words
     fits = [title for title in titles if room < 0 or cell_len(title) <= room]
     return Content(fits[0] if fits else titles[-1])
+
+
+def gone_since(
+    obs: KarakorumObservation, before: KarakorumObservation | None, seat: int
+) -> list[tuple[Expedition, str]]:
+    """The expeditions ``seat`` had at ``before`` and has no longer, each with what became of it.
+
+    Told from the two views alone: one of three cards or more was scored (a smaller one
+    cannot be); a smaller one was removed if that peak's marker did not go up meanwhile,
+    else it was discarded, by a removal or with a scoring.
+    """
+    if before is None:
+        return []
+    now = obs.expeditions[seat]
+    gone = []
+    for exp in before.expeditions[seat]:
+        size = len(exp.cards)
+        if any(later.cards[:size] == exp.cards for later in now):
+            continue  # still there, perhaps with more cards
+        peak = PEAK_INDEX[exp.color]
+        if size >= C.MIN_SCORING_CARDS:
+            what = "scored"
+        elif obs.tracks[seat][peak] <= before.tracks[seat][peak]:
+            what = "removed"
+        else:
+            what = "discarded"
+        gone.append((exp, what))
+    return gone
+
+
+def gone_tokens(
+    gone: Sequence[tuple[Expedition, str]], g: Glyphs, *, brief: bool = False
+) -> list[Text]:
+    """Expeditions gone since the viewer's last decision, by what became of them.
+
+    ``•G[2 5] R[1] removed``, the expeditions struck out; ``brief``: ``•2 removed``.
+    """
+    tokens = []
+    for what in ("scored", "removed", "discarded"):
+        exps = [exp for exp, became in gone if became == what]
+        if not exps:
+            continue
+        text = Text(g.changed, style="bold")
+        if brief:
+            text.append(str(len(exps)))
+        for index, exp in enumerate([] if brief else exps):
+            values = " ".join(str(card.value) for card in exp.cards)
+            text.append(" " if index else "")
+            text.append(f"{exp.color.letter}[{values}]", style=f"{PEAK_TEXT[exp.color]} strike")
+        text.append(f" {what}", style="dim")
+        tokens.append(text)
+    return tokens
 
 
 def axes_line(card: Card, m: Marks) -> str:
@@ -340,6 +393,9 @@ class ExpeditionsZone(Vertical):
         )
 
 
+GoneShown = Literal["listed", "counted", "left out"]  # how the tracks zone tells gone ones
+
+
 class ClimbersZone(Static):
     """Every player's three tracks, and the expeditions and taken cards of the others."""
 
@@ -365,9 +421,31 @@ class ClimbersZone(Static):
         """One line of tracks per player, then (``with_others``) a line of expeditions for
         every other player.
 
-        Markers that moved and expeditions that changed since ``before`` are marked.
+        Markers that moved and expeditions that changed since ``before`` are marked, and
+        expeditions gone since then are told where they were (struck out).
         """
         self._shown = (obs, before, me, scores, g, with_others)
+        # Four players at 80x24 fill the zone: gone expeditions are then only counted,
+        # or left to the log, rather than push the last players out of sight.
+        shown: tuple[GoneShown, ...] = ("listed", "counted", "left out")
+        for gone in shown:
+            text = self._lines(obs, before, me, scores, g, with_others, gone=gone)
+            if len(text.plain.splitlines()) <= (self.content_region.height or 10_000):
+                break
+        self.update(text, layout=False)  # the zone's size does not follow its text
+
+    def _lines(
+        self,
+        obs: KarakorumObservation,
+        before: KarakorumObservation | None,
+        me: int,
+        scores: Sequence[int],
+        g: Glyphs,
+        with_others: bool,
+        *,
+        gone: GoneShown,
+    ) -> Text:
+        """The zone's text (see :meth:`show`), the gone expeditions ``gone`` (as ``show`` says)."""
         m = marks_for(g)
         width = max(len(name) for name in obs.players)
         room = self.content_region.width or 80
@@ -392,8 +470,8 @@ class ClimbersZone(Static):
                 text.append(f"{value:>2}")
             text.append(f" ={scores[seat]:>3}", style="dim")
             if seat != me and with_others:
-                text.append_text(self._others_line(obs, before, seat, room, m, g))
-        self.update(text, layout=False)  # the zone's size does not follow its text
+                text.append_text(self._others_line(obs, before, seat, room, m, g, gone))
+        return text
 
     @staticmethod
     def _others_line(
@@ -403,6 +481,7 @@ class ClimbersZone(Static):
         room: int,
         m: Marks,
         g: Glyphs,
+        gone: GoneShown,
     ) -> Text:
         """A player's expeditions, taken cards and claimed goals, wrapped under the name."""
         old = None if before is None else before.expeditions[seat]
@@ -410,6 +489,8 @@ class ClimbersZone(Static):
             expedition_token(exp, m, old is not None and exp not in old, g)
             for exp in obs.expeditions[seat]
         ]
+        if gone != "left out":
+            tokens += gone_tokens(gone_since(obs, before, seat), g, brief=gone == "counted")
         if not tokens:
             tokens.append(Text("no expeditions", style="dim"))
         held = obs.held[seat]
@@ -466,6 +547,10 @@ class OpponentsZone(Static):
                     for goal in obs.claimed[seat]
                 )
                 text.append(f" {g.sep} goals {goals}", style="dim")
+            # Gone ones on the name line: the row of cards keeps to the expeditions there are.
+            for token in gone_tokens(gone_since(obs, before, seat), g):
+                text.append(f" {g.sep} ", style="dim")
+                text.append_text(token)
             exps = obs.expeditions[seat]
             old = None if before is None else before.expeditions[seat]
             tops, bottoms = Text(), Text()
