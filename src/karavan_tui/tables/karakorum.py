@@ -429,23 +429,15 @@ class ClimbersZone(Static):
         # or left to the log, rather than push the last players out of sight.
         shown: tuple[GoneShown, ...] = ("listed", "counted", "left out")
         for gone in shown:
-            text = self._lines(obs, before, me, scores, g, with_others, gone=gone)
+            text = self._lines(gone)
             if len(text.plain.splitlines()) <= (self.content_region.height or 10_000):
                 break
         self.update(text, layout=False)  # the zone's size does not follow its text
 
-    def _lines(
-        self,
-        obs: KarakorumObservation,
-        before: KarakorumObservation | None,
-        me: int,
-        scores: Sequence[int],
-        g: Glyphs,
-        with_others: bool,
-        *,
-        gone: GoneShown,
-    ) -> Text:
-        """The zone's text (see :meth:`show`), the gone expeditions ``gone`` (as ``show`` says)."""
+    def _lines(self, gone: GoneShown) -> Text:
+        """The text of what :meth:`show` was given, the gone expeditions ``gone``."""
+        assert self._shown is not None
+        obs, before, me, scores, g, with_others = self._shown
         m = marks_for(g)
         width = max(len(name) for name in obs.players)
         room = self.content_region.width or 80
