@@ -12,6 +12,7 @@ from rich.console import Console
 from karavan_core.games.karakorum.components import Peak
 from karavan_core.games.karakorum.state import (
     Card,
+    Done,
     Expedition,
     KarakorumObservation,
     Place,
@@ -29,6 +30,7 @@ from karavan_tui.screens.game import GameScreen
 from karavan_tui.screens.game_over import GameOverScreen
 from karavan_tui.tables.karakorum import KarakorumTable, gone_since
 from karavan_tui.widgets.cards import CardRow
+from karavan_tui.widgets.side import first_sentence
 
 from .helpers import (
     SEED,
@@ -392,6 +394,56 @@ async def test_an_expedition_removed_since_your_last_decision_is_shown_where_it_
             isinstance(a, Remove) for a in match.history[match.last_move_of(0) :]
         ):
             assert "removed" not in str(zone.render())
+
+
+def after_a_placing_turn() -> Match:
+    """Ann to move after a bot's placing turn that placed or removed, then ended.
+
+    Told in full, the bots' decisions since Ann's last one do not fit in 80 columns.
+    """
+    for seed in range(1, 100):
+        match = karakorum_match("Ann,bot:random,bot:random", seed=seed)
+        rng = random.Random(seed)
+        for _ in range(300):
+            if match.is_over():
+                break
+            since = match.last_move_of(0)
+            news = match.history[since:]
+            told = " ".join(first_sentence(line) for line in match.log()[since + 1 :])
+            if (
+                match.to_move == 0
+                and since
+                and news[-1:] == [Done()]
+                and any(isinstance(a, Place | Remove) for a in news)
+                and len(told) > 80
+            ):
+                return match
+            match.play(rng.choice(match.legal_actions()))
+    raise AssertionError("no such position")
+
+
+@pytest.mark.parametrize("width", [80, 200])
+async def test_the_news_line_tells_the_most_telling_of_the_bots_moves(tmp_path, width):
+    match = after_a_placing_turn()
+    since = match.last_move_of(0)
+    said = [first_sentence(line).rstrip(".") for line in match.log()[since + 1 :]]
+    app = start_with(tmp_path, match)
+    async with app.run_test(size=(width, 40)) as pilot:
+        await settle(pilot, app)
+        banner = str(game_screen(app).query_one("#banner").render())
+        names = [seat.name for seat in match.seats]
+        # What each decision did, without its player's name (a player's run shares it).
+        deeds = [
+            next(text[len(n) + 1 :] for n in names if text.startswith(n + " ")) for text in said
+        ]
+        ends = [d for d, a in zip(deeds, match.history[since:], strict=True) if a == Done()]
+        telling = [d for d, a in zip(deeds, match.history[since:], strict=True) if a != Done()]
+        if width == 80:  # room for one or two: a placing or removal, not the end of the turn
+            assert any(deed[:30] in banner for deed in telling)
+            assert not any(deed in banner for deed in ends)
+        else:  # room for every one of them
+            assert all(deed in banner for deed in deeds), (banner, deeds)
+            assert "earlier" not in banner and "more" not in banner
 
 
 @pytest.mark.parametrize("width", [120, 179, 180, 200])

@@ -259,7 +259,8 @@ class RemoteGameScreen(GameScreen, inherit_bindings=False):
         )
         self.query_one(GameLog).show(log, news_from=since + 1)
         names = [seat.name for seat in self.seats]
-        self.query_one(NewsBanner).show(log[since + 1 :], names, True, g)
+        weights = [self.table.news_weight(action) for action in news]
+        self.query_one(NewsBanner).show(log[since + 1 :], names, True, g, weights)
         self.refresh_status()
         self.refresh_bindings()
 

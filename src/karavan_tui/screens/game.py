@@ -171,7 +171,8 @@ class GameScreen(Screen[None]):
         news = log[since + 1 :]  # the log opens with the deal: decision i is line i + 1
         self.query_one(GameLog).show(log, news_from=since + 1)
         names = [seat.name for seat in match.seats]
-        self.query_one(NewsBanner).show(news, names, self.viewer is not None, g)
+        weights = [self.table.news_weight(action) for action in made]
+        self.query_one(NewsBanner).show(news, names, self.viewer is not None, g, weights)
         self.refresh_status()
         self.refresh_bindings()
 

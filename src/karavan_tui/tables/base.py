@@ -168,6 +168,14 @@ class TableView(Vertical):
         """
         self.host.decide(action)
 
+    def news_weight(self, action: Action) -> int:
+        """How telling another player's decision is, for the news line over the table.
+
+        When the line is full, the least telling give way (ending a turn tells less than
+        what was done in it); all decisions are alike unless a table says otherwise.
+        """
+        return 1
+
     def marking_status(self) -> str | None:
         """While cards are marked for a choice of several: what they make, for the status line."""
         return None

@@ -783,6 +783,15 @@ class KarakorumTable(TableView):
             return Score(index, None)
         return Remove(index)
 
+    def news_weight(self, action: Action) -> int:
+        """Scoring and removing tell the most, then taking and placing, then revealing;
+        stopping, passing and ending a turn the least."""
+        if isinstance(action, Score | Remove):
+            return 3
+        if isinstance(action, Take | Place):
+            return 2
+        return 1 if isinstance(action, Reveal) else 0
+
     def hint_places(self, action: Action) -> list[tuple[str, int]]:
         """The slots of the table row and the expeditions a decision acts on."""
         cards = row_cards(self.obs)
