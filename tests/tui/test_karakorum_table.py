@@ -264,20 +264,33 @@ async def test_ascii_mode_and_a_busy_four_player_table_fit_80x24(tmp_path):
         assert table.max_scroll_y == 0  # every zone fits without scrolling
 
 
-def at_step(step: Step) -> Match:
-    """A two-player match at Ann's decision of ``step`` (random play, revealing a few cards)."""
+def first_position(seats: str, wanted, *, steps: int = 300, reveal: bool = False):
+    """The first position of seeded random games (seed 1 up) where ``wanted(match)`` is true.
+
+    Returns the match and what ``wanted`` returned; with ``reveal``, the active player
+    reveals up to three cards before stopping.
+    """
     for seed in range(1, 200):
-        match = karakorum_match("Ann,Bob", seed=seed)
+        match = karakorum_match(seats, seed=seed)
         rng = random.Random(seed)
-        for _ in range(300):
+        for _ in range(steps):
             if match.is_over():
                 break
-            if match.state.step is step and match.to_move == 0:
-                return match
+            found = wanted(match)
+            if found:
+                return match, found
             legal = match.legal_actions()
-            reveal = Reveal() in legal and len(match.state.table) < 3
-            match.play(Reveal() if reveal else rng.choice(legal))
-    raise AssertionError(f"no {step} decision for Ann")
+            more = reveal and Reveal() in legal and len(match.state.table) < 3
+            match.play(Reveal() if more else rng.choice(legal))
+    raise AssertionError("no such position")
+
+
+def at_step(step: Step) -> Match:
+    """A two-player match at Ann's decision of ``step`` (random play, revealing a few cards)."""
+    match, _ = first_position(
+        "Ann,Bob", lambda m: m.state.step is step and m.to_move == 0, reveal=True
+    )
+    return match
 
 
 @pytest.mark.parametrize(
@@ -333,21 +346,17 @@ async def test_every_zone_title_fits_at_80_columns_with_the_longest_names(tmp_pa
 
 def after_a_removal() -> tuple[Match, Expedition]:
     """Ann to move just after the bot removed an expedition (and scored none)."""
-    for seed in range(1, 100):
-        match = karakorum_match(seed=seed)
-        rng = random.Random(seed)
-        for _ in range(400):
-            if match.is_over():
-                break
-            since = match.last_move_of(0)
-            news = match.history[since:]
-            if match.to_move == 0 and since and not any(isinstance(a, Score) for a in news):
-                old, now = match.view(0, since).expeditions[1], match.state.expeditions[1]
-                gone = [exp for exp in old if exp not in now]
-                if any(isinstance(a, Remove) for a in news) and len(gone) == 1:
-                    return match, gone[0]
-            match.play(rng.choice(match.legal_actions()))
-    raise AssertionError("no such position")
+
+    def removed(match: Match) -> Expedition | None:
+        since = match.last_move_of(0)
+        news = match.history[since:]
+        if match.to_move != 0 or not since or any(isinstance(a, Score) for a in news):
+            return None
+        old, now = match.view(0, since).expeditions[1], match.state.expeditions[1]
+        gone = [exp for exp in old if exp not in now]
+        return gone[0] if any(isinstance(a, Remove) for a in news) and len(gone) == 1 else None
+
+    return first_position("Ann,bot:random", removed, steps=400)
 
 
 def test_what_became_of_a_gone_expedition_is_told_from_the_two_views_alone():
@@ -401,25 +410,21 @@ def after_a_placing_turn() -> Match:
 
     Told in full, the bots' decisions since Ann's last one do not fit in 80 columns.
     """
-    for seed in range(1, 100):
-        match = karakorum_match("Ann,bot:random,bot:random", seed=seed)
-        rng = random.Random(seed)
-        for _ in range(300):
-            if match.is_over():
-                break
-            since = match.last_move_of(0)
-            news = match.history[since:]
-            told = " ".join(first_sentence(line) for line in match.log()[since + 1 :])
-            if (
-                match.to_move == 0
-                and since
-                and news[-1:] == [Done()]
-                and any(isinstance(a, Place | Remove) for a in news)
-                and len(told) > 80
-            ):
-                return match
-            match.play(rng.choice(match.legal_actions()))
-    raise AssertionError("no such position")
+
+    def told_long(match: Match) -> bool:
+        since = match.last_move_of(0)
+        news = match.history[since:]
+        told = " ".join(first_sentence(line) for line in match.log()[since + 1 :])
+        return (
+            match.to_move == 0
+            and since > 0
+            and news[-1:] == [Done()]
+            and any(isinstance(a, Place | Remove) for a in news)
+            and len(told) > 80
+        )
+
+    match, _ = first_position("Ann,bot:random,bot:random", told_long)
+    return match
 
 
 @pytest.mark.parametrize("width", [80, 200])
