@@ -482,3 +482,13 @@ def test_karakorum_table_mid_game(snap_compare, tmp_path, size):
 def test_karakorum_after_a_removal(snap_compare, tmp_path, size):
     match, _ = after_a_removal()
     assert snap_compare(start_with(tmp_path, match), terminal_size=size, run_before=steady)
+
+
+def test_karakorum_taking_more_with_the_longest_name(snap_compare, tmp_path):
+    long = "Annabelle Marie Lovelace"
+
+    def taking_more(match: Match) -> bool:
+        return match.state.step is Step.TAKE_MORE and match.to_move == 0
+
+    match, _ = first_position(f"{long},bot:random", taking_more, reveal=True)
+    assert snap_compare(start_with(tmp_path, match), terminal_size=(80, 24), run_before=steady)

@@ -283,6 +283,21 @@ async def test_a_hint_marks_the_camel_it_moves_and_the_pickers_flag_it(tmp_path,
         assert match.history[before] == hinted
 
 
+def test_snapshot_of_a_hint_on_the_track(snap_compare, tmp_path, monkeypatch):
+    match, plays = two_camel_position()
+    hint_with(monkeypatch, plays[-1])
+
+    async def ask(pilot):
+        await steady(pilot)
+        await pilot.press("h")
+        await steady(pilot)
+        pilot.app.clear_notifications()
+        await pilot.pause()
+
+    app = start_with(tmp_path, match)
+    assert snap_compare(app, terminal_size=(80, 24), run_before=ask)
+
+
 @pytest.mark.parametrize("size", SIZES)
 def test_snapshot_start(snap_compare, tmp_path, size):
     app = start_with(tmp_path, karawane_match())

@@ -237,6 +237,13 @@ async def test_a_camel_bought_without_its_payment_stays_to_be_paid_after_esc(tmp
         assert match.history[paid - 1 : paid + 1] == [Buy(slot), Pay(ways[1])]
 
 
+def test_snapshot_of_a_camel_bought_already_being_paid_for(snap_compare, tmp_path):
+    match, slot, _ = karakum_buying_position()
+    match.play(Buy(slot))
+    app = start_with(tmp_path, match)
+    assert snap_compare(app, terminal_size=(80, 24), run_before=steady)
+
+
 def karakorum_placing_position():
     """A Karakorum match where Ann places a taken card that could go to two places."""
     for seed in range(1, 300):

@@ -14,6 +14,7 @@ from karavan_tui.screens.title import TitleScreen
 from karavan_tui.widgets.cards import Card, CardFace, CardRow
 
 from .helpers import game_screen, karakum_match, seeded_match, settle, start_with
+from .test_snapshots import steady
 
 
 async def test_after_a_bots_move_its_changes_are_marked_and_told(tmp_path):
@@ -67,6 +68,11 @@ async def test_a_camel_that_joins_from_the_left_side_is_marked_as_news(tmp_path)
         line = next(line for line in caravans.split("\n") if match.seats[1].name in line)
         chain = line.split(screen.glyphs.master)[1]  # the bot's chain, after its master
         assert f"{screen.glyphs.changed}{token}" in chain
+
+
+def test_snapshot_of_a_camel_that_joined_from_the_left_side(snap_compare, tmp_path):
+    match, _ = karakum_left_side_join()
+    assert snap_compare(start_with(tmp_path, match), terminal_size=(80, 24), run_before=steady)
 
 
 class Row(App[None]):
