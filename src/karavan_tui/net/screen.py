@@ -259,7 +259,8 @@ class RemoteGameScreen(GameScreen, inherit_bindings=False):
         )
         self.query_one(GameLog).show(log, news_from=since + 1)
         names = [seat.name for seat in self.seats]
-        self.query_one(NewsBanner).show(log[since + 1 :], names, True, g)
+        weights = [self.table.news_weight(action) for action in news]
+        self.query_one(NewsBanner).show(log[since + 1 :], names, True, g, weights)
         self.refresh_status()
         self.refresh_bindings()
 
@@ -434,7 +435,8 @@ class RemoteGameScreen(GameScreen, inherit_bindings=False):
             listed.setdefault(said, action)
         actions = list(listed.values())
         title = "Every move you can make now"
-        self.choose(title, list(listed), lambda i: self.decide(actions[i]), searchable=True)
+        pick = self.table.take_listed
+        self.choose(title, list(listed), lambda i: pick(actions[i]), searchable=True)
 
     def remote_commands(self) -> Iterator[SystemCommand]:
         """This table's own commands in the command palette."""

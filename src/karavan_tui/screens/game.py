@@ -35,7 +35,7 @@ from karavan_tui.modals.choice import ChoiceScreen
 from karavan_tui.modals.curtain import CurtainScreen
 from karavan_tui.modals.full_log import FullLogScreen
 from karavan_tui.modals.save_as import SaveAsScreen
-from karavan_tui.tables import TableView, View, table_for
+from karavan_tui.tables import TableView, View, flag_hint, table_for
 from karavan_tui.widgets.chrome import AppHeader
 from karavan_tui.widgets.side import GameLog, NewsBanner, ScoreBoard, StatusLine
 
@@ -171,7 +171,8 @@ class GameScreen(Screen[None]):
         news = log[since + 1 :]  # the log opens with the deal: decision i is line i + 1
         self.query_one(GameLog).show(log, news_from=since + 1)
         names = [seat.name for seat in match.seats]
-        self.query_one(NewsBanner).show(news, names, self.viewer is not None, g)
+        weights = [self.table.news_weight(action) for action in made]
+        self.query_one(NewsBanner).show(news, names, self.viewer is not None, g, weights)
         self.refresh_status()
         self.refresh_bindings()
 
@@ -457,14 +458,10 @@ class GameScreen(Screen[None]):
             listed.setdefault(self.preview(action), action)
         words, actions = list(listed), list(listed.values())
         hint = self.current_hint()
-        highlight = None
-        if hint is not None and hint.action in actions:
-            highlight = actions.index(hint.action)
-            words[highlight] += "  (hint)"
+        highlight = flag_hint(words, actions, hint.action if hint is not None else None)
         title = "Every move you can make now"
-        self.choose(
-            title, words, lambda i: self.decide(actions[i]), searchable=True, highlight=highlight
-        )
+        pick = self.table.take_listed
+        self.choose(title, words, lambda i: pick(actions[i]), searchable=True, highlight=highlight)
 
     def action_save_as(self) -> None:
         """Give the game a name: its save file moves there, and autosave goes on in it."""

@@ -186,6 +186,7 @@ class ReplayScreen(Screen[None]):
         options: Sequence[str],
         on_pick: Callable[[int], object],
         searchable: bool = False,
+        highlight: int | None = None,
     ) -> None:
         """No picker opens in a replay."""
         self.decide()

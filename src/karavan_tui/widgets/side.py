@@ -104,23 +104,37 @@ class NewsBanner(Static):
     """One line over the table: what the others did since your last decision, in words.
 
     Each decision is told by the first sentence of its log line, a player's
-    decisions in a row joined ("Bob takes 2 camels, then sells 3 leather"); the
-    earliest go first when the line is full.  The log beside the table has
-    every one of them in full, in bold.
+    decisions in a row joined ("Bob takes 2 camels, then sells 3 leather"), in
+    the order they were made.  When the line is full, the least telling go
+    first (by the table's weights: ending a turn tells less than what was done
+    in it), then the earliest.  The log beside the table has every one of them
+    in full, in bold.
     """
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self._shown: tuple[tuple[str, ...], tuple[str, ...], bool, Glyphs] | None = None
+        self._shown: (
+            tuple[tuple[str, ...], tuple[str, ...], bool, Glyphs, tuple[int, ...]] | None
+        ) = None
 
     def on_resize(self) -> None:
         """Fit the line to the new width."""
         if self._shown is not None:
             self.show(*self._shown)
 
-    def show(self, news: Sequence[str], names: Sequence[str], yours: bool, g: Glyphs) -> None:
-        """Tell ``news`` (log lines) by players ``names``; ``yours``: someone is at the keyboard."""
-        self._shown = (tuple(news), tuple(names), yours, g)
+    def show(
+        self,
+        news: Sequence[str],
+        names: Sequence[str],
+        yours: bool,
+        g: Glyphs,
+        weights: Sequence[int] = (),
+    ) -> None:
+        """Tell ``news`` (log lines) by players ``names``; ``yours``: someone is at the keyboard.
+
+        ``weights`` say how telling each decision is (higher: more; all alike if not given).
+        """
+        self._shown = (tuple(news), tuple(names), yours, g, tuple(weights))
         room = self.content_region.width or 78
         if not news:
             quiet = "Nothing new since your last move." if yours else ""
@@ -128,14 +142,16 @@ class NewsBanner(Static):
             return
         said = [first_sentence(line).rstrip(".") for line in news]
         actors = [next((n for n in names if line.startswith(n + " ")), None) for line in said]
+        worth = list(weights) if len(weights) == len(said) else [0] * len(said)
         kept: list[int] = []
-        for index in reversed(range(len(said))):  # the newest first, then earlier ones that fit
-            candidate = banner_line([index, *kept], said, actors, g)
-            if kept and len(candidate) > room:
+        # The most telling first (the newest of equals), then the others that fit.
+        for index in sorted(range(len(said)), key=lambda i: (-worth[i], -i)):
+            candidate = sorted([index, *kept])
+            if kept and len(banner_line(candidate, said, actors, g)) > room:
                 break
-            kept.insert(0, index)
+            kept = candidate
         line = banner_line(kept, said, actors, g)
-        if len(line) > room:  # even the newest alone is too long: the log has it whole
+        if len(line) > room:  # even the most telling alone is too long: the log has it whole
             line = banner_line(kept, said, actors, g, count_earlier=False)
             line = line[: max(0, room - len(g.ellipsis))] + g.ellipsis
         self.update(Text(line, style="bold"), layout=False)
@@ -152,7 +168,7 @@ def banner_line(
     """The banner's words for the decisions ``kept`` (indexes into ``said``).
 
     A player's decisions in a row share one sentence ("Bob takes the silk, then
-    draws a card"); the earlier decisions left out are counted at the end.
+    draws a card"); the decisions left out are counted at the end.
     """
     sentences: list[str] = []
     for position, index in enumerate(kept):
@@ -161,8 +177,10 @@ def banner_line(
             sentences[-1] += ", then " + said[index][len(who) + 1 :]
         else:
             sentences.append(said[index])
-    earlier = kept[0] if kept and count_earlier else 0
-    more = f" (and {earlier} earlier: l)" if earlier else ""
+    left = len(said) - len(kept) if count_earlier else 0
+    # Left out all before the first told, or some between or after.
+    which = "earlier" if kept and left == kept[0] else "more"
+    more = f" (and {left} {which}: l)" if left else ""
     return f"{g.changed} " + ". ".join(sentences) + "." + more
 
 
