@@ -224,6 +224,41 @@ class Match:
             index -= 1  # back to the first decision of that gesture
         return index
 
+    def last_human(self) -> int | None:
+        """The human seat that decided last, or ``None`` if no human has decided yet."""
+        for index in range(len(self.history) - 1, -1, -1):
+            seat = self.actor(index)
+            if not self.seats[seat].is_bot:
+                return seat
+        return None
+
+    def undo_refusal(self, seat: int) -> str | None:
+        """Why ``seat`` (a human) may not undo now, or ``None`` if it may.
+
+        Undo takes back your own last gesture, and the bots' decisions after it,
+        while no other human has decided since: nobody takes back another's move.
+        Every table asks this one rule (hot-seat and hosted alike).
+        """
+        if not self.history:
+            return "There is nothing to take back."
+        actor = self.actor(self.undo_target())
+        if self.seats[actor].is_bot:
+            return "You have made no decision to take back."
+        if actor == seat:
+            return None
+        name = self.seats[actor].name
+        if self.last_move_of(seat):
+            return f"{name} has decided since your last decision: it can no longer be taken back."
+        return f"{name} decided last: you have made no decision to take back."
+
+    def redo_refusal(self, seat: int) -> str | None:
+        """Why ``seat`` may not redo now, or ``None`` if it may: only who undid replays."""
+        if not self.future:
+            return "There is nothing to redo."
+        if self.to_move != seat:  # an undone gesture is replayed from its own player's turn
+            return "Only the player who took a decision back can play it again."
+        return None
+
     def undo(self) -> bool:
         """Take back decisions up to and including the last human gesture; ``False`` if none."""
         if not self.history:

@@ -434,17 +434,32 @@ class GameScreen(Screen[None]):
             return True if self.hint_allowed() else None
         return True
 
+    def at_keyboard(self) -> int | None:
+        """The human at the keyboard: the viewer, else (bots moving behind the public view,
+        or the game over) the human who decided last, who has not passed the keyboard on."""
+        return self.viewer if self.viewer is not None else self.match.last_human()
+
     def action_undo(self) -> None:
-        """Go back to before the most recent human decision."""
+        """Take back your own last gesture and the bot decisions after it (never another's)."""
+        seat = self.at_keyboard()
+        reason = "Nobody has decided yet." if seat is None else self.match.undo_refusal(seat)
+        if reason is not None:
+            self.notify(reason, title="Cannot undo", severity="warning")
+            return
         self.cancel_bot()
-        if self.match.undo():
-            self.advance()
+        self.match.undo()
+        self.advance()
 
     def action_redo(self) -> None:
-        """Replay the next undone decision (and the bot decisions after it)."""
+        """Replay your undone gesture (and the bot decisions after it)."""
+        seat = self.at_keyboard()
+        reason = "There is nothing to redo." if seat is None else self.match.redo_refusal(seat)
+        if reason is not None:
+            self.notify(reason, title="Cannot redo", severity="warning")
+            return
         self.cancel_bot()
-        if self.match.redo():
-            self.advance()
+        self.match.redo()
+        self.advance()
 
     def action_actions(self) -> None:
         """List every legal decision in words."""
