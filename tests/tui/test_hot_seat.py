@@ -5,7 +5,8 @@ from __future__ import annotations
 from karavan_tui.modals.curtain import CurtainScreen
 from karavan_tui.screens.game import GameScreen
 
-from .helpers import game_screen, karakum_match, settle, start_with
+from .helpers import game_screen, karakum_match, settle, start_with, visible_characters
+from .test_snapshots import steady
 
 
 async def lift(pilot, app) -> None:
@@ -57,3 +58,44 @@ async def test_while_a_bot_moves_the_last_human_may_take_back_their_move(tmp_pat
         await pilot.press("u")
         await pilot.pause()
         assert len(screen.match.history) == 1 and screen.match.to_move == 0
+
+
+async def test_the_curtain_tells_in_public_words_what_happened_since_your_last_turn(tmp_path):
+    app = start_with(tmp_path, karakum_match("Ann,Bob"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        assert "Ann" in visible_characters(app) and "draws" not in visible_characters(app)
+        await lift(pilot, app)
+        await pilot.press("enter", "enter")  # Ann draws her two cards
+        await settle(pilot, app)
+        assert isinstance(app.screen, CurtainScreen)
+        match = game_screen(app).match
+        news = match.log()[1:]  # the public lines of Ann's two decisions
+        assert len(news) == 2
+        drawn = visible_characters(app)
+        for line in news:
+            assert line in drawn
+        await lift(pilot, app)
+        await pilot.press("enter", "enter")  # Bob draws too: Ann is told of Bob's cards only
+        await settle(pilot, app)
+        drawn = visible_characters(app)
+        assert match.log()[3] in drawn and match.log()[4] in drawn
+        assert match.log()[1] not in drawn
+
+
+async def test_enter_lifts_the_curtain_and_space_does_not(tmp_path):
+    app = start_with(tmp_path, karakum_match("Ann,Bob"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        assert isinstance(app.screen, CurtainScreen)
+        assert "press Enter" in visible_characters(app)
+        await pilot.press("space")
+        await settle(pilot, app)
+        assert isinstance(app.screen, CurtainScreen)
+        await lift(pilot, app)
+
+
+def test_snapshot_of_the_curtain_with_news(snap_compare, tmp_path):
+    """Bob's curtain after Ann's turn and a bot's: what happened, in the log's words."""
+    app = start_with(tmp_path, karakum_match("Ann,bot:random,Bob", moves=2))
+    assert snap_compare(app, terminal_size=(80, 24), run_before=steady)

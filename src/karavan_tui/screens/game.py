@@ -242,7 +242,11 @@ class GameScreen(Screen[None]):
                 self.refresh_view()
                 self.table.on_turn()
 
-            self.app.push_screen(CurtainScreen(match.seats[seat].name), lifted)
+            # What happened since that player's last decision, in the public log's words.
+            since = match.last_move_of(seat)
+            news = match.log()[since + 1 :]
+            curtain = CurtainScreen(match.seats[seat].name, news=news, first=since + 1)
+            self.app.push_screen(curtain, lifted)
             return
         self.refresh_view()
         self.table.on_turn()
