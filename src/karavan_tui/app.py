@@ -80,8 +80,12 @@ class KaravanApp(App[None]):
         markup: bool = True,
     ) -> None:
         """Show a toast.  Karavan writes no markup, and toasts carry names and file
-        names, so the text is always shown literally (``markup`` is ignored)."""
-        super().notify(message, title=title, severity=severity, timeout=timeout, markup=False)
+        names, so the text is always shown literally (``markup`` is ignored); they
+        often carry the engine's words too, drawn in the current symbol set."""
+        words = self.glyphs.words
+        super().notify(
+            words(message), title=words(title), severity=severity, timeout=timeout, markup=False
+        )
 
     def _handle_exception(self, error: Exception) -> None:
         """An unexpected error: save the open game, write a crash report, exit with status 1.

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from karavan_core import all_games
 from karavan_core.games.karakum.state import Buy, DrawCard, TakeCard
 from karavan_tui.config import Settings
@@ -21,6 +23,7 @@ from .helpers import (
     karakum_match,
     make_app,
     open_new_game_dialog,
+    seeded_match,
     settle,
     start_with,
     visible_characters,
@@ -107,6 +110,43 @@ async def test_ascii_mode_reaches_header_footer_and_table(tmp_path):
         await pilot.pause()
         drawn = visible_characters(app)
         assert sorted({ch for ch in drawn if not ch.isascii()}) == []
+
+
+def non_ascii(app) -> list[str]:
+    """The characters outside ASCII on the screen now."""
+    return sorted({ch for ch in visible_characters(app) if not ch.isascii()})
+
+
+@pytest.mark.parametrize("game", [game.name for game in all_games()])
+async def test_ascii_mode_reaches_the_engines_words_in_the_news_log_and_move_list(tmp_path, game):
+    """The engine writes typography (Karawane's camels move "a -> b" with an arrow): in
+    ASCII mode the line over the table, the log, the full log, the move list and the
+    toasts show plain stand-ins."""
+    seats = "Ann,bot:random" if game == "jaipur" else "Ann,bot:random,bot:random"
+    match = seeded_match(game, seats, moves=40)
+    while match.to_move != 0:
+        match.play(match.legal_actions()[0])
+    if game == "karawane":  # the engine's own words do hold typography
+        assert "→" in "".join(match.log())
+    app = start_with(tmp_path, match)
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await settle(pilot, app)
+        app.set_ascii(True)
+        await pilot.pause()
+        assert non_ascii(app) == [], "table"
+        await pilot.press("a")  # the move list
+        await pilot.pause()
+        assert isinstance(app.screen, ChoiceScreen)
+        assert non_ascii(app) == [], "move list"
+        await pilot.press("escape", "l")  # the whole log
+        await pilot.pause()
+        assert non_ascii(app) == [], "log"
+        await pilot.press("escape")
+        await pilot.pause()
+        legal = match.legal_actions()
+        game_screen(app).notify(game_screen(app).preview(legal[-1]), title="Hint")
+        await pilot.pause()
+        assert non_ascii(app) == [], "toast"
 
 
 async def test_a_small_terminal_gets_a_notice(tmp_path):

@@ -69,7 +69,8 @@ class CurtainScreen(Screen[None]):
                 Content(f"{self.player_name}, press Enter when only you can see the screen.")
             )
             if self.news:
-                news = VerticalScroll(Static(numbered(self.news, self.first)), id="curtain-news")
+                lines = [karavan_app(self).glyphs.words(line) for line in self.news]
+                news = VerticalScroll(Static(numbered(lines, self.first)), id="curtain-news")
                 news.border_title = "Since your last decision"
                 news.can_focus = False
                 with Center():

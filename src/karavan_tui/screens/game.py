@@ -169,7 +169,7 @@ class GameScreen(Screen[None]):
         self.query_one(ScoreBoard).show(match.seats, result.scores, state.to_move, winners, g)
         log = match.log()
         news = log[since + 1 :]  # the log opens with the deal: decision i is line i + 1
-        self.query_one(GameLog).show(log, news_from=since + 1)
+        self.query_one(GameLog).show(log, since + 1, g)
         names = [seat.name for seat in match.seats]
         self.query_one(NewsBanner).show(news, names, self.viewer is not None, g)
         self.refresh_status()

@@ -140,7 +140,7 @@ class ReplayScreen(Screen[None]):
         self.table.mark_hint(judged.judgement.best if shows_judgement and judged else None)
         winners = game.result(state).winners if game.is_over(state) else ()
         self.query_one(ScoreBoard).show(match.seats, scores, to_move, winners, g)
-        self.query_one(GameLog).show(match.log()[: at + 1], news_from=at if at else None)
+        self.query_one(GameLog).show(match.log()[: at + 1], at if at else None, g)
         self.query_one("#replay-info", Static).update(self._info(at, to_move))
         words = judged_words(judged) if shows_judgement and judged else self._decision_words(at)
         self.query_one(StatusLine).show(words, False, "", g)

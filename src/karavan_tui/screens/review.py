@@ -176,6 +176,7 @@ class ReviewScreen(Screen[None]):
             )
             if len(self.seats) > 1:
                 words = f"{words}  [{player_names[d.seat]}]"
+            words = karavan_app(self).glyphs.words(words)  # the engine's previews
             options.add_option(Option(Content(words), id=str(d.index)))
         if not mistakes:
             options.add_option(

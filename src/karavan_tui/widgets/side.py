@@ -71,12 +71,12 @@ class GameLog(VerticalScroll):
         """The text of the log."""
         yield Static("", id="log-text")
 
-    def show(self, lines: Sequence[str], news_from: int | None = None) -> None:
-        """Show the end of ``lines`` (the whole log) and scroll to the newest.
+    def show(self, lines: Sequence[str], news_from: int | None, g: Glyphs) -> None:
+        """Show the end of ``lines`` (the whole log) in ``g``'s symbols and scroll to the newest.
 
         Lines from ``news_from`` on (what others did since your last decision) are bold.
         """
-        tail = list(lines[-LOG_TAIL:])
+        tail = [g.words(line) for line in lines[-LOG_TAIL:]]
         start = len(lines) - len(tail)
         bold_from = len(lines) if news_from is None else max(news_from, start)
         if (tail, bold_from) == self.shown:
@@ -126,7 +126,8 @@ class NewsBanner(Static):
             quiet = "Nothing new since your last move." if yours else ""
             self.update(Text(quiet, style="dim"), layout=False)
             return
-        said = [first_sentence(line).rstrip(".") for line in news]
+        said = [g.words(first_sentence(line).rstrip(".")) for line in news]
+        names = [g.words(name) for name in names]  # as the lines write them
         actors = [next((n for n in names if line.startswith(n + " ")), None) for line in said]
         kept: list[int] = []
         for index in reversed(range(len(said))):  # the newest first, then earlier ones that fit
@@ -170,8 +171,8 @@ class StatusLine(Static):
     """Whose turn it is and what they must decide, plus the quiet indicators."""
 
     def show(self, prompt: str, thinking: bool, saved: str, g: Glyphs) -> None:
-        """Draw the status line."""
-        text = Text(prompt, style="bold")
+        """Draw the status line (``prompt`` holds the engine's words)."""
+        text = Text(g.words(prompt), style="bold")
         if thinking:
             text.append(f"  {g.thinking}", style="italic")
         if saved:
