@@ -17,6 +17,7 @@ from karavan_tui.screens.rules import RulesScreen
 from karavan_tui.screens.title import TitleScreen
 from karavan_tui.screens.too_small import TooSmallScreen
 from karavan_tui.widgets.cards import Card
+from karavan_tui.widgets.side import StatusLine
 
 from .helpers import (
     game_screen,
@@ -293,3 +294,27 @@ def test_every_registered_game_has_a_table_and_rules_to_read():
     for game in all_games():
         assert issubclass(table_for(game.name), TableView)
         assert rules_text(game.name).strip()
+
+
+async def test_the_saved_note_stays_in_sight_when_the_status_wraps(tmp_path):
+    """The status line holds two lines: a long prompt (a hint naming a whole payment) gives
+    way, the indicators do not."""
+    app = start_with(tmp_path, karakum_match())
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        screen = game_screen(app)
+        words = (
+            "Hint: Ann pays 2 jewelry + 2 honey; the red 1 joins the caravan. From the left "
+            "side, the orange 1 joins the caravan. A new camel is revealed in the market. "
+            "A value-1 camel earns a free resource card. The Expert gives that 54% to win."
+        )
+        status = screen.query_one(StatusLine)
+        status.show(words, True, screen.glyphs.saved, screen.glyphs)
+        await pilot.pause()
+        assert status.size.height == 2
+        drawn = visible_characters(app).splitlines()
+        assert drawn[-3].startswith(" Hint: Ann pays 2 jewelry")
+        assert drawn[-2].rstrip().endswith("⧗ thinking…  ✓ saved")
+        await pilot.resize_terminal(200, 30)  # wider: the whole prompt fits again
+        await pilot.pause()
+        assert "54% to win." in visible_characters(app)

@@ -8,6 +8,7 @@ from typing import Any
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
+from textual.content import Content
 from textual.widgets import Static
 
 from karavan_core.match import Seat
@@ -168,13 +169,42 @@ def banner_line(
 
 
 class StatusLine(Static):
-    """Whose turn it is and what they must decide, plus the quiet indicators."""
+    """Whose turn it is and what they must decide, plus the quiet indicators.
+
+    The prompt may wrap onto the lines the status line has (its max-height);
+    when it needs more, the prompt is cut with an ellipsis so that the
+    indicators ("thinking", "saved") always stay in sight at its end.
+    """
+
+    _shown: tuple[str, bool, str, Glyphs] | None = None
+
+    def on_resize(self) -> None:
+        """Fit the text to the new width."""
+        if self._shown is not None:
+            self.show(*self._shown)
 
     def show(self, prompt: str, thinking: bool, saved: str, g: Glyphs) -> None:
         """Draw the status line (``prompt`` holds the engine's words)."""
-        text = Text(g.words(prompt), style="bold")
+        self._shown = (prompt, thinking, saved, g)
+        words = g.words(prompt)
+        tail: list[tuple[str, str]] = []
         if thinking:
-            text.append(f"  {g.thinking}", style="italic")
+            tail.append((f"  {g.thinking}", "italic"))
         if saved:
-            text.append(f"  {saved}", style="dim")
+            tail.append((f"  {saved}", "dim"))
+        text = Content.assemble((words, "bold"), *tail)
+        room = self.content_region.width
+        lines = self.styles.max_height
+        most = int(lines.value) if lines is not None and lines.is_cells else 0
+        if room and most and len(text.wrap(room)) > most:
+            # Cut the prompt, at the longest length that fits with the indicators.
+            low, high = 0, len(words)
+            while low < high:
+                middle = (low + high + 1) // 2
+                cut = Content.assemble((words[:middle].rstrip() + g.ellipsis, "bold"), *tail)
+                if len(cut.wrap(room)) <= most:
+                    low = middle
+                else:
+                    high = middle - 1
+            text = Content.assemble((words[:low].rstrip() + g.ellipsis, "bold"), *tail)
         self.update(text)  # usually one line; a long marking status takes two
