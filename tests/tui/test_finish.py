@@ -304,17 +304,17 @@ async def test_the_saved_note_stays_in_sight_when_the_status_wraps(tmp_path):
         await settle(pilot, app)
         screen = game_screen(app)
         words = (
-            "Hint: Ann pays 2 jewelry + 2 honey; the red 1 joins the caravan. From the left "
-            "side, the orange 1 joins the caravan. A new camel is revealed in the market. "
-            "A value-1 camel earns a free resource card. The Expert gives that 54% to win."
+            "Hint (54% to win): Ann pays 2 jewelry + 2 honey; the red 1 joins the caravan. "
+            "From the left side, the orange 1 joins the caravan. A new camel is revealed in "
+            "the market. A value-1 camel earns a free resource card."
         )
         status = screen.query_one(StatusLine)
         status.show(words, True, screen.glyphs.saved, screen.glyphs)
         await pilot.pause()
         assert status.size.height == 2
         drawn = visible_characters(app).splitlines()
-        assert drawn[-3].startswith(" Hint: Ann pays 2 jewelry")
+        assert drawn[-3].startswith(" Hint (54% to win): Ann pays 2 jewelry")
         assert drawn[-2].rstrip().endswith("⧗ thinking…  ✓ saved")
         await pilot.resize_terminal(200, 30)  # wider: the whole prompt fits again
         await pilot.pause()
-        assert "54% to win." in visible_characters(app)
+        assert "a free resource card.  ⧗" in visible_characters(app)

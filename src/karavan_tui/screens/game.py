@@ -41,8 +41,8 @@ from karavan_tui.widgets.side import GameLog, NewsBanner, ScoreBoard, StatusLine
 
 
 def hint_words(hint: Hint) -> str:
-    """A hint as the status line and its toast say it."""
-    return f"Hint: {hint.words} The Expert gives that {hint.win:.0%} to win."
+    """A hint as the status line says it: the chance first, so that a cut keeps it."""
+    return f"Hint ({hint.win:.0%} to win): {hint.words}"
 
 
 class GameScreen(Screen[None]):
@@ -373,9 +373,8 @@ class GameScreen(Screen[None]):
         if not self._my_turn():
             return
         hint = self.current_hint()
-        if hint is not None:  # asked already: show it again, counted once
+        if hint is not None:  # asked already: point at it again, counted once
             self.table.mark_hint(hint.action, point=True)
-            self.notify(hint_words(hint), title="Hint")
             return
         if self.hinting:
             return
@@ -418,8 +417,9 @@ class GameScreen(Screen[None]):
             return
         self.hint = (state, hint)
         self.match.count_hint(seat)
+        # Marked on the table and said on the status line, both gone with the move: no
+        # toast, which would cover the table and outlive the position it is for.
         self.table.mark_hint(hint.action, point=True)
-        self.notify(hint_words(hint), title="Hint")
         self.refresh_status()
 
     def cancel_hint(self) -> None:
