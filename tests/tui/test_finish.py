@@ -319,3 +319,23 @@ async def test_the_saved_note_stays_in_sight_when_the_status_wraps(tmp_path):
         await pilot.pause()
         lines = visible_characters(app).splitlines()[-3:-1]
         assert " ".join(line.strip() for line in lines) == f"{words}  ⧗ thinking…  ✓ saved"
+
+
+async def test_the_log_stays_on_its_newest_lines_after_the_terminal_shrinks_and_grows(tmp_path):
+    """Whatever the resizes (too small for a while, wider, back), the log beside the table
+    shows its newest lines: its text wraps anew at each width."""
+    match = karakum_match("Ann,bot:random", moves=60)
+    while match.to_move != 0:
+        match.play(match.legal_actions()[0])
+    app = start_with(tmp_path, match)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        log = game_screen(app).query_one("#log")
+        assert log.max_scroll_y > 0 and log.scroll_y == log.max_scroll_y
+        for size in [(70, 20), (200, 50), (70, 20), (80, 24), (120, 40), (80, 24)]:
+            await pilot.resize_terminal(*size)
+            await pilot.pause()
+            await pilot.pause()
+            if size != (70, 20):  # too small: the notice covers the game meanwhile
+                assert isinstance(app.screen, GameScreen)
+                assert log.scroll_y == log.max_scroll_y > 0, size

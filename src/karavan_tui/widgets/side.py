@@ -72,6 +72,10 @@ class GameLog(VerticalScroll):
         """The text of the log."""
         yield Static("", id="log-text")
 
+    def on_resize(self) -> None:
+        """The text wraps anew at another size: stay on the newest lines."""
+        self.call_after_refresh(self.scroll_end, animate=False)
+
     def show(self, lines: Sequence[str], news_from: int | None, g: Glyphs) -> None:
         """Show the end of ``lines`` (the whole log) in ``g``'s symbols and scroll to the newest.
 
