@@ -22,8 +22,8 @@ class ChoiceScreen(ModalScreen[int | None]):
     ``place`` puts it in the middle of the screen or at its ``"bottom"``, where it
     leaves the top of the table (Karawane's track) in sight.  A ``searchable``
     list narrows down as the player types: every word typed must appear in an
-    entry (in any order, any case); Backspace takes a letter back, Escape
-    clears the search (and closes the list when there is none).
+    entry (in any order, any case); Backspace takes a letter back, and Escape
+    closes the list, narrowed or not, as it closes every other dialog.
     """
 
     BINDINGS = [Binding("escape", "cancel", "Cancel")]
@@ -128,10 +128,6 @@ class ChoiceScreen(ModalScreen[int | None]):
         self.dismiss(int(chosen) if chosen is not None else event.option_index)
 
     def action_cancel(self) -> None:
-        """Clear the search, or close without choosing when there is none."""
-        if self.query_text:
-            self.query_text = ""
-            self._refilter()
-            return
+        """Close without choosing."""
         if self.is_active:
             self.dismiss(None)
