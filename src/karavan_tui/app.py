@@ -284,9 +284,19 @@ class KaravanApp(App[None]):
             except ValueError as error:
                 self.notify(str(error), severity="error")
                 return
+            # The dialog offers the same game and name next time, in this run or the next.
+            self.settings.last_game = request.game
+            human = next((seat.name for seat in request.seats if not seat.is_bot), None)
+            if human is not None:
+                self.settings.player_name = human
+            self.save_settings()
             self.open_match(match)
 
-        self.push_screen(NewGameScreen(all_games(), self.config.seed_factory()), chosen)
+        settings = self.settings
+        dialog = NewGameScreen(
+            all_games(), self.config.seed_factory(), settings.last_game, settings.player_name
+        )
+        self.push_screen(dialog, chosen)
 
     def action_join(self) -> None:
         """Join a hosted table (from the title screen)."""

@@ -230,6 +230,49 @@ async def test_new_game_dialog_seats_hard_bots_and_says_how_each_seat_plays(tmp_
         assert dialog.query_one("#name-1").value == "Random bot 2"
 
 
+async def test_f1_in_the_new_game_dialog_opens_the_rules_of_the_game_chosen(tmp_path):
+    app = make_app(tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        dialog = await open_new_game_dialog(pilot, app)
+        dialog.query_one("#game").focus()
+        await pilot.press("enter", "end", "enter")  # the last game of the list
+        await pilot.pause()
+        last = all_games()[-1].name
+        assert dialog.game.name == last
+        await pilot.press("f1")
+        await pilot.pause()
+        assert isinstance(app.screen, RulesScreen)
+        assert app.screen.query_one("TabbedContent").active == last
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen is dialog
+
+
+async def test_the_new_game_dialog_remembers_your_name_and_last_game(tmp_path):
+    app = make_app(tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        dialog = await open_new_game_dialog(pilot, app)
+        dialog.query_one("#game").focus()
+        await pilot.press("enter", "end", "enter")
+        name = dialog.query_one("#name-0")
+        name.focus()
+        name.value = ""
+        await pilot.press(*"Zoe Quinn", "ctrl+s")
+        await settle(pilot, app)
+        match = game_screen(app).match
+        assert match.seats[0].name == "Zoe Quinn" and match.game.name == all_games()[-1].name
+        await pilot.press("q")
+        await pilot.pause()
+        dialog = await open_new_game_dialog(pilot, app)
+        assert dialog.game.name == all_games()[-1].name
+        assert dialog.query_one("#name-0").value == "Zoe Quinn"
+    again = make_app(tmp_path)  # the next run of the app, from the same settings file
+    async with again.run_test(size=(80, 24)) as pilot:
+        dialog = await open_new_game_dialog(pilot, again)
+        assert dialog.game.name == all_games()[-1].name
+        assert dialog.query_one("#name-0").value == "Zoe Quinn"
+
+
 async def test_load_table_opens_and_deletes_after_confirming(tmp_path):
     from karavan_core.saves import save_match
     from karavan_tui.modals.confirm import ConfirmScreen
@@ -339,3 +382,13 @@ async def test_the_log_stays_on_its_newest_lines_after_the_terminal_shrinks_and_
             if size != (70, 20):  # too small: the notice covers the game meanwhile
                 assert isinstance(app.screen, GameScreen)
                 assert log.scroll_y == log.max_scroll_y > 0, size
+
+
+def test_a_remembered_name_is_outside_data_and_checked_like_any_name(tmp_path):
+    path = tmp_path / "settings.json"
+    path.write_text(json.dumps({"player_name": "Zoe\x1b[2J", "last_game": 7}))
+    settings = Settings.load(path)
+    assert settings.player_name is None and settings.last_game is None
+    path.write_text(json.dumps({"player_name": "Zoe", "last_game": "no such game"}))
+    settings = Settings.load(path)
+    assert settings.player_name == "Zoe" and settings.last_game == "no such game"
