@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -302,6 +303,47 @@ async def test_load_table_opens_and_deletes_after_confirming(tmp_path):
         await pilot.press("enter")
         await settle(pilot, app)
         assert isinstance(app.screen, GameScreen | CurtainScreen)
+
+
+@pytest.mark.parametrize("keys", [("enter",), ("p",), ("v",)], ids=["open", "replay", "review"])
+async def test_looking_at_a_save_leaves_it_as_it_was(tmp_path, keys):
+    """Only a change to the match rewrites its save: opening it and leaving, replaying it or
+    reviewing it from the Load dialog keeps the file (and its "last played") as it was."""
+    from karavan_core.saves import save_match
+
+    match = karakum_match(moves=6)
+    while match.to_move != 0:  # Ann's turn: opening the save, no bot moves
+        match.play(match.legal_actions()[0])
+    path = save_match(match, tmp_path / "saves" / "old.json")
+    old = re.sub(r'"saved_at":"[^"]*"', '"saved_at":"2020-01-02T03:04:05+00:00"', path.read_text())
+    path.write_text(old)  # played long ago: a rewrite in the same second would show too
+    before = path.read_bytes()
+    app = make_app(tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("l")
+        await settle(pilot, app)
+        await pilot.press(*keys)
+        await settle(pilot, app)
+        assert not isinstance(app.screen, TitleScreen)
+        await pilot.press("escape", "q")
+        await settle(pilot, app)
+        assert isinstance(app.screen, TitleScreen)
+    assert path.read_bytes() == before
+
+
+async def test_a_move_after_opening_a_save_rewrites_it(tmp_path):
+    from karavan_core.saves import load_match, save_match
+
+    path = save_match(karakum_match(moves=6), tmp_path / "saves" / "old.json")
+    app = make_app(tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.open_file(path)
+        await settle(pilot, app)
+        await pilot.press("enter")
+        await settle(pilot, app)
+        await pilot.press("q")
+        await settle(pilot, app)
+    assert len(load_match(path).history) > 6
 
 
 def test_no_color_is_respected(tmp_path, monkeypatch):

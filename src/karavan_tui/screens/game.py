@@ -9,6 +9,8 @@ another human (draw the curtain first) or the game's end.
 
 from __future__ import annotations
 
+import errno
+import os
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -86,10 +88,15 @@ class GameScreen(Screen[None]):
         self.table: TableView = table_for(self.game.name)(self, id="table")
         if self.table.FIRST_FOCUS:
             self.AUTO_FOCUS = self.table.FIRST_FOCUS  # type: ignore[misc]  # Textual reads it per instance
-        # The screen alone autosaves: once now (an unusable folder raises OSError before play
-        # starts), then after every change of the match, off the UI thread.
+        # The screen alone autosaves: a new game once now (an unusable folder raises OSError
+        # before play starts), then after every change of the match, off the UI thread.  A
+        # save opened only to look at stays as it was ("last played" too).
         self.save_path = save_path
-        save_match(match, save_path)
+        if save_path.exists():
+            if not os.access(save_path.parent, os.W_OK):
+                raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), str(save_path))
+        else:
+            save_match(match, save_path)
         self.saver = BackgroundSaver()
         self.saved_note = "saved"  # any mark: refresh_status draws the symbol set's own
         match.on_change = self._autosave
