@@ -434,3 +434,23 @@ def test_a_remembered_name_is_outside_data_and_checked_like_any_name(tmp_path):
     path.write_text(json.dumps({"player_name": "Zoe", "last_game": "no such game"}))
     settings = Settings.load(path)
     assert settings.player_name == "Zoe" and settings.last_game == "no such game"
+
+
+async def test_the_save_name_box_takes_as_many_characters_as_a_save_name_may_have(tmp_path):
+    from karavan_core.saves import MAX_STEM
+    from karavan_tui.modals.save_as import SaveAsScreen
+
+    app = start_with(tmp_path, karakum_match())
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await settle(pilot, app)
+        await pilot.press("s")
+        await pilot.pause()
+        assert isinstance(app.screen, SaveAsScreen)
+        box = app.screen.query_one("#save-name")
+        box.value = ""
+        await pilot.press(*("a" * (MAX_STEM + 5)))
+        assert box.value == "a" * MAX_STEM  # the box stops where the name must stop
+        await pilot.press("enter")
+        await settle(pilot, app)
+        assert isinstance(app.screen, GameScreen)
+        assert game_screen(app).save_path.name == "a" * MAX_STEM + ".json"
