@@ -454,3 +454,25 @@ async def test_the_save_name_box_takes_as_many_characters_as_a_save_name_may_hav
         await settle(pilot, app)
         assert isinstance(app.screen, GameScreen)
         assert game_screen(app).save_path.name == "a" * MAX_STEM + ".json"
+
+
+async def test_an_unticked_checkbox_shows_an_empty_box_in_either_symbol_set(tmp_path):
+    from karavan_tui.modals.settings import SettingsScreen
+
+    app = make_app(tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.push_screen(SettingsScreen())
+        await pilot.pause()
+        box = app.screen.query_one("#ascii")
+        assert not box.value
+        assert str(box.render()).startswith("▐ ▌")  # empty: no dim X
+        box.focus()
+        await pilot.press("space")  # ASCII mode on: a ticked box in brackets
+        await pilot.pause()
+        assert app.ascii_mode and str(box.render()).startswith("[X]")
+        assert non_ascii(app) == []
+        await pilot.press("space")
+        await pilot.pause()
+        assert not app.ascii_mode and str(box.render()).startswith("▐ ▌")
+        app.ascii_mode = True  # as an unticked box would look in ASCII mode
+        assert str(box.render()).startswith("[ ]")
