@@ -29,7 +29,7 @@ from karavan_tui.crash import write_crash_report
 from karavan_tui.glyphs import Glyphs, glyphs
 from karavan_tui.screens.title import TitleScreen
 from karavan_tui.screens.too_small import MIN_HEIGHT, MIN_WIDTH, TooSmallScreen
-from karavan_tui.widgets.chrome import AppHeader, use_ascii_scrollbars
+from karavan_tui.widgets.chrome import AppHeader, TickBox, use_ascii_scrollbars
 
 if TYPE_CHECKING:
     from karavan_tui.screens.game import GameScreen
@@ -140,6 +140,8 @@ class KaravanApp(App[None]):
         for screen in self.screen_stack:  # what Textual draws itself: icons, keys, scrollbars
             for header in screen.query(AppHeader):
                 header.follow_ascii(on)
+            for box in screen.query(TickBox):
+                box.refresh()
             screen.refresh_bindings()
             screen.refresh(layout=True)
         self.redraw_game()
