@@ -21,6 +21,7 @@ from karavan_tui.tables.jaipur import MarketZone, RoundSummaryScreen, stable_lay
 
 from .helpers import (
     SEED,
+    curtain_text,
     game_screen,
     make_app,
     near_the_end,
@@ -158,7 +159,7 @@ async def test_curtain_hides_hands_and_bonus_values(tmp_path):
         assert not screen.query_one("#hand-row").display
         players = str(screen.query_one("#players").render())
         assert players.count("hidden") == 2 and "so far" not in players
-        text = screen_text(app)
+        text = curtain_text(app)
         assert "Pass to Ann" in text and "diamond" not in text and "hidden" not in text
         await pilot.press("enter")
         await pilot.pause()

@@ -26,6 +26,7 @@ from karavan_tui.tables.karakorum import KarakorumTable
 
 from .helpers import (
     SEED,
+    curtain_text,
     game_screen,
     make_app,
     near_the_end,
@@ -134,7 +135,7 @@ async def test_hot_seat_curtain_hides_the_table_and_the_deck_order_never_shows(t
         # The table is given an observation: the deck only as a count.
         assert isinstance(view.observation, KarakorumObservation)
         assert not hasattr(view.observation, "deck")
-        text = screen_text(app)
+        text = curtain_text(app)
         assert "Pass to Ann" in text and "reveal" not in text and "Goals" not in text
         await pilot.press("enter")
         await pilot.pause()
@@ -151,7 +152,7 @@ async def test_hot_seat_curtain_hides_the_table_and_the_deck_order_never_shows(t
         assert match.to_move == 1
         assert isinstance(app.screen, CurtainScreen) and app.screen.player_name == "Bob"
         assert screen.table.view.observation.player is None
-        text = screen_text(app)
+        text = curtain_text(app)
         assert "Pass to Bob" in text and "Goals" not in text and "reveal" not in text
         await pilot.press("enter")
         await pilot.pause()
