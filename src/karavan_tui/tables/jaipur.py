@@ -46,7 +46,7 @@ from karavan_core.games.jaipur.state import (
 from karavan_tui.glyphs import ASCII, Glyphs
 from karavan_tui.tables.base import TableView, View, table_stylesheet
 from karavan_tui.widgets.cards import CardFace, CardRow
-from karavan_tui.words import plural
+from karavan_tui.words import cut, padded, plural, widest
 
 # Card colours for rich text (the zones' cards take theirs from the .tcss).
 COLOURS: dict[Card, str] = {
@@ -303,16 +303,15 @@ class PlayersZone(Static):
         viewer = obs.player
         room = self.content_region.width or 10_000
         # Long names are cut so that each line fits a narrow zone (the Scores panel has them whole).
-        width = min(max(len(name) for name in obs.players), max(4, room - 32))
+        width = min(widest(obs.players), max(4, room - 32))  # cells: an emoji takes two
         text = Text()
         for seat, name in enumerate(obs.players):
-            if len(name) > width:
-                name = name[: width - 1] + "~"
+            name = cut(name, width)
             if seat:
                 text.append("\n")
             mine = seat == obs.current and not obs.is_over
             text.append(f"{g.turn if mine else ' '} ", style="bold")
-            text.append(f"{name:<{width}}", style="bold" if mine else "")
+            text.append(padded(name, width), style="bold" if mine else "")
             seals = obs.seals[seat]
             text.append(f"  {plural(seals, 'seal')}", style="bold" if seals else "")
             text.append(f" {g.sep} {plural(obs.hand_sizes[seat], 'card')}")

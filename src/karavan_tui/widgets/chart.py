@@ -6,6 +6,8 @@ from collections.abc import Sequence
 
 from rich.text import Text
 
+from karavan_tui.words import padded, widest
+
 UNICODE_RAMP = " ▁▂▃▄▅▆▇█"
 ASCII_RAMP = " .:-=+*#@"
 STYLES = ("bold cyan", "bold magenta", "bold yellow", "bold green")
@@ -32,11 +34,11 @@ def score_chart(
     """
     ramp = ASCII_RAMP if ascii_mode else UNICODE_RAMP
     top = max(1, max((max(values) for values in series if values), default=1))
-    name_width = max(len(name) for name in names)
+    name_width = widest(names)  # in cells: an emoji takes two
     steps = max(len(values) for values in series)
     text = Text()
     for seat, (name, values) in enumerate(zip(names, series, strict=True)):
-        text.append(f"{name:<{name_width}} ", style="bold")
+        text.append(f"{padded(name, name_width)} ", style="bold")
         for value in resample(values, width):
             level = round(max(0, value) * (len(ramp) - 1) / top)
             text.append(ramp[level], style=STYLES[seat % len(STYLES)])
@@ -59,10 +61,10 @@ def chance_chart(
     place in the game, on one scale from 0 to 100%.
     """
     ramp = ASCII_RAMP if ascii_mode else UNICODE_RAMP
-    name_width = max((len(name) for name in names), default=0)
+    name_width = widest(names)
     text = Text()
     for row, (name, points) in enumerate(zip(names, series, strict=True)):
-        text.append(f"{name:<{name_width}} ", style="bold")
+        text.append(f"{padded(name, name_width)} ", style="bold")
         style = STYLES[row % len(STYLES)]
         for column in range(width):
             upto = (column + 1) * max(1, decisions) // width - 1

@@ -13,6 +13,7 @@ from textual.widgets import Static
 
 from karavan_core.match import Seat
 from karavan_tui.glyphs import Glyphs
+from karavan_tui.words import cells, cut, padded, widest
 
 
 class ScoreBoard(Static):
@@ -29,14 +30,14 @@ class ScoreBoard(Static):
         g: Glyphs,
     ) -> None:
         """Draw one line per seat."""
-        width = max(len(seat.name) for seat in seats)
+        width = widest(seat.name for seat in seats)  # in cells: an emoji takes two
         text = Text()
         for index, seat in enumerate(seats):
             if index:
                 text.append("\n")
             mark = g.turn if index == to_move else g.winner if index in winners else " "
             text.append(f"{mark} ", style="bold")
-            text.append(f"{seat.name:<{width}}", style="bold" if index == to_move else "")
+            text.append(padded(seat.name, width), style="bold" if index == to_move else "")
             text.append(f" {scores[index]:>3}")
         if text != self._last:
             self._last = text
@@ -137,13 +138,12 @@ class NewsBanner(Static):
         kept: list[int] = []
         for index in reversed(range(len(said))):  # the newest first, then earlier ones that fit
             candidate = banner_line([index, *kept], said, actors, g)
-            if kept and len(candidate) > room:
+            if kept and cells(candidate) > room:
                 break
             kept.insert(0, index)
         line = banner_line(kept, said, actors, g)
-        if len(line) > room:  # even the newest alone is too long: the log has it whole
-            line = banner_line(kept, said, actors, g, count_earlier=False)
-            line = line[: max(0, room - len(g.ellipsis))] + g.ellipsis
+        if cells(line) > room:  # even the newest alone is too long: the log has it whole
+            line = cut(banner_line(kept, said, actors, g, count_earlier=False), room, g.ellipsis)
         self.update(Text(line, style="bold"), layout=False)
 
 
