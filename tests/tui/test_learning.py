@@ -173,6 +173,9 @@ async def test_a_blunder_is_found_in_the_review_from_the_game_over_screen_and_re
         text = visible_characters(app)
         assert "Ann: accuracy" in text and "1 ??" in text
         assert "Expert: Ann sells 1 leather" in text
+        # The chart ends on the loss: 0%, drawn at its lowest level (not left blank).
+        chart = str(review.query_one("#review-chart").render()).splitlines()
+        assert next(line for line in chart if line.startswith("Ann ")).endswith("▁   0%")
         await pilot.press("enter")
         await pilot.pause()
         replay = app.screen

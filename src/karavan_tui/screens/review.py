@@ -158,7 +158,7 @@ class ReviewScreen(Screen[None]):
             won = match.game.result(match.state).winners
             for seat, points in zip(self.seats, series, strict=True):
                 share = 1 / len(won) if seat in won else 0.0
-                points.append((len(match.history), share))
+                points.append((len(match.history) - 1, share))  # after the last decision
         chart = chance_chart(
             names, series, len(match.history), width=40, ascii_mode=karavan_app(self).ascii_mode
         )
