@@ -108,6 +108,7 @@ class Match:
         self.future: list[tuple[Action, bool]] = []  # undone decisions, next first
         self.on_change: Callable[[Match], None] | None = None
         self._log: list[str] = []  # log lines of history[:len(_log)], worked out once
+        self._public: list[Observation] = []  # public views of states[:len(_public)], the same
         self.hints = [0] * len(self.seats)  # hints each seat asked for (undo keeps them)
 
     # -- reading --------------------------------------------------------------
@@ -166,6 +167,13 @@ class Match:
                 return index + 1
         return 0
 
+    def public_views(self) -> list[Observation]:
+        """The public view of every state so far, the deal first (what anyone at the table
+        saw happen).  Each is worked out once and kept until its decision is undone."""
+        for index in range(len(self._public), len(self.states)):
+            self._public.append(self.view(None, index))
+        return list(self._public)
+
     def log(self) -> list[str]:
         """The public log: the opening line, then every decision so far in words.
 
@@ -173,10 +181,11 @@ class Match:
         before and after its decision, and kept until that decision is undone.
         """
         game = self.game
+        views = self.public_views()
         for index in range(len(self._log), len(self.history)):
-            before, after = self.view(None, index), self.view(None, index + 1)
+            before, after = views[index], views[index + 1]
             self._log.append(game.describe(before, self.history[index], after))
-        return [game.describe_start(self.view(None, 0)), *self._log]
+        return [game.describe_start(views[0]), *self._log]
 
     # -- changing -------------------------------------------------------------
     def count_hint(self, seat: int) -> None:
@@ -274,6 +283,7 @@ class Match:
         del self.starts[keep:]
         del self.states[keep + 1 :]
         del self._log[keep:]
+        del self._public[keep + 1 :]
 
     def redo(self) -> bool:
         """Replay the next undone gesture and the bot decisions after it; ``False`` if none."""

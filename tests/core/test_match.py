@@ -172,3 +172,14 @@ def test_with_bots_only_before_you_there_is_nothing_of_yours_to_take_back():
     play_random(match, 2, random.Random(0))
     assert match.to_move == 1
     assert match.undo_refusal(1) == "You have made no decision to take back."
+
+
+def test_public_views_follow_undo_and_redo():
+    match = Match(KARAKUM, [Seat("Ann"), Seat("Bob")], seed=12)
+    play_random(match, 6, random.Random(1))
+    full = match.public_views()
+    assert len(full) == 7 and full == [match.view(None, i) for i in range(7)]
+    match.undo()
+    assert match.public_views() == full[: len(match.states)]
+    match.redo()
+    assert match.public_views() == full

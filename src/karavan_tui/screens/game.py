@@ -168,7 +168,17 @@ class GameScreen(Screen[None]):
         since = self.news_since()
         before = None if since == len(match.history) else match.view(self.viewer, since)
         made = tuple(match.history[since:])
-        view = View(game, match.seats, observation, legal, g, result.scores, before, made)
+        view = View(
+            game,
+            match.seats,
+            observation,
+            legal,
+            g,
+            result.scores,
+            before,
+            made,
+            match.public_views(),
+        )
         self.table.show(view)
         hint = self.current_hint()
         self.table.mark_hint(hint.action if hint is not None else None)

@@ -134,7 +134,8 @@ class ReplayScreen(Screen[None]):
         before = match.view(self.viewer, at - 1) if at else None
         news = tuple(match.history[at - 1 : at])
         scores = game.result(state).scores
-        self.table.show(View(game, match.seats, observation, legal, g, scores, before, news))
+        past = match.public_views()[: at + 1]
+        self.table.show(View(game, match.seats, observation, legal, g, scores, before, news, past))
         judged = self.judged.get(at)
         shows_judgement = judged is not None and (self.over or judged.seat == self.viewer)
         self.table.mark_hint(judged.judgement.best if shows_judgement and judged else None)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Collection, Sequence
-from typing import Any
+from typing import Any, cast
 
 from rich.table import Table
 from rich.text import Text
@@ -104,6 +104,23 @@ def stable_layout(shown: Sequence[Card | None], cards: Sequence[Card]) -> list[C
     return [card if card is not None else next(arrivals) for card in places]
 
 
+def market_places(past: Sequence[JaipurObservation]) -> list[Card]:
+    """The market's cards in their places, worked out from the public views of the game.
+
+    A round's market is laid out in the market's order (goods, then camels) when it
+    is dealt; after every decision the cards still there keep their places and the
+    new ones fill those that emptied (:func:`stable_layout`).  Since only the
+    history decides, an undo, a resume or a replay shows every card where it was.
+    """
+    first = len(past) - 1
+    while first > 0 and past[first].turn != 0:  # back to the deal of the round shown
+        first -= 1
+    places = cards_of(past[first].market)[:MARKET_SIZE]
+    for view in past[first + 1 :]:
+        places = stable_layout(places, cards_of(view.market)[:MARKET_SIZE])
+    return places
+
+
 def cards_of_counter(counts: Counter[Card]) -> list[Card]:
     """The cards of ``counts`` in the market's order (goods, then camels)."""
     return [card for card in CARDS for _ in range(counts[card])]
@@ -130,13 +147,19 @@ class MarketZone(CardRow):
         legal: set[Action],
         g: Glyphs,
         taking: Collection[int] = (),
+        past: Sequence[JaipurObservation] = (),
     ) -> None:
         """Draw the market from ``obs``; moves not offered now are dimmed; ``taking``: marked.
 
-        Cards stay where they were: only the places that emptied take the new
-        cards, and those that arrived since ``before`` are marked.
+        Cards stay where they were: the places come from ``past``, the public views
+        of the game so far (:func:`market_places`); without them (a hosted table's
+        client) from what this zone drew last.  Those that arrived since ``before``
+        are marked.
         """
-        cards = stable_layout(self.shown[:MARKET_SIZE], cards_of(obs.market)[:MARKET_SIZE])
+        if past:
+            cards = market_places(past)
+        else:
+            cards = stable_layout(self.shown[:MARKET_SIZE], cards_of(obs.market)[:MARKET_SIZE])
         arrived = Counter(cards_of(obs.market))
         if before is None:
             arrived.clear()
@@ -497,7 +520,8 @@ class JaipurTable(TableView):
         if not view.legal:  # not the player's turn (any more): marks are dropped
             self.taking, self.giving, self.giving_camels = set(), [0] * len(GOODS), 0
         market = self.query_one(MarketZone)
-        market.show(obs, before, legal, g, self.taking)
+        past = cast(Sequence[JaipurObservation], view.past)  # the views of this game
+        market.show(obs, before, legal, g, self.taking, past)
         market.border_subtitle = "" if self.marking else "Space marks goods to exchange"
         self.query_one(TokensZone).show(obs, before, g)
         self.query_one(HandZone).show(obs, legal, g, self.giving, self.giving_camels)
