@@ -135,7 +135,8 @@ class ReplayScreen(Screen[None]):
         news = tuple(match.history[at - 1 : at])
         scores = game.result(state).scores
         past = match.public_views()[: at + 1]
-        self.table.show(View(game, match.seats, observation, legal, g, scores, before, news, past))
+        view = View(game, match.seats, observation, legal, g, scores, before, news, past, False)
+        self.table.show(view)
         judged = self.judged.get(at)
         shows_judgement = judged is not None and (self.over or judged.seat == self.viewer)
         self.table.mark_hint(judged.judgement.best if shows_judgement and judged else None)

@@ -58,7 +58,8 @@ class View:
     public views of the game's states up to the one shown, the deal first
     (empty where the history is not at hand, as at a hosted table): a table
     lays out from it what must stay in place, so that undo, a resume and a
-    replay show the same places.
+    replay show the same places.  ``playing`` is False where the keys play
+    nothing (a replay): the table then says nothing of what they would do.
     """
 
     game: Game[Any, Any, Any]
@@ -70,6 +71,7 @@ class View:
     before: Observation | None = None
     news: tuple[Action, ...] = ()
     past: Sequence[Observation] = ()
+    playing: bool = True
 
 
 def table_stylesheet(name: str) -> str:
