@@ -99,3 +99,15 @@ def test_snapshot_of_the_curtain_with_news(snap_compare, tmp_path):
     """Bob's curtain after Ann's turn and a bot's: what happened, in the log's words."""
     app = start_with(tmp_path, karakum_match("Ann,bot:random,Bob", moves=2))
     assert snap_compare(app, terminal_size=(80, 24), run_before=steady)
+
+
+async def test_the_curtain_and_its_news_are_plain_ascii_in_ascii_mode(tmp_path):
+    app = start_with(tmp_path, karakum_match("Ann,bot:random,Bob", moves=2))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        app.set_ascii(True)
+        await pilot.pause()
+        assert isinstance(app.screen, CurtainScreen) and app.screen.news
+        drawn = visible_characters(app)
+        assert "Since your last decision" in drawn
+        assert sorted({ch for ch in drawn if not ch.isascii()}) == []

@@ -42,7 +42,6 @@ class CurtainScreen(Screen[None]):
         width: 76; max-width: 100%; height: auto; max-height: 14;
         border: round $foreground 30%; border-title-color: $text-muted; padding: 0 1;
     }
-    App.-ascii CurtainScreen #curtain-news { border: ascii $foreground 30%; }
     """
 
     def __init__(
