@@ -108,6 +108,7 @@ class Match:
         self.future: list[tuple[Action, bool]] = []  # undone decisions, next first
         self.on_change: Callable[[Match], None] | None = None
         self._log: list[str] = []  # log lines of history[:len(_log)], worked out once
+        self._public: list[Observation] = []  # public views of states[:len(_public)], the same
         self.hints = [0] * len(self.seats)  # hints each seat asked for (undo keeps them)
 
     # -- reading --------------------------------------------------------------
@@ -166,6 +167,13 @@ class Match:
                 return index + 1
         return 0
 
+    def public_views(self) -> list[Observation]:
+        """The public view of every state so far, the deal first (what anyone at the table
+        saw happen).  Each is worked out once and kept until its decision is undone."""
+        for index in range(len(self._public), len(self.states)):
+            self._public.append(self.view(None, index))
+        return list(self._public)
+
     def log(self) -> list[str]:
         """The public log: the opening line, then every decision so far in words.
 
@@ -173,10 +181,11 @@ class Match:
         before and after its decision, and kept until that decision is undone.
         """
         game = self.game
+        views = self.public_views()
         for index in range(len(self._log), len(self.history)):
-            before, after = self.view(None, index), self.view(None, index + 1)
+            before, after = views[index], views[index + 1]
             self._log.append(game.describe(before, self.history[index], after))
-        return [game.describe_start(self.view(None, 0)), *self._log]
+        return [game.describe_start(views[0]), *self._log]
 
     # -- changing -------------------------------------------------------------
     def count_hint(self, seat: int) -> None:
@@ -224,6 +233,41 @@ class Match:
             index -= 1  # back to the first decision of that gesture
         return index
 
+    def last_human(self) -> int | None:
+        """The human seat that decided last, or ``None`` if no human has decided yet."""
+        for index in range(len(self.history) - 1, -1, -1):
+            seat = self.actor(index)
+            if not self.seats[seat].is_bot:
+                return seat
+        return None
+
+    def undo_refusal(self, seat: int) -> str | None:
+        """Why ``seat`` (a human) may not undo now, or ``None`` if it may.
+
+        Undo takes back your own last gesture, and the bots' decisions after it,
+        while no other human has decided since: nobody takes back another's move.
+        Every table asks this one rule (hot-seat and hosted alike).
+        """
+        if not self.history:
+            return "There is nothing to take back."
+        actor = self.actor(self.undo_target())
+        if self.seats[actor].is_bot:
+            return "You have made no decision to take back."
+        if actor == seat:
+            return None
+        name = self.seats[actor].name
+        if self.last_move_of(seat):
+            return f"{name} has decided since your last decision: it can no longer be taken back."
+        return f"{name} decided last: you have made no decision to take back."
+
+    def redo_refusal(self, seat: int) -> str | None:
+        """Why ``seat`` may not redo now, or ``None`` if it may: only who undid replays."""
+        if not self.future:
+            return "There is nothing to redo."
+        if self.to_move != seat:  # an undone gesture is replayed from its own player's turn
+            return "Only the player who took a decision back can play it again."
+        return None
+
     def undo(self) -> bool:
         """Take back decisions up to and including the last human gesture; ``False`` if none."""
         if not self.history:
@@ -239,6 +283,7 @@ class Match:
         del self.starts[keep:]
         del self.states[keep + 1 :]
         del self._log[keep:]
+        del self._public[keep + 1 :]
 
     def redo(self) -> bool:
         """Replay the next undone gesture and the bot decisions after it; ``False`` if none."""

@@ -244,12 +244,14 @@ def _when(stamp: str) -> str:
 def print_saves(folder: Path) -> int:
     """Print the saves in ``folder``, newest first (and one line per unreadable file).
 
-    Each save is its file name — whole, as `karavan resume` takes it — then an
-    indented line with the game, the players, the decisions and when it was
-    last played, which wraps on a narrow terminal.  Names and file names come
-    from outside: they are printed as Text (never markup), control characters
-    written as escapes.
+    Each save is its file name — whole, and quoted as the shell needs it, so that
+    it can be pasted after `karavan resume` — then an indented line with the game,
+    the players, the decisions and when it was last played, which wraps on a
+    narrow terminal.  Names and file names come from outside: they are printed as
+    Text (never markup), control characters written as escapes.
     """
+    import shlex
+
     from rich.console import Console
     from rich.padding import Padding
     from rich.text import Text
@@ -270,7 +272,7 @@ def print_saves(folder: Path) -> int:
             f"{save.game} · {', '.join(save.players)} · "
             f"{plural(save.decisions, 'decision')}{status} · last played {_when(save.saved_at)}"
         )
-        console.print(Text(printable(name), style="bold"), soft_wrap=True)
+        console.print(Text(printable(shlex.quote(name)), style="bold"), soft_wrap=True)
         console.print(Padding(Text(details), (0, 0, 0, 4)))
     for error in bad:
         fail(str(error))

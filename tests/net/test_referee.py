@@ -214,7 +214,7 @@ async def test_undo_takes_back_only_your_own_last_decision():
         await ann.decide(match.legal_actions()[0])
         await numbered(1)
         assert ann.update.can_undo and not bob.update.can_undo
-        await refused(bob, "Ann has decided since your last decision")
+        await refused(bob, "Ann decided last: you have made no decision to take back")
         await ann.undo()
         await numbered(2)
         assert match.history == [] and ann.update.can_redo and not bob.update.can_redo

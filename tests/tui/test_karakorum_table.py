@@ -34,6 +34,7 @@ from karavan_tui.widgets.side import first_sentence
 
 from .helpers import (
     SEED,
+    curtain_text,
     game_screen,
     make_app,
     near_the_end,
@@ -142,7 +143,7 @@ async def test_hot_seat_curtain_hides_the_table_and_the_deck_order_never_shows(t
         # The table is given an observation: the deck only as a count.
         assert isinstance(view.observation, KarakorumObservation)
         assert not hasattr(view.observation, "deck")
-        text = screen_text(app)
+        text = curtain_text(app)
         assert "Pass to Ann" in text and "reveal" not in text and "Goals" not in text
         await pilot.press("enter")
         await pilot.pause()
@@ -159,7 +160,7 @@ async def test_hot_seat_curtain_hides_the_table_and_the_deck_order_never_shows(t
         assert match.to_move == 1
         assert isinstance(app.screen, CurtainScreen) and app.screen.player_name == "Bob"
         assert screen.table.view.observation.player is None
-        text = screen_text(app)
+        text = curtain_text(app)
         assert "Pass to Bob" in text and "Goals" not in text and "reveal" not in text
         await pilot.press("enter")
         await pilot.pause()

@@ -357,6 +357,19 @@ async def test_typing_in_the_move_list_narrows_it_and_enter_plays_the_entry_foun
         assert played == found[0] or played.startswith(found[0].rstrip("."))
 
 
+async def test_one_escape_closes_a_narrowed_move_list(tmp_path):
+    match = seeded_match("jaipur", "Ann,bot:random", seed=4, first=0)
+    app = start_with(tmp_path, match)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        await pilot.press("a", *"camel")
+        await pilot.pause()
+        assert isinstance(app.screen, ChoiceScreen) and app.screen.query_text == "camel"
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, GameScreen) and match.history == []
+
+
 async def test_a_right_click_marks_a_card_and_a_click_on_the_exchange_card_acts(tmp_path):
     match, _ = jaipur_exchange_position()
     app = start_with(tmp_path, match)

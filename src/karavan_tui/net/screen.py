@@ -257,7 +257,7 @@ class RemoteGameScreen(GameScreen, inherit_bindings=False):
         since = (
             max(0, len(log) - 1 - len(update.news)) if update.before is not None else len(log) - 1
         )
-        self.query_one(GameLog).show(log, news_from=since + 1)
+        self.query_one(GameLog).show(log, since + 1, g)
         names = [seat.name for seat in self.seats]
         weights = [self.table.news_weight(action) for action in news]
         self.query_one(NewsBanner).show(log[since + 1 :], names, True, g, weights)

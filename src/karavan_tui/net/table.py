@@ -419,32 +419,12 @@ class Table:
         self._changed(seat, len(actions))
         return None
 
-    def undo_refusal(self, seat: int) -> str | None:
-        """Why ``seat`` may not undo now, or ``None`` if it may.
-
-        Undo takes back your own last decision, and the bots' after it, while
-        no other human has decided since.
-        """
-        match = self.match
-        if not match.history:
-            return "There is nothing to take back."
-        target = match.undo_target()
-        actor = match.actor(target)
-        if match.seats[actor].is_bot:
-            return "You have made no decision to take back."
-        if actor != seat:
-            return (
-                f"{match.seats[actor].name} has decided since your last decision: "
-                "it can no longer be taken back."
-            )
-        return None
-
     def undo(self, seat: int, number: int) -> str | None:
         """Take back ``seat``'s last decision if allowed; else the reason."""
         stale = self._stale(number)
         if stale is not None:
             return stale
-        reason = self.undo_refusal(seat)
+        reason = self.match.undo_refusal(seat)
         if reason is not None:
             return reason
         self.match.undo()
@@ -452,21 +432,12 @@ class Table:
         self._changed(None, 0)
         return None
 
-    def redo_refusal(self, seat: int) -> str | None:
-        """Why ``seat`` may not redo now, or ``None`` if it may."""
-        match = self.match
-        if not match.future:
-            return "There is nothing to redo."
-        if match.to_move != seat:
-            return "Only the player who took a decision back can play it again."
-        return None
-
     def redo(self, seat: int, number: int) -> str | None:
         """Replay ``seat``'s undone decision; else the reason."""
         stale = self._stale(number)
         if stale is not None:
             return stale
-        reason = self.redo_refusal(seat)
+        reason = self.match.redo_refusal(seat)
         if reason is not None:
             return reason
         before = len(self.match.history)
@@ -545,8 +516,8 @@ class Table:
             log=log[start:],
             before=before,
             news=news,
-            can_undo=self.undo_refusal(seat) is None,
-            can_redo=self.redo_refusal(seat) is None,
+            can_undo=self.match.undo_refusal(seat) is None,
+            can_redo=self.match.redo_refusal(seat) is None,
             outcome=self._cached("outcome", self._outcome),
         )
 

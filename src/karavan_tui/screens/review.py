@@ -210,7 +210,7 @@ class ReviewScreen(Screen[None]):
             won = match.game.result(match.state).winners
             for seat, points in zip(self.seats, series, strict=True):
                 share = 1 / len(won) if seat in won else 0.0
-                points.append((len(match.history), share))
+                points.append((len(match.history) - 1, share))  # after the last decision
         chart = chance_chart(
             names, series, len(match.history), width=40, ascii_mode=karavan_app(self).ascii_mode
         )
@@ -228,6 +228,7 @@ class ReviewScreen(Screen[None]):
             )
             if len(self.seats) > 1:
                 words = f"{words}  [{player_names[d.seat]}]"
+            words = karavan_app(self).glyphs.words(words)  # the engine's previews
             options.add_option(Option(Content(words), id=str(d.index)))
         if not mistakes:
             options.add_option(

@@ -58,7 +58,12 @@ class View:
     ``legal`` is non-empty only when that player is the one to move.
     ``before`` is what that same player saw right after their last decision,
     when others have moved since, and ``news`` the decisions made since (all
-    public): the table marks what changed in between.
+    public): the table marks what changed in between.  ``past`` holds the
+    public views of the game's states up to the one shown, the deal first
+    (empty where the history is not at hand, as at a hosted table): a table
+    lays out from it what must stay in place, so that undo, a resume and a
+    replay show the same places.  ``playing`` is False where the keys play
+    nothing (a replay): the table then says nothing of what they would do.
     """
 
     game: Game[Any, Any, Any]
@@ -69,6 +74,8 @@ class View:
     scores: tuple[int, ...]
     before: Observation | None = None
     news: tuple[Action, ...] = ()
+    past: Sequence[Observation] = ()
+    playing: bool = True
 
 
 HINT_FLAG = "  (hint)"  # after the hinted decision's words, wherever decisions are listed

@@ -50,7 +50,7 @@ from karavan_core.games.karakorum.state import (
 from karavan_tui.glyphs import ASCII, Glyphs
 from karavan_tui.tables.base import TableView, View, table_stylesheet
 from karavan_tui.widgets.cards import CardFace, CardRow
-from karavan_tui.words import listed
+from karavan_tui.words import listed, padded, widest
 
 # Rich styles per peak, for the text zones (the card widgets take theirs from the .tcss).
 PEAK_TEXT: dict[Peak, str] = {
@@ -439,7 +439,7 @@ class ClimbersZone(Static):
         assert self._shown is not None
         obs, before, me, scores, g, with_others = self._shown
         m = marks_for(g)
-        width = max(len(name) for name in obs.players)
+        width = widest(obs.players)  # in cells: an emoji takes two
         room = self.content_region.width or 80
         fixed = 4 + width + 3 * 4 + 5  # marks, name, "R12 " per peak, " = 35"
         bar = max(0, min(TRACK_TOP // 2, (room - fixed) // 3 - 1))
@@ -450,7 +450,7 @@ class ClimbersZone(Static):
             mine = seat == obs.to_move
             text.append(g.turn if mine else " ", style="bold")
             text.append(m.first if seat == obs.active else " ", style="bold")
-            text.append(f" {name:<{width}}", style="bold" if mine else "")
+            text.append(f" {padded(name, width)}", style="bold" if mine else "")
             for i, (peak, value) in enumerate(zip(PEAKS, obs.tracks[seat], strict=True)):
                 moved = before is not None and before.tracks[seat][i] != value
                 text.append(g.changed if moved else " ", style="bold")

@@ -35,7 +35,7 @@ from karavan_core.games.karakum.state import (
 from karavan_tui.glyphs import Glyphs
 from karavan_tui.tables.base import TableView, View, table_stylesheet
 from karavan_tui.widgets.cards import CardFace, CardRow
-from karavan_tui.words import plural
+from karavan_tui.words import padded, plural, widest
 
 # Card colours for rich text (the zones' cards take theirs from the .tcss).
 COLOURS: dict[Res, str] = {
@@ -215,7 +215,7 @@ class CaravansZone(Static):
         caravan since ``before`` are underlined and marked.
         """
         self._shown = (obs, before, g)
-        width = max(len(name) for name in obs.players)
+        width = widest(obs.players)  # in cells: an emoji takes two
         lefts = [3 * len(left) for left in obs.lefts]
         pad = max(lefts)
         room = self.content_region.width or 10_000
@@ -225,7 +225,7 @@ class CaravansZone(Static):
                 text.append("\n")
             mine = seat == obs.to_move
             text.append(f"{g.turn if mine else ' '} ", style="bold")
-            text.append(f"{name:<{width}}", style="bold" if mine else "")
+            text.append(padded(name, width), style="bold" if mine else "")
             text.append(f" ({obs.hand_sizes[seat]:>2}) ", style="dim")
             indent = 2 + width + 6
             used = indent + pad - lefts[seat]

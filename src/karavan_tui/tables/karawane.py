@@ -37,6 +37,7 @@ from karavan_core.games.karawane.state import (
 from karavan_tui.glyphs import ASCII, Glyphs
 from karavan_tui.tables.base import TableView, View, table_stylesheet
 from karavan_tui.widgets.cards import CardFace, CardRow
+from karavan_tui.words import cells, padded, widest
 
 # Each seat is a letter and a colour: the letter alone tells the camels apart.
 SEAT_LETTERS = "ABCD"
@@ -261,18 +262,18 @@ class PlayersZone(Static):
         """A line of headings, then one line per player: the played pile, newest first."""
         self._shown = (obs, scores, g)
         room = self.content_region.width or 10_000
-        width = max(len(name) for name in obs.players)
-        head = f"{'':5} {'player':<{width}} hand deck  pts  played"
+        width = max(widest(obs.players), len("player"))  # in cells: an emoji takes two
+        head = f"{'':5} {padded('player', width)} hand deck  pts  played"
         text = Text(head[:room], style="dim")
         for seat, name in enumerate(obs.players):
             text.append("\n")
             mine = seat == obs.to_move
             text.append(f"{g.turn if mine else ' '} ", style="bold")
             text.append(f" {SEAT_LETTERS[seat]} ", style=SEAT_COLOURS[seat])
-            text.append(f" {name:<{width}}", style="bold" if mine else "")
+            text.append(f" {padded(name, width)}", style="bold" if mine else "")
             hand, deck = obs.hand_sizes[seat], obs.deck_sizes[seat]
             text.append(f" {hand:>4} {deck:>4} {scores[seat]:>4}  ")
-            left = room - len(text.plain.rsplit("\n", 1)[-1])
+            left = room - cells(text.plain.rsplit("\n", 1)[-1])
             text.append_text(played_pile(obs.played[seat], left, g))
         self.update(text, layout=False)  # one line per player, fixed in the stylesheet
 

@@ -8,10 +8,12 @@ from typing import Any
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
+from textual.content import Content
 from textual.widgets import Static
 
 from karavan_core.match import Seat
 from karavan_tui.glyphs import Glyphs
+from karavan_tui.words import cells, cut, padded, widest
 
 
 class ScoreBoard(Static):
@@ -28,14 +30,14 @@ class ScoreBoard(Static):
         g: Glyphs,
     ) -> None:
         """Draw one line per seat."""
-        width = max(len(seat.name) for seat in seats)
+        width = widest(seat.name for seat in seats)  # in cells: an emoji takes two
         text = Text()
         for index, seat in enumerate(seats):
             if index:
                 text.append("\n")
             mark = g.turn if index == to_move else g.winner if index in winners else " "
             text.append(f"{mark} ", style="bold")
-            text.append(f"{seat.name:<{width}}", style="bold" if index == to_move else "")
+            text.append(padded(seat.name, width), style="bold" if index == to_move else "")
             text.append(f" {scores[index]:>3}")
         if text != self._last:
             self._last = text
@@ -71,12 +73,16 @@ class GameLog(VerticalScroll):
         """The text of the log."""
         yield Static("", id="log-text")
 
-    def show(self, lines: Sequence[str], news_from: int | None = None) -> None:
-        """Show the end of ``lines`` (the whole log) and scroll to the newest.
+    def on_resize(self) -> None:
+        """The text wraps anew at another size: stay on the newest lines."""
+        self.call_after_refresh(self.scroll_end, animate=False)
+
+    def show(self, lines: Sequence[str], news_from: int | None, g: Glyphs) -> None:
+        """Show the end of ``lines`` (the whole log) in ``g``'s symbols and scroll to the newest.
 
         Lines from ``news_from`` on (what others did since your last decision) are bold.
         """
-        tail = list(lines[-LOG_TAIL:])
+        tail = [g.words(line) for line in lines[-LOG_TAIL:]]
         start = len(lines) - len(tail)
         bold_from = len(lines) if news_from is None else max(news_from, start)
         if (tail, bold_from) == self.shown:
@@ -140,20 +146,20 @@ class NewsBanner(Static):
             quiet = "Nothing new since your last move." if yours else ""
             self.update(Text(quiet, style="dim"), layout=False)
             return
-        said = [first_sentence(line).rstrip(".") for line in news]
+        said = [g.words(first_sentence(line).rstrip(".")) for line in news]
+        names = [g.words(name) for name in names]  # as the lines write them
         actors = [next((n for n in names if line.startswith(n + " ")), None) for line in said]
         worth = list(weights) if len(weights) == len(said) else [0] * len(said)
         kept: list[int] = []
         # The most telling first (the newest of equals), then the others that fit.
         for index in sorted(range(len(said)), key=lambda i: (-worth[i], -i)):
             candidate = sorted([index, *kept])
-            if kept and len(banner_line(candidate, said, actors, g)) > room:
+            if kept and cells(banner_line(candidate, said, actors, g)) > room:
                 break
             kept = candidate
         line = banner_line(kept, said, actors, g)
-        if len(line) > room:  # even the most telling alone is too long: the log has it whole
-            line = banner_line(kept, said, actors, g, count_earlier=False)
-            line = line[: max(0, room - len(g.ellipsis))] + g.ellipsis
+        if cells(line) > room:  # even the most telling alone is too long: the log has it whole
+            line = cut(banner_line(kept, said, actors, g, count_earlier=False), room, g.ellipsis)
         self.update(Text(line, style="bold"), layout=False)
 
 
@@ -185,13 +191,42 @@ def banner_line(
 
 
 class StatusLine(Static):
-    """Whose turn it is and what they must decide, plus the quiet indicators."""
+    """Whose turn it is and what they must decide, plus the quiet indicators.
+
+    The prompt may wrap onto the lines the status line has (its max-height);
+    when it needs more, the prompt is cut with an ellipsis so that the
+    indicators ("thinking", "saved") always stay in sight at its end.
+    """
+
+    _shown: tuple[str, bool, str, Glyphs] | None = None
+
+    def on_resize(self) -> None:
+        """Fit the text to the new width."""
+        if self._shown is not None:
+            self.show(*self._shown)
 
     def show(self, prompt: str, thinking: bool, saved: str, g: Glyphs) -> None:
-        """Draw the status line."""
-        text = Text(prompt, style="bold")
+        """Draw the status line (``prompt`` holds the engine's words)."""
+        self._shown = (prompt, thinking, saved, g)
+        words = g.words(prompt)
+        tail: list[tuple[str, str]] = []
         if thinking:
-            text.append(f"  {g.thinking}", style="italic")
+            tail.append((f"  {g.thinking}", "italic"))
         if saved:
-            text.append(f"  {saved}", style="dim")
+            tail.append((f"  {saved}", "dim"))
+        text = Content.assemble((words, "bold"), *tail)
+        room = self.content_region.width
+        lines = self.styles.max_height
+        most = int(lines.value) if lines is not None and lines.is_cells else 0
+        if room and most and len(text.wrap(room)) > most:
+            # Cut the prompt, at the longest length that fits with the indicators.
+            low, high = 0, len(words)
+            while low < high:
+                middle = (low + high + 1) // 2
+                cut = Content.assemble((words[:middle].rstrip() + g.ellipsis, "bold"), *tail)
+                if len(cut.wrap(room)) <= most:
+                    low = middle
+                else:
+                    high = middle - 1
+            text = Content.assemble((words[:low].rstrip() + g.ellipsis, "bold"), *tail)
         self.update(text)  # usually one line; a long marking status takes two

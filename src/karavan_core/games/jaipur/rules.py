@@ -19,7 +19,7 @@ from typing import Any, cast
 
 from karavan_core.engine import Action, Game, Result, remembered
 from karavan_core.games.jaipur import components as C
-from karavan_core.games.jaipur.components import CAMEL, CARD_INDEX, CARDS, GOODS, Card
+from karavan_core.games.jaipur.components import CAMEL, CARD_INDEX, CARDS, GOODS, NOUNS, Card
 from karavan_core.games.jaipur.state import (
     ACTION_TYPES,
     Counts,
@@ -487,7 +487,8 @@ class Jaipur(Game[JaipurState, JaipurObservation, Action]):
             (f"{name}'s hand", describe_cards(hand))
             for name, hand in zip(state.players, state.hands, strict=True)
         ]
-        rows.append(("Deck, top first", ", ".join(card.value for card in state.deck) or "empty"))
+        deck = ", ".join(NOUNS[card][0] for card in state.deck)  # one card each: "diamond"
+        rows.append(("Deck, top first", deck or "empty"))
         for size, pile in zip(("3", "4", "5+"), state.bonus_piles, strict=True):
             rows.append(
                 (f"{size}-card bonus tokens, top first", " ".join(map(str, pile)) or "none")
@@ -844,7 +845,7 @@ class Jaipur(Game[JaipurState, JaipurObservation, Action]):
         tokens = obs.goods_piles[good.index][:n]
         text = f"{name} sells {good.amount(n)}"
         if not tokens:
-            text += f" but gets no token: the {good.value} tokens have run out"
+            text += f" but gets no token: the {NOUNS[good][0]} tokens have run out"
         else:
             worth = " + ".join(map(str, tokens))
             worth += f" = {sum(tokens)}" if len(tokens) > 1 else ""
