@@ -69,7 +69,7 @@ def test_a_review_closed_half_way_leaves_no_worker_judging(tmp_path):
         progress=lambda done, total: steps.append(done),
         cancelled=lambda: len(steps) > 1,  # closed once the first decision is judged
     )
-    assert review is None and steps[:2] == [0, 1] and len(steps) < 5
+    assert review is None and steps == [0, 1]
     assert multiprocessing.active_children() == []
 
 

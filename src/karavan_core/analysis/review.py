@@ -221,6 +221,8 @@ def _judge_in_processes(
         while pending and not stopped():
             ready, pending = wait(pending, timeout=WAKE_SECONDS, return_when=FIRST_COMPLETED)
             for future in ready:
+                if stopped():  # several may finish at once; none is taken once closed
+                    break
                 take(future.result())
         if pending:
             stop_workers(pool)
