@@ -17,7 +17,7 @@ from itertools import product, repeat
 from operator import add, mul, sub
 from typing import Any, cast
 
-from karavan_core.engine import Action, Game, Result, remembered
+from karavan_core.engine import Action, Game, Result
 from karavan_core.games.jaipur import components as C
 from karavan_core.games.jaipur.components import CAMEL, CARD_INDEX, CARDS, GOODS, Card
 from karavan_core.games.jaipur.state import (
@@ -370,7 +370,6 @@ class Jaipur(Game[JaipurState, JaipurObservation, Action]):
         return _deal(tuple(players), rng, (0,) * C.PLAYERS, (), first)
 
     # -- decisions ------------------------------------------------------------------
-    @remembered
     def legal_actions(self, state: JaipurState) -> list[Action]:
         """Take one good, take the camels, every exchange, every sale (in that order)."""
         if state.over:

@@ -9,7 +9,7 @@ from functools import cache, lru_cache
 from operator import floordiv
 from typing import Any
 
-from karavan_core.engine import Action, Game, Result, remembered
+from karavan_core.engine import Action, Game, Result
 from karavan_core.games.karakum import components as C
 from karavan_core.games.karakum.components import GOLD_INDEX, RES_INDEX, RESOURCES, Res
 from karavan_core.games.karakum.state import (
@@ -263,7 +263,6 @@ class Karakum(Game[KarakumState, KarakumObservation, Action]):
         )
 
     # -- decisions ------------------------------------------------------------------
-    @remembered
     def legal_actions(self, state: KarakumState) -> list[Action]:
         """Every decision open to the player to move."""
         step = state.step
