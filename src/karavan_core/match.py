@@ -20,7 +20,7 @@ from typing import Any
 from attrs import field, frozen
 from attrs.validators import in_
 
-from karavan_core.engine import Action, Game, Observation, State
+from karavan_core.engine import Action, Game, IllegalAction, Observation, Result, State
 from karavan_core.text import check_name, printable
 
 HUMAN = "human"
@@ -71,6 +71,34 @@ class Seat:
 
 def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+def bot_seed(match_seed: int, seat: int) -> int:
+    """The seed of the bot playing ``seat`` in a match dealt from ``match_seed``.
+
+    Every table derives it the same way, so a bot plays a saved match on as it
+    would have at any other table.
+    """
+    return match_seed + 7919 * (seat + 1)
+
+
+def winners_sentence(names: Sequence[str], winners: Sequence[int]) -> str:
+    """``Ann wins`` or ``Ann and Bob win``: who won, in words."""
+    who = " and ".join(names[seat] for seat in winners if 0 <= seat < len(names))
+    return f"{who} {'win' if len(winners) > 1 else 'wins'}"
+
+
+@frozen
+class Outcome:
+    """A finished match: the result and every seat's score after each decision."""
+
+    result: Result
+    series: tuple[tuple[int, ...], ...]  # series[seat][i]: the score after decision i (0: deal)
+
+    def sentence(self, names: Sequence[str]) -> str:
+        """The end in one line: ``Ann wins (Ann 12, Bob 9).``"""
+        scores = ", ".join(f"{names[i]} {s}" for i, s in enumerate(self.result.scores))
+        return f"{winners_sentence(names, self.result.winners)} ({scores})."
 
 
 class Match:
@@ -133,6 +161,11 @@ class Match:
         return None if seat is None else self.seats[seat]
 
     @property
+    def humans(self) -> tuple[int, ...]:
+        """The seats people play, in seat order."""
+        return tuple(i for i, seat in enumerate(self.seats) if not seat.is_bot)
+
+    @property
     def redo_actions(self) -> list[Action]:
         """The undone decisions, next first."""
         return [action for action, _ in self.future]
@@ -166,6 +199,17 @@ class Match:
                 return index + 1
         return 0
 
+    def score_series(self) -> tuple[tuple[int, ...], ...]:
+        """Each seat's score after every decision so far (``result`` is defined mid-game)."""
+        results = [self.game.result(state).scores for state in self.states]
+        return tuple(tuple(scores[seat] for scores in results) for seat in range(len(self.seats)))
+
+    def outcome(self) -> Outcome | None:
+        """The result and the score series once the game is over; ``None`` before."""
+        if not self.is_over():
+            return None
+        return Outcome(self.game.result(self.state), self.score_series())
+
     def log(self) -> list[str]:
         """The public log: the opening line, then every decision so far in words.
 
@@ -186,18 +230,40 @@ class Match:
         self.hints[seat] += 1
         self._changed()
 
-    def play(self, *actions: Action) -> State:
-        """Play one gesture: ``actions`` in order, taken back by one undo.
+    def gesture_states(
+        self,
+        actions: Sequence[Action],
+        by: int | None = None,
+        legal: Sequence[Action] | None = None,
+    ) -> list[State]:
+        """The states ``actions`` lead through from now, without playing them.
 
-        Raises ``IllegalAction`` (and changes nothing) if any of them is not
-        legal when its turn comes.
+        ``by`` (if given) is the seat the gesture is for: each decision must be
+        that seat's to take.  ``legal`` is the listing of the current state's
+        decisions, if the caller has it (it saves listing them again).
+        Raises ``IllegalAction`` with the first refusal.
         """
         if not actions:
-            raise ValueError("A gesture plays at least one decision.")
+            raise IllegalAction("A gesture holds at least one decision.")
         game = self.game
         states = [self.state]
         for action in actions:
-            states.append(game.apply(states[-1], action))
+            if by is not None and states[-1].to_move != by:
+                raise IllegalAction("A gesture holds only your own decisions.")
+            listing = legal if len(states) == 1 else None
+            states.append(game.apply(states[-1], action, listing))
+        return states
+
+    def play(
+        self, *actions: Action, by: int | None = None, legal: Sequence[Action] | None = None
+    ) -> State:
+        """Play one gesture: ``actions`` in order, taken back by one undo.
+
+        Raises ``IllegalAction`` (and changes nothing) if any of them is not
+        legal when its turn comes, or (with ``by``) not that seat's to take;
+        see :meth:`gesture_states`.
+        """
+        states = self.gesture_states(actions, by, legal)
         self.states.extend(states[1:])
         self.history.extend(actions)
         self.starts.extend([True] + [False] * (len(actions) - 1))
