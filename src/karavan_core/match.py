@@ -97,7 +97,7 @@ class Outcome:
 
     def sentence(self, names: Sequence[str]) -> str:
         """The end in one line: ``Ann wins (Ann 12, Bob 9).``"""
-        scores = ", ".join(f"{names[i]} {s}" for i, s in enumerate(self.result.scores))
+        scores = ", ".join(f"{n} {s}" for n, s in zip(names, self.result.scores, strict=False))
         return f"{winners_sentence(names, self.result.winners)} ({scores})."
 
 

@@ -89,11 +89,18 @@ class SeatView:
         """``action`` in words before it is taken, from this seat's observation only."""
         return self.game.preview(self.observation, action)
 
-    def choices(self) -> list[tuple[Action, str]]:
-        """The legal decisions with their words; decisions that read the same are listed once."""
+    def choices(self, distinct: bool = False) -> list[tuple[Action, str]]:
+        """The legal decisions with their words.
+
+        With ``distinct``, decisions that read the same (two face-up silks) are
+        the same to the player and listed once, the first of them.
+        """
+        pairs = [(action, self.preview(action)) for action in self.legal]
+        if not distinct:
+            return pairs
         listed: dict[str, Action] = {}
-        for action in self.legal:
-            listed.setdefault(self.preview(action), action)
+        for action, words in pairs:
+            listed.setdefault(words, action)
         return [(action, words) for words, action in listed.items()]
 
 

@@ -148,6 +148,7 @@ path = Path(sys.argv[1])
 match = Match(get_game("karakorum"), [Seat("Ann"), Seat("Bob"), Seat("Cleo")], 3)
 rng = random.Random(int(sys.argv[2]))
 match.on_change = lambda m: save_match(m, path)
+save_match(match, path)  # a save exists before the first kill can come, however busy the machine
 print("ready", flush=True)
 while True:
     if match.is_over() or rng.random() < 0.2:

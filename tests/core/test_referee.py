@@ -172,8 +172,9 @@ def test_a_seat_sees_its_own_observation_its_decisions_and_the_news_since_its_la
 def test_choices_read_from_the_seats_observation():
     referee = referee_for("Ann,Bob", seed=2)
     view = referee.view(0)
-    words = [w for _, w in view.choices()]
+    words = [w for _, w in view.choices(distinct=True)]
     assert len(words) == len(set(words))
+    assert [a for a, _ in view.choices()] == list(view.legal)
     observation = KARAKUM.observe(referee.match.state, 0)
     assert all(w == KARAKUM.preview(observation, a) for a, w in view.choices())
 

@@ -10,11 +10,11 @@ from pathlib import Path
 
 from karavan_core.match import Match, Seat
 from karavan_core.registry import get_game
-from karavan_tui.net.bot_client import BotPlayer
-from karavan_tui.net.client import TableClient
-from karavan_tui.net.protocol import Update
-from karavan_tui.net.server import HostServer, ServerThread
-from karavan_tui.net.table import Table
+from karavan_net.bot_client import BotPlayer
+from karavan_net.client import TableClient
+from karavan_net.host import Host, host_for
+from karavan_net.protocol import Update
+from karavan_net.server import HostServer, ServerThread
 
 CODE = "test-table-code"
 
@@ -42,9 +42,9 @@ async def hosting(
     port: int = 0,
     heartbeat: float = 5.0,
     events: list[str] | None = None,
-) -> AsyncIterator[tuple[Table, HostServer]]:
+) -> AsyncIterator[tuple[Host, HostServer]]:
     """A table for ``match`` served on loopback in this event loop."""
-    table = Table(
+    table = host_for(
         match,
         CODE,
         save_path=save_path,
@@ -123,7 +123,7 @@ async def until(condition: Callable[[], bool], seconds: float = 20.0) -> None:
 @contextlib.contextmanager
 def hosting_in_thread(match: Match, code: str = CODE):
     """A table served from a thread (for tests that run the command line in this one)."""
-    table = Table(match, code, bot_delay=0.0)
+    table = host_for(match, code, bot_delay=0.0)
     thread = ServerThread(HostServer([table]), "127.0.0.1", 0)
     port = thread.start()
     try:

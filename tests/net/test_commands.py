@@ -11,7 +11,7 @@ import pytest
 
 from karavan_core.saves import load_match
 from karavan_tui import cli
-from karavan_tui.net import client as client_module
+from karavan_net import client as client_module
 
 from .helpers import CODE, free_port, hosting_in_thread, new_match
 

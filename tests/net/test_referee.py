@@ -12,8 +12,9 @@ import aiohttp
 from karavan_core.games.jaipur.components import Card
 from karavan_core.games.jaipur.state import Sell, TakeCamels
 from karavan_core.saves import load_match, unstructure_action
-from karavan_tui.net.client import JoinRefused, TableClient
-from karavan_tui.net.protocol import (
+from karavan_net.client import JoinRefused, TableClient
+from karavan_net.host import Host, host_for
+from karavan_net.protocol import (
     MAX_CLIENT_FRAME,
     PROTOCOL,
     Declined,
@@ -25,8 +26,8 @@ from karavan_tui.net.protocol import (
     encode,
     table_url,
 )
-from karavan_tui.net.seats import remember, remembered
-from karavan_tui.net.table import Table, TableFile
+from karavan_net.seats import remember, remembered
+from karavan_net.storage import TableFile
 
 from .helpers import CODE, bot, hosting, joined, new_match, until
 
@@ -73,7 +74,7 @@ class Raw:
         await self.session.close()
 
 
-def decide(table: Table, number: int, *actions) -> str:
+def decide(table: Host, number: int, *actions) -> str:
     data = [unstructure_action(table.game, action) for action in actions]
     return json.dumps({"type": "Decide", "number": number, "actions": data})
 
@@ -285,8 +286,8 @@ async def test_a_host_restarted_from_its_save_takes_its_players_back(tmp_path):
         if update.number >= 12:
             stop.set()
 
-    table = Table(match, CODE, save_path=save, bot_delay=0.0)
-    from karavan_tui.net.server import HostServer
+    table = host_for(match, CODE, save_path=save, bot_delay=0.0)
+    from karavan_net.server import HostServer
 
     server = HostServer([table])
     port = await server.start("127.0.0.1", 0)
@@ -301,7 +302,7 @@ async def test_a_host_restarted_from_its_save_takes_its_players_back(tmp_path):
     # The same host comes back from the save, with the table file beside it.
     file = TableFile.read(save)
     assert file is not None and file.code == CODE and set(file.digests) == {0, 1}
-    again = Table(saved, file.code, save_path=save, table_file=file, bot_delay=0.0)
+    again = host_for(saved, file.code, save_path=save, table_file=file, bot_delay=0.0)
     server = HostServer([again])
     await server.start("127.0.0.1", port)
     try:

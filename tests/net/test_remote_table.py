@@ -11,10 +11,10 @@ from karavan_core.engine import Action, IllegalAction
 from karavan_core.games.jaipur.components import Card
 from karavan_core.games.jaipur.state import Sell
 from karavan_core.match import Match
+from karavan_net.client import TableClient
 from karavan_tui.config import AppConfig
 from karavan_tui.modals.choice import ChoiceScreen
 from karavan_tui.net.app import TableApp
-from karavan_tui.net.client import TableClient
 from karavan_tui.net.join_screen import JoinScreen
 from karavan_tui.net.screen import RemoteGameScreen, RemoteOverScreen
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import signal
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from karavan_core.bots import BOT_LEVELS
@@ -13,7 +13,7 @@ from karavan_core.match import Match
 from karavan_core.registry import game_names
 from karavan_core.saves import SaveError, check_saves_dir, load_match
 from karavan_core.text import check_name, printable
-from karavan_tui.net.protocol import DEFAULT_PORT, parse_address
+from karavan_net.protocol import DEFAULT_PORT, parse_address
 
 HOST_LINGER = 30.0  # seconds a headless host stays after the end, for players to read it
 CLOSED_AT_END = "The game is over: the host has closed the table."
@@ -133,9 +133,9 @@ async def _join(
     fail: Callable[[str], int],
     config_for: Callable[[], object],
 ) -> int:
+    from karavan_net.client import HostUnreachable, JoinRefused, TableClient
+    from karavan_net.seats import seats_file
     from karavan_tui.config import default_settings_path
-    from karavan_tui.net.client import HostUnreachable, JoinRefused, TableClient
-    from karavan_tui.net.seats import seats_file
 
     memory = seats_file(default_settings_path())
     client = TableClient(host, port, code, name, retry_for=120.0 if bot else None, memory=memory)
@@ -146,7 +146,7 @@ async def _join(
     except HostUnreachable as error:
         return fail(f"cannot join: {error}")
     if bot is not None:
-        from karavan_tui.net.bot_client import BotPlayer
+        from karavan_net.bot_client import BotPlayer
 
         print(
             f"Playing {printable(name)}'s seat at {client.address} as a {bot.lower()} bot.",
@@ -200,7 +200,8 @@ def run_host(
     config_for: Callable[[], object],
 ) -> int:
     """``karavan host``: serve the table; play the first human seat here unless headless."""
-    from karavan_tui.net.table import Table, TableFile, check_code, new_code
+    from karavan_net.host import host_for
+    from karavan_net.storage import TableFile, check_code, new_code
 
     _port(parser, args.port)
     try:
@@ -211,7 +212,7 @@ def run_host(
         match, path = _match_from_args(parser, args, folder)
     except _Stop as stop:
         return fail(str(stop))
-    humans = [i for i, seat in enumerate(match.seats) if not seat.is_bot]
+    humans = list(match.humans)
     if not humans:
         parser.error("--players: a hosted table needs at least one human seat")
     table_file = TableFile.read(path) if args.resume is not None else None
@@ -237,7 +238,7 @@ def run_host(
         if headless:
             print(line, flush=True)
 
-    table = Table(
+    table = host_for(
         match, code, save_path=path, table_file=table_file, bot_delay=bot_delay, events=event
     )
     if headless:
@@ -255,10 +256,10 @@ def invitation(table_code: str, bind: str, port: int, names: list[str]) -> list[
     return lines
 
 
-def _announce(table: object, bind: str, port: int, path: Path, remote: list[int]) -> list[str]:
-    from karavan_tui.net.table import Table
+def _announce(table: object, bind: str, port: int, path: Path, remote: Sequence[int]) -> list[str]:
+    from karavan_net.host import Host
 
-    assert isinstance(table, Table)
+    assert isinstance(table, Host)
     match = table.match
     seats = ", ".join(seat.name for seat in match.seats)
     lines = [f"Hosting {match.game.title} for {seats} at {bind}:{port} (table code {table.code})."]
@@ -281,9 +282,9 @@ async def _first(*events: asyncio.Event, timeout: float | None = None) -> None:
 
 async def _until_done(table: object, stop: asyncio.Event) -> None:
     """Until ``stop``, or the game is over and every client has gone (or lingered enough)."""
-    from karavan_tui.net.table import Table
+    from karavan_net.host import Host
 
-    assert isinstance(table, Table)
+    assert isinstance(table, Host)
     await _first(stop, table.over)
     if table.match.is_over() and not stop.is_set():
         await _first(stop, table.ended, timeout=HOST_LINGER)
@@ -292,10 +293,10 @@ async def _until_done(table: object, stop: asyncio.Event) -> None:
 async def _host_headless(
     table: object, bind: str, port: int, path: Path, fail: Callable[[str], int]
 ) -> int:
-    from karavan_tui.net.server import HostServer
-    from karavan_tui.net.table import Table
+    from karavan_net.host import Host
+    from karavan_net.server import HostServer
 
-    assert isinstance(table, Table)
+    assert isinstance(table, Host)
     server = HostServer([table])
     try:
         port = await server.start(bind, port)
@@ -307,12 +308,13 @@ async def _host_headless(
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGINT, signal.SIGTERM):
         loop.add_signal_handler(signum, stop.set)
-    table._kick_bots()
+    table.kick_bots()
     await _until_done(table, stop)
     over = table.match.is_over()
     await server.stop(CLOSED_AT_END if over else None)
-    if table.saver.error is not None:
-        return fail(f"the last autosave failed: {table.saver.error.strerror or table.saver.error}")
+    failed = table.referee.save_error
+    if failed is not None:
+        return fail(f"the last autosave failed: {failed.strerror or failed}")
     if not over:
         print(printable(f"Stopped. karavan host --resume {path} reopens the table."), flush=True)
     return 0
@@ -327,13 +329,13 @@ def _host_with_table(
     fail: Callable[[str], int],
     config_for: Callable[[], object],
 ) -> int:
+    from karavan_net.client import HostUnreachable, JoinRefused, TableClient
+    from karavan_net.host import Host
+    from karavan_net.server import HostServer, ServerThread
     from karavan_tui.config import AppConfig
     from karavan_tui.net.app import TableApp
-    from karavan_tui.net.client import HostUnreachable, JoinRefused, TableClient
-    from karavan_tui.net.server import HostServer, ServerThread
-    from karavan_tui.net.table import Table
 
-    assert isinstance(table, Table)
+    assert isinstance(table, Host)
     server = HostServer([table])
     thread = ServerThread(server, bind, port)
     try:
@@ -345,7 +347,7 @@ def _host_with_table(
     lines = _announce(table, bind, port, path, remote)
     for line in lines:
         print(line, flush=True)
-    thread.call(table._kick_bots)
+    thread.call(table.kick_bots)
     local = "127.0.0.1" if bind in ("0.0.0.0", "") else "::1" if bind == "::" else bind
     name = table.match.seats[seat].name
 

@@ -28,10 +28,16 @@ from attrs import field, frozen
 from cattrs.preconf.json import make_converter
 from cattrs.strategies import configure_tagged_union
 
+from karavan_core.engine import Game, Observation
+from karavan_core.match import Outcome
+from karavan_core.saves import converter_for
 from karavan_core.text import parse_json
 
-PROTOCOL = 1
-"""The protocol version, checked in the handshake: host and client must speak the same."""
+PROTOCOL = 2
+"""The protocol version, checked in the handshake: host and client must speak the same.
+
+Version 2 carries the engine's own :class:`~karavan_core.match.Outcome` at the end.
+"""
 
 DEFAULT_PORT = 7654
 PATH = "/table"
@@ -140,17 +146,6 @@ class Choice:
 
 
 @frozen
-class Outcome:
-    """The end of the game, as the game-over screen shows it."""
-
-    scores: list[int]
-    winners: list[int]
-    breakdown: list[list[list[str]]]
-    notes: list[str]
-    series: list[list[int]]
-
-
-@frozen
 class Update:
     """The table as one seat sees it now.
 
@@ -252,6 +247,11 @@ def decode_host(text: str | bytes) -> HostMessage:
     """The host message in ``text``; :class:`ProtocolError` if it is none."""
     message: HostMessage = _decode(text, "host")
     return message
+
+
+def observation_data(game: Game[Any, Any, Any], observation: Observation) -> Json:
+    """``observation`` as JSON-ready data, in its game's save format."""
+    return Json(converter_for(game.name).unstructure(observation, game.observation_type))
 
 
 def parse_address(text: str, default_port: int = DEFAULT_PORT) -> tuple[str, int]:

@@ -24,7 +24,7 @@ from karavan_core.registry import game_names, get_game
 from karavan_core.saves import converter_for, structure_action, unstructure_action
 from karavan_core.text import clean_name, printable
 from karavan_core.version import __version__
-from karavan_tui.net.protocol import (
+from karavan_net.protocol import (
     HEARTBEAT,
     MAX_HOST_FRAME,
     PROTOCOL,
@@ -43,7 +43,7 @@ from karavan_tui.net.protocol import (
     encode,
     table_url,
 )
-from karavan_tui.net.seats import remember, remembered
+from karavan_net.seats import remember, remembered
 
 RETRY_DELAYS = (0.1, 0.25, 0.5, 1.0, 2.0, 3.0)
 CONNECT_SECONDS = 10.0

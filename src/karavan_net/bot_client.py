@@ -13,8 +13,8 @@ from collections.abc import Callable
 
 from karavan_core.bots import make_bot
 from karavan_core.text import clean_name
-from karavan_tui.net.client import TableClient
-from karavan_tui.net.protocol import Update
+from karavan_net.client import TableClient
+from karavan_net.protocol import Update
 
 
 class BotPlayer:
@@ -101,7 +101,4 @@ class BotPlayer:
         outcome = update.outcome
         assert outcome is not None
         names = [clean_name(seat.name) for seat in update.seats]
-        scores = ", ".join(f"{names[i]} {s}" for i, s in enumerate(outcome.scores))
-        winners = " and ".join(names[i] for i in outcome.winners if 0 <= i < len(names))
-        verb = "win" if len(outcome.winners) > 1 else "wins"
-        self.out(f"The game is over: {winners} {verb} ({scores}).")
+        self.out(f"The game is over: {outcome.sentence(names)}")

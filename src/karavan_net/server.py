@@ -3,7 +3,7 @@
 A client connects to ``ws://HOST:PORT/table`` and sends :class:`Hello` first
 (within :data:`HANDSHAKE_SECONDS`); the code picks the table, the table seats
 it or refuses it.  Frames from clients are at most
-:data:`~karavan_tui.net.protocol.MAX_CLIENT_FRAME` bytes (a larger one closes
+:data:`~karavan_net.protocol.MAX_CLIENT_FRAME` bytes (a larger one closes
 the connection with WebSocket code 1009), WebSocket pings find dropped
 connections, and each connection has its own bounded queue of frames to send
 so that a slow client never holds up the others.
@@ -18,7 +18,8 @@ from collections.abc import Iterable
 
 from aiohttp import WSMsgType, web
 
-from karavan_tui.net.protocol import (
+from karavan_net.host import Host
+from karavan_net.protocol import (
     HEARTBEAT,
     MAX_CLIENT_FRAME,
     PATH,
@@ -28,7 +29,6 @@ from karavan_tui.net.protocol import (
     decode_client,
     encode,
 )
-from karavan_tui.net.table import Table
 
 HANDSHAKE_SECONDS = 10.0
 MAX_QUEUED = 256  # frames waiting for one client: past this it is too slow and is dropped
@@ -86,10 +86,10 @@ class Connection:
 
 
 class HostServer:
-    """Serves :class:`Table` objects by their code."""
+    """Serves :class:`Host` objects by their code."""
 
-    def __init__(self, tables: Iterable[Table] = (), *, heartbeat: float = HEARTBEAT) -> None:
-        self.tables: dict[str, Table] = {}
+    def __init__(self, tables: Iterable[Host] = (), *, heartbeat: float = HEARTBEAT) -> None:
+        self.tables: dict[str, Host] = {}
         self.heartbeat = heartbeat
         self.connections: set[Connection] = set()
         self._runner: web.AppRunner | None = None
@@ -97,7 +97,7 @@ class HostServer:
         for table in tables:
             self.add(table)
 
-    def add(self, table: Table) -> None:
+    def add(self, table: Host) -> None:
         """Serve ``table`` under its code."""
         self.tables[table.code] = table
 
@@ -145,7 +145,7 @@ class HostServer:
         await ws.prepare(request)
         connection = Connection(ws)
         self.connections.add(connection)
-        table: Table | None = None
+        table: Host | None = None
         try:
             table = await self._handshake(ws, connection)
             if table is None:
@@ -164,7 +164,7 @@ class HostServer:
             self.connections.discard(connection)
         return ws
 
-    async def _handshake(self, ws: web.WebSocketResponse, connection: Connection) -> Table | None:
+    async def _handshake(self, ws: web.WebSocketResponse, connection: Connection) -> Host | None:
         """Read the client's Hello and seat it at its table; ``None`` if it was refused."""
         try:
             first = await asyncio.wait_for(ws.receive(), HANDSHAKE_SECONDS)
