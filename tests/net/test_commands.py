@@ -10,8 +10,8 @@ import time
 import pytest
 
 from karavan_core.saves import load_match
-from karavan_tui import cli
 from karavan_net import client as client_module
+from karavan_tui import cli
 
 from .helpers import CODE, free_port, hosting_in_thread, new_match
 

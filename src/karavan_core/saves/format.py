@@ -387,3 +387,8 @@ def latest_save(folder: Path) -> SaveSummary | None:
     """The most recently saved match in ``folder``, if any loads."""
     good, _ = list_saves(folder)
     return good[0] if good else None
+
+
+def resumable(summaries: list[SaveSummary]) -> SaveSummary | None:
+    """Of ``summaries`` (newest first, as :func:`list_saves` gives them): the newest in progress."""
+    return next((s for s in summaries if not s.over), None)

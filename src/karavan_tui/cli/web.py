@@ -13,6 +13,30 @@ from collections.abc import Callable
 from typing import Any
 
 from karavan_core.text import printable
+from karavan_tui.cli.common import Commands, Context, Parents, check_port, fail
+
+
+def add_parser(commands: Commands, parents: Parents) -> None:
+    """Add ``web`` to the ``karavan`` command."""
+    web = commands.add_parser(
+        "web",
+        parents=[parents.opens_app],
+        help="serve the app in a web browser",
+        description="Serve the whole app to web browsers (each browser tab runs its own "
+        "Karavan; Join a table on its title screen joins a hosted table).",
+    )
+    web.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    web.add_argument(
+        "--bind", default="127.0.0.1", metavar="ADDRESS", help="address (default 127.0.0.1)"
+    )
+
+
+def run(ctx: Context) -> int:
+    """Serve the app to browsers with textual-serve."""
+    check_port(ctx, ctx.args.port)
+    saves = getattr(ctx.args, "saves", None)
+    ascii_mode = bool(getattr(ctx.args, "ascii", False))
+    return serve(ctx.args.bind, ctx.args.port, saves, fail, ascii_mode=ascii_mode)
 
 
 def command(saves: str | None, ascii_mode: bool = False) -> str:
