@@ -262,6 +262,17 @@ class Game(abc.ABC, Generic[S, O, A]):
         is over, when every card may be turned face up.  Never shown earlier.
         """
 
+    def reveals(self, observation: O, action: A) -> bool:
+        """Whether taking ``action`` may show its decider something ``observation`` lacks.
+
+        A card drawn or turned up, a bonus token's value, a new deal: after such a
+        decision the decider's next observation depends on what it could not see
+        before.  Worked out from the observation alone, so asking tells nothing.
+        A gesture may not run past such a decision, and taking one back is not
+        free.  The default says yes to every decision; each game says precisely.
+        """
+        return True
+
     @abc.abstractmethod
     def sample_state(self, observation: O, rng: random.Random) -> S:
         """A full state consistent with a player's ``observation``, hidden parts from ``rng``."""

@@ -28,6 +28,12 @@ BOT = "bot"
 MAX_SEED = 10**18  # seeds lie strictly between -MAX_SEED and MAX_SEED: at most 18 digits
 
 
+REVEALING_GESTURE = (
+    "A gesture cannot go on past a decision that reveals something: "
+    "send the rest once you have seen it."
+)
+
+
 def _fit_name(_: object, __: object, name: str) -> None:
     if check_name(name) != name:
         raise ValueError("A player name cannot start or end with spaces.")
@@ -239,19 +245,26 @@ class Match:
         """The states ``actions`` lead through from now, without playing them.
 
         ``by`` (if given) is the seat the gesture is for: each decision must be
-        that seat's to take.  ``legal`` is the listing of the current state's
+        that seat's to take.  A gesture may not run past a decision that reveals
+        something its decider cannot see yet (:meth:`Game.reveals`): the
+        decisions after it would be chosen blind, and trying them would answer
+        from the hidden cards.  ``legal`` is the listing of the current state's
         decisions, if the caller has it (it saves listing them again).
-        Raises ``IllegalAction`` with the first refusal.
+        Raises ``IllegalAction`` with the first refusal, each decided from what
+        the decider can see.
         """
         if not actions:
             raise IllegalAction("A gesture holds at least one decision.")
         game = self.game
         states = [self.state]
-        for action in actions:
-            if by is not None and states[-1].to_move != by:
+        last = len(actions) - 1
+        for index, action in enumerate(actions):
+            state = states[-1]
+            if by is not None and state.to_move != by:
                 raise IllegalAction("A gesture holds only your own decisions.")
-            listing = legal if len(states) == 1 else None
-            states.append(game.apply(states[-1], action, listing))
+            if index < last and game.reveals(game.observe(state, state.to_move), action):
+                raise IllegalAction(REVEALING_GESTURE)
+            states.append(game.apply(state, action, legal if index == 0 else None))
         return states
 
     def play(

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from karavan_core import IllegalAction, Match, Seat, get_game
+from karavan_core.games.karakorum.state import StopRevealing, Take
 from karavan_core.games.karakum.state import Buy, Pay
 from karavan_core.referee import Change, Referee
 from karavan_core.saves import load_match
@@ -274,3 +275,52 @@ def test_a_failed_write_is_reported(tmp_path: Path):
     referee.play(0, [referee.legal()[0]])
     referee.flush()
     assert isinstance(referee.save_error, OSError)
+
+
+def decisions_seen(game, seats: int, seed: int, turns: int = 300):
+    """(observation of the decider, legal decision) pairs over a seeded random game."""
+    state = game.new_game([f"P{i}" for i in range(seats)], seed, {})
+    rng = random.Random(seed)
+    for _ in range(turns):
+        if game.is_over(state):
+            return
+        legal = game.legal_actions(state)
+        observation = game.observe(state, state.to_move)
+        for action in legal:
+            yield observation, action
+        state = game.apply(state, rng.choice(legal))
+
+
+@pytest.mark.parametrize(
+    ("name", "revealing", "quiet"),
+    [
+        ("karakum", {"TakeCard", "DrawCard", "Pay"}, {"Buy", "Join", "Pass"}),
+        ("karakorum", {"Reveal"}, {"StopRevealing", "Take", "StopTaking"}),
+        ("jaipur", {"TakeGood", "TakeCamels"}, {"Exchange"}),
+    ],
+)
+def test_which_decisions_reveal_something(name, revealing, quiet):
+    game = get_game(name)
+    kinds: dict[str, set[bool]] = {}
+    for observation, action in decisions_seen(game, 2, seed=3):
+        kinds.setdefault(type(action).__name__, set()).add(game.reveals(observation, action))
+    for kind in revealing:
+        assert kinds.get(kind) == {True}, kind
+    for kind in quiet & set(kinds):
+        assert kinds[kind] == {False}, kind
+
+
+def test_a_gesture_cannot_run_past_a_reveal_and_says_so_whatever_comes_after():
+    referee = referee_for("Ann,Bob", seed=4, game=get_game("karakorum"))
+    game = referee.game
+    reveal = next(a for a in referee.legal() if type(a).__name__ == "Reveal")
+    state = referee.match.state
+    # Whatever card is named after the reveal, the answer is the same: nothing is tried.
+    answers = set()
+    for card in set(game.sample_state(referee.view(0).observation, random.Random(1)).deck):
+        answers.add(referee.refusal(0, [reveal, StopRevealing(), Take(card), reveal]))
+    assert answers == {
+        "A gesture cannot go on past a decision that reveals something: "
+        "send the rest once you have seen it."
+    }
+    assert referee.match.state is state

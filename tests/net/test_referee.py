@@ -10,7 +10,7 @@ import threading
 import aiohttp
 
 from karavan_core.games.jaipur.components import Card
-from karavan_core.games.jaipur.state import Sell, TakeCamels
+from karavan_core.games.jaipur.state import Sell, TakeCamels, TakeGood
 from karavan_core.saves import load_match, unstructure_action
 from karavan_net.client import JoinRefused, TableClient
 from karavan_net.host import Host, host_for
@@ -130,10 +130,13 @@ async def test_forged_messages_are_refused_and_change_nothing():
         )
         await refused(decide(table, table.number), "1 to")
         await refused(decide(table, table.number, *bobs[:1] * 5), "1 to")
-        # A gesture that runs on into Ann's turn.
-        after = table.game.apply(match.state, bobs[0])
+        # A gesture that runs on into Ann's turn; one that runs on past a card turned up.
+        quiet = next(a for a in bobs if not table.game.reveals(match.view(1), a))
+        after = table.game.apply(match.state, quiet)
         annes_next = table.game.legal_actions(after)
-        await refused(decide(table, table.number, bobs[0], annes_next[0]), "only your own")
+        await refused(decide(table, table.number, quiet, annes_next[0]), "only your own")
+        take = next(a for a in bobs if isinstance(a, TakeGood))
+        await refused(decide(table, table.number, take, annes_next[0]), "past a decision that")
         # An oversized frame closes that connection; the table does not move.
         number, history = table.number, list(match.history)
         await bob.ws.send_str("x" * (MAX_CLIENT_FRAME + 1))

@@ -693,6 +693,27 @@ class Jaipur(Game[JaipurState, JaipurObservation, Action]):
             turn=state.turn,
         )
 
+    def reveals(self, observation: JaipurObservation, action: Action) -> bool:
+        """Taking from the market (it refills from the deck), a sale that wins a bonus token,
+        and whatever ends the round (the next is dealt; the bonus tokens are shown).
+
+        An exchange refills nothing and never ends a round.
+        """
+        if isinstance(action, TakeGood | TakeCamels):
+            return True
+        if not isinstance(action, Sell):
+            return False
+        if action.count >= C.BONUS_SIZES[0]:
+            pile = min(action.count, C.BONUS_SIZES[-1]) - C.BONUS_SIZES[0]
+            if observation.bonus_pile_sizes[pile]:
+                return True
+        # Whether the sale ends the round shows on the goods piles: any deal tells.
+        dealt = self.sample_state(observation, random.Random(0))
+        if action not in self.legal_actions(dealt):
+            return False  # refused anyway, for reasons the player can see
+        after = self._apply(dealt, action)
+        return after.over or len(after.rounds) > len(dealt.rounds)
+
     def sample_state(self, observation: JaipurObservation, rng: random.Random) -> JaipurState:
         """Deal the unseen cards and bonus tokens at random, consistent with ``observation``."""
         return self.sampler(observation)(rng)

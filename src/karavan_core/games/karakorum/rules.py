@@ -758,6 +758,19 @@ class Karakorum(Game[KarakorumState, KarakorumObservation, Action]):
             before_final=state.before_final,
         )
 
+    def reveals(self, observation: KarakorumObservation, action: Action) -> bool:
+        """Revealing, and whatever ends the round: the next one opens with cards revealed.
+
+        The deck's order is all that is hidden, and whether a decision ends the
+        round does not depend on it, so any deal from the observation tells.
+        """
+        if isinstance(action, Reveal):
+            return True
+        dealt = self.sample_state(observation, random.Random(0))
+        if action not in self.legal_actions(dealt):
+            return False  # refused anyway, for reasons the player can see
+        return len(self._apply(dealt, action).deck) < len(dealt.deck)
+
     def sample_state(self, observation: KarakorumObservation, rng: random.Random) -> KarakorumState:
         """Shuffle the summit cards not in sight into a deck of the observed size."""
         return self._deal(observation, self._unseen(observation), rng)

@@ -617,6 +617,10 @@ class Karakum(Game[KarakumState, KarakumObservation, Action]):
             turn=state.turn,
         )
 
+    def reveals(self, observation: KarakumObservation, action: Action) -> bool:
+        """Taking or drawing a card (the row refills from the deck) and paying (a camel comes up)."""
+        return isinstance(action, TakeCard | DrawCard | Pay)
+
     def sample_state(self, observation: KarakumObservation, rng: random.Random) -> KarakumState:
         """Deal the unseen camels and resources at random, consistent with ``observation``."""
         return self.sampler(observation)(rng)

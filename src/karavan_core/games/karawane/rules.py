@@ -433,6 +433,10 @@ class Karawane(Game[KarawaneState, KarawaneObservation, Action]):
             turn=state.turn,
         )
 
+    def reveals(self, observation: KarawaneObservation, action: Action) -> bool:
+        """Every card played is replaced from the deck: each decision shows a new card."""
+        return True
+
     def sample_state(self, observation: KarawaneObservation, rng: random.Random) -> KarawaneState:
         """Deal every unseen card at random: others' hands and every deck's order."""
         obs = observation
