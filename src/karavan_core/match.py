@@ -143,6 +143,9 @@ class Match:
         self.on_change: Callable[[Match], None] | None = None
         self._log: list[str] = []  # log lines of history[:len(_log)], worked out once
         self.hints = [0] * len(self.seats)  # hints each seat asked for (undo keeps them)
+        # Take-backs each seat made past a decision that had revealed something (see the referee).
+        self.takebacks = [0] * len(self.seats)
+        self.revision = 0  # changes ever made (the save keeps it): a table's version number
 
     # -- reading --------------------------------------------------------------
     @property
@@ -292,24 +295,40 @@ class Match:
         """Whether there is an undone decision to replay."""
         return bool(self.future)
 
-    def undo_target(self) -> int:
-        """How many decisions remain after an undo."""
+    def undo_target(self, seat: int | None = None) -> int:
+        """How many decisions remain after an undo.
+
+        Undo goes back to the start of ``seat``'s last gesture, or (no seat given)
+        of the last gesture of any human; with no such gesture, one decision back.
+        """
         index = len(self.history) - 1
         for candidate in range(len(self.history) - 1, -1, -1):
-            if not self.seats[self.actor(candidate)].is_bot:
+            actor = self.actor(candidate)
+            if actor == seat if seat is not None else not self.seats[actor].is_bot:
                 index = candidate
                 break
         while index > 0 and not self.starts[index]:
             index -= 1  # back to the first decision of that gesture
         return index
 
-    def undo(self) -> bool:
-        """Take back decisions up to and including the last human gesture; ``False`` if none."""
+    def undo(self, keep: int | None = None) -> bool:
+        """Take back decisions until ``keep`` remain (default: :meth:`undo_target`).
+
+        Returns ``False`` if there is nothing to take back.
+        """
         if not self.history:
             return False
-        self._truncate(self.undo_target())
+        self._truncate(self.undo_target() if keep is None else keep)
         self._changed()
         return True
+
+    def bump(self) -> None:
+        """Count a change at the table that is not one of the match's own (a take-back asked)."""
+        self.revision += 1
+
+    def count_takeback(self, seat: int) -> None:
+        """Note that ``seat`` took back a decision that had revealed something (saved)."""
+        self.takebacks[seat] += 1
 
     def _truncate(self, keep: int) -> None:
         undone = list(zip(self.history[keep:], self.starts[keep:], strict=True))
@@ -339,5 +358,6 @@ class Match:
         return seat is not None and seat.is_bot
 
     def _changed(self) -> None:
+        self.revision += 1
         if self.on_change is not None:
             self.on_change(self)

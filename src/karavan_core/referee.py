@@ -20,7 +20,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
-from attrs import frozen
+from attrs import evolve, frozen
 
 from karavan_core.bots import Bot, make_bot
 from karavan_core.engine import Action, Game, IllegalAction, Observation
@@ -34,7 +34,9 @@ class Change:
 
     ``kind`` is ``"play"`` (``decisions`` decisions made by ``seat``),
     ``"undo"`` (``decisions`` taken back, asked by ``seat``), ``"redo"``
-    (``decisions`` played again) or ``"hint"`` (``seat`` asked for a hint).
+    (``decisions`` played again), ``"hint"`` (``seat`` asked for a hint),
+    ``"request"`` (``seat`` asks the others to agree to a take-back),
+    ``"accepted"`` / ``"declined"`` (``seat`` answered it) or ``"withdrawn"``.
     ``revision`` is the table's revision after the change.
     """
 
@@ -42,6 +44,32 @@ class Change:
     seat: int | None
     decisions: int
     revision: int
+
+
+@frozen
+class TakeBack:
+    """A take-back ``seat`` may make: back to ``keep`` decisions, ``decisions`` taken back.
+
+    ``revealed``: one of them had shown something new; ``needs``: the humans
+    who must agree first (none: it is free).
+    """
+
+    seat: int
+    keep: int
+    decisions: int
+    revealed: bool
+    needs: tuple[int, ...]
+
+
+@frozen
+class TakeBackRequest:
+    """A take-back asked for and waiting for the other humans' answers.
+
+    Any change at the table but an answer voids it.
+    """
+
+    takeback: TakeBack
+    waiting: frozenset[int]  # the humans yet to answer
 
 
 @frozen
@@ -84,6 +112,12 @@ class SeatView:
     can_undo: bool
     can_redo: bool
     outcome: Outcome | None
+    request: TakeBackRequest | None = None  # a take-back waiting for answers
+
+    @property
+    def to_answer(self) -> bool:
+        """Whether this seat's answer to a take-back is awaited."""
+        return self.request is not None and self.seat in self.request.waiting
 
     def preview(self, action: Action) -> str:
         """``action`` in words before it is taken, from this seat's observation only."""
@@ -105,6 +139,7 @@ class SeatView:
 
 
 T = TypeVar("T")
+MATCH_CHANGES = frozenset({"play", "undo", "redo", "hint"})  # the changes the match makes itself
 BotMaker = Callable[[str, Game[Any, Any, Any], int], Bot]
 
 
@@ -135,10 +170,15 @@ class Referee:
             for seat, info in enumerate(match.seats)
             if info.is_bot
         }
-        self.revision = 0  # changes since the referee took the match
         self.held: str | None = None  # while set: why nobody may decide now
+        self.request: TakeBackRequest | None = None  # a take-back waiting for consent
         self._listeners: list[Callable[[Change], None]] = []
         self._cache: dict[object, Any] = {}
+
+    @property
+    def revision(self) -> int:
+        """The table's version: it grows with every change, across restarts too."""
+        return self.match.revision
 
     # -- who decides --------------------------------------------------------------------
     @property
@@ -160,6 +200,8 @@ class Referee:
         seat = self.to_move
         if seat is None or seat not in self.bots or self.held is not None:
             return None
+        if self.request is not None:
+            return None  # the bots wait for the answers to a take-back asked for
         return seat
 
     def legal(self) -> tuple[Action, ...]:
@@ -195,6 +237,8 @@ class Referee:
         if match.to_move != seat:
             name = match.seats[match.to_move].name if match.to_move is not None else "nobody"
             raise IllegalAction(f"It is not your turn: {name} decides now.")
+        if seat in self.bots:
+            raise IllegalAction(f"A bot plays {match.seats[seat].name}'s seat.")
         match.gesture_states(actions, by=seat, legal=self.legal())
 
     def bot_turn(self) -> BotTurn | None:
@@ -225,33 +269,89 @@ class Referee:
             self._cache.clear()
 
     # -- taking back --------------------------------------------------------------------
-    def undo_refusal(self, seat: int | None) -> str | None:
-        """Why ``seat`` may not take back now, or ``None`` if it may.
+    def takeback(self, seat: int) -> TakeBack:
+        """What taking back ``seat``'s last gesture would take back, and who must agree.
 
-        A player takes back their own last gesture, and the bots' decisions
-        after it, while no other human has decided since.
+        Raises :class:`IllegalAction` with the reason when there is nothing it may
+        take back.  Where several people play, a player's own last gesture comes
+        back freely while it revealed nothing and nobody has decided since;
+        anything further needs every other human's consent.  Against bots alone a
+        take-back is free, but one that goes back past a revealing decision is
+        counted (the results and the review show it).
         """
         match = self.match
+        if match.is_over():
+            raise IllegalAction("The game is over: its result stands.")
         if not match.history:
-            return "There is nothing to take back."
-        actor = match.actor(match.undo_target())
-        if match.seats[actor].is_bot:
-            return "You have made no decision to take back."
-        if seat is not None and actor != seat:
-            return (
-                f"{match.seats[actor].name} has decided since your last decision: "
-                "it can no longer be taken back."
-            )
+            raise IllegalAction("There is nothing to take back.")
+        if seat not in self.humans or match.last_move_of(seat) == 0:
+            raise IllegalAction("You have made no decision to take back.")
+        keep = match.undo_target(seat)
+        revealed = False
+        others = set()
+        for index in range(keep, len(match.history)):
+            actor = match.actor(index)
+            if actor != seat:
+                others.add(actor)
+            observation = self.game.observe(match.states[index], actor)
+            revealed = revealed or self.game.reveals(observation, match.history[index])
+        rest = tuple(h for h in self.humans if h != seat)
+        needs = rest if rest and (revealed or others) else ()
+        return TakeBack(seat, keep, len(match.history) - keep, revealed, needs)
+
+    def undo_refusal(self, seat: int | None) -> str | None:
+        """Why ``seat`` may not take back now, or ``None`` if it may (perhaps by asking)."""
+        if seat is None:
+            return "Nobody is at the table to take a decision back."
+        try:
+            self.takeback(seat)
+        except IllegalAction as error:
+            return str(error)
         return None
 
-    def undo(self, seat: int | None) -> None:
-        """Take back ``seat``'s last gesture (and the bots' after it), or raise with the reason."""
-        reason = self.undo_refusal(seat)
-        if reason is not None:
-            raise IllegalAction(reason)
-        before = len(self.match.history)
-        self.match.undo()
-        self._changed("undo", seat, before - len(self.match.history))
+    def undo(self, seat: int) -> bool:
+        """Take back ``seat``'s last gesture (and whatever followed), or ask the others first.
+
+        Returns ``True`` if it was taken back, ``False`` if it now waits for the
+        other humans' answers (:attr:`request`).  Raises :class:`IllegalAction`
+        with the reason when there is nothing ``seat`` may take back.
+        """
+        wanted = self.takeback(seat)
+        if wanted.needs:
+            self.request = TakeBackRequest(wanted, frozenset(wanted.needs))
+            self._changed("request", seat, 0, keep_request=True)
+            return False
+        self._take_back(wanted)
+        return True
+
+    def answer(self, seat: int, accept: bool) -> None:
+        """``seat``'s answer to the take-back asked for; raises if it has nothing to answer."""
+        request = self.request
+        if request is None or seat not in request.waiting:
+            raise IllegalAction("Nobody is waiting for your answer to a take-back.")
+        if not accept:
+            self.request = None
+            self._changed("declined", seat, 0)
+            return
+        waiting = request.waiting - {seat}
+        if waiting:
+            self.request = evolve(request, waiting=waiting)
+            self._changed("accepted", seat, 0, keep_request=True)
+            return
+        self.request = None
+        self._take_back(request.takeback)
+
+    def withdraw(self, seat: int) -> None:
+        """``seat`` no longer asks to take back (nothing happens if it did not ask)."""
+        if self.request is not None and self.request.takeback.seat == seat:
+            self.request = None
+            self._changed("withdrawn", seat, 0)
+
+    def _take_back(self, wanted: TakeBack) -> None:
+        if wanted.revealed:
+            self.match.count_takeback(wanted.seat)
+        self.match.undo(wanted.keep)
+        self._changed("undo", wanted.seat, wanted.decisions)
 
     def redo_refusal(self, seat: int | None) -> str | None:
         """Why ``seat`` may not play an undone gesture again now, or ``None`` if it may."""
@@ -296,6 +396,7 @@ class Referee:
             can_undo=seat is not None and self.undo_refusal(seat) is None,
             can_redo=seat is not None and self.redo_refusal(seat) is None,
             outcome=self.outcome(),
+            request=self.request,
         )
 
     def seen_by(self, seat: int | None) -> int:
@@ -354,8 +455,13 @@ class Referee:
         if isinstance(old, SaveFile) and old.path != path:
             old.path.unlink(missing_ok=True)
 
-    def _changed(self, kind: str, seat: int | None, decisions: int) -> None:
-        self.revision += 1
+    def _changed(
+        self, kind: str, seat: int | None, decisions: int, *, keep_request: bool = False
+    ) -> None:
+        if not keep_request:
+            self.request = None  # anything else happening voids a take-back asked for
+        if kind not in MATCH_CHANGES:
+            self.match.bump()  # the match counted its own change already
         self._cache.clear()
         if self.writer is not None:
             self.writer.submit(self.match)

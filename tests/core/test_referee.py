@@ -87,7 +87,9 @@ def test_a_gesture_is_all_or_nothing_and_only_its_deciders_own():
     assert len(referee.match.history) == history
     referee.play(seat, [buy, pay])
     assert referee.match.history[-2:] == [buy, pay]
-    referee.undo(seat)
+    # Paying turned up a new camel: the other player agrees to the take-back first.
+    assert referee.undo(seat) is False
+    referee.answer(1 - seat, True)
     assert len(referee.match.history) == history  # one take-back unit
 
 
@@ -118,7 +120,7 @@ def test_against_bots_you_take_back_your_own_gesture_and_the_bots_after_it():
     while referee.to_move != 0:
         play_one(referee, rng)
     mine = referee.match.last_move_of(0)
-    referee.undo(0)
+    assert referee.undo(0) is True
     assert len(referee.match.history) < mine
     assert referee.to_move == 0
     assert referee.redo_refusal(0) is None
@@ -126,26 +128,99 @@ def test_against_bots_you_take_back_your_own_gesture_and_the_bots_after_it():
     assert referee.to_move == 0
 
 
-def test_with_two_humans_you_cannot_take_back_the_other_players_decision():
+def revealing(referee: Referee, seat: int):
+    """A decision of ``seat``'s, now, that reveals something (``None`` if none does)."""
+    observation = referee.view(seat).observation
+    return next((a for a in referee.legal() if referee.game.reveals(observation, a)), None)
+
+
+def test_against_bots_a_take_back_past_a_reveal_is_free_but_counted():
+    referee = referee_for("Ann,bot:random", seed=5)
+    rng = random.Random(2)
+    while (draw := revealing(referee, 0)) is None or referee.to_move != 0:
+        play_one(referee, rng)
+    referee.play(0, [draw])
+    assert referee.match.takebacks == [0, 0]
+    assert referee.takeback(0).revealed and referee.takeback(0).needs == ()
+    assert referee.undo(0) is True
+    assert referee.match.takebacks == [1, 0]
+
+
+def test_with_two_humans_your_quiet_last_gesture_comes_back_freely():
+    referee = referee_for("Ann,Bob", seed=6)
+    quiet = next(
+        a for a in referee.legal() if not referee.game.reveals(referee.view(0).observation, a)
+    )
+    referee.play(0, [quiet])
+    if referee.to_move == 0:  # still Ann's turn: nobody else has decided
+        assert referee.takeback(0).needs == ()
+        assert referee.undo(0) is True
+        assert referee.match.history == []
+
+
+def test_with_two_humans_taking_back_past_the_other_needs_their_consent():
     referee = referee_for("Ann,Bob", seed=6)
     rng = random.Random(4)
     while referee.to_move == 0:
         play_one(referee, rng)
     assert referee.to_move == 1
-    reason = referee.undo_refusal(1)
-    assert reason == "Ann has decided since your last decision: it can no longer be taken back."
-    with pytest.raises(IllegalAction, match="Ann has decided"):
-        referee.undo(1)
-    assert referee.undo_refusal(0) is None
-    referee.undo(0)
-    assert referee.to_move == 0
-    assert referee.redo_refusal(1) == "Only the player who took a decision back can play it again."
+    # Bob has not decided yet: nothing of his to take back.
+    assert referee.undo_refusal(1) == "You have made no decision to take back."
+    play_one(referee, rng)
+    while referee.to_move == 1:
+        play_one(referee, rng)
+    history = list(referee.match.history)
+    # Ann asks to take back her last gesture, past Bob's: Bob must agree.
+    assert referee.takeback(0).needs == (1,)
+    heard: list[Change] = []
+    referee.subscribe(heard.append)
+    assert referee.undo(0) is False
+    assert referee.match.history == history
+    assert referee.view(1).to_answer and not referee.view(0).to_answer
+    with pytest.raises(IllegalAction, match="Nobody is waiting for your answer"):
+        referee.answer(0, True)
+    referee.answer(1, False)
+    assert referee.request is None and referee.match.history == history
+    assert referee.undo(0) is False
+    referee.answer(1, True)
+    assert referee.request is None
+    assert len(referee.match.history) < len(history) and referee.to_move == 0
+    assert [c.kind for c in heard] == ["request", "declined", "request", "undo"]
 
 
-def test_nothing_to_take_back_at_the_start():
-    referee = referee_for("Ann,bot:random")
-    assert referee.undo_refusal(0) == "There is nothing to take back."
-    assert referee.redo_refusal(0) == "There is nothing to redo."
+def test_a_take_back_asked_for_is_void_once_anything_else_happens():
+    referee = referee_for("Ann,Bob,bot:random", seed=8)
+    rng = random.Random(5)
+    while referee.to_move != 1:
+        play_one(referee, rng)
+    while referee.to_move == 1:
+        play_one(referee, rng)
+    assert referee.undo(0) is False and referee.request is not None
+    while referee.to_move != 1:  # the bot waits for the answers
+        assert referee.bot_to_move() is None
+        referee.withdraw(0)
+        play_one(referee, rng)
+        assert referee.undo(0) is False
+    play_one(referee, rng)  # Bob plays instead of answering
+    assert referee.request is None
+
+
+def test_a_finished_game_is_final():
+    referee = referee_for("Ann,bot:random", seed=1, game=JAIPUR)
+    rng = random.Random(3)
+    while not referee.is_over():
+        play_one(referee, rng)
+    assert referee.undo_refusal(0) == "The game is over: its result stands."
+    with pytest.raises(IllegalAction):
+        referee.undo(0)
+
+
+def test_the_revision_counts_every_change_and_is_kept_in_the_match():
+    referee = referee_for("Ann,Bob", seed=6)
+    rng = random.Random(4)
+    for _ in range(5):
+        play_one(referee, rng)
+    assert referee.revision == referee.match.revision == 5
 
 
 def test_a_seat_sees_its_own_observation_its_decisions_and_the_news_since_its_last():
@@ -324,3 +399,9 @@ def test_a_gesture_cannot_run_past_a_reveal_and_says_so_whatever_comes_after():
         "send the rest once you have seen it."
     }
     assert referee.match.state is state
+
+
+def test_nothing_to_take_back_at_the_start():
+    referee = referee_for("Ann,bot:random")
+    assert referee.undo_refusal(0) == "There is nothing to take back."
+    assert referee.redo_refusal(0) == "There is nothing to redo."

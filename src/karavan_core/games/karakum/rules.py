@@ -618,7 +618,7 @@ class Karakum(Game[KarakumState, KarakumObservation, Action]):
         )
 
     def reveals(self, observation: KarakumObservation, action: Action) -> bool:
-        """Taking or drawing a card (the row refills from the deck) and paying (a camel comes up)."""
+        """Taking or drawing a card (the row refills from the deck), paying (a camel comes up)."""
         return isinstance(action, TakeCard | DrawCard | Pay)
 
     def sample_state(self, observation: KarakumObservation, rng: random.Random) -> KarakumState:
