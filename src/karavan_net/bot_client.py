@@ -38,6 +38,8 @@ class BotPlayer:
         self._updates: asyncio.Queue[Update | None] = asyncio.Queue()
         self.ending: str | None = None
         self.declines: list[str] = []
+        # The table number the bot last answered: it does not answer the same twice.
+        self.answered = -1
 
     # -- the listener -------------------------------------------------------------------
     def table_updated(self, update: Update) -> None:
@@ -51,7 +53,13 @@ class BotPlayer:
         self.declines.append(reason)
 
     def connection_changed(self, connected: bool) -> None:
-        """Say when the table is lost and found again."""
+        """Say when the table is lost and found again.
+
+        Back at the table, the bot may answer the same number again: its last
+        answer may never have reached a host that went away meanwhile.
+        """
+        if connected:
+            self.answered = -1
         self.out("Back at the table." if connected else "Lost the table: reconnecting...")
 
     def closed(self, reason: str) -> None:
@@ -64,7 +72,6 @@ class BotPlayer:
         """Play until the game is over (0) or the table is lost (1)."""
         client = self.client
         reader = asyncio.get_running_loop().create_task(client.run(self))
-        answered = -1
         try:
             while True:
                 update = await self._updates.get()
@@ -85,9 +92,9 @@ class BotPlayer:
                     return 0
                 if update.to_move != client.seat or not update.legal:
                     continue
-                if update.number == answered:
+                if update.number == self.answered:
                     continue
-                answered = update.number
+                self.answered = update.number
                 observation = client.observation(update.observation)
                 legal = [client.action(choice.action) for choice in update.legal]
                 action = await asyncio.to_thread(self.bot.choose, observation, legal)

@@ -25,6 +25,7 @@ from karavan_core.saves import converter_for, structure_action, unstructure_acti
 from karavan_core.text import clean_name, printable
 from karavan_core.version import __version__
 from karavan_net.protocol import (
+    Answer,
     HEARTBEAT,
     MAX_HOST_FRAME,
     PROTOCOL,
@@ -247,6 +248,11 @@ class TableClient:
         """Ask to replay our undone decision."""
         assert self.update is not None
         return await self.send(Redo(self.update.number))
+
+    async def answer(self, accept: bool) -> bool:
+        """Agree to (or decline) the take-back another player asks for."""
+        assert self.update is not None
+        return await self.send(Answer(self.update.number, accept))
 
     async def run(self, listener: Listener) -> None:
         """Read the table until it is gone, telling ``listener``; reconnect after drops."""

@@ -22,7 +22,7 @@ from typing import Protocol
 
 from karavan_core.engine import IllegalAction
 from karavan_core.match import Match
-from karavan_core.referee import Change, Referee
+from karavan_core.referee import Change, Referee, SeatView
 from karavan_core.saves import structure_action, unstructure_action, unstructure_actions
 from karavan_core.storage import SaveFile
 from karavan_core.text import printable
@@ -30,6 +30,7 @@ from karavan_core.version import __version__
 from karavan_net.protocol import (
     MAX_GESTURE,
     PROTOCOL,
+    Answer,
     Choice,
     ClientMessage,
     Decide,
@@ -40,6 +41,7 @@ from karavan_net.protocol import (
     Redo,
     Refused,
     SeatInfo,
+    TakeBackAsked,
     Undo,
     Update,
     Welcome,
@@ -60,6 +62,14 @@ class Link(Protocol):
 
     def close(self, text: str | None = None) -> None:
         """Send ``text`` (if any) as the last frame, then close the connection."""
+
+
+def _asked(view: SeatView) -> TakeBackAsked | None:
+    request = view.request
+    if request is None:
+        return None
+    wanted = request.takeback
+    return TakeBackAsked(wanted.seat, wanted.decisions, sorted(request.waiting))
 
 
 def host_for(
@@ -266,6 +276,8 @@ class Host:
             reason = self.undo(seat, message.number)
         elif isinstance(message, Redo):
             reason = self.redo(seat, message.number)
+        elif isinstance(message, Answer):
+            reason = self.answer(seat, message.number, message.accept)
         if reason is not None:
             self.decline(link, reason)
 
@@ -298,12 +310,23 @@ class Host:
         return None
 
     def undo(self, seat: int, number: int) -> str | None:
-        """Take back ``seat``'s last decision if the referee allows it; else the reason."""
+        """Take back ``seat``'s last gesture, or ask the others to agree; else the reason."""
         stale = self._stale(number)
         if stale is not None:
             return stale
         try:
             self.referee.undo(seat)
+        except IllegalAction as error:
+            return str(error)
+        return None
+
+    def answer(self, seat: int, number: int, accept: bool) -> str | None:
+        """``seat``'s answer to the take-back asked for; else the reason it cannot answer."""
+        stale = self._stale(number)
+        if stale is not None:
+            return stale
+        try:
+            self.referee.answer(seat, accept)
         except IllegalAction as error:
             return str(error)
         return None
@@ -321,8 +344,16 @@ class Host:
 
     # -- after every change ----------------------------------------------------------------
     def _changed(self, change: Change) -> None:
-        if change.kind == "undo" and change.seat is not None:
-            self._say(f"{self.match.seats[change.seat].name} takes back their last decision.")
+        who = "" if change.seat is None else self.match.seats[change.seat].name
+        said = {
+            "undo": f"{who} takes back their last decision.",
+            "request": f"{who} asks to take back their last decision.",
+            "declined": f"{who} declines the take-back.",
+            "accepted": f"{who} agrees to the take-back.",
+            "withdrawn": f"{who} no longer asks to take back.",
+        }
+        if change.kind in said:
+            self._say(said[change.kind])
         elif change.kind in ("play", "redo") and change.decisions:
             for line in self.referee.log()[-change.decisions :]:
                 self._say(line)
@@ -360,6 +391,7 @@ class Host:
             can_undo=view.can_undo,
             can_redo=view.can_redo,
             outcome=view.outcome,
+            takeback=_asked(view),
         )
 
     def _broadcast(self) -> None:

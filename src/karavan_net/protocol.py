@@ -93,6 +93,14 @@ class Redo:
     number: int
 
 
+@frozen
+class Answer:
+    """My answer to the take-back another player asks for (the table is at ``number``)."""
+
+    number: int
+    accept: bool
+
+
 # -- the host's messages ---------------------------------------------------------------
 
 
@@ -146,6 +154,15 @@ class Choice:
 
 
 @frozen
+class TakeBackAsked:
+    """A take-back a player asks for: ``decisions`` decisions of the game, ``waiting`` to answer."""
+
+    seat: int
+    decisions: int
+    waiting: list[int]
+
+
+@frozen
 class Update:
     """The table as one seat sees it now.
 
@@ -154,6 +171,7 @@ class Update:
     lines from ``log_start`` on (the client keeps the earlier ones it has).
     ``before`` and ``news`` are what this seat saw right after its last
     decision and the decisions made since, when others have moved since.
+    ``takeback`` is a take-back some player asks the others to agree to.
     """
 
     number: int
@@ -169,11 +187,12 @@ class Update:
     can_undo: bool = False
     can_redo: bool = False
     outcome: Outcome | None = None
+    takeback: TakeBackAsked | None = None
 
 
-ClientMessage = Hello | Decide | Undo | Redo
+ClientMessage = Hello | Decide | Undo | Redo | Answer
 HostMessage = Welcome | Refused | Declined | Update
-_CLIENT_TYPES = (Hello, Decide, Undo, Redo)
+_CLIENT_TYPES = (Hello, Decide, Undo, Redo, Answer)
 _HOST_TYPES = (Welcome, Refused, Declined, Update)
 
 

@@ -197,8 +197,9 @@ async def test_joins_refused_by_code_name_seat_and_protocol():
             raise AssertionError("an away seat was taken without its secret")
 
 
-async def test_undo_takes_back_only_your_own_last_decision():
+async def test_take_backs_are_free_while_quiet_and_asked_for_past_another_player():
     match = new_match("jaipur", "Ann,Bob", first=0)
+    game = match.game
     async with hosting(match) as (table, server):
         ann, bob = await joined(server.port, "Ann"), await joined(server.port, "Bob")
 
@@ -215,11 +216,13 @@ async def test_undo_takes_back_only_your_own_last_decision():
         await numbered(0)
         assert not ann.update.can_undo
         await refused(ann, "nothing to take back")
-        await ann.decide(match.legal_actions()[0])
+        quiet = [a for a in match.legal_actions() if not game.reveals(match.view(0), a)]
+        assert quiet, "the deal offers Ann a decision that reveals nothing"
+        await ann.decide(quiet[0])
         await numbered(1)
         assert ann.update.can_undo and not bob.update.can_undo
-        await refused(bob, "Ann has decided since your last decision")
-        await ann.undo()
+        await refused(bob, "You have made no decision to take back.")
+        await ann.undo()  # quiet, and nobody has decided since: free
         await numbered(2)
         assert match.history == [] and ann.update.can_redo and not bob.update.can_redo
         await ann.redo()
@@ -227,11 +230,26 @@ async def test_undo_takes_back_only_your_own_last_decision():
         assert len(match.history) == 1
         await bob.decide(match.legal_actions()[0])
         await numbered(4)
-        await refused(ann, "Bob has decided since your last decision")
-        assert len(match.history) == 2
-        await bob.undo()
+        # Past Bob's decision: Ann asks, Bob answers.
+        await ann.undo()
         await numbered(5)
-        assert len(match.history) == 1
+        asked = bob.update.takeback
+        assert asked is not None and (asked.seat, asked.waiting) == (0, [1])
+        assert ann.update.takeback == asked and len(match.history) == 2
+        await bob.answer(False)
+        await numbered(6)
+        assert bob.update.takeback is None and len(match.history) == 2
+        await ann.undo()
+        await numbered(7)
+        await bob.answer(True)
+        await numbered(8)
+        assert match.history == [] and bob.update.takeback is None
+        # Ann cannot answer for Bob.
+        number = table.number
+        await ann.answer(True)
+        await until(lambda: ann.heard.declines)
+        assert "Nobody is waiting for your answer" in ann.heard.declines.pop()
+        assert table.number == number
         await ann.close()
         await bob.close()
 
@@ -306,6 +324,7 @@ async def test_a_host_restarted_from_its_save_takes_its_players_back(tmp_path):
     file = TableFile.read(save)
     assert file is not None and file.code == CODE and set(file.digests) == {0, 1}
     again = host_for(saved, file.code, save_path=save, table_file=file, bot_delay=0.0)
+    assert again.number == table.number >= 12  # the table's numbers go on from where they were
     server = HostServer([again])
     await server.start("127.0.0.1", port)
     try:
