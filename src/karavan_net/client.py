@@ -25,10 +25,10 @@ from karavan_core.saves import converter_for, structure_action, unstructure_acti
 from karavan_core.text import clean_name, printable
 from karavan_core.version import __version__
 from karavan_net.protocol import (
-    Answer,
     HEARTBEAT,
     MAX_HOST_FRAME,
     PROTOCOL,
+    Answer,
     ClientMessage,
     Decide,
     Declined,
