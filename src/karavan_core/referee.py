@@ -164,6 +164,7 @@ class Referee:
     ) -> None:
         self.match = match
         self.game = match.game
+        self._kept: Callable[[int], None] | None = None
         self.writer = None if storage is None else SaveWriter(storage)
         self.bots: dict[int, Bot] = {
             seat: bots(info.level or "random", self.game, bot_seed(match.seed, seat))
@@ -442,6 +443,28 @@ class Referee:
         if self.writer is not None:
             self.writer.flush()
 
+    def keep_now(self) -> None:
+        """Write the match as it is now and wait for it (``OSError`` if that fails).
+
+        A host does this before the first decision, so that the save it names
+        exists from the start.
+        """
+        if self.writer is not None:
+            self.writer.submit(self.match)
+            self.writer.flush()
+            if self.writer.error is not None:
+                raise self.writer.error
+
+    def when_kept(self, listener: Callable[[int], None] | None) -> None:
+        """Have ``listener`` hear each revision once its save has been written (or has failed).
+
+        It is called on the writer's thread (see :class:`SaveWriter`); without
+        storage it is never called, as nothing waits for a disk.
+        """
+        self._kept = listener
+        if self.writer is not None:
+            self.writer.kept = listener
+
     def relocate(self, path: Path) -> None:
         """Keep the match in the save file ``path`` from now on (written at once; ``OSError``).
 
@@ -451,7 +474,7 @@ class Referee:
         new = SaveFile(path)
         new.write(new.snapshot(self.match))
         old = None if self.writer is None else self.writer.storage
-        self.writer = SaveWriter(new)
+        self.writer = SaveWriter(new, self._kept)
         if isinstance(old, SaveFile) and old.path != path:
             old.path.unlink(missing_ok=True)
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import threading
+from collections.abc import Callable
 from pathlib import Path
 from typing import Protocol
 
@@ -50,20 +51,27 @@ class SaveWriter:
     :meth:`submit` snapshots the match at once and returns; one writer thread
     at a time writes the newest snapshot.  The thread is not a daemon, so the
     interpreter waits for it at exit and nothing is lost by quitting.
+
+    ``kept`` (if set) hears, on the writer's thread, the revision of each
+    snapshot once its write has ended: from then on that position is on disk
+    (unless :attr:`error` says the write failed).  A host shows a position
+    only once it is kept, so that no crash loses what the players saw.  It
+    must not raise, and should be quick: the next write waits for it.
     """
 
-    def __init__(self, storage: Storage) -> None:
+    def __init__(self, storage: Storage, kept: Callable[[int], None] | None = None) -> None:
         self.storage = storage
+        self.kept = kept
         self.error: OSError | None = None  # the last write's failure, cleared by a success
         self._cond = threading.Condition()
-        self._pending: str | None = None
+        self._pending: tuple[str, int] | None = None
         self._thread: threading.Thread | None = None
 
     def submit(self, match: Match) -> None:
         """Keep ``match`` as it is now; returns before the disk is touched."""
         text = self.storage.snapshot(match)
         with self._cond:
-            self._pending = text  # an older snapshot not yet written is dropped
+            self._pending = (text, match.revision)  # an older one not yet written is dropped
             if self._thread is None:
                 self._thread = threading.Thread(target=self._run, name="karavan-save")
                 self._thread.start()
@@ -71,17 +79,20 @@ class SaveWriter:
     def _run(self) -> None:
         while True:
             with self._cond:
-                text, self._pending = self._pending, None
-                if text is None:
+                pending, self._pending = self._pending, None
+                if pending is None:
                     self._thread = None
                     self._cond.notify_all()
                     return
+            text, revision = pending
             try:
                 self.storage.write(text)
             except OSError as error:
                 self.error = error
             else:
                 self.error = None
+            if self.kept is not None:
+                self.kept(revision)  # before flush() returns: a flushed write has been told
 
     def flush(self) -> None:
         """Wait until the newest snapshot is written (or has failed)."""

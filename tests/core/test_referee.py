@@ -343,6 +343,31 @@ def test_the_writer_never_blocks_and_writes_only_the_newest_waiting_snapshot():
     assert len(storage.written) <= 2  # the first, then only the newest of the rest
 
 
+def test_the_writer_tells_which_revision_is_on_disk(tmp_path: Path):
+    path = tmp_path / "game.json"
+    kept: list[int] = []
+    referee = referee_for("Ann,Bob", storage=SaveFile(path))
+    referee.when_kept(kept.append)
+    referee.keep_now()  # before any decision, and waited for
+    assert kept == [0] and path.exists()
+    referee.play(0, [referee.legal()[0]])
+    referee.flush()
+    assert kept[-1] == referee.revision == 1
+    assert json.loads(path.read_text())["revision"] == 1
+    referee.relocate(tmp_path / "moved.json")  # the listener follows the match to its new file
+    referee.play(referee.to_move, [referee.legal()[0]])
+    referee.flush()
+    assert kept[-1] == referee.revision == 2
+
+
+def test_keeping_now_raises_when_the_save_cannot_be_written(tmp_path: Path):
+    blocked = tmp_path / "file"
+    blocked.write_text("")
+    referee = referee_for("Ann,Bob", storage=SaveFile(blocked / "game.json"))
+    with pytest.raises(OSError):
+        referee.keep_now()
+
+
 def test_a_failed_write_is_reported(tmp_path: Path):
     blocked = tmp_path / "file"
     blocked.write_text("")
