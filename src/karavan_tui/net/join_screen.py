@@ -112,7 +112,8 @@ class JoinScreen(ModalScreen[TableClient | None]):
             await client.join()
         except (JoinRefused, HostUnreachable) as error:
             self.joining = False
-            self.problem(f"Cannot join: {printable(str(error))}")
+            reason = printable(str(error)).rstrip(".")
+            self.problem(f"Cannot join: {reason}.")
             return
         self.dismiss(client)
 
