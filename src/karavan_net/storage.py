@@ -26,14 +26,23 @@ def new_secret() -> str:
     return secrets.token_urlsafe(SECRET_BYTES)
 
 
-def check_code(code: str) -> str:
-    """A table code chosen by the host; ``ValueError`` if unfit."""
+MIN_CODE = 10
+"""The fewest characters of a code the host chooses (a random code has 16)."""
+MIN_OLD_CODE = 4  # what a table file of an earlier Karavan may hold
+
+
+def check_code(code: str, shortest: int = MIN_CODE) -> str:
+    """A table code chosen by the host; ``ValueError`` if unfit.
+
+    ``shortest`` is :data:`MIN_CODE` but for a code kept in an earlier
+    Karavan's table file, which its players' clients still know.
+    """
     code = code.strip()
-    if not 4 <= len(code) <= 64 or not all(
+    if not shortest <= len(code) <= 64 or not all(
         c.isascii() and (c.isalnum() or c in "-_") for c in code
     ):
         raise ValueError(
-            "A table code has 4 to 64 letters, digits, dashes and underscores "
+            f"A table code has {shortest} to 64 letters, digits, dashes and underscores "
             "(leave --code out for a random one)."
         )
     return code
@@ -81,7 +90,7 @@ class TableFile:
             if isinstance(seat, str) and seat.isdigit() and isinstance(value, str)
         }
         try:
-            code = check_code(data["code"])
+            code = check_code(data["code"], MIN_OLD_CODE)
         except ValueError:
             return None
         return cls(path, code, kept)

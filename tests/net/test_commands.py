@@ -124,6 +124,7 @@ def test_bad_join_arguments_exit_2(capsys, monkeypatch, tmp_path, args, words):
     [
         (("jaipur",), "--players"),
         (("jaipur", "--players", "Ann,Bob", "--code", "a b"), "--code"),
+        (("jaipur", "--players", "Ann,Bob", "--code", "nine-char"), "10 to 64"),
         (("--resume", "missing.json"), "no such file"),
         (("jaipur", "--players", "bot:random,bot:random", "--headless"), "human seat"),
     ],
