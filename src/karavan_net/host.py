@@ -8,15 +8,24 @@ After every change it tells each connected client the table as that seat sees
 it (:class:`~karavan_net.protocol.Update`): the referee's view of that seat,
 never the state.  It plays the bot seats itself, off the event loop.
 
-It knows no transport: a connection is anything with ``send(text)`` and
-``close(text)`` (:class:`Link`), so the server and the tests drive it alike.
+A position is shown only once the save that holds it is on disk: the table
+file exists before the first decision, and a host killed at any moment has
+kept every decision its players saw.  Each connection is only told that the
+table changed (:meth:`Link.refresh`); the view is built when that connection
+is ready to send it, so a burst of changes costs a slow client one update.
+
+It knows no transport: a connection is anything with ``send``, ``refresh``
+and ``close`` (:class:`Link`), so the server and the tests drive it alike.
 All its methods run on one event loop.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import threading
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Protocol
 
@@ -60,6 +69,13 @@ class Link(Protocol):
     def send(self, text: str) -> None:
         """Queue ``text`` (one frame) for the client."""
 
+    def refresh(self, frame: Callable[[], str | None]) -> None:
+        """Send what ``frame()`` builds when the frames queued before have gone.
+
+        A refresh not yet sent is replaced by the newer one; ``frame()`` may
+        return ``None`` (nothing to send then).
+        """
+
     def close(self, text: str | None = None) -> None:
         """Send ``text`` (if any) as the last frame, then close the connection."""
 
@@ -81,7 +97,10 @@ def host_for(
     bot_delay: float = 0.6,
     events: Callable[[str], None] | None = None,
 ) -> Host:
-    """A host for ``match``, saving it to ``save_path`` (if given) after every change."""
+    """A host for ``match``, saving it to ``save_path`` (if given) after every change.
+
+    The save is written at once (``OSError`` if it cannot be).
+    """
     storage = None if save_path is None else SaveFile(save_path)
     if table_file is None:
         where = None if save_path is None else TableFile.path_for(save_path)
@@ -98,6 +117,7 @@ class Host:
     secrets beside the save.  ``events`` (if given) hears one line for every
     happening a host prints: joins, absences, decisions, the end.
     ``observer`` (tests) sees every frame sent, with its seat, as it is sent.
+    The match is saved at once (``OSError`` if it cannot be).
     """
 
     def __init__(
@@ -123,8 +143,15 @@ class Host:
         self._bot_task: asyncio.Task[None] | None = None
         self.over = asyncio.Event()  # the game is over
         self.ended = asyncio.Event()  # the game is over and every client has gone
+        # The newest revision on disk; the save writer tells it from its own thread.
+        self._lock = threading.Lock()
+        self._kept = -1
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._save_failed = False
+        referee.when_kept(self._kept_elsewhere)
         referee.subscribe(self._changed)
         self._hold_until_seated()
+        referee.keep_now()  # the save the host names exists before the first decision
         self.file.write()
 
     # -- who sits where ------------------------------------------------------------------
@@ -213,6 +240,11 @@ class Host:
         self._broadcast()
         self.kick_bots()
         return True
+
+    def returning(self, hello: Hello) -> bool:
+        """Whether ``hello`` takes back a seat taken before: it holds that seat's secret."""
+        seat = self._seat_named(hello.name)
+        return seat is not None and self.file.holds(seat, hello.secret)
 
     def _seat_named(self, name: str) -> int | None:
         wanted = name.strip().casefold()
@@ -360,9 +392,37 @@ class Host:
         outcome = self.referee.outcome()
         if outcome is not None and change.kind != "hint":
             self._say(f"The game is over: {outcome.sentence([s.name for s in self.match.seats])}")
+        self._loop = asyncio.get_running_loop()
         self._broadcast()
         self.kick_bots()
         self._check_ended()
+
+    # -- what is kept, and shown -----------------------------------------------------------
+    @property
+    def shown(self) -> bool:
+        """Whether the table as it is now may be shown: its save is on disk (or it has none)."""
+        if self.referee.writer is None:
+            return True
+        with self._lock:
+            return self._kept >= self.referee.revision
+
+    def _kept_elsewhere(self, revision: int) -> None:
+        """The save writer's thread: the save of ``revision`` has been written (or failed)."""
+        with self._lock:
+            self._kept = max(self._kept, revision)
+            loop = self._loop
+        if loop is not None:
+            with contextlib.suppress(RuntimeError):  # the loop has closed: nothing to show
+                loop.call_soon_threadsafe(self._kept_now)
+
+    def _kept_now(self) -> None:
+        failed = self.referee.save_error
+        if failed is not None and not self._save_failed:
+            self._say(f"The autosave failed: {failed.strerror or failed}")
+        elif failed is None and self._save_failed:
+            self._say("The autosave works again.")
+        self._save_failed = failed is not None
+        self._broadcast()
 
     def update_for(self, seat: int) -> Update:
         """The table as ``seat`` sees it now (its log lines from where its client is)."""
@@ -395,8 +455,22 @@ class Host:
         )
 
     def _broadcast(self) -> None:
+        """Tell every client the table changed, once what they would see is kept."""
+        if not self.shown:
+            return  # the writer says when it is kept, and this comes again
         for seat, link in list(self.links.items()):
-            self._send(seat, self.update_for(seat), link)
+            link.refresh(partial(self._update_frame, seat, link))
+
+    def _update_frame(self, seat: int, link: Link) -> str | None:
+        """The update ``link`` gets now, as ``seat``; ``None`` if it is not to be sent now."""
+        if self.links.get(seat) is not link:
+            return None  # gone, or replaced by a newer connection
+        if not self.shown:
+            return None  # the table changed again since: that change's save brings it
+        text = encode(self.update_for(seat))
+        if self.observer is not None:
+            self.observer(seat, text)
+        return text
 
     def _send(self, seat: int | None, message: HostMessage, link: Link) -> None:
         text = encode(message)

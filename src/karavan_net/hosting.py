@@ -67,7 +67,7 @@ async def serve_headless(
     out: Callable[[str], None],
 ) -> int:
     """Serve ``host`` until the game is over or a signal stops it; the exit status."""
-    server = HostServer([host])
+    server = HostServer([host], events=host.events)
     try:
         port = await server.start(bind, port)
     except OSError as error:

@@ -22,56 +22,12 @@ from karavan_net.protocol import (
     Refused,
     Update,
     Welcome,
-    decode_host,
     encode,
-    table_url,
 )
 from karavan_net.seats import remember, remembered
 from karavan_net.storage import TableFile
 
-from .helpers import CODE, bot, hosting, joined, new_match, until
-
-
-class Raw:
-    """A hand-driven WebSocket client: it sends whatever it is told to."""
-
-    def __init__(self, session: aiohttp.ClientSession, ws: aiohttp.ClientWebSocketResponse):
-        self.session, self.ws = session, ws
-        self.update: Update | None = None
-        self.secret: str | None = None
-
-    @classmethod
-    async def hello(
-        cls, port: int, name: str, code: str = CODE, protocol: int = PROTOCOL, secret=None
-    ):
-        session = aiohttp.ClientSession()
-        ws = await session.ws_connect(table_url("127.0.0.1", port))
-        raw = cls(session, ws)
-        await ws.send_str(encode(Hello(protocol, code, name, secret)))
-        return raw
-
-    async def next(self):
-        frame = await asyncio.wait_for(self.ws.receive(), 5)
-        if frame.type != aiohttp.WSMsgType.TEXT:
-            return frame
-        message = decode_host(frame.data)
-        if isinstance(message, Update):
-            self.update = message
-        if isinstance(message, Welcome):
-            self.secret = message.secret
-        return message
-
-    async def answer(self, text: str | bytes):
-        """Send ``text`` and return the first message that is not an update of others' doings."""
-        if isinstance(text, bytes):
-            await self.ws.send_bytes(text)
-        else:
-            await self.ws.send_str(text)
-        return await self.next()
-
-    async def close(self):
-        await self.ws.close()
-        await self.session.close()
+from .helpers import CODE, Raw, bot, hosting, joined, new_match, until
 
 
 def decide(table: Host, number: int, *actions) -> str:

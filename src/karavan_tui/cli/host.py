@@ -12,7 +12,7 @@ from pathlib import Path
 
 from karavan_core.match import Match
 from karavan_core.registry import game_names
-from karavan_core.saves import SaveError, check_saves_dir, load_match
+from karavan_core.saves import SaveError, check_saves_dir, load_match, remove_abandoned_temps
 from karavan_core.text import printable
 from karavan_net.host import Host, host_for
 from karavan_net.hosting import CLOSED_AT_END, announce, serve_headless
@@ -133,9 +133,15 @@ def run(ctx: Context) -> int:
         if headless:
             print(line, flush=True)
 
-    host = host_for(
-        match, code, save_path=path, table_file=table_file, bot_delay=bot_delay, events=event
-    )
+    remove_abandoned_temps(ctx.folder)
+    if not path.resolve().is_relative_to(ctx.folder.resolve()):
+        remove_abandoned_temps(path.parent, deep=False)
+    try:
+        host = host_for(
+            match, code, save_path=path, table_file=table_file, bot_delay=bot_delay, events=event
+        )
+    except OSError as error:
+        return fail(f"cannot save to {path}: {error.strerror or error}")
     if headless:
 
         def out(line: str) -> None:
@@ -152,7 +158,7 @@ def _host_with_table(ctx: Context, host: Host, bind: str, port: int, path: Path)
     from karavan_tui.net.app import TableApp
 
     seat = host.humans[0]
-    server = HostServer([host])
+    server = HostServer([host], events=host.events)
     thread = ServerThread(server, bind, port)
     try:
         port = thread.start()
