@@ -88,7 +88,7 @@ def test_refused_joins_are_one_line_and_exit_2(capsys, monkeypatch, tmp_path):
                 "a third player": ((where, CODE, "--name", "Cid"), "no seat called Cid"),
                 "a taken seat": ((where, CODE, "--name", "Ann", "--bot", "random"), "is taken"),
                 "a wrong code": ((where, "guessed-code", "--name", "Bob"), "Wrong table code"),
-                "no host": ((nowhere, CODE, "--name", "Bob"), "no table answers"),
+                "no host": ((nowhere, CODE, "--name", "Bob"), "no Karavan table answers at"),
             }
             for case, (args, words) in cases.items():
                 status, err = join(capsys, *args)
