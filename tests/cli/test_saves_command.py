@@ -66,7 +66,7 @@ def test_saves_prints_each_name_as_the_shell_takes_it(tmp_path, capsys, monkeypa
     shell hands the command the name itself."""
     import shlex
 
-    from karavan_tui.cli import find_save
+    from karavan_tui.cli.common import find_save
 
     monkeypatch.setenv("COLUMNS", "160")
     names = ["Ann and Bob.json", "it's mine.json", "plain.json"]

@@ -17,7 +17,7 @@ from itertools import product, repeat
 from operator import add, mul, sub
 from typing import Any, cast
 
-from karavan_core.engine import Action, Game, Result, remembered
+from karavan_core.engine import Action, Game, Result
 from karavan_core.games.jaipur import components as C
 from karavan_core.games.jaipur.components import CAMEL, CARD_INDEX, CARDS, GOODS, NOUNS, Card
 from karavan_core.games.jaipur.state import (
@@ -370,7 +370,6 @@ class Jaipur(Game[JaipurState, JaipurObservation, Action]):
         return _deal(tuple(players), rng, (0,) * C.PLAYERS, (), first)
 
     # -- decisions ------------------------------------------------------------------
-    @remembered
     def legal_actions(self, state: JaipurState) -> list[Action]:
         """Take one good, take the camels, every exchange, every sale (in that order)."""
         if state.over:
@@ -694,6 +693,27 @@ class Jaipur(Game[JaipurState, JaipurObservation, Action]):
             bonus_counts=tuple(tuple(len(v) for v in held) for held in state.bonus_won),
             turn=state.turn,
         )
+
+    def reveals(self, observation: JaipurObservation, action: Action) -> bool:
+        """Taking from the market (it refills from the deck), a sale that wins a bonus token,
+        and whatever ends the round (the next is dealt; the bonus tokens are shown).
+
+        An exchange refills nothing and never ends a round.
+        """
+        if isinstance(action, TakeGood | TakeCamels):
+            return True
+        if not isinstance(action, Sell):
+            return False
+        if action.count >= C.BONUS_SIZES[0]:
+            pile = min(action.count, C.BONUS_SIZES[-1]) - C.BONUS_SIZES[0]
+            if observation.bonus_pile_sizes[pile]:
+                return True
+        # Whether the sale ends the round shows on the goods piles: any deal tells.
+        dealt = self.sample_state(observation, random.Random(0))
+        if action not in self.legal_actions(dealt):
+            return False  # refused anyway, for reasons the player can see
+        after = self._apply(dealt, action)
+        return after.over or len(after.rounds) > len(dealt.rounds)
 
     def sample_state(self, observation: JaipurObservation, rng: random.Random) -> JaipurState:
         """Deal the unseen cards and bonus tokens at random, consistent with ``observation``."""
