@@ -32,6 +32,12 @@ class IllegalAction(ValueError):
     """An action the rules do not allow here; ``str(error)`` is a sentence for the player."""
 
 
+REVEALING_GESTURE = (
+    "A gesture cannot go on past a decision that reveals something: "
+    "send the rest once you have seen it."
+)
+
+
 @frozen
 class Action:
     """Base class of every game's actions (one decision of one player)."""
@@ -181,20 +187,36 @@ class Game(abc.ABC, Generic[S, O, A]):
                 raise IllegalAction(self.refusal(state, action)) from None
         return self._apply(state, cast(A, listing[where]))
 
-    def gesture_refusal(self, state: S, seat: int, actions: Sequence[Action]) -> str | None:
-        """Why ``seat`` may not play ``actions`` one after another from ``state``, or ``None``.
+    def gesture_states(
+        self,
+        state: S,
+        actions: Sequence[A],
+        by: int | None = None,
+        legal: Sequence[A] | None = None,
+    ) -> list[S]:
+        """The states a gesture (one player's decisions in a row: buy, then pay) leads
+        through from ``state``, ``state`` first, without playing it.
 
-        A gesture (buy, then pay) is one player's decisions in a row: each
-        must be that seat's to take and legal after the ones before it.
+        ``by`` (if given) is the seat the gesture is for: each decision must be
+        that seat's to take.  A gesture may not run past a decision that reveals
+        something its decider cannot see yet (:meth:`reveals`): the decisions
+        after it would be chosen blind, and trying them would answer from the
+        hidden cards.  ``legal`` is the listing of ``state``'s decisions, if the
+        caller has it.  Raises :class:`IllegalAction` with the first refusal,
+        each decided from what the decider can see.
         """
-        for action in actions:
-            if state.to_move != seat:
-                return "A gesture holds only your own decisions."
-            try:
-                state = self.apply(state, action)
-            except IllegalAction as error:
-                return str(error)
-        return None
+        if not actions:
+            raise IllegalAction("A gesture holds at least one decision.")
+        states = [state]
+        last = len(actions) - 1
+        for index, action in enumerate(actions):
+            now = states[-1]
+            if by is not None and now.to_move != by:
+                raise IllegalAction("A gesture holds only your own decisions.")
+            if index < last and self.reveals(self.observe(now, now.to_move), action):
+                raise IllegalAction(REVEALING_GESTURE)
+            states.append(self.apply(now, action, legal if index == 0 else None))
+        return states
 
     def apply_legal(self, state: S, action: A) -> S:
         """Like :meth:`apply` for an action just taken from :meth:`legal_actions`.

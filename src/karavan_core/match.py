@@ -13,25 +13,19 @@ player saw before and after it (never by applying the decision again).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
 from attrs import field, frozen
 from attrs.validators import in_
 
-from karavan_core.engine import Action, Game, IllegalAction, Observation, Result, State
+from karavan_core.engine import Action, Game, Observation, Result, State
 from karavan_core.text import check_name, printable
 
 HUMAN = "human"
 BOT = "bot"
 MAX_SEED = 10**18  # seeds lie strictly between -MAX_SEED and MAX_SEED: at most 18 digits
-
-
-REVEALING_GESTURE = (
-    "A gesture cannot go on past a decision that reveals something: "
-    "send the rest once you have seen it."
-)
 
 
 def _fit_name(_: object, __: object, name: str) -> None:
@@ -108,11 +102,8 @@ class Outcome:
 
 
 class Match:
-    """A game in progress with its whole history.
-
-    ``on_change`` (if given) is called after every change of state: the app's
-    game screen uses it to autosave.
-    """
+    """A game in progress with its whole history (a :class:`~karavan_core.referee.Referee`
+    runs it at a table)."""
 
     def __init__(
         self,
@@ -140,7 +131,6 @@ class Match:
         # (False for the later decisions of one gesture).
         self.starts: list[bool] = []
         self.future: list[tuple[Action, bool]] = []  # undone decisions, next first
-        self.on_change: Callable[[Match], None] | None = None
         self._log: list[str] = []  # log lines of history[:len(_log)], worked out once
         self._public: list[Observation] = []  # public views of states[:len(_public)], the same
         self.hints = [0] * len(self.seats)  # hints each seat asked for (undo keeps them)
@@ -265,19 +255,7 @@ class Match:
         Raises ``IllegalAction`` with the first refusal, each decided from what
         the decider can see.
         """
-        if not actions:
-            raise IllegalAction("A gesture holds at least one decision.")
-        game = self.game
-        states = [self.state]
-        last = len(actions) - 1
-        for index, action in enumerate(actions):
-            state = states[-1]
-            if by is not None and state.to_move != by:
-                raise IllegalAction("A gesture holds only your own decisions.")
-            if index < last and game.reveals(game.observe(state, state.to_move), action):
-                raise IllegalAction(REVEALING_GESTURE)
-            states.append(game.apply(state, action, legal if index == 0 else None))
-        return states
+        return self.game.gesture_states(self.state, actions, by, legal)
 
     def play(
         self, *actions: Action, by: int | None = None, legal: Sequence[Action] | None = None
@@ -326,33 +304,6 @@ class Match:
             seat = self.actor(index)
             if not self.seats[seat].is_bot:
                 return seat
-        return None
-
-    def undo_refusal(self, seat: int) -> str | None:
-        """Why ``seat`` (a human) may not undo now, or ``None`` if it may.
-
-        Undo takes back your own last gesture, and the bots' decisions after it,
-        while no other human has decided since: nobody takes back another's move.
-        Every table asks this one rule (hot-seat and hosted alike).
-        """
-        if not self.history:
-            return "There is nothing to take back."
-        actor = self.actor(self.undo_target())
-        if self.seats[actor].is_bot:
-            return "You have made no decision to take back."
-        if actor == seat:
-            return None
-        name = self.seats[actor].name
-        if self.last_move_of(seat):
-            return f"{name} has decided since your last decision: it can no longer be taken back."
-        return f"{name} decided last: you have made no decision to take back."
-
-    def redo_refusal(self, seat: int) -> str | None:
-        """Why ``seat`` may not redo now, or ``None`` if it may: only who undid replays."""
-        if not self.future:
-            return "There is nothing to redo."
-        if self.to_move != seat:  # an undone gesture is replayed from its own player's turn
-            return "Only the player who took a decision back can play it again."
         return None
 
     def undo(self, keep: int | None = None) -> bool:
@@ -404,5 +355,3 @@ class Match:
 
     def _changed(self) -> None:
         self.revision += 1
-        if self.on_change is not None:
-            self.on_change(self)

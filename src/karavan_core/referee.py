@@ -24,8 +24,9 @@ from attrs import evolve, frozen
 
 from karavan_core.bots import Bot, make_bot
 from karavan_core.engine import Action, Game, IllegalAction, Observation
-from karavan_core.match import Match, Outcome, bot_seed
+from karavan_core.match import Match, Outcome, Seat, bot_seed
 from karavan_core.storage import SaveFile, SaveWriter, Storage
+from karavan_core.text import plural
 
 
 @frozen
@@ -61,6 +62,20 @@ class TakeBack:
     needs: tuple[int, ...]
 
 
+def takeback_question(answerer: str, asker: str, decisions: int, revealed: bool) -> str:
+    """The question put to ``answerer`` when ``asker`` wants ``decisions`` decisions back."""
+    why = "it showed something new" if revealed else "others have decided since"
+    return (
+        f"{answerer}: {asker} asks to take back {plural(decisions, 'decision')} ({why}). "
+        "Do you agree?"
+    )
+
+
+def takeback_declined(answerer: str, asker: str) -> str:
+    """What the table is told when ``answerer`` says no to ``asker``'s take-back."""
+    return f"{answerer} declined: {asker}'s decision stands."
+
+
 @frozen
 class TakeBackRequest:
     """A take-back asked for and waiting for the other humans' answers.
@@ -70,6 +85,17 @@ class TakeBackRequest:
 
     takeback: TakeBack
     waiting: frozenset[int]  # the humans yet to answer
+
+    def question(self, seats: Sequence[Seat], seat: int) -> str:
+        """What ``seat`` is asked: who wants to take back what, and why it needs consent."""
+        wanted = self.takeback
+        return takeback_question(
+            seats[seat].name, seats[wanted.seat].name, wanted.decisions, wanted.revealed
+        )
+
+    def declined(self, seats: Sequence[Seat], seat: int) -> str:
+        """What the table is told when ``seat`` says no."""
+        return takeback_declined(seats[seat].name, seats[self.takeback.seat].name)
 
 
 @frozen
@@ -286,8 +312,9 @@ class Referee:
         if not match.history:
             raise IllegalAction("There is nothing to take back.")
         if seat not in self.humans or match.last_move_of(seat) == 0:
-            last = match.seats[match.actor(len(match.history) - 1)]
-            if seat in self.humans and not last.is_bot:
+            human = match.last_human()
+            last = match.seats[human if human is not None else seat]
+            if seat in self.humans and human is not None:
                 raise IllegalAction(
                     f"{last.name} decided last: you have made no decision to take back."
                 )
@@ -427,6 +454,9 @@ class Referee:
         return self._cached("outcome", self.match.outcome)
 
     def _cached(self, key: object, make: Callable[[], T]) -> T:
+        if self._cache.get("state") is not self.match.state:
+            # Worked out for another state (the match changed without a word to us): afresh.
+            self._cache = {"state": self.match.state}
         if key not in self._cache:
             self._cache[key] = make()
         value: T = self._cache[key]

@@ -88,3 +88,8 @@ def parse_json(text: str) -> Any:
     ``ValueError`` like any other malformed JSON.
     """
     return json.loads(text, parse_float=_finite, parse_constant=_no_constant)
+
+
+def plural(n: int, word: str) -> str:
+    """``n`` and ``word``, with an "s" unless ``n`` is one: "1 card", "3 cards"."""
+    return f"{n} {word}" if n == 1 else f"{n} {word}s"

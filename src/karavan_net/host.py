@@ -85,7 +85,7 @@ def _asked(view: SeatView) -> TakeBackAsked | None:
     if request is None:
         return None
     wanted = request.takeback
-    return TakeBackAsked(wanted.seat, wanted.decisions, sorted(request.waiting))
+    return TakeBackAsked(wanted.seat, wanted.decisions, sorted(request.waiting), wanted.revealed)
 
 
 def host_for(

@@ -155,11 +155,15 @@ class Choice:
 
 @frozen
 class TakeBackAsked:
-    """A take-back a player asks for: ``decisions`` decisions of the game, ``waiting`` to answer."""
+    """A take-back a player asks for: ``decisions`` decisions of the game, ``waiting`` to answer.
+
+    ``revealed``: one of them had shown something new (else others have decided since).
+    """
 
     seat: int
     decisions: int
     waiting: list[int]
+    revealed: bool = False
 
 
 @frozen

@@ -100,7 +100,7 @@ class KaravanApp(App[None]):
         context = [("saves folder", str(self.config.saves_dir))]
         game = self._game_screen()
         if game is not None:
-            game.saver.flush()
+            game.flush()
             context += [("game", game.game.title), ("save", str(game.save_path))]
         self.crash_report = write_crash_report(self.config.saves_dir, error, context)
 
@@ -344,7 +344,7 @@ class KaravanApp(App[None]):
         from karavan_tui.modals.curtain import CurtainScreen
         from karavan_tui.screens.review import ReviewScreen
 
-        humans = [i for i, seat in enumerate(match.seats) if not seat.is_bot]
+        humans = list(match.humans)
         if not humans:
             self.notify("Only bots played this game: there is nobody to review.")
             return
@@ -369,7 +369,7 @@ class KaravanApp(App[None]):
         """Step through ``match`` from the deal (as its only human saw it, if it has one)."""
         from karavan_tui.screens.replay import ReplayScreen
 
-        humans = [i for i, seat in enumerate(match.seats) if not seat.is_bot]
+        humans = list(match.humans)
         viewer = humans[0] if len(humans) == 1 else None
         self.push_screen(ReplayScreen(match, 0, viewer))
 

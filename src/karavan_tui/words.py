@@ -7,11 +7,6 @@ from collections.abc import Iterable, Sequence
 from rich.cells import cell_len, set_cell_size
 
 
-def plural(n: int, word: str) -> str:
-    """``n`` and ``word``, with an "s" unless ``n`` is one: "1 card", "3 cards"."""
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
-
-
 def listed(words: Sequence[str]) -> str:
     """Words joined as a list is said: "a", "a and b", "a, b and c"."""
     if len(words) <= 1:

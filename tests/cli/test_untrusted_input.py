@@ -147,15 +147,15 @@ from karavan_core.saves import save_match
 path = Path(sys.argv[1])
 match = Match(get_game("karakorum"), [Seat("Ann"), Seat("Bob"), Seat("Cleo")], 3)
 rng = random.Random(int(sys.argv[2]))
-match.on_change = lambda m: save_match(m, path)
 save_match(match, path)  # a save exists before the first kill can come, however busy the machine
 print("ready", flush=True)
-while True:
+while True:  # a save after every change, as a table keeps it
     if match.is_over() or rng.random() < 0.2:
         match.undo()
     else:
         legal = match.legal_actions()
         match.play(legal[rng.randrange(len(legal))])
+    save_match(match, path)
 """
 
 

@@ -34,8 +34,14 @@ DEFAULT_FULL_EVERY = 25
 SLOW_GAMES = 300
 MAX_DECISIONS = 20_000  # a game still running after this many decisions never ends
 
+# The fewest and the most players in the default run; the counts between with the slow checks.
 CASES = [
-    pytest.param(game, n, id=f"{game.name}-{n}p")
+    pytest.param(
+        game,
+        n,
+        id=f"{game.name}-{n}p",
+        marks=() if n in (game.min_players, game.max_players) else pytest.mark.slow,
+    )
     for game in all_games()
     for n in range(game.min_players, game.max_players + 1)
 ]

@@ -7,6 +7,7 @@ import random
 import pytest
 
 from karavan_core import IllegalAction, all_games
+from karavan_core.engine import REVEALING_GESTURE
 
 
 def some_state(game, seed: int = 3, steps: int = 25):
@@ -45,27 +46,39 @@ def test_the_door_lists_afresh_for_a_state_it_did_not_list_last(game):
         assert game.apply(other, action) == game.apply_legal(other, action)
 
 
+def refusal(game, state, seat, actions):
+    """The words that refuse the gesture, or ``None`` if it could be played."""
+    try:
+        game.gesture_states(state, actions, by=seat)
+    except IllegalAction as error:
+        return str(error)
+    return None
+
+
 @pytest.mark.parametrize("game", all_games(), ids=lambda g: g.name)
 def test_a_gesture_is_one_seats_legal_decisions_in_a_row(game):
     state = some_state(game)
     seat = state.to_move
     first = game.legal_actions(state)[0]
     after = game.apply(state, first)
-    assert game.gesture_refusal(state, seat, [first]) is None
-    assert game.gesture_refusal(state, seat, []) is None
+    assert refusal(game, state, seat, [first]) is None
+    assert game.gesture_states(state, [first], by=seat) == [state, after]
+    assert refusal(game, state, seat, []) == "A gesture holds at least one decision."
     # Not this seat's decision to take: refused before anything is tried.
     other = (seat + 1) % len(state.players)
-    assert game.gesture_refusal(state, other, [first]) == (
-        "A gesture holds only your own decisions."
-    )
+    assert refusal(game, state, other, [first]) == "A gesture holds only your own decisions."
+    revealing = game.reveals(game.observe(state, seat), first)
     if after.to_move == seat:  # the same player decides again: a longer gesture
         second = game.legal_actions(after)[0]
-        assert game.gesture_refusal(state, seat, [first, second]) is None
+        assert refusal(game, state, seat, [first, second]) == (
+            REVEALING_GESTURE if revealing else None
+        )
     elif after.to_move is not None:  # the turn passed: the next decision is not theirs
         second = game.legal_actions(after)[0]
-        assert game.gesture_refusal(state, seat, [first, second]) == (
-            "A gesture holds only your own decisions."
+        assert refusal(game, state, seat, [first, second]) in (
+            "A gesture holds only your own decisions.",
+            REVEALING_GESTURE,
         )
     # An illegal decision is refused in the engine's words.
     stranger = object()
-    assert game.gesture_refusal(state, seat, [stranger]) == game.refusal(state, stranger)
+    assert refusal(game, state, seat, [stranger]) == game.refusal(state, stranger)

@@ -11,7 +11,7 @@ import pytest
 
 from karavan_core import IllegalAction, Match, Seat, get_game
 from karavan_core.games.karakorum.state import StopRevealing, Take
-from karavan_core.games.karakum.state import Buy, Pay
+from karavan_core.games.karakum.state import Buy, DrawCard, Pay
 from karavan_core.referee import Change, Referee
 from karavan_core.saves import load_match
 from karavan_core.storage import SaveFile, SaveWriter
@@ -430,3 +430,35 @@ def test_nothing_to_take_back_at_the_start():
     referee = referee_for("Ann,bot:random")
     assert referee.undo_refusal(0) == "There is nothing to take back."
     assert referee.redo_refusal(0) == "There is nothing to redo."
+
+
+def test_at_a_table_of_people_and_bots_nobody_takes_back_anothers_move_unasked():
+    """Ann, a bot and Bob: each may take back only their own gesture (and what followed),
+    and once it showed a card or Bob has decided since, only with Bob's consent."""
+    referee = referee_for("Ann,bot:random,Bob", seed=9)
+    assert referee.undo_refusal(0) == "There is nothing to take back."
+    assert referee.redo_refusal(0) == "There is nothing to redo."
+    referee.play(0, [DrawCard()])  # a card from the deck: it showed Ann something new
+    assert referee.undo_refusal(0) is None
+    assert referee.takeback(0).needs == (2,) and referee.takeback(0).revealed
+    assert referee.undo_refusal(2) == "Ann decided last: you have made no decision to take back."
+    referee.play(0, [DrawCard()])
+    rng = random.Random(4)
+    while referee.to_move != 2:  # the bot plays: Ann's turn and its replies go back together
+        play_one(referee, rng)
+    assert referee.takeback(0).decisions == len(referee.match.history) - 1
+    assert referee.undo_refusal(2) == "Ann decided last: you have made no decision to take back."
+    play_one(referee, rng)  # Bob's first decision
+    assert referee.takeback(0).needs == (2,)  # Bob has decided since: his consent first
+    assert not referee.undo(0) and referee.request is not None
+    assert referee.request.question(referee.match.seats, 2).startswith("Bob: Ann asks to take back")
+    referee.answer(2, accept=False)
+    assert referee.request is None and referee.match.actor(len(referee.match.history) - 1) == 2
+
+
+def test_with_bots_only_before_you_there_is_nothing_of_yours_to_take_back():
+    referee = referee_for("bot:random,Ann", seed=3)
+    rng = random.Random(0)
+    while referee.to_move != 1:
+        play_one(referee, rng)
+    assert referee.undo_refusal(1) == "You have made no decision to take back."

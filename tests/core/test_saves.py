@@ -317,19 +317,6 @@ def test_loading_never_uses_pickle_eval_or_exec(module):
     assert not called & {"eval", "exec", "compile", "__import__"}
 
 
-def test_the_change_hook_saves_after_every_change(tmp_path):
-    match = Match(KARAKUM, [Seat("Ann"), Seat("Bob")], seed=1)
-    path = new_save_path(tmp_path, "karakum")
-    match.on_change = lambda m: save_match(m, path)
-    save_match(match, path)
-    assert load_match(path).state == match.state
-    match.play(match.legal_actions()[0])
-    assert len(load_match(path).history) == 1
-    match.undo()
-    loaded = load_match(path)
-    assert len(loaded.history) == 0 and len(loaded.future) == 1
-
-
 def test_new_save_paths_never_overwrite(tmp_path):
     first = new_save_path(tmp_path, "karakum", "my game")
     first.write_text("{}")

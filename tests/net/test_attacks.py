@@ -14,11 +14,12 @@ import random
 import pytest
 from aiohttp import web
 
+from karavan_core.engine import REVEALING_GESTURE
 from karavan_core.games.jaipur.components import Card
 from karavan_core.games.jaipur.state import Sell
 from karavan_core.games.karakorum.rules import ALL_CARDS
 from karavan_core.games.karakorum.state import Reveal, StopRevealing, Take
-from karavan_core.match import REVEALING_GESTURE, Match
+from karavan_core.match import Match
 from karavan_core.saves import load_match, unstructure_action
 from karavan_net.client import HostUnreachable, TableClient
 from karavan_net.guard import WrongCodes

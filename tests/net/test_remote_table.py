@@ -14,6 +14,7 @@ from karavan_core.match import Match
 from karavan_net.client import TableClient
 from karavan_tui.config import AppConfig
 from karavan_tui.modals.choice import ChoiceScreen
+from karavan_tui.modals.confirm import ConfirmScreen
 from karavan_tui.net.app import TableApp
 from karavan_tui.net.join_screen import JoinScreen
 from karavan_tui.net.screen import RemoteGameScreen, RemoteOverScreen
@@ -174,3 +175,63 @@ async def test_players_who_leave_once_the_game_is_over_are_not_said_to_be_away(t
             await pilot.pause(0.2)
             assert not [n.message for n in app._notifications if "away" in n.message]
             assert screen.presence() == ""
+
+
+async def test_a_take_back_asked_at_a_hosted_table_is_answered_on_the_other_players_screen(
+    tmp_path,
+):
+    """Ann (headless) asks to take back past Bob's decision; Bob, in the app, is asked and
+    declines by key, then agrees; Ann's status meanwhile says whom she waits for."""
+    match = new_match("jaipur", "Ann,Bob", first=0)
+    async with hosting(match) as (table, server):
+        ann = await joined(server.port, "Ann")
+        bob = TableClient("127.0.0.1", server.port, CODE, "Bob")
+        await bob.join()
+        app = TableApp(config(tmp_path), bob)
+        async with app.run_test(size=(100, 30)) as pilot:
+            await waiting(pilot, lambda: isinstance(app.screen, RemoteGameScreen))
+            screen = app.screen
+            assert isinstance(screen, RemoteGameScreen)
+            await ann.decide(match.legal_actions()[0])
+            await waiting(pilot, lambda: screen._my_move())
+            bob_move = match.legal_actions()[0]
+            await bob.decide(bob_move)
+            await until(lambda: len(match.history) == 2 and ann.update.number == table.number)
+            await ann.undo()
+            await waiting(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+            assert "Bob: Ann asks to take back 2 decisions" in visible_characters(app)
+            assert ann.update.takeback is not None and ann.update.takeback.waiting == [1]
+            await pilot.press("n")
+            await until(lambda: ann.update.takeback is None)
+            assert len(match.history) == 2 and isinstance(app.screen, RemoteGameScreen)
+            await ann.undo()
+            await waiting(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+            await pilot.press("y")
+            await until(lambda: len(match.history) == 0)
+            await waiting(pilot, lambda: screen.latest.number == table.number)
+            assert screen.latest.takeback is None and isinstance(app.screen, RemoteGameScreen)
+        await ann.close()
+        await bob.close()
+
+
+async def test_who_asked_to_take_back_sees_whom_it_waits_for(tmp_path):
+    match = new_match("jaipur", "Ann,Bob", first=0)
+    async with hosting(match) as (table, server):
+        bob = await joined(server.port, "Bob")
+        ann = TableClient("127.0.0.1", server.port, CODE, "Ann")
+        await ann.join()
+        app = TableApp(config(tmp_path), ann)
+        async with app.run_test(size=(100, 30)) as pilot:
+            await waiting(pilot, lambda: isinstance(app.screen, RemoteGameScreen))
+            screen = app.screen
+            await waiting(pilot, lambda: screen._my_move())
+            await ann.decide(match.legal_actions()[0])
+            await until(lambda: bob.update is not None and bob.update.to_move == 1)
+            await bob.decide(match.legal_actions()[0])
+            await waiting(pilot, lambda: screen.latest.number == table.number)
+            await pilot.press("u")
+            await until(lambda: bob.update.takeback is not None)
+            await waiting(pilot, lambda: screen.latest.takeback is not None)
+            assert "Your take-back waits for Bob to agree" in visible_characters(app)
+        await ann.close()
+        await bob.close()

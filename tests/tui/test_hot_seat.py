@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from karavan_tui.modals.confirm import ConfirmScreen
 from karavan_tui.modals.curtain import CurtainScreen
 from karavan_tui.screens.game import GameScreen
 
@@ -15,6 +16,11 @@ async def lift(pilot, app) -> None:
     await pilot.press("enter")
     await settle(pilot, app)
     assert isinstance(app.screen, GameScreen)
+
+
+def screen_viewer(app):
+    """Whose cards the table under the modal shows (``None``: nobody's)."""
+    return game_screen(app).viewer
 
 
 async def test_undo_on_your_first_turn_does_not_take_back_anothers_move(tmp_path):
@@ -33,11 +39,26 @@ async def test_undo_on_your_first_turn_does_not_take_back_anothers_move(tmp_path
         assert match.history == played and isinstance(app.screen, GameScreen)
         messages = [n.message for n in app._notifications]
         assert messages[-1] == "Ann decided last: you have made no decision to take back."
-        await pilot.press("enter")  # Bob's own first card: that one is his to take back
+        await pilot.press("enter")  # Bob's own first card: his to take back, if Ann agrees
         await settle(pilot, app)
         assert len(match.history) == 3
         await pilot.press("u")
         await settle(pilot, app)
+        # The card he drew showed him something: Ann is asked, behind the public view.
+        assert isinstance(app.screen, ConfirmScreen) and screen_viewer(app) is None
+        assert "Ann: Bob asks to take back 1 decision" in visible_characters(app)
+        await pilot.press("n")
+        await settle(pilot, app)
+        assert len(match.history) == 3
+        assert app._notifications and "Ann declined" in list(app._notifications)[-1].message
+        if isinstance(app.screen, CurtainScreen):
+            await lift(pilot, app)
+        await pilot.press("u")
+        await settle(pilot, app)
+        await pilot.press("y")  # Ann agrees this time
+        await settle(pilot, app)
+        if isinstance(app.screen, CurtainScreen):
+            await lift(pilot, app)  # back to Bob
         assert match.history == played and match.to_move == 1
         await pilot.press("r")
         await settle(pilot, app)
@@ -56,6 +77,10 @@ async def test_while_a_bot_moves_the_last_human_may_take_back_their_move(tmp_pat
         screen = game_screen(app)
         assert screen.thinking and screen.viewer is None
         await pilot.press("u")
+        await pilot.pause()
+        # Her card from the deck showed her something: Bob must agree, and the bot waits.
+        assert isinstance(app.screen, ConfirmScreen) and not screen.thinking
+        await pilot.press("y")
         await pilot.pause()
         assert len(screen.match.history) == 1 and screen.match.to_move == 0
 

@@ -404,7 +404,7 @@ async def test_the_market_keeps_its_places_through_undo_and_resume(tmp_path):
         await pilot.press("r", "r")
         await settle(pilot, app)
         assert market.shown == seen[3]
-        game_screen(app).saver.flush()
+        game_screen(app).flush()
         path = game_screen(app).save_path
     again = make_app(tmp_path)
     async with again.run_test(size=(80, 24)) as pilot:

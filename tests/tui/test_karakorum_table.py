@@ -181,7 +181,7 @@ async def test_two_deals_differing_only_in_the_deck_order_look_the_same(tmp_path
             for _ in range(3):
                 await pilot.pause(0.05)
             screen = game_screen(app)
-            screen.saver.flush()  # the "saved" mark must not depend on the writer's timing
+            screen.flush()  # the "saved" mark must not depend on the writer's timing
             screen.refresh_status()
             await pilot.pause()
             shots.append(visible_characters(app))
@@ -325,6 +325,7 @@ def titles_cut(app) -> list[str]:
     return cut
 
 
+@pytest.mark.slow  # a whole game by keys
 async def test_every_zone_title_fits_at_80_columns_with_the_longest_names(tmp_path):
     long = "Annabelle Marie Lovelace"  # as long as a name may be
     assert len(long) == MAX_NAME_LENGTH

@@ -30,6 +30,7 @@ from .helpers import (
     visible_characters,
 )
 from .test_privacy import screen_characters
+from .test_snapshots import SIZES
 
 JAIPUR = get_game("jaipur")
 
@@ -83,7 +84,7 @@ async def test_a_hint_marks_the_decision_says_it_and_is_counted_in_the_save(tmp_
         assert match.history[-1] == Sell(Card.LEATHER, 1)
         assert isinstance(app.screen, GameOverScreen)
         assert "Hints asked for: Ann 1." in visible_characters(app)
-        game_screen(app).saver.flush()
+        game_screen(app).flush()
         assert load_match(game_screen(app).save_path).hints == [1, 0]
 
 
@@ -296,9 +297,6 @@ async def test_a_review_of_a_hot_seat_game_in_progress_is_one_player_behind_the_
         review = await wait_for_review(pilot, app)
         assert review.seats == [1]
         assert {d.seat for d in review.review.decisions} == {1}
-
-
-SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((120, 40), id="120x40")]
 
 
 def blundered_app(tmp_path):

@@ -21,10 +21,12 @@ from .helpers import (
     karakum_match,
     make_app,
     near_the_end,
+    play_to_end,
     seeded_match,
     settle,
     start_against_random_bot,
     start_with,
+    visible_characters,
 )
 
 
@@ -50,7 +52,7 @@ async def play_out_by_keys(pilot, app) -> None:
     winners = " and ".join(match.seats[s].name for s in result.winners)
     assert str(app.screen.query_one("#winners").render()).startswith(f"★ {winners}")
     # The autosave holds the finished game.
-    screen.saver.flush()
+    screen.flush()
     assert load_match(screen.save_path).is_over()
     await pilot.press("t")
     await pilot.pause()
@@ -152,7 +154,7 @@ async def test_undo_and_redo_by_key(tmp_path):
         await pilot.press("r", "r")
         await settle(pilot, app)
         assert match.history == played
-        screen.saver.flush()
+        screen.flush()
         assert load_match(game_screen(app).save_path).history == played
 
 
@@ -184,7 +186,7 @@ async def test_save_quit_resume_from_title_and_continue(tmp_path):
         await pilot.press("enter", "enter")
         await settle(pilot, app)
         assert len(screen.match.history) > len(played)
-        screen.saver.flush()
+        screen.flush()
         assert load_match(saved).history == screen.match.history
 
 
@@ -327,3 +329,39 @@ async def test_the_side_column_grows_with_the_screen_past_180_columns(tmp_path, 
         await pilot.resize_terminal(200, 50)
         await settle(pilot, app)
         assert side.size.width >= at_150
+
+
+async def test_a_take_back_after_seeing_a_card_is_counted_and_shown_at_the_end(tmp_path):
+    """Against a bot a take-back is free, but one past a drawn card counts: the results
+    and the review say so, and the save keeps it."""
+    app = start_with(tmp_path, near_the_end("karakum", "Ann,bot:random"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        screen = game_screen(app)
+        match = screen.match
+        game, seen = match.game, match.view(0)
+        shows = next(a for a in match.legal_actions() if game.reveals(seen, a))
+        assert screen.decide(shows)  # a card from the deck (or a new face-up one): Ann saw it
+        await settle(pilot, app)
+        await pilot.press("u")
+        await settle(pilot, app)
+        assert match.takebacks == [1, 0] and isinstance(app.screen, GameScreen)
+        await play_out_by_keys(pilot, app)
+        assert load_match(screen.save_path).takebacks == [1, 0]
+
+
+async def test_the_results_and_the_review_name_who_took_back_after_seeing_a_card(tmp_path):
+    match = play_to_end(karakum_match())
+    match.takebacks = [2, 0]
+    app = start_with(tmp_path, match)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        assert isinstance(app.screen, GameOverScreen)
+        assert "Taken back after seeing a card: Ann 2." in visible_characters(app)
+        await pilot.press("v")
+        await settle(pilot, app)
+        for _ in range(400):
+            if "take-backs after seeing a card" in visible_characters(app):
+                break
+            await pilot.pause(0.05)
+        assert "2 take-backs after seeing a card" in visible_characters(app)

@@ -11,9 +11,13 @@ from karavan_tui.screens.rules import RulesScreen
 
 from .helpers import karakum_match, make_app, play_to_end, settle, start_with
 
-SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((120, 40), id="120x40")]
+# Every screen at 80x24 in the default run; the larger terminals with the slow checks.
+SIZES = [
+    pytest.param((80, 24), id="80x24"),
+    pytest.param((120, 40), id="120x40", marks=pytest.mark.slow),
+]
 # Every table also at the largest size it is laid out for.
-TABLE_SIZES = [*SIZES, pytest.param((200, 50), id="200x50")]
+TABLE_SIZES = [*SIZES, pytest.param((200, 50), id="200x50", marks=pytest.mark.slow)]
 
 
 async def steady(pilot) -> None:

@@ -117,7 +117,7 @@ def tasks_for(
     ``budget`` is the iterations of the open and of each forced search.
     """
     game = match.game
-    rated = {i for i, seat in enumerate(match.seats) if not seat.is_bot}
+    rated = set(match.humans)
     if seats is not None:
         rated &= set(seats)
     tasks = []

@@ -6,10 +6,9 @@ from datetime import datetime
 from pathlib import Path
 
 from karavan_core.saves import list_saves
-from karavan_core.text import printable
+from karavan_core.text import plural, printable
 from karavan_tui.cli import common
 from karavan_tui.cli.common import Commands, Context, Parents
-from karavan_tui.words import plural
 
 
 def add_parser(commands: Commands, parents: Parents) -> None:

@@ -26,17 +26,18 @@ class ConfirmScreen(ModalScreen[bool]):
     ConfirmScreen Button { margin-left: 2; }
     """
 
-    def __init__(self, question: str, yes: str = "Yes") -> None:
+    def __init__(self, question: str, yes: str = "Yes", no: str = "No") -> None:
         super().__init__()
         self.question = question
         self.yes = yes
+        self.no = no  # shown as it is: n (and Esc) answers it
 
     def compose(self) -> ComposeResult:
         """Question and buttons."""
         with Vertical():
             yield Static(Content(self.question))
             with Horizontal():
-                yield Button("No", id="no", compact=True)
+                yield Button(self.no, id="no", compact=True)
                 yield Button(f"{self.yes} (y)", id="yes", variant="error", compact=True)
 
     def on_mount(self) -> None:

@@ -16,9 +16,8 @@ from textual.widgets.option_list import Option
 from textual.worker import get_current_worker
 
 from karavan_core.saves import SaveSummary, list_saves
-from karavan_core.text import printable
+from karavan_core.text import plural, printable
 from karavan_tui.modals.confirm import ConfirmScreen
-from karavan_tui.words import plural
 
 
 def when(stamp: str) -> str:

@@ -28,14 +28,14 @@ from textual.notifications import SeverityLevel
 from textual.screen import Screen
 from textual.widgets import Button, Footer
 
-from karavan_core.engine import Action, Observation, Result, State
+from karavan_core.engine import Action, IllegalAction, Observation, Result, State
 from karavan_core.match import BOT, HUMAN, Seat
+from karavan_core.referee import takeback_question
 from karavan_core.text import clean_name, printable
 from karavan_net.client import TableClient
-from karavan_net.protocol import Update
+from karavan_net.protocol import TakeBackAsked, Update
 from karavan_tui import screens
 from karavan_tui.app_access import karavan_app
-from karavan_tui.autosave import BackgroundSaver
 from karavan_tui.modals.confirm import ConfirmScreen
 from karavan_tui.modals.full_log import FullLogScreen
 from karavan_tui.screens.game import GameScreen
@@ -43,6 +43,7 @@ from karavan_tui.screens.game_over import OverScreen, outcome_body
 from karavan_tui.tables import TableView, View, table_for
 from karavan_tui.widgets.chrome import AppHeader
 from karavan_tui.widgets.side import GameLog, NewsBanner, ScoreBoard, StatusLine
+from karavan_tui.words import listed
 
 GAME_TCSS = Path(screens.__file__).with_name("game.tcss")
 REPEAT_SECONDS = 3.0  # the same toast again within this time is not shown twice
@@ -91,9 +92,6 @@ class RemoteGameScreen(GameScreen, inherit_bindings=False):
         if self.table.FIRST_FOCUS:
             self.AUTO_FOCUS = self.table.FIRST_FOCUS  # type: ignore[misc]  # Textual reads it per instance
         self.save_path = save_path or Path("-")
-        self.saver = (
-            BackgroundSaver()
-        )  # never used: the host saves; the app's crash path flushes it
         self.saved_note = ""
         self.latest: Update | None = None
         self.observation: Observation | None = None
@@ -103,6 +101,8 @@ class RemoteGameScreen(GameScreen, inherit_bindings=False):
         self.online = True
         self.ending: str | None = None
         self._shown_number: int | None = None
+        self._asked: int | None = None  # the table's number when we were last asked to agree
+        self._asking: ConfirmScreen | None = None  # that question, while it is open
         self._turn_number: int | None = None
         self._statuses: list[str] | None = None
         self._reader: asyncio.Task[None] | None = None
@@ -149,9 +149,6 @@ class RemoteGameScreen(GameScreen, inherit_bindings=False):
         self.refresh_view()
         self._after_update()
 
-    def _autosave(self, match: object) -> None:
-        """The host saves a hosted table."""
-
     def on_unmount(self) -> None:
         """Leave the table."""
         if self._reader is not None:
@@ -177,6 +174,9 @@ class RemoteGameScreen(GameScreen, inherit_bindings=False):
         if fresh:
             self.waiting = False
         self._tell_presence(update)
+        asked = update.takeback
+        if self._asking is not None and (asked is None or self.viewer not in asked.waiting):
+            self._asking.dismiss(None)  # answered, withdrawn or voided meanwhile
         self.refresh_view()
         self._after_update()
 
@@ -289,6 +289,10 @@ class RemoteGameScreen(GameScreen, inherit_bindings=False):
         if self.observation is None or not self.is_mounted:
             return
         prompt = self.table.marking_status() or self.game.prompt(self.observation)
+        asked = self.latest.takeback if self.latest is not None else None
+        if asked is not None and asked.seat == self.viewer:
+            waiting = [self.seats[s].name for s in asked.waiting if 0 <= s < len(self.seats)]
+            prompt = f"Your take-back waits for {listed(waiting)} to agree"
         presence = self.presence()
         if presence:  # first: a missing player or connection is what holds the game up
             prompt = f"{presence} {self.glyphs.sep} {prompt}"
@@ -329,9 +333,31 @@ class RemoteGameScreen(GameScreen, inherit_bindings=False):
                 self._over_shown = True
                 self.app.push_screen(RemoteOverScreen(self.seats, update, self.hosting))
             return
+        asked = update.takeback
+        if asked is not None and self.viewer in asked.waiting and self._asked != update.number:
+            self._asked = update.number  # asked once per change of the table
+            self.ask_answer(asked)
+            return
         if self._my_move() and self._turn_number != update.number:
             self._turn_number = update.number
             self.table.on_turn()
+
+    def ask_answer(self, asked: TakeBackAsked) -> None:
+        """Another player asks to take back: agree or decline (the host hears either)."""
+        names = [seat.name for seat in self.seats]
+        if self.viewer is None or not 0 <= asked.seat < len(names):
+            return
+        question = takeback_question(
+            names[self.viewer], names[asked.seat], asked.decisions, asked.revealed
+        )
+
+        def answered(yes: bool | None) -> None:
+            self._asking = None
+            if yes is not None:  # None: the question was withdrawn before we answered
+                self._send(self.client.answer(yes))
+
+        self._asking = ConfirmScreen(question, yes="Agree", no="Decline (n)")
+        self.app.push_screen(self._asking, answered)
 
     def advance(self) -> None:
         """Redraw (the host decides what comes next)."""
@@ -362,6 +388,10 @@ class RemoteGameScreen(GameScreen, inherit_bindings=False):
         """Send one gesture to the host, which plays it or says why not."""
         if not self._my_turn() or not actions:
             return False
+        reason = self.check(*actions)  # refused here already: the marks stay for a second try
+        if reason is not None:
+            self.notify(reason, title="Not allowed", severity="warning")
+            return False
         self.waiting = True
         self.refresh_view()
         self._send(self.client.decide(*actions))
@@ -375,6 +405,9 @@ class RemoteGameScreen(GameScreen, inherit_bindings=False):
                 self.refresh_view()
 
         asyncio.get_running_loop().create_task(send())
+
+    def flush(self) -> None:
+        """Nothing to wait for: the host keeps the save."""
 
     def check(self, *actions: Action) -> str | None:
         """The engine's reason for refusing this gesture now, or ``None`` if it would be played.
@@ -394,7 +427,11 @@ class RemoteGameScreen(GameScreen, inherit_bindings=False):
         if self._sampled is None or self._sampled[0] != update.number:
             dealt = self.game.sample_state(observation, random.Random(update.number))
             self._sampled = (update.number, dealt)
-        return self.game.gesture_refusal(self._sampled[1], update.to_move, actions)
+        try:
+            self.game.gesture_states(self._sampled[1], actions, by=update.to_move)
+        except IllegalAction as error:
+            return str(error)
+        return None
 
     def preview(self, action: Action) -> str:
         """``action`` in words: the host's for a legal decision, else from our observation."""

@@ -1,10 +1,11 @@
 """The game screen: one game's table, the scores, the log and the status line.
 
-It owns the :class:`~karavan_core.match.Match` and is the only place that
-changes it: human decisions come from the table, bot decisions from a worker
-thread, undo and redo from the keys.  After every change it autosaves (through
-the match's hook), redraws and works out who decides next: a bot (start it),
-another human (draw the curtain first) or the game's end.
+The match is run by a :class:`~karavan_core.referee.Referee`, as at a hosted
+table: the screen hands it the decisions of the player at the keyboard (from
+the table), the bots' (worked out in a worker thread) and the take-backs; the
+referee checks them, keeps the save and says what each seat may see.  After
+every change the screen redraws and looks at who decides next: a bot (start
+it), another human (draw the curtain first) or the game's end.
 """
 
 from __future__ import annotations
@@ -24,16 +25,18 @@ from textual.widgets import Footer
 from textual.worker import get_current_worker
 
 from karavan_core.analysis import Analyst, Hint
-from karavan_core.bots import Bot, make_bot
+from karavan_core.bots import Bot
 from karavan_core.engine import Action, IllegalAction, Observation, State
 from karavan_core.match import Match
+from karavan_core.referee import BotTurn, Referee, TakeBackRequest
 from karavan_core.saves import new_save_path, save_match
+from karavan_core.storage import SaveFile
 from karavan_core.text import printable
 from karavan_core.tournament import derive_seed
 from karavan_tui.app_access import karavan_app
-from karavan_tui.autosave import BackgroundSaver
 from karavan_tui.glyphs import Glyphs
 from karavan_tui.modals.choice import ChoiceScreen
+from karavan_tui.modals.confirm import ConfirmScreen
 from karavan_tui.modals.curtain import CurtainScreen
 from karavan_tui.modals.full_log import FullLogScreen
 from karavan_tui.modals.save_as import SaveAsScreen
@@ -72,24 +75,8 @@ class GameScreen(Screen[None]):
         super().__init__()
         self.match = match
         self.game = match.game
-        humans = [i for i, seat in enumerate(match.seats) if not seat.is_bot]
-        self.humans = humans
-        # With one human at the keyboard, that player always sees their own cards.
-        self.viewer: int | None = humans[0] if len(humans) == 1 else None
-        self.bots: dict[int, Bot] = {
-            i: make_bot(seat.level or "random", self.game, seed=match.seed + 7919 * (i + 1))
-            for i, seat in enumerate(match.seats)
-            if seat.is_bot
-        }
-        self.thinking = False
-        self.hinting = False  # the Expert search is looking for a hint
-        self.hint: tuple[State, Hint] | None = None  # the latest hint and the state it is for
-        self._pending = False  # a change happened while another screen was on top
-        self.table: TableView = table_for(self.game.name)(self, id="table")
-        if self.table.FIRST_FOCUS:
-            self.AUTO_FOCUS = self.table.FIRST_FOCUS  # type: ignore[misc]  # Textual reads it per instance
-        # The screen alone autosaves: a new game once now (an unusable folder raises OSError
-        # before play starts), then after every change of the match, off the UI thread.  A
+        # The screen autosaves through the referee: a new game once now (an unusable folder
+        # raises OSError before play starts), then after every change, off the UI thread.  A
         # save opened only to look at stays as it was ("last played" too).
         self.save_path = save_path
         if save_path.exists():
@@ -97,9 +84,20 @@ class GameScreen(Screen[None]):
                 raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), str(save_path))
         else:
             save_match(match, save_path)
-        self.saver = BackgroundSaver()
+        self.referee = Referee(match, storage=SaveFile(save_path))
+        self.humans = list(self.referee.humans)
+        # With one human at the keyboard, that player always sees their own cards.
+        self.viewer: int | None = self.humans[0] if len(self.humans) == 1 else None
+        self.bots: dict[int, Bot] = self.referee.bots
+        self.thinking = False
+        self.hinting = False  # the Expert search is looking for a hint
+        self.hint: tuple[State, Hint] | None = None  # the latest hint and the state it is for
+        self._pending = False  # a change happened while another screen was on top
+        self.table: TableView = table_for(self.game.name)(self, id="table")
+        if self.table.FIRST_FOCUS:
+            self.AUTO_FOCUS = self.table.FIRST_FOCUS  # type: ignore[misc]  # Textual reads it per instance
         self.saved_note = "saved"  # any mark: refresh_status draws the symbol set's own
-        match.on_change = self._autosave
+        self.referee.subscribe(lambda _: self._saving())
 
     # -- layout -------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -141,61 +139,57 @@ class GameScreen(Screen[None]):
         return karavan_app(self).glyphs
 
     # -- saving -------------------------------------------------------------------
-    def _autosave(self, match: Match) -> None:
-        """After every change: write the match off the UI thread."""
+    def _saving(self) -> None:
+        """After every change the referee writes the match off the UI thread."""
         self.saved_note = self.glyphs.saved
-        self.saver.save(match, self.save_path)
+
+    def flush(self) -> None:
+        """Wait until the newest position is on disk."""
+        self.referee.flush()
 
     def on_unmount(self) -> None:
         """Leave only once every position is on disk."""
         self.cancel_bot()
         self.cancel_hint()
-        self.saver.flush()
+        self.flush()
 
     # -- drawing ------------------------------------------------------------------
     def refresh_view(self) -> None:
         """Redraw the table, scores, log and status from the match."""
-        match, game = self.match, self.game
-        state = match.state
-        # The viewer's own observation, or the public view when no private card may show.
-        observation = match.view(self.viewer)
-        legal: tuple[Action, ...] = ()
-        if self.viewer is not None and state.to_move == self.viewer and not self.thinking:
-            legal = tuple(game.legal_actions(state))
-        result = game.result(state)
+        match = self.match
+        # The viewer's own view, or the public view when no private card may show.
+        seen = self.referee.view(self.viewer)
         g = self.glyphs
         self.refresh_titles()  # ASCII mode may have changed since the last redraw
-        since = self.news_since()
-        before = None if since == len(match.history) else match.view(self.viewer, since)
-        made = tuple(match.history[since:])
+        since = seen.since
         view = View(
-            game,
+            self.game,
             match.seats,
-            observation,
-            legal,
+            seen.observation,
+            seen.legal,
             g,
-            result.scores,
-            before,
-            made,
+            seen.scores,
+            seen.before,
+            seen.news,
             match.public_views(),
         )
         self.table.show(view)
         hint = self.current_hint()
         self.table.mark_hint(hint.action if hint is not None else None)
-        winners = result.winners if match.is_over() else ()
-        self.query_one(ScoreBoard).show(match.seats, result.scores, state.to_move, winners, g)
-        log = match.log()
+        winners = seen.outcome.result.winners if seen.outcome is not None else ()
+        self.query_one(ScoreBoard).show(match.seats, seen.scores, self.referee.to_move, winners, g)
+        log = list(seen.log)
         news = log[since + 1 :]  # the log opens with the deal: decision i is line i + 1
         self.query_one(GameLog).show(log, since + 1, g)
         names = [seat.name for seat in match.seats]
-        weights = [self.table.news_weight(action) for action in made]
+        weights = [self.table.news_weight(action) for action in seen.news]
         self.query_one(NewsBanner).show(news, names, self.viewer is not None, g, weights)
         self.refresh_status()
         self.refresh_bindings()
 
     def refresh_status(self) -> None:
         """Redraw the status line only (saying so if the last autosave failed)."""
-        error = self.saver.error
+        error = self.referee.save_error
         if error is not None and self.saved_note != "NOT SAVED":
             self.saved_note = "NOT SAVED"
             self.notify(f"Autosave failed: {error.strerror or error}", severity="error")
@@ -213,15 +207,6 @@ class GameScreen(Screen[None]):
         busy = self.thinking or self.hinting
         self.query_one(StatusLine).show(prompt, busy, note, self.glyphs)
 
-    def news_since(self) -> int:
-        """The decisions the player at the keyboard has seen happen: up to their last one.
-
-        Behind the public view (nobody at the keyboard) only the latest decision is news.
-        """
-        if self.viewer is None:
-            return max(0, len(self.match.history) - 1)
-        return self.match.last_move_of(self.viewer)
-
     # -- whose decision -----------------------------------------------------------
     def advance(self) -> None:
         """After any change: redraw, then start a bot, draw the curtain, or end the game."""
@@ -231,14 +216,19 @@ class GameScreen(Screen[None]):
             self._pending = True
             self.refresh_view()
             return
-        match = self.match
-        if match.is_over():
+        match, referee = self.match, self.referee
+        if referee.is_over():
             self.refresh_view()
             karavan_app(self).show_game_over(self)
             return
-        seat = match.to_move
+        seat = referee.to_move
         assert seat is not None
-        if match.seats[seat].is_bot:
+        if referee.request is not None:
+            self.refresh_view()
+            self.ask_consent(referee.request)
+            return
+        turn = referee.bot_turn()
+        if turn is not None:
             if len(self.humans) > 1:
                 self.viewer = None  # hot-seat: while a bot moves, only the public table shows
             self.refresh_view()
@@ -247,7 +237,7 @@ class GameScreen(Screen[None]):
                 return
             self.thinking = True
             self.refresh_status()
-            self.think(match.state, seat, karavan_app(self).bot_delay)
+            self.think(turn, karavan_app(self).bot_delay)
             return
         if self.viewer != seat:
             self.viewer = None  # nothing private stays on screen under the curtain
@@ -288,8 +278,9 @@ class GameScreen(Screen[None]):
         """
         if not self._my_turn() or not actions:
             return False
+        assert self.viewer is not None
         try:
-            self.match.play(*actions)
+            self.referee.play(self.viewer, actions)
         except IllegalAction as error:
             self.notify(str(error), title="Not allowed", severity="warning")
             return False
@@ -320,17 +311,15 @@ class GameScreen(Screen[None]):
         )
 
     def check(self, *actions: Action) -> str | None:
-        """The engine's reason for refusing this gesture now, or ``None`` if it would be played.
-
-        The gesture is tried on the current state, as the match would play it; only
-        the viewer's own decisions are tried, and only the refusal's words come back.
-        """
-        seat = self.match.to_move
-        if seat is None:
-            return "The game is over."
-        if seat != self.viewer:
-            return f"It is {self.match.seats[seat].name}'s turn."
-        return self.game.gesture_refusal(self.match.state, seat, actions)
+        """The referee's reason for refusing this gesture now, or ``None`` if it would play it."""
+        if self.viewer is None:
+            seat = self.referee.to_move
+            return (
+                "The game is over."
+                if seat is None
+                else f"It is {self.match.seats[seat].name}'s turn."
+            )
+        return self.referee.refusal(self.viewer, actions)
 
     def preview(self, action: Action) -> str:
         """``action`` in words before it is taken, from the viewer's own observation."""
@@ -338,30 +327,29 @@ class GameScreen(Screen[None]):
 
     # -- bots -------------------------------------------------------------------------
     @work(thread=True, exclusive=True, group="bot", exit_on_error=False)
-    def think(self, state: State, seat: int, delay: float) -> None:
-        """Let the bot in ``seat`` choose, after a pause the players can follow."""
+    def think(self, turn: BotTurn, delay: float) -> None:
+        """Let the bot of ``turn`` choose, after a pause the players can follow."""
         worker = get_current_worker()
         end = time.monotonic() + delay
         while (left := end - time.monotonic()) > 0:
             if worker.is_cancelled:
                 return
             time.sleep(min(left, 0.05))
-        observation = self.game.observe(state, seat)
-        action = self.bots[seat].choose(observation, self.game.legal_actions(state))
+        action = turn.choose()
         if worker.is_cancelled:
             return
         try:
-            self.app.call_from_thread(self._bot_chose, state, action)
+            self.app.call_from_thread(self._bot_chose, turn, action)
         except RuntimeError:  # the app closed meanwhile
             return
 
-    def _bot_chose(self, state: State, action: Action) -> None:
+    def _bot_chose(self, turn: BotTurn, action: Action) -> None:
         """Play a bot's decision, unless the game moved on (undo) since it started."""
-        if self.match.state is not state or not self.thinking:
+        if not self.thinking:
             return
         self.thinking = False
-        self.match.play(action)
-        self.advance()
+        if self.referee.play_bot(turn, action):
+            self.advance()
 
     def cancel_bot(self) -> None:
         """Stop a thinking bot; its answer, if it still comes, is ignored."""
@@ -401,7 +389,7 @@ class GameScreen(Screen[None]):
         state = self.match.state
         # The search is given the player's own observation and decisions, never the state.
         observation = self.game.observe(state, seat)
-        legal = self.game.legal_actions(state)
+        legal = list(self.referee.legal())
         seed = derive_seed(self.match.seed, "hint", len(self.match.history))
         self.hinting = True
         self.refresh_status()
@@ -434,7 +422,7 @@ class GameScreen(Screen[None]):
             self.refresh_status()
             return
         self.hint = (state, hint)
-        self.match.count_hint(seat)
+        self.referee.count_hint(seat)
         # Marked on the table and said on the status line, both gone with the move: no
         # toast, which would cover the table and outlive the position it is for.
         self.table.mark_hint(hint.action, point=True)
@@ -449,7 +437,7 @@ class GameScreen(Screen[None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Grey out Undo and Redo when there is nothing to take back or replay."""
         if action == "undo":
-            return True if self.match.can_undo() else None
+            return True if self.match.can_undo() else None  # a refusal says why not
         if action == "redo":
             return True if self.match.can_redo() else None
         if action == "hint":
@@ -462,25 +450,44 @@ class GameScreen(Screen[None]):
         return self.viewer if self.viewer is not None else self.match.last_human()
 
     def action_undo(self) -> None:
-        """Take back your own last gesture and the bot decisions after it (never another's)."""
+        """Take back your own last gesture and whatever followed it, as the referee allows.
+
+        Where it needs the other players' consent, they are asked in turn.
+        """
         seat = self.at_keyboard()
-        reason = "Nobody has decided yet." if seat is None else self.match.undo_refusal(seat)
+        reason = "Nobody has decided yet." if seat is None else self.referee.undo_refusal(seat)
         if reason is not None:
             self.notify(reason, title="Cannot undo", severity="warning")
             return
+        assert seat is not None
         self.cancel_bot()
-        self.match.undo()
+        self.referee.undo(seat)
         self.advance()
+
+    def ask_consent(self, request: TakeBackRequest) -> None:
+        """Hot-seat: ask each player whose consent the take-back needs, behind the public view."""
+        self.viewer = None  # the one answering must not see the asker's cards
+        self.refresh_view()
+        seat = min(request.waiting)
+        question = request.question(self.match.seats, seat)
+
+        def answered(yes: bool | None) -> None:
+            self.referee.answer(seat, bool(yes))
+            if not yes:
+                self.notify(request.declined(self.match.seats, seat), title="Take-back declined")
+            self.advance()
+
+        self.app.push_screen(ConfirmScreen(question, yes="Agree", no="Decline (n)"), answered)
 
     def action_redo(self) -> None:
         """Replay your undone gesture (and the bot decisions after it)."""
         seat = self.at_keyboard()
-        reason = "There is nothing to redo." if seat is None else self.match.redo_refusal(seat)
+        reason = "There is nothing to redo." if seat is None else self.referee.redo_refusal(seat)
         if reason is not None:
             self.notify(reason, title="Cannot redo", severity="warning")
             return
         self.cancel_bot()
-        self.match.redo()
+        self.referee.redo(seat)
         self.advance()
 
     def action_actions(self) -> None:
@@ -489,10 +496,8 @@ class GameScreen(Screen[None]):
             return
         # Decisions that read the same are the same to the player (two face-up silks):
         # each is listed once.
-        listed: dict[str, Action] = {}
-        for action in self.match.legal_actions():
-            listed.setdefault(self.preview(action), action)
-        words, actions = list(listed), list(listed.values())
+        choices = self.referee.view(self.viewer).choices(distinct=True)
+        words, actions = [w for _, w in choices], [a for a, _ in choices]
         hint = self.current_hint()
         highlight = flag_hint(words, actions, hint.action if hint is not None else None)
         title = "Every move you can make now"
@@ -507,15 +512,12 @@ class GameScreen(Screen[None]):
             if not name:
                 return
             path = new_save_path(folder, self.game.name, stem=name)
-            old = self.save_path
-            self.saver.flush()
             try:
-                save_match(self.match, path)
+                self.referee.relocate(path)  # moved, not copied: one game, one file
             except OSError as error:
                 self.notify(f"Could not save: {error.strerror or error}", severity="error")
                 return
             self.save_path = path
-            old.unlink(missing_ok=True)  # moved, not copied: one game, one file
             self.refresh_status()
             self.notify(f"Saved as {printable(path.name)}.")
 

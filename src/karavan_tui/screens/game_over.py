@@ -129,10 +129,16 @@ class GameOverScreen(OverScreen[str]):
         self.app.push_screen(ConfirmScreen(question, yes="Rematch"), answered)
 
     def _hints_words(self) -> str:
-        """Who asked for hints, and how many (nothing when nobody did)."""
+        """Who asked for hints, or took back a decision that had shown a card, and how often."""
         match = self.match
         asked = [f"{seat.name} {n}" for seat, n in zip(match.seats, match.hints, strict=True) if n]
-        return f"\nHints asked for: {', '.join(asked)}." if asked else ""
+        words = f"\nHints asked for: {', '.join(asked)}." if asked else ""
+        taken = [
+            f"{seat.name} {n}" for seat, n in zip(match.seats, match.takebacks, strict=True) if n
+        ]
+        if taken:  # take-backs against bots past a card that had been shown
+            words += f"\nTaken back after seeing a card: {', '.join(taken)}."
+        return words
 
     def action_review(self) -> None:
         """The Expert's review of every human decision."""

@@ -80,7 +80,7 @@ class ReplayScreen(Screen[None]):
         self.match = match
         self.game = match.game
         self.over = match.is_over()
-        humans = [i for i, seat in enumerate(match.seats) if not seat.is_bot]
+        humans = list(match.humans)
         if viewers is None:
             viewers = [PUBLIC, *(range(len(match.seats)) if self.over else humans)]
         self.viewers = list(viewers)

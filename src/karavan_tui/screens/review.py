@@ -28,11 +28,11 @@ from textual.worker import Worker, WorkerState, get_current_worker
 
 from karavan_core.analysis import THRESHOLDS, GameReview, Verdict, review_match
 from karavan_core.match import Match
+from karavan_core.text import plural
 from karavan_tui.app_access import karavan_app
 from karavan_tui.screens.replay import ReplayScreen, verdict_mark
 from karavan_tui.widgets.chart import chance_chart
 from karavan_tui.widgets.chrome import AppHeader
-from karavan_tui.words import plural
 
 
 def review_key(match: Match, seats: Sequence[int]) -> tuple[object, ...]:
@@ -195,8 +195,12 @@ class ReviewScreen(Screen[None]):
             summary.append(
                 f": accuracy {accuracy} over {plural(s.decisions, 'decision')} {self._sep} "
                 f"{counts['inaccuracy']} ?! {counts['mistake']} ? {counts['blunder']} ?? "
-                f"{self._sep} {plural(hints, 'hint')}\n"
+                f"{self._sep} {plural(hints, 'hint')}"
             )
+            summary.append("\n")
+            taken = match.takebacks[seat]
+            if taken:  # take-backs past a card that had been shown: the review says so
+                summary.append(f"  {plural(taken, 'take-back')} after seeing a card\n")
         if match.is_over():
             result = match.game.result(match.state)
             winners = " and ".join(match.seats[i].name for i in result.winners)

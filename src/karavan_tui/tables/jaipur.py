@@ -43,10 +43,11 @@ from karavan_core.games.jaipur.state import (
     TakeCamels,
     TakeGood,
 )
+from karavan_core.text import plural
 from karavan_tui.glyphs import ASCII, Glyphs
 from karavan_tui.tables.base import TableView, View, table_stylesheet
 from karavan_tui.widgets.cards import CardFace, CardRow
-from karavan_tui.words import cells, cut, padded, plural, widest
+from karavan_tui.words import cells, cut, padded, widest
 
 # Card colours for rich text (the zones' cards take theirs from the .tcss).
 COLOURS: dict[Card, str] = {
@@ -649,13 +650,8 @@ class JaipurTable(TableView):
 
     def confirm_exchange(self) -> None:
         """Make the marked exchange, or say why it cannot be made."""
-        exchange = self.marked_exchange()
-        reason = self.host.check(exchange)
-        if reason is not None:
-            self.notify(reason, title="Not allowed", severity="warning")
-            return
-        self.action_clear_marks()
-        self.host.decide(exchange)
+        if self.host.decide(self.marked_exchange()):  # else it says why not
+            self.action_clear_marks()
 
     def action_clear_marks(self) -> None:
         """Forget the marks of an exchange (Esc)."""

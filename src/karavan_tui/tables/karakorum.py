@@ -677,23 +677,13 @@ class KarakorumTable(TableView):
 
     def take_marked(self) -> None:
         """Take the marked cards as one gesture, or say why not."""
-        takes = [Take(card) for card in self.marked]
-        reason = self.host.check(*takes)
-        if reason is not None:
-            self.notify(reason, title="Not allowed", severity="warning")
-            return
-        self.marked = []
-        self.host.decide(*takes)
+        if self.host.decide(*(Take(card) for card in self.marked)):  # else it says why not
+            self.marked = []
 
     def place_marked(self, expedition: int | None) -> None:
         """Put the marked card on ``expedition`` (None: a new one), or say why not."""
-        place = Place(self.marked[0], expedition)
-        reason = self.host.check(place)
-        if reason is not None:
-            self.notify(reason, title="Not allowed", severity="warning")
-            return
-        self.marked = []
-        self.host.decide(place)
+        if self.host.decide(Place(self.marked[0], expedition)):  # else it says why not
+            self.marked = []
 
     def marking_status(self) -> str | None:
         """What the marked cards will do, and whether they may."""

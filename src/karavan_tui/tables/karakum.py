@@ -32,10 +32,11 @@ from karavan_core.games.karakum.state import (
     Step,
     TakeCard,
 )
+from karavan_core.text import plural
 from karavan_tui.glyphs import Glyphs
 from karavan_tui.tables.base import TableView, View, table_stylesheet
 from karavan_tui.widgets.cards import CardFace, CardRow
-from karavan_tui.words import padded, plural, widest
+from karavan_tui.words import padded, widest
 
 # Card colours for rich text (the zones' cards take theirs from the .tcss).
 COLOURS: dict[Res, str] = {
