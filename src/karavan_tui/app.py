@@ -249,9 +249,7 @@ class KaravanApp(App[None]):
         match = game_screen.match
 
         def chosen(where: str | None) -> None:
-            if where == "undo":
-                game_screen.action_undo()
-            elif where == "rematch":
+            if where == "rematch":
                 seed = self.config.seed_factory()
                 self.open_match(Match(match.game, match.seats, seed, match.options))
             elif where == "new":
@@ -405,7 +403,7 @@ class KaravanApp(App[None]):
             game = None
         if game is not None and screen is game:
             yield SystemCommand("Save", "Save this game under a name", game.action_save_as)
-            if game.match.can_undo():
+            if game.match.can_undo() and not game.match.is_over():
                 yield SystemCommand("Undo", "Take back your last decision", game.action_undo)
             if game.match.can_redo():
                 yield SystemCommand("Redo", "Replay an undone decision", game.action_redo)

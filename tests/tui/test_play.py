@@ -358,6 +358,10 @@ async def test_the_results_and_the_review_name_who_took_back_after_seeing_a_card
         await settle(pilot, app)
         assert isinstance(app.screen, GameOverScreen)
         assert "Taken back after seeing a card: Ann 2." in visible_characters(app)
+        await pilot.press("u")  # the result is final: no undo after the end
+        await settle(pilot, app)
+        assert isinstance(app.screen, GameOverScreen) and app.screen.match.is_over()
+        assert " u " not in visible_characters(app).splitlines()[-1]
         await pilot.press("v")
         await settle(pilot, app)
         for _ in range(400):

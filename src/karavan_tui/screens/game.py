@@ -437,7 +437,8 @@ class GameScreen(Screen[None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Grey out Undo and Redo when there is nothing to take back or replay."""
         if action == "undo":
-            return True if self.match.can_undo() else None  # a refusal says why not
+            # Greyed when nothing may be taken back at all; else a refusal says why not.
+            return True if self.match.can_undo() and not self.referee.is_over() else None
         if action == "redo":
             return True if self.match.can_redo() else None
         if action == "hint":

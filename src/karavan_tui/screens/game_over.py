@@ -69,14 +69,13 @@ class OverScreen(Screen[T]):
 
 
 class GameOverScreen(OverScreen[str]):
-    """Dismisses with ``"rematch"``, ``"new"``, ``"title"`` or ``"undo"``."""
+    """Dismisses with ``"rematch"``, ``"new"`` or ``"title"``: the result is final (no undo)."""
 
     BINDINGS = [
         # Not on r, which is redo at the table: a redo too many must not start a new game.
         Binding("m", "rematch", "Rematch", tooltip="Same players, a new deal (asks first)"),
         Binding("n", "leave('new')", "New game"),
         Binding("t,escape", "leave('title')", "Title"),
-        Binding("u", "leave('undo')", "Undo", tooltip="Take back the last decision"),
         Binding("v", "review", "Review", tooltip="The Expert judges every decision"),
         Binding("p", "replay", "Replay", tooltip="Step through the game, every card face up"),
     ]
