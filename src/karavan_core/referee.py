@@ -250,12 +250,18 @@ class Referee:
         Raises :class:`IllegalAction` with the reason, and changes nothing, when
         the gesture may not be played.
         """
-        self._check(seat, actions)
+        self._may_decide(seat)
+        # The match walks the gesture once (Match.gesture_states) and changes nothing if it fails.
         self.match.play(*actions, by=seat, legal=self.legal())
         self._changed("play", seat, len(actions))
 
     def _check(self, seat: int, actions: Sequence[Action]) -> None:
         """The one legality path: :class:`IllegalAction` unless ``seat`` may play ``actions``."""
+        self._may_decide(seat)
+        self.match.gesture_states(actions, by=seat, legal=self.legal())
+
+    def _may_decide(self, seat: int) -> None:
+        """:class:`IllegalAction` unless ``seat`` may decide now (whatever the decisions)."""
         match = self.match
         if match.is_over():
             raise IllegalAction("The game is over.")
@@ -266,7 +272,6 @@ class Referee:
             raise IllegalAction(f"It is not your turn: {name} decides now.")
         if seat in self.bots:
             raise IllegalAction(f"A bot plays {match.seats[seat].name}'s seat.")
-        match.gesture_states(actions, by=seat, legal=self.legal())
 
     def bot_turn(self) -> BotTurn | None:
         """What the bot to move needs to decide, or ``None`` if no bot decides now."""
