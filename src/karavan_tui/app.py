@@ -10,7 +10,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from textual.app import App, SystemCommand
+from textual.app import SystemCommand
 from textual.binding import Binding
 from textual.command import CommandPalette, SearchIcon
 from textual.content import Content
@@ -25,6 +25,7 @@ from karavan_core.saves import SaveError, load_match, new_save_path
 from karavan_core.text import printable
 from karavan_tui import textual_fixes  # noqa: F401 - applied on import
 from karavan_tui.config import AppConfig, Settings
+from karavan_tui.context import Karavan
 from karavan_tui.crash import write_crash_report
 from karavan_tui.glyphs import Glyphs, glyphs
 from karavan_tui.screens.title import TitleScreen
@@ -46,7 +47,7 @@ class AsciiCommandPalette(CommandPalette):
         self.query_one(SearchIcon).icon = ">"
 
 
-class KaravanApp(App[None]):
+class KaravanApp(Karavan):
     """Karavan's terminal app."""
 
     CSS_PATH = Path(__file__).with_name("app.tcss")  # absolute: subclasses live elsewhere
@@ -242,9 +243,12 @@ class KaravanApp(App[None]):
             return
         self.open_match(match, path)
 
-    def show_game_over(self, game_screen: GameScreen) -> None:
+    def show_game_over(self, game_screen: Screen[Any]) -> None:
         """Push the game-over screen for ``game_screen``'s match."""
+        from karavan_tui.screens.game import GameScreen
         from karavan_tui.screens.game_over import GameOverScreen
+
+        assert isinstance(game_screen, GameScreen)
 
         match = game_screen.match
 
@@ -375,6 +379,12 @@ class KaravanApp(App[None]):
         """Show the rules (of the open game, if any)."""
         game = self._game_screen()
         self.show_rules(game.game.name if game else None)
+
+    def save_open_game(self) -> None:
+        """Ask for a name for the game at the table and save it there (if a game is open)."""
+        game = self._game_screen()
+        if game is not None:
+            game.action_save_as()
 
     def action_settings(self) -> None:
         """Open the settings."""

@@ -15,9 +15,9 @@ from karavan_net.client import TableClient
 from karavan_tui.config import AppConfig
 from karavan_tui.modals.choice import ChoiceScreen
 from karavan_tui.modals.confirm import ConfirmScreen
-from karavan_tui.net.app import TableApp
 from karavan_tui.net.join_screen import JoinScreen
 from karavan_tui.net.screen import RemoteGameScreen, RemoteOverScreen
+from karavan_tui.table_app import TableApp
 
 from ..tui.helpers import make_app, visible_characters
 from .helpers import CODE, bot, free_port, hosting, joined, new_match, until

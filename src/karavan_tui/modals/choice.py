@@ -13,7 +13,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Footer, Label, OptionList
 from textual.widgets.option_list import Option
 
-from karavan_tui.app_access import karavan_app
+from karavan_tui.context import karavan_app
 
 
 class ChoiceScreen(ModalScreen[int | None]):

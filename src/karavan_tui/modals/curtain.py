@@ -15,7 +15,7 @@ from textual.content import Content
 from textual.screen import Screen
 from textual.widgets import Footer, Label, Static
 
-from karavan_tui.app_access import karavan_app
+from karavan_tui.context import karavan_app
 from karavan_tui.widgets.side import numbered
 
 
@@ -87,11 +87,7 @@ class CurtainScreen(Screen[None]):
 
     def action_save_as(self) -> None:
         """Save the game under the curtain by name; the curtain stays down."""
-        from karavan_tui.screens.game import GameScreen
-
-        below = [screen for screen in self.app.screen_stack if isinstance(screen, GameScreen)]
-        if below:
-            below[-1].action_save_as()
+        karavan_app(self).save_open_game()
 
     def action_leave(self) -> None:
         """Back to the title without lifting the curtain (the game is saved already)."""

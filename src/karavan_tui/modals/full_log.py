@@ -11,7 +11,7 @@ from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Footer, Label, Static
 
-from karavan_tui.app_access import karavan_app
+from karavan_tui.context import karavan_app
 from karavan_tui.widgets.side import numbered
 
 

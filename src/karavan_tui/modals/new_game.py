@@ -16,7 +16,7 @@ from karavan_core.bots import BOT_LEVELS
 from karavan_core.engine import Game
 from karavan_core.match import BOT, HUMAN, MAX_SEED, Seat
 from karavan_core.text import MAX_NAME_LENGTH, check_name
-from karavan_tui.app_access import karavan_app
+from karavan_tui.context import karavan_app
 
 MAX_SEATS = 4
 

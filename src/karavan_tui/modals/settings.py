@@ -8,8 +8,8 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Checkbox, Footer, Label, Select
 
-from karavan_tui.app_access import karavan_app
 from karavan_tui.config import BOT_DELAYS
+from karavan_tui.context import karavan_app
 from karavan_tui.widgets.chrome import TickBox
 
 

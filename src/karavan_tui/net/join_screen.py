@@ -13,7 +13,7 @@ from karavan_core.text import MAX_NAME_LENGTH, check_name, printable
 from karavan_net.client import HostUnreachable, JoinRefused, TableClient
 from karavan_net.protocol import DEFAULT_PORT, parse_address
 from karavan_net.seats import seats_file
-from karavan_tui.app_access import karavan_app
+from karavan_tui.context import karavan_app
 
 
 class JoinScreen(ModalScreen[TableClient | None]):

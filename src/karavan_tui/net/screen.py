@@ -35,7 +35,7 @@ from karavan_core.text import clean_name, printable
 from karavan_net.client import TableClient
 from karavan_net.protocol import TakeBackAsked, Update
 from karavan_tui import screens
-from karavan_tui.app_access import karavan_app
+from karavan_tui.context import karavan_app
 from karavan_tui.modals.confirm import ConfirmScreen
 from karavan_tui.modals.full_log import FullLogScreen
 from karavan_tui.screens.game import GameScreen

@@ -33,7 +33,7 @@ from karavan_core.saves import new_save_path, save_match
 from karavan_core.storage import SaveFile
 from karavan_core.text import printable
 from karavan_core.tournament import derive_seed
-from karavan_tui.app_access import karavan_app
+from karavan_tui.context import karavan_app
 from karavan_tui.glyphs import Glyphs
 from karavan_tui.modals.choice import ChoiceScreen
 from karavan_tui.modals.confirm import ConfirmScreen

@@ -16,7 +16,7 @@ from textual.widgets import Button, Footer, Static
 
 from karavan_core.engine import Result
 from karavan_core.match import Match, winners_sentence
-from karavan_tui.app_access import karavan_app
+from karavan_tui.context import karavan_app
 from karavan_tui.modals.confirm import ConfirmScreen
 from karavan_tui.widgets.chart import score_chart
 from karavan_tui.widgets.chrome import AppHeader

@@ -21,7 +21,7 @@ from textual.widgets import Footer, Static
 from karavan_core.analysis import GameReview, ReviewedDecision
 from karavan_core.engine import Action
 from karavan_core.match import Match
-from karavan_tui.app_access import karavan_app
+from karavan_tui.context import karavan_app
 from karavan_tui.glyphs import Glyphs
 from karavan_tui.modals.curtain import CurtainScreen
 from karavan_tui.tables import TableView, View, table_for

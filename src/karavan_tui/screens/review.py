@@ -29,7 +29,7 @@ from textual.worker import Worker, WorkerState, get_current_worker
 from karavan_core.analysis import THRESHOLDS, GameReview, Verdict, review_match
 from karavan_core.match import Match
 from karavan_core.text import plural
-from karavan_tui.app_access import karavan_app
+from karavan_tui.context import karavan_app
 from karavan_tui.screens.replay import ReplayScreen, verdict_mark
 from karavan_tui.widgets.chart import chance_chart
 from karavan_tui.widgets.chrome import AppHeader

@@ -16,7 +16,7 @@ from karavan_core.registry import all_games
 from karavan_core.saves import SaveSummary, list_saves, resumable
 from karavan_core.text import plural
 from karavan_core.version import __version__
-from karavan_tui.app_access import karavan_app
+from karavan_tui.context import karavan_app
 from karavan_tui.modals.saves import when
 from karavan_tui.widgets.chrome import AppHeader
 

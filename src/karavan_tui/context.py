@@ -1,0 +1,109 @@
+"""What the screens, modals and widgets may ask of the running app.
+
+The app module imports the screens, so the screens may not import it back:
+they reach the app through :class:`Karavan`, the part of it they use (its
+config, settings and symbols, and the ways from one screen to another), which
+:class:`~karavan_tui.app.KaravanApp` fills in.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from textual.app import App
+
+from karavan_core.analysis import GameReview
+from karavan_core.match import Match
+from karavan_tui.config import AppConfig, Settings
+from karavan_tui.glyphs import Glyphs
+
+if TYPE_CHECKING:
+    from textual.dom import DOMNode
+    from textual.screen import Screen
+
+
+class Karavan(App[None]):
+    """The app as its parts see it; every method here is the app's to fill in."""
+
+    config: AppConfig
+    settings: Settings
+    ascii_mode: bool
+    reviews: dict[tuple[object, ...], GameReview]  # made this session, by the match judged
+
+    @property
+    def glyphs(self) -> Glyphs:
+        """The symbols for the current mode."""
+        raise NotImplementedError
+
+    @property
+    def bot_delay(self) -> float:
+        """How long a bot pauses before its decision, in seconds."""
+        raise NotImplementedError
+
+    def save_settings(self) -> None:
+        """Keep the settings on disk."""
+        raise NotImplementedError
+
+    def set_ascii(self, on: bool) -> None:
+        """Switch ASCII mode on or off (and remember it)."""
+        raise NotImplementedError
+
+    def set_bot_delay(self, delay: float) -> None:
+        """Set the bots' pause (and remember it)."""
+        raise NotImplementedError
+
+    def show_title(self, then_new: bool = False) -> None:
+        """Back to the title screen (and on to a new game's dialog if ``then_new``)."""
+        raise NotImplementedError
+
+    def open_file(self, path: Path) -> None:
+        """Open the save at ``path`` at the table."""
+        raise NotImplementedError
+
+    def show_game_over(self, game_screen: Screen[Any]) -> None:
+        """The results of the game at ``game_screen``."""
+        raise NotImplementedError
+
+    def show_rules(self, game_name: str | None = None) -> None:
+        """The rules (of ``game_name``, if given)."""
+        raise NotImplementedError
+
+    def show_review(self, match: Match) -> None:
+        """The Expert's review of ``match``."""
+        raise NotImplementedError
+
+    def show_replay(self, match: Match) -> None:
+        """Step through ``match`` from the deal."""
+        raise NotImplementedError
+
+    def save_open_game(self) -> None:
+        """Ask for a name for the game at the table and save it there."""
+        raise NotImplementedError
+
+    def action_new_game(self) -> None:
+        """The new game dialog."""
+        raise NotImplementedError
+
+    def action_load(self) -> None:
+        """The saves dialog."""
+        raise NotImplementedError
+
+    def action_join(self) -> None:
+        """Join a hosted table."""
+        raise NotImplementedError
+
+    def action_rules(self) -> None:
+        """The rules (of the open game, if any)."""
+        raise NotImplementedError
+
+    def action_settings(self) -> None:
+        """The settings dialog."""
+        raise NotImplementedError
+
+
+def karavan_app(node: DOMNode) -> Karavan:
+    """The Karavan app that ``node`` (a screen or a widget) runs in."""
+    running = node.app
+    assert isinstance(running, Karavan)
+    return running
