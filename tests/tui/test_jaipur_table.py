@@ -114,6 +114,7 @@ async def test_whole_match_human_against_random_bot(tmp_path):
         await play_out_by_keys(pilot, app)
 
 
+@pytest.mark.slow  # the end of a game by keys
 async def test_the_last_stretch_of_a_match_by_keys_ends_at_the_game_over_screen(tmp_path):
     app = start_with(tmp_path, near_the_end("jaipur", "Ann,bot:random", left=10))
     async with app.run_test(size=(80, 24)) as pilot:

@@ -100,6 +100,7 @@ async def test_the_new_game_dialog_offers_karakorum_and_a_whole_game_plays_by_ke
         await play_out_by_keys(pilot, app)
 
 
+@pytest.mark.slow  # the end of a game by keys
 async def test_the_last_stretch_of_a_game_by_keys_ends_at_the_game_over_screen(tmp_path):
     app = start_with(tmp_path, near_the_end("karakorum", "Ann,bot:random", left=8))
     async with app.run_test(size=(80, 24)) as pilot:

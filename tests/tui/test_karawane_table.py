@@ -89,6 +89,7 @@ async def test_whole_game_human_against_random_bot_through_keys_and_a_click(tmp_
         await play_out_by_keys(pilot, app)
 
 
+@pytest.mark.slow  # the end of a game by keys
 async def test_the_last_stretch_of_a_game_by_keys_ends_at_the_game_over_screen(tmp_path):
     app = start_with(tmp_path, near_the_end("karawane", "Ann,bot:random", left=5))
     async with app.run_test(size=(80, 24)) as pilot:

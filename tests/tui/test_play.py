@@ -71,6 +71,7 @@ async def test_whole_game_human_against_random_bot_through_keys(tmp_path):
         await play_out_by_keys(pilot, app)
 
 
+@pytest.mark.slow  # the end of a game by keys
 async def test_the_last_stretch_of_a_game_by_keys_ends_at_the_game_over_screen(tmp_path):
     """From a seeded position near the end, the human plays by keys to the game-over screen."""
     app = start_with(tmp_path, near_the_end("karakum", "Ann,bot:random"))

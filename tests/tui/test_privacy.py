@@ -100,7 +100,9 @@ async def same_after_redeals(pilot, app, match: Match, seen_by: int | None, read
 
 
 @pytest.mark.parametrize("turns", [1, pytest.param(4, marks=pytest.mark.slow)])
-@pytest.mark.parametrize("game", list(POSITIONS))
+@pytest.mark.parametrize(  # one game in the default run, every game with the slow checks
+    "game", [pytest.param(g, marks=() if g == "karakum" else pytest.mark.slow) for g in POSITIONS]
+)
 async def test_a_hot_seat_game_through_the_curtain_shows_nobody_a_hidden_card(
     tmp_path, game, turns
 ):
