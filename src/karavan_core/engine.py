@@ -43,8 +43,23 @@ class Action:
     """Base class of every game's actions (one decision of one player)."""
 
 
+class _Turns:
+    """Whose turn it is, shared by states and observations alike."""
+
+    __slots__ = ()
+
+    @property
+    def to_move(self) -> int | None:  # pragma: no cover - every game overrides it
+        raise NotImplementedError
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the game has ended: the one way to ask, in every game."""
+        return self.to_move is None
+
+
 @frozen(slots=False)  # fields in a dict, not slots: see values.replace
-class State:
+class State(_Turns):
     """Base class of every game's state.
 
     Each game adds its own fields after the two every state carries: the
@@ -56,18 +71,9 @@ class State:
     players: tuple[str, ...]
     rng: Rng
 
-    @property
-    def to_move(self) -> int | None:  # pragma: no cover - every game overrides it
-        raise NotImplementedError
-
-    @property
-    def is_over(self) -> bool:
-        """Whether the game has ended: the one way to ask, in every game."""
-        return self.to_move is None
-
 
 @frozen
-class Observation:
+class Observation(_Turns):
     """Base class of what one player may know of a state, and nothing more.
 
     ``player`` is the seat it was made for, or ``None`` for the public view:
@@ -79,15 +85,6 @@ class Observation:
 
     player: int | None
     players: tuple[str, ...]
-
-    @property
-    def to_move(self) -> int | None:  # pragma: no cover - every game overrides it
-        raise NotImplementedError
-
-    @property
-    def is_over(self) -> bool:
-        """Whether the game has ended: the one way to ask, in every game."""
-        return self.to_move is None
 
 
 @frozen
