@@ -7,7 +7,7 @@ from karavan_tui.modals.curtain import CurtainScreen
 from karavan_tui.screens.game import GameScreen
 
 from .helpers import game_screen, karakum_match, settle, start_with, visible_characters
-from .test_snapshots import steady
+from .test_snapshots import snap_table
 
 
 async def lift(pilot, app) -> None:
@@ -122,8 +122,7 @@ async def test_enter_lifts_the_curtain_and_space_does_not(tmp_path):
 
 def test_snapshot_of_the_curtain_with_news(snap_compare, tmp_path):
     """Bob's curtain after Ann's turn and a bot's: what happened, in the log's words."""
-    app = start_with(tmp_path, karakum_match("Ann,bot:random,Bob", moves=2))
-    assert snap_compare(app, terminal_size=(80, 24), run_before=steady)
+    assert snap_table(snap_compare, tmp_path, karakum_match("Ann,bot:random,Bob", moves=2))
 
 
 async def test_the_curtain_and_its_news_are_plain_ascii_in_ascii_mode(tmp_path):

@@ -31,7 +31,7 @@ from .helpers import (
     start_with,
     visible_characters,
 )
-from .test_snapshots import SIZES, TABLE_SIZES, steady
+from .test_snapshots import SIZES, TABLE_SIZES, snap_table, steady
 
 
 def jaipur_match(
@@ -294,8 +294,7 @@ async def test_a_bot_waits_while_the_round_summary_is_open(tmp_path):
 
 @pytest.mark.parametrize("size", SIZES)
 def test_jaipur_table_start(snap_compare, tmp_path, size):
-    app = start_with(tmp_path, jaipur_match())
-    assert snap_compare(app, terminal_size=size, run_before=steady)
+    assert snap_table(snap_compare, tmp_path, jaipur_match(), size)
 
 
 def mid_game() -> Match:
@@ -305,8 +304,7 @@ def mid_game() -> Match:
 
 @pytest.mark.parametrize("size", TABLE_SIZES)
 def test_jaipur_table_mid_game(snap_compare, tmp_path, size):
-    app = start_with(tmp_path, mid_game())
-    assert snap_compare(app, terminal_size=size, run_before=steady)
+    assert snap_table(snap_compare, tmp_path, mid_game(), size)
 
 
 @pytest.mark.parametrize("size", SIZES)

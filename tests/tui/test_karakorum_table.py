@@ -44,7 +44,7 @@ from .helpers import (
     start_with,
     visible_characters,
 )
-from .test_snapshots import SIZES, TABLE_SIZES, steady
+from .test_snapshots import SIZES, TABLE_SIZES, snap_table
 
 
 def karakorum_match(seats: str = "Ann,bot:random", **options) -> Match:
@@ -470,20 +470,19 @@ async def test_from_120_columns_the_others_expeditions_have_their_own_zone(tmp_p
 
 @pytest.mark.parametrize("size", SIZES)
 def test_karakorum_table_start(snap_compare, tmp_path, size):
-    app = start_with(tmp_path, karakorum_match())
-    assert snap_compare(app, terminal_size=size, run_before=steady)
+    assert snap_table(snap_compare, tmp_path, karakorum_match(), size)
 
 
 @pytest.mark.parametrize("size", TABLE_SIZES)
 def test_karakorum_table_mid_game(snap_compare, tmp_path, size):
     match = climbing_match("Ann,bot:random,bot:random,bot:random", moves=300)
-    assert snap_compare(start_with(tmp_path, match), terminal_size=size, run_before=steady)
+    assert snap_table(snap_compare, tmp_path, match, size)
 
 
 @pytest.mark.parametrize("size", SIZES)
 def test_karakorum_after_a_removal(snap_compare, tmp_path, size):
     match, _ = after_a_removal()
-    assert snap_compare(start_with(tmp_path, match), terminal_size=size, run_before=steady)
+    assert snap_table(snap_compare, tmp_path, match, size)
 
 
 def test_karakorum_taking_more_with_the_longest_name(snap_compare, tmp_path):
@@ -493,4 +492,4 @@ def test_karakorum_taking_more_with_the_longest_name(snap_compare, tmp_path):
         return match.state.step is Step.TAKE_MORE and match.to_move == 0
 
     match, _ = first_position(f"{long},bot:random", taking_more, reveal=True)
-    assert snap_compare(start_with(tmp_path, match), terminal_size=(80, 24), run_before=steady)
+    assert snap_table(snap_compare, tmp_path, match)

@@ -25,7 +25,7 @@ from .helpers import (
     settle,
     start_with,
 )
-from .test_snapshots import SIZES, TABLE_SIZES, steady
+from .test_snapshots import SIZES, TABLE_SIZES, snap_table, steady
 
 LABELS = [card.label for card in Card]
 
@@ -305,11 +305,10 @@ def test_snapshot_of_a_hint_on_the_track(snap_compare, tmp_path, monkeypatch):
 
 @pytest.mark.parametrize("size", SIZES)
 def test_snapshot_start(snap_compare, tmp_path, size):
-    app = start_with(tmp_path, karawane_match())
-    assert snap_compare(app, terminal_size=size, run_before=steady)
+    assert snap_table(snap_compare, tmp_path, karawane_match(), size)
 
 
 @pytest.mark.parametrize("size", TABLE_SIZES)
 def test_snapshot_mid_game(snap_compare, tmp_path, size):
-    app = start_with(tmp_path, karawane_match("Ann,bot:random,bot:random", moves=40))
-    assert snap_compare(app, terminal_size=size, run_before=steady)
+    match = karawane_match("Ann,bot:random,bot:random", moves=40)
+    assert snap_table(snap_compare, tmp_path, match, size)

@@ -14,7 +14,7 @@ from karavan_tui.screens.game import GameScreen
 from karavan_tui.widgets.cards import CardRow
 
 from .helpers import game_screen, seeded_match, settle, start_with
-from .test_snapshots import SIZES, steady
+from .test_snapshots import SIZES, snap_table, steady
 
 
 def jaipur_exchange_position():
@@ -240,8 +240,7 @@ async def test_a_camel_bought_without_its_payment_stays_to_be_paid_after_esc(tmp
 def test_snapshot_of_a_camel_bought_already_being_paid_for(snap_compare, tmp_path):
     match, slot, _ = karakum_buying_position()
     match.play(Buy(slot))
-    app = start_with(tmp_path, match)
-    assert snap_compare(app, terminal_size=(80, 24), run_before=steady)
+    assert snap_table(snap_compare, tmp_path, match)
 
 
 def karakorum_placing_position():
