@@ -5,8 +5,10 @@ from __future__ import annotations
 import contextlib
 import random
 import re
+from collections.abc import AsyncIterator
 from pathlib import Path
 
+from textual.pilot import Pilot
 from textual.widgets import Footer, Label
 from textual.worker import WorkerCancelled, WorkerFailed
 
@@ -90,6 +92,20 @@ def start_with(tmp_path: Path, match: Match) -> KaravanApp:
     """The app opening ``match`` straight away."""
     folder = tmp_path / "saves"
     return make_app(tmp_path, (match, new_save_path(folder, match.game.name)))
+
+
+@contextlib.asynccontextmanager
+async def running(
+    tmp_path: Path,
+    match: Match | None = None,
+    size: tuple[int, int] = (80, 24),
+    notifications: bool = False,
+) -> AsyncIterator[tuple[KaravanApp, Pilot]]:
+    """Run the app (opening ``match``, if given) at ``size``; yield it and its pilot, settled."""
+    app = make_app(tmp_path) if match is None else start_with(tmp_path, match)
+    async with app.run_test(size=size, notifications=notifications) as pilot:
+        await settle(pilot, app)
+        yield app, pilot
 
 
 def game_screen(app: KaravanApp) -> GameScreen:

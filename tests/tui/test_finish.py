@@ -25,9 +25,9 @@ from .helpers import (
     karakum_match,
     make_app,
     open_new_game_dialog,
+    running,
     seeded_match,
     settle,
-    start_with,
     visible_characters,
 )
 
@@ -38,9 +38,7 @@ def card(screen: GameScreen, row: str, index: int) -> Card:
 
 async def test_clicks_take_a_card_draw_and_open_the_payment_picker(tmp_path):
     match = karakum_match(seed=11)
-    app = start_with(tmp_path, match)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot, app)
+    async with running(tmp_path, match) as (app, pilot):
         screen = game_screen(app)
         slot = next(i for i, res in enumerate(match.state.row) if res.value != "gold")
         await pilot.click(card(screen, "resources", slot + 1))
@@ -59,9 +57,7 @@ async def test_clicks_take_a_card_draw_and_open_the_payment_picker(tmp_path):
 
 async def test_all_moves_list_shows_every_legal_decision_in_words(tmp_path):
     match = karakum_match()
-    app = start_with(tmp_path, match)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot, app)
+    async with running(tmp_path, match) as (app, pilot):
         await pilot.press("a")
         await pilot.pause()
         assert isinstance(app.screen, ChoiceScreen)
@@ -87,9 +83,7 @@ async def test_theme_is_remembered(tmp_path):
 
 
 async def test_ascii_mode_draws_plain_symbols_and_is_remembered(tmp_path):
-    app = start_with(tmp_path, karakum_match())
-    async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot, app)
+    async with running(tmp_path, karakum_match()) as (app, pilot):
         market = app.screen.query_one("#market")
         assert "✱" in market.border_title
         app.action_toggle_ascii()
@@ -101,9 +95,7 @@ async def test_ascii_mode_draws_plain_symbols_and_is_remembered(tmp_path):
 
 async def test_ascii_mode_reaches_header_footer_and_table(tmp_path):
     """With ASCII mode on, the Karakum table at 80x24 draws no character outside ASCII."""
-    app = start_with(tmp_path, karakum_match(moves=30))
-    async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot, app)
+    async with running(tmp_path, karakum_match(moves=30)) as (app, pilot):
         assert not visible_characters(app).isascii()  # Unicode symbols by default
         app.action_toggle_ascii()
         await pilot.pause()
@@ -130,9 +122,7 @@ async def test_ascii_mode_reaches_the_engines_words_in_the_news_log_and_move_lis
         match.play(match.legal_actions()[0])
     if game == "karawane":  # the engine's own words do hold typography
         assert "→" in "".join(match.log())
-    app = start_with(tmp_path, match)
-    async with app.run_test(size=(80, 24), notifications=True) as pilot:
-        await settle(pilot, app)
+    async with running(tmp_path, match, notifications=True) as (app, pilot):
         app.set_ascii(True)
         await pilot.pause()
         assert non_ascii(app) == [], "table"
@@ -166,9 +156,7 @@ async def test_a_small_terminal_gets_a_notice(tmp_path):
 
 
 async def test_palette_offers_the_apps_commands(tmp_path):
-    app = start_with(tmp_path, karakum_match())
-    async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot, app)
+    async with running(tmp_path, karakum_match()) as (app, pilot):
         await pilot.press("enter", "enter")
         await settle(pilot, app)
         titles = [command.title for command in app.get_system_commands(app.screen)]
@@ -181,9 +169,7 @@ async def test_palette_offers_the_apps_commands(tmp_path):
 
 
 async def test_rules_open_with_f1_and_question_mark_on_the_games_tab(tmp_path):
-    app = start_with(tmp_path, karakum_match())
-    async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot, app)
+    async with running(tmp_path, karakum_match()) as (app, pilot):
         for key in ("f1", "question_mark"):
             await pilot.press(key)
             await pilot.pause()
@@ -356,9 +342,7 @@ async def test_log_beside_the_table_keeps_the_latest_and_l_shows_all(tmp_path):
     from karavan_tui.widgets.side import LOG_TAIL
 
     match = karakum_match(moves=LOG_TAIL + 30)
-    app = start_with(tmp_path, match)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot, app)
+    async with running(tmp_path, match) as (app, pilot):
         beside = str(app.screen.query_one("#log-text").render())
         total = len(match.history)
         assert f"({total + 1 - LOG_TAIL} earlier: press l)" in beside  # the opening line too
@@ -384,9 +368,7 @@ def test_every_registered_game_has_a_table_and_rules_to_read():
 async def test_the_saved_note_stays_in_sight_when_the_status_wraps(tmp_path):
     """The status line holds two lines: a long prompt (a hint naming a whole payment) gives
     way, the indicators do not."""
-    app = start_with(tmp_path, karakum_match())
-    async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot, app)
+    async with running(tmp_path, karakum_match()) as (app, pilot):
         screen = game_screen(app)
         words = (
             "Hint (54% to win): Ann pays 2 jewelry + 2 honey; the red 1 joins the caravan. "
@@ -412,9 +394,7 @@ async def test_the_log_stays_on_its_newest_lines_after_the_terminal_shrinks_and_
     match = karakum_match("Ann,bot:random", moves=60)
     while match.to_move != 0:
         match.play(match.legal_actions()[0])
-    app = start_with(tmp_path, match)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot, app)
+    async with running(tmp_path, match) as (app, pilot):
         log = game_screen(app).query_one("#log")
         assert log.max_scroll_y > 0 and log.scroll_y == log.max_scroll_y
         for size in [(70, 20), (200, 50), (70, 20), (80, 24), (120, 40), (80, 24)]:
@@ -440,9 +420,7 @@ async def test_the_save_name_box_takes_as_many_characters_as_a_save_name_may_hav
     from karavan_core.saves import MAX_STEM
     from karavan_tui.modals.save_as import SaveAsScreen
 
-    app = start_with(tmp_path, karakum_match())
-    async with app.run_test(size=(80, 24), notifications=True) as pilot:
-        await settle(pilot, app)
+    async with running(tmp_path, karakum_match(), notifications=True) as (app, pilot):
         await pilot.press("s")
         await pilot.pause()
         assert isinstance(app.screen, SaveAsScreen)

@@ -26,6 +26,7 @@ from .helpers import (
     game_screen,
     make_app,
     near_the_end,
+    running,
     settle,
     start_against_random_bot,
     start_with,
@@ -151,9 +152,7 @@ async def test_curtain_hides_hands_and_bonus_values(tmp_path):
     match = jaipur_match("Ann,Bob", moves=300, until=both_have_bonus)
     assert both_have_bonus(match)
     state = match.state
-    app = start_with(tmp_path, match)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot, app)
+    async with running(tmp_path, match) as (app, pilot):
         screen = game_screen(app)
         assert isinstance(app.screen, CurtainScreen) and app.screen.player_name == "Ann"
         # Under the curtain the table was drawn without a viewer: no hand, no bonus value.
@@ -192,9 +191,7 @@ async def test_an_illegal_sale_is_refused_with_a_notification(tmp_path):
     good = next(g for g in GOODS if state.hands[0][g.index] == 1 and g in (Card.GOLD, Card.SILVER))
     reason = game.why_illegal(state, Sell(good, 1))
     assert reason
-    app = start_with(tmp_path, match)
-    async with app.run_test(size=(80, 24), notifications=True) as pilot:
-        await settle(pilot, app)
+    async with running(tmp_path, match, notifications=True) as (app, pilot):
         await press_card(pilot, "hand-row", GOODS.index(good))
         assert isinstance(app.screen, GameScreen)
         assert [n.message for n in app._notifications] == [reason]
@@ -205,9 +202,7 @@ async def test_exchange_picker_offers_only_legal_exchanges(tmp_path):
     match = jaipur_match()
     offers = [a for a in match.legal_actions() if isinstance(a, Exchange)]
     takes = list(dict.fromkeys(a.take for a in offers))
-    app = start_with(tmp_path, match)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot, app)
+    async with running(tmp_path, match) as (app, pilot):
         await press_card(pilot, "market", 5)  # the exchange card
         assert isinstance(app.screen, ChoiceScreen)
         assert len(app.screen.options) == len(takes)
@@ -231,9 +226,7 @@ async def test_round_summary_between_rounds_and_again_on_o(tmp_path):
 
     match = jaipur_match("Ann,Bob", moves=400, until=last_move)
     ending = next(a for a in match.legal_actions() if game.apply(match.state, a).rounds)
-    app = start_with(tmp_path, match)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot, app)
+    async with running(tmp_path, match) as (app, pilot):
         await pilot.press("enter")  # lift the curtain
         await pilot.pause()
         screen = game_screen(app)
@@ -274,9 +267,7 @@ async def test_a_bot_waits_while_the_round_summary_is_open(tmp_path):
     match = jaipur_match("Ann,bot:random", moves=600, until=last_move)
     assert last_move(match), "no round ending that hands the next round to the bot"
     ending = next(a for a in match.legal_actions() if hands_round_to_bot(match, a))
-    app = start_with(tmp_path, match)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot, app)
+    async with running(tmp_path, match) as (app, pilot):
         screen = game_screen(app)
         assert screen.decide(ending)
         decided = len(match.history)
@@ -362,9 +353,7 @@ async def test_the_round_zone_shows_every_line_of_both_players_at_80x24(tmp_path
 
     match = Match(get_game("jaipur"), [Seat("Ann"), Seat("Bob", "bot", "hard")], 7)
     match.states[0] = decisive_jaipur()
-    app = start_with(tmp_path, match)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot, app)
+    async with running(tmp_path, match) as (app, _pilot):
         players = game_screen(app).query_one("#players")
         lines = str(players.render()).splitlines()
         room = players.content_region
@@ -379,9 +368,7 @@ async def test_the_market_keeps_its_places_through_undo_and_resume(tmp_path):
     """The market's order comes from the game's history, not from what the screen drew
     last: undo and resume show each card where it was."""
     match = jaipur_match(moves=0)
-    app = start_with(tmp_path, match)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot, app)
+    async with running(tmp_path, match) as (app, pilot):
         market = game_screen(app).table.query_one(MarketZone)
         seen = [list(market.shown)]
         for _ in range(3):  # Ann takes a good (the last one offered) or else the camels
@@ -417,9 +404,7 @@ async def test_the_replay_offers_no_move(tmp_path):
     from karavan_tui.screens.replay import ReplayScreen
 
     match = jaipur_match(moves=6)
-    app = make_app(tmp_path)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot, app)
+    async with running(tmp_path) as (app, pilot):
         app.push_screen(ReplayScreen(match, 6, 0))  # at Ann's decision, as she saw it
         await pilot.pause()
         text = visible_characters(app)
@@ -435,9 +420,7 @@ async def test_at_the_end_of_the_match_every_bonus_token_is_valued(tmp_path):
 
     match = jaipur_match("Ann,bot:random", seed=4243, moves=2000, until=lambda m: m.is_over())
     assert match.is_over() and all(s.bonus_tokens for s in match.state.rounds[-1].scores)
-    app = make_app(tmp_path)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot, app)
+    async with running(tmp_path) as (app, pilot):
         app.push_screen(ReplayScreen(match, len(match.history), 0))
         await pilot.pause()
         await pilot.press("f")
@@ -467,9 +450,7 @@ async def test_the_rules_explain_what_the_table_abbreviates(tmp_path):
     """F1 at the table: the rules say what K, "sold D3 G2 L2" and "seen in hand" mean."""
     from karavan_tui.screens.rules import RulesScreen
 
-    app = start_with(tmp_path, jaipur_match(moves=6))
-    async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot, app)
+    async with running(tmp_path, jaipur_match(moves=6)) as (app, pilot):
         await pilot.press("f1")
         await pilot.pause()
         assert isinstance(app.screen, RulesScreen)

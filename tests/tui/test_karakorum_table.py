@@ -38,6 +38,7 @@ from .helpers import (
     game_screen,
     make_app,
     near_the_end,
+    running,
     seeded_match,
     settle,
     start_against_random_bot,
@@ -194,9 +195,7 @@ async def test_an_illegal_attempt_is_refused_with_the_engines_reason(tmp_path):
     assert state.step is Step.REVEAL and state.to_move == 0
     card = state.table[0]
     reason = game.why_illegal(state, Take(card))
-    app = start_with(tmp_path, match)
-    async with app.run_test(size=(80, 24), notifications=True) as pilot:
-        await settle(pilot, app)
+    async with running(tmp_path, match, notifications=True) as (app, pilot):
         assert app.screen.focused.id == "table-row"
         await pilot.press("right", "enter")  # the revealed card: not to be taken yet
         await pilot.pause()
@@ -231,9 +230,7 @@ def scoring_match() -> tuple[Match, int]:
 async def test_scoring_an_expedition_through_its_picker(tmp_path):
     match, index = scoring_match()
     options = [a for a in match.legal_actions() if getattr(a, "expedition", None) == index]
-    app = start_with(tmp_path, match)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot, app)
+    async with running(tmp_path, match) as (app, pilot):
         screen = game_screen(app)
         assert app.screen.focused.id == "exp-row"  # the table points where the decision is
         row = screen.table.query_one("#exp-row")
@@ -252,9 +249,7 @@ async def test_scoring_an_expedition_through_its_picker(tmp_path):
 
 async def test_ascii_mode_and_a_busy_four_player_table_fit_80x24(tmp_path):
     match = climbing_match("Annabelle,bot:random,bot:random,bot:random", moves=380, seed=3)
-    app = start_with(tmp_path, match)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot, app)
+    async with running(tmp_path, match) as (app, pilot):
         app.set_ascii(True)
         await pilot.pause()
         table = game_screen(app).table
@@ -304,9 +299,7 @@ def at_step(step: Step) -> Match:
     ],
 )
 async def test_the_last_slot_of_the_table_row_says_what_it_does_in_each_step(tmp_path, step, words):
-    app = start_with(tmp_path, at_step(step))
-    async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot, app)
+    async with running(tmp_path, at_step(step)) as (app, pilot):
         if not isinstance(app.screen, GameScreen):
             await pilot.press("enter")  # the curtain
             await pilot.pause()

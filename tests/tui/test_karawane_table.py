@@ -21,6 +21,7 @@ from .helpers import (
     game_screen,
     make_app,
     near_the_end,
+    running,
     seeded_match,
     settle,
     start_with,
@@ -139,9 +140,7 @@ def stuck_card_match(seats: str = "Ann,bot:random") -> tuple[Match, int]:
 
 async def test_curtain_between_two_humans_hides_every_private_card(tmp_path):
     match, stuck = stuck_card_match("Ann,Bob")
-    app = start_with(tmp_path, match)
-    async with app.run_test(size=(80, 24), notifications=True) as pilot:
-        await settle(pilot, app)
+    async with running(tmp_path, match, notifications=True) as (app, pilot):
         screen = game_screen(app)
         hand_row = screen.query_one("#hand-row", CardRow)
         assert isinstance(app.screen, CurtainScreen) and app.screen.player_name == "Ann"
@@ -191,9 +190,7 @@ async def test_illegal_attempts_are_refused_with_a_notification(tmp_path):
     assert card.kind is Kind.MIRAGE  # nobody has left the city yet
     assert game.why_illegal(state, PlayWithoutEffect(card))  # nor may it be thrown away
     reason = f"{card.label} can move no camel now: play another card."
-    app = start_with(tmp_path, match)
-    async with app.run_test(size=(80, 24), notifications=True) as pilot:
-        await settle(pilot, app)
+    async with running(tmp_path, match, notifications=True) as (app, pilot):
         await play_card(pilot, app, slot)
         assert isinstance(app.screen, GameScreen)
         assert [n.message for n in app._notifications] == [reason]
@@ -208,9 +205,7 @@ async def test_illegal_attempts_are_refused_with_a_notification(tmp_path):
 
 async def test_ascii_mode_and_four_players_fit_80x24(tmp_path):
     match = karawane_match("Ann,bot:random,bot:random,bot:random", moves=30)
-    app = start_with(tmp_path, match)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot, app)
+    async with running(tmp_path, match) as (app, pilot):
         app.set_ascii(True)
         await pilot.pause()
         track = table(app).query_one(TrackZone)

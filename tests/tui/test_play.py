@@ -22,6 +22,7 @@ from .helpers import (
     make_app,
     near_the_end,
     play_to_end,
+    running,
     seeded_match,
     settle,
     start_against_random_bot,
@@ -80,9 +81,7 @@ async def test_the_last_stretch_of_a_game_by_keys_ends_at_the_game_over_screen(t
 
 async def test_table_keys_take_cards_and_buy_with_the_payment_picker(tmp_path):
     match = karakum_match(seed=11, moves=0)
-    app = start_with(tmp_path, match)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot, app)
+    async with running(tmp_path, match) as (app, pilot):
         screen = game_screen(app)
         assert app.screen.focused.id == "resources"
         await pilot.press("right", "enter")  # first face-up card
@@ -131,9 +130,7 @@ async def test_table_keys_take_cards_and_buy_with_the_payment_picker(tmp_path):
 
 
 async def test_undo_and_redo_by_key(tmp_path):
-    app = start_with(tmp_path, karakum_match())
-    async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot, app)
+    async with running(tmp_path, karakum_match()) as (app, pilot):
         screen = game_screen(app)
         match = screen.match
         assert screen.check_action("undo", ()) is None
@@ -195,9 +192,7 @@ def hand_shown(screen: GameScreen) -> bool:
 
 
 async def test_curtain_between_two_humans_hides_every_private_card(tmp_path):
-    app = start_with(tmp_path, karakum_match("Ann,Bob", first=0))
-    async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot, app)
+    async with running(tmp_path, karakum_match("Ann,Bob", first=0)) as (app, pilot):
         screen = game_screen(app)
         assert isinstance(app.screen, CurtainScreen)
         assert app.screen.player_name == "Ann"
@@ -230,9 +225,7 @@ async def test_illegal_action_is_refused_with_a_notification(tmp_path):
     game, state = match.game, match.state
     slot = next(s for s in range(5) if game.why_illegal(state, Buy(s)))
     reason = game.why_illegal(state, Buy(slot))
-    app = start_with(tmp_path, match)
-    async with app.run_test(size=(80, 24), notifications=True) as pilot:
-        await settle(pilot, app)
+    async with running(tmp_path, match, notifications=True) as (app, pilot):
         await pilot.press("up")
         for _ in range(slot):
             await pilot.press("right")
@@ -278,9 +271,7 @@ async def test_choosing_which_left_side_camel_joins(tmp_path):
         lefts=(waiting, ()),
     )
     match = Match(base_game(), karakum_match().seats, 4242, initial=state)
-    app = start_with(tmp_path, match)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot, app)
+    async with running(tmp_path, match) as (app, pilot):
         assert isinstance(app.screen, ChoiceScreen)
         assert len(app.screen.options) == 2
         await pilot.press("down", "enter")
@@ -291,9 +282,7 @@ async def test_choosing_which_left_side_camel_joins(tmp_path):
 async def test_rematch_keeps_the_seats_and_starts_afresh(tmp_path):
     from .helpers import play_to_end
 
-    app = start_with(tmp_path, play_to_end(karakum_match(moves=10)))
-    async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot, app)
+    async with running(tmp_path, play_to_end(karakum_match(moves=10))) as (app, pilot):
         assert isinstance(app.screen, GameOverScreen)
         old = game_screen(app).match
         await pilot.press("r", "r")  # r is redo at the table: at game over it does nothing
@@ -321,9 +310,7 @@ def base_game():
 @pytest.mark.parametrize("game", ["karakum", "karawane", "karakorum", "jaipur"])
 async def test_the_side_column_grows_with_the_screen_past_180_columns(tmp_path, game):
     """From 180 columns the screen is "huge": still wide, never laid out narrower."""
-    app = start_with(tmp_path, seeded_match(game, "Ann,bot:random"))
-    async with app.run_test(size=(150, 40)) as pilot:
-        await settle(pilot, app)
+    async with running(tmp_path, seeded_match(game, "Ann,bot:random"), (150, 40)) as (app, pilot):
         side = game_screen(app).query_one("#side")
         at_150 = side.size.width
         await pilot.resize_terminal(200, 50)
@@ -334,9 +321,7 @@ async def test_the_side_column_grows_with_the_screen_past_180_columns(tmp_path, 
 async def test_a_take_back_after_seeing_a_card_is_counted_and_shown_at_the_end(tmp_path):
     """Against a bot a take-back is free, but one past a drawn card counts: the results
     and the review say so, and the save keeps it."""
-    app = start_with(tmp_path, near_the_end("karakum", "Ann,bot:random"))
-    async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot, app)
+    async with running(tmp_path, near_the_end("karakum", "Ann,bot:random")) as (app, pilot):
         screen = game_screen(app)
         match = screen.match
         game, seen = match.game, match.view(0)
@@ -353,9 +338,7 @@ async def test_a_take_back_after_seeing_a_card_is_counted_and_shown_at_the_end(t
 async def test_the_results_and_the_review_name_who_took_back_after_seeing_a_card(tmp_path):
     match = play_to_end(karakum_match())
     match.takebacks = [2, 0]
-    app = start_with(tmp_path, match)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot, app)
+    async with running(tmp_path, match) as (app, pilot):
         assert isinstance(app.screen, GameOverScreen)
         assert "Taken back after seeing a card: Ann 2." in visible_characters(app)
         await pilot.press("v")

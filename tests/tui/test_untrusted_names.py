@@ -12,7 +12,7 @@ from karavan_tui.modals.saves import SavesScreen
 from karavan_tui.screens.game import GameScreen
 from karavan_tui.screens.title import TitleScreen
 
-from .helpers import make_app, open_new_game_dialog, settle, start_with, visible_characters
+from .helpers import make_app, open_new_game_dialog, running, settle, start_with, visible_characters
 
 NAMES = ("[/]", "[bold red]x[/]", "[link=x.io]Ann[/link]")
 
@@ -24,9 +24,7 @@ def markup_match(game: str = "karakum") -> Match:
 
 async def test_markup_in_names_is_shown_literally_at_the_table_curtain_and_move_list(tmp_path):
     match = markup_match()
-    app = start_with(tmp_path, match)
-    async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot, app)
+    async with running(tmp_path, match, (120, 40)) as (app, pilot):
         assert isinstance(app.screen, CurtainScreen)
         assert "Pass to [/]" in visible_characters(app)
         await pilot.press("enter")
