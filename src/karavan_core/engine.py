@@ -17,6 +17,7 @@ One small interface serves the app, the bots, the saves and the tests alike
 from __future__ import annotations
 
 import abc
+import enum
 import random
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
@@ -56,6 +57,46 @@ class _Turns:
     def is_over(self) -> bool:
         """Whether the game has ended: the one way to ask, in every game."""
         return self.to_move is None
+
+
+class UntilOver(_Turns):
+    """Turns for a game whose ``over`` field says it has ended; ``current`` is the seat to move.
+
+    A game's state and its observation both take it, so the two cannot disagree.
+    """
+
+    __slots__ = ()
+    current: int
+    over: bool
+
+    @property
+    def to_move(self) -> int | None:
+        """The seat that must decide now, or ``None`` once the game is over."""
+        return None if self.over else self.current
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the game has ended (read straight from the field: asked at every step)."""
+        return self.over
+
+
+class UntilOverStep(_Turns):
+    """Turns for a game whose ``step`` reaches the class's ``over_step`` once it has ended."""
+
+    __slots__ = ()
+    over_step: ClassVar[enum.Enum]
+    current: int
+    step: enum.Enum
+
+    @property
+    def to_move(self) -> int | None:
+        """The seat that must decide now, or ``None`` once the game is over."""
+        return None if self.step is self.over_step else self.current
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the game has ended (read straight from the field: asked at every step)."""
+        return self.step is self.over_step
 
 
 @frozen(slots=False)  # fields in a dict, not slots: see values.replace
