@@ -50,7 +50,7 @@ from karavan_core.games.karakorum.state import (
 from karavan_tui.glyphs import ASCII, Glyphs
 from karavan_tui.tables.base import TableView, View, table_stylesheet
 from karavan_tui.widgets.cards import CardFace, CardRow
-from karavan_tui.words import listed, padded, widest
+from karavan_tui.words import listed, padded, widest, wrap_tokens
 
 # Rich styles per peak, for the text zones (the card widgets take theirs from the .tcss).
 PEAK_TEXT: dict[Peak, str] = {
@@ -496,16 +496,7 @@ class ClimbersZone(Static):
             tokens.append(Text(f"{goal.color.letter}{name}", style="bold"))
         indent = 4
         text = Text("\n" + " " * indent)
-        used = indent
-        for index, token in enumerate(tokens):
-            if index and used + 1 + len(token) > room:
-                text.append("\n" + " " * indent)
-                used = indent
-            elif index:
-                text.append(" ")
-                used += 1
-            text.append_text(token)
-            used += len(token)
+        wrap_tokens(text, tokens, indent, room, indent)
         return text
 
 

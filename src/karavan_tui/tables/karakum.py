@@ -36,7 +36,7 @@ from karavan_core.text import plural
 from karavan_tui.glyphs import Glyphs
 from karavan_tui.tables.base import TableView, View, table_stylesheet
 from karavan_tui.widgets.cards import CardFace, CardRow
-from karavan_tui.words import padded, widest
+from karavan_tui.words import padded, widest, wrap_tokens
 
 # Card colours for rich text (the zones' cards take theirs from the .tcss).
 COLOURS: dict[Res, str] = {
@@ -239,15 +239,7 @@ class CaravansZone(Static):
             tokens = [camel_text(c, new and c not in had_left, g) for c in obs.lefts[seat]]
             tokens.append(Text(g.master, style="bold"))
             tokens += [camel_text(c, new and c not in had_chain, g) for c in obs.caravans[seat]]
-            for index, token in enumerate(tokens):
-                if index and used + 1 + len(token) > room:
-                    text.append("\n" + " " * indent)
-                    used = indent
-                elif index:
-                    text.append(" ")
-                    used += 1
-                text.append_text(token)
-                used += len(token)
+            wrap_tokens(text, tokens, used, room, indent)
         self.update(text, layout=False)  # the zone's size does not depend on its text
 
 
