@@ -5,7 +5,7 @@ from __future__ import annotations
 import contextlib
 import random
 import re
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 
 from textual.pilot import Pilot
@@ -20,6 +20,7 @@ from karavan_tui.config import AppConfig
 from karavan_tui.modals.curtain import CurtainScreen
 from karavan_tui.modals.new_game import NewGameScreen
 from karavan_tui.screens.game import GameScreen
+from karavan_tui.screens.game_over import GameOverScreen
 
 SEED = 4242
 
@@ -106,6 +107,21 @@ async def running(
     async with app.run_test(size=size, notifications=notifications) as pilot:
         await settle(pilot, app)
         yield app, pilot
+
+
+async def play_until_game_over(
+    pilot: Pilot, app: KaravanApp, turn: Callable[[], Awaitable[object]], most: int
+) -> None:
+    """Settle, then ``await turn()``, again and again until the game-over screen shows.
+
+    ``most`` turns at the most: a game that does not end by then fails the test.
+    """
+    for _ in range(most):
+        await settle(pilot, app)
+        if isinstance(app.screen, GameOverScreen):
+            break
+        await turn()
+    assert isinstance(app.screen, GameOverScreen) and game_screen(app).match.is_over()
 
 
 def game_screen(app: KaravanApp) -> GameScreen:

@@ -17,7 +17,6 @@ from karavan_core.registry import get_game
 from karavan_tui.modals.choice import ChoiceScreen
 from karavan_tui.modals.curtain import CurtainScreen
 from karavan_tui.screens.game import GameScreen
-from karavan_tui.screens.game_over import GameOverScreen
 from karavan_tui.tables.jaipur import MarketZone, RoundSummaryScreen, stable_layout
 
 from .helpers import (
@@ -26,6 +25,7 @@ from .helpers import (
     game_screen,
     make_app,
     near_the_end,
+    play_until_game_over,
     running,
     settle,
     start_against_random_bot,
@@ -116,8 +116,7 @@ async def test_whole_match_human_against_random_bot(tmp_path):
 
 
 async def test_the_last_stretch_of_a_match_by_keys_ends_at_the_game_over_screen(tmp_path):
-    app = start_with(tmp_path, near_the_end("jaipur", "Ann,bot:random", left=10))
-    async with app.run_test(size=(80, 24)) as pilot:
+    async with running(tmp_path, near_the_end("jaipur", "Ann,bot:random", left=10)) as (app, pilot):
         await play_out_by_keys(pilot, app)
 
 
@@ -126,21 +125,21 @@ async def play_out_by_keys(pilot, app) -> None:
     match = game_screen(app).match
     rounds_before = len(match.state.rounds)
     summaries = 0
-    for _ in range(1500):
-        await settle(pilot, app)
-        if isinstance(app.screen, GameOverScreen):
-            break
+
+    async def turn() -> None:
+        nonlocal summaries
         if isinstance(app.screen, RoundSummaryScreen):
             summaries += 1
             await pilot.press("enter")
-            continue
+            return
         assert isinstance(app.screen, GameScreen) and match.to_move == 0
         before = len(match.history)
         await play_turn_by_keys(pilot, match)
         await settle(pilot, app)
         assert len(match.history) > before
-    assert isinstance(app.screen, GameOverScreen)
-    assert match.is_over() and summaries == len(match.state.rounds) - 1 - rounds_before
+
+    await play_until_game_over(pilot, app, turn, 1500)
+    assert summaries == len(match.state.rounds) - 1 - rounds_before
     assert max(match.state.seals) == 2
 
 

@@ -38,6 +38,7 @@ from .helpers import (
     game_screen,
     make_app,
     near_the_end,
+    play_until_game_over,
     running,
     seeded_match,
     settle,
@@ -102,18 +103,16 @@ async def test_the_new_game_dialog_offers_karakorum_and_a_whole_game_plays_by_ke
 
 
 async def test_the_last_stretch_of_a_game_by_keys_ends_at_the_game_over_screen(tmp_path):
-    app = start_with(tmp_path, near_the_end("karakorum", "Ann,bot:random", left=8))
-    async with app.run_test(size=(80, 24)) as pilot:
+    match = near_the_end("karakorum", "Ann,bot:random", left=8)
+    async with running(tmp_path, match) as (app, pilot):
         await play_out_by_keys(pilot, app)
 
 
 async def play_out_by_keys(pilot, app) -> None:
     """Enter always acts on the slot the table points at; pickers take their first option."""
     match = game_screen(app).match
-    for _ in range(3000):
-        await settle(pilot, app)
-        if isinstance(app.screen, GameOverScreen):
-            break
+
+    async def turn() -> None:
         before = len(match.history)
         await pilot.press("enter")
         await settle(pilot, app)
@@ -121,8 +120,8 @@ async def play_out_by_keys(pilot, app) -> None:
             await pilot.press("enter")
             await settle(pilot, app)
         assert len(match.history) > before or isinstance(app.screen, GameOverScreen)
-    assert isinstance(app.screen, GameOverScreen)
-    assert match.is_over()
+
+    await play_until_game_over(pilot, app, turn, 3000)
     result = match.game.result(match.state)
     notes = str(app.screen.query_one("#notes").render())
     assert notes.splitlines()[:-1] == list(result.notes[:-1])  # one sentence a line

@@ -12,7 +12,6 @@ from karavan_core.match import Match
 from karavan_tui.modals.choice import ChoiceScreen
 from karavan_tui.modals.curtain import CurtainScreen
 from karavan_tui.screens.game import GameScreen
-from karavan_tui.screens.game_over import GameOverScreen
 from karavan_tui.tables.karawane import SEAT_LETTERS, KarawaneTable, TrackZone, card_of
 from karavan_tui.widgets.cards import CardRow
 
@@ -21,6 +20,7 @@ from .helpers import (
     game_screen,
     make_app,
     near_the_end,
+    play_until_game_over,
     running,
     seeded_match,
     settle,
@@ -91,8 +91,10 @@ async def test_whole_game_human_against_random_bot_through_keys_and_a_click(tmp_
 
 
 async def test_the_last_stretch_of_a_game_by_keys_ends_at_the_game_over_screen(tmp_path):
-    app = start_with(tmp_path, near_the_end("karawane", "Ann,bot:random", left=5))
-    async with app.run_test(size=(80, 24)) as pilot:
+    async with running(tmp_path, near_the_end("karawane", "Ann,bot:random", left=5)) as (
+        app,
+        pilot,
+    ):
         await play_out_by_keys(pilot, app)
 
 
@@ -100,10 +102,9 @@ async def play_out_by_keys(pilot, app) -> None:
     """Play the first playable card of the hand (on the first camel offered) until the end."""
     match = game_screen(app).match
     turns = 0
-    for _ in range(500):
-        await settle(pilot, app)
-        if isinstance(app.screen, GameOverScreen):
-            break
+
+    async def turn() -> None:
+        nonlocal turns
         assert isinstance(app.screen, GameScreen) and match.to_move == 0
         legal = match.legal_actions()
         hand = match.state.hands[0]
@@ -115,7 +116,8 @@ async def play_out_by_keys(pilot, app) -> None:
         await settle(pilot, app)
         assert match.history[before] in legal and card_of(match.history[before]) == hand[slot]
         turns += 1
-    assert isinstance(app.screen, GameOverScreen) and match.is_over()
+
+    await play_until_game_over(pilot, app, turn, 500)
     assert turns > 2
     result = match.game.result(match.state)
     winners = " and ".join(match.seats[s].name for s in result.winners)
