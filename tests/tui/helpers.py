@@ -9,6 +9,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 
 from textual.pilot import Pilot
+from textual.screen import Screen
 from textual.widgets import Footer, Label
 from textual.worker import WorkerCancelled, WorkerFailed
 
@@ -124,6 +125,13 @@ async def play_until_game_over(
     assert isinstance(app.screen, GameOverScreen) and game_screen(app).match.is_over()
 
 
+async def press_to(pilot: Pilot, key: str, screen: type[Screen[object]]) -> None:
+    """Press ``key`` and check that the app then shows a ``screen``."""
+    await pilot.press(key)
+    await pilot.pause()
+    assert isinstance(pilot.app.screen, screen), pilot.app.screen
+
+
 def game_screen(app: KaravanApp) -> GameScreen:
     """The open game screen."""
     screens = [s for s in app.screen_stack if isinstance(s, GameScreen)]
@@ -174,6 +182,16 @@ async def open_new_game_dialog(pilot, app: KaravanApp) -> NewGameScreen:
     await pilot.pause()
     assert isinstance(app.screen, NewGameScreen)
     return app.screen
+
+
+@contextlib.asynccontextmanager
+async def against_random_bot(
+    tmp_path: Path, game: str | None = None
+) -> AsyncIterator[tuple[KaravanApp, Pilot]]:
+    """Run the app, start ``game`` against a random bot from its title; yield app and pilot."""
+    async with running(tmp_path) as (app, pilot):
+        await start_against_random_bot(pilot, app, game)
+        yield app, pilot
 
 
 async def start_against_random_bot(pilot, app: KaravanApp, game: str | None = None) -> None:

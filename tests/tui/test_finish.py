@@ -25,6 +25,7 @@ from .helpers import (
     karakum_match,
     make_app,
     open_new_game_dialog,
+    press_to,
     running,
     seeded_match,
     settle,
@@ -58,9 +59,7 @@ async def test_clicks_take_a_card_draw_and_open_the_payment_picker(tmp_path):
 async def test_all_moves_list_shows_every_legal_decision_in_words(tmp_path):
     match = karakum_match()
     async with running(tmp_path, match) as (app, pilot):
-        await pilot.press("a")
-        await pilot.pause()
-        assert isinstance(app.screen, ChoiceScreen)
+        await press_to(pilot, "a", ChoiceScreen)
         seen = match.view(match.to_move)
         expected = [match.game.preview(seen, a) for a in match.legal_actions()]
         assert app.screen.options == list(dict.fromkeys(expected))  # each different one once
@@ -175,9 +174,7 @@ async def test_rules_open_with_f1_and_question_mark_on_the_games_tab(tmp_path):
             await pilot.pause()
             assert isinstance(app.screen, RulesScreen)
             assert "assumes" in app.screen.query_one("#karakum").query_one("Markdown").source
-            await pilot.press("escape")
-            await pilot.pause()
-            assert isinstance(app.screen, GameScreen)
+            await press_to(pilot, "escape", GameScreen)
 
 
 async def test_new_game_dialog_offers_only_games_with_a_table_and_their_player_counts(tmp_path):
@@ -226,9 +223,7 @@ async def test_f1_in_the_new_game_dialog_opens_the_rules_of_the_game_chosen(tmp_
         await pilot.pause()
         last = all_games()[-1].name
         assert dialog.game.name == last
-        await pilot.press("f1")
-        await pilot.pause()
-        assert isinstance(app.screen, RulesScreen)
+        await press_to(pilot, "f1", RulesScreen)
         assert app.screen.query_one("TabbedContent").active == last
         await pilot.press("escape")
         await pilot.pause()
@@ -276,9 +271,7 @@ async def test_load_table_opens_and_deletes_after_confirming(tmp_path):
         rows = {save.path for save in app.screen.saves}
         assert rows == {first, second}
         target = app.screen.saves[0].path
-        await pilot.press("d")
-        await pilot.pause()
-        assert isinstance(app.screen, ConfirmScreen)
+        await press_to(pilot, "d", ConfirmScreen)
         await pilot.press("n")  # changed my mind: nothing is deleted
         await pilot.pause()
         assert target.exists()
@@ -347,13 +340,9 @@ async def test_log_beside_the_table_keeps_the_latest_and_l_shows_all(tmp_path):
         total = len(match.history)
         assert f"({total + 1 - LOG_TAIL} earlier: press l)" in beside  # the opening line too
         assert f"{total}. " in beside and "\n1. " not in beside
-        await pilot.press("l")
-        await pilot.pause()
-        assert isinstance(app.screen, FullLogScreen)
+        await press_to(pilot, "l", FullLogScreen)
         assert app.screen.lines == match.log()
-        await pilot.press("escape")
-        await pilot.pause()
-        assert isinstance(app.screen, GameScreen)
+        await press_to(pilot, "escape", GameScreen)
 
 
 def test_every_registered_game_has_a_table_and_rules_to_read():
@@ -421,9 +410,7 @@ async def test_the_save_name_box_takes_as_many_characters_as_a_save_name_may_hav
     from karavan_tui.modals.save_as import SaveAsScreen
 
     async with running(tmp_path, karakum_match(), notifications=True) as (app, pilot):
-        await pilot.press("s")
-        await pilot.pause()
-        assert isinstance(app.screen, SaveAsScreen)
+        await press_to(pilot, "s", SaveAsScreen)
         box = app.screen.query_one("#save-name")
         box.value = ""
         await pilot.press(*("a" * (MAX_STEM + 5)))

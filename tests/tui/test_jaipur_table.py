@@ -21,14 +21,15 @@ from karavan_tui.tables.jaipur import MarketZone, RoundSummaryScreen, stable_lay
 
 from .helpers import (
     SEED,
+    against_random_bot,
     curtain_text,
     game_screen,
     make_app,
     near_the_end,
     play_until_game_over,
+    press_to,
     running,
     settle,
-    start_against_random_bot,
     start_with,
     visible_characters,
 )
@@ -97,9 +98,7 @@ async def play_turn_by_keys(pilot, match: Match) -> None:
 @pytest.mark.slow
 async def test_whole_match_human_against_random_bot(tmp_path):
     """New-game dialog → Jaipur → a whole seeded match by keys (and a click) → game over."""
-    app = make_app(tmp_path)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await start_against_random_bot(pilot, app, "jaipur")
+    async with against_random_bot(tmp_path, "jaipur") as (app, pilot):
         screen = game_screen(app)
         match = screen.match
         assert match.game.name == "jaipur" and match.seats[1].is_bot
@@ -205,9 +204,7 @@ async def test_exchange_picker_offers_only_legal_exchanges(tmp_path):
         await press_card(pilot, "market", 5)  # the exchange card
         assert isinstance(app.screen, ChoiceScreen)
         assert len(app.screen.options) == len(takes)
-        await pilot.press("enter")
-        await pilot.pause()
-        assert isinstance(app.screen, ChoiceScreen)
+        await press_to(pilot, "enter", ChoiceScreen)
         ways = [a for a in offers if a.take == takes[0]]
         assert len(app.screen.options) == len(ways)
         await pilot.press("end", "enter")
@@ -238,17 +235,11 @@ async def test_round_summary_between_rounds_and_again_on_o(tmp_path):
         text = screen_text(app)
         reason = match.state.rounds[0].reason
         assert reason.split(".")[0] in text and "Camel token" in text
+        await press_to(pilot, "enter", CurtainScreen)
         await pilot.press("enter")
         await pilot.pause()
-        assert isinstance(app.screen, CurtainScreen)
-        await pilot.press("enter")
-        await pilot.pause()
-        await pilot.press("o")
-        await pilot.pause()
-        assert isinstance(app.screen, RoundSummaryScreen)
-        await pilot.press("escape")
-        await pilot.pause()
-        assert isinstance(app.screen, GameScreen)
+        await press_to(pilot, "o", RoundSummaryScreen)
+        await press_to(pilot, "escape", GameScreen)
 
 
 async def test_a_bot_waits_while_the_round_summary_is_open(tmp_path):
@@ -450,9 +441,7 @@ async def test_the_rules_explain_what_the_table_abbreviates(tmp_path):
     from karavan_tui.screens.rules import RulesScreen
 
     async with running(tmp_path, jaipur_match(moves=6)) as (app, pilot):
-        await pilot.press("f1")
-        await pilot.pause()
-        assert isinstance(app.screen, RulesScreen)
+        await press_to(pilot, "f1", RulesScreen)
         text = app.screen.query_one("#jaipur").query_one("Markdown").source
         assert "**K**" in text and "herd K3" in text
         assert "sold D3 G2 L2" in text and "seen in hand" in text

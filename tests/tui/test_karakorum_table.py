@@ -34,15 +34,15 @@ from karavan_tui.widgets.side import first_sentence
 
 from .helpers import (
     SEED,
+    against_random_bot,
     curtain_text,
     game_screen,
-    make_app,
     near_the_end,
     play_until_game_over,
+    press_to,
     running,
     seeded_match,
     settle,
-    start_against_random_bot,
     start_with,
     visible_characters,
 )
@@ -89,9 +89,7 @@ def screen_text(app) -> str:
 @pytest.mark.slow
 async def test_the_new_game_dialog_offers_karakorum_and_a_whole_game_plays_by_keys(tmp_path):
     """Title → dialog → a seeded game against a random bot, moves by Enter and a click."""
-    app = make_app(tmp_path)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await start_against_random_bot(pilot, app, "karakorum")
+    async with against_random_bot(tmp_path, "karakorum") as (app, pilot):
         screen = game_screen(app)
         match = screen.match
         assert match.game.name == "karakorum" and match.seed == SEED
@@ -236,9 +234,7 @@ async def test_scoring_an_expedition_through_its_picker(tmp_path):
         while row.cursor != index:
             await pilot.press("right")
         before = len(match.history)
-        await pilot.press("enter")
-        await pilot.pause()
-        assert isinstance(app.screen, ChoiceScreen)
+        await press_to(pilot, "enter", ChoiceScreen)
         seen = match.view(match.to_move)
         assert app.screen.options == [match.game.preview(seen, a) for a in options]
         await pilot.press("enter")

@@ -23,6 +23,7 @@ from tests.core.test_analysis import decisive_jaipur
 from .helpers import (
     game_screen,
     near_the_end,
+    press_to,
     running,
     seeded_match,
     settle,
@@ -72,9 +73,7 @@ async def test_a_hint_marks_the_decision_says_it_and_is_counted_in_the_save(tmp_
         await settle(pilot, app)
         assert match.hints == [1, 0]
         # The move list starts on the hinted decision.
-        await pilot.press("a")
-        await pilot.pause()
-        assert isinstance(app.screen, ChoiceScreen)
+        await press_to(pilot, "a", ChoiceScreen)
         highlighted = app.screen.query_one("#choices").highlighted
         assert app.screen.options[highlighted].endswith("(hint)")
         await pilot.press("enter")  # plays it: Ann sells and wins the match

@@ -17,15 +17,16 @@ from karavan_tui.screens.title import TitleScreen
 from karavan_tui.widgets.cards import CardRow
 
 from .helpers import (
+    against_random_bot,
     game_screen,
     karakum_match,
     make_app,
     near_the_end,
     play_to_end,
+    press_to,
     running,
     seeded_match,
     settle,
-    start_against_random_bot,
     start_with,
     visible_characters,
 )
@@ -55,17 +56,13 @@ async def play_out_by_keys(pilot, app) -> None:
     # The autosave holds the finished game.
     screen.flush()
     assert load_match(screen.save_path).is_over()
-    await pilot.press("t")
-    await pilot.pause()
-    assert isinstance(app.screen, TitleScreen)
+    await press_to(pilot, "t", TitleScreen)
 
 
 @pytest.mark.slow
 async def test_whole_game_human_against_random_bot_through_keys(tmp_path):
     """Title → new game dialog → a whole seeded game, human moves by keys → game over."""
-    app = make_app(tmp_path)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await start_against_random_bot(pilot, app)  # Karakum, Player 1 against a bot
+    async with against_random_bot(tmp_path) as (app, pilot):  # Karakum, Player 1 against a bot
         screen = game_screen(app)
         assert [seat.name for seat in screen.match.seats] == ["Player 1", "Random bot 2"]
         assert screen.match.seed == 4242
@@ -163,18 +160,14 @@ async def test_save_quit_resume_from_title_and_continue(tmp_path):
         await pilot.press("enter", "enter")
         await settle(pilot, app)
         played = list(game_screen(app).match.history)
-        await pilot.press("s")
-        await pilot.pause()
-        assert isinstance(app.screen, SaveAsScreen)
+        await press_to(pilot, "s", SaveAsScreen)
         field = app.screen.query_one("#save-name")
         field.value = "my game"
         await pilot.press("enter")
         await pilot.pause()
         saved = tmp_path / "saves" / "my game.json"
         assert load_match(saved).history == played
-        await pilot.press("q")
-        await pilot.pause()
-        assert isinstance(app.screen, TitleScreen)
+        await press_to(pilot, "q", TitleScreen)
         assert app.screen.latest is not None and app.screen.latest.path == saved
         await pilot.press("c")  # resume
         await settle(pilot, app)
@@ -200,9 +193,7 @@ async def test_curtain_between_two_humans_hides_every_private_card(tmp_path):
         assert screen.table.view.observation.player is None
         assert not hand_shown(screen)
         assert "×" not in str(screen.query_one("#hand").render())
-        await pilot.press("enter")
-        await pilot.pause()
-        assert isinstance(app.screen, GameScreen)
+        await press_to(pilot, "enter", GameScreen)
         assert hand_shown(screen) and screen.table.view.observation.player == 0
         hand = screen.match.state.hands[0]
         first = screen.query_one("#hand-row", CardRow).cards[0]
@@ -229,9 +220,7 @@ async def test_illegal_action_is_refused_with_a_notification(tmp_path):
         await pilot.press("up")
         for _ in range(slot):
             await pilot.press("right")
-        await pilot.press("enter")
-        await pilot.pause()
-        assert isinstance(app.screen, GameScreen)
+        await press_to(pilot, "enter", GameScreen)
         assert [n.message for n in app._notifications] == [reason]
         assert match.history == [] and match.state is state
 
@@ -291,9 +280,7 @@ async def test_rematch_keeps_the_seats_and_starts_afresh(tmp_path):
         await pilot.press("m")  # Rematch asks first
         await pilot.pause()
         assert isinstance(app.screen, ConfirmScreen)
-        await pilot.press("n")
-        await pilot.pause()
-        assert isinstance(app.screen, GameOverScreen)
+        await press_to(pilot, "n", GameOverScreen)
         await pilot.press("m", "y")
         await settle(pilot, app)
         new = game_screen(app).match

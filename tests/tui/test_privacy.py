@@ -19,7 +19,7 @@ from karavan_core.match import Match
 from karavan_tui.modals.choice import ChoiceScreen
 from karavan_tui.modals.curtain import CurtainScreen
 
-from .helpers import game_screen, running, seeded_match, settle, start_with
+from .helpers import game_screen, press_to, running, seeded_match, settle, start_with
 
 # Per game: decisions played before the check, chosen so that pickers have something to offer.
 POSITIONS = {"karakum": 24, "karawane": 9, "karakorum": 14, "jaipur": 12}
@@ -136,9 +136,7 @@ async def test_karakorum_move_list_never_names_the_face_down_card(tmp_path):
     assert Reveal() in match.legal_actions()
     hidden = str(match.state.deck[0])
     async with running(tmp_path, match) as (app, pilot):
-        await pilot.press("a")
-        await pilot.pause()
-        assert isinstance(app.screen, ChoiceScreen)
+        await press_to(pilot, "a", ChoiceScreen)
         assert app.screen.options[0] == "Ann reveals the next card of the deck."
         assert not any(hidden in option for option in app.screen.options)
 

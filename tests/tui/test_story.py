@@ -13,7 +13,7 @@ from karavan_tui.modals.save_as import SaveAsScreen
 from karavan_tui.screens.title import TitleScreen
 from karavan_tui.widgets.cards import Card, CardFace, CardRow
 
-from .helpers import game_screen, karakum_match, running, seeded_match, settle, start_with
+from .helpers import game_screen, karakum_match, press_to, running, seeded_match, settle, start_with
 from .test_snapshots import steady
 
 
@@ -110,12 +110,8 @@ async def test_the_cursor_follows_its_card_never_wraps_and_leaves_a_gone_card_se
 async def test_q_and_s_work_on_the_curtain(tmp_path):
     async with running(tmp_path, karakum_match("Ann,Bob")) as (app, pilot):
         assert isinstance(app.screen, CurtainScreen)
-        await pilot.press("s")
-        await pilot.pause()
-        assert isinstance(app.screen, SaveAsScreen)
-        await pilot.press("escape")
-        await pilot.pause()
-        assert isinstance(app.screen, CurtainScreen)
+        await press_to(pilot, "s", SaveAsScreen)
+        await press_to(pilot, "escape", CurtainScreen)
         await pilot.press("q")
         await settle(pilot, app)
         assert isinstance(app.screen, TitleScreen)
