@@ -50,6 +50,7 @@ from karavan_core.games.karakorum.state import (
 from karavan_tui.glyphs import ASCII, Glyphs
 from karavan_tui.tables.base import TableView, View, table_stylesheet
 from karavan_tui.widgets.cards import CardFace, CardRow
+from karavan_tui.widgets.refit import Refits
 from karavan_tui.words import listed, padded, widest, wrap_tokens
 
 # Rich styles per peak, for the text zones (the card widgets take theirs from the .tcss).
@@ -396,18 +397,13 @@ class ExpeditionsZone(Vertical):
 GoneShown = Literal["listed", "counted", "left out"]  # how the tracks zone tells gone ones
 
 
-class ClimbersZone(Static):
+class ClimbersZone(Refits):
     """Every player's three tracks, and the expeditions and taken cards of the others."""
 
     _shown: (
         tuple[KarakorumObservation, KarakorumObservation | None, int, Sequence[int], Glyphs, bool]
         | None
     ) = None
-
-    def on_resize(self) -> None:
-        """Fit the track bars to the new width."""
-        if self._shown is not None:
-            self.show(*self._shown)
 
     def show(
         self,

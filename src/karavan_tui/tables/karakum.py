@@ -36,6 +36,7 @@ from karavan_core.text import plural
 from karavan_tui.glyphs import Glyphs
 from karavan_tui.tables.base import TableView, View, table_stylesheet
 from karavan_tui.widgets.cards import CardFace, CardRow
+from karavan_tui.widgets.refit import Refits
 from karavan_tui.words import padded, widest, wrap_tokens
 
 # Card colours for rich text (the zones' cards take theirs from the .tcss).
@@ -198,15 +199,10 @@ class HandZone(Vertical):
         self.border_title = Content(f"{name}'s hand {g.sep} {plural(sum(obs.hand), 'card')}")
 
 
-class CaravansZone(Static):
+class CaravansZone(Refits):
     """Every player's caravan: left-side camels, the master, then the chain."""
 
     _shown: tuple[KarakumObservation, KarakumObservation | None, Glyphs] | None = None
-
-    def on_resize(self) -> None:
-        """Wrap the caravans again for the new width."""
-        if self._shown is not None:
-            self.show(*self._shown)
 
     def show(self, obs: KarakumObservation, before: KarakumObservation | None, g: Glyphs) -> None:
         """Draw one line per player: name, hand size, left side, master, chain.
