@@ -518,12 +518,12 @@ class JaipurTable(TableView):
         self.giving = [0] * len(GOODS)
         self.giving_camels = 0
 
-    def compose(self) -> ComposeResult:
-        """The zones, top to bottom."""
-        yield MarketZone(id="market", classes="zone")
-        yield TokensZone(id="tokens", classes="zone")
-        yield HandZone(id="hand", classes="zone")
-        yield PlayersZone(id="players", classes="zone")
+    ZONES = (
+        (MarketZone, "market"),
+        (TokensZone, "tokens"),
+        (HandZone, "hand"),
+        (PlayersZone, "players"),
+    )
 
     def show(self, view: View) -> None:
         """Draw every zone; bring up the summary when a round has just ended."""

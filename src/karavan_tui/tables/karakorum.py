@@ -567,13 +567,13 @@ class KarakorumTable(TableView):
     TALL = 34  # from this terminal height (and width) the goals take one line per peak
     WIDE = 53
 
-    def compose(self) -> ComposeResult:
-        """The zones, top to bottom."""
-        yield TableZone(id="round", classes="zone")
-        yield GoalsZone(id="goals", classes="zone")
-        yield ExpeditionsZone(id="expeditions", classes="zone")
-        yield OpponentsZone(id="opponents", classes="zone")
-        yield ClimbersZone(id="climbers", classes="zone")
+    ZONES = (
+        (TableZone, "round"),
+        (GoalsZone, "goals"),
+        (ExpeditionsZone, "expeditions"),
+        (OpponentsZone, "opponents"),
+        (ClimbersZone, "climbers"),
+    )
 
     @property
     def me(self) -> int:

@@ -265,12 +265,12 @@ class KarakumTable(TableView):
     DEFAULT_CSS = table_stylesheet("karakum.tcss")
     SCOPED_CSS = False
 
-    def compose(self) -> ComposeResult:
-        """The zones, top to bottom."""
-        yield MarketZone(id="market", classes="zone")
-        yield ResourceZone(id="resources", classes="zone")
-        yield HandZone(id="hand", classes="zone")
-        yield CaravansZone(id="caravans", classes="zone")
+    ZONES = (
+        (MarketZone, "market"),
+        (ResourceZone, "resources"),
+        (HandZone, "hand"),
+        (CaravansZone, "caravans"),
+    )
 
     def show(self, view: View) -> None:
         """Draw every zone."""

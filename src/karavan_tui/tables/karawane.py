@@ -293,11 +293,11 @@ class KarawaneTable(TableView):
     DEFAULT_CSS = table_stylesheet("karawane.tcss")
     SCOPED_CSS = False
 
-    def compose(self) -> ComposeResult:
-        """The zones, top to bottom."""
-        yield TrackZone(id="track", classes="zone")
-        yield HandZone(id="hand", classes="zone")
-        yield PlayersZone(id="players", classes="zone")
+    ZONES = (
+        (TrackZone, "track"),
+        (HandZone, "hand"),
+        (PlayersZone, "players"),
+    )
 
     def show(self, view: View) -> None:
         """Draw every zone."""
