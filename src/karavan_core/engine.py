@@ -17,6 +17,7 @@ One small interface serves the app, the bots, the saves and the tests alike
 from __future__ import annotations
 
 import abc
+import enum
 import random
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
@@ -43,8 +44,63 @@ class Action:
     """Base class of every game's actions (one decision of one player)."""
 
 
+class _Turns:
+    """Whose turn it is, shared by states and observations alike."""
+
+    __slots__ = ()
+
+    @property
+    def to_move(self) -> int | None:  # pragma: no cover - every game overrides it
+        raise NotImplementedError
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the game has ended: the one way to ask, in every game."""
+        return self.to_move is None
+
+
+class UntilOver(_Turns):
+    """Turns for a game whose ``over`` field says it has ended; ``current`` is the seat to move.
+
+    A game's state and its observation both take it, so the two cannot disagree.
+    """
+
+    __slots__ = ()
+    current: int
+    over: bool
+
+    @property
+    def to_move(self) -> int | None:
+        """The seat that must decide now, or ``None`` once the game is over."""
+        return None if self.over else self.current
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the game has ended (read straight from the field: asked at every step)."""
+        return self.over
+
+
+class UntilOverStep(_Turns):
+    """Turns for a game whose ``step`` reaches the class's ``over_step`` once it has ended."""
+
+    __slots__ = ()
+    over_step: ClassVar[enum.Enum]
+    current: int
+    step: enum.Enum
+
+    @property
+    def to_move(self) -> int | None:
+        """The seat that must decide now, or ``None`` once the game is over."""
+        return None if self.step is self.over_step else self.current
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the game has ended (read straight from the field: asked at every step)."""
+        return self.step is self.over_step
+
+
 @frozen(slots=False)  # fields in a dict, not slots: see values.replace
-class State:
+class State(_Turns):
     """Base class of every game's state.
 
     Each game adds its own fields after the two every state carries: the
@@ -56,18 +112,9 @@ class State:
     players: tuple[str, ...]
     rng: Rng
 
-    @property
-    def to_move(self) -> int | None:  # pragma: no cover - every game overrides it
-        raise NotImplementedError
-
-    @property
-    def is_over(self) -> bool:
-        """Whether the game has ended: the one way to ask, in every game."""
-        return self.to_move is None
-
 
 @frozen
-class Observation:
+class Observation(_Turns):
     """Base class of what one player may know of a state, and nothing more.
 
     ``player`` is the seat it was made for, or ``None`` for the public view:
@@ -79,15 +126,6 @@ class Observation:
 
     player: int | None
     players: tuple[str, ...]
-
-    @property
-    def to_move(self) -> int | None:  # pragma: no cover - every game overrides it
-        raise NotImplementedError
-
-    @property
-    def is_over(self) -> bool:
-        """Whether the game has ended: the one way to ask, in every game."""
-        return self.to_move is None
 
 
 @frozen

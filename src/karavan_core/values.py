@@ -78,3 +78,24 @@ def replace_at(items: tuple[T, ...], index: int, value: T) -> tuple[T, ...]:
     changed = list(items)
     changed[index] = value
     return tuple(changed)
+
+
+def copied(cls: type[V], source: object, **own: Any) -> V:
+    """A new ``cls`` value whose fields are ``own``, and for the rest ``source``'s of the same name.
+
+    Turns a state into an observation and back: each field the two share
+    passes as it is, and ``own`` gives the ones worked out (a size instead of
+    a deck, the viewer's own hand) or blanked.  Only the fields ``cls``
+    declares are read, so nothing passes that ``cls`` does not name; a field
+    with no value either way raises ``AttributeError``.
+    """
+    names, get = _passing(cls, frozenset(own))
+    return cls(**dict(zip(names, get(source), strict=True)), **own)
+
+
+@cache
+def _passing(cls: type, own: frozenset[str]) -> tuple[tuple[str, ...], Callable[[Any], Any]]:
+    """The fields of ``cls`` that :func:`copied` takes from its source, and one getter of all."""
+    names = tuple(a.name for a in attrs.fields(cls) if a.name not in own)
+    get = attrgetter(*names)
+    return names, get if len(names) > 1 else lambda source: (get(source),)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from rich.cells import cell_len, set_cell_size
+from rich.text import Text
 
 
 def listed(words: Sequence[str]) -> str:
@@ -35,3 +36,20 @@ def cut(text: str, width: int, mark: str = "~") -> str:
         return text
     # set_cell_size pads with a space where a wide character would be split in two.
     return set_cell_size(text, max(0, width - cell_len(mark))) + mark
+
+
+def wrap_tokens(text: Text, tokens: Sequence[Text], used: int, room: int, indent: int) -> None:
+    """Append ``tokens`` to ``text`` a space apart, never splitting one.
+
+    ``used`` is how much of ``room`` the current line has taken already; a
+    token that would pass ``room`` starts a new line, ``indent`` spaces in.
+    """
+    for index, token in enumerate(tokens):
+        if index and used + 1 + len(token) > room:
+            text.append("\n" + " " * indent)
+            used = indent
+        elif index:
+            text.append(" ")
+            used += 1
+        text.append_text(token)
+        used += len(token)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import contextlib
 import hashlib
 import json
 import os
@@ -44,6 +45,23 @@ def three_player_match(decisions: int = 40) -> Match:
 
 def digest(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+@contextlib.contextmanager
+def golden(name: str, version: int):
+    """Load the golden save ``name`` of format ``version``; yield it and its JSON.
+
+    Checks what every format keeps (its game, history and redo list) first,
+    and after the block that the file is still the same bytes.
+    """
+    path = EXAMPLES / name
+    before = digest(path)
+    data = json.loads(path.read_text())
+    match = load_match(path)
+    assert data["version"] == version and match.game.name == data["game"]
+    assert len(match.history) == len(data["history"]) and len(match.future) == len(data["redo"])
+    yield match, data
+    assert digest(path) == before
 
 
 def test_save_and_load_give_the_same_state_history_and_next_cards(tmp_path):
@@ -141,15 +159,9 @@ def test_a_format_1_jaipur_save_whose_history_went_astray_is_reported(tmp_path):
 )
 def test_golden_format_2_saves_of_every_game_keep_loading(name):
     """Format 2 stored positions: they agree with a replay from the seed, and load as before."""
-    path = EXAMPLES / name
-    before = digest(path)
-    data = json.loads(path.read_text())
-    match = load_match(path)
-    assert data["version"] == 2 and match.game.name == data["game"]
-    assert len(match.history) == len(data["history"]) and len(match.future) == len(data["redo"])
-    assert [seat.name for seat in match.seats] == [seat["name"] for seat in data["seats"]]
-    assert match.can_redo() and match.redo() and match.undo()
-    assert digest(path) == before
+    with golden(name, 2) as (match, data):
+        assert [seat.name for seat in match.seats] == [seat["name"] for seat in data["seats"]]
+        assert match.can_redo() and match.redo() and match.undo()
 
 
 @pytest.mark.parametrize(
@@ -158,20 +170,15 @@ def test_golden_format_2_saves_of_every_game_keep_loading(name):
 )
 def test_golden_format_3_saves_of_every_game_keep_loading(name, tmp_path):
     """Format 3 had no hint counts: its players asked for none, and it saves again as format 4."""
-    path = EXAMPLES / name
-    before = digest(path)
-    data = json.loads(path.read_text())
-    match = load_match(path)
-    assert data["version"] == 3 and match.game.name == data["game"]
-    assert len(match.history) == len(data["history"]) and len(match.future) == len(data["redo"])
-    assert match.hints == [0] * len(match.seats)
-    joined = [i for i, start in enumerate(match.starts + [s for _, s in match.future]) if not start]
-    assert joined == data["joined"]
-    assert match.can_redo() and match.redo() and match.undo()
-    assert digest(path) == before
-    again = save_match(match, tmp_path / name)
-    assert json.loads(again.read_text())["version"] == FORMAT_VERSION
-    assert load_match(again).history == match.history
+    with golden(name, 3) as (match, data):
+        assert match.hints == [0] * len(match.seats)
+        starts = match.starts + [start for _, start in match.future]
+        joined = [i for i, start in enumerate(starts) if not start]
+        assert joined == data["joined"]
+        assert match.can_redo() and match.redo() and match.undo()
+        again = save_match(match, tmp_path / name)
+        assert json.loads(again.read_text())["version"] == FORMAT_VERSION
+        assert load_match(again).history == match.history
 
 
 @pytest.mark.parametrize(
@@ -181,23 +188,17 @@ def test_golden_format_3_saves_of_every_game_keep_loading(name, tmp_path):
 def test_golden_format_4_saves_of_every_game_keep_loading(name, tmp_path):
     """Format 4 kept no take-back counts nor revision: none are counted, the revision starts
     at one change per decision, and it saves again as the current format."""
-    path = EXAMPLES / name
-    before = digest(path)
-    data = json.loads(path.read_text())
-    match = load_match(path)
-    assert data["version"] == 4 and match.game.name == data["game"]
-    assert len(match.history) == len(data["history"]) and len(match.future) == len(data["redo"])
-    assert match.hints == data["hints"] and match.hints[0] == 2
-    assert match.takebacks == [0] * len(match.seats)
-    assert match.revision == len(data["history"]) + len(data["redo"])
-    assert match.can_redo() and match.redo() and match.undo()
-    assert digest(path) == before
-    again = load_match(save_match(match, tmp_path / name))
-    assert (again.history, again.hints, again.revision) == (
-        match.history,
-        match.hints,
-        match.revision,
-    )
+    with golden(name, 4) as (match, data):
+        assert match.hints == data["hints"] and match.hints[0] == 2
+        assert match.takebacks == [0] * len(match.seats)
+        assert match.revision == len(data["history"]) + len(data["redo"])
+        assert match.can_redo() and match.redo() and match.undo()
+        again = load_match(save_match(match, tmp_path / name))
+        assert (again.history, again.hints, again.revision) == (
+            match.history,
+            match.hints,
+            match.revision,
+        )
 
 
 def test_take_backs_and_the_revision_are_saved_and_loaded(tmp_path):

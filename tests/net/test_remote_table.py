@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
 
 import pytest
@@ -39,6 +40,20 @@ async def waiting(pilot, condition, seconds: float = 20.0) -> None:
     while not condition():
         assert loop.time() < end, "timed out waiting"
         await pilot.pause(0.02)
+
+
+@contextlib.asynccontextmanager
+async def in_the_app(tmp_path, port: int, name: str):
+    """Join the table on ``port`` as ``name`` in the app; yield the app, its pilot and client.
+
+    Yields once the app shows the table.
+    """
+    client = TableClient("127.0.0.1", port, CODE, name)
+    await client.join()
+    app = TableApp(config(tmp_path), client)
+    async with app.run_test(size=(100, 30)) as pilot:
+        await waiting(pilot, lambda: isinstance(app.screen, RemoteGameScreen))
+        yield app, pilot, client
 
 
 async def test_a_pilot_player_and_a_headless_bot_play_karakum(tmp_path):
@@ -185,11 +200,7 @@ async def test_a_take_back_asked_at_a_hosted_table_is_answered_on_the_other_play
     match = new_match("jaipur", "Ann,Bob", first=0)
     async with hosting(match) as (table, server):
         ann = await joined(server.port, "Ann")
-        bob = TableClient("127.0.0.1", server.port, CODE, "Bob")
-        await bob.join()
-        app = TableApp(config(tmp_path), bob)
-        async with app.run_test(size=(100, 30)) as pilot:
-            await waiting(pilot, lambda: isinstance(app.screen, RemoteGameScreen))
+        async with in_the_app(tmp_path, server.port, "Bob") as (app, pilot, bob):
             screen = app.screen
             assert isinstance(screen, RemoteGameScreen)
             await ann.decide(match.legal_actions()[0])
@@ -218,11 +229,7 @@ async def test_who_asked_to_take_back_sees_whom_it_waits_for(tmp_path):
     match = new_match("jaipur", "Ann,Bob", first=0)
     async with hosting(match) as (table, server):
         bob = await joined(server.port, "Bob")
-        ann = TableClient("127.0.0.1", server.port, CODE, "Ann")
-        await ann.join()
-        app = TableApp(config(tmp_path), ann)
-        async with app.run_test(size=(100, 30)) as pilot:
-            await waiting(pilot, lambda: isinstance(app.screen, RemoteGameScreen))
+        async with in_the_app(tmp_path, server.port, "Ann") as (app, pilot, ann):
             screen = app.screen
             await waiting(pilot, lambda: screen._my_move())
             await ann.decide(match.legal_actions()[0])

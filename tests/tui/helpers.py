@@ -5,8 +5,11 @@ from __future__ import annotations
 import contextlib
 import random
 import re
+from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
 
+from textual.pilot import Pilot
+from textual.screen import Screen
 from textual.widgets import Footer, Label
 from textual.worker import WorkerCancelled, WorkerFailed
 
@@ -18,6 +21,7 @@ from karavan_tui.config import AppConfig
 from karavan_tui.modals.curtain import CurtainScreen
 from karavan_tui.modals.new_game import NewGameScreen
 from karavan_tui.screens.game import GameScreen
+from karavan_tui.screens.game_over import GameOverScreen
 
 SEED = 4242
 
@@ -92,6 +96,42 @@ def start_with(tmp_path: Path, match: Match) -> KaravanApp:
     return make_app(tmp_path, (match, new_save_path(folder, match.game.name)))
 
 
+@contextlib.asynccontextmanager
+async def running(
+    tmp_path: Path,
+    match: Match | None = None,
+    size: tuple[int, int] = (80, 24),
+    notifications: bool = False,
+) -> AsyncIterator[tuple[KaravanApp, Pilot]]:
+    """Run the app (opening ``match``, if given) at ``size``; yield it and its pilot, settled."""
+    app = make_app(tmp_path) if match is None else start_with(tmp_path, match)
+    async with app.run_test(size=size, notifications=notifications) as pilot:
+        await settle(pilot, app)
+        yield app, pilot
+
+
+async def play_until_game_over(
+    pilot: Pilot, app: KaravanApp, turn: Callable[[], Awaitable[object]], most: int
+) -> None:
+    """Settle, then ``await turn()``, again and again until the game-over screen shows.
+
+    ``most`` turns at the most: a game that does not end by then fails the test.
+    """
+    for _ in range(most):
+        await settle(pilot, app)
+        if isinstance(app.screen, GameOverScreen):
+            break
+        await turn()
+    assert isinstance(app.screen, GameOverScreen) and game_screen(app).match.is_over()
+
+
+async def press_to(pilot: Pilot, key: str, screen: type[Screen[object]]) -> None:
+    """Press ``key`` and check that the app then shows a ``screen``."""
+    await pilot.press(key)
+    await pilot.pause()
+    assert isinstance(pilot.app.screen, screen), pilot.app.screen
+
+
 def game_screen(app: KaravanApp) -> GameScreen:
     """The open game screen."""
     screens = [s for s in app.screen_stack if isinstance(s, GameScreen)]
@@ -142,6 +182,16 @@ async def open_new_game_dialog(pilot, app: KaravanApp) -> NewGameScreen:
     await pilot.pause()
     assert isinstance(app.screen, NewGameScreen)
     return app.screen
+
+
+@contextlib.asynccontextmanager
+async def against_random_bot(
+    tmp_path: Path, game: str | None = None
+) -> AsyncIterator[tuple[KaravanApp, Pilot]]:
+    """Run the app, start ``game`` against a random bot from its title; yield app and pilot."""
+    async with running(tmp_path) as (app, pilot):
+        await start_against_random_bot(pilot, app, game)
+        yield app, pilot
 
 
 async def start_against_random_bot(pilot, app: KaravanApp, game: str | None = None) -> None:

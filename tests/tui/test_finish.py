@@ -25,9 +25,10 @@ from .helpers import (
     karakum_match,
     make_app,
     open_new_game_dialog,
+    press_to,
+    running,
     seeded_match,
     settle,
-    start_with,
     visible_characters,
 )
 
@@ -38,9 +39,7 @@ def card(screen: GameScreen, row: str, index: int) -> Card:
 
 async def test_clicks_take_a_card_draw_and_open_the_payment_picker(tmp_path):
     match = karakum_match(seed=11)
-    app = start_with(tmp_path, match)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot, app)
+    async with running(tmp_path, match) as (app, pilot):
         screen = game_screen(app)
         slot = next(i for i, res in enumerate(match.state.row) if res.value != "gold")
         await pilot.click(card(screen, "resources", slot + 1))
@@ -59,12 +58,8 @@ async def test_clicks_take_a_card_draw_and_open_the_payment_picker(tmp_path):
 
 async def test_all_moves_list_shows_every_legal_decision_in_words(tmp_path):
     match = karakum_match()
-    app = start_with(tmp_path, match)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot, app)
-        await pilot.press("a")
-        await pilot.pause()
-        assert isinstance(app.screen, ChoiceScreen)
+    async with running(tmp_path, match) as (app, pilot):
+        await press_to(pilot, "a", ChoiceScreen)
         seen = match.view(match.to_move)
         expected = [match.game.preview(seen, a) for a in match.legal_actions()]
         assert app.screen.options == list(dict.fromkeys(expected))  # each different one once
@@ -87,9 +82,7 @@ async def test_theme_is_remembered(tmp_path):
 
 
 async def test_ascii_mode_draws_plain_symbols_and_is_remembered(tmp_path):
-    app = start_with(tmp_path, karakum_match())
-    async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot, app)
+    async with running(tmp_path, karakum_match()) as (app, pilot):
         market = app.screen.query_one("#market")
         assert "✱" in market.border_title
         app.action_toggle_ascii()
@@ -101,9 +94,7 @@ async def test_ascii_mode_draws_plain_symbols_and_is_remembered(tmp_path):
 
 async def test_ascii_mode_reaches_header_footer_and_table(tmp_path):
     """With ASCII mode on, the Karakum table at 80x24 draws no character outside ASCII."""
-    app = start_with(tmp_path, karakum_match(moves=30))
-    async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot, app)
+    async with running(tmp_path, karakum_match(moves=30)) as (app, pilot):
         assert not visible_characters(app).isascii()  # Unicode symbols by default
         app.action_toggle_ascii()
         await pilot.pause()
@@ -130,9 +121,7 @@ async def test_ascii_mode_reaches_the_engines_words_in_the_news_log_and_move_lis
         match.play(match.legal_actions()[0])
     if game == "karawane":  # the engine's own words do hold typography
         assert "→" in "".join(match.log())
-    app = start_with(tmp_path, match)
-    async with app.run_test(size=(80, 24), notifications=True) as pilot:
-        await settle(pilot, app)
+    async with running(tmp_path, match, notifications=True) as (app, pilot):
         app.set_ascii(True)
         await pilot.pause()
         assert non_ascii(app) == [], "table"
@@ -166,9 +155,7 @@ async def test_a_small_terminal_gets_a_notice(tmp_path):
 
 
 async def test_palette_offers_the_apps_commands(tmp_path):
-    app = start_with(tmp_path, karakum_match())
-    async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot, app)
+    async with running(tmp_path, karakum_match()) as (app, pilot):
         await pilot.press("enter", "enter")
         await settle(pilot, app)
         titles = [command.title for command in app.get_system_commands(app.screen)]
@@ -181,17 +168,13 @@ async def test_palette_offers_the_apps_commands(tmp_path):
 
 
 async def test_rules_open_with_f1_and_question_mark_on_the_games_tab(tmp_path):
-    app = start_with(tmp_path, karakum_match())
-    async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot, app)
+    async with running(tmp_path, karakum_match()) as (app, pilot):
         for key in ("f1", "question_mark"):
             await pilot.press(key)
             await pilot.pause()
             assert isinstance(app.screen, RulesScreen)
             assert "assumes" in app.screen.query_one("#karakum").query_one("Markdown").source
-            await pilot.press("escape")
-            await pilot.pause()
-            assert isinstance(app.screen, GameScreen)
+            await press_to(pilot, "escape", GameScreen)
 
 
 async def test_new_game_dialog_offers_only_games_with_a_table_and_their_player_counts(tmp_path):
@@ -240,9 +223,7 @@ async def test_f1_in_the_new_game_dialog_opens_the_rules_of_the_game_chosen(tmp_
         await pilot.pause()
         last = all_games()[-1].name
         assert dialog.game.name == last
-        await pilot.press("f1")
-        await pilot.pause()
-        assert isinstance(app.screen, RulesScreen)
+        await press_to(pilot, "f1", RulesScreen)
         assert app.screen.query_one("TabbedContent").active == last
         await pilot.press("escape")
         await pilot.pause()
@@ -290,9 +271,7 @@ async def test_load_table_opens_and_deletes_after_confirming(tmp_path):
         rows = {save.path for save in app.screen.saves}
         assert rows == {first, second}
         target = app.screen.saves[0].path
-        await pilot.press("d")
-        await pilot.pause()
-        assert isinstance(app.screen, ConfirmScreen)
+        await press_to(pilot, "d", ConfirmScreen)
         await pilot.press("n")  # changed my mind: nothing is deleted
         await pilot.pause()
         assert target.exists()
@@ -356,20 +335,14 @@ async def test_log_beside_the_table_keeps_the_latest_and_l_shows_all(tmp_path):
     from karavan_tui.widgets.side import LOG_TAIL
 
     match = karakum_match(moves=LOG_TAIL + 30)
-    app = start_with(tmp_path, match)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot, app)
+    async with running(tmp_path, match) as (app, pilot):
         beside = str(app.screen.query_one("#log-text").render())
         total = len(match.history)
         assert f"({total + 1 - LOG_TAIL} earlier: press l)" in beside  # the opening line too
         assert f"{total}. " in beside and "\n1. " not in beside
-        await pilot.press("l")
-        await pilot.pause()
-        assert isinstance(app.screen, FullLogScreen)
+        await press_to(pilot, "l", FullLogScreen)
         assert app.screen.lines == match.log()
-        await pilot.press("escape")
-        await pilot.pause()
-        assert isinstance(app.screen, GameScreen)
+        await press_to(pilot, "escape", GameScreen)
 
 
 def test_every_registered_game_has_a_table_and_rules_to_read():
@@ -384,9 +357,7 @@ def test_every_registered_game_has_a_table_and_rules_to_read():
 async def test_the_saved_note_stays_in_sight_when_the_status_wraps(tmp_path):
     """The status line holds two lines: a long prompt (a hint naming a whole payment) gives
     way, the indicators do not."""
-    app = start_with(tmp_path, karakum_match())
-    async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot, app)
+    async with running(tmp_path, karakum_match()) as (app, pilot):
         screen = game_screen(app)
         words = (
             "Hint (54% to win): Ann pays 2 jewelry + 2 honey; the red 1 joins the caravan. "
@@ -412,9 +383,7 @@ async def test_the_log_stays_on_its_newest_lines_after_the_terminal_shrinks_and_
     match = karakum_match("Ann,bot:random", moves=60)
     while match.to_move != 0:
         match.play(match.legal_actions()[0])
-    app = start_with(tmp_path, match)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot, app)
+    async with running(tmp_path, match) as (app, pilot):
         log = game_screen(app).query_one("#log")
         assert log.max_scroll_y > 0 and log.scroll_y == log.max_scroll_y
         for size in [(70, 20), (200, 50), (70, 20), (80, 24), (120, 40), (80, 24)]:
@@ -440,12 +409,8 @@ async def test_the_save_name_box_takes_as_many_characters_as_a_save_name_may_hav
     from karavan_core.saves import MAX_STEM
     from karavan_tui.modals.save_as import SaveAsScreen
 
-    app = start_with(tmp_path, karakum_match())
-    async with app.run_test(size=(80, 24), notifications=True) as pilot:
-        await settle(pilot, app)
-        await pilot.press("s")
-        await pilot.pause()
-        assert isinstance(app.screen, SaveAsScreen)
+    async with running(tmp_path, karakum_match(), notifications=True) as (app, pilot):
+        await press_to(pilot, "s", SaveAsScreen)
         box = app.screen.query_one("#save-name")
         box.value = ""
         await pilot.press(*("a" * (MAX_STEM + 5)))

@@ -6,8 +6,8 @@ from karavan_tui.modals.confirm import ConfirmScreen
 from karavan_tui.modals.curtain import CurtainScreen
 from karavan_tui.screens.game import GameScreen
 
-from .helpers import game_screen, karakum_match, settle, start_with, visible_characters
-from .test_snapshots import steady
+from .helpers import game_screen, karakum_match, running, settle, start_with, visible_characters
+from .test_snapshots import snap_table
 
 
 async def lift(pilot, app) -> None:
@@ -24,9 +24,7 @@ def screen_viewer(app):
 
 
 async def test_undo_on_your_first_turn_does_not_take_back_anothers_move(tmp_path):
-    app = start_with(tmp_path, karakum_match("Ann,Bob"))
-    async with app.run_test(size=(80, 24), notifications=True) as pilot:
-        await settle(pilot, app)
+    async with running(tmp_path, karakum_match("Ann,Bob"), notifications=True) as (app, pilot):
         await lift(pilot, app)
         await pilot.press("enter", "enter")  # Ann draws her two cards
         await settle(pilot, app)
@@ -86,9 +84,7 @@ async def test_while_a_bot_moves_the_last_human_may_take_back_their_move(tmp_pat
 
 
 async def test_the_curtain_tells_in_public_words_what_happened_since_your_last_turn(tmp_path):
-    app = start_with(tmp_path, karakum_match("Ann,Bob"))
-    async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot, app)
+    async with running(tmp_path, karakum_match("Ann,Bob")) as (app, pilot):
         assert "Ann" in visible_characters(app) and "draws" not in visible_characters(app)
         await lift(pilot, app)
         await pilot.press("enter", "enter")  # Ann draws her two cards
@@ -109,9 +105,7 @@ async def test_the_curtain_tells_in_public_words_what_happened_since_your_last_t
 
 
 async def test_enter_lifts_the_curtain_and_space_does_not(tmp_path):
-    app = start_with(tmp_path, karakum_match("Ann,Bob"))
-    async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot, app)
+    async with running(tmp_path, karakum_match("Ann,Bob")) as (app, pilot):
         assert isinstance(app.screen, CurtainScreen)
         assert "press Enter" in visible_characters(app)
         await pilot.press("space")
@@ -122,14 +116,11 @@ async def test_enter_lifts_the_curtain_and_space_does_not(tmp_path):
 
 def test_snapshot_of_the_curtain_with_news(snap_compare, tmp_path):
     """Bob's curtain after Ann's turn and a bot's: what happened, in the log's words."""
-    app = start_with(tmp_path, karakum_match("Ann,bot:random,Bob", moves=2))
-    assert snap_compare(app, terminal_size=(80, 24), run_before=steady)
+    assert snap_table(snap_compare, tmp_path, karakum_match("Ann,bot:random,Bob", moves=2))
 
 
 async def test_the_curtain_and_its_news_are_plain_ascii_in_ascii_mode(tmp_path):
-    app = start_with(tmp_path, karakum_match("Ann,bot:random,Bob", moves=2))
-    async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot, app)
+    async with running(tmp_path, karakum_match("Ann,bot:random,Bob", moves=2)) as (app, pilot):
         app.set_ascii(True)
         await pilot.pause()
         assert isinstance(app.screen, CurtainScreen) and app.screen.news

@@ -17,21 +17,23 @@ from karavan_core.registry import get_game
 from karavan_tui.modals.choice import ChoiceScreen
 from karavan_tui.modals.curtain import CurtainScreen
 from karavan_tui.screens.game import GameScreen
-from karavan_tui.screens.game_over import GameOverScreen
 from karavan_tui.tables.jaipur import MarketZone, RoundSummaryScreen, stable_layout
 
 from .helpers import (
     SEED,
+    against_random_bot,
     curtain_text,
     game_screen,
     make_app,
     near_the_end,
+    play_until_game_over,
+    press_to,
+    running,
     settle,
-    start_against_random_bot,
     start_with,
     visible_characters,
 )
-from .test_snapshots import SIZES, TABLE_SIZES, steady
+from .test_snapshots import SIZES, TABLE_SIZES, snap_table, steady
 
 
 def jaipur_match(
@@ -96,9 +98,7 @@ async def play_turn_by_keys(pilot, match: Match) -> None:
 @pytest.mark.slow
 async def test_whole_match_human_against_random_bot(tmp_path):
     """New-game dialog → Jaipur → a whole seeded match by keys (and a click) → game over."""
-    app = make_app(tmp_path)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await start_against_random_bot(pilot, app, "jaipur")
+    async with against_random_bot(tmp_path, "jaipur") as (app, pilot):
         screen = game_screen(app)
         match = screen.match
         assert match.game.name == "jaipur" and match.seats[1].is_bot
@@ -116,8 +116,7 @@ async def test_whole_match_human_against_random_bot(tmp_path):
 
 @pytest.mark.slow  # the end of a game by keys
 async def test_the_last_stretch_of_a_match_by_keys_ends_at_the_game_over_screen(tmp_path):
-    app = start_with(tmp_path, near_the_end("jaipur", "Ann,bot:random", left=10))
-    async with app.run_test(size=(80, 24)) as pilot:
+    async with running(tmp_path, near_the_end("jaipur", "Ann,bot:random", left=10)) as (app, pilot):
         await play_out_by_keys(pilot, app)
 
 
@@ -126,21 +125,21 @@ async def play_out_by_keys(pilot, app) -> None:
     match = game_screen(app).match
     rounds_before = len(match.state.rounds)
     summaries = 0
-    for _ in range(1500):
-        await settle(pilot, app)
-        if isinstance(app.screen, GameOverScreen):
-            break
+
+    async def turn() -> None:
+        nonlocal summaries
         if isinstance(app.screen, RoundSummaryScreen):
             summaries += 1
             await pilot.press("enter")
-            continue
+            return
         assert isinstance(app.screen, GameScreen) and match.to_move == 0
         before = len(match.history)
         await play_turn_by_keys(pilot, match)
         await settle(pilot, app)
         assert len(match.history) > before
-    assert isinstance(app.screen, GameOverScreen)
-    assert match.is_over() and summaries == len(match.state.rounds) - 1 - rounds_before
+
+    await play_until_game_over(pilot, app, turn, 1500)
+    assert summaries == len(match.state.rounds) - 1 - rounds_before
     assert max(match.state.seals) == 2
 
 
@@ -152,9 +151,7 @@ async def test_curtain_hides_hands_and_bonus_values(tmp_path):
     match = jaipur_match("Ann,Bob", moves=300, until=both_have_bonus)
     assert both_have_bonus(match)
     state = match.state
-    app = start_with(tmp_path, match)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot, app)
+    async with running(tmp_path, match) as (app, pilot):
         screen = game_screen(app)
         assert isinstance(app.screen, CurtainScreen) and app.screen.player_name == "Ann"
         # Under the curtain the table was drawn without a viewer: no hand, no bonus value.
@@ -193,9 +190,7 @@ async def test_an_illegal_sale_is_refused_with_a_notification(tmp_path):
     good = next(g for g in GOODS if state.hands[0][g.index] == 1 and g in (Card.GOLD, Card.SILVER))
     reason = game.why_illegal(state, Sell(good, 1))
     assert reason
-    app = start_with(tmp_path, match)
-    async with app.run_test(size=(80, 24), notifications=True) as pilot:
-        await settle(pilot, app)
+    async with running(tmp_path, match, notifications=True) as (app, pilot):
         await press_card(pilot, "hand-row", GOODS.index(good))
         assert isinstance(app.screen, GameScreen)
         assert [n.message for n in app._notifications] == [reason]
@@ -206,15 +201,11 @@ async def test_exchange_picker_offers_only_legal_exchanges(tmp_path):
     match = jaipur_match()
     offers = [a for a in match.legal_actions() if isinstance(a, Exchange)]
     takes = list(dict.fromkeys(a.take for a in offers))
-    app = start_with(tmp_path, match)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot, app)
+    async with running(tmp_path, match) as (app, pilot):
         await press_card(pilot, "market", 5)  # the exchange card
         assert isinstance(app.screen, ChoiceScreen)
         assert len(app.screen.options) == len(takes)
-        await pilot.press("enter")
-        await pilot.pause()
-        assert isinstance(app.screen, ChoiceScreen)
+        await press_to(pilot, "enter", ChoiceScreen)
         ways = [a for a in offers if a.take == takes[0]]
         assert len(app.screen.options) == len(ways)
         await pilot.press("end", "enter")
@@ -232,9 +223,7 @@ async def test_round_summary_between_rounds_and_again_on_o(tmp_path):
 
     match = jaipur_match("Ann,Bob", moves=400, until=last_move)
     ending = next(a for a in match.legal_actions() if game.apply(match.state, a).rounds)
-    app = start_with(tmp_path, match)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot, app)
+    async with running(tmp_path, match) as (app, pilot):
         await pilot.press("enter")  # lift the curtain
         await pilot.pause()
         screen = game_screen(app)
@@ -247,17 +236,11 @@ async def test_round_summary_between_rounds_and_again_on_o(tmp_path):
         text = screen_text(app)
         reason = match.state.rounds[0].reason
         assert reason.split(".")[0] in text and "Camel token" in text
+        await press_to(pilot, "enter", CurtainScreen)
         await pilot.press("enter")
         await pilot.pause()
-        assert isinstance(app.screen, CurtainScreen)
-        await pilot.press("enter")
-        await pilot.pause()
-        await pilot.press("o")
-        await pilot.pause()
-        assert isinstance(app.screen, RoundSummaryScreen)
-        await pilot.press("escape")
-        await pilot.pause()
-        assert isinstance(app.screen, GameScreen)
+        await press_to(pilot, "o", RoundSummaryScreen)
+        await press_to(pilot, "escape", GameScreen)
 
 
 async def test_a_bot_waits_while_the_round_summary_is_open(tmp_path):
@@ -275,9 +258,7 @@ async def test_a_bot_waits_while_the_round_summary_is_open(tmp_path):
     match = jaipur_match("Ann,bot:random", moves=600, until=last_move)
     assert last_move(match), "no round ending that hands the next round to the bot"
     ending = next(a for a in match.legal_actions() if hands_round_to_bot(match, a))
-    app = start_with(tmp_path, match)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot, app)
+    async with running(tmp_path, match) as (app, pilot):
         screen = game_screen(app)
         assert screen.decide(ending)
         decided = len(match.history)
@@ -295,8 +276,7 @@ async def test_a_bot_waits_while_the_round_summary_is_open(tmp_path):
 
 @pytest.mark.parametrize("size", SIZES)
 def test_jaipur_table_start(snap_compare, tmp_path, size):
-    app = start_with(tmp_path, jaipur_match())
-    assert snap_compare(app, terminal_size=size, run_before=steady)
+    assert snap_table(snap_compare, tmp_path, jaipur_match(), size)
 
 
 def mid_game() -> Match:
@@ -306,8 +286,7 @@ def mid_game() -> Match:
 
 @pytest.mark.parametrize("size", TABLE_SIZES)
 def test_jaipur_table_mid_game(snap_compare, tmp_path, size):
-    app = start_with(tmp_path, mid_game())
-    assert snap_compare(app, terminal_size=size, run_before=steady)
+    assert snap_table(snap_compare, tmp_path, mid_game(), size)
 
 
 @pytest.mark.parametrize("size", SIZES)
@@ -365,9 +344,7 @@ async def test_the_round_zone_shows_every_line_of_both_players_at_80x24(tmp_path
 
     match = Match(get_game("jaipur"), [Seat("Ann"), Seat("Bob", "bot", "hard")], 7)
     match.states[0] = decisive_jaipur()
-    app = start_with(tmp_path, match)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot, app)
+    async with running(tmp_path, match) as (app, _pilot):
         players = game_screen(app).query_one("#players")
         lines = str(players.render()).splitlines()
         room = players.content_region
@@ -382,9 +359,7 @@ async def test_the_market_keeps_its_places_through_undo_and_resume(tmp_path):
     """The market's order comes from the game's history, not from what the screen drew
     last: undo and resume show each card where it was."""
     match = jaipur_match(moves=0)
-    app = start_with(tmp_path, match)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot, app)
+    async with running(tmp_path, match) as (app, pilot):
         market = game_screen(app).table.query_one(MarketZone)
         seen = [list(market.shown)]
         for _ in range(3):  # Ann takes a good (the last one offered) or else the camels
@@ -420,9 +395,7 @@ async def test_the_replay_offers_no_move(tmp_path):
     from karavan_tui.screens.replay import ReplayScreen
 
     match = jaipur_match(moves=6)
-    app = make_app(tmp_path)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot, app)
+    async with running(tmp_path) as (app, pilot):
         app.push_screen(ReplayScreen(match, 6, 0))  # at Ann's decision, as she saw it
         await pilot.pause()
         text = visible_characters(app)
@@ -438,9 +411,7 @@ async def test_at_the_end_of_the_match_every_bonus_token_is_valued(tmp_path):
 
     match = jaipur_match("Ann,bot:random", seed=4243, moves=2000, until=lambda m: m.is_over())
     assert match.is_over() and all(s.bonus_tokens for s in match.state.rounds[-1].scores)
-    app = make_app(tmp_path)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot, app)
+    async with running(tmp_path) as (app, pilot):
         app.push_screen(ReplayScreen(match, len(match.history), 0))
         await pilot.pause()
         await pilot.press("f")
@@ -470,12 +441,8 @@ async def test_the_rules_explain_what_the_table_abbreviates(tmp_path):
     """F1 at the table: the rules say what K, "sold D3 G2 L2" and "seen in hand" mean."""
     from karavan_tui.screens.rules import RulesScreen
 
-    app = start_with(tmp_path, jaipur_match(moves=6))
-    async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot, app)
-        await pilot.press("f1")
-        await pilot.pause()
-        assert isinstance(app.screen, RulesScreen)
+    async with running(tmp_path, jaipur_match(moves=6)) as (app, pilot):
+        await press_to(pilot, "f1", RulesScreen)
         text = app.screen.query_one("#jaipur").query_one("Markdown").source
         assert "**K**" in text and "herd K3" in text
         assert "sold D3 G2 L2" in text and "seen in hand" in text

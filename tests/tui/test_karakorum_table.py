@@ -34,17 +34,19 @@ from karavan_tui.widgets.side import first_sentence
 
 from .helpers import (
     SEED,
+    against_random_bot,
     curtain_text,
     game_screen,
-    make_app,
     near_the_end,
+    play_until_game_over,
+    press_to,
+    running,
     seeded_match,
     settle,
-    start_against_random_bot,
     start_with,
     visible_characters,
 )
-from .test_snapshots import SIZES, TABLE_SIZES, steady
+from .test_snapshots import SIZES, TABLE_SIZES, snap_table
 
 
 def karakorum_match(seats: str = "Ann,bot:random", **options) -> Match:
@@ -87,9 +89,7 @@ def screen_text(app) -> str:
 @pytest.mark.slow
 async def test_the_new_game_dialog_offers_karakorum_and_a_whole_game_plays_by_keys(tmp_path):
     """Title → dialog → a seeded game against a random bot, moves by Enter and a click."""
-    app = make_app(tmp_path)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await start_against_random_bot(pilot, app, "karakorum")
+    async with against_random_bot(tmp_path, "karakorum") as (app, pilot):
         screen = game_screen(app)
         match = screen.match
         assert match.game.name == "karakorum" and match.seed == SEED
@@ -102,18 +102,16 @@ async def test_the_new_game_dialog_offers_karakorum_and_a_whole_game_plays_by_ke
 
 @pytest.mark.slow  # the end of a game by keys
 async def test_the_last_stretch_of_a_game_by_keys_ends_at_the_game_over_screen(tmp_path):
-    app = start_with(tmp_path, near_the_end("karakorum", "Ann,bot:random", left=8))
-    async with app.run_test(size=(80, 24)) as pilot:
+    match = near_the_end("karakorum", "Ann,bot:random", left=8)
+    async with running(tmp_path, match) as (app, pilot):
         await play_out_by_keys(pilot, app)
 
 
 async def play_out_by_keys(pilot, app) -> None:
     """Enter always acts on the slot the table points at; pickers take their first option."""
     match = game_screen(app).match
-    for _ in range(3000):
-        await settle(pilot, app)
-        if isinstance(app.screen, GameOverScreen):
-            break
+
+    async def turn() -> None:
         before = len(match.history)
         await pilot.press("enter")
         await settle(pilot, app)
@@ -121,8 +119,8 @@ async def play_out_by_keys(pilot, app) -> None:
             await pilot.press("enter")
             await settle(pilot, app)
         assert len(match.history) > before or isinstance(app.screen, GameOverScreen)
-    assert isinstance(app.screen, GameOverScreen)
-    assert match.is_over()
+
+    await play_until_game_over(pilot, app, turn, 3000)
     result = match.game.result(match.state)
     notes = str(app.screen.query_one("#notes").render())
     assert notes.splitlines()[:-1] == list(result.notes[:-1])  # one sentence a line
@@ -195,9 +193,7 @@ async def test_an_illegal_attempt_is_refused_with_the_engines_reason(tmp_path):
     assert state.step is Step.REVEAL and state.to_move == 0
     card = state.table[0]
     reason = game.why_illegal(state, Take(card))
-    app = start_with(tmp_path, match)
-    async with app.run_test(size=(80, 24), notifications=True) as pilot:
-        await settle(pilot, app)
+    async with running(tmp_path, match, notifications=True) as (app, pilot):
         assert app.screen.focused.id == "table-row"
         await pilot.press("right", "enter")  # the revealed card: not to be taken yet
         await pilot.pause()
@@ -232,18 +228,14 @@ def scoring_match() -> tuple[Match, int]:
 async def test_scoring_an_expedition_through_its_picker(tmp_path):
     match, index = scoring_match()
     options = [a for a in match.legal_actions() if getattr(a, "expedition", None) == index]
-    app = start_with(tmp_path, match)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot, app)
+    async with running(tmp_path, match) as (app, pilot):
         screen = game_screen(app)
         assert app.screen.focused.id == "exp-row"  # the table points where the decision is
         row = screen.table.query_one("#exp-row")
         while row.cursor != index:
             await pilot.press("right")
         before = len(match.history)
-        await pilot.press("enter")
-        await pilot.pause()
-        assert isinstance(app.screen, ChoiceScreen)
+        await press_to(pilot, "enter", ChoiceScreen)
         seen = match.view(match.to_move)
         assert app.screen.options == [match.game.preview(seen, a) for a in options]
         await pilot.press("enter")
@@ -253,9 +245,7 @@ async def test_scoring_an_expedition_through_its_picker(tmp_path):
 
 async def test_ascii_mode_and_a_busy_four_player_table_fit_80x24(tmp_path):
     match = climbing_match("Annabelle,bot:random,bot:random,bot:random", moves=380, seed=3)
-    app = start_with(tmp_path, match)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot, app)
+    async with running(tmp_path, match) as (app, pilot):
         app.set_ascii(True)
         await pilot.pause()
         table = game_screen(app).table
@@ -305,9 +295,7 @@ def at_step(step: Step) -> Match:
     ],
 )
 async def test_the_last_slot_of_the_table_row_says_what_it_does_in_each_step(tmp_path, step, words):
-    app = start_with(tmp_path, at_step(step))
-    async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot, app)
+    async with running(tmp_path, at_step(step)) as (app, pilot):
         if not isinstance(app.screen, GameScreen):
             await pilot.press("enter")  # the curtain
             await pilot.pause()
@@ -471,20 +459,19 @@ async def test_from_120_columns_the_others_expeditions_have_their_own_zone(tmp_p
 
 @pytest.mark.parametrize("size", SIZES)
 def test_karakorum_table_start(snap_compare, tmp_path, size):
-    app = start_with(tmp_path, karakorum_match())
-    assert snap_compare(app, terminal_size=size, run_before=steady)
+    assert snap_table(snap_compare, tmp_path, karakorum_match(), size)
 
 
 @pytest.mark.parametrize("size", TABLE_SIZES)
 def test_karakorum_table_mid_game(snap_compare, tmp_path, size):
     match = climbing_match("Ann,bot:random,bot:random,bot:random", moves=300)
-    assert snap_compare(start_with(tmp_path, match), terminal_size=size, run_before=steady)
+    assert snap_table(snap_compare, tmp_path, match, size)
 
 
 @pytest.mark.parametrize("size", SIZES)
 def test_karakorum_after_a_removal(snap_compare, tmp_path, size):
     match, _ = after_a_removal()
-    assert snap_compare(start_with(tmp_path, match), terminal_size=size, run_before=steady)
+    assert snap_table(snap_compare, tmp_path, match, size)
 
 
 def test_karakorum_taking_more_with_the_longest_name(snap_compare, tmp_path):
@@ -494,4 +481,4 @@ def test_karakorum_taking_more_with_the_longest_name(snap_compare, tmp_path):
         return match.state.step is Step.TAKE_MORE and match.to_move == 0
 
     match, _ = first_position(f"{long},bot:random", taking_more, reveal=True)
-    assert snap_compare(start_with(tmp_path, match), terminal_size=(80, 24), run_before=steady)
+    assert snap_table(snap_compare, tmp_path, match)

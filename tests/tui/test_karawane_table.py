@@ -12,7 +12,6 @@ from karavan_core.match import Match
 from karavan_tui.modals.choice import ChoiceScreen
 from karavan_tui.modals.curtain import CurtainScreen
 from karavan_tui.screens.game import GameScreen
-from karavan_tui.screens.game_over import GameOverScreen
 from karavan_tui.tables.karawane import SEAT_LETTERS, KarawaneTable, TrackZone, card_of
 from karavan_tui.widgets.cards import CardRow
 
@@ -21,11 +20,13 @@ from .helpers import (
     game_screen,
     make_app,
     near_the_end,
+    play_until_game_over,
+    running,
     seeded_match,
     settle,
     start_with,
 )
-from .test_snapshots import SIZES, TABLE_SIZES, steady
+from .test_snapshots import SIZES, TABLE_SIZES, snap_table, steady
 
 LABELS = [card.label for card in Card]
 
@@ -91,8 +92,10 @@ async def test_whole_game_human_against_random_bot_through_keys_and_a_click(tmp_
 
 @pytest.mark.slow  # the end of a game by keys
 async def test_the_last_stretch_of_a_game_by_keys_ends_at_the_game_over_screen(tmp_path):
-    app = start_with(tmp_path, near_the_end("karawane", "Ann,bot:random", left=5))
-    async with app.run_test(size=(80, 24)) as pilot:
+    async with running(tmp_path, near_the_end("karawane", "Ann,bot:random", left=5)) as (
+        app,
+        pilot,
+    ):
         await play_out_by_keys(pilot, app)
 
 
@@ -100,10 +103,9 @@ async def play_out_by_keys(pilot, app) -> None:
     """Play the first playable card of the hand (on the first camel offered) until the end."""
     match = game_screen(app).match
     turns = 0
-    for _ in range(500):
-        await settle(pilot, app)
-        if isinstance(app.screen, GameOverScreen):
-            break
+
+    async def turn() -> None:
+        nonlocal turns
         assert isinstance(app.screen, GameScreen) and match.to_move == 0
         legal = match.legal_actions()
         hand = match.state.hands[0]
@@ -115,7 +117,8 @@ async def play_out_by_keys(pilot, app) -> None:
         await settle(pilot, app)
         assert match.history[before] in legal and card_of(match.history[before]) == hand[slot]
         turns += 1
-    assert isinstance(app.screen, GameOverScreen) and match.is_over()
+
+    await play_until_game_over(pilot, app, turn, 500)
     assert turns > 2
     result = match.game.result(match.state)
     winners = " and ".join(match.seats[s].name for s in result.winners)
@@ -140,9 +143,7 @@ def stuck_card_match(seats: str = "Ann,bot:random") -> tuple[Match, int]:
 
 async def test_curtain_between_two_humans_hides_every_private_card(tmp_path):
     match, stuck = stuck_card_match("Ann,Bob")
-    app = start_with(tmp_path, match)
-    async with app.run_test(size=(80, 24), notifications=True) as pilot:
-        await settle(pilot, app)
+    async with running(tmp_path, match, notifications=True) as (app, pilot):
         screen = game_screen(app)
         hand_row = screen.query_one("#hand-row", CardRow)
         assert isinstance(app.screen, CurtainScreen) and app.screen.player_name == "Ann"
@@ -192,9 +193,7 @@ async def test_illegal_attempts_are_refused_with_a_notification(tmp_path):
     assert card.kind is Kind.MIRAGE  # nobody has left the city yet
     assert game.why_illegal(state, PlayWithoutEffect(card))  # nor may it be thrown away
     reason = f"{card.label} can move no camel now: play another card."
-    app = start_with(tmp_path, match)
-    async with app.run_test(size=(80, 24), notifications=True) as pilot:
-        await settle(pilot, app)
+    async with running(tmp_path, match, notifications=True) as (app, pilot):
         await play_card(pilot, app, slot)
         assert isinstance(app.screen, GameScreen)
         assert [n.message for n in app._notifications] == [reason]
@@ -209,9 +208,7 @@ async def test_illegal_attempts_are_refused_with_a_notification(tmp_path):
 
 async def test_ascii_mode_and_four_players_fit_80x24(tmp_path):
     match = karawane_match("Ann,bot:random,bot:random,bot:random", moves=30)
-    app = start_with(tmp_path, match)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot, app)
+    async with running(tmp_path, match) as (app, pilot):
         app.set_ascii(True)
         await pilot.pause()
         track = table(app).query_one(TrackZone)
@@ -306,11 +303,10 @@ def test_snapshot_of_a_hint_on_the_track(snap_compare, tmp_path, monkeypatch):
 
 @pytest.mark.parametrize("size", SIZES)
 def test_snapshot_start(snap_compare, tmp_path, size):
-    app = start_with(tmp_path, karawane_match())
-    assert snap_compare(app, terminal_size=size, run_before=steady)
+    assert snap_table(snap_compare, tmp_path, karawane_match(), size)
 
 
 @pytest.mark.parametrize("size", TABLE_SIZES)
 def test_snapshot_mid_game(snap_compare, tmp_path, size):
-    app = start_with(tmp_path, karawane_match("Ann,bot:random,bot:random", moves=40))
-    assert snap_compare(app, terminal_size=size, run_before=steady)
+    match = karawane_match("Ann,bot:random,bot:random", moves=40)
+    assert snap_table(snap_compare, tmp_path, match, size)

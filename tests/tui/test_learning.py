@@ -22,8 +22,9 @@ from tests.core.test_analysis import decisive_jaipur
 
 from .helpers import (
     game_screen,
-    make_app,
     near_the_end,
+    press_to,
+    running,
     seeded_match,
     settle,
     start_with,
@@ -59,9 +60,7 @@ async def wait_for_review(pilot, app) -> ReviewScreen:
 
 async def test_a_hint_marks_the_decision_says_it_and_is_counted_in_the_save(tmp_path):
     match = decisive_match()
-    app = start_with(tmp_path, match)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot, app)
+    async with running(tmp_path, match) as (app, pilot):
         screen = game_screen(app)
         await pilot.press("h")
         await settle(pilot, app)
@@ -74,9 +73,7 @@ async def test_a_hint_marks_the_decision_says_it_and_is_counted_in_the_save(tmp_
         await settle(pilot, app)
         assert match.hints == [1, 0]
         # The move list starts on the hinted decision.
-        await pilot.press("a")
-        await pilot.pause()
-        assert isinstance(app.screen, ChoiceScreen)
+        await press_to(pilot, "a", ChoiceScreen)
         highlighted = app.screen.query_one("#choices").highlighted
         assert app.screen.options[highlighted].endswith("(hint)")
         await pilot.press("enter")  # plays it: Ann sells and wins the match
@@ -90,9 +87,7 @@ async def test_a_hint_marks_the_decision_says_it_and_is_counted_in_the_save(tmp_
 
 async def test_a_hint_covers_nothing_of_the_table_and_goes_with_the_move(tmp_path):
     match = seeded_match("jaipur", "Ann,bot:random", seed=5, first=0)
-    app = start_with(tmp_path, match)
-    async with app.run_test(size=(80, 24), notifications=True) as pilot:
-        await settle(pilot, app)
+    async with running(tmp_path, match, notifications=True) as (app, pilot):
         screen = game_screen(app)
         await pilot.press("h")
         await settle(pilot, app)
@@ -123,9 +118,7 @@ async def test_the_hint_search_gets_the_players_own_observation_never_the_state(
 
     monkeypatch.setattr(judge.Analyst, "hint", spy)
     match = seeded_match("karakum", "Ann,bot:random", moves=4)
-    app = start_with(tmp_path, match)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot, app)
+    async with running(tmp_path, match) as (app, pilot):
         await pilot.press("h")
         await settle(pilot, app)
     assert len(seen) == 1
@@ -197,9 +190,7 @@ async def test_replay_steps_through_a_finished_game_and_turns_every_card_face_up
     while not match.is_over():
         legal = match.legal_actions()
         match.play(legal[rng.randrange(len(legal))])
-    app = make_app(tmp_path)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot, app)
+    async with running(tmp_path) as (app, pilot):
         app.show_replay(match)
         await pilot.pause()
         replay = app.screen
@@ -224,9 +215,7 @@ async def test_replay_steps_through_a_finished_game_and_turns_every_card_face_up
 
 async def test_a_replay_of_a_game_in_progress_shows_each_player_only_their_own_cards(tmp_path):
     match = seeded_match("jaipur", "Ann,Bob", moves=9)
-    app = make_app(tmp_path)
-    async with app.run_test(size=(100, 30)) as pilot:
-        await settle(pilot, app)
+    async with running(tmp_path, size=(100, 30)) as (app, pilot):
         app.show_replay(match)
         await pilot.pause()
         replay = app.screen
@@ -259,9 +248,7 @@ async def test_review_and_replay_open_from_the_load_dialog(tmp_path):
     folder = tmp_path / "saves"
     folder.mkdir()
     save_match(match, folder / "karawane-1.json")
-    app = make_app(tmp_path)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot, app)
+    async with running(tmp_path) as (app, pilot):
         await pilot.press("l")
         await settle(pilot, app)
         await pilot.pause(0.2)
@@ -284,9 +271,7 @@ async def test_review_and_replay_open_from_the_load_dialog(tmp_path):
 
 async def test_a_review_of_a_hot_seat_game_in_progress_is_one_player_behind_the_curtain(tmp_path):
     match = seeded_match("karakum", "Ann,Bob", moves=6)
-    app = make_app(tmp_path)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot, app)
+    async with running(tmp_path) as (app, pilot):
         app.show_review(match)
         await pilot.pause()
         assert isinstance(app.screen, ChoiceScreen)

@@ -13,8 +13,8 @@ from karavan_tui.modals.choice import ChoiceScreen
 from karavan_tui.screens.game import GameScreen
 from karavan_tui.widgets.cards import CardRow
 
-from .helpers import game_screen, seeded_match, settle, start_with
-from .test_snapshots import SIZES, steady
+from .helpers import game_screen, running, seeded_match, settle, start_with
+from .test_snapshots import SIZES, snap_table, steady
 
 
 def jaipur_exchange_position():
@@ -43,9 +43,7 @@ def last_note(app):
 
 async def test_a_jaipur_exchange_is_made_by_marking_cards_refused_until_it_is_whole(tmp_path):
     match, exchange = jaipur_exchange_position()
-    app = start_with(tmp_path, match)
-    async with app.run_test(size=(80, 24), notifications=True) as pilot:
-        await settle(pilot, app)
+    async with running(tmp_path, match, notifications=True) as (app, pilot):
         screen = game_screen(app)
         table = screen.table
         market = screen.query_one("#market", CardRow)
@@ -74,9 +72,7 @@ async def test_a_jaipur_exchange_is_made_by_marking_cards_refused_until_it_is_wh
 
 async def test_escape_clears_the_marks_and_a_camel_cannot_be_marked_to_take(tmp_path):
     match = seeded_match("jaipur", "Ann,bot:random", seed=5, first=0)
-    app = start_with(tmp_path, match)
-    async with app.run_test(size=(80, 24), notifications=True) as pilot:
-        await settle(pilot, app)
+    async with running(tmp_path, match, notifications=True) as (app, pilot):
         screen = game_screen(app)
         table = screen.table
         market = screen.query_one("#market", CardRow)
@@ -110,9 +106,7 @@ def karakum_buying_position():
 
 async def test_a_karakum_purchase_is_paid_by_marking_the_cheapest_first(tmp_path):
     match, slot, ways = karakum_buying_position()
-    app = start_with(tmp_path, match)
-    async with app.run_test(size=(80, 24), notifications=True) as pilot:
-        await settle(pilot, app)
+    async with running(tmp_path, match, notifications=True) as (app, pilot):
         screen = game_screen(app)
         table = screen.table
         table.buy(slot)
@@ -146,9 +140,7 @@ async def test_a_karakum_purchase_is_paid_by_marking_the_cheapest_first(tmp_path
 
 async def test_a_karakum_payment_that_does_not_pay_is_refused_with_the_engines_reason(tmp_path):
     match, slot, _ = karakum_buying_position()
-    app = start_with(tmp_path, match)
-    async with app.run_test(size=(80, 24), notifications=True) as pilot:
-        await settle(pilot, app)
+    async with running(tmp_path, match, notifications=True) as (app, pilot):
         screen = game_screen(app)
         table = screen.table
         table.buy(slot)
@@ -178,9 +170,7 @@ async def buy_from_the_move_list(pilot, camel) -> None:
 async def test_a_camel_chosen_in_the_move_list_is_paid_for_and_esc_buys_nothing(tmp_path):
     match, slot, ways = karakum_buying_position()
     camel = match.state.market[slot]
-    app = start_with(tmp_path, match)
-    async with app.run_test(size=(80, 24), notifications=True) as pilot:
-        await settle(pilot, app)
+    async with running(tmp_path, match, notifications=True) as (app, pilot):
         screen = game_screen(app)
         table = screen.table
         before = len(match.history)
@@ -215,9 +205,7 @@ async def test_a_camel_bought_without_its_payment_stays_to_be_paid_after_esc(tmp
     match, slot, ways = karakum_buying_position()
     match.play(Buy(slot))
     paid = len(match.history)
-    app = start_with(tmp_path, match)
-    async with app.run_test(size=(80, 24), notifications=True) as pilot:
-        await settle(pilot, app)
+    async with running(tmp_path, match, notifications=True) as (app, pilot):
         screen = game_screen(app)
         table = screen.table
         assert table.paying is not None and table.paying.slot == slot
@@ -240,8 +228,7 @@ async def test_a_camel_bought_without_its_payment_stays_to_be_paid_after_esc(tmp
 def test_snapshot_of_a_camel_bought_already_being_paid_for(snap_compare, tmp_path):
     match, slot, _ = karakum_buying_position()
     match.play(Buy(slot))
-    app = start_with(tmp_path, match)
-    assert snap_compare(app, terminal_size=(80, 24), run_before=steady)
+    assert snap_table(snap_compare, tmp_path, match)
 
 
 def karakorum_placing_position():
@@ -262,9 +249,7 @@ def karakorum_placing_position():
 
 async def test_a_karakorum_card_is_placed_by_marking_it_then_choosing_its_expedition(tmp_path):
     match, places = karakorum_placing_position()
-    app = start_with(tmp_path, match)
-    async with app.run_test(size=(100, 30), notifications=True) as pilot:
-        await settle(pilot, app)
+    async with running(tmp_path, match, (100, 30), notifications=True) as (app, pilot):
         if not isinstance(app.screen, GameScreen):
             await pilot.press("enter")  # the curtain
             await pilot.pause()
@@ -311,9 +296,7 @@ def karakorum_taking_position():
 
 async def test_several_karakorum_cards_of_one_peak_are_taken_together(tmp_path):
     match, pair, other = karakorum_taking_position()
-    app = start_with(tmp_path, match)
-    async with app.run_test(size=(100, 30), notifications=True) as pilot:
-        await settle(pilot, app)
+    async with running(tmp_path, match, (100, 30), notifications=True) as (app, pilot):
         if not isinstance(app.screen, GameScreen):
             await pilot.press("enter")
             await pilot.pause()
@@ -338,9 +321,7 @@ async def test_several_karakorum_cards_of_one_peak_are_taken_together(tmp_path):
 
 async def test_typing_in_the_move_list_narrows_it_and_enter_plays_the_entry_found(tmp_path):
     match = seeded_match("jaipur", "Ann,bot:random", seed=4, first=0)
-    app = start_with(tmp_path, match)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot, app)
+    async with running(tmp_path, match) as (app, pilot):
         await pilot.press("a")
         await pilot.pause()
         listing = app.screen
@@ -359,9 +340,7 @@ async def test_typing_in_the_move_list_narrows_it_and_enter_plays_the_entry_foun
 
 async def test_one_escape_closes_a_narrowed_move_list(tmp_path):
     match = seeded_match("jaipur", "Ann,bot:random", seed=4, first=0)
-    app = start_with(tmp_path, match)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot, app)
+    async with running(tmp_path, match) as (app, pilot):
         await pilot.press("a", *"camel")
         await pilot.pause()
         assert isinstance(app.screen, ChoiceScreen) and app.screen.query_text == "camel"
@@ -372,9 +351,7 @@ async def test_one_escape_closes_a_narrowed_move_list(tmp_path):
 
 async def test_a_right_click_marks_a_card_and_a_click_on_the_exchange_card_acts(tmp_path):
     match, _ = jaipur_exchange_position()
-    app = start_with(tmp_path, match)
-    async with app.run_test(size=(80, 24), notifications=True) as pilot:
-        await settle(pilot, app)
+    async with running(tmp_path, match, notifications=True) as (app, pilot):
         screen = game_screen(app)
         table = screen.table
         market = screen.query_one("#market", CardRow)

@@ -17,14 +17,16 @@ from karavan_tui.screens.title import TitleScreen
 from karavan_tui.widgets.cards import CardRow
 
 from .helpers import (
+    against_random_bot,
     game_screen,
     karakum_match,
     make_app,
     near_the_end,
     play_to_end,
+    press_to,
+    running,
     seeded_match,
     settle,
-    start_against_random_bot,
     start_with,
     visible_characters,
 )
@@ -54,17 +56,13 @@ async def play_out_by_keys(pilot, app) -> None:
     # The autosave holds the finished game.
     screen.flush()
     assert load_match(screen.save_path).is_over()
-    await pilot.press("t")
-    await pilot.pause()
-    assert isinstance(app.screen, TitleScreen)
+    await press_to(pilot, "t", TitleScreen)
 
 
 @pytest.mark.slow
 async def test_whole_game_human_against_random_bot_through_keys(tmp_path):
     """Title → new game dialog → a whole seeded game, human moves by keys → game over."""
-    app = make_app(tmp_path)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await start_against_random_bot(pilot, app)  # Karakum, Player 1 against a bot
+    async with against_random_bot(tmp_path) as (app, pilot):  # Karakum, Player 1 against a bot
         screen = game_screen(app)
         assert [seat.name for seat in screen.match.seats] == ["Player 1", "Random bot 2"]
         assert screen.match.seed == 4242
@@ -81,9 +79,7 @@ async def test_the_last_stretch_of_a_game_by_keys_ends_at_the_game_over_screen(t
 
 async def test_table_keys_take_cards_and_buy_with_the_payment_picker(tmp_path):
     match = karakum_match(seed=11, moves=0)
-    app = start_with(tmp_path, match)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot, app)
+    async with running(tmp_path, match) as (app, pilot):
         screen = game_screen(app)
         assert app.screen.focused.id == "resources"
         await pilot.press("right", "enter")  # first face-up card
@@ -132,9 +128,7 @@ async def test_table_keys_take_cards_and_buy_with_the_payment_picker(tmp_path):
 
 
 async def test_undo_and_redo_by_key(tmp_path):
-    app = start_with(tmp_path, karakum_match())
-    async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot, app)
+    async with running(tmp_path, karakum_match()) as (app, pilot):
         screen = game_screen(app)
         match = screen.match
         assert screen.check_action("undo", ()) is None
@@ -167,18 +161,14 @@ async def test_save_quit_resume_from_title_and_continue(tmp_path):
         await pilot.press("enter", "enter")
         await settle(pilot, app)
         played = list(game_screen(app).match.history)
-        await pilot.press("s")
-        await pilot.pause()
-        assert isinstance(app.screen, SaveAsScreen)
+        await press_to(pilot, "s", SaveAsScreen)
         field = app.screen.query_one("#save-name")
         field.value = "my game"
         await pilot.press("enter")
         await pilot.pause()
         saved = tmp_path / "saves" / "my game.json"
         assert load_match(saved).history == played
-        await pilot.press("q")
-        await pilot.pause()
-        assert isinstance(app.screen, TitleScreen)
+        await press_to(pilot, "q", TitleScreen)
         assert app.screen.latest is not None and app.screen.latest.path == saved
         await pilot.press("c")  # resume
         await settle(pilot, app)
@@ -196,9 +186,7 @@ def hand_shown(screen: GameScreen) -> bool:
 
 
 async def test_curtain_between_two_humans_hides_every_private_card(tmp_path):
-    app = start_with(tmp_path, karakum_match("Ann,Bob", first=0))
-    async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot, app)
+    async with running(tmp_path, karakum_match("Ann,Bob", first=0)) as (app, pilot):
         screen = game_screen(app)
         assert isinstance(app.screen, CurtainScreen)
         assert app.screen.player_name == "Ann"
@@ -206,9 +194,7 @@ async def test_curtain_between_two_humans_hides_every_private_card(tmp_path):
         assert screen.table.view.observation.player is None
         assert not hand_shown(screen)
         assert "×" not in str(screen.query_one("#hand").render())
-        await pilot.press("enter")
-        await pilot.pause()
-        assert isinstance(app.screen, GameScreen)
+        await press_to(pilot, "enter", GameScreen)
         assert hand_shown(screen) and screen.table.view.observation.player == 0
         hand = screen.match.state.hands[0]
         first = screen.query_one("#hand-row", CardRow).cards[0]
@@ -231,15 +217,11 @@ async def test_illegal_action_is_refused_with_a_notification(tmp_path):
     game, state = match.game, match.state
     slot = next(s for s in range(5) if game.why_illegal(state, Buy(s)))
     reason = game.why_illegal(state, Buy(slot))
-    app = start_with(tmp_path, match)
-    async with app.run_test(size=(80, 24), notifications=True) as pilot:
-        await settle(pilot, app)
+    async with running(tmp_path, match, notifications=True) as (app, pilot):
         await pilot.press("up")
         for _ in range(slot):
             await pilot.press("right")
-        await pilot.press("enter")
-        await pilot.pause()
-        assert isinstance(app.screen, GameScreen)
+        await press_to(pilot, "enter", GameScreen)
         assert [n.message for n in app._notifications] == [reason]
         assert match.history == [] and match.state is state
 
@@ -279,9 +261,7 @@ async def test_choosing_which_left_side_camel_joins(tmp_path):
         lefts=(waiting, ()),
     )
     match = Match(base_game(), karakum_match().seats, 4242, initial=state)
-    app = start_with(tmp_path, match)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot, app)
+    async with running(tmp_path, match) as (app, pilot):
         assert isinstance(app.screen, ChoiceScreen)
         assert len(app.screen.options) == 2
         await pilot.press("down", "enter")
@@ -292,9 +272,7 @@ async def test_choosing_which_left_side_camel_joins(tmp_path):
 async def test_rematch_keeps_the_seats_and_starts_afresh(tmp_path):
     from .helpers import play_to_end
 
-    app = start_with(tmp_path, play_to_end(karakum_match(moves=10)))
-    async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot, app)
+    async with running(tmp_path, play_to_end(karakum_match(moves=10))) as (app, pilot):
         assert isinstance(app.screen, GameOverScreen)
         old = game_screen(app).match
         await pilot.press("r", "r")  # r is redo at the table: at game over it does nothing
@@ -303,9 +281,7 @@ async def test_rematch_keeps_the_seats_and_starts_afresh(tmp_path):
         await pilot.press("m")  # Rematch asks first
         await pilot.pause()
         assert isinstance(app.screen, ConfirmScreen)
-        await pilot.press("n")
-        await pilot.pause()
-        assert isinstance(app.screen, GameOverScreen)
+        await press_to(pilot, "n", GameOverScreen)
         await pilot.press("m", "y")
         await settle(pilot, app)
         new = game_screen(app).match
@@ -322,9 +298,7 @@ def base_game():
 @pytest.mark.parametrize("game", ["karakum", "karawane", "karakorum", "jaipur"])
 async def test_the_side_column_grows_with_the_screen_past_180_columns(tmp_path, game):
     """From 180 columns the screen is "huge": still wide, never laid out narrower."""
-    app = start_with(tmp_path, seeded_match(game, "Ann,bot:random"))
-    async with app.run_test(size=(150, 40)) as pilot:
-        await settle(pilot, app)
+    async with running(tmp_path, seeded_match(game, "Ann,bot:random"), (150, 40)) as (app, pilot):
         side = game_screen(app).query_one("#side")
         at_150 = side.size.width
         await pilot.resize_terminal(200, 50)
@@ -335,9 +309,7 @@ async def test_the_side_column_grows_with_the_screen_past_180_columns(tmp_path, 
 async def test_a_take_back_after_seeing_a_card_is_counted_and_shown_at_the_end(tmp_path):
     """Against a bot a take-back is free, but one past a drawn card counts: the results
     and the review say so, and the save keeps it."""
-    app = start_with(tmp_path, near_the_end("karakum", "Ann,bot:random"))
-    async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot, app)
+    async with running(tmp_path, near_the_end("karakum", "Ann,bot:random")) as (app, pilot):
         screen = game_screen(app)
         match = screen.match
         game, seen = match.game, match.view(0)
@@ -354,9 +326,7 @@ async def test_a_take_back_after_seeing_a_card_is_counted_and_shown_at_the_end(t
 async def test_the_results_and_the_review_name_who_took_back_after_seeing_a_card(tmp_path):
     match = play_to_end(karakum_match())
     match.takebacks = [2, 0]
-    app = start_with(tmp_path, match)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot, app)
+    async with running(tmp_path, match) as (app, pilot):
         assert isinstance(app.screen, GameOverScreen)
         assert "Taken back after seeing a card: Ann 2." in visible_characters(app)
         await pilot.press("u")  # the result is final: no undo after the end

@@ -19,7 +19,7 @@ from karavan_core.match import Match
 from karavan_tui.modals.choice import ChoiceScreen
 from karavan_tui.modals.curtain import CurtainScreen
 
-from .helpers import game_screen, seeded_match, settle, start_with
+from .helpers import game_screen, press_to, running, seeded_match, settle, start_with
 
 # Per game: decisions played before the check, chosen so that pickers have something to offer.
 POSITIONS = {"karakum": 24, "karawane": 9, "karakorum": 14, "jaipur": 12}
@@ -108,9 +108,7 @@ async def test_a_hot_seat_game_through_the_curtain_shows_nobody_a_hidden_card(
 ):
     """Turn after turn: behind the curtain only the public table, then only the viewer's own."""
     match = hot_seat(game, POSITIONS[game])
-    app = start_with(tmp_path, match)
-    async with app.run_test(size=(100, 30)) as pilot:
-        await settle(pilot, app)
+    async with running(tmp_path, match, (100, 30)) as (app, pilot):
         screen = game_screen(app)
         for _ in range(turns):
             assert isinstance(app.screen, CurtainScreen)
@@ -139,12 +137,8 @@ async def test_karakorum_move_list_never_names_the_face_down_card(tmp_path):
     match = seeded_match("karakorum", "Ann,bot:hard", seed=1, first=0)
     assert Reveal() in match.legal_actions()
     hidden = str(match.state.deck[0])
-    app = start_with(tmp_path, match)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot, app)
-        await pilot.press("a")
-        await pilot.pause()
-        assert isinstance(app.screen, ChoiceScreen)
+    async with running(tmp_path, match) as (app, pilot):
+        await press_to(pilot, "a", ChoiceScreen)
         assert app.screen.options[0] == "Ann reveals the next card of the deck."
         assert not any(hidden in option for option in app.screen.options)
 

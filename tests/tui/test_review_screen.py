@@ -15,7 +15,7 @@ from karavan_tui.config import AppConfig
 from karavan_tui.screens import review as review_screen
 from karavan_tui.screens.review import ReviewScreen, failure_words
 
-from .helpers import SEED, make_app, seeded_match, settle, visible_characters
+from .helpers import SEED, make_app, running, seeded_match, settle, visible_characters
 
 
 async def review_done(pilot, screen: ReviewScreen, seconds: float = 300) -> None:
@@ -80,9 +80,7 @@ async def test_a_failed_review_says_why_in_one_line_and_tries_again(tmp_path, mo
 
     monkeypatch.setattr(review_screen, "review_match", fails_once)
     match = seeded_match("karawane", "Ann,bot:random", moves=8)
-    app = make_app(tmp_path)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot, app)
+    async with running(tmp_path) as (app, pilot):
         assert "Try again" not in footer_keys(app)
         app.show_review(match)
         await pilot.pause()

@@ -28,6 +28,11 @@ async def steady(pilot) -> None:
     await pilot.pause()
 
 
+def snap_table(snap_compare, tmp_path, match, size=(80, 24)) -> bool:
+    """Whether the app opening ``match`` at ``size`` looks as its snapshot, once bots are done."""
+    return snap_compare(start_with(tmp_path, match), terminal_size=size, run_before=steady)
+
+
 @pytest.mark.parametrize("size", SIZES)
 def test_title(snap_compare, tmp_path, size):
     assert snap_compare(make_app(tmp_path), terminal_size=size, run_before=steady)
@@ -55,14 +60,13 @@ def test_new_game_dialog_as_remembered(snap_compare, tmp_path):
 
 @pytest.mark.parametrize("size", SIZES)
 def test_karakum_table_start(snap_compare, tmp_path, size):
-    app = start_with(tmp_path, karakum_match())
-    assert snap_compare(app, terminal_size=size, run_before=steady)
+    assert snap_table(snap_compare, tmp_path, karakum_match(), size)
 
 
 @pytest.mark.parametrize("size", TABLE_SIZES)
 def test_karakum_table_mid_game(snap_compare, tmp_path, size):
-    app = start_with(tmp_path, karakum_match("Ann,bot:random,bot:random", moves=60))
-    assert snap_compare(app, terminal_size=size, run_before=steady)
+    match = karakum_match("Ann,bot:random,bot:random", moves=60)
+    assert snap_table(snap_compare, tmp_path, match, size)
 
 
 def affordable_match():
@@ -90,8 +94,7 @@ def test_payment_picker(snap_compare, tmp_path, size):
 
 @pytest.mark.parametrize("size", SIZES)
 def test_curtain(snap_compare, tmp_path, size):
-    app = start_with(tmp_path, karakum_match("Ann,Bob"))
-    assert snap_compare(app, terminal_size=size, run_before=steady)
+    assert snap_table(snap_compare, tmp_path, karakum_match("Ann,Bob"), size)
 
 
 @pytest.mark.parametrize("size", SIZES)
@@ -106,5 +109,5 @@ def test_rules(snap_compare, tmp_path, size):
 
 @pytest.mark.parametrize("size", SIZES)
 def test_game_over(snap_compare, tmp_path, size):
-    app = start_with(tmp_path, play_to_end(karakum_match("Ann,bot:random", moves=10)))
-    assert snap_compare(app, terminal_size=size, run_before=steady)
+    match = play_to_end(karakum_match("Ann,bot:random", moves=10))
+    assert snap_table(snap_compare, tmp_path, match, size)

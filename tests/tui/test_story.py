@@ -13,15 +13,13 @@ from karavan_tui.modals.save_as import SaveAsScreen
 from karavan_tui.screens.title import TitleScreen
 from karavan_tui.widgets.cards import Card, CardFace, CardRow
 
-from .helpers import game_screen, karakum_match, seeded_match, settle, start_with
+from .helpers import game_screen, karakum_match, press_to, running, seeded_match, settle, start_with
 from .test_snapshots import steady
 
 
 async def test_after_a_bots_move_its_changes_are_marked_and_told(tmp_path):
     match = seeded_match("jaipur", "Ann,bot:random", seed=4, first=0)  # the bot takes camels
-    app = start_with(tmp_path, match)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot, app)
+    async with running(tmp_path, match) as (app, pilot):
         screen = game_screen(app)
         banner = str(screen.query_one("#banner").render())
         assert banner.startswith("Nothing new")  # Ann starts: nothing has happened yet
@@ -59,9 +57,7 @@ def karakum_left_side_join():
 
 async def test_a_camel_that_joins_from_the_left_side_is_marked_as_news(tmp_path):
     match, camel = karakum_left_side_join()
-    app = start_with(tmp_path, match)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot, app)
+    async with running(tmp_path, match) as (app, _pilot):
         screen = game_screen(app)
         caravans = str(screen.query_one("#caravans").render())
         token = f"{RES_LETTERS[camel.color]}{camel.value}"
@@ -112,16 +108,10 @@ async def test_the_cursor_follows_its_card_never_wraps_and_leaves_a_gone_card_se
 
 
 async def test_q_and_s_work_on_the_curtain(tmp_path):
-    app = start_with(tmp_path, karakum_match("Ann,Bob"))
-    async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot, app)
+    async with running(tmp_path, karakum_match("Ann,Bob")) as (app, pilot):
         assert isinstance(app.screen, CurtainScreen)
-        await pilot.press("s")
-        await pilot.pause()
-        assert isinstance(app.screen, SaveAsScreen)
-        await pilot.press("escape")
-        await pilot.pause()
-        assert isinstance(app.screen, CurtainScreen)
+        await press_to(pilot, "s", SaveAsScreen)
+        await press_to(pilot, "escape", CurtainScreen)
         await pilot.press("q")
         await settle(pilot, app)
         assert isinstance(app.screen, TitleScreen)

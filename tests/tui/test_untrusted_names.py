@@ -12,7 +12,15 @@ from karavan_tui.modals.saves import SavesScreen
 from karavan_tui.screens.game import GameScreen
 from karavan_tui.screens.title import TitleScreen
 
-from .helpers import make_app, open_new_game_dialog, settle, start_with, visible_characters
+from .helpers import (
+    make_app,
+    open_new_game_dialog,
+    press_to,
+    running,
+    settle,
+    start_with,
+    visible_characters,
+)
 
 NAMES = ("[/]", "[bold red]x[/]", "[link=x.io]Ann[/link]")
 
@@ -24,19 +32,13 @@ def markup_match(game: str = "karakum") -> Match:
 
 async def test_markup_in_names_is_shown_literally_at_the_table_curtain_and_move_list(tmp_path):
     match = markup_match()
-    app = start_with(tmp_path, match)
-    async with app.run_test(size=(120, 40)) as pilot:
-        await settle(pilot, app)
+    async with running(tmp_path, match, (120, 40)) as (app, pilot):
         assert isinstance(app.screen, CurtainScreen)
         assert "Pass to [/]" in visible_characters(app)
-        await pilot.press("enter")
-        await pilot.pause()
-        assert isinstance(app.screen, GameScreen)
+        await press_to(pilot, "enter", GameScreen)
         table = visible_characters(app)
         assert "[/]'s hand" in table and "[bold red]x[/]" in table
-        await pilot.press("a")
-        await pilot.pause()
-        assert isinstance(app.screen, ChoiceScreen)
+        await press_to(pilot, "a", ChoiceScreen)
         assert "[/] takes the face-up" in visible_characters(app)
         await pilot.press("escape", "enter")  # draw a card: the log names the player
         await settle(pilot, app)
@@ -99,9 +101,7 @@ async def test_save_as_checks_the_name_before_touching_any_file_and_moves_the_sa
         assert isinstance(screen, GameScreen)
         first = screen.save_path
         for bad in ("../escape", "x" * 70, "a/b", "\x1b[2J"):
-            await pilot.press("s")
-            await pilot.pause()
-            assert isinstance(app.screen, SaveAsScreen)
+            await press_to(pilot, "s", SaveAsScreen)
             app.screen.query_one("#save-name").value = bad
             await pilot.press("enter")
             await pilot.pause()

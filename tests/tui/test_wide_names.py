@@ -8,7 +8,7 @@ from rich.cells import cell_len
 from karavan_tui.widgets.chart import chance_chart, score_chart
 from karavan_tui.widgets.side import ScoreBoard
 
-from .helpers import game_screen, seeded_match, settle, start_with
+from .helpers import game_screen, running, seeded_match
 
 WIDE = "Zoë🐪"  # five characters, six cells
 NAMES = [WIDE, "Bob", "Camilla"]
@@ -47,9 +47,7 @@ async def test_a_wide_name_keeps_the_scores_and_the_players_columns_in_line(tmp_
     match = seeded_match(game, seats, moves=12)
     while match.to_move != 0:
         match.play(match.legal_actions()[0])
-    app = start_with(tmp_path, match)
-    async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot, app)
+    async with running(tmp_path, match) as (app, _pilot):
         screen = game_screen(app)
         scores = str(screen.query_one(ScoreBoard).render())
         found = rows(scores, names)

@@ -1,4 +1,4 @@
-"""The progress bar of the long commands (``simulate``, ``review``)."""
+"""What the long commands (``simulate``, ``review``) print: the progress bar, the figures."""
 
 from __future__ import annotations
 
@@ -7,6 +7,22 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from rich.console import Console
     from rich.progress import Progress
+    from rich.table import Table
+    from rich.text import Text
+
+
+def figures_table(title: str | Text, row_label: str, figures: list[str]) -> Table:
+    """A table of one row per level or player: its ``row_label`` column, then ``figures``.
+
+    The figures are numbers, so their columns are right-aligned.
+    """
+    from rich.table import Table
+
+    table = Table(title=title)
+    table.add_column(row_label)
+    for figure in figures:
+        table.add_column(figure, justify="right")
+    return table
 
 
 def progress_bar(console: Console) -> Progress:

@@ -25,7 +25,7 @@ from karavan_core.match import Match
 from karavan_core.saves import SaveError, atomic_write, check_writable, load_match
 from karavan_core.text import printable
 from karavan_tui.cli.common import Commands, Context, Parents, fail, find_save
-from karavan_tui.cli.progress import progress_bar
+from karavan_tui.cli.progress import figures_table, progress_bar
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -132,18 +132,11 @@ def _review_with_progress(
 
 
 def _summary_table(review: GameReview, match: Match, seats: list[int]) -> Table:
-    from rich.table import Table
     from rich.text import Text
 
-    table = Table(title=Text(f"{match.game.title}, seed {match.seed}: the review"))
-    table.add_column("Player")
-    table.add_column("Accuracy", justify="right")
-    table.add_column("Rated", justify="right")
-    table.add_column("Good", justify="right")
-    table.add_column("Inacc.", justify="right")
-    table.add_column("Mistakes", justify="right")
-    table.add_column("Blunders", justify="right")
-    table.add_column("Hints", justify="right")
+    title = Text(f"{match.game.title}, seed {match.seed}: the review")
+    figures = ["Accuracy", "Rated", "Good", "Inacc.", "Mistakes", "Blunders", "Hints"]
+    table = figures_table(title, "Player", figures)
     for seat in seats:
         summary = review.summary(seat)
         counts = summary.verdicts

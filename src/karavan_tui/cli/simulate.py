@@ -23,7 +23,7 @@ from karavan_core.tournament import (
 )
 from karavan_tui.cli.common import Commands, Context, Parents
 from karavan_tui.cli.levels_help import ListingHelpFormatter, levels_epilog
-from karavan_tui.cli.progress import progress_bar
+from karavan_tui.cli.progress import figures_table, progress_bar
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -123,17 +123,9 @@ def _play_with_progress(
 
 
 def _table(summary: Summary, title: str, players: int) -> Table:
-    from rich.table import Table
 
-    table = Table(title=f"{title}, {players} players, {summary.games} games")
-    table.add_column("Level")
-    table.add_column("Seats", justify="right")
-    table.add_column("Win rate", justify="right")
-    table.add_column("95% CI", justify="right")
-    table.add_column("Score", justify="right")
-    table.add_column("s/move", justify="right")
-    table.add_column("Max s", justify="right")
-    table.add_column("Iter/s", justify="right")
+    figures = ["Seats", "Win rate", "95% CI", "Score", "s/move", "Max s", "Iter/s"]
+    table = figures_table(f"{title}, {players} players, {summary.games} games", "Level", figures)
     for level in summary.levels:
         table.add_row(
             level.level,

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -113,21 +115,18 @@ class TitleScreen(Screen[None]):
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         """Do what the chosen entry says."""
         app = karavan_app(self)
-        choice = event.option.id
-        if choice == "new":
-            app.action_new_game()
-        elif choice == "resume":
-            self.action_resume()
-        elif choice == "load":
-            app.action_load()
-        elif choice == "join":
-            app.action_join()
-        elif choice == "rules":
-            app.action_rules()
-        elif choice == "settings":
-            app.action_settings()
-        elif choice == "quit":
-            app.exit()
+        actions: dict[str | None, Callable[[], object]] = {
+            "new": app.action_new_game,
+            "resume": self.action_resume,
+            "load": app.action_load,
+            "join": app.action_join,
+            "rules": app.action_rules,
+            "settings": app.action_settings,
+            "quit": app.exit,
+        }
+        action = actions.get(event.option.id)
+        if action is not None:
+            action()
 
     def action_resume(self) -> None:
         """Open the latest game in progress."""

@@ -9,10 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, ClassVar, Protocol
 
 from attrs import frozen
+from textual.app import ComposeResult
 from textual.containers import Vertical
+from textual.widget import Widget
 
 from karavan_core.engine import Action, Game, Observation
 from karavan_core.match import Seat
@@ -108,7 +110,14 @@ class TableView(Vertical):
 
     DEFAULT_CLASSES = "table"
     PICKER_PLACE = "middle"  # where pickers open: "bottom" keeps the table's top in sight
+    # The zones, top to bottom: each zone's widget class and its id.
+    ZONES: ClassVar[tuple[tuple[type[Widget], str], ...]] = ()
     FIRST_FOCUS: str | None = None  # selector of the zone to focus when the screen opens
+
+    def compose(self) -> ComposeResult:
+        """The ``ZONES``, top to bottom."""
+        for zone, name in self.ZONES:
+            yield zone(id=name, classes="zone")
 
     def __init__(self, host: TableHost, **kwargs: Any) -> None:
         super().__init__(**kwargs)

@@ -47,6 +47,7 @@ from karavan_core.text import plural
 from karavan_tui.glyphs import ASCII, Glyphs
 from karavan_tui.tables.base import TableView, View, table_stylesheet
 from karavan_tui.widgets.cards import CardFace, CardRow
+from karavan_tui.widgets.refit import Refits
 from karavan_tui.words import cells, cut, padded, widest
 
 # Card colours for rich text (the zones' cards take theirs from the .tcss).
@@ -311,15 +312,10 @@ class HandZone(Vertical):
         self.border_title = Content(f"{name}'s hand {g.sep} {size} of {HAND_LIMIT}{keys}")
 
 
-class PlayersZone(Static):
+class PlayersZone(Refits):
     """Both players: seals, hand size, herd, and the tokens won so far this round."""
 
     _shown: tuple[JaipurObservation, Glyphs] | None = None
-
-    def on_resize(self) -> None:
-        """Lay the lines out again for the new width."""
-        if self._shown is not None:
-            self.show(*self._shown)
 
     def show(self, obs: JaipurObservation, g: Glyphs) -> None:
         """Two lines per player; the tokens as chips when they fit, else as sums.
@@ -522,12 +518,12 @@ class JaipurTable(TableView):
         self.giving = [0] * len(GOODS)
         self.giving_camels = 0
 
-    def compose(self) -> ComposeResult:
-        """The zones, top to bottom."""
-        yield MarketZone(id="market", classes="zone")
-        yield TokensZone(id="tokens", classes="zone")
-        yield HandZone(id="hand", classes="zone")
-        yield PlayersZone(id="players", classes="zone")
+    ZONES = (
+        (MarketZone, "market"),
+        (TokensZone, "tokens"),
+        (HandZone, "hand"),
+        (PlayersZone, "players"),
+    )
 
     def show(self, view: View) -> None:
         """Draw every zone; bring up the summary when a round has just ended."""

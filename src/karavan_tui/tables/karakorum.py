@@ -50,7 +50,8 @@ from karavan_core.games.karakorum.state import (
 from karavan_tui.glyphs import ASCII, Glyphs
 from karavan_tui.tables.base import TableView, View, table_stylesheet
 from karavan_tui.widgets.cards import CardFace, CardRow
-from karavan_tui.words import listed, padded, widest
+from karavan_tui.widgets.refit import Refits
+from karavan_tui.words import listed, padded, widest, wrap_tokens
 
 # Rich styles per peak, for the text zones (the card widgets take theirs from the .tcss).
 PEAK_TEXT: dict[Peak, str] = {
@@ -396,18 +397,13 @@ class ExpeditionsZone(Vertical):
 GoneShown = Literal["listed", "counted", "left out"]  # how the tracks zone tells gone ones
 
 
-class ClimbersZone(Static):
+class ClimbersZone(Refits):
     """Every player's three tracks, and the expeditions and taken cards of the others."""
 
     _shown: (
         tuple[KarakorumObservation, KarakorumObservation | None, int, Sequence[int], Glyphs, bool]
         | None
     ) = None
-
-    def on_resize(self) -> None:
-        """Fit the track bars to the new width."""
-        if self._shown is not None:
-            self.show(*self._shown)
 
     def show(
         self,
@@ -496,16 +492,7 @@ class ClimbersZone(Static):
             tokens.append(Text(f"{goal.color.letter}{name}", style="bold"))
         indent = 4
         text = Text("\n" + " " * indent)
-        used = indent
-        for index, token in enumerate(tokens):
-            if index and used + 1 + len(token) > room:
-                text.append("\n" + " " * indent)
-                used = indent
-            elif index:
-                text.append(" ")
-                used += 1
-            text.append_text(token)
-            used += len(token)
+        wrap_tokens(text, tokens, indent, room, indent)
         return text
 
 
@@ -580,13 +567,13 @@ class KarakorumTable(TableView):
     TALL = 34  # from this terminal height (and width) the goals take one line per peak
     WIDE = 53
 
-    def compose(self) -> ComposeResult:
-        """The zones, top to bottom."""
-        yield TableZone(id="round", classes="zone")
-        yield GoalsZone(id="goals", classes="zone")
-        yield ExpeditionsZone(id="expeditions", classes="zone")
-        yield OpponentsZone(id="opponents", classes="zone")
-        yield ClimbersZone(id="climbers", classes="zone")
+    ZONES = (
+        (TableZone, "round"),
+        (GoalsZone, "goals"),
+        (ExpeditionsZone, "expeditions"),
+        (OpponentsZone, "opponents"),
+        (ClimbersZone, "climbers"),
+    )
 
     @property
     def me(self) -> int:

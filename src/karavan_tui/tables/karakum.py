@@ -36,7 +36,8 @@ from karavan_core.text import plural
 from karavan_tui.glyphs import Glyphs
 from karavan_tui.tables.base import TableView, View, table_stylesheet
 from karavan_tui.widgets.cards import CardFace, CardRow
-from karavan_tui.words import padded, widest
+from karavan_tui.widgets.refit import Refits
+from karavan_tui.words import padded, widest, wrap_tokens
 
 # Card colours for rich text (the zones' cards take theirs from the .tcss).
 COLOURS: dict[Res, str] = {
@@ -198,15 +199,10 @@ class HandZone(Vertical):
         self.border_title = Content(f"{name}'s hand {g.sep} {plural(sum(obs.hand), 'card')}")
 
 
-class CaravansZone(Static):
+class CaravansZone(Refits):
     """Every player's caravan: left-side camels, the master, then the chain."""
 
     _shown: tuple[KarakumObservation, KarakumObservation | None, Glyphs] | None = None
-
-    def on_resize(self) -> None:
-        """Wrap the caravans again for the new width."""
-        if self._shown is not None:
-            self.show(*self._shown)
 
     def show(self, obs: KarakumObservation, before: KarakumObservation | None, g: Glyphs) -> None:
         """Draw one line per player: name, hand size, left side, master, chain.
@@ -239,15 +235,7 @@ class CaravansZone(Static):
             tokens = [camel_text(c, new and c not in had_left, g) for c in obs.lefts[seat]]
             tokens.append(Text(g.master, style="bold"))
             tokens += [camel_text(c, new and c not in had_chain, g) for c in obs.caravans[seat]]
-            for index, token in enumerate(tokens):
-                if index and used + 1 + len(token) > room:
-                    text.append("\n" + " " * indent)
-                    used = indent
-                elif index:
-                    text.append(" ")
-                    used += 1
-                text.append_text(token)
-                used += len(token)
+            wrap_tokens(text, tokens, used, room, indent)
         self.update(text, layout=False)  # the zone's size does not depend on its text
 
 
@@ -277,12 +265,12 @@ class KarakumTable(TableView):
     DEFAULT_CSS = table_stylesheet("karakum.tcss")
     SCOPED_CSS = False
 
-    def compose(self) -> ComposeResult:
-        """The zones, top to bottom."""
-        yield MarketZone(id="market", classes="zone")
-        yield ResourceZone(id="resources", classes="zone")
-        yield HandZone(id="hand", classes="zone")
-        yield CaravansZone(id="caravans", classes="zone")
+    ZONES = (
+        (MarketZone, "market"),
+        (ResourceZone, "resources"),
+        (HandZone, "hand"),
+        (CaravansZone, "caravans"),
+    )
 
     def show(self, view: View) -> None:
         """Draw every zone."""

@@ -37,6 +37,7 @@ from karavan_core.games.karawane.state import (
 from karavan_tui.glyphs import ASCII, Glyphs
 from karavan_tui.tables.base import TableView, View, table_stylesheet
 from karavan_tui.widgets.cards import CardFace, CardRow
+from karavan_tui.widgets.refit import Refits
 from karavan_tui.words import cells, padded, widest
 
 # Each seat is a letter and a colour: the letter alone tells the camels apart.
@@ -95,7 +96,7 @@ def card_of(action: Action) -> Card | None:
     return getattr(action, "card", None)
 
 
-class TrackZone(Static):
+class TrackZone(Refits):
     """The city, the desert squares and the oasis squares, with every camel on them.
 
     A click on a camel asks which card to play on it.
@@ -109,11 +110,6 @@ class TrackZone(Static):
         self.spots: dict[tuple[int, int], tuple[int, int]] = {}
         self.hinted: tuple[int, int] | None = None  # the camel a hint moves: (seat, camel)
         self.tooltip = "Click a camel to choose a card to play on it"
-
-    def on_resize(self) -> None:
-        """Lay the track out again for the new width."""
-        if self._shown is not None:
-            self.show(*self._shown)
 
     def show(self, obs: KarawaneObservation, before: KarawaneObservation | None, g: Glyphs) -> None:
         """Draw the city line, the desert in rows of squares, then the oasis row.
@@ -248,15 +244,10 @@ class HandZone(Vertical):
         )
 
 
-class PlayersZone(Static):
+class PlayersZone(Refits):
     """Every player: letter, cards in hand, deck, points, and the played pile (top card first)."""
 
     _shown: tuple[KarawaneObservation, tuple[int, ...], Glyphs] | None = None
-
-    def on_resize(self) -> None:
-        """Fit the played piles to the new width."""
-        if self._shown is not None:
-            self.show(*self._shown)
 
     def show(self, obs: KarawaneObservation, scores: tuple[int, ...], g: Glyphs) -> None:
         """A line of headings, then one line per player: the played pile, newest first."""
@@ -302,11 +293,11 @@ class KarawaneTable(TableView):
     DEFAULT_CSS = table_stylesheet("karawane.tcss")
     SCOPED_CSS = False
 
-    def compose(self) -> ComposeResult:
-        """The zones, top to bottom."""
-        yield TrackZone(id="track", classes="zone")
-        yield HandZone(id="hand", classes="zone")
-        yield PlayersZone(id="players", classes="zone")
+    ZONES = (
+        (TrackZone, "track"),
+        (HandZone, "hand"),
+        (PlayersZone, "players"),
+    )
 
     def show(self, view: View) -> None:
         """Draw every zone."""

@@ -98,21 +98,19 @@ class CardRow(Horizontal, can_focus=True):
 
     cursor: reactive[int] = reactive(0)
 
-    class Marked(Message):
+    class Picked(Message):
+        """Card ``index`` of ``row`` was picked: the base of ``Marked`` and ``Chosen``."""
+
+        def __init__(self, row: CardRow, index: int) -> None:
+            super().__init__()
+            self.row = row
+            self.index = index
+
+    class Marked(Picked):
         """A card of ``row`` was marked (Space, or a right click): a choice of several cards."""
 
-        def __init__(self, row: CardRow, index: int) -> None:
-            super().__init__()
-            self.row = row
-            self.index = index
-
-    class Chosen(Message):
+    class Chosen(Picked):
         """A card of ``row`` was chosen."""
-
-        def __init__(self, row: CardRow, index: int) -> None:
-            super().__init__()
-            self.row = row
-            self.index = index
 
     def __init__(self, count: int, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -183,9 +181,7 @@ class CardRow(Horizontal, can_focus=True):
 
     def mark(self, index: int) -> None:
         """Mark card ``index`` (the cursor follows)."""
-        self.cursor = index
-        self.focus()
-        self.post_message(self.Marked(self, index))
+        self._pick(index, self.Marked)
 
     def action_choose(self) -> None:
         """Choose the card under the cursor."""
@@ -193,9 +189,12 @@ class CardRow(Horizontal, can_focus=True):
 
     def choose(self, index: int) -> None:
         """Choose card ``index`` (the cursor follows)."""
+        self._pick(index, self.Chosen)
+
+    def _pick(self, index: int, message: type[CardRow.Picked]) -> None:
         self.cursor = index
         self.focus()
-        self.post_message(self.Chosen(self, index))
+        self.post_message(message(self, index))
 
 
 def nearest_open(faces: Sequence[CardFace | None], index: int) -> int:

@@ -13,6 +13,7 @@ from textual.widgets import Static
 
 from karavan_core.match import Seat
 from karavan_tui.glyphs import Glyphs
+from karavan_tui.widgets.refit import Refits
 from karavan_tui.words import cells, cut, padded, widest
 
 
@@ -106,7 +107,7 @@ def first_sentence(line: str) -> str:
     return line if end < 0 else line[: end + 1]
 
 
-class NewsBanner(Static):
+class NewsBanner(Refits):
     """One line over the table: what the others did since your last decision, in words.
 
     Each decision is told by the first sentence of its log line, a player's
@@ -122,11 +123,6 @@ class NewsBanner(Static):
         self._shown: (
             tuple[tuple[str, ...], tuple[str, ...], bool, Glyphs, tuple[int, ...]] | None
         ) = None
-
-    def on_resize(self) -> None:
-        """Fit the line to the new width."""
-        if self._shown is not None:
-            self.show(*self._shown)
 
     def show(
         self,
@@ -190,7 +186,7 @@ def banner_line(
     return f"{g.changed} " + ". ".join(sentences) + "." + more
 
 
-class StatusLine(Static):
+class StatusLine(Refits):
     """Whose turn it is and what they must decide, plus the quiet indicators.
 
     The prompt may wrap onto the lines the status line has (its max-height);
@@ -199,11 +195,6 @@ class StatusLine(Static):
     """
 
     _shown: tuple[str, bool, str, Glyphs] | None = None
-
-    def on_resize(self) -> None:
-        """Fit the text to the new width."""
-        if self._shown is not None:
-            self.show(*self._shown)
 
     def show(self, prompt: str, thinking: bool, saved: str, g: Glyphs) -> None:
         """Draw the status line (``prompt`` holds the engine's words)."""

@@ -33,7 +33,7 @@ from karavan_core.games.jaipur.state import (
     TakeGood,
 )
 from karavan_core.rng import Rng, fresh_rng, shuffle
-from karavan_core.values import replace, replace_at
+from karavan_core.values import copied, replace, replace_at
 
 N_GOODS = len(GOODS)
 NO_GOODS: Counts = (0,) * N_GOODS
@@ -671,27 +671,16 @@ class Jaipur(Game[JaipurState, JaipurObservation, Action]):
 
         The public view (``player=None``) has neither.
         """
-        return JaipurObservation(
+        return copied(
+            JaipurObservation,
+            state,
             player=player,
-            players=state.players,
-            seals=state.seals,
-            rounds=state.rounds,
-            starter=state.starter,
-            current=state.current,
-            over=state.over,
             deck_size=len(state.deck),
-            market=state.market,
             hand=None if player is None else state.hands[player],
             hand_sizes=tuple(sum(hand) for hand in state.hands),
-            known=state.known,
-            herds=state.herds,
-            discard=state.discard,
-            goods_piles=state.goods_piles,
             bonus_pile_sizes=tuple(len(pile) for pile in state.bonus_piles),
-            goods_won=state.goods_won,
             bonus_won=None if player is None else state.bonus_won[player],
             bonus_counts=tuple(tuple(len(v) for v in held) for held in state.bonus_won),
-            turn=state.turn,
         )
 
     def reveals(self, observation: JaipurObservation, action: Action) -> bool:
@@ -740,25 +729,8 @@ class Jaipur(Game[JaipurState, JaipurObservation, Action]):
             unseen_tokens.append(left)
         theirs_counts = obs.bonus_counts[other]
         # Every deal is this state with the hidden parts (and the generator) replaced.
-        table = JaipurState(
-            players=obs.players,
-            rng=Rng(0),
-            seals=obs.seals,
-            rounds=obs.rounds,
-            starter=obs.starter,
-            current=obs.current,
-            over=obs.over,
-            deck=(),
-            market=obs.market,
-            hands=(),
-            herds=obs.herds,
-            discard=obs.discard,
-            goods_piles=obs.goods_piles,
-            bonus_piles=(),
-            goods_won=obs.goods_won,
-            bonus_won=(),
-            turn=obs.turn,
-            known=obs.known,
+        table = copied(
+            JaipurState, obs, rng=Rng(0), deck=(), hands=(), bonus_piles=(), bonus_won=()
         )
 
         def deal(rng: random.Random) -> JaipurState:

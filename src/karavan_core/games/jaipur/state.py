@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from attrs import frozen
 
-from karavan_core.engine import Action, Observation, State
+from karavan_core.engine import Action, Observation, State, UntilOver
 from karavan_core.games.jaipur.components import Card
 
 Counts = tuple[int, ...]  # cards per kind: seven (CARDS order) in the market, six goods elsewhere
@@ -48,7 +48,7 @@ class RoundResult:
 
 
 @frozen(slots=False)  # see values.replace
-class JaipurState(State):
+class JaipurState(UntilOver, State):
     """A whole Jaipur match: the round in progress, hidden parts included, and past rounds."""
 
     seals: tuple[int, ...]
@@ -71,23 +71,13 @@ class JaipurState(State):
     turn: int = 0  # turns played in the round in progress
 
     @property
-    def to_move(self) -> int | None:
-        """The seat that must decide now, or ``None`` once the match is over."""
-        return None if self.over else self.current
-
-    @property
-    def is_over(self) -> bool:
-        """Whether the game has ended (read straight from the state: asked at every step)."""
-        return self.over
-
-    @property
     def round_number(self) -> int:
         """The round in progress (or, once the match is over, the last one played)."""
         return len(self.rounds) if self.over else len(self.rounds) + 1
 
 
 @frozen
-class JaipurObservation(Observation):
+class JaipurObservation(UntilOver, Observation):
     """What one player knows: the public table, their own hand and their own bonus values.
 
     It includes what a player at the table could remember: the goods each rival
@@ -113,11 +103,6 @@ class JaipurObservation(Observation):
     bonus_won: tuple[tuple[int, ...], ...] | None
     bonus_counts: tuple[Counts, ...]  # [seat][pile]: how many bonus tokens each holds
     turn: int
-
-    @property
-    def to_move(self) -> int | None:
-        """The seat that must decide now, or ``None`` once the match is over."""
-        return None if self.over else self.current
 
 
 @frozen

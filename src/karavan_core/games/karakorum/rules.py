@@ -31,7 +31,7 @@ from karavan_core.games.karakorum.state import (
     Tracks,
 )
 from karavan_core.rng import Rng, fresh_rng, shuffle
-from karavan_core.values import replace, replace_at
+from karavan_core.values import copied, replace, replace_at
 
 ALL_CARDS: tuple[Card, ...] = tuple(
     Card(peak, value, axes) for peak in PEAKS for value in C.CARD_VALUES for axes in C.AXES_PER_COPY
@@ -738,25 +738,7 @@ class Karakorum(Game[KarakorumState, KarakorumObservation, Action]):
     # -- information ----------------------------------------------------------------------
     def observe(self, state: KarakorumState, player: int | None) -> KarakorumObservation:
         """Everything on the table; of the deck only its size (the same for every player)."""
-        return KarakorumObservation(
-            player=player,
-            players=state.players,
-            first_player=state.first_player,
-            active=state.active,
-            current=state.current,
-            step=state.step,
-            deck_size=len(state.deck),
-            table=state.table,
-            held=state.held,
-            expeditions=state.expeditions,
-            tracks=state.tracks,
-            goals=state.goals,
-            claimed=state.claimed,
-            discard=state.discard,
-            round=state.round,
-            instant_winner=state.instant_winner,
-            before_final=state.before_final,
-        )
+        return copied(KarakorumObservation, state, player=player, deck_size=len(state.deck))
 
     def reveals(self, observation: KarakorumObservation, action: Action) -> bool:
         """Revealing, and whatever ends the round: the next one opens with cards revealed.
@@ -786,25 +768,7 @@ class Karakorum(Game[KarakorumState, KarakorumObservation, Action]):
     ) -> KarakorumState:
         deck = list(unseen)
         shuffle(rng, deck)
-        return KarakorumState(
-            players=obs.players,
-            rng=fresh_rng(rng),
-            first_player=obs.first_player,
-            active=obs.active,
-            current=obs.current,
-            step=obs.step,
-            deck=tuple(deck),
-            table=obs.table,
-            held=obs.held,
-            expeditions=obs.expeditions,
-            tracks=obs.tracks,
-            goals=obs.goals,
-            claimed=obs.claimed,
-            discard=obs.discard,
-            round=obs.round,
-            instant_winner=obs.instant_winner,
-            before_final=obs.before_final,
-        )
+        return copied(KarakorumState, obs, rng=fresh_rng(rng), deck=tuple(deck))
 
     def _unseen(self, obs: KarakorumObservation) -> tuple[Card, ...]:
         """The summit cards out of ``obs``'s sight, in ``ALL_CARDS`` order."""

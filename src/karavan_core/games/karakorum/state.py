@@ -6,7 +6,7 @@ from enum import StrEnum
 
 from attrs import frozen
 
-from karavan_core.engine import Action, Observation, State
+from karavan_core.engine import Action, Observation, State, UntilOverStep
 from karavan_core.games.karakorum.components import GoalKind, Peak
 
 
@@ -80,8 +80,10 @@ Tracks = tuple[int, ...]  # marker position per peak, in PEAKS order
 
 
 @frozen(slots=False)  # see values.replace
-class KarakorumState(State):
+class KarakorumState(UntilOverStep, State):
     """A whole Karakorum table, hidden parts included."""
+
+    over_step = Step.OVER
 
     first_player: int  # who held the first-player marker in the first round
     active: int  # who holds the first-player marker now
@@ -99,20 +101,12 @@ class KarakorumState(State):
     instant_winner: int | None = None  # reached the top of all three tracks
     before_final: tuple[Tracks, ...] = ()  # the tracks before the final cancelling
 
-    @property
-    def to_move(self) -> int | None:
-        """The seat that must decide now, or ``None`` once the game is over."""
-        return None if self.step is Step.OVER else self.current
-
-    @property
-    def is_over(self) -> bool:
-        """Whether the game has ended (read straight from the state: asked at every step)."""
-        return self.step is Step.OVER
-
 
 @frozen
-class KarakorumObservation(Observation):
+class KarakorumObservation(UntilOverStep, Observation):
     """What one player knows: the whole table except the order of the face-down deck."""
+
+    over_step = Step.OVER
 
     first_player: int
     active: int
@@ -129,11 +123,6 @@ class KarakorumObservation(Observation):
     round: int
     instant_winner: int | None
     before_final: tuple[Tracks, ...]
-
-    @property
-    def to_move(self) -> int | None:
-        """The seat that must decide now, or ``None`` once the game is over."""
-        return None if self.step is Step.OVER else self.current
 
 
 @frozen

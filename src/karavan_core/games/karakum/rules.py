@@ -27,7 +27,7 @@ from karavan_core.games.karakum.state import (
     TakeCard,
 )
 from karavan_core.rng import Rng, fresh_rng, shuffle
-from karavan_core.values import replace, replace_at
+from karavan_core.values import copied, replace, replace_at
 
 ALL_CAMELS: tuple[Camel, ...] = tuple(Camel(c, v) for c in C.GOODS for v in C.CAMEL_VALUES)
 NO_CARDS: Hand = (0,) * len(RESOURCES)
@@ -596,25 +596,14 @@ class Karakum(Game[KarakumState, KarakumObservation, Action]):
     # -- information ----------------------------------------------------------------------
     def observe(self, state: KarakumState, player: int | None) -> KarakumObservation:
         """The public table plus ``player``'s own hand (no hand in the public view)."""
-        return KarakumObservation(
+        return copied(
+            KarakumObservation,
+            state,
             player=player,
-            players=state.players,
-            first_player=state.first_player,
-            current=state.current,
-            step=state.step,
             camel_deck_size=len(state.camel_deck),
-            market=state.market,
             resource_deck_size=len(state.resource_deck),
-            row=state.row,
-            discard=state.discard,
             hand=None if player is None else state.hands[player],
             hand_sizes=tuple(sum(hand) for hand in state.hands),
-            caravans=state.caravans,
-            lefts=state.lefts,
-            slot=state.slot,
-            bonus_due=state.bonus_due,
-            passes=state.passes,
-            turn=state.turn,
         )
 
     def reveals(self, observation: KarakumObservation, action: Action) -> bool:
@@ -637,25 +626,8 @@ class Karakum(Game[KarakumState, KarakumObservation, Action]):
         known = _plus(_plus(obs.hand, obs.discard), hand_from([c for c in obs.row if c]))
         hidden = cards_of(_minus(C.RESOURCE_COUNTS, known))
         # Every deal is this state with the hidden parts (and the generator) replaced.
-        table = KarakumState(
-            players=obs.players,
-            rng=Rng(0),
-            first_player=obs.first_player,
-            current=obs.current,
-            step=obs.step,
-            camel_deck=(),
-            removed=(),
-            market=obs.market,
-            resource_deck=(),
-            row=obs.row,
-            discard=obs.discard,
-            hands=(),
-            caravans=obs.caravans,
-            lefts=obs.lefts,
-            slot=obs.slot,
-            bonus_due=obs.bonus_due,
-            passes=obs.passes,
-            turn=obs.turn,
+        table = copied(
+            KarakumState, obs, rng=Rng(0), camel_deck=(), removed=(), resource_deck=(), hands=()
         )
 
         def deal(rng: random.Random) -> KarakumState:

@@ -6,7 +6,7 @@ from enum import StrEnum
 
 from attrs import frozen
 
-from karavan_core.engine import Action, Observation, State
+from karavan_core.engine import Action, Observation, State, UntilOverStep
 from karavan_core.games.karakum.components import Res
 
 
@@ -36,8 +36,10 @@ Hand = tuple[int, ...]  # counts per resource, in RESOURCES order
 
 
 @frozen(slots=False)  # see values.replace
-class KarakumState(State):
+class KarakumState(UntilOverStep, State):
     """A whole Karakum table, hidden parts included."""
+
+    over_step = Step.OVER
 
     first_player: int
     current: int
@@ -56,20 +58,12 @@ class KarakumState(State):
     passes: int = 0  # consecutive turns passed because no move was possible
     turn: int = 0  # turns completed
 
-    @property
-    def to_move(self) -> int | None:
-        """The seat that must decide now, or ``None`` once the game is over."""
-        return None if self.step is Step.OVER else self.current
-
-    @property
-    def is_over(self) -> bool:
-        """Whether the game has ended (read straight from the state: asked at every step)."""
-        return self.step is Step.OVER
-
 
 @frozen
-class KarakumObservation(Observation):
+class KarakumObservation(UntilOverStep, Observation):
     """What one player knows: everything public plus their own hand."""
+
+    over_step = Step.OVER
 
     first_player: int
     current: int
@@ -87,11 +81,6 @@ class KarakumObservation(Observation):
     bonus_due: bool
     passes: int
     turn: int
-
-    @property
-    def to_move(self) -> int | None:
-        """The seat that must decide now, or ``None`` once the game is over."""
-        return None if self.step is Step.OVER else self.current
 
 
 @frozen

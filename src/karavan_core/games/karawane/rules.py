@@ -20,7 +20,7 @@ from karavan_core.games.karawane.state import (
     PlayWithoutEffect,
 )
 from karavan_core.rng import Rng, fresh_rng, shuffle
-from karavan_core.values import replace_at
+from karavan_core.values import copied, replace_at
 
 SANDSTORM = PlaySandstorm()
 OASIS_SQUARES = len(C.OASIS_POINTS)
@@ -419,18 +419,13 @@ class Karawane(Game[KarawaneState, KarawaneObservation, Action]):
     # -- information ------------------------------------------------------------------------------
     def observe(self, state: KarawaneState, player: int | None) -> KarawaneObservation:
         """The board, every played pile and all counts, plus ``player``'s own hand."""
-        return KarawaneObservation(
+        return copied(
+            KarawaneObservation,
+            state,
             player=player,
-            players=state.players,
-            first_player=state.first_player,
-            current=state.current,
-            camels=state.camels,
             hand=None if player is None else state.hands[player],
             hand_sizes=tuple(len(hand) for hand in state.hands),
             deck_sizes=tuple(len(deck) for deck in state.decks),
-            played=state.played,
-            over=state.over,
-            turn=state.turn,
         )
 
     def reveals(self, observation: KarawaneObservation, action: Action) -> bool:
@@ -455,17 +450,8 @@ class Karawane(Game[KarawaneState, KarawaneObservation, Action]):
                 size = obs.hand_sizes[seat]
                 hands.append(_sorted(unseen[:size]))
                 decks.append(tuple(unseen[size:]))
-        return KarawaneState(
-            players=obs.players,
-            rng=fresh_rng(rng),
-            first_player=obs.first_player,
-            current=obs.current,
-            camels=obs.camels,
-            hands=tuple(hands),
-            decks=tuple(decks),
-            played=obs.played,
-            over=obs.over,
-            turn=obs.turn,
+        return copied(
+            KarawaneState, obs, rng=fresh_rng(rng), hands=tuple(hands), decks=tuple(decks)
         )
 
     def inventory(self, state: KarawaneState) -> Counter[str]:

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from attrs import frozen
 
-from karavan_core.engine import Action, Observation, State
+from karavan_core.engine import Action, Observation, State, UntilOver
 from karavan_core.games.karawane.components import Card
 
 Cards = tuple[Card, ...]
 
 
 @frozen(slots=False)  # see values.replace
-class KarawaneState(State):
+class KarawaneState(UntilOver, State):
     """A whole Karawane table, hidden parts included.
 
     ``camels[seat][i]`` is the square of that player's camel ``i``: 0 is the
@@ -27,19 +27,9 @@ class KarawaneState(State):
     over: bool = False
     turn: int = 0  # cards played so far
 
-    @property
-    def to_move(self) -> int | None:
-        """The seat that must decide now, or ``None`` once the game is over."""
-        return None if self.over else self.current
-
-    @property
-    def is_over(self) -> bool:
-        """Whether the game has ended (read straight from the state: asked at every step)."""
-        return self.over
-
 
 @frozen
-class KarawaneObservation(Observation):
+class KarawaneObservation(UntilOver, Observation):
     """What one player knows: the board, every played pile, their own hand, the counts."""
 
     first_player: int
@@ -51,11 +41,6 @@ class KarawaneObservation(Observation):
     played: tuple[Cards, ...]
     over: bool
     turn: int
-
-    @property
-    def to_move(self) -> int | None:
-        """The seat that must decide now, or ``None`` once the game is over."""
-        return None if self.over else self.current
 
 
 @frozen
