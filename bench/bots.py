@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import random
 import statistics
@@ -40,8 +41,10 @@ from engine import ROOT, baseline_source, pin_to_one_core
 from karavan_core import game_names, get_game
 from karavan_core.tournament import Summary, report_dict, run_tournament, schedule, summarize
 
-DEFAULT_PAIRINGS = "greedy-random,hard-random,hard-greedy,expert-hard"
-FOUR_SEATS = ["random", "greedy", "hard", "expert"]
+# The issue's targets: Expert over Hard, the new Hard over the old, Hard over Greedy;
+# at four players one Expert against three Hard.
+DEFAULT_PAIRINGS = "expert-hard,hard-hard-v1,hard-greedy"
+FOUR_SEATS = ["expert", "hard", "hard", "hard"]
 
 
 def decision_times(
@@ -83,19 +86,40 @@ def decision_times(
     return times, iterations, choices
 
 
-def speed(games: list[str], positions: int, players: int) -> None:
-    """Print seconds per decision and iterations per second per game and level."""
-    print("| game | level | s/decision (mean) | s/decision (worst) | iterations/s |")
-    print("|---|---|---|---|---|")
+SPEED_LEVELS = "greedy,hard,expert"
+
+
+def speed(games: list[str], positions: int, players: int | None, levels: list[str]) -> None:
+    """Print seconds per decision (mean, 95th percentile, worst) per game, table size and level.
+
+    CPU time of this process, so other work on the machine slows it less than
+    it would the wall clock; ``players`` ``None`` times every table size.
+    """
+    print(
+        "| game | players | level | s/decision: mean | p95 | worst | iterations/s |\n"
+        "|---|---|---|---|---|---|---|"
+    )
     for name in games:
-        for level in ("greedy", "hard", "expert"):
-            times, iterations, _ = decision_times(name, level, positions, players)
-            total = sum(times)
-            rate = f"{iterations / total:.0f}" if iterations else "–"
-            print(
-                f"| {name} | {level} | {total / len(times):.3f} | {max(times):.3f} | {rate} |",
-                flush=True,
-            )
+        game = get_game(name)
+        sizes = [players] if players else list(range(game.min_players, game.max_players + 1))
+        for size in sizes:
+            for level in levels:
+                times, iterations, _ = decision_times(
+                    name, level, positions, size, time.process_time
+                )
+                total = sum(times)
+                rate = f"{iterations / total:,.0f}" if iterations else "–"
+                print(
+                    f"| {game.title} | {size} | {level} | {total / len(times):.3f} | "
+                    f"{percentile(times, 0.95):.3f} | {max(times):.3f} | {rate} |",
+                    flush=True,
+                )
+
+
+def percentile(values: list[float], share: float) -> float:
+    """The value below which ``share`` of ``values`` lie (nearest rank)."""
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, math.ceil(share * len(ordered)) - 1))]
 
 
 def speed_worker(name: str, level: str, positions: int, players: int) -> None:
@@ -108,10 +132,11 @@ def speed_worker(name: str, level: str, positions: int, players: int) -> None:
 def speed_against(args: argparse.Namespace, games: list[str]) -> None:
     """Seconds per decision of this tree and of the baseline, alternately in fresh processes."""
     levels = [level.strip() for level in args.levels.split(",")]
+    players = args.players or 2
     with tempfile.TemporaryDirectory() as tmp:
         sources = {"this": ROOT / "src", "base": baseline_source(args.baseline, Path(tmp))}
         print(
-            f"{args.players} players, {args.positions} positions, median of {args.rounds} "
+            f"{players} players, {args.positions} positions, median of {args.rounds} "
             f"alternate runs (CPU time, one core); baseline {args.baseline}\n"
         )
         print(
@@ -128,7 +153,7 @@ def speed_against(args: argparse.Namespace, games: list[str]) -> None:
                         env = dict(os.environ, PYTHONPATH=str(sources[side]))
                         command = [sys.executable, __file__, "speed-worker", "--games", name]
                         command += ["--levels", level, "--positions", str(args.positions)]
-                        command += ["--players", str(args.players)]
+                        command += ["--players", str(players)]
                         out = subprocess.run(
                             command, env=env, capture_output=True, text=True, check=True
                         ).stdout
@@ -149,13 +174,18 @@ def speed_against(args: argparse.Namespace, games: list[str]) -> None:
 
 @dataclass
 class Runs:
-    """How to run each tournament, and the reports gathered so far (for ``--json``)."""
+    """How to run each tournament, and the reports gathered so far.
+
+    With ``json_path`` every report so far is written there after each
+    tournament, so a long report that is stopped keeps what it finished.
+    """
 
     count: int
     players: int
     seed: int
     jobs: int
     reports: list[dict] = field(default_factory=list)
+    json_path: str | None = None
 
     def tournament(self, name: str, seats: list[str]) -> Summary:
         """Play one tournament of ``name`` with ``seats``; keep its report, return its summary."""
@@ -164,13 +194,10 @@ class Runs:
         records = run_tournament(specs, self.jobs)
         elapsed = time.perf_counter() - start
         self.reports.append(report_dict(name, self.players, seats, self.seed, records, elapsed))
-        return summarize(records)
-
-    def write(self, json_path: str | None) -> None:
-        """Write every report to ``json_path`` (if given)."""
-        if json_path:
-            with open(json_path, "w", encoding="utf-8") as out:
+        if self.json_path:
+            with open(self.json_path, "w", encoding="utf-8") as out:
                 json.dump(self.reports, out, indent=1)
+        return summarize(records)
 
 
 def strength(games: list[str], pairings: list[tuple[str, str]], runs: Runs) -> None:
@@ -224,17 +251,23 @@ def _rate(*levels) -> str:
     return " / ".join(rates) if rates else "–"
 
 
-def report(count: int, count4: int, seed: int, jobs: int, json_path: str | None) -> None:
-    """The README's strength report: every game at two players, and at four where it plays."""
-    two = Runs(count, 2, seed, jobs)
+def report(args: argparse.Namespace, games: list[str]) -> None:
+    """The README's strength report, then the time per decision, in one run.
+
+    Every pairing at two players; one Expert against three Hard in every game
+    that seats four; then every level's time per decision at every table size.
+    """
+    two = Runs(args.count, 2, args.seed, args.jobs, json_path=args.json)
     print("Two players, seats swapped between games:\n")
-    strength(game_names(), _pairings(DEFAULT_PAIRINGS), two)
-    four = Runs(count4, 4, seed, jobs, two.reports)
-    names = [name for name in game_names() if get_game(name).max_players >= 4]
-    seated = "seats rotated and every order round the table"
-    print(f"\nFour players ({', '.join(FOUR_SEATS)}), {seated}:\n")
-    table(names, FOUR_SEATS, four)
-    four.write(json_path)
+    strength(games, _pairings(args.pairings), two)
+    four = Runs(args.count4, 4, args.seed, args.jobs, two.reports, args.json)
+    names = [name for name in games if get_game(name).max_players >= 4]
+    seats = args.four.split(",")
+    if names:
+        print(f"\nFour players ({', '.join(seats)}), seats rotated:\n")
+        table(names, seats, four)
+    print("\nTime per decision (CPU seconds of one process):\n")
+    speed(games, args.positions, None, args.levels.split(","))
 
 
 def _pairings(text: str) -> list[tuple[str, str]]:
@@ -246,15 +279,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("what", choices=["speed", "strength", "report", "speed-worker"])
     parser.add_argument("--games", default=",".join(game_names()), help="games, comma-separated")
-    parser.add_argument("--players", type=int, default=2)
-    parser.add_argument("--positions", type=int, default=20, help="speed: positions per level")
+    parser.add_argument("--players", type=int, help="players (speed: every size by default)")
+    parser.add_argument("--positions", type=int, default=40, help="speed: positions per level")
     parser.add_argument("--baseline", help="speed: a commit, or the path of a checkout or src/")
-    parser.add_argument("--levels", default="hard", help="speed with --baseline: levels")
+    parser.add_argument("--levels", default=SPEED_LEVELS, help="speed: levels, comma-separated")
     parser.add_argument("--rounds", type=int, default=3, help="speed with --baseline: runs")
-    parser.add_argument("--pairings", default=DEFAULT_PAIRINGS, help="strength: A-B,…")
-    parser.add_argument("--count", type=int, default=200, help="games per pairing")
-    # 96 = 4 seats x 6 circular orders x 4: every level in every seat and after every other alike.
-    parser.add_argument("--count4", type=int, default=96, help="report: four-player games")
+    parser.add_argument("--pairings", default=DEFAULT_PAIRINGS, help="two players: A-B,…")
+    parser.add_argument("--count", type=int, default=400, help="games per pairing")
+    parser.add_argument("--four", default=",".join(FOUR_SEATS), help="report: four seats")
+    parser.add_argument("--count4", type=int, default=400, help="report: four-player games")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--json", help="write every tournament here")
@@ -262,18 +295,17 @@ def main() -> None:
     games = [g.strip() for g in args.games.split(",") if g.strip()]
     if args.what == "speed-worker":
         pin_to_one_core()
-        speed_worker(games[0], args.levels, args.positions, args.players)
+        speed_worker(games[0], args.levels, args.positions, args.players or 2)
     elif args.what == "speed" and args.baseline:
         pin_to_one_core()
         speed_against(args, games)
     elif args.what == "speed":
-        speed(games, args.positions, args.players)
+        speed(games, args.positions, args.players, args.levels.split(","))
     elif args.what == "strength":
-        runs = Runs(args.count, args.players, args.seed, args.jobs)
+        runs = Runs(args.count, args.players or 2, args.seed, args.jobs, json_path=args.json)
         strength(games, _pairings(args.pairings), runs)
-        runs.write(args.json)
     else:
-        report(args.count, args.count4, args.seed, args.jobs, args.json)
+        report(args, games)
 
 
 if __name__ == "__main__":

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import hashlib
 import random
 from collections import Counter
 
+import attrs
 import pytest
 from attrs import evolve
 
 from karavan_core import all_games, get_game
-from karavan_core.bots import BOT_LEVELS, HardBot, SearchBot, make_bot
+from karavan_core.bots import ALL_LEVELS, BOT_LEVELS, HardBot, SearchBot, make_bot
 from karavan_core.bots.base import canonical
 from karavan_core.bots.evaluation import evaluator_for
 from karavan_core.games.karakum.state import Camel, Res, Step, TakeCard
@@ -57,6 +59,36 @@ def test_every_level_is_registered_weakest_first():
     assert set(LEVELS) <= set(BOT_LEVELS)
     with pytest.raises(ValueError, match="levels are"):
         make_bot("grandmaster", all_games()[0])
+
+
+def test_the_old_hard_is_kept_for_benchmarks_but_not_offered():
+    assert list(ALL_LEVELS) == ["random", "greedy", "hard", "hard-v1", "expert"]
+    assert "hard-v1" not in BOT_LEVELS
+    assert isinstance(make_bot("hard-v1", all_games()[0]), SearchBot)
+    specs = schedule("karakum", 2, ["hard", "hard-v1"], 2, seed=1)
+    assert [s.levels for s in specs] == [("hard", "hard-v1"), ("hard-v1", "hard")]
+
+
+# Digests of Hard's choices (100 iterations) at the positions below, as Hard played
+# before issue 32 (commit c0eeef5): Hard-v1 must go on choosing exactly so.
+HARD_V1_CHOICES = {
+    "karakum": "e6b42abd982912b5",
+    "karawane": "039cc63219e1b2fa",
+    "karakorum": "f63389b31f9a4e14",
+    "jaipur": "c04c734d005c659e",
+}
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_hard_v1_decides_as_hard_did_before_issue_32(game):
+    texts = []
+    for players in sorted({game.min_players, game.max_players}):
+        for state in positions(game, players, seed=21, every=11, limit=5):
+            bot = make_bot("hard-v1", game, 5, iterations=100)
+            seen = game.observe(state, state.to_move)
+            texts.append(canonical(bot.choose(seen, game.legal_actions(state))))
+    digest = hashlib.blake2b("|".join(texts).encode(), digest_size=8).hexdigest()
+    assert digest == HARD_V1_CHOICES[game.name]
 
 
 @pytest.mark.parametrize(("game", "players"), CASES)
@@ -179,13 +211,23 @@ def test_schedule_refuses_bad_settings():
         schedule("karakum", 9, ["random"] * 9, 4, 1)
 
 
+def few_iterations(monkeypatch, iterations):
+    """Hard searches ``iterations`` a decision in every game (in this process)."""
+    settings_for = HardBot.settings_for
+
+    def small(cls, game):
+        return attrs.evolve(settings_for(game), iterations=iterations)
+
+    monkeypatch.setattr(HardBot, "settings_for", classmethod(small))
+
+
 def _without_times(records):
     return [(r.levels, r.deal_seed, r.scores, r.winners, r.decisions) for r in records]
 
 
 @pytest.mark.parametrize("game", GAMES)
 def test_a_seed_reproduces_a_tournament(game, monkeypatch):
-    monkeypatch.setattr(HardBot, "iterations_default", 8)
+    few_iterations(monkeypatch, 8)
     specs = schedule(game.name, 2, ["hard", "random"], 2, seed=11)
     first = run_tournament(specs)
     again = run_tournament(schedule(game.name, 2, ["hard", "random"], 2, seed=11))
@@ -218,7 +260,7 @@ def test_play_game_reports_each_seat():
 
 
 def test_search_levels_report_their_iterations(monkeypatch):
-    monkeypatch.setattr(HardBot, "iterations_default", 10)
+    few_iterations(monkeypatch, 10)
     records = run_tournament(schedule("karawane", 2, ["hard", "random"], 2, seed=4))
     for record in records:
         hard = record.levels.index("hard")

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import operator
+
+from karavan_core.engine import Action
 from karavan_core.games.karakorum import components as C
 from karavan_core.games.karakorum.components import PEAK_INDEX, GoalKind
-from karavan_core.games.karakorum.state import KarakorumState
+from karavan_core.games.karakorum.rules import DONE
+from karavan_core.games.karakorum.state import Card, KarakorumState, Place, Score, Step
 
 SCALE = 8.0
 # Playouts of 30 decisions cost two thirds of a search; 10 keep Hard within its time.
@@ -55,3 +59,228 @@ def evaluate(state: KarakorumState, player: int) -> float:
             led += 1
     best_two = sum(mine) - min(mine)
     return best_two + (5.0 + led if led else -6.0)
+
+
+# -- the value model of the search levels (Hard and Expert) ---------------------------------
+
+# Each marker's final place is predicted from what lies before it (its
+# expeditions, the cards still to come, the goals still open); the champion
+# rule applied to those predicted markers then says who is likely to win.
+# The weights of both steps are fitted to self-play (bench/fit.py): first the
+# markers' gains by least squares, then how surely the predicted score wins.
+TRACK_FEATURES = (
+    "deck left",
+    "deck left squared",
+    "cash in its scorable expeditions",
+    "axes in its small expeditions",
+    "scorable expeditions",
+    "small expeditions",
+    "room to grow x deck left",
+    "its goals still open x deck left",
+    "its cards held",
+    "room below the top x deck left",
+)
+TRACK_WEIGHTS = (
+    -15.9796,  # deck left
+    -0.1259,  # deck left squared
+    0.9579,  # cash in its scorable expeditions
+    0.2694,  # axes in its small expeditions
+    -0.0048,  # scorable expeditions
+    -0.8579,  # small expeditions
+    2.9654,  # room to grow x deck left
+    -0.0744,  # its goals still open x deck left
+    0.7373,  # its cards held
+    0.7697,  # room below the top x deck left
+)
+FEATURES = (
+    "champion score on the predicted markers",
+    "out of the fight on the predicted markers",
+    "sum of the predicted markers",
+)
+WEIGHTS = (0.1, 0.0, 0.02)
+ALL_CARDS = len(C.CARD_VALUES) * len(C.AXES_PER_COPY) * len(PEAK_INDEX)
+CARDS_PER_PEAK = ALL_CARDS // len(PEAK_INDEX)
+PEAK_RANGE = range(len(PEAK_INDEX))
+
+
+def track_features(state: KarakorumState, player: int) -> list[list[float]]:
+    """Per peak, what predicts ``player``'s final marker there (see :data:`TRACK_FEATURES`)."""
+    goals = {(g.color, g.kind) for g in state.goals}
+    open_goals = [0] * len(PEAK_INDEX)
+    for color, _kind in goals:
+        open_goals[PEAK_INDEX[color]] += 1
+    room = _room(state.deck)
+    left = len(state.deck) / ALL_CARDS
+    markers = state.tracks[player]
+    cash = [0.0] * len(PEAK_INDEX)
+    small_axes = [0.0] * len(PEAK_INDEX)
+    big = [0] * len(PEAK_INDEX)
+    small = [0] * len(PEAK_INDEX)
+    growth = [0.0] * len(PEAK_INDEX)
+    for exp in state.expeditions[player]:
+        i = PEAK_INDEX[exp.color]
+        size = len(exp.cards)
+        axes = exp.axes
+        if size >= C.MIN_SCORING_CARDS:
+            big[i] += 1
+            value = float(axes)
+            for kind, need in ((GoalKind.FOUR, 4), (GoalKind.SIX, 6)):
+                if size >= need and (exp.color, kind) in goals:
+                    value = max(value, float(kind.points))
+            if axes >= C.GOAL_MIN_AXES and (exp.color, GoalKind.AXES) in goals:
+                value = max(value, float(GoalKind.AXES.points))
+            cash[i] += value
+        else:
+            small[i] += 1
+            small_axes[i] += axes
+        growth[i] += room[i][exp.top] / CARDS_PER_PEAK
+    held = [0] * len(PEAK_INDEX)
+    for card in state.held[player]:
+        held[PEAK_INDEX[card.color]] += 1
+    return [
+        [
+            left,
+            left * left,
+            cash[i],
+            small_axes[i],
+            float(big[i]),
+            float(small[i]),
+            growth[i] * left,
+            open_goals[i] * left,
+            float(held[i]),
+            (C.TRACK_TOP - markers[i]) * left,
+        ]
+        for i in PEAK_RANGE
+    ]
+
+
+def _room(deck: tuple[Card, ...]) -> list[list[int]]:
+    """Per peak and value: the cards still in the deck of that value or higher."""
+    room = [[0] * (len(C.CARD_VALUES) + 2) for _ in PEAK_INDEX]
+    for card in deck:
+        room[PEAK_INDEX[card.color]][card.value] += 1
+    for counts in room:
+        for v in range(len(counts) - 2, 0, -1):
+            counts[v] += counts[v + 1]
+    return room
+
+
+def predicted_markers(state: KarakorumState, player: int) -> list[float]:
+    """Where ``player``'s three markers are likely to end, by the fitted prediction."""
+    markers = state.tracks[player]
+    out = []
+    for i, row in enumerate(track_features(state, player)):
+        gain = sum(map(operator.mul, TRACK_WEIGHTS, row))
+        out.append(max(0.0, min(float(C.TRACK_TOP), markers[i] + gain)))
+    return out
+
+
+def features(state: KarakorumState, player: int) -> list[float]:
+    """What the value model weighs for ``player`` (see :data:`FEATURES`)."""
+    memo = _memo  # one read: another thread may replace it meanwhile
+    table = memo[1] if memo[0] is state else _remember(state)
+    return table[player]
+
+
+_memo: tuple[object, list[list[float]]] = (None, [])
+
+
+def _remember(state: KarakorumState) -> list[list[float]]:
+    global _memo
+    if state.step is Step.OVER:
+        markers = [[float(t) for t in tracks] for tracks in state.tracks]
+    else:
+        markers = [predicted_markers(state, seat) for seat in range(len(state.players))]
+    scores = _champion_scores(markers)
+    table = [
+        [score or 0.0, 1.0 if score is None else 0.0, sum(mine)]
+        for score, mine in zip(scores, markers, strict=True)
+    ]
+    _memo = (state, table)
+    return table
+
+
+def _champion_scores(tracks: list[list[float]]) -> list[float | None]:
+    """Each player's final score by the champion rule (``None``: leads no peak)."""
+    best = [max(t[i] for t in tracks) for i in PEAK_RANGE]
+    scores: list[float | None] = []
+    for mine in tracks:
+        led = [i for i in PEAK_RANGE if mine[i] >= best[i]]
+        if not led:
+            scores.append(None)
+            continue
+        dropped = min(led, key=lambda i: mine[i])
+        scores.append(float(sum(mine[i] for i in PEAK_RANGE if i != dropped)))
+    return scores
+
+
+# -- placing inside the search ---------------------------------------------------------------
+
+# A placing turn is several decisions (each card, each scoring, the removals, done)
+# with few real choices among them.  Below the root the search places by this
+# policy instead of branching on every step, so its iterations go to the
+# decisions that shape the game (how far to reveal, what to take) and look
+# further ahead; at the root, where the bot itself places, every decision is weighed.
+AXES_WORTH_SCORING = 5  # an expedition with this many axes is scored rather than grown
+TOP_WORTH_SCORING = 7  # one whose top card is this high can hardly grow: score it
+
+
+def placing_action(state: KarakorumState, legal: list[Action]) -> Action | None:
+    """A plausible decision of a placing turn (``None`` outside one).
+
+    Each card goes where it wastes least (on the highest top it may follow,
+    else a new expedition); then a goal card is claimed where one is met, an
+    expedition worth its axes is scored, and the turn ends.  Never a removal:
+    that is left to the player deciding at the root.
+    """
+    if state.step is not Step.PLACE:
+        return None
+    if state.held[state.current]:
+        exps = state.expeditions[state.current]
+        best: Action | None = None
+        best_top = -1
+        for action in legal:
+            if type(action) is Place:
+                top = 0 if action.expedition is None else exps[action.expedition].top
+                if top > best_top:
+                    best, best_top = action, top
+        return best if best is not None else legal[0]
+    exps = state.expeditions[state.current]
+    goal: Action | None = None
+    goal_points = 0
+    axes: Action | None = None
+    for action in legal:
+        if type(action) is Score:
+            if action.goal is not None:
+                if action.goal.points > goal_points:
+                    goal, goal_points = action, action.goal.points
+            else:
+                exp = exps[action.expedition]
+                if exp.axes >= AXES_WORTH_SCORING or exp.top >= TOP_WORTH_SCORING:
+                    axes = action
+    if goal is not None:
+        return goal
+    if axes is not None:
+        return axes
+    return DONE if DONE in legal else legal[0]
+
+
+model_policy = placing_action  # the value model search places by it below the root
+
+
+def final_markers(state: KarakorumState) -> list[list[float]]:
+    """Every player's markers once the game ends after ``state`` at once (the final cancelling).
+
+    What the fit of the markers' prediction aims at, read from a game's last positions.
+    """
+    out = []
+    for seat, markers in enumerate(state.tracks):
+        end = [float(t) for t in markers]
+        for exp in state.expeditions[seat]:
+            i = PEAK_INDEX[exp.color]
+            if len(exp.cards) >= C.MIN_SCORING_CARDS:
+                end[i] += exp.axes
+            else:
+                end[i] -= C.REMOVAL_PENALTY
+        out.append([max(0.0, min(float(C.TRACK_TOP), t)) for t in end])
+    return out
