@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import math
 import random
 from collections import Counter
 
@@ -14,6 +15,8 @@ from karavan_core import all_games, get_game
 from karavan_core.bots import ALL_LEVELS, BOT_LEVELS, HardBot, SearchBot, make_bot
 from karavan_core.bots.base import canonical
 from karavan_core.bots.evaluation import evaluator_for
+from karavan_core.bots.evaluation import jaipur as jaipur_model
+from karavan_core.games.jaipur.state import Exchange
 from karavan_core.games.karakum.state import Camel, Res, Step, TakeCard
 from karavan_core.tournament import (
     derive_seed,
@@ -165,12 +168,44 @@ def test_search_seconds_cap_stops_early():
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_evaluation_gives_rewards_in_range(game):
-    evaluator = evaluator_for(game)
+@pytest.mark.parametrize("kind", [{}, {"search": True}, {"search": True, "model": True}])
+def test_evaluation_gives_rewards_in_range(game, kind):
+    evaluator = evaluator_for(game, **kind)
     for state in positions(game, game.max_players, seed=8, limit=3):
         rewards = evaluator.rewards(state)
         assert len(rewards) == len(state.players)
         assert all(0.0 <= r <= 1.0 for r in rewards)
+        if evaluator.features is not None:  # a value model's chances add up to one
+            assert sum(rewards) == pytest.approx(1.0)
+
+
+def test_jaipur_chances_weigh_the_round_by_the_seals():
+    game = get_game("jaipur")
+    state = game.new_game(["A", "B"], 1)
+    even = [0.0, 0.0]
+    assert jaipur_model.chances(state, even) == pytest.approx([0.5, 0.5])
+    ahead = evolve(state, seals=(1, 0))
+    assert jaipur_model.chances(ahead, even) == pytest.approx([0.75, 0.25])
+    last = evolve(state, seals=(1, 1))
+    win = jaipur_model.chances(last, [1.0, 0.0])[0]
+    assert win == pytest.approx(1 / (1 + math.exp(-1.0)))  # the last round decides it all
+
+
+def test_jaipur_search_keeps_the_cheapest_give_backs_of_each_exchange():
+    game = get_game("jaipur")
+    rng, state, pruned = random.Random(4), game.new_game(["A", "B"], 4), 0
+    while not game.is_over(state) and pruned < 5:
+        legal = game.legal_actions(state)
+        kept = jaipur_model.model_candidates(state, legal)
+        assert kept and all(action in legal for action in kept)
+        others = [a for a in legal if not isinstance(a, Exchange)]
+        assert [a for a in kept if not isinstance(a, Exchange)] == others
+        takes = Counter(a.take for a in kept if isinstance(a, Exchange))
+        assert all(count <= jaipur_model.GIVE_BACKS_KEPT for count in takes.values())
+        assert set(takes) == {a.take for a in legal if isinstance(a, Exchange)}
+        pruned += len(kept) < len(legal)
+        state = game.apply(state, legal[rng.randrange(len(legal))])
+    assert pruned == 5
 
 
 # -- tournaments ----------------------------------------------------------------------------
