@@ -103,13 +103,19 @@ CARDS_PER_PEAK = ALL_CARDS // len(PEAK_INDEX)
 PEAK_RANGE = range(len(PEAK_INDEX))
 
 
-def track_features(state: KarakorumState, player: int) -> list[list[float]]:
-    """Per peak, what predicts ``player``'s final marker there (see :data:`TRACK_FEATURES`)."""
+def track_features(
+    state: KarakorumState, player: int, room: list[list[int]] | None = None
+) -> list[list[float]]:
+    """Per peak, what predicts ``player``'s final marker there (see :data:`TRACK_FEATURES`).
+
+    ``room`` is :func:`_room` of the state's deck, if the caller has it already.
+    """
     goals = {(g.color, g.kind) for g in state.goals}
     open_goals = [0] * len(PEAK_INDEX)
     for color, _kind in goals:
         open_goals[PEAK_INDEX[color]] += 1
-    room = _room(state.deck)
+    if room is None:
+        room = _room(state.deck)
     left = len(state.deck) / ALL_CARDS
     markers = state.tracks[player]
     cash = [0.0] * len(PEAK_INDEX)
@@ -155,21 +161,39 @@ def track_features(state: KarakorumState, player: int) -> list[list[float]]:
 
 
 def _room(deck: tuple[Card, ...]) -> list[list[int]]:
-    """Per peak and value: the cards still in the deck of that value or higher."""
+    """Per peak and value: the cards still in the deck of that value or higher.
+
+    A search's states share their deck until a card is revealed, so the last
+    deck counted is remembered (read once: another thread may replace it).
+    """
+    memo = _room_memo
+    if memo[0] is deck:
+        return memo[1]
     room = [[0] * (len(C.CARD_VALUES) + 2) for _ in PEAK_INDEX]
     for card in deck:
         room[PEAK_INDEX[card.color]][card.value] += 1
     for counts in room:
         for v in range(len(counts) - 2, 0, -1):
             counts[v] += counts[v + 1]
+    _remember_room(deck, room)
     return room
 
 
-def predicted_markers(state: KarakorumState, player: int) -> list[float]:
+_room_memo: tuple[object, list[list[int]]] = (None, [])
+
+
+def _remember_room(deck: tuple[Card, ...], room: list[list[int]]) -> None:
+    global _room_memo
+    _room_memo = (deck, room)
+
+
+def predicted_markers(
+    state: KarakorumState, player: int, room: list[list[int]] | None = None
+) -> list[float]:
     """Where ``player``'s three markers are likely to end, by the fitted prediction."""
     markers = state.tracks[player]
     out = []
-    for i, row in enumerate(track_features(state, player)):
+    for i, row in enumerate(track_features(state, player, room)):
         gain = sum(map(operator.mul, TRACK_WEIGHTS, row))
         out.append(max(0.0, min(float(C.TRACK_TOP), markers[i] + gain)))
     return out
@@ -190,7 +214,8 @@ def _remember(state: KarakorumState) -> list[list[float]]:
     if state.step is Step.OVER:
         markers = [[float(t) for t in tracks] for tracks in state.tracks]
     else:
-        markers = [predicted_markers(state, seat) for seat in range(len(state.players))]
+        room = _room(state.deck)
+        markers = [predicted_markers(state, seat, room) for seat in range(len(state.players))]
     scores = _champion_scores(markers)
     table = [
         [score or 0.0, 1.0 if score is None else 0.0, sum(mine)]
