@@ -1,25 +1,31 @@
 """Benchmarks of the bots: search speed and seat-swapped strength tournaments.
 
-    python bench/bots.py speed [--games GAME,...] [--positions N]
-                               [--baseline COMMIT|PATH --levels hard --rounds 3]
+    python bench/bots.py report [--count N] [--count4 N] [--seed N] [--jobs N] [--json FILE]
+    python bench/bots.py speed [--games GAME,...] [--players N] [--positions N] [--levels L,...]
+                               [--baseline COMMIT|PATH --rounds 3]
     python bench/bots.py strength [--games GAME,...] [--pairings A-B,...] [--count N]
                                   [--players N] [--seed N] [--jobs N] [--json FILE]
-    python bench/bots.py report [--count N] [--count4 N] [--seed N] [--jobs N] [--json FILE]
+
+``report`` is the README's whole strength report in one run: every pairing
+of ``--pairings`` in every game at two players (by default the issue's:
+Expert against Hard, Hard against the Hard of before, hard-v1, and Hard
+against Greedy; 400 games each), then one tournament of ``--four`` (one
+Expert, three Hard) in every game that seats four, then ``speed`` for every
+level, game and table size.  With ``--json`` every tournament finished so
+far is written after each one, so a long report keeps what it did.
 
 ``speed`` plays random games and, at sampled positions, times one decision of
-each thinking level: seconds per decision (mean and worst) and, for the search
-levels, iterations per second.  With ``--baseline`` (a commit, or the path of
-a checkout or of its ``src/``, as for ``bench/engine.py``) it times the same
-positions with this tree and with the baseline, each in a fresh process on
-one core, alternately ``--rounds`` times, and prints the medians (CPU time),
-how many times faster this tree decides, and whether it took the same
-decisions.  ``strength`` runs one tournament per game and pairing (the same
-as ``karavan simulate GAME --seats A,B --games N``) and prints a Markdown
-table of the first level's win rate with its 95% interval.
-``report`` prints the README's strength report: ``strength`` over every game
-at two players, then one four-player tournament (the same as ``karavan
-simulate GAME --players 4 --seats random,greedy,hard,expert``) per game that
-seats four.  Figures, not tests: nothing is asserted.
+each level: CPU seconds per decision (mean, 95th percentile, worst) and, for
+the search levels, iterations per second, at every table size (or
+``--players``).  With ``--baseline`` (a commit, or the path of a checkout or
+of its ``src/``, as for ``bench/engine.py``) it times the same positions with
+this tree and with the baseline, each in a fresh process on one core,
+alternately ``--rounds`` times, and prints the medians (CPU time), how many
+times faster this tree decides, and whether it took the same decisions.
+``strength`` runs one tournament per game and pairing (the same as
+``karavan simulate GAME --seats A,B --games N``) and prints a Markdown table
+of the first level's win rate with its 95% interval.  Figures, not tests:
+nothing is asserted.
 """
 
 from __future__ import annotations
@@ -188,16 +194,43 @@ class Runs:
     json_path: str | None = None
 
     def tournament(self, name: str, seats: list[str]) -> Summary:
-        """Play one tournament of ``name`` with ``seats``; keep its report, return its summary."""
+        """Play one tournament of ``name`` with ``seats``; keep its report, return its summary.
+
+        Every ten games the standings go to stderr and, with ``json_path``, the
+        games so far to the JSON file, so a run of hours can be followed.
+        """
         start = time.perf_counter()
         specs = schedule(name, self.players, seats, self.count, self.seed)
-        records = run_tournament(specs, self.jobs)
+        done: list = []
+
+        def progress(record) -> None:
+            done.append(record)
+            if len(done) % 10 and len(done) != len(specs):
+                return
+            elapsed = time.perf_counter() - start
+            standings = ", ".join(
+                f"{level.level} {level.win_rate:.1%}" for level in summarize(done).levels
+            )
+            print(
+                f"{name} {'-'.join(seats)}: {len(done)}/{len(specs)} games, {elapsed:.0f} s, "
+                f"{standings}",
+                file=sys.stderr,
+                flush=True,
+            )
+            self.save(report_dict(name, self.players, seats, self.seed, done, elapsed))
+
+        records = run_tournament(specs, self.jobs, progress)
         elapsed = time.perf_counter() - start
-        self.reports.append(report_dict(name, self.players, seats, self.seed, records, elapsed))
+        self.save(report_dict(name, self.players, seats, self.seed, records, elapsed), final=True)
+        return summarize(records)
+
+    def save(self, report: dict, final: bool = False) -> None:
+        """Write the finished reports and ``report`` (the one under way, or a finished one)."""
+        if final:
+            self.reports.append(report)
         if self.json_path:
             with open(self.json_path, "w", encoding="utf-8") as out:
-                json.dump(self.reports, out, indent=1)
-        return summarize(records)
+                json.dump(self.reports if final else [*self.reports, report], out, indent=1)
 
 
 def strength(games: list[str], pairings: list[tuple[str, str]], runs: Runs) -> None:
@@ -258,20 +291,24 @@ def report(args: argparse.Namespace, games: list[str]) -> None:
     that seats four; then every level's time per decision at every table size.
     """
     two = Runs(args.count, 2, args.seed, args.jobs, json_path=args.json)
-    print("Two players, seats swapped between games:\n")
-    strength(games, _pairings(args.pairings), two)
+    pairings = _pairings(args.pairings)
+    if pairings:
+        print("Two players, seats swapped between games:\n")
+        strength(games, pairings, two)
     four = Runs(args.count4, 4, args.seed, args.jobs, two.reports, args.json)
     names = [name for name in games if get_game(name).max_players >= 4]
-    seats = args.four.split(",")
-    if names:
+    seats = [seat for seat in args.four.split(",") if seat]
+    if names and seats:
         print(f"\nFour players ({', '.join(seats)}), seats rotated:\n")
         table(names, seats, four)
-    print("\nTime per decision (CPU seconds of one process):\n")
-    speed(games, args.positions, None, args.levels.split(","))
+    levels = [level for level in args.levels.split(",") if level]
+    if levels:
+        print("\nTime per decision (CPU seconds of one process):\n")
+        speed(games, args.positions, None, levels)
 
 
 def _pairings(text: str) -> list[tuple[str, str]]:
-    return [tuple(p.split("-", 1)) for p in text.split(",")]  # type: ignore[misc]
+    return [tuple(p.split("-", 1)) for p in text.split(",") if p]  # type: ignore[misc]
 
 
 def main() -> None:

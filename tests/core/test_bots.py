@@ -17,6 +17,12 @@ from karavan_core.bots.base import canonical
 from karavan_core.bots.evaluation import evaluator_for
 from karavan_core.bots.evaluation import jaipur as jaipur_model
 from karavan_core.games.jaipur.state import Exchange
+from karavan_core.games.karakorum.components import Peak
+from karavan_core.games.karakorum.state import Card as KCard
+from karavan_core.games.karakorum.state import Expedition as KExpedition
+from karavan_core.games.karakorum.state import Place as KPlace
+from karavan_core.games.karakorum.state import Remove as KRemove
+from karavan_core.games.karakorum.state import Step as KStep
 from karavan_core.games.karakum.state import Camel, Res, Step, TakeCard
 from karavan_core.tournament import (
     derive_seed,
@@ -399,6 +405,49 @@ def test_karawane_search_values_a_desert_camel_by_the_oasis_squares_left():
     assert make_bot("hard", game).evaluator is search
     over = evolve(state, camels=((21, 22, 23), deep_taken), over=True)
     assert search.evaluate(over, 0) == greedy.evaluate(over, 0) == 6
+
+
+def test_karakorum_values_a_new_expedition_by_its_room_to_grow():
+    """Why Hard-v1 kept removing its own new expeditions, and that the value model does not.
+
+    Hard-v1's evaluation charged every 1-2 card expedition half the removal
+    penalty and nothing for what it might become, so with its marker at 0,
+    where removing costs nothing, a new expedition looked a point worse than none.
+    """
+    game = get_game("karakorum")
+    state = game.new_game(["A", "B"], 3)
+    rival = (KExpedition((KCard(Peak.GREEN, 2, 1), KCard(Peak.GREEN, 3, 1))),)
+
+    def value(evaluator, *cards):
+        mine = (KExpedition(cards),) if cards else ()
+        return evaluator.evaluate(evolve(state, expeditions=(mine, rival)), 0)
+
+    low, high = KCard(Peak.RED, 1, 0), KCard(Peak.RED, 8, 0)
+    before = evaluator_for(game, search=True)  # Hard-v1's
+    assert value(before, low) < value(before)  # removing it looked like a gain
+    model = evaluator_for(game, search=True, model=True)
+    assert value(model, low) > value(model)  # room to grow: worth keeping
+    assert value(model, high) < value(model, low)  # a single 8 can hardly grow
+
+
+def test_karakorum_search_places_by_its_policy_below_the_root():
+    """Below the root a placing step is one decision; it removes only to make room."""
+    game = get_game("karakorum")
+    policy = evaluator_for(game, search=True, model=True).tree_policy
+    rng, state, placed = random.Random(2), game.new_game(["A", "B"], 2), 0
+    while not game.is_over(state):
+        legal = game.legal_actions(state)
+        chosen = policy(state, legal)
+        if state.step is KStep.PLACE:
+            assert chosen in legal
+            if isinstance(chosen, KRemove):  # only to make room for a card held
+                assert state.held[state.current]
+                assert not any(isinstance(action, KPlace) for action in legal)
+            placed += 1
+        else:
+            assert chosen is None
+        state = game.apply(state, legal[rng.randrange(len(legal))])
+    assert placed > 20
 
 
 def test_a_pruned_search_still_answers_with_a_legal_decision():

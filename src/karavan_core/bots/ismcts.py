@@ -124,6 +124,8 @@ class SearchBot(Bot):
         done = 0
         candidates = self.evaluator.search_candidates
         tree_policy = self.evaluator.tree_policy
+        replies = self.settings.greedy_replies
+        me = observation.player
         deal = game.sampler(observation)
         pool: list[State] = []
         pooled = self.deals is not None
@@ -157,6 +159,8 @@ class SearchBot(Bot):
                             chosen = tree_policy(state, listed)
                             if chosen is not None:
                                 options = [chosen]  # below the root this step is not branched on
+                        if given is None and replies and to_move != me and len(options) > 1:
+                            options = [self.best_reply(state, to_move, options)]
                         if given is not None:
                             root_options = options  # the same in every deal: worked out once
                         elif known is not None:
@@ -246,6 +250,21 @@ class SearchBot(Bot):
             state = game.apply_legal(state, action)
             steps += 1
         return self.evaluator.rewards(state)
+
+    def best_reply(self, state: State, mover: int, options: Sequence[Action]) -> Action:
+        """The one of ``options`` after which ``mover`` leads the others most (the first of equals).
+
+        How the other players are taken to answer below the root with ``greedy_replies``.
+        """
+        game = self.game
+        advantage = self.evaluator.advantage
+        best: Action = options[0]
+        best_value = -math.inf
+        for action in options:
+            value = advantage(game.apply_legal(state, action), mover)
+            if value > best_value:
+                best, best_value = action, value
+        return best
 
     def best_next(self, state: State, mover: int) -> Action:
         """The decision after which ``mover``'s evaluation is highest (the first of equals)."""

@@ -145,7 +145,9 @@ class SearchSettings:
     that many determinizations and meets each in turn, instead of a fresh one
     every iteration: dealing is then paid once per deal and a deal met again
     walks the tree without applying a decision.  ``exploration`` is UCB's
-    constant.
+    constant.  With ``greedy_replies`` the other players are not branched on
+    below the root: each answers with the decision after which it leads the
+    others most, and the iterations go to the searching player's own decisions.
     """
 
     iterations: int = 400
@@ -155,6 +157,7 @@ class SearchSettings:
     smart_rollouts: bool = False
     deals: int | None = 50
     exploration: float = 0.3
+    greedy_replies: bool = False
 
 
 def settings_for(game: Game[Any, Any, Any], level: str) -> SearchSettings:

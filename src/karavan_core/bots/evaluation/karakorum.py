@@ -8,7 +8,7 @@ from karavan_core.engine import Action
 from karavan_core.games.karakorum import components as C
 from karavan_core.games.karakorum.components import PEAK_INDEX, GoalKind
 from karavan_core.games.karakorum.rules import DONE
-from karavan_core.games.karakorum.state import Card, KarakorumState, Place, Score, Step
+from karavan_core.games.karakorum.state import Card, KarakorumState, Place, Remove, Score, Step
 
 SCALE = 8.0
 # Playouts of 30 decisions cost two thirds of a search; 10 keep Hard within its time.
@@ -255,13 +255,14 @@ def placing_action(state: KarakorumState, legal: list[Action]) -> Action | None:
 
     Each card goes where it wastes least (on the highest top it may follow,
     else a new expedition); then a goal card is claimed where one is met, an
-    expedition worth its axes is scored, and the turn ends.  Never a removal:
-    that is left to the player deciding at the root.
+    expedition worth its axes is scored, and the turn ends.  An expedition is
+    removed only where no card can be placed otherwise (the one that can
+    least grow); the other removals are left to the player deciding at the root.
     """
     if state.step is not Step.PLACE:
         return None
+    exps = state.expeditions[state.current]
     if state.held[state.current]:
-        exps = state.expeditions[state.current]
         best: Action | None = None
         best_top = -1
         for action in legal:
@@ -269,8 +270,15 @@ def placing_action(state: KarakorumState, legal: list[Action]) -> Action | None:
                 top = 0 if action.expedition is None else exps[action.expedition].top
                 if top > best_top:
                     best, best_top = action, top
-        return best if best is not None else legal[0]
-    exps = state.expeditions[state.current]
+        if best is not None:
+            return best
+        # Every card must be placed: make room where the least is lost.
+        removals = [a for a in legal if type(a) is Remove]
+        if removals:
+            return max(
+                removals, key=lambda a: (exps[a.expedition].top, -len(exps[a.expedition].cards))
+            )
+        return legal[0]
     goal: Action | None = None
     goal_points = 0
     axes: Action | None = None
