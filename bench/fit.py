@@ -175,57 +175,11 @@ def solve(matrix: list[list[float]], vector: list[float]) -> list[float]:
     return x
 
 
-def fit_markers(module, rows, holdout: int) -> None:
-    """Least-squares weights predicting each marker's gain to the game's end (Karakorum).
-
-    The target is the markers of each game's last kept position, finally
-    cancelled: a few decisions short of the end at most.  Sets the module's
-    ``TRACK_WEIGHTS`` and prints them with the held-out R².
-    """
-    sets: dict[bool, tuple[list[list[float]], list[float]]] = {True: ([], []), False: ([], [])}
-    for index, states, _, _ in rows:
-        if not states:
-            continue
-        final = module.final_markers(states[-1])
-        xs, ys = sets[bool(index % holdout)]
-        for state in states:
-            for seat in range(len(state.players)):
-                for peak, row in enumerate(module.track_features(state, seat)):
-                    xs.append(row)
-                    ys.append(final[seat][peak] - state.tracks[seat][peak])
-    xs, ys = sets[True]
-    dims = len(module.TRACK_FEATURES)
-    gram = [[RIDGE * len(xs) * (i == j) for j in range(dims)] for i in range(dims)]
-    moment = [0.0] * dims
-    for x, y in zip(xs, ys, strict=True):
-        for i in range(dims):
-            moment[i] += x[i] * y
-            row = gram[i]
-            for j in range(dims):
-                row[j] += x[i] * x[j]
-    weights = solve(gram, moment)
-    test_x, test_y = sets[False]
-    mean = sum(test_y) / len(test_y)
-    residual = sum(
-        (y - sum(w * f for w, f in zip(weights, x, strict=True))) ** 2
-        for x, y in zip(test_x, test_y, strict=True)
-    )
-    total = sum((y - mean) ** 2 for y in test_y)
-    print(f"markers: {len(xs)} gains fitted, held-out R² {1 - residual / total:.3f}")
-    print("TRACK_WEIGHTS = (")
-    for label, value in zip(module.TRACK_FEATURES, weights, strict=True):
-        print(f"    {value:.4f},  # {label}")
-    print(")")
-    module.TRACK_WEIGHTS = tuple(weights)
-
-
 def fit(name: str, paths: list[str], holdout: int) -> None:
     """Fit the value weights of ``name`` and compare the held-out losses."""
     game = get_game(name)
     module = importlib.import_module(f"karavan_core.bots.evaluation.{name}")
     rows = load(paths)
-    if hasattr(module, "TRACK_FEATURES"):
-        fit_markers(module, rows, holdout)
     train = samples(module, [row for row in rows if row[0] % holdout])
     test = samples(module, [row for row in rows if not row[0] % holdout])
     dims = len(module.FEATURES)

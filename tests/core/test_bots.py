@@ -165,6 +165,39 @@ def test_search_respects_its_iteration_budget(game):
     assert sum(child.visits for child in root.children.values()) == 25
 
 
+def test_a_pool_of_deals_deals_each_once_and_meets_them_in_turn(monkeypatch):
+    game = get_game("karawane")
+    state = positions(game, 2, seed=2, limit=1)[0]
+    dealt = []
+    sampler = game.sampler
+
+    def counting(observation):
+        deal = sampler(observation)
+
+        def counted(rng):
+            dealt.append(deal(rng))
+            return dealt[-1]
+
+        return counted
+
+    monkeypatch.setattr(game, "sampler", counting)
+    seen = game.observe(state, state.to_move)
+    bot = make_bot("hard", game, 1, iterations=40, deals=8)
+    root = bot.search(seen, game.legal_actions(state))
+    assert len(dealt) == 8 and root.visits == 40
+    again = make_bot("hard", game, 1, iterations=40, deals=8).search(seen)
+    assert {a: c.visits for a, c in again.children.items()} == {
+        a: c.visits for a, c in root.children.items()
+    }
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_expert_searches_longer_than_hard_in_every_game(game):
+    hard, expert = make_bot("hard", game), make_bot("expert", game)
+    assert expert.iterations >= 4 * hard.iterations
+    assert make_bot("hard-v1", game).iterations == 400
+
+
 def test_search_seconds_cap_stops_early():
     game = all_games()[0]
     state = positions(game, 2, seed=2, limit=1)[0]
@@ -321,7 +354,7 @@ def test_playouts_are_scored_between_turns():
     """A Karakum playout cut at depth 0 still finishes the purchase under way."""
     game = all_games()[0]
     assert game.name == "karakum"
-    bot = make_bot("hard", game, 1, rollout_depth=0)
+    bot = make_bot("hard", game, 1, rollout_depth=0, greedy_finish=False, smart_rollouts=False)
     seen = []
     bot.evaluator = type(bot.evaluator)(
         game, lambda state, player: seen.append(state.step) or 0.0, 1.0
@@ -335,6 +368,25 @@ def test_playouts_are_scored_between_turns():
         state = game.apply(state, legal[rng.randrange(len(legal))])
     assert len(seen) == 5 * 2  # one evaluation per player
     assert all(step.value in ("choose", "over") for step in seen)
+
+
+def test_the_turn_under_way_is_finished_with_the_best_next_decision():
+    game = all_games()[0]
+    bot = make_bot("hard", game, 1)
+    assert bot.greedy_finish
+    candidates = bot.evaluator.search_candidates
+    rng, state, checked = random.Random(7), game.new_game(["A", "B"], 7), 0
+    while not game.is_over(state) and checked < 4:
+        legal = game.legal_actions(state)
+        if state.step is Step.PAY and len(legal) > 1:
+            mover = state.to_move
+            searched = candidates(state, legal)
+            best = max(bot.evaluator.evaluate(game.apply(state, a), mover) for a in searched)
+            chosen = bot.best_next(state, mover)
+            assert bot.evaluator.evaluate(game.apply(state, chosen), mover) == best
+            checked += 1
+        state = game.apply(state, legal[rng.randrange(len(legal))])
+    assert checked == 4
 
 
 def test_karakum_search_skips_dear_payments_and_twin_cards():

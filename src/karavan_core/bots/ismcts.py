@@ -123,7 +123,7 @@ class SearchBot(Bot):
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         done = 0
         candidates = self.evaluator.search_candidates
-        tree_policy = self.evaluator.tree_policy
+        tree_policy = self.evaluator.tree_policy if self.settings.tree_policy else None
         replies = self.settings.greedy_replies
         me = observation.player
         deal = game.sampler(observation)
@@ -271,7 +271,7 @@ class SearchBot(Bot):
         game = self.game
         evaluate = self.evaluator.evaluate
         legal: list[Action] = game.legal_actions(state)
-        if self.evaluator.tree_policy is not None:
+        if self.evaluator.tree_policy is not None and self.settings.tree_policy:
             chosen = self.evaluator.tree_policy(state, legal)
             if chosen is not None:
                 return chosen
@@ -295,7 +295,7 @@ class HardBot(SearchBot):
 
     level = "hard"
     strength = 2
-    description = "searches ahead (ISMCTS), 400 iterations a decision"
+    description = "searches ahead (ISMCTS) for about a twentieth of a second a move"
 
 
 @register_level
@@ -325,7 +325,7 @@ class ExpertBot(SearchBot):
 
     level = "expert"
     strength = 3
-    description = "searches three times longer, with heuristic playouts where the game has them"
+    description = "searches like Hard, four to five times as long"
 
     @classmethod
     def settings_for(cls, game: Game[Any, Any, Any]) -> SearchSettings:

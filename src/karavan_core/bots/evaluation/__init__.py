@@ -26,6 +26,8 @@ and, for the search levels since issue 32:
 
 * optionally ``HARD`` and ``EXPERT`` — the :class:`SearchSettings` of those
   levels in this game (without them, the levels search as before the issue);
+* optionally ``model_evaluate(state, player)`` — like ``search_evaluate``,
+  for the search levels since issue 32 (where it improves on the old one);
 * optionally a value model: ``features(state, player) -> list[float]`` named
   by ``FEATURES``, weighed by ``WEIGHTS`` (fitted by ``bench/fit.py``); a
   player's chance of winning is the softmax of the weighted sums, or what
@@ -136,8 +138,10 @@ class SearchSettings:
     """How a search level plays one game.
 
     ``iterations`` is the budget of a decision.  ``model`` scores positions
-    with the game's value model (its ``features`` and ``WEIGHTS``) rather than
-    the hand-made evaluation Hard used before.  Playouts stop after
+    with the evaluation made for these levels (a value model of ``features``
+    and ``WEIGHTS``, or ``model_evaluate``) rather than the one Hard used
+    before; ``tree_policy`` lets that evaluation's ``model_policy`` answer the
+    steps it knows below the root.  Playouts stop after
     ``rollout_depth`` decisions (``None``: at the end) once the turn under way
     is over; that turn is finished by the best next decision for its player
     (``greedy_finish``), else by the game's heuristic policy
@@ -158,6 +162,7 @@ class SearchSettings:
     deals: int | None = 50
     exploration: float = 0.3
     greedy_replies: bool = False
+    tree_policy: bool = True
 
 
 def settings_for(game: Game[Any, Any, Any], level: str) -> SearchSettings:
@@ -227,11 +232,15 @@ def _evaluator(game: Game[Any, Any, Any], search: bool, model: bool) -> Evaluato
     if module is None:
         return Evaluator(game, _running_score(game), 10.0)
     features = getattr(module, "features", None) if model else None
-    if features is not None:
-        weights = tuple(module.WEIGHTS)
+    hand_made: Evaluate | None = getattr(module, "model_evaluate", None) if model else None
+    if features is not None or hand_made is not None:
+        weights = tuple(module.WEIGHTS) if features is not None else ()
+        if features is not None:
+            hand_made = _linear(features, weights)
+        assert hand_made is not None
         return Evaluator(
             game,
-            _linear(features, weights),
+            hand_made,
             float(module.SCALE),
             getattr(module, "rollout_action", None),
             getattr(module, "MODEL_ROLLOUT_DEPTH", 0),
