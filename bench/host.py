@@ -24,17 +24,17 @@ from pathlib import Path
 
 from karavan_core.match import Match, Seat
 from karavan_core.registry import get_game
-from karavan_tui.net.bot_client import BotPlayer
-from karavan_tui.net.client import TableClient
-from karavan_tui.net.protocol import Update
+from karavan_net.bot_client import BotPlayer
+from karavan_net.client import TableClient
+from karavan_net.protocol import Update
 
 NAMES = ["Ann", "Bob", "Cid", "Dee", "Eve"]
 
 
 def host_main(port: int, tables: int, game: str, players: int, folder: str | None, ready) -> None:
     """The host process: serve ``tables`` tables until every game is over and everyone left."""
-    from karavan_tui.net.server import HostServer
-    from karavan_tui.net.table import Table
+    from karavan_net.host import host_for
+    from karavan_net.server import HostServer
 
     async def main() -> None:
         served = []
@@ -42,7 +42,7 @@ def host_main(port: int, tables: int, game: str, players: int, folder: str | Non
             seats = [Seat(name) for name in NAMES[:players]]
             match = Match(get_game(game), seats, seed=1000 + index)
             save = Path(folder) / f"table-{index}.json" if folder else None
-            served.append(Table(match, f"bench-{index}", save_path=save, bot_delay=0.0))
+            served.append(host_for(match, f"bench-{index}", save_path=save, bot_delay=0.0))
         server = HostServer(served)
         await server.start("127.0.0.1", port)
         ready.set()

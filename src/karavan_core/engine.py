@@ -20,7 +20,7 @@ import abc
 import random
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
-from functools import partial, wraps
+from functools import partial
 from typing import Any, ClassVar, Generic, TypeVar, cast
 
 from attrs import field, frozen
@@ -98,28 +98,6 @@ class Result:
     notes: tuple[str, ...] = field(default=())
 
 
-F = TypeVar("F", bound=Callable[..., list[Any]])
-
-
-def remembered(legal_actions: F) -> F:
-    """Decorate a game's ``legal_actions`` so that :meth:`Game.apply` can reuse its last listing.
-
-    Callers list the legal decisions, then apply one of them: the door would
-    otherwise list them all again to find it.  The state is kept with a
-    tuple copy of its decisions (a caller may change the list it was given);
-    states are immutable and the one kept stays alive, so ``is`` finds it.
-    Listing is pure, so the copy is exactly what listing again would give.
-    """
-
-    @wraps(legal_actions)
-    def listing(self: Game[Any, Any, Any], state: State) -> list[Any]:
-        actions = legal_actions(self, state)
-        self._last_listing = (state, tuple(actions))
-        return actions
-
-    return cast(F, listing)
-
-
 S = TypeVar("S", bound=State)
 O = TypeVar("O", bound=Observation)  # noqa: E741 - S, O, A mirror the contract's three types
 A = TypeVar("A", bound=Action)
@@ -128,9 +106,8 @@ A = TypeVar("A", bound=Action)
 class Game(abc.ABC, Generic[S, O, A]):
     """A game's rules over its state, observation and action types.
 
-    Subclasses are singletons registered by name; they hold no game data
-    (at most a memo that speeds up the search, never anything a result
-    depends on).
+    Subclasses are singletons registered by name and hold nothing that
+    changes: any thread may use one at any time.
     """
 
     name: ClassVar[str]
@@ -141,8 +118,6 @@ class Game(abc.ABC, Generic[S, O, A]):
     observation_type: ClassVar[type[Observation]]
     action_types: ClassVar[tuple[type[Action], ...]]
     score_label: ClassVar[str] = "Points"  # what ``result(state).scores`` count, as a title
-    # The latest listing of legal decisions (see remembered): a memo, never data.
-    _last_listing: tuple[State | None, tuple[Action, ...]] = (None, ())
 
     # -- setting up -------------------------------------------------------
     @abc.abstractmethod
@@ -182,31 +157,29 @@ class Game(abc.ABC, Generic[S, O, A]):
     def legal_actions(self, state: S) -> list[A]:
         """Every decision the player to move may take now (empty once over)."""
 
-    def apply(self, state: S, action: Action) -> S:
+    def apply(self, state: S, action: Action, legal: Sequence[A] | None = None) -> S:
         """Return the state after ``action``; raise :class:`IllegalAction` if it is not allowed.
 
         The door of the engine: whatever ``action`` was built from, it is
         either equal to one of :meth:`legal_actions` (and that legal instance
         is applied, so a ``"gold"`` where an enum belongs is harmless) or
-        refused with a sentence.
+        refused with a sentence.  A caller that has just listed ``state``'s
+        decisions hands the listing over as ``legal``, so they are not listed
+        again.
         """
-        # The decisions just listed for this very state, if any (see remembered).
-        listed, decisions = self._last_listing
-        # A Sequence, so that index() takes any action (a list's wants an A).
-        legal: Sequence[A] = (
-            cast(tuple[A, ...], decisions) if listed is state else self.legal_actions(state)
-        )
+        # A Sequence of Actions, so that index() takes any action (a list[A]'s wants an A).
+        listing: Sequence[Action] = self.legal_actions(state) if legal is None else legal
         # Most callers pass an instance taken from legal_actions: finding it by
         # identity compares integers in C, where ``index`` would call the
         # actions' Python ``__eq__`` on every one listed before it.
-        ids = list(map(id, legal))
+        ids = list(map(id, listing))
         where = ids.index(id(action)) if id(action) in ids else None
         if where is None:  # not that very instance: compare by value
             try:
-                where = legal.index(action)
+                where = listing.index(action)
             except Exception:  # not among them, or not even comparable: either way refused
                 raise IllegalAction(self.refusal(state, action)) from None
-        return self._apply(state, legal[where])
+        return self._apply(state, cast(A, listing[where]))
 
     def gesture_refusal(self, state: S, seat: int, actions: Sequence[Action]) -> str | None:
         """Why ``seat`` may not play ``actions`` one after another from ``state``, or ``None``.
@@ -288,6 +261,17 @@ class Game(abc.ABC, Generic[S, O, A]):
         Hands, decks in order, hidden tokens: what a replay shows once the game
         is over, when every card may be turned face up.  Never shown earlier.
         """
+
+    def reveals(self, observation: O, action: A) -> bool:
+        """Whether taking ``action`` may show its decider something ``observation`` lacks.
+
+        A card drawn or turned up, a bonus token's value, a new deal: after such a
+        decision the decider's next observation depends on what it could not see
+        before.  Worked out from the observation alone, so asking tells nothing.
+        A gesture may not run past such a decision, and taking one back is not
+        free.  The default says yes to every decision; each game says precisely.
+        """
+        return True
 
     @abc.abstractmethod
     def sample_state(self, observation: O, rng: random.Random) -> S:

@@ -20,12 +20,18 @@ from typing import Any
 from attrs import field, frozen
 from attrs.validators import in_
 
-from karavan_core.engine import Action, Game, Observation, State
+from karavan_core.engine import Action, Game, IllegalAction, Observation, Result, State
 from karavan_core.text import check_name, printable
 
 HUMAN = "human"
 BOT = "bot"
 MAX_SEED = 10**18  # seeds lie strictly between -MAX_SEED and MAX_SEED: at most 18 digits
+
+
+REVEALING_GESTURE = (
+    "A gesture cannot go on past a decision that reveals something: "
+    "send the rest once you have seen it."
+)
 
 
 def _fit_name(_: object, __: object, name: str) -> None:
@@ -73,6 +79,34 @@ def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
 
+def bot_seed(match_seed: int, seat: int) -> int:
+    """The seed of the bot playing ``seat`` in a match dealt from ``match_seed``.
+
+    Every table derives it the same way, so a bot plays a saved match on as it
+    would have at any other table.
+    """
+    return match_seed + 7919 * (seat + 1)
+
+
+def winners_sentence(names: Sequence[str], winners: Sequence[int]) -> str:
+    """``Ann wins`` or ``Ann and Bob win``: who won, in words."""
+    who = " and ".join(names[seat] for seat in winners if 0 <= seat < len(names))
+    return f"{who} {'win' if len(winners) > 1 else 'wins'}"
+
+
+@frozen
+class Outcome:
+    """A finished match: the result and every seat's score after each decision."""
+
+    result: Result
+    series: tuple[tuple[int, ...], ...]  # series[seat][i]: the score after decision i (0: deal)
+
+    def sentence(self, names: Sequence[str]) -> str:
+        """The end in one line: ``Ann wins (Ann 12, Bob 9).``"""
+        scores = ", ".join(f"{n} {s}" for n, s in zip(names, self.result.scores, strict=False))
+        return f"{winners_sentence(names, self.result.winners)} ({scores})."
+
+
 class Match:
     """A game in progress with its whole history.
 
@@ -108,7 +142,11 @@ class Match:
         self.future: list[tuple[Action, bool]] = []  # undone decisions, next first
         self.on_change: Callable[[Match], None] | None = None
         self._log: list[str] = []  # log lines of history[:len(_log)], worked out once
+        self._public: list[Observation] = []  # public views of states[:len(_public)], the same
         self.hints = [0] * len(self.seats)  # hints each seat asked for (undo keeps them)
+        # Take-backs each seat made past a decision that had revealed something (see the referee).
+        self.takebacks = [0] * len(self.seats)
+        self.revision = 0  # changes ever made (the save keeps it): a table's version number
 
     # -- reading --------------------------------------------------------------
     @property
@@ -131,6 +169,11 @@ class Match:
         """The seat that must decide now."""
         seat = self.to_move
         return None if seat is None else self.seats[seat]
+
+    @property
+    def humans(self) -> tuple[int, ...]:
+        """The seats people play, in seat order."""
+        return tuple(i for i, seat in enumerate(self.seats) if not seat.is_bot)
 
     @property
     def redo_actions(self) -> list[Action]:
@@ -166,6 +209,24 @@ class Match:
                 return index + 1
         return 0
 
+    def public_views(self) -> list[Observation]:
+        """The public view of every state so far, the deal first (what anyone at the table
+        saw happen).  Each is worked out once and kept until its decision is undone."""
+        for index in range(len(self._public), len(self.states)):
+            self._public.append(self.view(None, index))
+        return list(self._public)
+
+    def score_series(self) -> tuple[tuple[int, ...], ...]:
+        """Each seat's score after every decision so far (``result`` is defined mid-game)."""
+        results = [self.game.result(state).scores for state in self.states]
+        return tuple(tuple(scores[seat] for scores in results) for seat in range(len(self.seats)))
+
+    def outcome(self) -> Outcome | None:
+        """The result and the score series once the game is over; ``None`` before."""
+        if not self.is_over():
+            return None
+        return Outcome(self.game.result(self.state), self.score_series())
+
     def log(self) -> list[str]:
         """The public log: the opening line, then every decision so far in words.
 
@@ -173,10 +234,11 @@ class Match:
         before and after its decision, and kept until that decision is undone.
         """
         game = self.game
+        views = self.public_views()
         for index in range(len(self._log), len(self.history)):
-            before, after = self.view(None, index), self.view(None, index + 1)
+            before, after = views[index], views[index + 1]
             self._log.append(game.describe(before, self.history[index], after))
-        return [game.describe_start(self.view(None, 0)), *self._log]
+        return [game.describe_start(views[0]), *self._log]
 
     # -- changing -------------------------------------------------------------
     def count_hint(self, seat: int) -> None:
@@ -186,18 +248,47 @@ class Match:
         self.hints[seat] += 1
         self._changed()
 
-    def play(self, *actions: Action) -> State:
+    def gesture_states(
+        self,
+        actions: Sequence[Action],
+        by: int | None = None,
+        legal: Sequence[Action] | None = None,
+    ) -> list[State]:
+        """The states ``actions`` lead through from now, without playing them.
+
+        ``by`` (if given) is the seat the gesture is for: each decision must be
+        that seat's to take.  A gesture may not run past a decision that reveals
+        something its decider cannot see yet (:meth:`Game.reveals`): the
+        decisions after it would be chosen blind, and trying them would answer
+        from the hidden cards.  ``legal`` is the listing of the current state's
+        decisions, if the caller has it (it saves listing them again).
+        Raises ``IllegalAction`` with the first refusal, each decided from what
+        the decider can see.
+        """
+        if not actions:
+            raise IllegalAction("A gesture holds at least one decision.")
+        game = self.game
+        states = [self.state]
+        last = len(actions) - 1
+        for index, action in enumerate(actions):
+            state = states[-1]
+            if by is not None and state.to_move != by:
+                raise IllegalAction("A gesture holds only your own decisions.")
+            if index < last and game.reveals(game.observe(state, state.to_move), action):
+                raise IllegalAction(REVEALING_GESTURE)
+            states.append(game.apply(state, action, legal if index == 0 else None))
+        return states
+
+    def play(
+        self, *actions: Action, by: int | None = None, legal: Sequence[Action] | None = None
+    ) -> State:
         """Play one gesture: ``actions`` in order, taken back by one undo.
 
         Raises ``IllegalAction`` (and changes nothing) if any of them is not
-        legal when its turn comes.
+        legal when its turn comes, or (with ``by``) not that seat's to take;
+        see :meth:`gesture_states`.
         """
-        if not actions:
-            raise ValueError("A gesture plays at least one decision.")
-        game = self.game
-        states = [self.state]
-        for action in actions:
-            states.append(game.apply(states[-1], action))
+        states = self.gesture_states(actions, by, legal)
         self.states.extend(states[1:])
         self.history.extend(actions)
         self.starts.extend([True] + [False] * (len(actions) - 1))
@@ -213,24 +304,75 @@ class Match:
         """Whether there is an undone decision to replay."""
         return bool(self.future)
 
-    def undo_target(self) -> int:
-        """How many decisions remain after an undo."""
+    def undo_target(self, seat: int | None = None) -> int:
+        """How many decisions remain after an undo.
+
+        Undo goes back to the start of ``seat``'s last gesture, or (no seat given)
+        of the last gesture of any human; with no such gesture, one decision back.
+        """
         index = len(self.history) - 1
         for candidate in range(len(self.history) - 1, -1, -1):
-            if not self.seats[self.actor(candidate)].is_bot:
+            actor = self.actor(candidate)
+            if actor == seat if seat is not None else not self.seats[actor].is_bot:
                 index = candidate
                 break
         while index > 0 and not self.starts[index]:
             index -= 1  # back to the first decision of that gesture
         return index
 
-    def undo(self) -> bool:
-        """Take back decisions up to and including the last human gesture; ``False`` if none."""
+    def last_human(self) -> int | None:
+        """The human seat that decided last, or ``None`` if no human has decided yet."""
+        for index in range(len(self.history) - 1, -1, -1):
+            seat = self.actor(index)
+            if not self.seats[seat].is_bot:
+                return seat
+        return None
+
+    def undo_refusal(self, seat: int) -> str | None:
+        """Why ``seat`` (a human) may not undo now, or ``None`` if it may.
+
+        Undo takes back your own last gesture, and the bots' decisions after it,
+        while no other human has decided since: nobody takes back another's move.
+        Every table asks this one rule (hot-seat and hosted alike).
+        """
+        if not self.history:
+            return "There is nothing to take back."
+        actor = self.actor(self.undo_target())
+        if self.seats[actor].is_bot:
+            return "You have made no decision to take back."
+        if actor == seat:
+            return None
+        name = self.seats[actor].name
+        if self.last_move_of(seat):
+            return f"{name} has decided since your last decision: it can no longer be taken back."
+        return f"{name} decided last: you have made no decision to take back."
+
+    def redo_refusal(self, seat: int) -> str | None:
+        """Why ``seat`` may not redo now, or ``None`` if it may: only who undid replays."""
+        if not self.future:
+            return "There is nothing to redo."
+        if self.to_move != seat:  # an undone gesture is replayed from its own player's turn
+            return "Only the player who took a decision back can play it again."
+        return None
+
+    def undo(self, keep: int | None = None) -> bool:
+        """Take back decisions until ``keep`` remain (default: :meth:`undo_target`).
+
+        Returns ``False`` if there is nothing to take back.
+        """
         if not self.history:
             return False
-        self._truncate(self.undo_target())
+        self._truncate(self.undo_target() if keep is None else keep)
         self._changed()
         return True
+
+    def bump(self) -> None:
+        """Count a change at the table that is not one of the match's own (a take-back asked)."""
+        self.revision += 1
+
+    def count_takeback(self, seat: int) -> None:
+        """Note that ``seat`` took back a decision that had revealed something (saved)."""
+        self.takebacks[seat] += 1
 
     def _truncate(self, keep: int) -> None:
         undone = list(zip(self.history[keep:], self.starts[keep:], strict=True))
@@ -239,6 +381,7 @@ class Match:
         del self.starts[keep:]
         del self.states[keep + 1 :]
         del self._log[keep:]
+        del self._public[keep + 1 :]
 
     def redo(self) -> bool:
         """Replay the next undone gesture and the bot decisions after it; ``False`` if none."""
@@ -260,5 +403,6 @@ class Match:
         return seat is not None and seat.is_bot
 
     def _changed(self) -> None:
+        self.revision += 1
         if self.on_change is not None:
             self.on_change(self)

@@ -19,7 +19,6 @@ from __future__ import annotations
 import hashlib
 import itertools
 import math
-import multiprocessing
 import time
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -27,6 +26,7 @@ from typing import Any
 from attrs import asdict, frozen
 
 from karavan_core.bots import ALL_LEVELS, make_bot
+from karavan_core.processes import worker_pool
 from karavan_core.registry import get_game
 
 MAX_DECISIONS = 20_000  # a game still running after this many decisions is stopped unfinished
@@ -223,11 +223,8 @@ def run_tournament(
             if progress is not None:
                 progress(record)
         return records
-    # "spawn" starts clean workers: forking a process that runs a progress-bar
-    # thread is unsafe.
-    context = multiprocessing.get_context("spawn")
-    with context.Pool(jobs) as pool:
-        for record in pool.imap(play_game, specs, chunksize=1):
+    with worker_pool(jobs) as pool:
+        for record in pool.map(play_game, specs):
             records.append(record)
             if progress is not None:
                 progress(record)

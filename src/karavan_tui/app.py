@@ -29,7 +29,7 @@ from karavan_tui.crash import write_crash_report
 from karavan_tui.glyphs import Glyphs, glyphs
 from karavan_tui.screens.title import TitleScreen
 from karavan_tui.screens.too_small import MIN_HEIGHT, MIN_WIDTH, TooSmallScreen
-from karavan_tui.widgets.chrome import AppHeader, use_ascii_scrollbars
+from karavan_tui.widgets.chrome import AppHeader, TickBox, use_ascii_scrollbars
 
 if TYPE_CHECKING:
     from karavan_tui.screens.game import GameScreen
@@ -80,8 +80,12 @@ class KaravanApp(App[None]):
         markup: bool = True,
     ) -> None:
         """Show a toast.  Karavan writes no markup, and toasts carry names and file
-        names, so the text is always shown literally (``markup`` is ignored)."""
-        super().notify(message, title=title, severity=severity, timeout=timeout, markup=False)
+        names, so the text is always shown literally (``markup`` is ignored); they
+        often carry the engine's words too, drawn in the current symbol set."""
+        words = self.glyphs.words
+        super().notify(
+            words(message), title=words(title), severity=severity, timeout=timeout, markup=False
+        )
 
     def _handle_exception(self, error: Exception) -> None:
         """An unexpected error: save the open game, write a crash report, exit with status 1.
@@ -136,6 +140,8 @@ class KaravanApp(App[None]):
         for screen in self.screen_stack:  # what Textual draws itself: icons, keys, scrollbars
             for header in screen.query(AppHeader):
                 header.follow_ascii(on)
+            for box in screen.query(TickBox):
+                box.refresh()
             screen.refresh_bindings()
             screen.refresh(layout=True)
         self.redraw_game()
@@ -280,9 +286,19 @@ class KaravanApp(App[None]):
             except ValueError as error:
                 self.notify(str(error), severity="error")
                 return
+            # The dialog offers the same game and name next time, in this run or the next.
+            self.settings.last_game = request.game
+            human = next((seat.name for seat in request.seats if not seat.is_bot), None)
+            if human is not None:
+                self.settings.player_name = human
+            self.save_settings()
             self.open_match(match)
 
-        self.push_screen(NewGameScreen(all_games(), self.config.seed_factory()), chosen)
+        settings = self.settings
+        dialog = NewGameScreen(
+            all_games(), self.config.seed_factory(), settings.last_game, settings.player_name
+        )
+        self.push_screen(dialog, chosen)
 
     def action_join(self) -> None:
         """Join a hosted table (from the title screen)."""

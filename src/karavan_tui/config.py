@@ -17,6 +17,7 @@ from attrs import define, field
 
 from karavan_core.analysis.judge import FORCED_ITERATIONS, OPEN_ITERATIONS
 from karavan_core.saves import atomic_write
+from karavan_core.text import check_name
 
 SETTINGS_ENV = "KARAVAN_SETTINGS"
 DEFAULT_THEME = "textual-dark"
@@ -40,6 +41,10 @@ class Settings:
     theme: str = DEFAULT_THEME
     ascii: bool = False
     bot_delay: float = DEFAULT_BOT_DELAY
+    # What the new game dialog offers next time: the game last started, and the name of
+    # its first human player.
+    last_game: str | None = None
+    player_name: str | None = None
 
     @classmethod
     def load(cls, path: Path) -> Settings:
@@ -58,12 +63,31 @@ class Settings:
         delay = data.get("bot_delay")
         if isinstance(delay, int | float) and not isinstance(delay, bool) and 0 <= delay <= 10:
             settings.bot_delay = float(delay)
+        if isinstance(data.get("last_game"), str):
+            settings.last_game = data["last_game"]  # the dialog offers it only if it knows it
+        name = data.get("player_name")
+        if isinstance(name, str) and _fits(name):
+            settings.player_name = name
         return settings
 
     def save(self, path: Path) -> None:
         """Write the settings to ``path`` (atomically; failures are ignored by the caller)."""
-        data = {"theme": self.theme, "ascii": self.ascii, "bot_delay": self.bot_delay}
+        data = {
+            "theme": self.theme,
+            "ascii": self.ascii,
+            "bot_delay": self.bot_delay,
+            "last_game": self.last_game,
+            "player_name": self.player_name,
+        }
         atomic_write(path, json.dumps(data, indent=2) + "\n")
+
+
+def _fits(name: str) -> bool:
+    """Whether ``name`` (read from the settings file: outside data) is a valid player name."""
+    try:
+        return check_name(name) == name
+    except ValueError:
+        return False
 
 
 def _random_seed() -> int:

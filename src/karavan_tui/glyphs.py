@@ -21,6 +21,15 @@ class Glyphs:
     bar: str
     changed: str  # marks what other players changed since your last decision
     ellipsis: str
+    plain: bool = False  # ASCII only: outside words are shown with ASCII stand-ins
+
+    def words(self, text: str) -> str:
+        """``text`` from the engine (a log line, a preview, a prompt) in this symbol set.
+
+        The engine writes ordinary typography (a camel moves "square 3 → 5"); in
+        ASCII mode each such character is shown as its ASCII stand-in.
+        """
+        return text.translate(STAND_INS) if self.plain else text
 
 
 UNICODE = Glyphs(
@@ -37,6 +46,23 @@ UNICODE = Glyphs(
     changed="•",
     ellipsis="…",
 )
+# The typography the engine's words use, and what ASCII mode shows for each.
+STAND_INS = str.maketrans(
+    {
+        "→": "->",
+        "←": "<-",
+        "…": "...",
+        "—": "-",
+        "–": "-",
+        "×": "x",
+        "·": "|",
+        "“": '"',
+        "”": '"',
+        "‘": "'",
+        "’": "'",
+        "\u00a0": " ",
+    }
+)
 ASCII = Glyphs(
     master="M",
     turn=">",
@@ -50,6 +76,7 @@ ASCII = Glyphs(
     bar="|",
     changed="!",
     ellipsis="...",
+    plain=True,
 )
 
 

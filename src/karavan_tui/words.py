@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
+
+from rich.cells import cell_len, set_cell_size
 
 
 def plural(n: int, word: str) -> str:
@@ -15,3 +17,26 @@ def listed(words: Sequence[str]) -> str:
     if len(words) <= 1:
         return "".join(words)
     return ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def cells(text: str) -> int:
+    """How many terminal cells ``text`` takes: a wide character (an emoji, a CJK letter) two."""
+    return cell_len(text)
+
+
+def widest(names: Iterable[str]) -> int:
+    """The cells of the widest of ``names`` (0 for none): a column that holds them all."""
+    return max((cell_len(name) for name in names), default=0)
+
+
+def padded(text: str, width: int) -> str:
+    """``text`` with spaces after it to fill ``width`` cells (measured in cells, not characters)."""
+    return text + " " * max(0, width - cell_len(text))
+
+
+def cut(text: str, width: int, mark: str = "~") -> str:
+    """``text`` in at most ``width`` cells: if longer, cut and ended with ``mark``."""
+    if cell_len(text) <= width:
+        return text
+    # set_cell_size pads with a space where a wide character would be split in two.
+    return set_cell_size(text, max(0, width - cell_len(mark))) + mark

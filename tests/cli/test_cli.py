@@ -33,7 +33,7 @@ def opened(monkeypatch):
         calls.append((config, start))
         return 0
 
-    monkeypatch.setattr(cli, "open_app", fake_open)
+    monkeypatch.setattr(cli.common, "open_app", fake_open)
     return calls
 
 

@@ -59,3 +59,23 @@ def test_bad_arguments_exit_with_status_two(capsys):
         main(["--no-such-flag"])
     assert done.value.code == 2
     assert "error" in capsys.readouterr().err
+
+
+def test_saves_prints_each_name_as_the_shell_takes_it(tmp_path, capsys, monkeypatch):
+    """A name with spaces or quotes is printed quoted: pasted after `karavan resume`, the
+    shell hands the command the name itself."""
+    import shlex
+
+    from karavan_tui.cli.common import find_save
+
+    monkeypatch.setenv("COLUMNS", "160")
+    names = ["Ann and Bob.json", "it's mine.json", "plain.json"]
+    for name in names:
+        make_save(tmp_path, name, decisions=3)
+    assert main(["--saves", str(tmp_path), "saves"]) == 0
+    lines = capsys.readouterr().out.splitlines()[1:]
+    printed = [line for line in lines if not line.startswith(" ")]
+    assert sorted(printed) == sorted(shlex.quote(name) for name in names)
+    for line in printed:
+        (word,) = shlex.split(line)
+        assert find_save(tmp_path, word) == tmp_path / word

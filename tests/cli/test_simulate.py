@@ -2,18 +2,23 @@
 
 from __future__ import annotations
 
-import argparse
 import json
+from pathlib import Path
 
 import pytest
 
-from karavan_tui.simulate import add_parser, main, run
+from karavan_tui.cli import build_parser, main
+from karavan_tui.cli.common import Context
+from karavan_tui.cli.simulate import run
 
 
 def parse(argv):
-    parser = argparse.ArgumentParser(prog="karavan")
-    add_parser(parser.add_subparsers(dest="command"))
-    return parser.parse_args(argv)
+    return build_parser().parse_args(argv)
+
+
+def context(argv):
+    parser = build_parser()
+    return Context(parser, parser.parse_args(argv), Path("saves"))
 
 
 def test_parser_reads_every_option():
@@ -92,5 +97,5 @@ def test_worker_processes_play_the_same_games(tmp_path):
     ],
 )
 def test_bad_settings_exit_with_status_2(argv, message, capsys):
-    assert run(parse(argv)) == 2
+    assert run(context(argv)) == 2
     assert message in capsys.readouterr().err

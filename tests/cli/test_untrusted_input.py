@@ -30,7 +30,7 @@ MARKUP_NAMES = ["[/]", "[bold red]x[/]", "[link=x.io]Ann[/link]"]
 def opened(monkeypatch):
     """Catch what the command would open instead of running the app."""
     calls = []
-    monkeypatch.setattr(cli, "open_app", lambda config, start: calls.append(start) or 0)
+    monkeypatch.setattr(cli.common, "open_app", lambda config, start: calls.append(start) or 0)
     return calls
 
 
@@ -126,7 +126,7 @@ def test_a_crash_exits_1_with_one_line_and_a_report_and_the_game_stays_saved(
     match.play(match.legal_actions()[0])
     path = folder / "kept.json"
     crash_on_mount(monkeypatch, GameScreen)
-    status = cli.open_app(AppConfig(saves_dir=folder, bot_delay=0.0), (match, path))
+    status = cli.common.open_app(AppConfig(saves_dir=folder, bot_delay=0.0), (match, path))
     assert status == 1
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "Traceback" not in err
@@ -148,6 +148,7 @@ path = Path(sys.argv[1])
 match = Match(get_game("karakorum"), [Seat("Ann"), Seat("Bob"), Seat("Cleo")], 3)
 rng = random.Random(int(sys.argv[2]))
 match.on_change = lambda m: save_match(m, path)
+save_match(match, path)  # a save exists before the first kill can come, however busy the machine
 print("ready", flush=True)
 while True:
     if match.is_over() or rng.random() < 0.2:

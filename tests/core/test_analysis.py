@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 
 import pytest
 from attrs import evolve
@@ -160,3 +162,56 @@ def test_every_game_can_be_reviewed(game):
     for task in tasks_for(match):
         judgement = analyst.judge(task.observation, task.legal, task.played)
         assert judgement.best in task.legal and 0 <= judgement.lost <= 1
+
+
+# A fresh interpreter whose stderr is an object without a real file descriptor, as
+# inside a terminal app that captures output (Textual's fileno() is -1): a review in
+# two processes must still work, and its workers must stay off the real stderr.
+NO_DESCRIPTOR_STDERR = """
+import io, os, sys
+from karavan_core import Match, Seat, get_game
+from karavan_core.analysis import review_match
+
+class Captured(io.TextIOBase):
+    def write(self, text):
+        return len(text)
+
+    def fileno(self):
+        return -1
+
+game = get_game("jaipur")
+match = Match(game, [Seat("Ann"), Seat("Bob")], seed=3)
+for _ in range(4):
+    match.play(match.legal_actions()[0])
+host = sys.stderr
+sys.stderr = Captured()
+try:
+    review = review_match(match, jobs=2, budget=(30, 20))
+finally:
+    restored = sys.stderr
+    sys.stderr = host
+assert isinstance(restored, Captured), "the host's stderr is given back"
+print(len(review.decisions))
+"""
+
+
+def test_a_review_in_several_processes_works_when_stderr_has_no_file_descriptor(tmp_path):
+    expected = len(tasks_for(jaipur_after(4)))
+    ran = subprocess.run(
+        [sys.executable, "-c", NO_DESCRIPTOR_STDERR],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=tmp_path,
+    )
+    assert ran.returncode == 0, ran.stderr
+    assert ran.stdout.split() == [str(expected)]
+    assert ran.stderr == ""
+
+
+def jaipur_after(moves: int) -> Match:
+    """Ann and Bob's Jaipur (seed 3) after ``moves`` first-listed decisions."""
+    match = Match(JAIPUR, [Seat("Ann"), Seat("Bob")], seed=3)
+    for _ in range(moves):
+        match.play(match.legal_actions()[0])
+    return match

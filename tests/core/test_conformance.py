@@ -105,6 +105,14 @@ def _check_step(game, match: Match, rng: random.Random, seen_actions: list) -> N
         assert isinstance(words, str) and words
         assert game.preview(dealt_seen, action) == words
 
+    # A decision said to reveal nothing shows its decider the same next table whatever the
+    # hidden cards are: a gesture may run past it, and taking it back shows nothing.
+    for action in legal:
+        if not game.reveals(seen, action):
+            assert game.reveals(dealt_seen, action) is False
+            after = game.observe(game.apply(state, action), decider)
+            assert game.observe(game.apply(dealt, action), decider) == after, action
+
     bot = RandomBot(game, rng.randrange(2**31))
     action = bot.choose(seen, legal)
     seen_actions.append(action)

@@ -822,3 +822,15 @@ def test_bonus_values_are_revealed_once_the_round_ends():
     seen = GAME.observe(after, 0)
     assert seen.rounds[0].scores[1].bonus_tokens == (6,)
     assert "Bob takes the seal" in seen.rounds[0].reason
+
+
+def test_one_card_is_named_in_the_singular_and_several_in_the_plural():
+    """ "1 diamond", and a deck listed card by card says "diamond" for each diamond."""
+    state = table(deck=(DIAMONDS, DIAMONDS, Card.CAMEL, GOLD))
+    rows = dict(GAME.disclose(state))
+    assert rows["Deck, top first"] == "diamond, diamond, camel, gold"
+    piles = list(C.GOODS_TOKENS)
+    piles[DIAMONDS.index] = ()
+    state = table(hands=hands(goods(diamonds=2)), goods_piles=tuple(piles))
+    assert "the diamond tokens have run out" in log_line(GAME, state, Sell(DIAMONDS, 2))
+    assert "2 diamonds" in log_line(GAME, state, Sell(DIAMONDS, 2))

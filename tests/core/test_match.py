@@ -139,3 +139,47 @@ def test_a_gesture_is_one_undo_step_and_all_or_nothing():
     assert len(match.history) == decisions + 2
     assert match.undo() and match.state == start
     assert match.redo() and match.state == after
+
+
+def test_undo_takes_back_only_the_askers_own_gestures_and_the_bots_after_them():
+    """Several humans at one table: nobody takes back another human's decision."""
+    seats = [Seat("Ann"), Seat.parse("bot:random", 1), Seat("Bob")]
+    match = Match(KARAKUM, seats, seed=9, options={"first_player": 0})
+    assert match.undo_refusal(0) == "There is nothing to take back."
+    assert match.redo_refusal(0) == "There is nothing to redo."
+    match.play(DrawCard())  # Ann's first card of two: her own gesture, hers to take back
+    assert match.undo_refusal(0) is None
+    assert match.undo_refusal(2) == "Ann decided last: you have made no decision to take back."
+    match.play(DrawCard())
+    rng = random.Random(4)
+    while match.to_move != 2:  # the bot plays: Ann may still take back her turn and its moves
+        play_random(match, 1, rng)
+    assert match.actor(len(match.history) - 1) == 1
+    assert match.undo_refusal(0) is None
+    assert match.undo_refusal(2) == "Ann decided last: you have made no decision to take back."
+    play_random(match, 1, rng)  # Bob's first decision
+    assert match.undo_refusal(2) is None
+    refusal = "Bob has decided since your last decision: it can no longer be taken back."
+    assert match.undo_refusal(0) == refusal
+    match.undo()
+    assert match.to_move == 2
+    assert match.redo_refusal(2) is None
+    assert match.redo_refusal(0) == "Only the player who took a decision back can play it again."
+
+
+def test_with_bots_only_before_you_there_is_nothing_of_yours_to_take_back():
+    match = Match(KARAKUM, [Seat.parse("bot:random"), Seat("Ann")], seed=3)
+    play_random(match, 2, random.Random(0))
+    assert match.to_move == 1
+    assert match.undo_refusal(1) == "You have made no decision to take back."
+
+
+def test_public_views_follow_undo_and_redo():
+    match = Match(KARAKUM, [Seat("Ann"), Seat("Bob")], seed=12)
+    play_random(match, 6, random.Random(1))
+    full = match.public_views()
+    assert len(full) == 7 and full == [match.view(None, i) for i in range(7)]
+    match.undo()
+    assert match.public_views() == full[: len(match.states)]
+    match.redo()
+    assert match.public_views() == full

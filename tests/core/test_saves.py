@@ -174,6 +174,61 @@ def test_golden_format_3_saves_of_every_game_keep_loading(name, tmp_path):
     assert load_match(again).history == match.history
 
 
+@pytest.mark.parametrize(
+    "name",
+    ["karakum-3p-v4.json", "karawane-3p-v4.json", "karakorum-2p-v4.json", "jaipur-2p-v4.json"],
+)
+def test_golden_format_4_saves_of_every_game_keep_loading(name, tmp_path):
+    """Format 4 kept no take-back counts nor revision: none are counted, the revision starts
+    at one change per decision, and it saves again as the current format."""
+    path = EXAMPLES / name
+    before = digest(path)
+    data = json.loads(path.read_text())
+    match = load_match(path)
+    assert data["version"] == 4 and match.game.name == data["game"]
+    assert len(match.history) == len(data["history"]) and len(match.future) == len(data["redo"])
+    assert match.hints == data["hints"] and match.hints[0] == 2
+    assert match.takebacks == [0] * len(match.seats)
+    assert match.revision == len(data["history"]) + len(data["redo"])
+    assert match.can_redo() and match.redo() and match.undo()
+    assert digest(path) == before
+    again = load_match(save_match(match, tmp_path / name))
+    assert (again.history, again.hints, again.revision) == (
+        match.history,
+        match.hints,
+        match.revision,
+    )
+
+
+def test_take_backs_and_the_revision_are_saved_and_loaded(tmp_path):
+    match = Match(KARAKUM, [Seat("Ann"), Seat("Hal", "bot", "hard")], seed=4)
+    match.play(match.legal_actions()[0])
+    match.undo()
+    match.count_takeback(0)
+    loaded = load_match(save_match(match, tmp_path / "takebacks.json"))
+    assert loaded.takebacks == [1, 0] and loaded.revision == match.revision == 2
+
+
+@pytest.mark.parametrize(
+    ("key", "value", "problem"),
+    [
+        ("takebacks", [0, 3], "a bot seat has take-backs"),
+        ("takebacks", [1], "take-back counts do not fit its seats"),
+        ("revision", -1, "revision is not a count from 0"),
+        ("revision", "5", "'revision' does not hold what it should"),
+    ],
+)
+def test_spoiled_take_back_counts_and_revisions_are_refused(tmp_path, key, value, problem):
+    match = Match(KARAKUM, [Seat("Ann"), Seat("Hal", "bot", "hard")], seed=4)
+    match.play(match.legal_actions()[0])
+    path = save_match(match, tmp_path / "spoiled.json")
+    data = json.loads(path.read_text())
+    data[key] = value
+    path.write_text(json.dumps(data))
+    with pytest.raises(SaveError, match=problem):
+        load_match(path)
+
+
 def test_hint_counts_are_saved_and_loaded(tmp_path):
     match = Match(KARAKUM, [Seat("Ann"), Seat("Bob"), Seat("Hal", "bot", "hard")], seed=4)
     match.count_hint(0)

@@ -8,13 +8,15 @@ import socket
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
+import aiohttp
+
 from karavan_core.match import Match, Seat
 from karavan_core.registry import get_game
-from karavan_tui.net.bot_client import BotPlayer
-from karavan_tui.net.client import TableClient
-from karavan_tui.net.protocol import Update
-from karavan_tui.net.server import HostServer, ServerThread
-from karavan_tui.net.table import Table
+from karavan_net.bot_client import BotPlayer
+from karavan_net.client import TableClient
+from karavan_net.host import Host, host_for
+from karavan_net.protocol import PROTOCOL, Hello, Update, Welcome, decode_host, encode, table_url
+from karavan_net.server import HostServer, ServerThread
 
 CODE = "test-table-code"
 
@@ -42,21 +44,70 @@ async def hosting(
     port: int = 0,
     heartbeat: float = 5.0,
     events: list[str] | None = None,
-) -> AsyncIterator[tuple[Table, HostServer]]:
-    """A table for ``match`` served on loopback in this event loop."""
-    table = Table(
-        match,
-        CODE,
-        save_path=save_path,
-        bot_delay=0.0,
-        events=None if events is None else events.append,
-    )
-    server = HostServer([table], heartbeat=heartbeat)
+    **limits: float,
+) -> AsyncIterator[tuple[Host, HostServer]]:
+    """A table for ``match`` served on loopback in this event loop.
+
+    ``limits`` are :class:`HostServer`'s (``rate``, ``burst``, ``hello_seconds``).
+    """
+    said = None if events is None else events.append
+    table = host_for(match, CODE, save_path=save_path, bot_delay=0.0, events=said)
+    server = HostServer([table], heartbeat=heartbeat, events=said, **limits)
     await server.start("127.0.0.1", port)
     try:
         yield table, server
     finally:
         await server.stop()
+
+
+class Raw:
+    """A hand-driven WebSocket client: it sends whatever it is told to."""
+
+    def __init__(self, session: aiohttp.ClientSession, ws: aiohttp.ClientWebSocketResponse):
+        self.session, self.ws = session, ws
+        self.update: Update | None = None
+        self.secret: str | None = None
+
+    @classmethod
+    async def hello(
+        cls,
+        port: int,
+        name: str,
+        code: str = CODE,
+        protocol: int = PROTOCOL,
+        secret=None,
+        source: str = "127.0.0.1",
+    ):
+        """Connect from ``source`` (an address of this machine) and say Hello."""
+        connector = aiohttp.TCPConnector(local_addr=(source, 0))
+        session = aiohttp.ClientSession(connector=connector)
+        ws = await session.ws_connect(table_url("127.0.0.1", port))
+        raw = cls(session, ws)
+        await ws.send_str(encode(Hello(protocol, code, name, secret)))
+        return raw
+
+    async def next(self):
+        frame = await asyncio.wait_for(self.ws.receive(), 5)
+        if frame.type != aiohttp.WSMsgType.TEXT:
+            return frame
+        message = decode_host(frame.data)
+        if isinstance(message, Update):
+            self.update = message
+        if isinstance(message, Welcome):
+            self.secret = message.secret
+        return message
+
+    async def answer(self, text: str | bytes):
+        """Send ``text`` and return the first message that is not an update of others' doings."""
+        if isinstance(text, bytes):
+            await self.ws.send_bytes(text)
+        else:
+            await self.ws.send_str(text)
+        return await self.next()
+
+    async def close(self):
+        await self.ws.close()
+        await self.session.close()
 
 
 class Heard:
@@ -123,7 +174,7 @@ async def until(condition: Callable[[], bool], seconds: float = 20.0) -> None:
 @contextlib.contextmanager
 def hosting_in_thread(match: Match, code: str = CODE):
     """A table served from a thread (for tests that run the command line in this one)."""
-    table = Table(match, code, bot_delay=0.0)
+    table = host_for(match, code, bot_delay=0.0)
     thread = ServerThread(HostServer([table]), "127.0.0.1", 0)
     port = thread.start()
     try:

@@ -10,8 +10,8 @@ import time
 import pytest
 
 from karavan_core.saves import load_match
+from karavan_net import client as client_module
 from karavan_tui import cli
-from karavan_tui.net import client as client_module
 
 from .helpers import CODE, free_port, hosting_in_thread, new_match
 
@@ -88,7 +88,7 @@ def test_refused_joins_are_one_line_and_exit_2(capsys, monkeypatch, tmp_path):
                 "a third player": ((where, CODE, "--name", "Cid"), "no seat called Cid"),
                 "a taken seat": ((where, CODE, "--name", "Ann", "--bot", "random"), "is taken"),
                 "a wrong code": ((where, "guessed-code", "--name", "Bob"), "Wrong table code"),
-                "no host": ((nowhere, CODE, "--name", "Bob"), "no table answers"),
+                "no host": ((nowhere, CODE, "--name", "Bob"), "no Karavan table answers at"),
             }
             for case, (args, words) in cases.items():
                 status, err = join(capsys, *args)
@@ -124,6 +124,7 @@ def test_bad_join_arguments_exit_2(capsys, monkeypatch, tmp_path, args, words):
     [
         (("jaipur",), "--players"),
         (("jaipur", "--players", "Ann,Bob", "--code", "a b"), "--code"),
+        (("jaipur", "--players", "Ann,Bob", "--code", "nine-char"), "10 to 64"),
         (("--resume", "missing.json"), "no such file"),
         (("jaipur", "--players", "bot:random,bot:random", "--headless"), "human seat"),
     ],

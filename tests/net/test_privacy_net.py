@@ -17,7 +17,7 @@ import attrs
 import pytest
 
 from karavan_core.saves import converter_for, unstructure_action, unstructure_actions
-from karavan_tui.net.protocol import Update, decode_host
+from karavan_net.protocol import Update, decode_host
 
 from .helpers import bot, hosting, new_match
 
@@ -62,7 +62,8 @@ def check_frame(table, seat: int | None, text: str, checked: dict[str, int]) -> 
     hand = getattr(state, "hands", None)
     if hand is not None:  # the hand in the frame is the seat's own, and no other hand is there
         assert message.observation["hand"] == conv.unstructure(hand[seat])
-    legal = game.legal_actions(state) if state.to_move == seat else []
+    # Nobody decides before every seat is taken.
+    legal = game.legal_actions(state) if state.to_move == seat and table.started else []
     assert [(c.action, c.words) for c in message.legal] == [
         (unstructure_action(game, a), game.preview(observation, a)) for a in legal
     ]

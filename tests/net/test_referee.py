@@ -10,10 +10,11 @@ import threading
 import aiohttp
 
 from karavan_core.games.jaipur.components import Card
-from karavan_core.games.jaipur.state import Sell, TakeCamels
+from karavan_core.games.jaipur.state import Sell, TakeCamels, TakeGood
 from karavan_core.saves import load_match, unstructure_action
-from karavan_tui.net.client import JoinRefused, TableClient
-from karavan_tui.net.protocol import (
+from karavan_net.client import JoinRefused, TableClient
+from karavan_net.host import Host, host_for
+from karavan_net.protocol import (
     MAX_CLIENT_FRAME,
     PROTOCOL,
     Declined,
@@ -21,59 +22,15 @@ from karavan_tui.net.protocol import (
     Refused,
     Update,
     Welcome,
-    decode_host,
     encode,
-    table_url,
 )
-from karavan_tui.net.seats import remember, remembered
-from karavan_tui.net.table import Table, TableFile
+from karavan_net.seats import remember, remembered
+from karavan_net.storage import TableFile
 
-from .helpers import CODE, bot, hosting, joined, new_match, until
-
-
-class Raw:
-    """A hand-driven WebSocket client: it sends whatever it is told to."""
-
-    def __init__(self, session: aiohttp.ClientSession, ws: aiohttp.ClientWebSocketResponse):
-        self.session, self.ws = session, ws
-        self.update: Update | None = None
-        self.secret: str | None = None
-
-    @classmethod
-    async def hello(
-        cls, port: int, name: str, code: str = CODE, protocol: int = PROTOCOL, secret=None
-    ):
-        session = aiohttp.ClientSession()
-        ws = await session.ws_connect(table_url("127.0.0.1", port))
-        raw = cls(session, ws)
-        await ws.send_str(encode(Hello(protocol, code, name, secret)))
-        return raw
-
-    async def next(self):
-        frame = await asyncio.wait_for(self.ws.receive(), 5)
-        if frame.type != aiohttp.WSMsgType.TEXT:
-            return frame
-        message = decode_host(frame.data)
-        if isinstance(message, Update):
-            self.update = message
-        if isinstance(message, Welcome):
-            self.secret = message.secret
-        return message
-
-    async def answer(self, text: str | bytes):
-        """Send ``text`` and return the first message that is not an update of others' doings."""
-        if isinstance(text, bytes):
-            await self.ws.send_bytes(text)
-        else:
-            await self.ws.send_str(text)
-        return await self.next()
-
-    async def close(self):
-        await self.ws.close()
-        await self.session.close()
+from .helpers import CODE, Raw, bot, hosting, joined, new_match, until
 
 
-def decide(table: Table, number: int, *actions) -> str:
+def decide(table: Host, number: int, *actions) -> str:
     data = [unstructure_action(table.game, action) for action in actions]
     return json.dumps({"type": "Decide", "number": number, "actions": data})
 
@@ -129,10 +86,13 @@ async def test_forged_messages_are_refused_and_change_nothing():
         )
         await refused(decide(table, table.number), "1 to")
         await refused(decide(table, table.number, *bobs[:1] * 5), "1 to")
-        # A gesture that runs on into Ann's turn.
-        after = table.game.apply(match.state, bobs[0])
+        # A gesture that runs on into Ann's turn; one that runs on past a card turned up.
+        quiet = next(a for a in bobs if not table.game.reveals(match.view(1), a))
+        after = table.game.apply(match.state, quiet)
         annes_next = table.game.legal_actions(after)
-        await refused(decide(table, table.number, bobs[0], annes_next[0]), "only your own")
+        await refused(decide(table, table.number, quiet, annes_next[0]), "only your own")
+        take = next(a for a in bobs if isinstance(a, TakeGood))
+        await refused(decide(table, table.number, take, annes_next[0]), "past a decision that")
         # An oversized frame closes that connection; the table does not move.
         number, history = table.number, list(match.history)
         await bob.ws.send_str("x" * (MAX_CLIENT_FRAME + 1))
@@ -193,8 +153,9 @@ async def test_joins_refused_by_code_name_seat_and_protocol():
             raise AssertionError("an away seat was taken without its secret")
 
 
-async def test_undo_takes_back_only_your_own_last_decision():
+async def test_take_backs_are_free_while_quiet_and_asked_for_past_another_player():
     match = new_match("jaipur", "Ann,Bob", first=0)
+    game = match.game
     async with hosting(match) as (table, server):
         ann, bob = await joined(server.port, "Ann"), await joined(server.port, "Bob")
 
@@ -211,11 +172,13 @@ async def test_undo_takes_back_only_your_own_last_decision():
         await numbered(0)
         assert not ann.update.can_undo
         await refused(ann, "nothing to take back")
-        await ann.decide(match.legal_actions()[0])
+        quiet = [a for a in match.legal_actions() if not game.reveals(match.view(0), a)]
+        assert quiet, "the deal offers Ann a decision that reveals nothing"
+        await ann.decide(quiet[0])
         await numbered(1)
         assert ann.update.can_undo and not bob.update.can_undo
-        await refused(bob, "Ann has decided since your last decision")
-        await ann.undo()
+        await refused(bob, "Ann decided last: you have made no decision to take back")
+        await ann.undo()  # quiet, and nobody has decided since: free
         await numbered(2)
         assert match.history == [] and ann.update.can_redo and not bob.update.can_redo
         await ann.redo()
@@ -223,11 +186,26 @@ async def test_undo_takes_back_only_your_own_last_decision():
         assert len(match.history) == 1
         await bob.decide(match.legal_actions()[0])
         await numbered(4)
-        await refused(ann, "Bob has decided since your last decision")
-        assert len(match.history) == 2
-        await bob.undo()
+        # Past Bob's decision: Ann asks, Bob answers.
+        await ann.undo()
         await numbered(5)
-        assert len(match.history) == 1
+        asked = bob.update.takeback
+        assert asked is not None and (asked.seat, asked.waiting) == (0, [1])
+        assert ann.update.takeback == asked and len(match.history) == 2
+        await bob.answer(False)
+        await numbered(6)
+        assert bob.update.takeback is None and len(match.history) == 2
+        await ann.undo()
+        await numbered(7)
+        await bob.answer(True)
+        await numbered(8)
+        assert match.history == [] and bob.update.takeback is None
+        # Ann cannot answer for Bob.
+        number = table.number
+        await ann.answer(True)
+        await until(lambda: ann.heard.declines)
+        assert "Nobody is waiting for your answer" in ann.heard.declines.pop()
+        assert table.number == number
         await ann.close()
         await bob.close()
 
@@ -285,8 +263,8 @@ async def test_a_host_restarted_from_its_save_takes_its_players_back(tmp_path):
         if update.number >= 12:
             stop.set()
 
-    table = Table(match, CODE, save_path=save, bot_delay=0.0)
-    from karavan_tui.net.server import HostServer
+    table = host_for(match, CODE, save_path=save, bot_delay=0.0)
+    from karavan_net.server import HostServer
 
     server = HostServer([table])
     port = await server.start("127.0.0.1", 0)
@@ -301,7 +279,8 @@ async def test_a_host_restarted_from_its_save_takes_its_players_back(tmp_path):
     # The same host comes back from the save, with the table file beside it.
     file = TableFile.read(save)
     assert file is not None and file.code == CODE and set(file.digests) == {0, 1}
-    again = Table(saved, file.code, save_path=save, table_file=file, bot_delay=0.0)
+    again = host_for(saved, file.code, save_path=save, table_file=file, bot_delay=0.0)
+    assert again.number == table.number >= 12  # the table's numbers go on from where they were
     server = HostServer([again])
     await server.start("127.0.0.1", port)
     try:

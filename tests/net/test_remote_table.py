@@ -11,15 +11,15 @@ from karavan_core.engine import Action, IllegalAction
 from karavan_core.games.jaipur.components import Card
 from karavan_core.games.jaipur.state import Sell
 from karavan_core.match import Match
+from karavan_net.client import TableClient
 from karavan_tui.config import AppConfig
 from karavan_tui.modals.choice import ChoiceScreen
 from karavan_tui.net.app import TableApp
-from karavan_tui.net.client import TableClient
 from karavan_tui.net.join_screen import JoinScreen
 from karavan_tui.net.screen import RemoteGameScreen, RemoteOverScreen
 
 from ..tui.helpers import make_app, visible_characters
-from .helpers import CODE, bot, hosting, joined, new_match, until
+from .helpers import CODE, bot, free_port, hosting, joined, new_match, until
 
 
 def config(tmp_path) -> AppConfig:
@@ -101,11 +101,16 @@ async def test_join_a_table_from_the_title_screen(tmp_path):
             await pilot.pause()
             await pilot.press("j")
             await waiting(pilot, lambda: isinstance(app.screen, JoinScreen))
-            app.screen.query_one("#join-address").value = f"127.0.0.1:{server.port}"
+            nowhere = f"127.0.0.1:{free_port()}"
+            app.screen.query_one("#join-address").value = nowhere
             await pilot.press(*"wrong")
             await pilot.press("tab", *"Ann", "enter")
-            await waiting(pilot, lambda: "Cannot join" in visible_characters(app))
-            assert "Wrong table code" in visible_characters(app)
+            problem = app.screen.query_one("#join-problem")
+            said = f"Cannot join: no Karavan table answers at {nowhere}."
+            await waiting(pilot, lambda: str(problem.content) == said)
+            app.screen.query_one("#join-address").value = f"127.0.0.1:{server.port}"
+            await pilot.press("enter")
+            await waiting(pilot, lambda: "Wrong table code" in visible_characters(app))
             app.screen.query_one("#join-code").value = CODE
             await pilot.press("enter")
             await waiting(pilot, lambda: isinstance(app.screen, RemoteGameScreen))

@@ -7,6 +7,7 @@ import random
 import re
 from pathlib import Path
 
+from textual.widgets import Footer, Label
 from textual.worker import WorkerCancelled, WorkerFailed
 
 from karavan_core.match import Match, Seat
@@ -14,6 +15,7 @@ from karavan_core.registry import get_game
 from karavan_core.saves import new_save_path
 from karavan_tui.app import KaravanApp, create_app
 from karavan_tui.config import AppConfig
+from karavan_tui.modals.curtain import CurtainScreen
 from karavan_tui.modals.new_game import NewGameScreen
 from karavan_tui.screens.game import GameScreen
 
@@ -120,6 +122,18 @@ def visible_characters(app) -> str:
     """Every character the screen shows now, line by line, without styles."""
     lines = app.screen._compositor.render_update(full=True).render_segments(app.console)
     return re.sub(r"\x1b\[[0-9;?]*[A-Za-z]", "", lines)
+
+
+def curtain_text(app: KaravanApp) -> str:
+    """What the curtain on top says besides its news, which must be the public log's lines
+    since the next player's last decision (checked here)."""
+    curtain = app.screen
+    assert isinstance(curtain, CurtainScreen)
+    match = game_screen(app).match
+    seat = next(i for i, seat in enumerate(match.seats) if seat.name == curtain.player_name)
+    assert curtain.news == tuple(match.log()[match.last_move_of(seat) + 1 :])
+    shown = [str(label.render()) for label in curtain.query(Label)]
+    return "\n".join([*shown, str(curtain.query_one(Footer).render())])
 
 
 async def open_new_game_dialog(pilot, app: KaravanApp) -> NewGameScreen:

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import json
+import re
+
+import pytest
 
 from karavan_core import all_games
 from karavan_core.games.karakum.state import Buy, DrawCard, TakeCard
@@ -15,12 +18,14 @@ from karavan_tui.screens.rules import RulesScreen
 from karavan_tui.screens.title import TitleScreen
 from karavan_tui.screens.too_small import TooSmallScreen
 from karavan_tui.widgets.cards import Card
+from karavan_tui.widgets.side import StatusLine
 
 from .helpers import (
     game_screen,
     karakum_match,
     make_app,
     open_new_game_dialog,
+    seeded_match,
     settle,
     start_with,
     visible_characters,
@@ -109,6 +114,43 @@ async def test_ascii_mode_reaches_header_footer_and_table(tmp_path):
         assert sorted({ch for ch in drawn if not ch.isascii()}) == []
 
 
+def non_ascii(app) -> list[str]:
+    """The characters outside ASCII on the screen now."""
+    return sorted({ch for ch in visible_characters(app) if not ch.isascii()})
+
+
+@pytest.mark.parametrize("game", [game.name for game in all_games()])
+async def test_ascii_mode_reaches_the_engines_words_in_the_news_log_and_move_list(tmp_path, game):
+    """The engine writes typography (Karawane's camels move "a -> b" with an arrow): in
+    ASCII mode the line over the table, the log, the full log, the move list and the
+    toasts show plain stand-ins."""
+    seats = "Ann,bot:random" if game == "jaipur" else "Ann,bot:random,bot:random"
+    match = seeded_match(game, seats, moves=40)
+    while match.to_move != 0:
+        match.play(match.legal_actions()[0])
+    if game == "karawane":  # the engine's own words do hold typography
+        assert "→" in "".join(match.log())
+    app = start_with(tmp_path, match)
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await settle(pilot, app)
+        app.set_ascii(True)
+        await pilot.pause()
+        assert non_ascii(app) == [], "table"
+        await pilot.press("a")  # the move list
+        await pilot.pause()
+        assert isinstance(app.screen, ChoiceScreen)
+        assert non_ascii(app) == [], "move list"
+        await pilot.press("escape", "l")  # the whole log
+        await pilot.pause()
+        assert non_ascii(app) == [], "log"
+        await pilot.press("escape")
+        await pilot.pause()
+        legal = match.legal_actions()
+        game_screen(app).notify(game_screen(app).preview(legal[-1]), title="Hint")
+        await pilot.pause()
+        assert non_ascii(app) == [], "toast"
+
+
 async def test_a_small_terminal_gets_a_notice(tmp_path):
     app = make_app(tmp_path)
     async with app.run_test(size=(60, 20)) as pilot:
@@ -189,6 +231,49 @@ async def test_new_game_dialog_seats_hard_bots_and_says_how_each_seat_plays(tmp_
         assert dialog.query_one("#name-1").value == "Random bot 2"
 
 
+async def test_f1_in_the_new_game_dialog_opens_the_rules_of_the_game_chosen(tmp_path):
+    app = make_app(tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        dialog = await open_new_game_dialog(pilot, app)
+        dialog.query_one("#game").focus()
+        await pilot.press("enter", "end", "enter")  # the last game of the list
+        await pilot.pause()
+        last = all_games()[-1].name
+        assert dialog.game.name == last
+        await pilot.press("f1")
+        await pilot.pause()
+        assert isinstance(app.screen, RulesScreen)
+        assert app.screen.query_one("TabbedContent").active == last
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen is dialog
+
+
+async def test_the_new_game_dialog_remembers_your_name_and_last_game(tmp_path):
+    app = make_app(tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        dialog = await open_new_game_dialog(pilot, app)
+        dialog.query_one("#game").focus()
+        await pilot.press("enter", "end", "enter")
+        name = dialog.query_one("#name-0")
+        name.focus()
+        name.value = ""
+        await pilot.press(*"Zoe Quinn", "ctrl+s")
+        await settle(pilot, app)
+        match = game_screen(app).match
+        assert match.seats[0].name == "Zoe Quinn" and match.game.name == all_games()[-1].name
+        await pilot.press("q")
+        await pilot.pause()
+        dialog = await open_new_game_dialog(pilot, app)
+        assert dialog.game.name == all_games()[-1].name
+        assert dialog.query_one("#name-0").value == "Zoe Quinn"
+    again = make_app(tmp_path)  # the next run of the app, from the same settings file
+    async with again.run_test(size=(80, 24)) as pilot:
+        dialog = await open_new_game_dialog(pilot, again)
+        assert dialog.game.name == all_games()[-1].name
+        assert dialog.query_one("#name-0").value == "Zoe Quinn"
+
+
 async def test_load_table_opens_and_deletes_after_confirming(tmp_path):
     from karavan_core.saves import save_match
     from karavan_tui.modals.confirm import ConfirmScreen
@@ -218,6 +303,47 @@ async def test_load_table_opens_and_deletes_after_confirming(tmp_path):
         await pilot.press("enter")
         await settle(pilot, app)
         assert isinstance(app.screen, GameScreen | CurtainScreen)
+
+
+@pytest.mark.parametrize("keys", [("enter",), ("p",), ("v",)], ids=["open", "replay", "review"])
+async def test_looking_at_a_save_leaves_it_as_it_was(tmp_path, keys):
+    """Only a change to the match rewrites its save: opening it and leaving, replaying it or
+    reviewing it from the Load dialog keeps the file (and its "last played") as it was."""
+    from karavan_core.saves import save_match
+
+    match = karakum_match(moves=6)
+    while match.to_move != 0:  # Ann's turn: opening the save, no bot moves
+        match.play(match.legal_actions()[0])
+    path = save_match(match, tmp_path / "saves" / "old.json")
+    old = re.sub(r'"saved_at":"[^"]*"', '"saved_at":"2020-01-02T03:04:05+00:00"', path.read_text())
+    path.write_text(old)  # played long ago: a rewrite in the same second would show too
+    before = path.read_bytes()
+    app = make_app(tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("l")
+        await settle(pilot, app)
+        await pilot.press(*keys)
+        await settle(pilot, app)
+        assert not isinstance(app.screen, TitleScreen)
+        await pilot.press("escape", "q")
+        await settle(pilot, app)
+        assert isinstance(app.screen, TitleScreen)
+    assert path.read_bytes() == before
+
+
+async def test_a_move_after_opening_a_save_rewrites_it(tmp_path):
+    from karavan_core.saves import load_match, save_match
+
+    path = save_match(karakum_match(moves=6), tmp_path / "saves" / "old.json")
+    app = make_app(tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.open_file(path)
+        await settle(pilot, app)
+        await pilot.press("enter")
+        await settle(pilot, app)
+        await pilot.press("q")
+        await settle(pilot, app)
+    assert len(load_match(path).history) > 6
 
 
 def test_no_color_is_respected(tmp_path, monkeypatch):
@@ -253,3 +379,100 @@ def test_every_registered_game_has_a_table_and_rules_to_read():
     for game in all_games():
         assert issubclass(table_for(game.name), TableView)
         assert rules_text(game.name).strip()
+
+
+async def test_the_saved_note_stays_in_sight_when_the_status_wraps(tmp_path):
+    """The status line holds two lines: a long prompt (a hint naming a whole payment) gives
+    way, the indicators do not."""
+    app = start_with(tmp_path, karakum_match())
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        screen = game_screen(app)
+        words = (
+            "Hint (54% to win): Ann pays 2 jewelry + 2 honey; the red 1 joins the caravan. "
+            "From the left side, the orange 1 joins the caravan. A new camel is revealed in "
+            "the market. A value-1 camel earns a free resource card."
+        )
+        status = screen.query_one(StatusLine)
+        status.show(words, True, screen.glyphs.saved, screen.glyphs)
+        await pilot.pause()
+        assert status.size.height == 2
+        drawn = visible_characters(app).splitlines()
+        assert drawn[-3].startswith(" Hint (54% to win): Ann pays 2 jewelry")
+        assert drawn[-2].rstrip().endswith("⧗ thinking…  ✓ saved")
+        await pilot.resize_terminal(200, 30)  # wider: the whole prompt fits again
+        await pilot.pause()
+        lines = visible_characters(app).splitlines()[-3:-1]
+        assert " ".join(line.strip() for line in lines) == f"{words}  ⧗ thinking…  ✓ saved"
+
+
+async def test_the_log_stays_on_its_newest_lines_after_the_terminal_shrinks_and_grows(tmp_path):
+    """Whatever the resizes (too small for a while, wider, back), the log beside the table
+    shows its newest lines: its text wraps anew at each width."""
+    match = karakum_match("Ann,bot:random", moves=60)
+    while match.to_move != 0:
+        match.play(match.legal_actions()[0])
+    app = start_with(tmp_path, match)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        log = game_screen(app).query_one("#log")
+        assert log.max_scroll_y > 0 and log.scroll_y == log.max_scroll_y
+        for size in [(70, 20), (200, 50), (70, 20), (80, 24), (120, 40), (80, 24)]:
+            await pilot.resize_terminal(*size)
+            await pilot.pause()
+            await pilot.pause()
+            if size != (70, 20):  # too small: the notice covers the game meanwhile
+                assert isinstance(app.screen, GameScreen)
+                assert log.scroll_y == log.max_scroll_y > 0, size
+
+
+def test_a_remembered_name_is_outside_data_and_checked_like_any_name(tmp_path):
+    path = tmp_path / "settings.json"
+    path.write_text(json.dumps({"player_name": "Zoe\x1b[2J", "last_game": 7}))
+    settings = Settings.load(path)
+    assert settings.player_name is None and settings.last_game is None
+    path.write_text(json.dumps({"player_name": "Zoe", "last_game": "no such game"}))
+    settings = Settings.load(path)
+    assert settings.player_name == "Zoe" and settings.last_game == "no such game"
+
+
+async def test_the_save_name_box_takes_as_many_characters_as_a_save_name_may_have(tmp_path):
+    from karavan_core.saves import MAX_STEM
+    from karavan_tui.modals.save_as import SaveAsScreen
+
+    app = start_with(tmp_path, karakum_match())
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await settle(pilot, app)
+        await pilot.press("s")
+        await pilot.pause()
+        assert isinstance(app.screen, SaveAsScreen)
+        box = app.screen.query_one("#save-name")
+        box.value = ""
+        await pilot.press(*("a" * (MAX_STEM + 5)))
+        assert box.value == "a" * MAX_STEM  # the box stops where the name must stop
+        await pilot.press("enter")
+        await settle(pilot, app)
+        assert isinstance(app.screen, GameScreen)
+        assert game_screen(app).save_path.name == "a" * MAX_STEM + ".json"
+
+
+async def test_an_unticked_checkbox_shows_an_empty_box_in_either_symbol_set(tmp_path):
+    from karavan_tui.modals.settings import SettingsScreen
+
+    app = make_app(tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        app.push_screen(SettingsScreen())
+        await pilot.pause()
+        box = app.screen.query_one("#ascii")
+        assert not box.value
+        assert str(box.render()).startswith("▐ ▌")  # empty: no dim X
+        box.focus()
+        await pilot.press("space")  # ASCII mode on: a ticked box in brackets
+        await pilot.pause()
+        assert app.ascii_mode and str(box.render()).startswith("[X]")
+        assert non_ascii(app) == []
+        await pilot.press("space")
+        await pilot.pause()
+        assert not app.ascii_mode and str(box.render()).startswith("▐ ▌")
+        app.ascii_mode = True  # as an unticked box would look in ASCII mode
+        assert str(box.render()).startswith("[ ]")

@@ -8,6 +8,7 @@ from collections import Counter
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from rich.cells import cell_len
 
 from karavan_core.games.jaipur.components import GOODS, Card
 from karavan_core.games.jaipur.state import Exchange, Sell, TakeCamels, TakeGood
@@ -21,12 +22,14 @@ from karavan_tui.tables.jaipur import MarketZone, RoundSummaryScreen, stable_lay
 
 from .helpers import (
     SEED,
+    curtain_text,
     game_screen,
     make_app,
     near_the_end,
     settle,
     start_against_random_bot,
     start_with,
+    visible_characters,
 )
 from .test_snapshots import SIZES, TABLE_SIZES, steady
 
@@ -158,7 +161,7 @@ async def test_curtain_hides_hands_and_bonus_values(tmp_path):
         assert not screen.query_one("#hand-row").display
         players = str(screen.query_one("#players").render())
         assert players.count("hidden") == 2 and "so far" not in players
-        text = screen_text(app)
+        text = curtain_text(app)
         assert "Pass to Ann" in text and "diamond" not in text and "hidden" not in text
         await pilot.press("enter")
         await pilot.pause()
@@ -352,3 +355,126 @@ def test_the_market_shrinks_from_its_emptied_places_when_the_deck_runs_dry():
     shown = [Card.GOLD, Card.SILVER, Card.CLOTH, Card.SPICE, Card.LEATHER]
     laid = stable_layout(shown, [Card.GOLD, Card.SILVER, Card.LEATHER, Card.CAMEL])
     assert laid == [Card.GOLD, Card.SILVER, Card.CAMEL, Card.LEATHER]
+
+
+async def test_the_round_zone_shows_every_line_of_both_players_at_80x24(tmp_path):
+    """Ann's takings make a long line: it is said shorter rather than wrapped, so the lines
+    under her rival (his tokens, the goods seen in his hand) stay in sight."""
+    from tests.core.test_analysis import decisive_jaipur
+
+    match = Match(get_game("jaipur"), [Seat("Ann"), Seat("Bob", "bot", "hard")], 7)
+    match.states[0] = decisive_jaipur()
+    app = start_with(tmp_path, match)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        players = game_screen(app).query_one("#players")
+        lines = str(players.render()).splitlines()
+        room = players.content_region
+        assert len(lines) == 5 and len(lines) <= room.height
+        assert all(cell_len(line) <= room.width for line in lines), lines
+        assert "30 so far" in lines[1] and lines[4].strip() == "seen in hand: S2"
+        drawn = visible_characters(app)
+        assert "seen in hand: S2" in drawn and "so far" in drawn
+
+
+async def test_the_market_keeps_its_places_through_undo_and_resume(tmp_path):
+    """The market's order comes from the game's history, not from what the screen drew
+    last: undo and resume show each card where it was."""
+    match = jaipur_match(moves=0)
+    app = start_with(tmp_path, match)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        market = game_screen(app).table.query_one(MarketZone)
+        seen = [list(market.shown)]
+        for _ in range(3):  # Ann takes a good (the last one offered) or else the camels
+            legal = match.legal_actions()
+            shown = market.shown
+            takes = [i for i, card in enumerate(shown) if card and TakeGood(card) in legal]
+            camels = [i for i, card in enumerate(shown) if card is Card.CAMEL]
+            await press_card(pilot, "market", takes[-1] if takes else camels[0])
+            await settle(pilot, app)
+            seen.append(list(market.shown))
+        assert len(match.history) == 6
+        await pilot.press("u")  # back to Ann's third decision: the market as she saw it
+        await settle(pilot, app)
+        assert market.shown == seen[2]
+        await pilot.press("u")
+        await settle(pilot, app)
+        assert market.shown == seen[1]
+        await pilot.press("r", "r")
+        await settle(pilot, app)
+        assert market.shown == seen[3]
+        game_screen(app).saver.flush()
+        path = game_screen(app).save_path
+    again = make_app(tmp_path)
+    async with again.run_test(size=(80, 24)) as pilot:
+        again.open_file(path)
+        await settle(pilot, again)
+        assert game_screen(again).table.query_one(MarketZone).shown == seen[3]
+
+
+async def test_the_replay_offers_no_move(tmp_path):
+    """A replay plays nothing: the table says nothing of Enter selling, x exchanging or
+    Space marking."""
+    from karavan_tui.screens.replay import ReplayScreen
+
+    match = jaipur_match(moves=6)
+    app = make_app(tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        app.push_screen(ReplayScreen(match, 6, 0))  # at Ann's decision, as she saw it
+        await pilot.pause()
+        text = visible_characters(app)
+        assert "Ann's hand" in text
+        for words in ("Enter sells", "x exchanges", "Space marks"):
+            assert words not in text
+
+
+async def test_at_the_end_of_the_match_every_bonus_token_is_valued(tmp_path):
+    """Bonus values stay hidden only until the round ends: once the match is over (and in
+    the face-up replay) the table values everyone's."""
+    from karavan_tui.screens.replay import ReplayScreen
+
+    match = jaipur_match("Ann,bot:random", seed=4243, moves=2000, until=lambda m: m.is_over())
+    assert match.is_over() and all(s.bonus_tokens for s in match.state.rounds[-1].scores)
+    app = make_app(tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        app.push_screen(ReplayScreen(match, len(match.history), 0))
+        await pilot.pause()
+        await pilot.press("f")
+        await pilot.pause()
+        assert "every card face up" in visible_characters(app)
+        players = str(app.screen.query_one("#players").render())
+        assert "hidden" not in players
+        counts = [sum(score.bonus_tokens) for score in match.state.rounds[-1].scores]
+        assert all(f"{total}" in players for total in counts)
+
+
+def test_the_market_is_laid_out_afresh_at_each_deal_and_kept_in_place_after():
+    from karavan_core.games.jaipur.rules import cards_of
+    from karavan_tui.tables.jaipur import market_places
+
+    match = jaipur_match(moves=400, until=lambda m: len(m.state.rounds) == 1)
+    views = match.public_views()
+    assert views[-1].turn == 0 and len(views[-1].rounds) == 1  # round 2 just dealt
+    assert market_places(views) == cards_of(views[-1].market)  # goods, then camels
+    assert market_places(views[:1]) == cards_of(views[0].market)
+    for end in range(2, 12):  # within the first round each card keeps its place
+        before, after = market_places(views[: end - 1]), market_places(views[:end])
+        assert after == stable_layout(before, cards_of(views[end - 1].market)[:5])
+
+
+async def test_the_rules_explain_what_the_table_abbreviates(tmp_path):
+    """F1 at the table: the rules say what K, "sold D3 G2 L2" and "seen in hand" mean."""
+    from karavan_tui.screens.rules import RulesScreen
+
+    app = start_with(tmp_path, jaipur_match(moves=6))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        await pilot.press("f1")
+        await pilot.pause()
+        assert isinstance(app.screen, RulesScreen)
+        text = app.screen.query_one("#jaipur").query_one("Markdown").source
+        assert "**K**" in text and "herd K3" in text
+        assert "sold D3 G2 L2" in text and "seen in hand" in text

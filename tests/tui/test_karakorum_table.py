@@ -6,9 +6,14 @@ import random
 
 import pytest
 from attrs import evolve
+from rich.cells import cell_len
 from rich.console import Console
 
+from karavan_core.games.karakorum.components import Peak
 from karavan_core.games.karakorum.state import (
+    Card,
+    Done,
+    Expedition,
     KarakorumObservation,
     Place,
     Remove,
@@ -18,14 +23,18 @@ from karavan_core.games.karakorum.state import (
     Take,
 )
 from karavan_core.match import Match
+from karavan_core.text import MAX_NAME_LENGTH
 from karavan_tui.modals.choice import ChoiceScreen
 from karavan_tui.modals.curtain import CurtainScreen
 from karavan_tui.screens.game import GameScreen
 from karavan_tui.screens.game_over import GameOverScreen
-from karavan_tui.tables.karakorum import KarakorumTable
+from karavan_tui.tables.karakorum import KarakorumTable, gone_since
+from karavan_tui.widgets.cards import CardRow
+from karavan_tui.widgets.side import first_sentence
 
 from .helpers import (
     SEED,
+    curtain_text,
     game_screen,
     make_app,
     near_the_end,
@@ -134,7 +143,7 @@ async def test_hot_seat_curtain_hides_the_table_and_the_deck_order_never_shows(t
         # The table is given an observation: the deck only as a count.
         assert isinstance(view.observation, KarakorumObservation)
         assert not hasattr(view.observation, "deck")
-        text = screen_text(app)
+        text = curtain_text(app)
         assert "Pass to Ann" in text and "reveal" not in text and "Goals" not in text
         await pilot.press("enter")
         await pilot.pause()
@@ -151,7 +160,7 @@ async def test_hot_seat_curtain_hides_the_table_and_the_deck_order_never_shows(t
         assert match.to_move == 1
         assert isinstance(app.screen, CurtainScreen) and app.screen.player_name == "Bob"
         assert screen.table.view.observation.player is None
-        text = screen_text(app)
+        text = curtain_text(app)
         assert "Pass to Bob" in text and "Goals" not in text and "reveal" not in text
         await pilot.press("enter")
         await pilot.pause()
@@ -256,6 +265,208 @@ async def test_ascii_mode_and_a_busy_four_player_table_fit_80x24(tmp_path):
         assert table.max_scroll_y == 0  # every zone fits without scrolling
 
 
+def first_position(seats: str, wanted, *, steps: int = 300, reveal: bool = False):
+    """The first position of seeded random games (seed 1 up) where ``wanted(match)`` is true.
+
+    Returns the match and what ``wanted`` returned; with ``reveal``, the active player
+    reveals up to three cards before stopping.
+    """
+    for seed in range(1, 200):
+        match = karakorum_match(seats, seed=seed)
+        rng = random.Random(seed)
+        for _ in range(steps):
+            if match.is_over():
+                break
+            found = wanted(match)
+            if found:
+                return match, found
+            legal = match.legal_actions()
+            more = reveal and Reveal() in legal and len(match.state.table) < 3
+            match.play(Reveal() if more else rng.choice(legal))
+    raise AssertionError("no such position")
+
+
+def at_step(step: Step) -> Match:
+    """A two-player match at Ann's decision of ``step`` (random play, revealing a few cards)."""
+    match, _ = first_position(
+        "Ann,Bob", lambda m: m.state.step is step and m.to_move == 0, reveal=True
+    )
+    return match
+
+
+@pytest.mark.parametrize(
+    ("step", "words"),
+    [
+        (Step.REVEAL, "\nstop"),
+        (Step.TAKE_MORE, "stop\ntaking"),
+        (Step.OTHERS, "pass"),
+        (Step.PLACE, "done"),
+    ],
+)
+async def test_the_last_slot_of_the_table_row_says_what_it_does_in_each_step(tmp_path, step, words):
+    app = start_with(tmp_path, at_step(step))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        if not isinstance(app.screen, GameScreen):
+            await pilot.press("enter")  # the curtain
+            await pilot.pause()
+        row = game_screen(app).query_one("#table-row", CardRow)
+        assert words in str(row.cards[-1].render())
+
+
+def titles_cut(app) -> list[str]:
+    """The zone titles (top and bottom borders) too long for their zone at its width now."""
+    cut = []
+    for zone in game_screen(app).table.query(".zone"):
+        room = zone.outer_size.width - 6  # "╭─ " and " ─╮" around the words
+        for title in (zone.border_title, zone.border_subtitle):
+            if zone.display and title and cell_len(str(title)) > room:
+                cut.append(str(title))
+    return cut
+
+
+async def test_every_zone_title_fits_at_80_columns_with_the_longest_names(tmp_path):
+    long = "Annabelle Marie Lovelace"  # as long as a name may be
+    assert len(long) == MAX_NAME_LENGTH
+    match = karakorum_match(f"{long},bot:random:Bartholomew Q Longfellow", seed=5)
+    app = start_with(tmp_path, match)
+    async with app.run_test(size=(80, 24)) as pilot:
+        steps = set()
+        for _ in range(80):  # Ann plays by Enter (and a picker's first choice)
+            await settle(pilot, app)
+            if match.is_over():
+                break
+            assert titles_cut(app) == [], match.state.step
+            steps.add(match.state.step)
+            await pilot.press("enter")
+            await settle(pilot, app)
+            if isinstance(app.screen, ChoiceScreen):
+                await pilot.press("enter")
+        assert {Step.REVEAL, Step.PLACE} <= steps
+
+
+def after_a_removal() -> tuple[Match, Expedition]:
+    """Ann to move just after the bot removed an expedition (and scored none)."""
+
+    def removed(match: Match) -> Expedition | None:
+        since = match.last_move_of(0)
+        news = match.history[since:]
+        if match.to_move != 0 or not since or any(isinstance(a, Score) for a in news):
+            return None
+        old, now = match.view(0, since).expeditions[1], match.state.expeditions[1]
+        gone = [exp for exp in old if exp not in now]
+        return gone[0] if any(isinstance(a, Remove) for a in news) and len(gone) == 1 else None
+
+    return first_position("Ann,bot:random", removed, steps=400)
+
+
+def test_what_became_of_a_gone_expedition_is_told_from_the_two_views_alone():
+    """Three cards or more: scored; fewer, its marker not up: removed; else discarded."""
+    red = [Card(Peak.RED, value, 0) for value in (2, 4, 6)]
+    small, green = Card(Peak.RED, 5, 2), Card(Peak.GREEN, 3, 1)
+    before = evolve(
+        karakorum_match().view(0),
+        expeditions=((), (Expedition(tuple(red)), Expedition((small,)), Expedition((green,)))),
+    )
+    now = evolve(before, expeditions=((), ()), tracks=(before.tracks[0], (5, 0, 0)))
+    assert gone_since(now, before, 1) == [
+        (Expedition(tuple(red)), "scored"),
+        (Expedition((small,)), "discarded"),  # a red one was scored meanwhile: either way
+        (Expedition((green,)), "removed"),
+    ]
+    assert gone_since(now, None, 1) == []  # nothing to compare with: nothing is news
+    grown = evolve(before, expeditions=((), (Expedition((*red, Card(Peak.RED, 7, 0))),)))
+    assert [exp for exp, _ in gone_since(grown, before, 1)] == [
+        Expedition((small,)),
+        Expedition((green,)),
+    ]  # the red one that grew is still there
+
+
+@pytest.mark.parametrize("width", [80, 120])
+async def test_an_expedition_removed_since_your_last_decision_is_shown_where_it_was(
+    tmp_path, width
+):
+    match, gone = after_a_removal()
+    app = start_with(tmp_path, match)
+    async with app.run_test(size=(width, 40)) as pilot:
+        await settle(pilot, app)
+        table = game_screen(app).table
+        zone = table.query_one("#opponents" if width >= 120 else "#climbers")
+        shown = str(zone.render())
+        bob = shown[shown.index(match.seats[1].name) :]  # the bot's part of the zone
+        values = " ".join(str(card.value) for card in gone.cards)
+        changed = game_screen(app).glyphs.changed
+        assert f"{changed}{gone.color.letter}[{values}] removed" in bob
+        # Once Ann has decided, it is old news: the mark goes.
+        await pilot.press("enter")
+        await settle(pilot, app)
+        if match.to_move == 0 and not any(
+            isinstance(a, Remove) for a in match.history[match.last_move_of(0) :]
+        ):
+            assert "removed" not in str(zone.render())
+
+
+def after_a_placing_turn() -> Match:
+    """Ann to move after a bot's placing turn that placed or removed, then ended.
+
+    Told in full, the bots' decisions since Ann's last one do not fit in 80 columns.
+    """
+
+    def told_long(match: Match) -> bool:
+        since = match.last_move_of(0)
+        news = match.history[since:]
+        told = " ".join(first_sentence(line) for line in match.log()[since + 1 :])
+        return (
+            match.to_move == 0
+            and since > 0
+            and news[-1:] == [Done()]
+            and any(isinstance(a, Place | Remove) for a in news)
+            and len(told) > 80
+        )
+
+    match, _ = first_position("Ann,bot:random,bot:random", told_long)
+    return match
+
+
+@pytest.mark.parametrize("width", [80, 200])
+async def test_the_news_line_tells_the_most_telling_of_the_bots_moves(tmp_path, width):
+    match = after_a_placing_turn()
+    since = match.last_move_of(0)
+    said = [first_sentence(line).rstrip(".") for line in match.log()[since + 1 :]]
+    app = start_with(tmp_path, match)
+    async with app.run_test(size=(width, 40)) as pilot:
+        await settle(pilot, app)
+        banner = str(game_screen(app).query_one("#banner").render())
+        names = [seat.name for seat in match.seats]
+        # What each decision did, without its player's name (a player's run shares it).
+        deeds = [
+            next(text[len(n) + 1 :] for n in names if text.startswith(n + " ")) for text in said
+        ]
+        ends = [d for d, a in zip(deeds, match.history[since:], strict=True) if a == Done()]
+        telling = [d for d, a in zip(deeds, match.history[since:], strict=True) if a != Done()]
+        if width == 80:  # room for one or two: a placing or removal, not the end of the turn
+            assert any(deed[:30] in banner for deed in telling)
+            assert not any(deed in banner for deed in ends)
+        else:  # room for every one of them
+            assert all(deed in banner for deed in deeds), (banner, deeds)
+            assert "earlier" not in banner and "more" not in banner
+
+
+@pytest.mark.parametrize("width", [120, 179, 180, 200])
+async def test_from_120_columns_the_others_expeditions_have_their_own_zone(tmp_path, width):
+    match = climbing_match("Ann,bot:random,bot:random", moves=120)
+    app = start_with(tmp_path, match)
+    async with app.run_test(size=(width, 50)) as pilot:
+        await settle(pilot, app)
+        table = game_screen(app).table
+        opponents = table.query_one("#opponents")
+        assert opponents.display and opponents.region.height > 2
+        shown = str(opponents.render())
+        assert all(seat.name in shown for seat in match.seats[1:])
+        # Listed once: the tracks zone leaves them out (an expedition reads "G[3 6 8] 7▲").
+        assert "[" not in str(table.query_one("#climbers").render())
+
+
 @pytest.mark.parametrize("size", SIZES)
 def test_karakorum_table_start(snap_compare, tmp_path, size):
     app = start_with(tmp_path, karakorum_match())
@@ -266,3 +477,19 @@ def test_karakorum_table_start(snap_compare, tmp_path, size):
 def test_karakorum_table_mid_game(snap_compare, tmp_path, size):
     match = climbing_match("Ann,bot:random,bot:random,bot:random", moves=300)
     assert snap_compare(start_with(tmp_path, match), terminal_size=size, run_before=steady)
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_karakorum_after_a_removal(snap_compare, tmp_path, size):
+    match, _ = after_a_removal()
+    assert snap_compare(start_with(tmp_path, match), terminal_size=size, run_before=steady)
+
+
+def test_karakorum_taking_more_with_the_longest_name(snap_compare, tmp_path):
+    long = "Annabelle Marie Lovelace"
+
+    def taking_more(match: Match) -> bool:
+        return match.state.step is Step.TAKE_MORE and match.to_move == 0
+
+    match, _ = first_position(f"{long},bot:random", taking_more, reveal=True)
+    assert snap_compare(start_with(tmp_path, match), terminal_size=(80, 24), run_before=steady)

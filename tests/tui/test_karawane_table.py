@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 
+from karavan_core.analysis import judge
+from karavan_core.analysis.judge import Hint
 from karavan_core.games.karawane.components import Card, Kind
 from karavan_core.games.karawane.state import Play, PlayWithoutEffect
 from karavan_core.match import Match
@@ -11,7 +13,7 @@ from karavan_tui.modals.choice import ChoiceScreen
 from karavan_tui.modals.curtain import CurtainScreen
 from karavan_tui.screens.game import GameScreen
 from karavan_tui.screens.game_over import GameOverScreen
-from karavan_tui.tables.karawane import KarawaneTable, TrackZone, card_of
+from karavan_tui.tables.karawane import SEAT_LETTERS, KarawaneTable, TrackZone, card_of
 from karavan_tui.widgets.cards import CardRow
 
 from .helpers import (
@@ -167,10 +169,15 @@ async def test_curtain_between_two_humans_hides_every_private_card(tmp_path):
         assert isinstance(app.screen, CurtainScreen) and app.screen.player_name == "Bob"
         assert screen.table.view.observation.player is None and not hand_row.display
         assert all(not str(card.render()).strip() for card in hand_row.cards)
-        # ...but no toast outlives her turn, and the curtain is opaque: no card is named.
+        # ...but no toast outlives her turn, and the curtain is opaque: no card is named
+        # but the one the public log tells she played.
         assert not list(app._notifications)
         text = rendered(app)
-        assert "Pass to Bob" in text and not any(label in text for label in LABELS)
+        public = " ".join(match.log())
+        assert "Pass to Bob" in text
+        assert {label for label in LABELS if label in text} <= {
+            label for label in LABELS if label in public
+        }
         await pilot.press("enter")
         await pilot.pause()
         assert screen.table.view.observation.player == 1 and hand_row.display
@@ -213,6 +220,87 @@ async def test_ascii_mode_and_four_players_fit_80x24(tmp_path):
         assert "hand deck" in lines[0]  # a line of headings, then a line per player
         assert [line[3] for line in lines[1:5]] == list("ABCD")
         assert players.content_region.height >= 5
+
+
+def two_camel_position() -> tuple[Match, list[Play]]:
+    """Ann to move, holding a card that could move either of two camels."""
+    for moves in range(6, 200, 2):
+        match = karawane_match(moves=moves)
+        if match.to_move != 0:
+            continue
+        by_card: dict[Card, list[Play]] = {}
+        for action in match.legal_actions():
+            if isinstance(action, Play):
+                by_card.setdefault(action.card, []).append(action)
+        for plays in by_card.values():
+            if len(plays) >= 2:
+                return match, plays
+    raise AssertionError("no such position")
+
+
+def hint_with(monkeypatch, action) -> None:
+    """The Expert's hint is ``action`` (the search itself is tested elsewhere)."""
+
+    def hint(self, observation, legal):
+        assert action in legal
+        return Hint(action, self.game.preview(observation, action), 0.5)
+
+    monkeypatch.setattr(judge.Analyst, "hint", hint)
+
+
+async def test_a_hint_marks_the_camel_it_moves_and_the_pickers_flag_it(tmp_path, monkeypatch):
+    match, plays = two_camel_position()
+    hinted = plays[-1]  # not the first choice: the picker must start on it by itself
+    hint_with(monkeypatch, hinted)
+    app = start_with(tmp_path, match)
+    before = len(match.history)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        await pilot.press("h")
+        await settle(pilot, app)
+        track = table(app).query_one(TrackZone)
+        # The camel it moves is marked on the track, the card to play in the hand.
+        assert getattr(track, "hinted", None) == (hinted.owner, hinted.camel)
+        pointer = game_screen(app).glyphs.left
+        token = f"{SEAT_LETTERS[hinted.owner]}{hinted.camel + 1}{pointer}"
+        assert token in str(track.render())
+        hand = table(app).query_one("#hand-row", CardRow)
+        assert [card.index for card in hand.cards if card.has_class("-hinted")] == [
+            match.state.hands[0].index(hinted.card)
+        ]
+        # Enter on the card (the cursor is on it): the camel picker starts on the hint.
+        await pilot.press("enter")
+        await pilot.pause()
+        picker = app.screen
+        assert isinstance(picker, ChoiceScreen)
+        flagged = [i for i, words in enumerate(picker.options) if words.endswith("(hint)")]
+        assert flagged == [picker.query_one("#choices").highlighted]
+        await pilot.press("escape")
+        await pilot.pause()
+        # From the camel: the card picker flags the hinted card too.
+        await click_camel(pilot, app, hinted.owner, hinted.camel)
+        picker = app.screen
+        assert isinstance(picker, ChoiceScreen)
+        flagged = [i for i, words in enumerate(picker.options) if words.endswith("(hint)")]
+        assert flagged == [picker.query_one("#choices").highlighted]
+        await pilot.press("enter")
+        await settle(pilot, app)
+        assert match.history[before] == hinted
+
+
+def test_snapshot_of_a_hint_on_the_track(snap_compare, tmp_path, monkeypatch):
+    match, plays = two_camel_position()
+    hint_with(monkeypatch, plays[-1])
+
+    async def ask(pilot):
+        await steady(pilot)
+        await pilot.press("h")
+        await steady(pilot)
+        pilot.app.clear_notifications()
+        await pilot.pause()
+
+    app = start_with(tmp_path, match)
+    assert snap_compare(app, terminal_size=(80, 24), run_before=ask)
 
 
 @pytest.mark.parametrize("size", SIZES)

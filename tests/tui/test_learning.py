@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from textual.widgets._toast import Toast
 
 from karavan_core import Match, Seat, get_game, load_match, save_match
 from karavan_core.analysis import judge
@@ -63,7 +64,7 @@ async def test_a_hint_marks_the_decision_says_it_and_is_counted_in_the_save(tmp_
         screen = game_screen(app)
         await pilot.press("h")
         await settle(pilot, app)
-        assert status(app).startswith("Hint: Ann sells 1 leather")
+        assert status(app).startswith("Hint (90% to win): Ann sells 1 leather")
         assert "to win" in status(app)
         hinted = screen.query(".-hinted")
         assert len(hinted) == 1 and hinted.first().index == Card.LEATHER.index
@@ -84,6 +85,29 @@ async def test_a_hint_marks_the_decision_says_it_and_is_counted_in_the_save(tmp_
         assert "Hints asked for: Ann 1." in visible_characters(app)
         game_screen(app).saver.flush()
         assert load_match(game_screen(app).save_path).hints == [1, 0]
+
+
+async def test_a_hint_covers_nothing_of_the_table_and_goes_with_the_move(tmp_path):
+    match = seeded_match("jaipur", "Ann,bot:random", seed=5, first=0)
+    app = start_with(tmp_path, match)
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await settle(pilot, app)
+        screen = game_screen(app)
+        await pilot.press("h")
+        await settle(pilot, app)
+        await pilot.pause()
+        assert status(app).startswith("Hint (")
+        table = screen.table.region
+        for toast in app.screen.query(Toast):
+            assert not toast.region.overlaps(table), toast.region
+        assert screen.query(".-hinted")
+        await pilot.press("a")  # the move list opens on the hint: Enter plays it
+        await pilot.pause()
+        await pilot.press("enter")
+        await settle(pilot, app)
+        await pilot.pause()
+        assert len(match.history) >= 1
+        assert "Hint (" not in visible_characters(app) and not screen.query(".-hinted")
 
 
 async def test_the_hint_search_gets_the_players_own_observation_never_the_state(
@@ -149,6 +173,9 @@ async def test_a_blunder_is_found_in_the_review_from_the_game_over_screen_and_re
         text = visible_characters(app)
         assert "Ann: accuracy" in text and "1 ??" in text
         assert "Expert: Ann sells 1 leather" in text
+        # The chart ends on the loss: 0%, drawn at its lowest level (not left blank).
+        chart = str(review.query_one("#review-chart").render()).splitlines()
+        assert next(line for line in chart if line.startswith("Ann ")).endswith("▁   0%")
         await pilot.press("enter")
         await pilot.pause()
         replay = app.screen
@@ -341,7 +368,7 @@ async def test_a_game_against_hard_with_two_hints_then_its_review_and_a_replayed
             if turn in (0, 1):
                 await pilot.press("h")
                 await settle(pilot, app)
-                assert status(app).startswith("Hint:")
+                assert status(app).startswith("Hint (")
             # Ann plays the move list's last decision: rarely the best.
             await pilot.press("a", "end", "enter")
             await settle(pilot, app)

@@ -162,6 +162,88 @@ async def test_a_karakum_payment_that_does_not_pay_is_refused_with_the_engines_r
         assert "payment" in last_note(app).message
 
 
+def status_text(screen) -> str:
+    """The status line's words."""
+    return str(screen.query_one("#status").render())
+
+
+async def buy_from_the_move_list(pilot, camel) -> None:
+    """Open the move list, narrow it down to buying ``camel`` and choose that."""
+    await pilot.press("a")
+    await pilot.pause()
+    await pilot.press(*f"buys the {camel}", "enter")
+    await pilot.pause()
+
+
+async def test_a_camel_chosen_in_the_move_list_is_paid_for_and_esc_buys_nothing(tmp_path):
+    match, slot, ways = karakum_buying_position()
+    camel = match.state.market[slot]
+    app = start_with(tmp_path, match)
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await settle(pilot, app)
+        screen = game_screen(app)
+        table = screen.table
+        before = len(match.history)
+        log = match.log()
+        await buy_from_the_move_list(pilot, camel)
+        # The purchase is being marked, as if the camel had been chosen in the market:
+        # nothing is played yet, so the log does not say it was bought.
+        assert len(match.history) == before and match.log() == log
+        assert table.paying is not None and table.paying.slot == slot
+        assert tuple(table.paying.cards) == ways[0]
+        assert "Enter buys, Esc cancels" in status_text(screen)
+        await pilot.press("escape")
+        await pilot.pause()
+        # Esc bought nothing: the turn is as it was, and the status line says so.
+        assert table.paying is None and len(match.history) == before
+        assert status_text(screen).startswith("Ann: gather resources or buy a camel")
+        hand = screen.query_one("#hand-row", CardRow)
+        await mark(pilot, hand, ways[0].index(1))
+        assert "Choose a camel in the market first" in last_note(app).message
+        # Chosen again and paid: Buy and Pay are one gesture, taken back by one undo.
+        await buy_from_the_move_list(pilot, camel)
+        await pilot.press("enter")
+        await settle(pilot, app)
+        assert match.history[before : before + 2] == [Buy(slot), Pay(ways[0])]
+        await pilot.press("u")
+        await settle(pilot, app)
+        assert len(match.history) == before
+
+
+async def test_a_camel_bought_without_its_payment_stays_to_be_paid_after_esc(tmp_path):
+    """A save may end between Buy and Pay (the move list once played Buy alone)."""
+    match, slot, ways = karakum_buying_position()
+    match.play(Buy(slot))
+    paid = len(match.history)
+    app = start_with(tmp_path, match)
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await settle(pilot, app)
+        screen = game_screen(app)
+        table = screen.table
+        assert table.paying is not None and table.paying.slot == slot
+        await pilot.press("escape")
+        await pilot.pause()
+        # The camel is bought: Esc cannot take that back, so the payment stays to be
+        # marked, and the status line and the toast say what to do.
+        assert table.paying is not None and table.paying.slot == slot
+        assert "bought already" in last_note(app).message
+        assert "Enter pays" in status_text(screen)
+        hand = screen.query_one("#hand-row", CardRow)
+        for index in range(len(ways[1])):  # mark the other way to pay, card by card
+            while table.paying.cards[index] != ways[1][index]:
+                await mark(pilot, hand, index)
+        await pilot.press("enter")
+        await settle(pilot, app)
+        assert match.history[paid - 1 : paid + 1] == [Buy(slot), Pay(ways[1])]
+
+
+def test_snapshot_of_a_camel_bought_already_being_paid_for(snap_compare, tmp_path):
+    match, slot, _ = karakum_buying_position()
+    match.play(Buy(slot))
+    app = start_with(tmp_path, match)
+    assert snap_compare(app, terminal_size=(80, 24), run_before=steady)
+
+
 def karakorum_placing_position():
     """A Karakorum match where Ann places a taken card that could go to two places."""
     for seed in range(1, 300):
@@ -273,6 +355,19 @@ async def test_typing_in_the_move_list_narrows_it_and_enter_plays_the_entry_foun
         await settle(pilot, app)
         played = match.log()[1]
         assert played == found[0] or played.startswith(found[0].rstrip("."))
+
+
+async def test_one_escape_closes_a_narrowed_move_list(tmp_path):
+    match = seeded_match("jaipur", "Ann,bot:random", seed=4, first=0)
+    app = start_with(tmp_path, match)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        await pilot.press("a", *"camel")
+        await pilot.pause()
+        assert isinstance(app.screen, ChoiceScreen) and app.screen.query_text == "camel"
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, GameScreen) and match.history == []
 
 
 async def test_a_right_click_marks_a_card_and_a_click_on_the_exchange_card_acts(tmp_path):

@@ -21,6 +21,7 @@ from .helpers import (
     karakum_match,
     make_app,
     near_the_end,
+    seeded_match,
     settle,
     start_against_random_bot,
     start_with,
@@ -39,6 +40,9 @@ async def play_out_by_keys(pilot, app) -> None:
             await pilot.pause()
         assert isinstance(app.screen, ChoiceScreen)
         await pilot.press("end", "enter")
+        await pilot.pause()
+        if screen.table.marking_status():  # a camel chosen: its payment is marked, Enter buys
+            await pilot.press("enter")
     assert isinstance(app.screen, GameOverScreen)
     match = screen.match
     assert match.is_over()
@@ -310,3 +314,16 @@ def base_game():
     from karavan_core.registry import get_game
 
     return get_game("karakum")
+
+
+@pytest.mark.parametrize("game", ["karakum", "karawane", "karakorum", "jaipur"])
+async def test_the_side_column_grows_with_the_screen_past_180_columns(tmp_path, game):
+    """From 180 columns the screen is "huge": still wide, never laid out narrower."""
+    app = start_with(tmp_path, seeded_match(game, "Ann,bot:random"))
+    async with app.run_test(size=(150, 40)) as pilot:
+        await settle(pilot, app)
+        side = game_screen(app).query_one("#side")
+        at_150 = side.size.width
+        await pilot.resize_terminal(200, 50)
+        await settle(pilot, app)
+        assert side.size.width >= at_150

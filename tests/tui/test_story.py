@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+import random
+
 from textual.app import App, ComposeResult
 
 from karavan_core.games.jaipur.state import TakeGood
+from karavan_core.games.karakum.components import RES_LETTERS
 from karavan_tui.modals.curtain import CurtainScreen
 from karavan_tui.modals.save_as import SaveAsScreen
 from karavan_tui.screens.title import TitleScreen
 from karavan_tui.widgets.cards import Card, CardFace, CardRow
 
 from .helpers import game_screen, karakum_match, seeded_match, settle, start_with
+from .test_snapshots import steady
 
 
 async def test_after_a_bots_move_its_changes_are_marked_and_told(tmp_path):
@@ -36,6 +40,39 @@ async def test_after_a_bots_move_its_changes_are_marked_and_told(tmp_path):
         await settle(pilot, app)
         assert not any(card.has_class("-changed") for card in market.cards)
         assert str(screen.query_one("#banner").render()).startswith("Nothing new")
+
+
+def karakum_left_side_join():
+    """A Karakum match at Ann's turn just after a camel of the bot's left side joined its chain."""
+    for seed in range(1, 100):
+        match = karakum_match(seed=seed)
+        rng = random.Random(seed)
+        while not match.is_over():
+            before = match.state
+            match.play(rng.choice(match.legal_actions()))
+            after = match.state
+            joined = [camel for camel in before.lefts[1] if camel in after.caravans[1]]
+            if joined and after.to_move == 0:
+                return match, joined[0]
+    raise AssertionError("no such game")
+
+
+async def test_a_camel_that_joins_from_the_left_side_is_marked_as_news(tmp_path):
+    match, camel = karakum_left_side_join()
+    app = start_with(tmp_path, match)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        screen = game_screen(app)
+        caravans = str(screen.query_one("#caravans").render())
+        token = f"{RES_LETTERS[camel.color]}{camel.value}"
+        line = next(line for line in caravans.split("\n") if match.seats[1].name in line)
+        chain = line.split(screen.glyphs.master)[1]  # the bot's chain, after its master
+        assert f"{screen.glyphs.changed}{token}" in chain
+
+
+def test_snapshot_of_a_camel_that_joined_from_the_left_side(snap_compare, tmp_path):
+    match, _ = karakum_left_side_join()
+    assert snap_compare(start_with(tmp_path, match), terminal_size=(80, 24), run_before=steady)
 
 
 class Row(App[None]):

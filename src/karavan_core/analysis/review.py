@@ -9,8 +9,8 @@ whatever the number of worker processes.
 
 from __future__ import annotations
 
-import multiprocessing
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
+from concurrent.futures import FIRST_COMPLETED, wait
 from typing import Any
 
 from attrs import frozen
@@ -25,6 +25,7 @@ from karavan_core.analysis.judge import (
 )
 from karavan_core.engine import Action, Observation
 from karavan_core.match import Match
+from karavan_core.processes import stop_workers, worker_pool
 from karavan_core.registry import get_game
 from karavan_core.saves.codec import unstructure_actions
 from karavan_core.tournament import derive_seed
@@ -164,6 +165,8 @@ def review_match(
 
     ``progress(done, total)`` is called before the first and after each judged
     decision; the review comes back ``None`` if ``cancelled()`` turns true.
+    What goes wrong is raised: a judging error as it is, a worker process that
+    died as :class:`concurrent.futures.process.BrokenProcessPool`.
     """
     tasks = tasks_for(match, seats, budget)
     done: list[ReviewedDecision] = []
@@ -173,23 +176,21 @@ def review_match(
     def stopped() -> bool:
         return cancelled is not None and cancelled()
 
-    def collect(results: Iterator[ReviewedDecision]) -> bool:
-        for reviewed in results:
-            done.append(reviewed)
-            if progress is not None:
-                progress(len(done), len(tasks))
-            if stopped():
-                return False
-        return True
+    def take(reviewed: ReviewedDecision) -> None:
+        done.append(reviewed)
+        if progress is not None:
+            progress(len(done), len(tasks))
 
     if jobs <= 1 or len(tasks) < 2:
         # One at a time, asking before each: a cancelled review stops at once.
-        finished = collect(judge_task(task) for task in tasks if not stopped())
-        finished = finished and not stopped()
+        for task in tasks:
+            if stopped():
+                break
+            take(judge_task(task))
     else:
-        # "spawn", as for tournaments: forking a process that runs threads is unsafe.
-        with multiprocessing.get_context("spawn").Pool(min(jobs, len(tasks))) as pool:
-            finished = collect(pool.imap(judge_task, tasks, chunksize=1))
+        _judge_in_processes(tasks, min(jobs, len(tasks)), take, stopped)
+        done.sort(key=lambda reviewed: reviewed.index)
+    finished = len(done) == len(tasks) and not stopped()
     if not finished:
         return None
     return GameReview(
@@ -199,6 +200,32 @@ def review_match(
         tuple(done),
         len(match.history),
     )
+
+
+WAKE_SECONDS = 0.2  # how often a review in processes looks whether it was cancelled
+
+
+def _judge_in_processes(
+    tasks: Sequence[Task],
+    jobs: int,
+    take: Callable[[ReviewedDecision], None],
+    stopped: Callable[[], bool],
+) -> None:
+    """Judge ``tasks`` in ``jobs`` worker processes, each judgement to ``take`` as it comes.
+
+    Once ``stopped()`` turns true the workers are ended at once, whatever they
+    were judging; a judging error (or a worker's death) is raised.
+    """
+    with worker_pool(jobs) as pool:
+        pending = {pool.submit(judge_task, task) for task in tasks}
+        while pending and not stopped():
+            ready, pending = wait(pending, timeout=WAKE_SECONDS, return_when=FIRST_COMPLETED)
+            for future in ready:
+                if stopped():  # several may finish at once; none is taken once closed
+                    break
+                take(future.result())
+        if pending:
+            stop_workers(pool)
 
 
 def review_dict(review: GameReview, match: Match) -> dict[str, Any]:

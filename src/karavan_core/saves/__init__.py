@@ -42,6 +42,7 @@ from karavan_core.saves.format import (
     list_saves,
     load_match,
     read_envelope,
+    resumable,
     save_match,
     summarize,
 )
@@ -70,6 +71,7 @@ __all__ = [
     "read_envelope",
     "read_limited",
     "remove_abandoned_temps",
+    "resumable",
     "save_files",
     "save_match",
     "structure_action",

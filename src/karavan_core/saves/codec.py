@@ -8,6 +8,7 @@ string), a flag true or false, a text a string, and no unknown key is taken.
 from __future__ import annotations
 
 import enum
+from collections.abc import Sequence
 from functools import cache
 from types import GenericAlias
 from typing import Any, Union
@@ -94,10 +95,12 @@ def structure_action(game: Game[Any, Any, Any], data: Any) -> Action:
     return action
 
 
-def unstructure_actions(game: Game[Any, Any, Any], actions: list[Action]) -> Any:
+def unstructure_actions(game: Game[Any, Any, Any], actions: Sequence[Action]) -> Any:
     """A list of actions as JSON-ready data."""
     # list[...] of a union built at run time, spelt so that the type checker takes it as a value.
-    return converter_for(game.name).unstructure(actions, GenericAlias(list, action_union(game)))
+    return converter_for(game.name).unstructure(
+        list(actions), GenericAlias(list, action_union(game))
+    )
 
 
 def structure_actions(game: Game[Any, Any, Any], data: Any) -> list[Action]:

@@ -151,16 +151,20 @@ def _alive(pid: int) -> bool:
     return True
 
 
-def remove_abandoned_temps(folder: Path) -> list[Path]:
+def remove_abandoned_temps(folder: Path, *, deep: bool = True) -> list[Path]:
     """Remove the temporary files that interrupted writes left in ``folder``; returns them.
 
     Only files of our own naming whose writing process has ended are removed,
-    so another Karavan saving at the same moment keeps its file.
+    so another Karavan saving at the same moment keeps its file.  ``deep``:
+    in its subfolders too (a save opened from elsewhere has only its own
+    folder looked at).
     """
     removed: list[Path] = []
     if not folder.is_dir():
         return removed
-    for root, _dirs, names in os.walk(folder):
+    for root, dirs, names in os.walk(folder):
+        if not deep:
+            dirs.clear()
         for name in names:
             found = _TEMP.match(name)
             if found and not _alive(int(found["pid"])):

@@ -38,8 +38,9 @@ from karavan_core.text import check_name, clean_name, parse_json, printable
 from karavan_core.version import __version__
 
 FORMAT = "karavan-save"
-FORMAT_VERSION = 4
+FORMAT_VERSION = 5
 MAX_DECISIONS = 100_000  # far beyond any real game: a longer list is not a save
+MAX_REVISION = 10**12  # changes at one table: far beyond any game, however often undone
 OPTIONS = frozenset({"first_player"})  # the options a game may be started with
 # State fields a format version introduced: a save of an older version lacks them.
 FIELDS_ADDED: dict[int, dict[str, frozenset[str]]] = {2: {"jaipur": frozenset({"known"})}}
@@ -91,6 +92,8 @@ def envelope(match: Match) -> dict[str, Any]:
         "redo": unstructure_actions(game, match.redo_actions),
         "joined": _joined(match),
         "hints": list(match.hints),
+        "takebacks": list(match.takebacks),
+        "revision": match.revision,
     }
 
 
@@ -247,6 +250,15 @@ def _rebuild(game: Game[Any, Any, Any], data: dict[str, Any]) -> Match:
     match.future = [(a, len(history) + i not in joined) for i, a in enumerate(redo)]
     if version >= 4:
         match.hints = _hints(data, seats)
+    if version >= 5:
+        match.takebacks = _counts(data, "takebacks", seats, "take-back")
+        revision = _field(data, "revision", int)
+        # One change may bring several decisions (a gesture, a redo with the bots' replies).
+        if not 0 <= revision <= MAX_REVISION:
+            raise _Unfit(f"its revision is not a count from 0 to {MAX_REVISION}")
+        match.revision = revision
+    else:  # older saves kept no count of the table's changes: one per decision will do
+        match.revision = len(history) + len(redo)
     if version < 3:
         _check_positions(game, data, match)
     return match
@@ -284,14 +296,19 @@ def _joins(data: dict[str, Any], version: int, done: int, undone: int) -> set[in
 
 
 def _hints(data: dict[str, Any], seats: list[Seat]) -> list[int]:
-    hints: list[int] = _field(data, "hints", list)
-    if len(hints) != len(seats) or not all(
-        type(n) is int and 0 <= n <= MAX_DECISIONS for n in hints
+    return _counts(data, "hints", seats, "hint")
+
+
+def _counts(data: dict[str, Any], key: str, seats: list[Seat], what: str) -> list[int]:
+    """A count per seat of what only humans do (hints, take-backs); raises :class:`_Unfit`."""
+    counts: list[int] = _field(data, key, list)
+    if len(counts) != len(seats) or not all(
+        type(n) is int and 0 <= n <= MAX_DECISIONS for n in counts
     ):
-        raise _Unfit("its hint counts do not fit its seats")
-    if any(n and seat.is_bot for n, seat in zip(hints, seats, strict=True)):
-        raise _Unfit("a bot seat asked for hints")
-    return hints
+        raise _Unfit(f"its {what} counts do not fit its seats")
+    if any(n and seat.is_bot for n, seat in zip(counts, seats, strict=True)):
+        raise _Unfit(f"a bot seat has {what}s")
+    return counts
 
 
 def _check_positions(game: Game[Any, Any, Any], data: dict[str, Any], match: Match) -> None:
@@ -387,3 +404,8 @@ def latest_save(folder: Path) -> SaveSummary | None:
     """The most recently saved match in ``folder``, if any loads."""
     good, _ = list_saves(folder)
     return good[0] if good else None
+
+
+def resumable(summaries: list[SaveSummary]) -> SaveSummary | None:
+    """Of ``summaries`` (newest first, as :func:`list_saves` gives them): the newest in progress."""
+    return next((s for s in summaries if not s.over), None)

@@ -13,6 +13,8 @@ from textual.screen import ModalScreen
 from textual.widgets import Footer, Label, OptionList
 from textual.widgets.option_list import Option
 
+from karavan_tui.app_access import karavan_app
+
 
 class ChoiceScreen(ModalScreen[int | None]):
     """A titled list; dismisses with the chosen index, or ``None`` on Escape.
@@ -20,8 +22,8 @@ class ChoiceScreen(ModalScreen[int | None]):
     ``place`` puts it in the middle of the screen or at its ``"bottom"``, where it
     leaves the top of the table (Karawane's track) in sight.  A ``searchable``
     list narrows down as the player types: every word typed must appear in an
-    entry (in any order, any case); Backspace takes a letter back, Escape
-    clears the search (and closes the list when there is none).
+    entry (in any order, any case); Backspace takes a letter back, and Escape
+    closes the list, narrowed or not, as it closes every other dialog.
     """
 
     BINDINGS = [Binding("escape", "cancel", "Cancel")]
@@ -64,7 +66,8 @@ class ChoiceScreen(ModalScreen[int | None]):
         """Title, list and hint."""
         with Vertical():
             # Options and titles hold player names and other outside text: never markup.
-            yield Label(Content(self.choice_title), id="choice-title")
+            title = karavan_app(self).glyphs.words(self.choice_title)
+            yield Label(Content(title), id="choice-title")
             if self.searchable:
                 yield Label(self._search_line(len(self.options)), id="choice-search")
             yield OptionList(*self._options(range(len(self.options))), id="choices")
@@ -77,8 +80,10 @@ class ChoiceScreen(ModalScreen[int | None]):
             self.query_one("#choices", OptionList).highlighted = self.highlight
 
     def _options(self, indexes: Sequence[int] | range) -> list[Option]:
-        # Each option keeps its place in the whole list as its id, whatever the filter.
-        return [Option(Content(f"{i + 1}. {self.options[i]}"), id=str(i)) for i in indexes]
+        # Each option keeps its place in the whole list as its id, whatever the filter;
+        # its words (often the engine's previews) are drawn in the current symbol set.
+        words = karavan_app(self).glyphs.words
+        return [Option(Content(f"{i + 1}. {words(self.options[i])}"), id=str(i)) for i in indexes]
 
     def _search_line(self, shown: int) -> Content:
         typed = self.query_text or "(type to search)"
@@ -123,10 +128,6 @@ class ChoiceScreen(ModalScreen[int | None]):
         self.dismiss(int(chosen) if chosen is not None else event.option_index)
 
     def action_cancel(self) -> None:
-        """Clear the search, or close without choosing when there is none."""
-        if self.query_text:
-            self.query_text = ""
-            self._refilter()
-            return
+        """Close without choosing."""
         if self.is_active:
             self.dismiss(None)

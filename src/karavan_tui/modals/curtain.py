@@ -1,37 +1,56 @@
-"""The hot-seat curtain: hides the whole table until the next player is at the keyboard."""
+"""The hot-seat curtain: hides the whole table until the next player is at the keyboard.
+
+While it is down it tells, in the public log's words, what happened since the
+next player last decided: what they would have seen over the table, and no more.
+"""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Center, Middle
+from textual.containers import Center, Vertical, VerticalScroll
 from textual.content import Content
 from textual.screen import Screen
-from textual.widgets import Footer, Label
+from textual.widgets import Footer, Label, Static
 
 from karavan_tui.app_access import karavan_app
+from karavan_tui.widgets.side import numbered
 
 
 class CurtainScreen(Screen[None]):
     """A full, opaque screen saying "Pass to NAME"; Enter lifts it.
 
-    It is a plain screen, not a modal, so nothing of the table shows through.
+    It is a plain screen, not a modal, so nothing of the table shows through;
+    ``news`` (public log lines, numbered from ``first``) says what happened since
+    that player's last decision.  Only Enter (or a click) lifts it, as it says:
+    a Space meant for the table must not show a hand to the wrong player.
     """
 
     BINDINGS = [
-        Binding("enter,space", "lift", "Show my cards", key_display="Enter"),
+        Binding("enter", "lift", "Show my cards", key_display="Enter"),
         Binding("s", "save_as", "Save as", tooltip="Save the game under a name"),
         Binding("q", "leave", "Title", tooltip="Back to the title (the game stays saved)"),
     ]
     DEFAULT_CSS = """
     CurtainScreen { align: center middle; background: $background; }
-    CurtainScreen #curtain-name { text-style: bold; color: $accent; width: auto; }
-    CurtainScreen Label { width: auto; margin: 1 0; }
+    CurtainScreen #curtain { height: auto; }
+    CurtainScreen #curtain-name { text-style: bold; color: $accent; }
+    CurtainScreen Label { width: 100%; text-align: center; margin: 1 0; }
+    CurtainScreen #curtain-news {
+        width: 76; max-width: 100%; height: auto; max-height: 14;
+        border: round $foreground 30%; border-title-color: $text-muted; padding: 0 1;
+    }
     """
 
-    def __init__(self, name: str, at_table: bool = True) -> None:
+    def __init__(
+        self, name: str, at_table: bool = True, news: Sequence[str] = (), first: int = 1
+    ) -> None:
         super().__init__()
         self.player_name = name
+        self.news = tuple(news)
+        self.first = first
         # Saving and leaving are the game table's keys; a replay's curtain only lifts.
         self.at_table = at_table
 
@@ -42,14 +61,25 @@ class CurtainScreen(Screen[None]):
         return True
 
     def compose(self) -> ComposeResult:
-        """The message."""
-        with Middle(), Center():
+        """The message, and the news since the player's last decision."""
+        with Vertical(id="curtain"):
             yield Label(Content(f"Pass to {self.player_name}"), id="curtain-name")
-        with Center():
             yield Label(
                 Content(f"{self.player_name}, press Enter when only you can see the screen.")
             )
+            if self.news:
+                lines = [karavan_app(self).glyphs.words(line) for line in self.news]
+                news = VerticalScroll(Static(numbered(lines, self.first)), id="curtain-news")
+                news.border_title = "Since your last decision"
+                news.can_focus = False
+                with Center():
+                    yield news
         yield Footer()
+
+    def on_mount(self) -> None:
+        """The newest news in sight when there is more than fits."""
+        for news in self.query("#curtain-news"):
+            news.scroll_end(animate=False, immediate=True)
 
     def on_click(self) -> None:
         """A click lifts the curtain too."""

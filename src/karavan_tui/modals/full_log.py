@@ -11,6 +11,7 @@ from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Footer, Label, Static
 
+from karavan_tui.app_access import karavan_app
 from karavan_tui.widgets.side import numbered
 
 
@@ -37,8 +38,9 @@ class FullLogScreen(ModalScreen[None]):
         """Title and the numbered log."""
         with Vertical():
             yield Label(Content(self.log_title), id="full-log-title")
+            words = karavan_app(self).glyphs.words
             with VerticalScroll(id="full-log"):
-                yield Static(numbered(self.lines))
+                yield Static(numbered([words(line) for line in self.lines]))
         yield Footer()
 
     def on_mount(self) -> None:

@@ -15,7 +15,8 @@ from textual.widgets import Button, Footer, Input, Label, Select
 from karavan_core.bots import BOT_LEVELS
 from karavan_core.engine import Game
 from karavan_core.match import BOT, HUMAN, MAX_SEED, Seat
-from karavan_core.text import check_name
+from karavan_core.text import MAX_NAME_LENGTH, check_name
+from karavan_tui.app_access import karavan_app
 
 MAX_SEATS = 4
 
@@ -70,16 +71,27 @@ class NewGameScreen(ModalScreen[NewGameRequest | None]):
     BINDINGS = [
         Binding("escape", "cancel", "Cancel"),
         Binding("ctrl+s", "start", "Start", priority=True),
+        # F1 only: "?" is a character a name may hold.
+        Binding("f1", "rules", "Rules", tooltip="The rules of the game chosen"),
     ]
 
-    def __init__(self, games: Sequence[Game[Any, Any, Any]], seed: int) -> None:
+    def __init__(
+        self,
+        games: Sequence[Game[Any, Any, Any]],
+        seed: int,
+        last_game: str | None = None,
+        player_name: str | None = None,
+    ) -> None:
+        """``last_game`` and ``player_name`` (remembered from the last game) prefill the form."""
         super().__init__()
         self.games = {game.name: game for game in games}
         self.seed = seed
+        self.last_game = last_game if last_game in self.games else None
+        self.player_name = player_name
 
     def compose(self) -> ComposeResult:
         """The form."""
-        first_game = next(iter(self.games.values()))
+        first_game = self.games[self.last_game or next(iter(self.games))]
         with Vertical(id="dialog"):
             yield Label("New game", id="dialog-title")
             with VerticalScroll(id="form", can_focus=False):
@@ -114,9 +126,11 @@ class NewGameScreen(ModalScreen[NewGameRequest | None]):
                             classes="kind",
                             tooltip=kind_tooltip(kind),
                         )
+                        name = default_name(index, kind)
                         yield Input(
-                            default_name(index, kind),
+                            self.player_name if index == 0 and self.player_name else name,
                             compact=True,
+                            max_length=MAX_NAME_LENGTH,
                             id=f"name-{index}",
                             classes="name",
                         )
@@ -237,6 +251,10 @@ class NewGameScreen(ModalScreen[NewGameRequest | None]):
                 self.game.name, tuple(seats), seed, None if first == "random" else int(first)
             )
         )
+
+    def action_rules(self) -> None:
+        """Open the rules on the tab of the game chosen."""
+        karavan_app(self).show_rules(self.game.name)
 
     def action_cancel(self) -> None:
         """Close without starting."""

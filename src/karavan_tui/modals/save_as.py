@@ -32,7 +32,7 @@ class SaveAsScreen(ModalScreen[str | None]):
         """Prompt and name field."""
         with Vertical():
             yield Label("Save the game as")
-            yield Input(self.suggestion, id="save-name", compact=True, max_length=MAX_STEM + 5)
+            yield Input(self.suggestion, id="save-name", compact=True, max_length=MAX_STEM)
             yield Label(
                 "Enter to save, Esc to cancel. Autosave then goes on in that file.", id="save-hint"
             )

@@ -10,6 +10,7 @@ from textual.widgets import Checkbox, Footer, Label, Select
 
 from karavan_tui.app_access import karavan_app
 from karavan_tui.config import BOT_DELAYS
+from karavan_tui.widgets.chrome import TickBox
 
 
 class SettingsScreen(ModalScreen[None]):
@@ -45,7 +46,7 @@ class SettingsScreen(ModalScreen[None]):
                 )
             with Horizontal():
                 yield Label("ASCII mode", classes="label")
-                yield Checkbox(
+                yield TickBox(
                     "plain symbols for simple terminals", settings.ascii, id="ascii", compact=True
                 )
             with Horizontal():

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from karavan_net.client import TableClient
 from karavan_tui.app import KaravanApp
 from karavan_tui.config import AppConfig
-from karavan_tui.net.client import TableClient
 from karavan_tui.net.screen import open_table
 
 

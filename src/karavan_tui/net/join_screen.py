@@ -10,10 +10,10 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Footer, Input, Label, Static
 
 from karavan_core.text import MAX_NAME_LENGTH, check_name, printable
+from karavan_net.client import HostUnreachable, JoinRefused, TableClient
+from karavan_net.protocol import DEFAULT_PORT, parse_address
+from karavan_net.seats import seats_file
 from karavan_tui.app_access import karavan_app
-from karavan_tui.net.client import HostUnreachable, JoinRefused, TableClient
-from karavan_tui.net.protocol import DEFAULT_PORT, parse_address
-from karavan_tui.net.seats import seats_file
 
 
 class JoinScreen(ModalScreen[TableClient | None]):
@@ -112,7 +112,8 @@ class JoinScreen(ModalScreen[TableClient | None]):
             await client.join()
         except (JoinRefused, HostUnreachable) as error:
             self.joining = False
-            self.problem(f"Cannot join: {printable(str(error))}")
+            reason = printable(str(error)).rstrip(".")
+            self.problem(f"Cannot join: {reason}.")
             return
         self.dismiss(client)
 

@@ -3,7 +3,7 @@
 :class:`RemoteGameScreen` is a :class:`~karavan_tui.screens.game.GameScreen`
 in looks (the same table widget, scores, log, banner and status line, and the
 same stylesheet) but it owns no match: it draws the latest
-:class:`~karavan_tui.net.protocol.Update` its :class:`TableClient` received,
+:class:`~karavan_net.protocol.Update` its :class:`TableClient` received,
 and as the tables' :class:`~karavan_tui.tables.TableHost` it sends decisions
 to the host instead of playing them.  The host's answer is the next update,
 or a refusal with its reason.
@@ -31,13 +31,13 @@ from textual.widgets import Button, Footer
 from karavan_core.engine import Action, Observation, Result, State
 from karavan_core.match import BOT, HUMAN, Seat
 from karavan_core.text import clean_name, printable
+from karavan_net.client import TableClient
+from karavan_net.protocol import Update
 from karavan_tui import screens
 from karavan_tui.app_access import karavan_app
 from karavan_tui.autosave import BackgroundSaver
 from karavan_tui.modals.confirm import ConfirmScreen
 from karavan_tui.modals.full_log import FullLogScreen
-from karavan_tui.net.client import TableClient
-from karavan_tui.net.protocol import Update
 from karavan_tui.screens.game import GameScreen
 from karavan_tui.screens.game_over import OverScreen, outcome_body
 from karavan_tui.tables import TableView, View, table_for
@@ -251,15 +251,16 @@ class RemoteGameScreen(GameScreen, inherit_bindings=False):
         scores = tuple(update.scores)
         view = View(game, self.seats, observation, legal, g, scores, before, news)
         self.table.show(view)
-        winners = tuple(update.outcome.winners) if update.outcome else ()
+        winners = tuple(update.outcome.result.winners) if update.outcome else ()
         self.query_one(ScoreBoard).show(self.seats, scores, update.to_move, winners, g)
         log = self.client.log
         since = (
             max(0, len(log) - 1 - len(update.news)) if update.before is not None else len(log) - 1
         )
-        self.query_one(GameLog).show(log, news_from=since + 1)
+        self.query_one(GameLog).show(log, since + 1, g)
         names = [seat.name for seat in self.seats]
-        self.query_one(NewsBanner).show(log[since + 1 :], names, True, g)
+        weights = [self.table.news_weight(action) for action in news]
+        self.query_one(NewsBanner).show(log[since + 1 :], names, True, g, weights)
         self.refresh_status()
         self.refresh_bindings()
 
@@ -434,7 +435,8 @@ class RemoteGameScreen(GameScreen, inherit_bindings=False):
             listed.setdefault(said, action)
         actions = list(listed.values())
         title = "Every move you can make now"
-        self.choose(title, list(listed), lambda i: self.decide(actions[i]), searchable=True)
+        pick = self.table.take_listed
+        self.choose(title, list(listed), lambda i: pick(actions[i]), searchable=True)
 
     def remote_commands(self) -> Iterator[SystemCommand]:
         """This table's own commands in the command palette."""
@@ -497,16 +499,12 @@ class RemoteOverScreen(OverScreen[None]):
         names = [seat.name for seat in self.seats]
         ascii_mode = getattr(self.app, "ascii_mode", False)
         breakdown = tuple(
-            tuple(
-                (printable(str(line[0])), printable(str(line[1])))
-                for line in lines
-                if len(line) == 2
-            )
-            for lines in outcome.breakdown
+            tuple((printable(label), printable(value)) for label, value in lines)
+            for lines in outcome.result.breakdown
         )
-        winners = tuple(i for i in outcome.winners if 0 <= i < len(names))
-        result = Result(tuple(outcome.scores), winners, breakdown, ())
-        notes = "\n".join(printable(n) for n in outcome.notes)
+        winners = tuple(i for i in outcome.result.winners if 0 <= i < len(names))
+        result = Result(outcome.result.scores, winners, breakdown, ())
+        notes = "\n".join(printable(n) for n in outcome.result.notes)
         yield AppHeader()
         with VerticalScroll(id="over"):
             yield from outcome_body(names, result, notes, outcome.series, ascii_mode)

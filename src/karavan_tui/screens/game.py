@@ -9,6 +9,8 @@ another human (draw the curtain first) or the game's end.
 
 from __future__ import annotations
 
+import errno
+import os
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -35,14 +37,14 @@ from karavan_tui.modals.choice import ChoiceScreen
 from karavan_tui.modals.curtain import CurtainScreen
 from karavan_tui.modals.full_log import FullLogScreen
 from karavan_tui.modals.save_as import SaveAsScreen
-from karavan_tui.tables import TableView, View, table_for
+from karavan_tui.tables import TableView, View, flag_hint, table_for
 from karavan_tui.widgets.chrome import AppHeader
 from karavan_tui.widgets.side import GameLog, NewsBanner, ScoreBoard, StatusLine
 
 
 def hint_words(hint: Hint) -> str:
-    """A hint as the status line and its toast say it."""
-    return f"Hint: {hint.words} The Expert gives that {hint.win:.0%} to win."
+    """A hint as the status line says it: the chance first, so that a cut keeps it."""
+    return f"Hint ({hint.win:.0%} to win): {hint.words}"
 
 
 class GameScreen(Screen[None]):
@@ -86,10 +88,15 @@ class GameScreen(Screen[None]):
         self.table: TableView = table_for(self.game.name)(self, id="table")
         if self.table.FIRST_FOCUS:
             self.AUTO_FOCUS = self.table.FIRST_FOCUS  # type: ignore[misc]  # Textual reads it per instance
-        # The screen alone autosaves: once now (an unusable folder raises OSError before play
-        # starts), then after every change of the match, off the UI thread.
+        # The screen alone autosaves: a new game once now (an unusable folder raises OSError
+        # before play starts), then after every change of the match, off the UI thread.  A
+        # save opened only to look at stays as it was ("last played" too).
         self.save_path = save_path
-        save_match(match, save_path)
+        if save_path.exists():
+            if not os.access(save_path.parent, os.W_OK):
+                raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), str(save_path))
+        else:
+            save_match(match, save_path)
         self.saver = BackgroundSaver()
         self.saved_note = "saved"  # any mark: refresh_status draws the symbol set's own
         match.on_change = self._autosave
@@ -161,7 +168,17 @@ class GameScreen(Screen[None]):
         since = self.news_since()
         before = None if since == len(match.history) else match.view(self.viewer, since)
         made = tuple(match.history[since:])
-        view = View(game, match.seats, observation, legal, g, result.scores, before, made)
+        view = View(
+            game,
+            match.seats,
+            observation,
+            legal,
+            g,
+            result.scores,
+            before,
+            made,
+            match.public_views(),
+        )
         self.table.show(view)
         hint = self.current_hint()
         self.table.mark_hint(hint.action if hint is not None else None)
@@ -169,9 +186,10 @@ class GameScreen(Screen[None]):
         self.query_one(ScoreBoard).show(match.seats, result.scores, state.to_move, winners, g)
         log = match.log()
         news = log[since + 1 :]  # the log opens with the deal: decision i is line i + 1
-        self.query_one(GameLog).show(log, news_from=since + 1)
+        self.query_one(GameLog).show(log, since + 1, g)
         names = [seat.name for seat in match.seats]
-        self.query_one(NewsBanner).show(news, names, self.viewer is not None, g)
+        weights = [self.table.news_weight(action) for action in made]
+        self.query_one(NewsBanner).show(news, names, self.viewer is not None, g, weights)
         self.refresh_status()
         self.refresh_bindings()
 
@@ -242,7 +260,11 @@ class GameScreen(Screen[None]):
                 self.refresh_view()
                 self.table.on_turn()
 
-            self.app.push_screen(CurtainScreen(match.seats[seat].name), lifted)
+            # What happened since that player's last decision, in the public log's words.
+            since = match.last_move_of(seat)
+            news = match.log()[since + 1 :]
+            curtain = CurtainScreen(match.seats[seat].name, news=news, first=since + 1)
+            self.app.push_screen(curtain, lifted)
             return
         self.refresh_view()
         self.table.on_turn()
@@ -369,9 +391,8 @@ class GameScreen(Screen[None]):
         if not self._my_turn():
             return
         hint = self.current_hint()
-        if hint is not None:  # asked already: show it again, counted once
+        if hint is not None:  # asked already: point at it again, counted once
             self.table.mark_hint(hint.action, point=True)
-            self.notify(hint_words(hint), title="Hint")
             return
         if self.hinting:
             return
@@ -414,8 +435,9 @@ class GameScreen(Screen[None]):
             return
         self.hint = (state, hint)
         self.match.count_hint(seat)
+        # Marked on the table and said on the status line, both gone with the move: no
+        # toast, which would cover the table and outlive the position it is for.
         self.table.mark_hint(hint.action, point=True)
-        self.notify(hint_words(hint), title="Hint")
         self.refresh_status()
 
     def cancel_hint(self) -> None:
@@ -434,17 +456,32 @@ class GameScreen(Screen[None]):
             return True if self.hint_allowed() else None
         return True
 
+    def at_keyboard(self) -> int | None:
+        """The human at the keyboard: the viewer, else (bots moving behind the public view,
+        or the game over) the human who decided last, who has not passed the keyboard on."""
+        return self.viewer if self.viewer is not None else self.match.last_human()
+
     def action_undo(self) -> None:
-        """Go back to before the most recent human decision."""
+        """Take back your own last gesture and the bot decisions after it (never another's)."""
+        seat = self.at_keyboard()
+        reason = "Nobody has decided yet." if seat is None else self.match.undo_refusal(seat)
+        if reason is not None:
+            self.notify(reason, title="Cannot undo", severity="warning")
+            return
         self.cancel_bot()
-        if self.match.undo():
-            self.advance()
+        self.match.undo()
+        self.advance()
 
     def action_redo(self) -> None:
-        """Replay the next undone decision (and the bot decisions after it)."""
+        """Replay your undone gesture (and the bot decisions after it)."""
+        seat = self.at_keyboard()
+        reason = "There is nothing to redo." if seat is None else self.match.redo_refusal(seat)
+        if reason is not None:
+            self.notify(reason, title="Cannot redo", severity="warning")
+            return
         self.cancel_bot()
-        if self.match.redo():
-            self.advance()
+        self.match.redo()
+        self.advance()
 
     def action_actions(self) -> None:
         """List every legal decision in words."""
@@ -457,14 +494,10 @@ class GameScreen(Screen[None]):
             listed.setdefault(self.preview(action), action)
         words, actions = list(listed), list(listed.values())
         hint = self.current_hint()
-        highlight = None
-        if hint is not None and hint.action in actions:
-            highlight = actions.index(hint.action)
-            words[highlight] += "  (hint)"
+        highlight = flag_hint(words, actions, hint.action if hint is not None else None)
         title = "Every move you can make now"
-        self.choose(
-            title, words, lambda i: self.decide(actions[i]), searchable=True, highlight=highlight
-        )
+        pick = self.table.take_listed
+        self.choose(title, words, lambda i: pick(actions[i]), searchable=True, highlight=highlight)
 
     def action_save_as(self) -> None:
         """Give the game a name: its save file moves there, and autosave goes on in it."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TypeVar
 
 from rich.table import Table
@@ -14,19 +15,13 @@ from textual.screen import Screen
 from textual.widgets import Button, Footer, Static
 
 from karavan_core.engine import Result
-from karavan_core.match import Match
+from karavan_core.match import Match, winners_sentence
 from karavan_tui.app_access import karavan_app
 from karavan_tui.modals.confirm import ConfirmScreen
 from karavan_tui.widgets.chart import score_chart
 from karavan_tui.widgets.chrome import AppHeader
 
 T = TypeVar("T")  # what an over screen dismisses with
-
-
-def score_series(match: Match) -> list[list[int]]:
-    """Each seat's score after every decision (``game.result`` is defined mid-game)."""
-    results = [match.game.result(state).scores for state in match.states]
-    return [[scores[seat] for scores in results] for seat in range(len(match.seats))]
 
 
 def breakdown_table(names: list[str], result: Result) -> Table:
@@ -47,13 +42,15 @@ def breakdown_table(names: list[str], result: Result) -> Table:
 
 
 def outcome_body(
-    names: list[str], result: Result, notes: str, series: list[list[int]], ascii_mode: bool
+    names: list[str],
+    result: Result,
+    notes: str,
+    series: Sequence[Sequence[int]],
+    ascii_mode: bool,
 ) -> ComposeResult:
     """What every game-over screen shows: the winners, ``notes``, the breakdown and the chart."""
     star = "*" if ascii_mode else "★"
-    winners = " and ".join(names[seat] for seat in result.winners)
-    verb = "win" if len(result.winners) > 1 else "wins"
-    yield Static(Content(f"{star} {winners} {verb}!"), id="winners")
+    yield Static(Content(f"{star} {winners_sentence(names, result.winners)}!"), id="winners")
     yield Static(Content(notes), id="notes")
     yield Static(breakdown_table(names, result), id="breakdown")
     yield Static(score_chart(names, series, width=40, ascii_mode=ascii_mode), id="chart")
@@ -98,7 +95,7 @@ class GameOverScreen(OverScreen[str]):
         notes += f" Seed {match.seed}.{self._hints_words()}"
         yield AppHeader()
         with VerticalScroll(id="over"):
-            yield from outcome_body(names, result, notes, score_series(match), ascii_mode)
+            yield from outcome_body(names, result, notes, match.score_series(), ascii_mode)
             with Horizontal(id="over-buttons"):
                 yield Button("Rematch (m)", id="rematch", variant="primary", compact=True)
                 yield Button("Review (v)", id="review", compact=True)

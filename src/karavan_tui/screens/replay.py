@@ -134,13 +134,15 @@ class ReplayScreen(Screen[None]):
         before = match.view(self.viewer, at - 1) if at else None
         news = tuple(match.history[at - 1 : at])
         scores = game.result(state).scores
-        self.table.show(View(game, match.seats, observation, legal, g, scores, before, news))
+        past = match.public_views()[: at + 1]
+        view = View(game, match.seats, observation, legal, g, scores, before, news, past, False)
+        self.table.show(view)
         judged = self.judged.get(at)
         shows_judgement = judged is not None and (self.over or judged.seat == self.viewer)
         self.table.mark_hint(judged.judgement.best if shows_judgement and judged else None)
         winners = game.result(state).winners if game.is_over(state) else ()
         self.query_one(ScoreBoard).show(match.seats, scores, to_move, winners, g)
-        self.query_one(GameLog).show(match.log()[: at + 1], news_from=at if at else None)
+        self.query_one(GameLog).show(match.log()[: at + 1], at if at else None, g)
         self.query_one("#replay-info", Static).update(self._info(at, to_move))
         words = judged_words(judged) if shows_judgement and judged else self._decision_words(at)
         self.query_one(StatusLine).show(words, False, "", g)
@@ -186,6 +188,7 @@ class ReplayScreen(Screen[None]):
         options: Sequence[str],
         on_pick: Callable[[int], object],
         searchable: bool = False,
+        highlight: int | None = None,
     ) -> None:
         """No picker opens in a replay."""
         self.decide()

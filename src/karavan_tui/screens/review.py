@@ -2,14 +2,18 @@
 
 The Expert search judges every decision a human made with a real choice (see
 :mod:`karavan_core.analysis`), in worker processes started from a worker
-thread, while a progress bar fills.  Enter on a listed mistake opens the replay
-at that decision, as its player saw it, with what the Expert preferred marked.
+thread, while a progress bar fills.  Should the review fail (a worker process
+that cannot start or dies, an error in judging), the screen says what went
+wrong in one line and ``r`` tries again.  Enter on a listed mistake opens the
+replay at that decision, as its player saw it, with what the Expert preferred
+marked.
 """
 
 from __future__ import annotations
 
 import contextlib
 from collections.abc import Sequence
+from concurrent.futures.process import BrokenProcessPool
 
 from rich.text import Text
 from textual import work
@@ -20,7 +24,7 @@ from textual.content import Content
 from textual.screen import Screen
 from textual.widgets import Footer, OptionList, ProgressBar, Static
 from textual.widgets.option_list import Option
-from textual.worker import get_current_worker
+from textual.worker import Worker, WorkerState, get_current_worker
 
 from karavan_core.analysis import THRESHOLDS, GameReview, Verdict, review_match
 from karavan_core.match import Match
@@ -43,17 +47,30 @@ def thresholds_words() -> str:
     return "Chance of winning lost: " + ", ".join(reversed(parts)) + "."
 
 
+def failure_words(error: BaseException | None) -> str:
+    """What stopped a review, in one line."""
+    if isinstance(error, BrokenProcessPool):
+        return "The review stopped: a worker process ended unexpectedly."
+    reason = " ".join(str(error).split()) if error is not None else ""
+    kind = type(error).__name__ if error is not None else "unknown error"
+    return f"The review stopped: {reason} ({kind})." if reason else f"The review stopped: {kind}."
+
+
 class ReviewScreen(Screen[None]):
     """The review of ``match`` for the human ``seats``."""
 
     BINDINGS = [
         Binding("p", "replay", "Replay", tooltip="Step through the game from the deal"),
+        Binding("r", "retry", "Try again", tooltip="Start the review again"),
         Binding("escape,q", "close", "Close"),
     ]
     DEFAULT_CSS = """
     ReviewScreen #review { padding: 0 1; height: 1fr; }
     ReviewScreen #review-summary { height: auto; }
     ReviewScreen #review-progress { height: auto; margin: 1 0; }
+    ReviewScreen #review-failure {
+        height: 1; margin: 1 0; color: $text-error; text-wrap: nowrap; text-overflow: ellipsis;
+    }
     ReviewScreen #review-chart { height: auto; margin-top: 1; }
     ReviewScreen #mistakes-title { margin-top: 1; text-style: bold; }
     ReviewScreen #mistakes { height: 1fr; min-height: 4; border: round $secondary 60%; }
@@ -67,6 +84,7 @@ class ReviewScreen(Screen[None]):
         self.seats = list(seats)
         self.review: GameReview | None = None
         self.listed: list[int] = []  # decision index of each entry of the mistakes list
+        self.failure: str | None = None  # what stopped the review, while it is stopped
 
     def compose(self) -> ComposeResult:
         """Summary, progress, chart and the list of mistakes."""
@@ -74,6 +92,7 @@ class ReviewScreen(Screen[None]):
         with Vertical(id="review"):
             yield Static("", id="review-summary")
             yield ProgressBar(id="review-progress", show_eta=True)
+            yield Static("", id="review-failure", markup=False)
             yield Static("", id="review-chart")
             yield Static("Mistakes, in the order they were made", id="mistakes-title")
             yield OptionList(id="mistakes")
@@ -83,18 +102,28 @@ class ReviewScreen(Screen[None]):
     def on_mount(self) -> None:
         """Show a review made already, or start making it."""
         self.sub_title = f"Review of {self.match.game.title}"
-        names = " and ".join(self.match.seats[seat].name for seat in self.seats)
-        key = review_key(self.match, self.seats)
-        done = karavan_app(self).reviews.get(key)
+        self.query_one("#review-failure").display = False
+        done = karavan_app(self).reviews.get(review_key(self.match, self.seats))
         if done is not None:
             self.show_review(done)
             return
-        self.query_one("#review-summary", Static).update(
-            Text(f"The Expert search is judging every decision of {names}…")
-        )
         self.query_one("#mistakes-title").display = False
         self.query_one("#mistakes").display = False
-        self.make_review(key)
+        self.start_review()
+
+    def start_review(self) -> None:
+        """Say who is judged, empty the progress bar and start judging."""
+        names = " and ".join(self.match.seats[seat].name for seat in self.seats)
+        summary = self.query_one("#review-summary", Static)
+        summary.update(Text(f"The Expert search is judging every decision of {names}…"))
+        summary.display = True
+        self.failure = None
+        self.query_one("#review-failure").display = False
+        bar = self.query_one(ProgressBar)
+        bar.update(total=None, progress=0)
+        bar.display = True
+        self.refresh_bindings()
+        self.make_review(review_key(self.match, self.seats))
 
     @work(thread=True, exclusive=True, group="review", exit_on_error=False)
     def make_review(self, key: tuple[object, ...]) -> None:
@@ -121,6 +150,29 @@ class ReviewScreen(Screen[None]):
             app.call_from_thread(self._reviewed, key, review)
         except RuntimeError:
             return
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        """A review that failed says why, in one line, and offers to try again."""
+        if event.worker.group != "review" or event.state is not WorkerState.ERROR:
+            return
+        self.failure = failure_words(event.worker.error)
+        self.query_one("#review-summary").display = False  # it said the review was under way
+        self.query_one(ProgressBar).display = False
+        failure = self.query_one("#review-failure", Static)
+        failure.update(self.failure)
+        failure.display = True
+        self.refresh_bindings()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Try again only once a review has failed."""
+        if action == "retry":
+            return self.failure is not None
+        return True
+
+    def action_retry(self) -> None:
+        """Start the failed review again."""
+        if self.failure is not None:
+            self.start_review()
 
     def _reviewed(self, key: tuple[object, ...], review: GameReview) -> None:
         karavan_app(self).reviews[key] = review
@@ -158,7 +210,7 @@ class ReviewScreen(Screen[None]):
             won = match.game.result(match.state).winners
             for seat, points in zip(self.seats, series, strict=True):
                 share = 1 / len(won) if seat in won else 0.0
-                points.append((len(match.history), share))
+                points.append((len(match.history) - 1, share))  # after the last decision
         chart = chance_chart(
             names, series, len(match.history), width=40, ascii_mode=karavan_app(self).ascii_mode
         )
@@ -176,6 +228,7 @@ class ReviewScreen(Screen[None]):
             )
             if len(self.seats) > 1:
                 words = f"{words}  [{player_names[d.seat]}]"
+            words = karavan_app(self).glyphs.words(words)  # the engine's previews
             options.add_option(Option(Content(words), id=str(d.index)))
         if not mistakes:
             options.add_option(

@@ -13,7 +13,7 @@ from textual.widgets.option_list import Option
 from textual.worker import get_current_worker
 
 from karavan_core.registry import all_games
-from karavan_core.saves import SaveSummary, list_saves
+from karavan_core.saves import SaveSummary, list_saves, resumable
 from karavan_core.version import __version__
 from karavan_tui.app_access import karavan_app
 from karavan_tui.modals.saves import when
@@ -30,11 +30,6 @@ _ART = r"""
 # Padded to one width so that centring the block keeps the letters aligned.
 _WIDTH = max(len(line) for line in _ART.splitlines())
 BANNER = "\n".join(line.ljust(_WIDTH) for line in _ART.strip("\n").splitlines())
-
-
-def resumable(summaries: list[SaveSummary]) -> SaveSummary | None:
-    """The most recently played save of a game still in progress."""
-    return next((s for s in summaries if not s.over), None)
 
 
 class TitleScreen(Screen[None]):

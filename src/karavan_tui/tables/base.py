@@ -32,8 +32,12 @@ class TableHost(Protocol):
         options: Sequence[str],
         on_pick: Callable[[int], object],
         searchable: bool = False,
+        highlight: int | None = None,
     ) -> None:
-        """Ask the player to pick one of ``options``; ``on_pick`` gets its index."""
+        """Ask the player to pick one of ``options``; ``on_pick`` gets its index.
+
+        ``highlight`` is the option the cursor starts on (the hinted one, if any).
+        """
 
     def check(self, *actions: Action) -> str | None:
         """The engine's reason for refusing this gesture now, or ``None`` if it would be played."""
@@ -54,7 +58,12 @@ class View:
     ``legal`` is non-empty only when that player is the one to move.
     ``before`` is what that same player saw right after their last decision,
     when others have moved since, and ``news`` the decisions made since (all
-    public): the table marks what changed in between.
+    public): the table marks what changed in between.  ``past`` holds the
+    public views of the game's states up to the one shown, the deal first
+    (empty where the history is not at hand, as at a hosted table): a table
+    lays out from it what must stay in place, so that undo, a resume and a
+    replay show the same places.  ``playing`` is False where the keys play
+    nothing (a replay): the table then says nothing of what they would do.
     """
 
     game: Game[Any, Any, Any]
@@ -65,6 +74,23 @@ class View:
     scores: tuple[int, ...]
     before: Observation | None = None
     news: tuple[Action, ...] = ()
+    past: Sequence[Observation] = ()
+    playing: bool = True
+
+
+HINT_FLAG = "  (hint)"  # after the hinted decision's words, wherever decisions are listed
+
+
+def flag_hint(words: list[str], actions: Sequence[Action], hinted: Action | None) -> int | None:
+    """Flag the ``hinted`` decision among ``actions`` (``words`` are theirs, changed in place).
+
+    Returns its index, for the list's cursor to start on; ``None`` if it is not listed.
+    """
+    if hinted is None or hinted not in actions:
+        return None
+    index = list(actions).index(hinted)
+    words[index] += HINT_FLAG
+    return index
 
 
 def table_stylesheet(name: str) -> str:
@@ -88,6 +114,7 @@ class TableView(Vertical):
         super().__init__(**kwargs)
         self.host = host
         self.view: View | None = None
+        self.hinted: Action | None = None  # the decision a hint suggests now, if any
         # True while the table shows the players something to read first (a round
         # summary): the game screen starts no bot until it is False again.
         self.pauses_play = False
@@ -127,11 +154,34 @@ class TableView(Vertical):
 
         Each option reads as its preview unless ``labels`` are given; ``before``
         are decisions of the same gesture played first (buying: Buy, then Pay),
-        all as one undo step.
+        all as one undo step.  The hinted option is flagged and the cursor starts on it.
         """
         choices = list(options)
         words = list(labels) if labels is not None else [self.host.preview(a) for a in choices]
-        self.host.choose(title, words, lambda index: self.host.decide(*before, choices[index]))
+        highlight = flag_hint(words, choices, self.hinted)
+        self.host.choose(
+            title,
+            words,
+            lambda index: self.host.decide(*before, choices[index]),
+            highlight=highlight,
+        )
+
+    def take_listed(self, action: Action) -> None:
+        """Act on ``action``, a decision picked from the move list.
+
+        It is played, unless it only opens a gesture of several decisions (Karakum's
+        Buy, then Pay): then the table goes on with that gesture as if its card had
+        been chosen, so that the move list never plays half a gesture.
+        """
+        self.host.decide(action)
+
+    def news_weight(self, action: Action) -> int:
+        """How telling another player's decision is, for the news line over the table.
+
+        When the line is full, the least telling give way (ending a turn tells less than
+        what was done in it); all decisions are alike unless a table says otherwise.
+        """
+        return 1
 
     def marking_status(self) -> str | None:
         """While cards are marked for a choice of several: what they make, for the status line."""
@@ -155,6 +205,7 @@ class TableView(Vertical):
         With ``point``, the cursor goes to its main card too, so that Enter plays
         it (or opens its picker).
         """
+        self.hinted = action
         for card in self.query(".-hinted"):
             card.remove_class("-hinted")
         if action is None:

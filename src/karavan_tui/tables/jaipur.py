@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Collection, Sequence
-from typing import Any
+from typing import Any, cast
 
 from rich.table import Table
 from rich.text import Text
@@ -46,7 +46,7 @@ from karavan_core.games.jaipur.state import (
 from karavan_tui.glyphs import ASCII, Glyphs
 from karavan_tui.tables.base import TableView, View, table_stylesheet
 from karavan_tui.widgets.cards import CardFace, CardRow
-from karavan_tui.words import plural
+from karavan_tui.words import cells, cut, padded, plural, widest
 
 # Card colours for rich text (the zones' cards take theirs from the .tcss).
 COLOURS: dict[Card, str] = {
@@ -104,6 +104,23 @@ def stable_layout(shown: Sequence[Card | None], cards: Sequence[Card]) -> list[C
     return [card if card is not None else next(arrivals) for card in places]
 
 
+def market_places(past: Sequence[JaipurObservation]) -> list[Card]:
+    """The market's cards in their places, worked out from the public views of the game.
+
+    A round's market is laid out in the market's order (goods, then camels) when it
+    is dealt; after every decision the cards still there keep their places and the
+    new ones fill those that emptied (:func:`stable_layout`).  Since only the
+    history decides, an undo, a resume or a replay shows every card where it was.
+    """
+    first = len(past) - 1
+    while first > 0 and past[first].turn != 0:  # back to the deal of the round shown
+        first -= 1
+    places = cards_of(past[first].market)[:MARKET_SIZE]
+    for view in past[first + 1 :]:
+        places = stable_layout(places, cards_of(view.market)[:MARKET_SIZE])
+    return places
+
+
 def cards_of_counter(counts: Counter[Card]) -> list[Card]:
     """The cards of ``counts`` in the market's order (goods, then camels)."""
     return [card for card in CARDS for _ in range(counts[card])]
@@ -130,13 +147,22 @@ class MarketZone(CardRow):
         legal: set[Action],
         g: Glyphs,
         taking: Collection[int] = (),
+        past: Sequence[JaipurObservation] = (),
+        playing: bool = True,
     ) -> None:
         """Draw the market from ``obs``; moves not offered now are dimmed; ``taking``: marked.
 
-        Cards stay where they were: only the places that emptied take the new
-        cards, and those that arrived since ``before`` are marked.
+        Only a table that plays (``playing``; not a replay) says what the keys do.
+
+        Cards stay where they were: the places come from ``past``, the public views
+        of the game so far (:func:`market_places`); without them (a hosted table's
+        client) from what this zone drew last.  Those that arrived since ``before``
+        are marked.
         """
-        cards = stable_layout(self.shown[:MARKET_SIZE], cards_of(obs.market)[:MARKET_SIZE])
+        if past:
+            cards = market_places(past)
+        else:
+            cards = stable_layout(self.shown[:MARKET_SIZE], cards_of(obs.market)[:MARKET_SIZE])
         arrived = Counter(cards_of(obs.market))
         if before is None:
             arrived.clear()
@@ -159,7 +185,9 @@ class MarketZone(CardRow):
                 text = f"{TICK} {LETTERS[card]}\ntake"
             else:
                 text = f"{g.changed if new else ''}{LETTERS[card]}\n{noun(card)}"
-            faces.append(CardFace(text, classes, tip, key=card.value, changed=new))
+            faces.append(
+                CardFace(text, classes, tip if playing else None, key=card.value, changed=new)
+            )
         gaps = MARKET_SIZE - len(cards)  # only when the deck ran dry, as the round ends
         faces += [CardFace("\n", "-empty")] * gaps
         self.shown = [*cards, *[None] * gaps, None]
@@ -168,13 +196,12 @@ class MarketZone(CardRow):
             CardFace(
                 f"{swap(g)}\nexchange",
                 "-exchange" + ("" if can_swap else " -off"),
-                "Exchange: take two or more goods and give back as many cards",
+                "Exchange: take two or more goods and give back as many cards" if playing else None,
             )
         )
         self.set_faces(faces)
-        self.border_title = (
-            f"Market {g.sep} {g.deck} {obs.deck_size} in the deck {g.sep} x exchanges"
-        )
+        keys = f" {g.sep} x exchanges" if playing else ""
+        self.border_title = f"Market {g.sep} {g.deck} {obs.deck_size} in the deck{keys}"
 
 
 class TokensZone(Vertical):
@@ -231,10 +258,12 @@ class HandZone(Vertical):
         g: Glyphs,
         giving: Sequence[int] = (),
         giving_camels: int = 0,
+        playing: bool = True,
     ) -> None:
         """Draw the observer's hand and herd (none in the public view), dimming unsellable goods.
 
-        ``giving`` (per good) and ``giving_camels`` are the cards marked for an exchange.
+        ``giving`` (per good) and ``giving_camels`` are the cards marked for an exchange;
+        only a table that plays (``playing``) says what the keys do.
         """
         hidden = self.query_one("#hand-hidden", Static)
         row = self.query_one("#hand-row", CardRow)
@@ -262,7 +291,7 @@ class HandZone(Vertical):
             if given:
                 classes += " -marked"
             face = f"{LETTERS[good]} {times(g)}{count}\n{second}"
-            faces.append(CardFace(face, classes, tip, key=good.value))
+            faces.append(CardFace(face, classes, tip if playing else None, key=good.value))
         herd = obs.herds[obs.player]
         herd_classes = "-camel" + (" -marked" if giving_camels else "" if herd else " -none")
         faces.append(
@@ -270,16 +299,15 @@ class HandZone(Vertical):
                 f"{LETTERS[Card.CAMEL]} {times(g)}{herd}\n"
                 + (f"give {giving_camels}" if giving_camels else "herd"),
                 herd_classes,
-                "Your herd: mark camels (Space) to give them in an exchange",
+                "Your herd: mark camels (Space) to give them in an exchange" if playing else None,
                 key="herd",
             )
         )
         row.set_faces(faces)
         size = sum(obs.hand)
         name = obs.players[obs.player]
-        self.border_title = Content(
-            f"{name}'s hand {g.sep} {size} of {HAND_LIMIT} {g.sep} Enter sells"
-        )
+        keys = f" {g.sep} Enter sells" if playing else ""
+        self.border_title = Content(f"{name}'s hand {g.sep} {size} of {HAND_LIMIT}{keys}")
 
 
 class PlayersZone(Static):
@@ -303,16 +331,15 @@ class PlayersZone(Static):
         viewer = obs.player
         room = self.content_region.width or 10_000
         # Long names are cut so that each line fits a narrow zone (the Scores panel has them whole).
-        width = min(max(len(name) for name in obs.players), max(4, room - 32))
+        width = min(widest(obs.players), max(4, room - 32))  # cells: an emoji takes two
         text = Text()
         for seat, name in enumerate(obs.players):
-            if len(name) > width:
-                name = name[: width - 1] + "~"
+            name = cut(name, width)
             if seat:
                 text.append("\n")
             mine = seat == obs.current and not obs.is_over
             text.append(f"{g.turn if mine else ' '} ", style="bold")
-            text.append(f"{name:<{width}}", style="bold" if mine else "")
+            text.append(padded(name, width), style="bold" if mine else "")
             seals = obs.seals[seat]
             text.append(f"  {plural(seals, 'seal')}", style="bold" if seals else "")
             text.append(f" {g.sep} {plural(obs.hand_sizes[seat], 'card')}")
@@ -339,7 +366,11 @@ class PlayersZone(Static):
 
     @staticmethod
     def _takings(obs: JaipurObservation, seat: int, own: bool, room: int, g: Glyphs) -> Text:
-        """The tokens ``seat`` won this round, in one line of at most ``room`` cells."""
+        """The tokens ``seat`` won this round, in one line of at most ``room`` cells.
+
+        A bonus token's value is known to its owner, and to everyone once the match
+        is over (the last round's result names them all).
+        """
         won = [
             (good, value)
             for good, values in zip(GOODS, obs.goods_won[seat], strict=True)
@@ -347,29 +378,39 @@ class PlayersZone(Static):
         ]
         goods = sum(value for _, value in won)
         count = sum(obs.bonus_counts[seat])
-        own = own and obs.bonus_won is not None
-        mine = [value for values in obs.bonus_won or () for value in values] if own else []
+        known: list[int] | None = None
+        if obs.is_over and obs.rounds:
+            known = list(obs.rounds[-1].scores[seat].bonus_tokens)
+        elif own and obs.bonus_won is not None:
+            known = [value for values in obs.bonus_won for value in values]
+        sep = g.sep
         if not count:
-            tails = ["no bonus token"]
-        elif own:
+            tails = ["no bonus token", "no bonus"]
+        elif known is not None:
             tokens = plural(count, "bonus token")
-            tails = [f"{tokens} worth {added(mine)}", f"{tokens} worth {sum(mine)}"]
+            tails = [f"{tokens} worth {added(known)}", f"{tokens} worth {sum(known)}"]
+            tails.append(f"bonus {sum(known)}")
         else:
-            tails = [f"{plural(count, 'bonus token')}, values hidden"]
-        if own:
-            tails = [f"{tail} {g.sep} {goods + sum(mine)} so far" for tail in tails]
-        # The longest form that fits: every token as a chip, then sums only.
+            tails = [f"{plural(count, 'bonus token')}, values hidden", f"{count} bonus hidden"]
+        if known is not None:
+            total = f"{goods + sum(known)} {'in all' if obs.is_over else 'so far'}"
+            tails = [f"{tail} {sep} {total}" for tail in tails] + [total]
+        # The longest form that fits: every token as a chip, then sums, then the total only;
+        # a line never wraps, which would push the next player's lines out of the zone.
         chips = Text("  ")
         for index, (good, value) in enumerate(won):
             if index:
                 chips.append(" ")
             chips.append_text(token_text(good, value))
-        chips.append(f" = {goods} {g.sep} " if won else f"no goods tokens {g.sep} ")
+        chips.append(f" = {goods} {sep} " if won else f"no goods tokens {sep} ")
         chips.append(tails[0])
         if chips.cell_len <= room:
             return chips
-        sums = [f"  goods {goods} ({plural(len(won), 'token')}) {g.sep} {tail}" for tail in tails]
-        return Text(next((line for line in sums if len(line) <= room), sums[-1]))
+        tokens = f" ({plural(len(won), 'token')})"
+        sums = [f"  goods {goods}{tokens} {sep} {tail}" for tail in tails[:2]]
+        sums += [f"  goods {goods} {sep} {tail}" for tail in tails[1:]]
+        line = next((line for line in sums if cells(line) <= room), sums[-1])
+        return Text(cut(line, room, g.ellipsis))
 
 
 class RoundSummaryScreen(ModalScreen[None]):
@@ -498,17 +539,21 @@ class JaipurTable(TableView):
         if not view.legal:  # not the player's turn (any more): marks are dropped
             self.taking, self.giving, self.giving_camels = set(), [0] * len(GOODS), 0
         market = self.query_one(MarketZone)
-        market.show(obs, before, legal, g, self.taking)
-        market.border_subtitle = "" if self.marking else "Space marks goods to exchange"
+        past = cast(Sequence[JaipurObservation], view.past)  # the views of this game
+        playing = view.playing
+        market.show(obs, before, legal, g, self.taking, past, playing)
+        marks = playing and not self.marking
+        market.border_subtitle = "Space marks goods to exchange" if marks else ""
         self.query_one(TokensZone).show(obs, before, g)
-        self.query_one(HandZone).show(obs, legal, g, self.giving, self.giving_camels)
+        hand = self.query_one(HandZone)
+        hand.show(obs, legal, g, self.giving, self.giving_camels, playing)
         players = self.query_one(PlayersZone)
         players.show(obs, g)
         players.border_title = f"Round {len(obs.rounds) + 1} {g.sep} first to {SEALS_TO_WIN} seals"
         if obs.is_over:
             players.border_title = f"Round {len(obs.rounds)} {g.sep} the match is over"
         finished = len(obs.rounds)
-        players.border_subtitle = f"o {g.sep} finished rounds" if finished else ""
+        players.border_subtitle = f"o {g.sep} finished rounds" if finished and playing else ""
         if self._rounds_seen is not None and finished > self._rounds_seen and not obs.is_over:
             # After the screen's own work (a curtain it is about to draw goes underneath):
             # both players read the summary together before the next hand is shown.

@@ -9,20 +9,23 @@ the engine accepts or refuses with its own reason.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Literal
 
 from attrs import frozen
+from rich.cells import cell_len
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.content import Content
+from textual.widget import Widget
 from textual.widgets import Static
 
 from karavan_core.engine import Action
 from karavan_core.games.karakorum import components as C
 from karavan_core.games.karakorum.components import (
     GOAL_KINDS,
+    PEAK_INDEX,
     PEAKS,
     REVEAL_BEYOND_PLAYERS,
     TRACK_TOP,
@@ -47,7 +50,7 @@ from karavan_core.games.karakorum.state import (
 from karavan_tui.glyphs import ASCII, Glyphs
 from karavan_tui.tables.base import TableView, View, table_stylesheet
 from karavan_tui.widgets.cards import CardFace, CardRow
-from karavan_tui.words import listed
+from karavan_tui.words import listed, padded, widest
 
 # Rich styles per peak, for the text zones (the card widgets take theirs from the .tcss).
 PEAK_TEXT: dict[Peak, str] = {
@@ -123,6 +126,69 @@ def expedition_token(exp: Expedition, m: Marks, new: bool = False, g: Glyphs | N
     return text
 
 
+def fitting(zone: Widget, *titles: str) -> Content:
+    """The first of ``titles`` that fits on ``zone``'s border uncut (else the last one).
+
+    Before the zone is laid out, its width is unknown: the first is taken, and the
+    table draws again once it is (on resize).
+    """
+    room = zone.outer_size.width - 6  # "╭─ " and " ─╮" around the words
+    fits = [title for title in titles if room < 0 or cell_len(title) <= room]
+    return Content(fits[0] if fits else titles[-1])
+
+
+def gone_since(
+    obs: KarakorumObservation, before: KarakorumObservation | None, seat: int
+) -> list[tuple[Expedition, str]]:
+    """The expeditions ``seat`` had at ``before`` and has no longer, each with what became of it.
+
+    Told from the two views alone: one of three cards or more was scored (a smaller one
+    cannot be); a smaller one was removed if that peak's marker did not go up meanwhile,
+    else it was discarded, by a removal or with a scoring.
+    """
+    if before is None:
+        return []
+    now = obs.expeditions[seat]
+    gone = []
+    for exp in before.expeditions[seat]:
+        size = len(exp.cards)
+        if any(later.cards[:size] == exp.cards for later in now):
+            continue  # still there, perhaps with more cards
+        peak = PEAK_INDEX[exp.color]
+        if size >= C.MIN_SCORING_CARDS:
+            what = "scored"
+        elif obs.tracks[seat][peak] <= before.tracks[seat][peak]:
+            what = "removed"
+        else:
+            what = "discarded"
+        gone.append((exp, what))
+    return gone
+
+
+def gone_tokens(
+    gone: Sequence[tuple[Expedition, str]], g: Glyphs, *, brief: bool = False
+) -> list[Text]:
+    """Expeditions gone since the viewer's last decision, by what became of them.
+
+    ``•G[2 5] R[1] removed``, the expeditions struck out; ``brief``: ``•2 removed``.
+    """
+    tokens = []
+    for what in ("scored", "removed", "discarded"):
+        exps = [exp for exp, became in gone if became == what]
+        if not exps:
+            continue
+        text = Text(g.changed, style="bold")
+        if brief:
+            text.append(str(len(exps)))
+        for index, exp in enumerate([] if brief else exps):
+            values = " ".join(str(card.value) for card in exp.cards)
+            text.append(" " if index else "")
+            text.append(f"{exp.color.letter}[{values}]", style=f"{PEAK_TEXT[exp.color]} strike")
+        text.append(f" {what}", style="dim")
+        tokens.append(text)
+    return tokens
+
+
 def axes_line(card: Card, m: Marks) -> str:
     """A card's ice axes drawn as symbols (a dash for none)."""
     return m.axe * card.axes if card.axes else "-"
@@ -195,7 +261,8 @@ class TableZone(Vertical):
             else:
                 faces.append(None)
         stop = stop_action(obs.step)
-        label = {Pass: "pass", Done: "done"}.get(type(stop), "stop")
+        # The words the status line uses for it ("... or stop taking"), in six columns.
+        label = {StopTaking: "stop\ntaking", Pass: f"{g.turn}\npass", Done: f"{g.turn}\ndone"}
         tips = {
             StopRevealing: "Stop revealing: take from the cards on the table",
             StopTaking: "Take no more cards",
@@ -204,7 +271,7 @@ class TableZone(Vertical):
         }
         faces.append(
             CardFace(
-                f"{g.turn}\n{label}",
+                label.get(type(stop), f"{g.turn}\nstop"),
                 "-stop" + ("" if stop in legal else " -off"),
                 tips[type(stop)],
                 key="stop",
@@ -212,18 +279,19 @@ class TableZone(Vertical):
         )
         self.query_one(CardRow).set_faces(faces)
         name = obs.players[obs.current]
-        discard = f"deck {obs.deck_size} {g.sep} discard {len(obs.discard)}"
+        # The name goes first, where it fits beside the words (the status line names them too).
         if placing and cards:
-            title = f"{name} places the cards taken {g.sep} {discard}"
+            titles = [f"{name} places the cards taken", "Placing the cards taken"]
         elif placing:
-            title = f"{name} may score or remove, then done {g.sep} {discard}"
+            titles = [f"{name} may score or remove, then done", "Score or remove, then done"]
         elif obs.is_over:
-            title = f"The game is over {g.sep} {discard}"
+            titles = ["The game is over"]
         elif obs.step is Step.REVEAL:
-            title = f"Revealed {len(obs.table)} of at most {limit} {g.sep} {discard}"
+            titles = [f"Revealed {len(obs.table)} of at most {limit}"]
         else:  # taking: what is left of the revealed cards
-            title = f"Cards to take {len(obs.table)} {g.sep} {discard}"
-        self.border_title = Content(title)
+            titles = [f"Cards to take {len(obs.table)}"]
+        self.border_title = fitting(self, *titles)
+        self.border_subtitle = f"deck {obs.deck_size} {g.sep} discard {len(obs.discard)}"
 
 
 def row_cards(obs: KarakorumObservation) -> tuple[Card, ...]:
@@ -309,16 +377,23 @@ class ExpeditionsZone(Vertical):
             )
         )
         self.query_one(CardRow).set_faces(faces)
-        title = f"{obs.players[seat]}'s expeditions"
         held = obs.held[seat]
+        took = ""
         if held and obs.step is not Step.PLACE:
-            title += f" {g.sep} took " + " ".join(f"{c.color.letter}{c.value}" for c in held)
+            took = f" {g.sep} took " + " ".join(f"{c.color.letter}{c.value}" for c in held)
+        self.border_title = fitting(
+            self, f"{obs.players[seat]}'s expeditions{took}", f"Expeditions{took}"
+        )
         claimed = obs.claimed[seat]
-        if claimed:
-            title += f" {g.sep} goals " + " ".join(
-                f"{goal.color.letter}{goal_name(goal.kind, m, long=False)}" for goal in claimed
-            )
-        self.border_title = Content(title)
+        goals = " ".join(
+            f"{goal.color.letter}{goal_name(goal.kind, m, long=False)}" for goal in claimed
+        )
+        self.border_subtitle = (
+            fitting(self, f"goals {goals}", f"{len(claimed)} goals") if claimed else ""
+        )
+
+
+GoneShown = Literal["listed", "counted", "left out"]  # how the tracks zone tells gone ones
 
 
 class ClimbersZone(Static):
@@ -346,11 +421,25 @@ class ClimbersZone(Static):
         """One line of tracks per player, then (``with_others``) a line of expeditions for
         every other player.
 
-        Markers that moved and expeditions that changed since ``before`` are marked.
+        Markers that moved and expeditions that changed since ``before`` are marked, and
+        expeditions gone since then are told where they were (struck out).
         """
         self._shown = (obs, before, me, scores, g, with_others)
+        # Four players at 80x24 fill the zone: gone expeditions are then only counted,
+        # or left to the log, rather than push the last players out of sight.
+        shown: tuple[GoneShown, ...] = ("listed", "counted", "left out")
+        for gone in shown:
+            text = self._lines(gone)
+            if len(text.plain.splitlines()) <= (self.content_region.height or 10_000):
+                break
+        self.update(text, layout=False)  # the zone's size does not follow its text
+
+    def _lines(self, gone: GoneShown) -> Text:
+        """The text of what :meth:`show` was given, the gone expeditions ``gone``."""
+        assert self._shown is not None
+        obs, before, me, scores, g, with_others = self._shown
         m = marks_for(g)
-        width = max(len(name) for name in obs.players)
+        width = widest(obs.players)  # in cells: an emoji takes two
         room = self.content_region.width or 80
         fixed = 4 + width + 3 * 4 + 5  # marks, name, "R12 " per peak, " = 35"
         bar = max(0, min(TRACK_TOP // 2, (room - fixed) // 3 - 1))
@@ -361,7 +450,7 @@ class ClimbersZone(Static):
             mine = seat == obs.to_move
             text.append(g.turn if mine else " ", style="bold")
             text.append(m.first if seat == obs.active else " ", style="bold")
-            text.append(f" {name:<{width}}", style="bold" if mine else "")
+            text.append(f" {padded(name, width)}", style="bold" if mine else "")
             for i, (peak, value) in enumerate(zip(PEAKS, obs.tracks[seat], strict=True)):
                 moved = before is not None and before.tracks[seat][i] != value
                 text.append(g.changed if moved else " ", style="bold")
@@ -373,8 +462,8 @@ class ClimbersZone(Static):
                 text.append(f"{value:>2}")
             text.append(f" ={scores[seat]:>3}", style="dim")
             if seat != me and with_others:
-                text.append_text(self._others_line(obs, before, seat, room, m, g))
-        self.update(text, layout=False)  # the zone's size does not follow its text
+                text.append_text(self._others_line(obs, before, seat, room, m, g, gone))
+        return text
 
     @staticmethod
     def _others_line(
@@ -384,6 +473,7 @@ class ClimbersZone(Static):
         room: int,
         m: Marks,
         g: Glyphs,
+        gone: GoneShown,
     ) -> Text:
         """A player's expeditions, taken cards and claimed goals, wrapped under the name."""
         old = None if before is None else before.expeditions[seat]
@@ -391,6 +481,8 @@ class ClimbersZone(Static):
             expedition_token(exp, m, old is not None and exp not in old, g)
             for exp in obs.expeditions[seat]
         ]
+        if gone != "left out":
+            tokens += gone_tokens(gone_since(obs, before, seat), g, brief=gone == "counted")
         if not tokens:
             tokens.append(Text("no expeditions", style="dim"))
         held = obs.held[seat]
@@ -447,6 +539,10 @@ class OpponentsZone(Static):
                     for goal in obs.claimed[seat]
                 )
                 text.append(f" {g.sep} goals {goals}", style="dim")
+            # Gone ones on the name line: the row of cards keeps to the expeditions there are.
+            for token in gone_tokens(gone_since(obs, before, seat), g):
+                text.append(f" {g.sep} ", style="dim")
+                text.append_text(token)
             exps = obs.expeditions[seat]
             old = None if before is None else before.expeditions[seat]
             tops, bottoms = Text(), Text()
@@ -686,6 +782,15 @@ class KarakorumTable(TableView):
         if len(exp.cards) >= 3:
             return Score(index, None)
         return Remove(index)
+
+    def news_weight(self, action: Action) -> int:
+        """Scoring and removing tell the most, then taking and placing, then revealing;
+        stopping, passing and ending a turn the least."""
+        if isinstance(action, Score | Remove):
+            return 3
+        if isinstance(action, Take | Place):
+            return 2
+        return 1 if isinstance(action, Reveal) else 0
 
     def hint_places(self, action: Action) -> list[tuple[str, int]]:
         """The slots of the table row and the expeditions a decision acts on."""

@@ -35,7 +35,7 @@ from karavan_core.games.karakum.state import (
 from karavan_tui.glyphs import Glyphs
 from karavan_tui.tables.base import TableView, View, table_stylesheet
 from karavan_tui.widgets.cards import CardFace, CardRow
-from karavan_tui.words import plural
+from karavan_tui.words import padded, plural, widest
 
 # Card colours for rich text (the zones' cards take theirs from the .tcss).
 COLOURS: dict[Res, str] = {
@@ -215,7 +215,7 @@ class CaravansZone(Static):
         caravan since ``before`` are underlined and marked.
         """
         self._shown = (obs, before, g)
-        width = max(len(name) for name in obs.players)
+        width = widest(obs.players)  # in cells: an emoji takes two
         lefts = [3 * len(left) for left in obs.lefts]
         pad = max(lefts)
         room = self.content_region.width or 10_000
@@ -225,16 +225,19 @@ class CaravansZone(Static):
                 text.append("\n")
             mine = seat == obs.to_move
             text.append(f"{g.turn if mine else ' '} ", style="bold")
-            text.append(f"{name:<{width}}", style="bold" if mine else "")
+            text.append(padded(name, width), style="bold" if mine else "")
             text.append(f" ({obs.hand_sizes[seat]:>2}) ", style="dim")
             indent = 2 + width + 6
             used = indent + pad - lefts[seat]
             text.append(" " * (pad - lefts[seat]))
-            had = None if before is None else {*before.lefts[seat], *before.caravans[seat]}
-            tokens = [camel_text(c, had is not None and c not in had, g) for c in obs.lefts[seat]]
+            # A camel is news where it was not before: one that went from the left side
+            # into the chain has joined the caravan, so it is marked there too.
+            had_left = () if before is None else before.lefts[seat]
+            had_chain = () if before is None else before.caravans[seat]
+            new = before is not None
+            tokens = [camel_text(c, new and c not in had_left, g) for c in obs.lefts[seat]]
             tokens.append(Text(g.master, style="bold"))
-            chain = obs.caravans[seat]
-            tokens += [camel_text(c, had is not None and c not in had, g) for c in chain]
+            tokens += [camel_text(c, new and c not in had_chain, g) for c in obs.caravans[seat]]
             for index, token in enumerate(tokens):
                 if index and used + 1 + len(token) > room:
                     text.append("\n" + " " * indent)
@@ -292,6 +295,10 @@ class KarakumTable(TableView):
         self.query_one(ResourceZone).show(obs, before, view.news, legal, g)
         if not self._paying_fits(view):  # the purchase being marked is no longer open
             self.paying = None
+        if self.paying is None and view.legal and obs.step is Step.PAY and obs.slot is not None:
+            # Bought already (a save may stop between Buy and Pay): the payment is marked
+            # at once, so the table never waits for a payment nobody is marking.
+            self.paying = self._new_paying(obs.slot, buying=False)
         self.query_one(HandZone).show(obs, g, self.paying.cards if self.paying else ())
         caravans = self.query_one(CaravansZone)
         caravans.show(obs, before, g)
@@ -353,6 +360,21 @@ class KarakumTable(TableView):
             self.show(self.view)
         super().mark_hint(action, point=point)
 
+    def take_listed(self, action: Action) -> None:
+        """A camel bought from the move list is paid for on the table, as if chosen there."""
+        if isinstance(action, Buy) and action in self.legal:
+            self.buy(action.slot)
+        else:
+            super().take_listed(action)
+
+    def _new_paying(self, slot: int, *, buying: bool) -> Paying:
+        """A purchase of the camel in ``slot`` with its cheapest payment marked."""
+        obs = self.obs
+        camel = obs.market[slot]
+        assert camel is not None and obs.hand is not None
+        options = payments(obs.hand, camel.color, price(obs.market, slot))
+        return Paying(slot, buying, list(options[0]) if options else [0] * len(RESOURCES))
+
     def buy(self, slot: int) -> None:
         """Start paying for the camel in ``slot``: the cheapest payment is marked in the hand."""
         obs = self.obs
@@ -360,10 +382,7 @@ class KarakumTable(TableView):
         if buying and Buy(slot) not in self.legal:
             self.host.decide(Buy(slot))  # refused: the screen says why
             return
-        camel = obs.market[slot]
-        assert camel is not None and obs.hand is not None
-        options = payments(obs.hand, camel.color, price(obs.market, slot))
-        self.paying = Paying(slot, buying, list(options[0]) if options else [0] * len(RESOURCES))
+        self.paying = self._new_paying(slot, buying=buying)
         if self.view is not None:
             self.show(self.view)
         self.query_one("#hand-row", CardRow).focus()
@@ -404,9 +423,14 @@ class KarakumTable(TableView):
         cost = price(obs.market, self.paying.slot)
         marked = describe_cards(tuple(self.paying.cards))
         reason = self.host.check(*self.payment_gesture())
-        head = f"Buy the {camel} for {plural(cost, 'unit')} with {marked}"
+        if self.paying.buying:
+            head = f"Buy the {camel} for {plural(cost, 'unit')} with {marked}"
+            keys = "Enter buys, Esc cancels, p lists every way"
+        else:  # Buy is played already: only paying is left (u takes the purchase back)
+            head = f"The {camel} is bought: pay {plural(cost, 'unit')} with {marked}"
+            keys = "Enter pays, p lists every way, u takes the buy back"
         if reason is None:
-            return f"{head} {g.sep} Enter buys, Esc cancels, p lists every way"
+            return f"{head} {g.sep} {keys}"
         return f"{head}. {reason}"
 
     def confirm_payment(self) -> None:
@@ -420,7 +444,11 @@ class KarakumTable(TableView):
         self.host.decide(*gesture)
 
     def action_cancel_payment(self) -> None:
-        """Stop paying (Esc): nothing is bought."""
+        """Stop paying (Esc): nothing is bought; a camel bought already must be paid for."""
+        if self.paying is not None and not self.paying.buying:
+            camel = self.obs.market[self.paying.slot]
+            self.notify(f"The {camel} is bought already: pay for it, or press u to take it back.")
+            return
         if self.paying is not None:
             self.paying = None
             if self.view is not None:
@@ -437,7 +465,8 @@ class KarakumTable(TableView):
         camel = obs.market[slot]
         assert camel is not None and obs.hand is not None
         options = [Pay(cards) for cards in payments(obs.hand, camel.color, price(obs.market, slot))]
-        self.action_cancel_payment()
+        if buying:  # the list makes the purchase whole, or (Esc) buys nothing
+            self.action_cancel_payment()
         self.pick_payment(slot, options, buying=buying)
 
     def pick_payment(self, slot: int, options: Sequence[Action], *, buying: bool) -> None:

@@ -37,6 +37,7 @@ from karavan_core.games.karawane.state import (
 from karavan_tui.glyphs import ASCII, Glyphs
 from karavan_tui.tables.base import TableView, View, table_stylesheet
 from karavan_tui.widgets.cards import CardFace, CardRow
+from karavan_tui.words import cells, padded, widest
 
 # Each seat is a letter and a colour: the letter alone tells the camels apart.
 SEAT_LETTERS = "ABCD"
@@ -46,16 +47,19 @@ SEAT_COLOURS = (
     "bold black on #4fa84a",
     "bold black on #e3c340",
 )
+# A hinted camel takes the hinted cards' colours (the theme's warning colour), and a pointer.
+HINT_STYLE = "bold black on #ffa62b"
 CELL = 4  # columns per track square
 LABEL = 7  # columns of the row labels ("Desert ")
 
 
-def camel_token(seat: int, camel: int, moved: bool = False) -> Text:
+def camel_token(seat: int, camel: int, moved: bool = False, hinted: bool = False) -> Text:
     """A camel as a coloured token such as ``B2`` (owner letter, camel number).
 
-    A camel that moved since the viewer's last decision is underlined.
+    A camel that moved since the viewer's last decision is underlined; the camel
+    a hint moves is drawn in the hint's colours.
     """
-    style = SEAT_COLOURS[seat] + (" underline" if moved else "")
+    style = (HINT_STYLE if hinted else SEAT_COLOURS[seat]) + (" underline" if moved else "")
     return Text(f"{SEAT_LETTERS[seat]}{camel + 1}", style=style)
 
 
@@ -103,6 +107,7 @@ class TrackZone(Static):
         super().__init__(**kwargs)
         # Where each camel is drawn: (line, first column) -> (seat, camel).
         self.spots: dict[tuple[int, int], tuple[int, int]] = {}
+        self.hinted: tuple[int, int] | None = None  # the camel a hint moves: (seat, camel)
         self.tooltip = "Click a camel to choose a card to play on it"
 
     def on_resize(self) -> None:
@@ -113,7 +118,8 @@ class TrackZone(Static):
     def show(self, obs: KarawaneObservation, before: KarawaneObservation | None, g: Glyphs) -> None:
         """Draw the city line, the desert in rows of squares, then the oasis row.
 
-        Camels that moved since ``before`` are marked and underlined.
+        Camels that moved since ``before`` are marked and underlined; the hinted camel
+        is drawn in the hint's colours, with a pointer after it.
         """
         self._shown = (obs, before, g)
         moved = {
@@ -136,6 +142,12 @@ class TrackZone(Static):
         self.spots = {}
         text = Text()
 
+        def append_camel(seat: int, camel: int, fresh: bool) -> None:
+            """A camel's token and the cell after it: blank, or the hint's pointer."""
+            hinted = (seat, camel) == self.hinted
+            text.append_text(camel_token(seat, camel, fresh, hinted))
+            text.append(g.left if hinted else " ", style="bold")
+
         def cells(label: str, squares: list[int], heads: list[str]) -> None:
             """One row of squares: a line of headings, then a line of camels."""
             text.append("\n")
@@ -150,16 +162,14 @@ class TrackZone(Static):
                     self.spots[(camels_line, column + 1)] = (seat, camel)
                     fresh = (seat, camel) in moved
                     text.append(g.changed if fresh else " ", style="bold")
-                    text.append_text(camel_token(seat, camel, fresh))
-                    text.append(" ")
+                    append_camel(seat, camel, fresh)
                 else:
                     text.append(f"{empty:>{CELL - 1}} ", style="dim")
 
         text.append(f"{'City':<{LABEL}}", style="bold")
         for index, (seat, camel) in enumerate(city):
             self.spots[(0, LABEL + 3 * index)] = (seat, camel)
-            text.append_text(camel_token(seat, camel, (seat, camel) in moved))
-            text.append(" ")
+            append_camel(seat, camel, (seat, camel) in moved)
         if not city:
             text.append("empty", style="dim")
         for start in range(1, DESERT_SQUARES + 1, per_row):
@@ -172,6 +182,13 @@ class TrackZone(Static):
         self.border_title = (
             f"Track {g.sep} city {arrow} desert 1-{DESERT_SQUARES} {arrow} oasis (points)"
         )
+
+    def mark_hint(self, camel: tuple[int, int] | None) -> None:
+        """Mark ``camel`` (seat, camel) as the one a hint moves (``None``: no camel)."""
+        if camel != self.hinted:
+            self.hinted = camel
+            if self._shown is not None:
+                self.show(*self._shown)
 
     def camel_at(self, line: int, column: int) -> tuple[int, int] | None:
         """The camel drawn at ``line``, ``column`` of the content, if any."""
@@ -245,18 +262,18 @@ class PlayersZone(Static):
         """A line of headings, then one line per player: the played pile, newest first."""
         self._shown = (obs, scores, g)
         room = self.content_region.width or 10_000
-        width = max(len(name) for name in obs.players)
-        head = f"{'':5} {'player':<{width}} hand deck  pts  played"
+        width = max(widest(obs.players), len("player"))  # in cells: an emoji takes two
+        head = f"{'':5} {padded('player', width)} hand deck  pts  played"
         text = Text(head[:room], style="dim")
         for seat, name in enumerate(obs.players):
             text.append("\n")
             mine = seat == obs.to_move
             text.append(f"{g.turn if mine else ' '} ", style="bold")
             text.append(f" {SEAT_LETTERS[seat]} ", style=SEAT_COLOURS[seat])
-            text.append(f" {name:<{width}}", style="bold" if mine else "")
+            text.append(f" {padded(name, width)}", style="bold" if mine else "")
             hand, deck = obs.hand_sizes[seat], obs.deck_sizes[seat]
             text.append(f" {hand:>4} {deck:>4} {scores[seat]:>4}  ")
-            left = room - len(text.plain.rsplit("\n", 1)[-1])
+            left = room - cells(text.plain.rsplit("\n", 1)[-1])
             text.append_text(played_pile(obs.played[seat], left, g))
         self.update(text, layout=False)  # one line per player, fixed in the stylesheet
 
@@ -360,10 +377,16 @@ class KarawaneTable(TableView):
         self.ask(f"Which card, to move {where}?", plays)
 
     def hint_places(self, action: Action) -> list[tuple[str, int]]:
-        """The hand card a decision plays."""
+        """The hand card a decision plays (the cursor goes there: Enter plays it)."""
         hand = self.obs.hand
         card = card_of(action)
         return [("hand-row", hand.index(card))] if hand and card in hand else []
+
+    def mark_hint(self, action: Action | None, *, point: bool = False) -> None:
+        """Mark the hinted card in the hand and the camel it moves on the track."""
+        super().mark_hint(action, point=point)
+        camel = (action.owner, action.camel) if isinstance(action, Play) else None
+        self.query_one(TrackZone).mark_hint(camel)
 
     def on_turn(self) -> None:
         """Bring the keyboard to the hand: every decision starts with a card."""

@@ -1,11 +1,13 @@
-"""The parts Textual draws itself (header icon, scrollbars), made to follow ASCII mode."""
+"""The parts Textual draws itself (header icon, scrollbars, checkboxes), made to follow
+ASCII mode."""
 
 from __future__ import annotations
 
 from typing import ClassVar
 
+from textual.content import Content
 from textual.scrollbar import ScrollBar, ScrollBarRender
-from textual.widgets import Header
+from textual.widgets import Checkbox, Header
 
 UNICODE_ICON = "⭘"
 ASCII_ICON = "*"
@@ -33,3 +35,17 @@ class AsciiScrollBarRender(ScrollBarRender):
 def use_ascii_scrollbars(on: bool) -> None:
     """Draw every scrollbar with ASCII-safe characters (``on``) or Textual's own."""
     ScrollBar.renderer = AsciiScrollBarRender if on else ScrollBarRender
+
+
+class TickBox(Checkbox):
+    """A checkbox whose box is empty while unticked (Textual's shows a dim X there), and
+    drawn as ``[X]`` / ``[ ]`` in ASCII mode."""
+
+    @property
+    def _button(self) -> Content:
+        """The box for the current value and symbol set (Textual draws it from these)."""
+        plain = getattr(self.app, "ascii_mode", False)
+        self.BUTTON_LEFT, self.BUTTON_RIGHT = ("[", "]") if plain else ("▐", "▌")
+        self.BUTTON_INNER = "X" if self.value else " "
+        button: Content = super()._button
+        return button

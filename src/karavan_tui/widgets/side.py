@@ -8,10 +8,12 @@ from typing import Any
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
+from textual.content import Content
 from textual.widgets import Static
 
 from karavan_core.match import Seat
 from karavan_tui.glyphs import Glyphs
+from karavan_tui.words import cells, cut, padded, widest
 
 
 class ScoreBoard(Static):
@@ -28,14 +30,14 @@ class ScoreBoard(Static):
         g: Glyphs,
     ) -> None:
         """Draw one line per seat."""
-        width = max(len(seat.name) for seat in seats)
+        width = widest(seat.name for seat in seats)  # in cells: an emoji takes two
         text = Text()
         for index, seat in enumerate(seats):
             if index:
                 text.append("\n")
             mark = g.turn if index == to_move else g.winner if index in winners else " "
             text.append(f"{mark} ", style="bold")
-            text.append(f"{seat.name:<{width}}", style="bold" if index == to_move else "")
+            text.append(padded(seat.name, width), style="bold" if index == to_move else "")
             text.append(f" {scores[index]:>3}")
         if text != self._last:
             self._last = text
@@ -71,12 +73,16 @@ class GameLog(VerticalScroll):
         """The text of the log."""
         yield Static("", id="log-text")
 
-    def show(self, lines: Sequence[str], news_from: int | None = None) -> None:
-        """Show the end of ``lines`` (the whole log) and scroll to the newest.
+    def on_resize(self) -> None:
+        """The text wraps anew at another size: stay on the newest lines."""
+        self.call_after_refresh(self.scroll_end, animate=False)
+
+    def show(self, lines: Sequence[str], news_from: int | None, g: Glyphs) -> None:
+        """Show the end of ``lines`` (the whole log) in ``g``'s symbols and scroll to the newest.
 
         Lines from ``news_from`` on (what others did since your last decision) are bold.
         """
-        tail = list(lines[-LOG_TAIL:])
+        tail = [g.words(line) for line in lines[-LOG_TAIL:]]
         start = len(lines) - len(tail)
         bold_from = len(lines) if news_from is None else max(news_from, start)
         if (tail, bold_from) == self.shown:
@@ -104,40 +110,56 @@ class NewsBanner(Static):
     """One line over the table: what the others did since your last decision, in words.
 
     Each decision is told by the first sentence of its log line, a player's
-    decisions in a row joined ("Bob takes 2 camels, then sells 3 leather"); the
-    earliest go first when the line is full.  The log beside the table has
-    every one of them in full, in bold.
+    decisions in a row joined ("Bob takes 2 camels, then sells 3 leather"), in
+    the order they were made.  When the line is full, the least telling go
+    first (by the table's weights: ending a turn tells less than what was done
+    in it), then the earliest.  The log beside the table has every one of them
+    in full, in bold.
     """
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
-        self._shown: tuple[tuple[str, ...], tuple[str, ...], bool, Glyphs] | None = None
+        self._shown: (
+            tuple[tuple[str, ...], tuple[str, ...], bool, Glyphs, tuple[int, ...]] | None
+        ) = None
 
     def on_resize(self) -> None:
         """Fit the line to the new width."""
         if self._shown is not None:
             self.show(*self._shown)
 
-    def show(self, news: Sequence[str], names: Sequence[str], yours: bool, g: Glyphs) -> None:
-        """Tell ``news`` (log lines) by players ``names``; ``yours``: someone is at the keyboard."""
-        self._shown = (tuple(news), tuple(names), yours, g)
+    def show(
+        self,
+        news: Sequence[str],
+        names: Sequence[str],
+        yours: bool,
+        g: Glyphs,
+        weights: Sequence[int] = (),
+    ) -> None:
+        """Tell ``news`` (log lines) by players ``names``; ``yours``: someone is at the keyboard.
+
+        ``weights`` say how telling each decision is (higher: more; all alike if not given).
+        """
+        self._shown = (tuple(news), tuple(names), yours, g, tuple(weights))
         room = self.content_region.width or 78
         if not news:
             quiet = "Nothing new since your last move." if yours else ""
             self.update(Text(quiet, style="dim"), layout=False)
             return
-        said = [first_sentence(line).rstrip(".") for line in news]
+        said = [g.words(first_sentence(line).rstrip(".")) for line in news]
+        names = [g.words(name) for name in names]  # as the lines write them
         actors = [next((n for n in names if line.startswith(n + " ")), None) for line in said]
+        worth = list(weights) if len(weights) == len(said) else [0] * len(said)
         kept: list[int] = []
-        for index in reversed(range(len(said))):  # the newest first, then earlier ones that fit
-            candidate = banner_line([index, *kept], said, actors, g)
-            if kept and len(candidate) > room:
+        # The most telling first (the newest of equals), then the others that fit.
+        for index in sorted(range(len(said)), key=lambda i: (-worth[i], -i)):
+            candidate = sorted([index, *kept])
+            if kept and cells(banner_line(candidate, said, actors, g)) > room:
                 break
-            kept.insert(0, index)
+            kept = candidate
         line = banner_line(kept, said, actors, g)
-        if len(line) > room:  # even the newest alone is too long: the log has it whole
-            line = banner_line(kept, said, actors, g, count_earlier=False)
-            line = line[: max(0, room - len(g.ellipsis))] + g.ellipsis
+        if cells(line) > room:  # even the most telling alone is too long: the log has it whole
+            line = cut(banner_line(kept, said, actors, g, count_earlier=False), room, g.ellipsis)
         self.update(Text(line, style="bold"), layout=False)
 
 
@@ -152,7 +174,7 @@ def banner_line(
     """The banner's words for the decisions ``kept`` (indexes into ``said``).
 
     A player's decisions in a row share one sentence ("Bob takes the silk, then
-    draws a card"); the earlier decisions left out are counted at the end.
+    draws a card"); the decisions left out are counted at the end.
     """
     sentences: list[str] = []
     for position, index in enumerate(kept):
@@ -161,19 +183,50 @@ def banner_line(
             sentences[-1] += ", then " + said[index][len(who) + 1 :]
         else:
             sentences.append(said[index])
-    earlier = kept[0] if kept and count_earlier else 0
-    more = f" (and {earlier} earlier: l)" if earlier else ""
+    left = len(said) - len(kept) if count_earlier else 0
+    # Left out all before the first told, or some between or after.
+    which = "earlier" if kept and left == kept[0] else "more"
+    more = f" (and {left} {which}: l)" if left else ""
     return f"{g.changed} " + ". ".join(sentences) + "." + more
 
 
 class StatusLine(Static):
-    """Whose turn it is and what they must decide, plus the quiet indicators."""
+    """Whose turn it is and what they must decide, plus the quiet indicators.
+
+    The prompt may wrap onto the lines the status line has (its max-height);
+    when it needs more, the prompt is cut with an ellipsis so that the
+    indicators ("thinking", "saved") always stay in sight at its end.
+    """
+
+    _shown: tuple[str, bool, str, Glyphs] | None = None
+
+    def on_resize(self) -> None:
+        """Fit the text to the new width."""
+        if self._shown is not None:
+            self.show(*self._shown)
 
     def show(self, prompt: str, thinking: bool, saved: str, g: Glyphs) -> None:
-        """Draw the status line."""
-        text = Text(prompt, style="bold")
+        """Draw the status line (``prompt`` holds the engine's words)."""
+        self._shown = (prompt, thinking, saved, g)
+        words = g.words(prompt)
+        tail: list[tuple[str, str]] = []
         if thinking:
-            text.append(f"  {g.thinking}", style="italic")
+            tail.append((f"  {g.thinking}", "italic"))
         if saved:
-            text.append(f"  {saved}", style="dim")
+            tail.append((f"  {saved}", "dim"))
+        text = Content.assemble((words, "bold"), *tail)
+        room = self.content_region.width
+        lines = self.styles.max_height
+        most = int(lines.value) if lines is not None and lines.is_cells else 0
+        if room and most and len(text.wrap(room)) > most:
+            # Cut the prompt, at the longest length that fits with the indicators.
+            low, high = 0, len(words)
+            while low < high:
+                middle = (low + high + 1) // 2
+                cut = Content.assemble((words[:middle].rstrip() + g.ellipsis, "bold"), *tail)
+                if len(cut.wrap(room)) <= most:
+                    low = middle
+                else:
+                    high = middle - 1
+            text = Content.assemble((words[:low].rstrip() + g.ellipsis, "bold"), *tail)
         self.update(text)  # usually one line; a long marking status takes two

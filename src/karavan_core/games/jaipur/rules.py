@@ -17,9 +17,9 @@ from itertools import product, repeat
 from operator import add, mul, sub
 from typing import Any, cast
 
-from karavan_core.engine import Action, Game, Result, remembered
+from karavan_core.engine import Action, Game, Result
 from karavan_core.games.jaipur import components as C
-from karavan_core.games.jaipur.components import CAMEL, CARD_INDEX, CARDS, GOODS, Card
+from karavan_core.games.jaipur.components import CAMEL, CARD_INDEX, CARDS, GOODS, NOUNS, Card
 from karavan_core.games.jaipur.state import (
     ACTION_TYPES,
     Counts,
@@ -370,7 +370,6 @@ class Jaipur(Game[JaipurState, JaipurObservation, Action]):
         return _deal(tuple(players), rng, (0,) * C.PLAYERS, (), first)
 
     # -- decisions ------------------------------------------------------------------
-    @remembered
     def legal_actions(self, state: JaipurState) -> list[Action]:
         """Take one good, take the camels, every exchange, every sale (in that order)."""
         if state.over:
@@ -487,7 +486,8 @@ class Jaipur(Game[JaipurState, JaipurObservation, Action]):
             (f"{name}'s hand", describe_cards(hand))
             for name, hand in zip(state.players, state.hands, strict=True)
         ]
-        rows.append(("Deck, top first", ", ".join(card.value for card in state.deck) or "empty"))
+        deck = ", ".join(NOUNS[card][0] for card in state.deck)  # one card each: "diamond"
+        rows.append(("Deck, top first", deck or "empty"))
         for size, pile in zip(("3", "4", "5+"), state.bonus_piles, strict=True):
             rows.append(
                 (f"{size}-card bonus tokens, top first", " ".join(map(str, pile)) or "none")
@@ -694,6 +694,27 @@ class Jaipur(Game[JaipurState, JaipurObservation, Action]):
             turn=state.turn,
         )
 
+    def reveals(self, observation: JaipurObservation, action: Action) -> bool:
+        """Taking from the market (it refills from the deck), a sale that wins a bonus token,
+        and whatever ends the round (the next is dealt; the bonus tokens are shown).
+
+        An exchange refills nothing and never ends a round.
+        """
+        if isinstance(action, TakeGood | TakeCamels):
+            return True
+        if not isinstance(action, Sell):
+            return False
+        if action.count >= C.BONUS_SIZES[0]:
+            pile = min(action.count, C.BONUS_SIZES[-1]) - C.BONUS_SIZES[0]
+            if observation.bonus_pile_sizes[pile]:
+                return True
+        # Whether the sale ends the round shows on the goods piles: any deal tells.
+        dealt = self.sample_state(observation, random.Random(0))
+        if action not in self.legal_actions(dealt):
+            return False  # refused anyway, for reasons the player can see
+        after = self._apply(dealt, action)
+        return after.over or len(after.rounds) > len(dealt.rounds)
+
     def sample_state(self, observation: JaipurObservation, rng: random.Random) -> JaipurState:
         """Deal the unseen cards and bonus tokens at random, consistent with ``observation``."""
         return self.sampler(observation)(rng)
@@ -844,7 +865,7 @@ class Jaipur(Game[JaipurState, JaipurObservation, Action]):
         tokens = obs.goods_piles[good.index][:n]
         text = f"{name} sells {good.amount(n)}"
         if not tokens:
-            text += f" but gets no token: the {good.value} tokens have run out"
+            text += f" but gets no token: the {NOUNS[good][0]} tokens have run out"
         else:
             worth = " + ".join(map(str, tokens))
             worth += f" = {sum(tokens)}" if len(tokens) > 1 else ""

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Mapping, Sequence
-from functools import lru_cache
+from collections.abc import Callable, Mapping, Sequence
+from functools import lru_cache, partial
 from typing import Any, TypeVar
 
-from karavan_core.engine import Action, Game, Result, remembered
+from karavan_core.engine import Action, Game, Result
 from karavan_core.games.karakorum import components as C
 from karavan_core.games.karakorum.components import PEAK_INDEX, PEAKS, GoalKind, Peak
 from karavan_core.games.karakorum.state import (
@@ -284,7 +284,6 @@ class Karakorum(Game[KarakorumState, KarakorumObservation, Action]):
         return actions
 
     # -- decisions ------------------------------------------------------------------
-    @remembered
     def legal_actions(self, state: KarakorumState) -> list[Action]:
         """Every decision open to the player to move."""
         step = state.step
@@ -759,10 +758,33 @@ class Karakorum(Game[KarakorumState, KarakorumObservation, Action]):
             before_final=state.before_final,
         )
 
+    def reveals(self, observation: KarakorumObservation, action: Action) -> bool:
+        """Revealing, and whatever ends the round: the next one opens with cards revealed.
+
+        The deck's order is all that is hidden, and whether a decision ends the
+        round does not depend on it, so any deal from the observation tells.
+        """
+        if isinstance(action, Reveal):
+            return True
+        dealt = self.sample_state(observation, random.Random(0))
+        if action not in self.legal_actions(dealt):
+            return False  # refused anyway, for reasons the player can see
+        return len(self._apply(dealt, action).deck) < len(dealt.deck)
+
     def sample_state(self, observation: KarakorumObservation, rng: random.Random) -> KarakorumState:
         """Shuffle the summit cards not in sight into a deck of the observed size."""
-        obs = observation
-        deck = list(self._unseen(obs))
+        return self._deal(observation, self._unseen(observation), rng)
+
+    def sampler(
+        self, observation: KarakorumObservation
+    ) -> Callable[[random.Random], KarakorumState]:
+        """Deals from one observation: its unseen cards are counted once, not at every deal."""
+        return partial(self._deal, observation, self._unseen(observation))
+
+    def _deal(
+        self, obs: KarakorumObservation, unseen: tuple[Card, ...], rng: random.Random
+    ) -> KarakorumState:
+        deck = list(unseen)
         shuffle(rng, deck)
         return KarakorumState(
             players=obs.players,
@@ -784,14 +806,8 @@ class Karakorum(Game[KarakorumState, KarakorumObservation, Action]):
             before_final=obs.before_final,
         )
 
-    # The search samples hundreds of states from one observation: remember its unseen cards.
-    _unseen_memo: tuple[KarakorumObservation, tuple[Card, ...]] | None = None
-
     def _unseen(self, obs: KarakorumObservation) -> tuple[Card, ...]:
         """The summit cards out of ``obs``'s sight, in ``ALL_CARDS`` order."""
-        memo = self._unseen_memo  # one read: another thread may replace it meanwhile
-        if memo is not None and memo[0] is obs:
-            return memo[1]
         unseen = Counter(ALL_CARDS)
         unseen.subtract(obs.table + obs.discard)
         for cards in obs.held:
@@ -799,9 +815,7 @@ class Karakorum(Game[KarakorumState, KarakorumObservation, Action]):
         for exps in obs.expeditions:
             for exp in exps:
                 unseen.subtract(exp.cards)
-        cards = tuple(unseen.elements())
-        self._unseen_memo = (obs, cards)
-        return cards
+        return tuple(unseen.elements())
 
     def inventory(self, state: KarakorumState) -> Counter[str]:
         """Every summit card and goal card in the state."""

@@ -9,7 +9,7 @@ from functools import cache, lru_cache
 from operator import floordiv
 from typing import Any
 
-from karavan_core.engine import Action, Game, Result, remembered
+from karavan_core.engine import Action, Game, Result
 from karavan_core.games.karakum import components as C
 from karavan_core.games.karakum.components import GOLD_INDEX, RES_INDEX, RESOURCES, Res
 from karavan_core.games.karakum.state import (
@@ -263,7 +263,6 @@ class Karakum(Game[KarakumState, KarakumObservation, Action]):
         )
 
     # -- decisions ------------------------------------------------------------------
-    @remembered
     def legal_actions(self, state: KarakumState) -> list[Action]:
         """Every decision open to the player to move."""
         step = state.step
@@ -617,6 +616,10 @@ class Karakum(Game[KarakumState, KarakumObservation, Action]):
             passes=state.passes,
             turn=state.turn,
         )
+
+    def reveals(self, observation: KarakumObservation, action: Action) -> bool:
+        """Taking or drawing a card (the row refills from the deck), paying (a camel comes up)."""
+        return isinstance(action, TakeCard | DrawCard | Pay)
 
     def sample_state(self, observation: KarakumObservation, rng: random.Random) -> KarakumState:
         """Deal the unseen camels and resources at random, consistent with ``observation``."""

@@ -7,7 +7,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from karavan_core.engine import Action, Game, Result, remembered
+from karavan_core.engine import Action, Game, Result
 from karavan_core.games.karawane import components as C
 from karavan_core.games.karawane.components import CITY, FIRST_OASIS, LAST_SQUARE, Card, Kind
 from karavan_core.games.karawane.state import (
@@ -170,7 +170,6 @@ class Karawane(Game[KarawaneState, KarawaneObservation, Action]):
         )
 
     # -- decisions ---------------------------------------------------------------------------
-    @remembered
     def legal_actions(self, state: KarawaneState) -> list[Action]:
         """Every card play with an effect; failing those, every card played without one."""
         if state.over:
@@ -433,6 +432,10 @@ class Karawane(Game[KarawaneState, KarawaneObservation, Action]):
             over=state.over,
             turn=state.turn,
         )
+
+    def reveals(self, observation: KarawaneObservation, action: Action) -> bool:
+        """Every card played is replaced from the deck: each decision shows a new card."""
+        return True
 
     def sample_state(self, observation: KarawaneObservation, rng: random.Random) -> KarawaneState:
         """Deal every unseen card at random: others' hands and every deck's order."""

@@ -8,7 +8,6 @@ each player's decisions are told in that player's own words, hand included.
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import time
@@ -25,7 +24,8 @@ from karavan_core.analysis import (
 from karavan_core.match import Match
 from karavan_core.saves import SaveError, atomic_write, check_writable, load_match
 from karavan_core.text import printable
-from karavan_tui.progress import progress_bar
+from karavan_tui.cli.common import Commands, Context, Parents, fail, find_save
+from karavan_tui.cli.progress import progress_bar
 
 if TYPE_CHECKING:
     from rich.console import Console
@@ -34,13 +34,12 @@ if TYPE_CHECKING:
 MISTAKES_SHOWN = 10
 
 
-def add_parser(
-    subparsers: argparse._SubParsersAction[argparse.ArgumentParser],
-) -> argparse.ArgumentParser:
-    """Add the ``review`` subcommand to the ``karavan`` command's subparsers."""
+def add_parser(commands: Commands, parents: Parents) -> None:
+    """Add ``review`` to the ``karavan`` command."""
     thresholds = ", ".join(f"{verdict.value} from {least:.0%}" for least, verdict in THRESHOLDS)
-    parser = subparsers.add_parser(
+    parser = commands.add_parser(
         "review",
+        parents=[parents.with_saves],
         help="judge every decision of a saved game",
         description="Judge every decision a human made with a real choice in a saved game: "
         "the Expert search estimates the chance of winning before and after it, and names "
@@ -62,15 +61,13 @@ def add_parser(
         metavar="N",
         help="worker processes (default: the cores, at most 4)",
     )
-    return parser
 
 
-def run(args: argparse.Namespace, folder: Path) -> int:
+def run(ctx: Context) -> int:
     """Review the save ``args.file``; returns the exit status (2 for bad arguments or files)."""
     from rich.console import Console
 
-    from karavan_tui.cli import fail, find_save
-
+    args, folder = ctx.args, ctx.folder
     console = Console(highlight=False)
     if args.jobs < 1:
         return fail("review: --jobs must be at least 1")
@@ -79,7 +76,7 @@ def run(args: argparse.Namespace, folder: Path) -> int:
         match = load_match(path)
     except SaveError as error:
         return fail(str(error))
-    seats = [i for i, seat in enumerate(match.seats) if not seat.is_bot]
+    seats = list(match.humans)
     if not seats:
         return fail(f"review: {path.name}: only bots play in this game; there is nobody to review")
     if args.player is not None:

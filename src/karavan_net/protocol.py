@@ -28,10 +28,16 @@ from attrs import field, frozen
 from cattrs.preconf.json import make_converter
 from cattrs.strategies import configure_tagged_union
 
+from karavan_core.engine import Game, Observation
+from karavan_core.match import Outcome
+from karavan_core.saves import converter_for
 from karavan_core.text import parse_json
 
-PROTOCOL = 1
-"""The protocol version, checked in the handshake: host and client must speak the same."""
+PROTOCOL = 2
+"""The protocol version, checked in the handshake: host and client must speak the same.
+
+Version 2 carries the engine's own :class:`~karavan_core.match.Outcome` at the end.
+"""
 
 DEFAULT_PORT = 7654
 PATH = "/table"
@@ -87,6 +93,14 @@ class Redo:
     number: int
 
 
+@frozen
+class Answer:
+    """My answer to the take-back another player asks for (the table is at ``number``)."""
+
+    number: int
+    accept: bool
+
+
 # -- the host's messages ---------------------------------------------------------------
 
 
@@ -140,14 +154,12 @@ class Choice:
 
 
 @frozen
-class Outcome:
-    """The end of the game, as the game-over screen shows it."""
+class TakeBackAsked:
+    """A take-back a player asks for: ``decisions`` decisions of the game, ``waiting`` to answer."""
 
-    scores: list[int]
-    winners: list[int]
-    breakdown: list[list[list[str]]]
-    notes: list[str]
-    series: list[list[int]]
+    seat: int
+    decisions: int
+    waiting: list[int]
 
 
 @frozen
@@ -159,6 +171,7 @@ class Update:
     lines from ``log_start`` on (the client keeps the earlier ones it has).
     ``before`` and ``news`` are what this seat saw right after its last
     decision and the decisions made since, when others have moved since.
+    ``takeback`` is a take-back some player asks the others to agree to.
     """
 
     number: int
@@ -174,11 +187,12 @@ class Update:
     can_undo: bool = False
     can_redo: bool = False
     outcome: Outcome | None = None
+    takeback: TakeBackAsked | None = None
 
 
-ClientMessage = Hello | Decide | Undo | Redo
+ClientMessage = Hello | Decide | Undo | Redo | Answer
 HostMessage = Welcome | Refused | Declined | Update
-_CLIENT_TYPES = (Hello, Decide, Undo, Redo)
+_CLIENT_TYPES = (Hello, Decide, Undo, Redo, Answer)
 _HOST_TYPES = (Welcome, Refused, Declined, Update)
 
 
@@ -252,6 +266,11 @@ def decode_host(text: str | bytes) -> HostMessage:
     """The host message in ``text``; :class:`ProtocolError` if it is none."""
     message: HostMessage = _decode(text, "host")
     return message
+
+
+def observation_data(game: Game[Any, Any, Any], observation: Observation) -> Json:
+    """``observation`` as JSON-ready data, in its game's save format."""
+    return Json(converter_for(game.name).unstructure(observation, game.observation_type))
 
 
 def parse_address(text: str, default_port: int = DEFAULT_PORT) -> tuple[str, int]:

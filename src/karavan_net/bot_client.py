@@ -13,8 +13,8 @@ from collections.abc import Callable
 
 from karavan_core.bots import make_bot
 from karavan_core.text import clean_name
-from karavan_tui.net.client import TableClient
-from karavan_tui.net.protocol import Update
+from karavan_net.client import TableClient
+from karavan_net.protocol import Update
 
 
 class BotPlayer:
@@ -38,6 +38,8 @@ class BotPlayer:
         self._updates: asyncio.Queue[Update | None] = asyncio.Queue()
         self.ending: str | None = None
         self.declines: list[str] = []
+        # The table number the bot last answered: it does not answer the same twice.
+        self.answered = -1
 
     # -- the listener -------------------------------------------------------------------
     def table_updated(self, update: Update) -> None:
@@ -51,7 +53,13 @@ class BotPlayer:
         self.declines.append(reason)
 
     def connection_changed(self, connected: bool) -> None:
-        """Say when the table is lost and found again."""
+        """Say when the table is lost and found again.
+
+        Back at the table, the bot may answer the same number again: its last
+        answer may never have reached a host that went away meanwhile.
+        """
+        if connected:
+            self.answered = -1
         self.out("Back at the table." if connected else "Lost the table: reconnecting...")
 
     def closed(self, reason: str) -> None:
@@ -64,7 +72,6 @@ class BotPlayer:
         """Play until the game is over (0) or the table is lost (1)."""
         client = self.client
         reader = asyncio.get_running_loop().create_task(client.run(self))
-        answered = -1
         try:
             while True:
                 update = await self._updates.get()
@@ -85,9 +92,9 @@ class BotPlayer:
                     return 0
                 if update.to_move != client.seat or not update.legal:
                     continue
-                if update.number == answered:
+                if update.number == self.answered:
                     continue
-                answered = update.number
+                self.answered = update.number
                 observation = client.observation(update.observation)
                 legal = [client.action(choice.action) for choice in update.legal]
                 action = await asyncio.to_thread(self.bot.choose, observation, legal)
@@ -101,7 +108,4 @@ class BotPlayer:
         outcome = update.outcome
         assert outcome is not None
         names = [clean_name(seat.name) for seat in update.seats]
-        scores = ", ".join(f"{names[i]} {s}" for i, s in enumerate(outcome.scores))
-        winners = " and ".join(names[i] for i in outcome.winners if 0 <= i < len(names))
-        verb = "win" if len(outcome.winners) > 1 else "wins"
-        self.out(f"The game is over: {winners} {verb} ({scores}).")
+        self.out(f"The game is over: {outcome.sentence(names)}")

@@ -24,10 +24,11 @@ from karavan_core.registry import game_names, get_game
 from karavan_core.saves import converter_for, structure_action, unstructure_action
 from karavan_core.text import clean_name, printable
 from karavan_core.version import __version__
-from karavan_tui.net.protocol import (
+from karavan_net.protocol import (
     HEARTBEAT,
     MAX_HOST_FRAME,
     PROTOCOL,
+    Answer,
     ClientMessage,
     Decide,
     Declined,
@@ -43,7 +44,7 @@ from karavan_tui.net.protocol import (
     encode,
     table_url,
 )
-from karavan_tui.net.seats import remember, remembered
+from karavan_net.seats import remember, remembered
 
 RETRY_DELAYS = (0.1, 0.25, 0.5, 1.0, 2.0, 3.0)
 CONNECT_SECONDS = 10.0
@@ -155,18 +156,18 @@ class TableClient:
                 timeout=aiohttp.ClientWSTimeout(ws_receive=None, ws_close=5.0),
                 autoping=True,
             )
-        except (aiohttp.ClientError, OSError, TimeoutError) as error:
-            raise HostUnreachable(f"no table answers at {self.address} ({_why(error)})") from None
+        except (aiohttp.ClientError, OSError, TimeoutError):
+            raise self._nobody() from None
         self._ws = ws
         try:
             await ws.send_str(
                 encode(Hello(PROTOCOL, self.code, self.name, self.secret, __version__))
             )
-            welcome = await self._expect()
+            welcome = await self._expect(greeted=False)
             if isinstance(welcome, Refused):
                 raise JoinRefused(printable(welcome.reason))
             if not isinstance(welcome, Welcome):
-                raise JoinRefused("the host did not answer as a Karavan table does")
+                raise self._nobody()
             if welcome.game not in game_names():
                 unknown = printable(welcome.game)[:30]
                 raise JoinRefused(f"the table plays a game this Karavan does not know ({unknown})")
@@ -179,7 +180,7 @@ class TableClient:
             if welcome.secret != self.secret:
                 remember(self.memory, self.host, self.port, self.code, self.name, welcome.secret)
             self.secret = welcome.secret
-            first = await self._expect()
+            first = await self._expect(greeted=True)
             if not isinstance(first, Update):
                 raise JoinRefused("the host did not show the table")
             self._take(first)
@@ -188,19 +189,39 @@ class TableClient:
             raise
         self.connected = True
 
-    async def _expect(self) -> HostMessage:
+    def _nobody(self) -> HostUnreachable:
+        """The one answer for every address where no Karavan table answers.
+
+        Nothing listening, a web server, another program's WebSocket: all get
+        the same words, so the join screen of a shared Karavan (``karavan
+        web``) cannot be used to learn which ports of its machine are open.
+        """
+        return HostUnreachable(f"no Karavan table answers at {self.address}")
+
+    async def _expect(self, *, greeted: bool) -> HostMessage:
+        """The host's next message.
+
+        Until it has ``greeted`` us (a Welcome or a refusal), whatever else
+        comes back is nobody's table.
+        """
         assert self._ws is not None
         try:
             message = await asyncio.wait_for(self._ws.receive(), CONNECT_SECONDS)
         except TimeoutError:
+            if not greeted:
+                raise self._nobody() from None
             raise JoinRefused("the host did not answer in time") from None
         if message.type == aiohttp.WSMsgType.TEXT:
             try:
                 return decode_host(message.data)
             except ProtocolError as error:
+                if not greeted:
+                    raise self._nobody() from None
                 raise JoinRefused(
                     f"the host sent what this Karavan cannot read ({error})"
                 ) from None
+        if not greeted:
+            raise self._nobody()
         raise HostUnreachable(f"the table at {self.address} closed the connection")
 
     async def join(self) -> Welcome:
@@ -247,6 +268,11 @@ class TableClient:
         """Ask to replay our undone decision."""
         assert self.update is not None
         return await self.send(Redo(self.update.number))
+
+    async def answer(self, accept: bool) -> bool:
+        """Agree to (or decline) the take-back another player asks for."""
+        assert self.update is not None
+        return await self.send(Answer(self.update.number, accept))
 
     async def run(self, listener: Listener) -> None:
         """Read the table until it is gone, telling ``listener``; reconnect after drops."""
@@ -337,8 +363,3 @@ class TableClient:
             transport = ws._conn.transport
             if transport is not None:
                 transport.abort()
-
-
-def _why(error: BaseException) -> str:
-    text = str(error).strip() or type(error).__name__
-    return printable(text.splitlines()[0])[:120]

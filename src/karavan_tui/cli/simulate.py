@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import argparse
 import json
 import time
 from collections.abc import Sequence
@@ -22,19 +21,18 @@ from karavan_core.tournament import (
     schedule,
     summarize,
 )
-from karavan_tui.levels_help import ListingHelpFormatter, levels_epilog
-from karavan_tui.progress import progress_bar
+from karavan_tui.cli.common import Commands, Context, Parents
+from karavan_tui.cli.levels_help import ListingHelpFormatter, levels_epilog
+from karavan_tui.cli.progress import progress_bar
 
 if TYPE_CHECKING:
     from rich.console import Console
     from rich.table import Table
 
 
-def add_parser(
-    subparsers: argparse._SubParsersAction[argparse.ArgumentParser],
-) -> argparse.ArgumentParser:
-    """Add the ``simulate`` subcommand to the ``karavan`` command's subparsers."""
-    parser = subparsers.add_parser(
+def add_parser(commands: Commands, parents: Parents) -> None:
+    """Add ``simulate`` to the ``karavan`` command."""
+    parser = commands.add_parser(
         "simulate",
         help="play a bot tournament and print the statistics",
         description="Play many seeded games between bot levels. Seats are rotated between "
@@ -59,7 +57,6 @@ def add_parser(
         "--jobs", type=int, default=1, metavar="N", help="worker processes (default 1)"
     )
     parser.add_argument("--json", metavar="FILE", help="also write every game and the summary")
-    return parser
 
 
 def _benchmark_levels() -> list[str]:
@@ -67,10 +64,11 @@ def _benchmark_levels() -> list[str]:
     return [level for level in ALL_LEVELS if level not in BOT_LEVELS]
 
 
-def run(args: argparse.Namespace) -> int:
-    """Run the tournament described by ``args``; returns the exit status (2 for bad settings)."""
+def run(ctx: Context) -> int:
+    """Run the tournament ``ctx`` describes; returns the exit status (2 for bad settings)."""
     from rich.console import Console
 
+    args = ctx.args
     console = Console()
     err = Console(stderr=True)
     try:
@@ -159,14 +157,3 @@ def _table(summary: Summary, title: str, players: int) -> Table:
         "Iter/s: search iterations per second."
     )
     return table
-
-
-def main(argv: list[str] | None = None) -> int:
-    """Run ``simulate`` on its own (``python -m karavan_tui.simulate``)."""
-    parser = argparse.ArgumentParser(prog="karavan")
-    add_parser(parser.add_subparsers(dest="command", required=True))
-    return run(parser.parse_args(argv))
-
-
-if __name__ == "__main__":
-    raise SystemExit(main())

@@ -1,0 +1,498 @@
+"""The referee: one match at one table, whatever the table is.
+
+The local table (hot-seat or against bots) and the host of a networked table
+run a game through a :class:`Referee`; neither changes the match itself.  The
+referee says whose decision it is and whether a bot takes it, plays a gesture
+(one seat's decisions in a row) all or nothing through one legality path,
+decides who may take back what, gives each seat its view of the table, tells
+its listeners what changed and keeps the match in its storage after every
+change.
+
+It runs no thread and no event loop: a bot's decision is worked out by the
+table's own worker from a :class:`BotTurn` and handed back with
+:meth:`Referee.play_bot`, which plays it only if nothing changed meanwhile.
+Call it from one thread (the UI's, or the host's event loop).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any, TypeVar
+
+from attrs import evolve, frozen
+
+from karavan_core.bots import Bot, make_bot
+from karavan_core.engine import Action, Game, IllegalAction, Observation
+from karavan_core.match import Match, Outcome, bot_seed
+from karavan_core.storage import SaveFile, SaveWriter, Storage
+
+
+@frozen
+class Change:
+    """What just happened at the table.
+
+    ``kind`` is ``"play"`` (``decisions`` decisions made by ``seat``),
+    ``"undo"`` (``decisions`` taken back, asked by ``seat``), ``"redo"``
+    (``decisions`` played again), ``"hint"`` (``seat`` asked for a hint),
+    ``"request"`` (``seat`` asks the others to agree to a take-back),
+    ``"accepted"`` / ``"declined"`` (``seat`` answered it) or ``"withdrawn"``.
+    ``revision`` is the table's revision after the change.
+    """
+
+    kind: str
+    seat: int | None
+    decisions: int
+    revision: int
+
+
+@frozen
+class TakeBack:
+    """A take-back ``seat`` may make: back to ``keep`` decisions, ``decisions`` taken back.
+
+    ``revealed``: one of them had shown something new; ``needs``: the humans
+    who must agree first (none: it is free).
+    """
+
+    seat: int
+    keep: int
+    decisions: int
+    revealed: bool
+    needs: tuple[int, ...]
+
+
+@frozen
+class TakeBackRequest:
+    """A take-back asked for and waiting for the other humans' answers.
+
+    Any change at the table but an answer voids it.
+    """
+
+    takeback: TakeBack
+    waiting: frozenset[int]  # the humans yet to answer
+
+
+@frozen
+class BotTurn:
+    """What a bot needs to decide, off the referee's thread: its view and its choices."""
+
+    revision: int
+    seat: int
+    observation: Observation
+    legal: tuple[Action, ...]
+    bot: Bot
+
+    def choose(self) -> Action:
+        """The bot's decision (slow: call it from a worker)."""
+        return self.bot.choose(self.observation, list(self.legal))
+
+
+@frozen
+class SeatView:
+    """The table as one seat sees it now (``seat`` ``None``: the public view).
+
+    ``legal`` holds that seat's decisions when it is a human's turn to decide,
+    and nothing otherwise.  ``since`` is how many decisions that seat has seen
+    made: up to its own last one (for the public view, all but the latest).
+    ``before`` is what it saw then and ``news`` the decisions made since, when
+    there are any.  ``log`` is the public log (its first line is the deal, so
+    decision ``i`` is line ``i + 1``).
+    """
+
+    game: Game[Any, Any, Any]
+    revision: int
+    seat: int | None
+    observation: Observation
+    legal: tuple[Action, ...]
+    log: tuple[str, ...]
+    since: int
+    before: Observation | None
+    news: tuple[Action, ...]
+    scores: tuple[int, ...]
+    can_undo: bool
+    can_redo: bool
+    outcome: Outcome | None
+    request: TakeBackRequest | None = None  # a take-back waiting for answers
+
+    @property
+    def to_answer(self) -> bool:
+        """Whether this seat's answer to a take-back is awaited."""
+        return self.request is not None and self.seat in self.request.waiting
+
+    def preview(self, action: Action) -> str:
+        """``action`` in words before it is taken, from this seat's observation only."""
+        return self.game.preview(self.observation, action)
+
+    def choices(self, distinct: bool = False) -> list[tuple[Action, str]]:
+        """The legal decisions with their words.
+
+        With ``distinct``, decisions that read the same (two face-up silks) are
+        the same to the player and listed once, the first of them.
+        """
+        pairs = [(action, self.preview(action)) for action in self.legal]
+        if not distinct:
+            return pairs
+        listed: dict[str, Action] = {}
+        for action, words in pairs:
+            listed.setdefault(words, action)
+        return [(action, words) for words, action in listed.items()]
+
+
+T = TypeVar("T")
+MATCH_CHANGES = frozenset({"play", "undo", "redo", "hint"})  # the changes the match makes itself
+BotMaker = Callable[[str, Game[Any, Any, Any], int], Bot]
+
+
+def _make_bot(level: str, game: Game[Any, Any, Any], seed: int) -> Bot:
+    return make_bot(level, game, seed=seed)
+
+
+class Referee:
+    """Runs ``match``: turns, bots, gestures, take-backs, views and storage.
+
+    ``storage`` (if given) keeps the match after every change, through one
+    background writer.  ``bots`` builds the bot of each bot seat (tests may
+    pass their own).
+    """
+
+    def __init__(
+        self,
+        match: Match,
+        *,
+        storage: Storage | None = None,
+        bots: BotMaker = _make_bot,
+    ) -> None:
+        self.match = match
+        self.game = match.game
+        self._kept: Callable[[int], None] | None = None
+        self.writer = None if storage is None else SaveWriter(storage)
+        self.bots: dict[int, Bot] = {
+            seat: bots(info.level or "random", self.game, bot_seed(match.seed, seat))
+            for seat, info in enumerate(match.seats)
+            if info.is_bot
+        }
+        self.held: str | None = None  # while set: why nobody may decide now
+        self.request: TakeBackRequest | None = None  # a take-back waiting for consent
+        self._listeners: list[Callable[[Change], None]] = []
+        self._cache: dict[object, Any] = {}
+
+    @property
+    def revision(self) -> int:
+        """The table's version: it grows with every change, across restarts too."""
+        return self.match.revision
+
+    # -- who decides --------------------------------------------------------------------
+    @property
+    def humans(self) -> tuple[int, ...]:
+        """The seats people play."""
+        return self.match.humans
+
+    @property
+    def to_move(self) -> int | None:
+        """The seat that decides now (``None`` once the game is over)."""
+        return self.match.to_move
+
+    def is_over(self) -> bool:
+        """Whether the game has ended."""
+        return self.match.is_over()
+
+    def bot_to_move(self) -> int | None:
+        """The bot seat that decides now, if a bot does (and the table is not held)."""
+        seat = self.to_move
+        if seat is None or seat not in self.bots or self.held is not None:
+            return None
+        if self.request is not None:
+            return None  # the bots wait for the answers to a take-back asked for
+        return seat
+
+    def legal(self) -> tuple[Action, ...]:
+        """The decisions open to the seat to move (listed once per revision)."""
+        return self._cached("legal", lambda: tuple(self.match.legal_actions()))
+
+    # -- playing ------------------------------------------------------------------------
+    def refusal(self, seat: int, actions: Sequence[Action]) -> str | None:
+        """Why ``seat`` may not play ``actions`` now, or ``None`` if :meth:`play` would."""
+        try:
+            self._check(seat, actions)
+        except IllegalAction as error:
+            return str(error)
+        return None
+
+    def play(self, seat: int, actions: Sequence[Action]) -> None:
+        """Play ``actions`` as one gesture of ``seat`` (one take-back unit), or none of them.
+
+        Raises :class:`IllegalAction` with the reason, and changes nothing, when
+        the gesture may not be played.
+        """
+        self._check(seat, actions)
+        self.match.play(*actions, by=seat, legal=self.legal())
+        self._changed("play", seat, len(actions))
+
+    def _check(self, seat: int, actions: Sequence[Action]) -> None:
+        """The one legality path: :class:`IllegalAction` unless ``seat`` may play ``actions``."""
+        match = self.match
+        if match.is_over():
+            raise IllegalAction("The game is over.")
+        if self.held is not None:
+            raise IllegalAction(self.held)
+        if match.to_move != seat:
+            name = match.seats[match.to_move].name if match.to_move is not None else "nobody"
+            raise IllegalAction(f"It is not your turn: {name} decides now.")
+        if seat in self.bots:
+            raise IllegalAction(f"A bot plays {match.seats[seat].name}'s seat.")
+        match.gesture_states(actions, by=seat, legal=self.legal())
+
+    def bot_turn(self) -> BotTurn | None:
+        """What the bot to move needs to decide, or ``None`` if no bot decides now."""
+        seat = self.bot_to_move()
+        if seat is None:
+            return None
+        observation = self.game.observe(self.match.state, seat)
+        return BotTurn(self.revision, seat, observation, self.legal(), self.bots[seat])
+
+    def play_bot(self, turn: BotTurn, action: Action) -> bool:
+        """Play a bot's decision for ``turn``; ``False`` (nothing played) if the table moved on."""
+        if turn.revision != self.revision or self.bot_to_move() != turn.seat:
+            return False
+        self.match.play(action, by=turn.seat, legal=self.legal())
+        self._changed("play", turn.seat, 1)
+        return True
+
+    def count_hint(self, seat: int) -> None:
+        """Note that ``seat`` asked for a hint (the save keeps the count)."""
+        self.match.count_hint(seat)
+        self._changed("hint", seat, 0)
+
+    def hold(self, reason: str | None) -> None:
+        """Stop every decision, saying ``reason`` to whoever tries (``None``: go on)."""
+        if reason != self.held:
+            self.held = reason
+            self._cache.clear()
+
+    # -- taking back --------------------------------------------------------------------
+    def takeback(self, seat: int) -> TakeBack:
+        """What taking back ``seat``'s last gesture would take back, and who must agree.
+
+        Raises :class:`IllegalAction` with the reason when there is nothing it may
+        take back.  Where several people play, a player's own last gesture comes
+        back freely while it revealed nothing and nobody has decided since;
+        anything further needs every other human's consent.  Against bots alone a
+        take-back is free, but one that goes back past a revealing decision is
+        counted (the results and the review show it).
+        """
+        match = self.match
+        if match.is_over():
+            raise IllegalAction("The game is over: its result stands.")
+        if not match.history:
+            raise IllegalAction("There is nothing to take back.")
+        if seat not in self.humans or match.last_move_of(seat) == 0:
+            last = match.seats[match.actor(len(match.history) - 1)]
+            if seat in self.humans and not last.is_bot:
+                raise IllegalAction(
+                    f"{last.name} decided last: you have made no decision to take back."
+                )
+            raise IllegalAction("You have made no decision to take back.")
+        keep = match.undo_target(seat)
+        revealed = False
+        others = set()
+        for index in range(keep, len(match.history)):
+            actor = match.actor(index)
+            if actor != seat:
+                others.add(actor)
+            observation = self.game.observe(match.states[index], actor)
+            revealed = revealed or self.game.reveals(observation, match.history[index])
+        rest = tuple(h for h in self.humans if h != seat)
+        needs = rest if rest and (revealed or others) else ()
+        return TakeBack(seat, keep, len(match.history) - keep, revealed, needs)
+
+    def undo_refusal(self, seat: int | None) -> str | None:
+        """Why ``seat`` may not take back now, or ``None`` if it may (perhaps by asking)."""
+        if seat is None:
+            return "Nobody is at the table to take a decision back."
+        try:
+            self.takeback(seat)
+        except IllegalAction as error:
+            return str(error)
+        return None
+
+    def undo(self, seat: int) -> bool:
+        """Take back ``seat``'s last gesture (and whatever followed), or ask the others first.
+
+        Returns ``True`` if it was taken back, ``False`` if it now waits for the
+        other humans' answers (:attr:`request`).  Raises :class:`IllegalAction`
+        with the reason when there is nothing ``seat`` may take back.
+        """
+        wanted = self.takeback(seat)
+        if wanted.needs:
+            self.request = TakeBackRequest(wanted, frozenset(wanted.needs))
+            self._changed("request", seat, 0, keep_request=True)
+            return False
+        self._take_back(wanted)
+        return True
+
+    def answer(self, seat: int, accept: bool) -> None:
+        """``seat``'s answer to the take-back asked for; raises if it has nothing to answer."""
+        request = self.request
+        if request is None or seat not in request.waiting:
+            raise IllegalAction("Nobody is waiting for your answer to a take-back.")
+        if not accept:
+            self.request = None
+            self._changed("declined", seat, 0)
+            return
+        waiting = request.waiting - {seat}
+        if waiting:
+            self.request = evolve(request, waiting=waiting)
+            self._changed("accepted", seat, 0, keep_request=True)
+            return
+        self.request = None
+        self._take_back(request.takeback)
+
+    def withdraw(self, seat: int) -> None:
+        """``seat`` no longer asks to take back (nothing happens if it did not ask)."""
+        if self.request is not None and self.request.takeback.seat == seat:
+            self.request = None
+            self._changed("withdrawn", seat, 0)
+
+    def _take_back(self, wanted: TakeBack) -> None:
+        if wanted.revealed:
+            self.match.count_takeback(wanted.seat)
+        self.match.undo(wanted.keep)
+        self._changed("undo", wanted.seat, wanted.decisions)
+
+    def redo_refusal(self, seat: int | None) -> str | None:
+        """Why ``seat`` may not play an undone gesture again now, or ``None`` if it may."""
+        match = self.match
+        if not match.future:
+            return "There is nothing to redo."
+        if seat is not None and match.to_move != seat:
+            return "Only the player who took a decision back can play it again."
+        return None
+
+    def redo(self, seat: int | None) -> None:
+        """Play the next undone gesture again (and the bots' after it); else raise."""
+        reason = self.redo_refusal(seat)
+        if reason is not None:
+            raise IllegalAction(reason)
+        before = len(self.match.history)
+        self.match.redo()
+        self._changed("redo", seat, len(self.match.history) - before)
+
+    # -- views --------------------------------------------------------------------------
+    def view(self, seat: int | None) -> SeatView:
+        """The table as ``seat`` sees it now (``None``: the public view)."""
+        return self._cached(("view", seat), lambda: self._view(seat))
+
+    def _view(self, seat: int | None) -> SeatView:
+        match = self.match
+        since = self.seen_by(seat)
+        made = len(match.history)
+        human_turn = seat is not None and seat == match.to_move and seat not in self.bots
+        legal = self.legal() if human_turn and self.held is None else ()
+        return SeatView(
+            game=self.game,
+            revision=self.revision,
+            seat=seat,
+            observation=match.view(seat),
+            legal=legal,
+            log=self.log(),
+            since=since,
+            before=None if since == made else match.view(seat, since),
+            news=tuple(match.history[since:]),
+            scores=self.scores(),
+            can_undo=seat is not None and self.undo_refusal(seat) is None,
+            can_redo=seat is not None and self.redo_refusal(seat) is None,
+            outcome=self.outcome(),
+            request=self.request,
+        )
+
+    def seen_by(self, seat: int | None) -> int:
+        """How many decisions ``seat`` has seen made: up to its own last one.
+
+        The public view (nobody at the keyboard) has seen all but the latest.
+        """
+        if seat is None:
+            return max(0, len(self.match.history) - 1)
+        return self.match.last_move_of(seat)
+
+    def log(self) -> tuple[str, ...]:
+        """The public log, the deal first."""
+        return self._cached("log", lambda: tuple(self.match.log()))
+
+    def scores(self) -> tuple[int, ...]:
+        """Every seat's score so far."""
+        return self._cached("scores", lambda: self.game.result(self.match.state).scores)
+
+    def outcome(self) -> Outcome | None:
+        """The result and the score series, once the game is over."""
+        return self._cached("outcome", self.match.outcome)
+
+    def _cached(self, key: object, make: Callable[[], T]) -> T:
+        if key not in self._cache:
+            self._cache[key] = make()
+        value: T = self._cache[key]
+        return value
+
+    # -- listeners and storage ----------------------------------------------------------
+    def subscribe(self, listener: Callable[[Change], None]) -> Callable[[], None]:
+        """Call ``listener`` after every change; returns the function that stops it."""
+        self._listeners.append(listener)
+        return lambda: self._listeners.remove(listener)
+
+    @property
+    def save_error(self) -> OSError | None:
+        """Why the last save failed, if it did."""
+        return None if self.writer is None else self.writer.error
+
+    def flush(self) -> None:
+        """Wait until the newest position is kept."""
+        if self.writer is not None:
+            self.writer.flush()
+
+    def keep_now(self) -> None:
+        """Write the match as it is now and wait for it (``OSError`` if that fails).
+
+        A host does this before the first decision, so that the save it names
+        exists from the start.
+        """
+        if self.writer is not None:
+            self.writer.submit(self.match)
+            self.writer.flush()
+            if self.writer.error is not None:
+                raise self.writer.error
+
+    def when_kept(self, listener: Callable[[int], None] | None) -> None:
+        """Have ``listener`` hear each revision once its save has been written (or has failed).
+
+        It is called on the writer's thread (see :class:`SaveWriter`); without
+        storage it is never called, as nothing waits for a disk.
+        """
+        self._kept = listener
+        if self.writer is not None:
+            self.writer.kept = listener
+
+    def relocate(self, path: Path) -> None:
+        """Keep the match in the save file ``path`` from now on (written at once; ``OSError``).
+
+        The old file, if the storage was one, is removed: one game, one file.
+        """
+        self.flush()
+        new = SaveFile(path)
+        new.write(new.snapshot(self.match))
+        old = None if self.writer is None else self.writer.storage
+        self.writer = SaveWriter(new, self._kept)
+        if isinstance(old, SaveFile) and old.path != path:
+            old.path.unlink(missing_ok=True)
+
+    def _changed(
+        self, kind: str, seat: int | None, decisions: int, *, keep_request: bool = False
+    ) -> None:
+        if not keep_request:
+            self.request = None  # anything else happening voids a take-back asked for
+        if kind not in MATCH_CHANGES:
+            self.match.bump()  # the match counted its own change already
+        self._cache.clear()
+        if self.writer is not None:
+            self.writer.submit(self.match)
+        change = Change(kind, seat, decisions, self.revision)
+        for listener in list(self._listeners):
+            listener(change)

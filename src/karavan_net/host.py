@@ -1,0 +1,507 @@
+"""The host of a table: the referee, its connections and its table file.
+
+A :class:`Host` seats the clients that join, reads what they send as data and
+passes every decision, undo and redo to its
+:class:`~karavan_core.referee.Referee`, which alone changes the match (and
+refuses, with the reason and changing nothing, whatever may not be played).
+After every change it tells each connected client the table as that seat sees
+it (:class:`~karavan_net.protocol.Update`): the referee's view of that seat,
+never the state.  It plays the bot seats itself, off the event loop.
+
+A position is shown only once the save that holds it is on disk: the table
+file exists before the first decision, and a host killed at any moment has
+kept every decision its players saw.  Each connection is only told that the
+table changed (:meth:`Link.refresh`); the view is built when that connection
+is ready to send it, so a burst of changes costs a slow client one update.
+
+It knows no transport: a connection is anything with ``send``, ``refresh``
+and ``close`` (:class:`Link`), so the server and the tests drive it alike.
+All its methods run on one event loop.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import threading
+from collections.abc import Callable
+from functools import partial
+from pathlib import Path
+from typing import Protocol
+
+from karavan_core.engine import IllegalAction
+from karavan_core.match import Match
+from karavan_core.referee import Change, Referee, SeatView
+from karavan_core.saves import structure_action, unstructure_action, unstructure_actions
+from karavan_core.storage import SaveFile
+from karavan_core.text import printable
+from karavan_core.version import __version__
+from karavan_net.protocol import (
+    MAX_GESTURE,
+    PROTOCOL,
+    Answer,
+    Choice,
+    ClientMessage,
+    Decide,
+    Declined,
+    Hello,
+    HostMessage,
+    ProtocolError,
+    Redo,
+    Refused,
+    SeatInfo,
+    TakeBackAsked,
+    Undo,
+    Update,
+    Welcome,
+    decode_client,
+    encode,
+    observation_data,
+)
+from karavan_net.storage import TableFile
+
+
+class Link(Protocol):
+    """One client connection, as the host sees it."""
+
+    seat: int | None
+
+    def send(self, text: str) -> None:
+        """Queue ``text`` (one frame) for the client."""
+
+    def refresh(self, frame: Callable[[], str | None]) -> None:
+        """Send what ``frame()`` builds when the frames queued before have gone.
+
+        A refresh not yet sent is replaced by the newer one; ``frame()`` may
+        return ``None`` (nothing to send then).
+        """
+
+    def close(self, text: str | None = None) -> None:
+        """Send ``text`` (if any) as the last frame, then close the connection."""
+
+
+def _asked(view: SeatView) -> TakeBackAsked | None:
+    request = view.request
+    if request is None:
+        return None
+    wanted = request.takeback
+    return TakeBackAsked(wanted.seat, wanted.decisions, sorted(request.waiting))
+
+
+def host_for(
+    match: Match,
+    code: str,
+    *,
+    save_path: Path | None = None,
+    table_file: TableFile | None = None,
+    bot_delay: float = 0.6,
+    events: Callable[[str], None] | None = None,
+) -> Host:
+    """A host for ``match``, saving it to ``save_path`` (if given) after every change.
+
+    The save is written at once (``OSError`` if it cannot be).
+    """
+    storage = None if save_path is None else SaveFile(save_path)
+    if table_file is None:
+        where = None if save_path is None else TableFile.path_for(save_path)
+        table_file = TableFile(where, code, {})
+    return Host(
+        Referee(match, storage=storage), code, table_file, bot_delay=bot_delay, events=events
+    )
+
+
+class Host:
+    """A hosted match and its seats.
+
+    ``code`` lets clients in; ``table_file`` keeps the code and the seats'
+    secrets beside the save.  ``events`` (if given) hears one line for every
+    happening a host prints: joins, absences, decisions, the end.
+    ``observer`` (tests) sees every frame sent, with its seat, as it is sent.
+    The match is saved at once (``OSError`` if it cannot be).
+    """
+
+    def __init__(
+        self,
+        referee: Referee,
+        code: str,
+        table_file: TableFile,
+        *,
+        bot_delay: float = 0.6,
+        events: Callable[[str], None] | None = None,
+    ) -> None:
+        self.referee = referee
+        self.match = referee.match
+        self.game = referee.game
+        self.code = code
+        table_file.code = code
+        self.file = table_file
+        self.bot_delay = bot_delay
+        self.events = events
+        self.observer: Callable[[int | None, str], None] | None = None
+        self.links: dict[int, Link] = {}  # seat -> its connection now
+        self._sent_logs: dict[int, tuple[str, ...]] = {}
+        self._bot_task: asyncio.Task[None] | None = None
+        self.over = asyncio.Event()  # the game is over
+        self.ended = asyncio.Event()  # the game is over and every client has gone
+        # The newest revision on disk; the save writer tells it from its own thread.
+        self._lock = threading.Lock()
+        self._kept = -1
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._save_failed = False
+        referee.when_kept(self._kept_elsewhere)
+        referee.subscribe(self._changed)
+        self._hold_until_seated()
+        referee.keep_now()  # the save the host names exists before the first decision
+        self.file.write()
+
+    # -- who sits where ------------------------------------------------------------------
+    @property
+    def number(self) -> int:
+        """The table's revision: a decision, undo or redo must name the current one."""
+        return self.referee.revision
+
+    @property
+    def humans(self) -> tuple[int, ...]:
+        """The seats people play."""
+        return self.referee.humans
+
+    def claimed(self, seat: int) -> bool:
+        """Whether somebody has taken ``seat`` (and holds its secret)."""
+        return self.file.claimed(seat)
+
+    @property
+    def started(self) -> bool:
+        """Whether every human seat has been taken: nobody decides before."""
+        return all(self.claimed(seat) for seat in self.humans)
+
+    def _hold_until_seated(self) -> None:
+        empty = [self.match.seats[seat].name for seat in self.humans if not self.claimed(seat)]
+        if empty:
+            verb = "has" if len(empty) == 1 else "have"
+            self.referee.hold(f"The game starts once {' and '.join(empty)} {verb} joined.")
+        else:
+            self.referee.hold(None)
+
+    def reserve(self, seat: int) -> str:
+        """Give ``seat`` a fresh secret (the host's own terminal plays it) and return it."""
+        secret = self.file.claim(seat)
+        self._hold_until_seated()
+        return secret
+
+    def seat_infos(self) -> list[SeatInfo]:
+        """Every seat with who plays it and whether they are here."""
+        infos = []
+        for index, seat in enumerate(self.match.seats):
+            if seat.is_bot:
+                status = "bot"
+            elif index in self.links:
+                status = "here"
+            elif self.claimed(index):
+                status = "away"
+            else:
+                status = "empty"
+            infos.append(SeatInfo(seat.name, seat.kind, seat.level, status))
+        return infos
+
+    def _say(self, line: str) -> None:
+        if self.events is not None:
+            self.events(printable(line))
+
+    # -- joining -------------------------------------------------------------------------
+    def join(self, link: Link, hello: Hello) -> bool:
+        """Seat ``link`` as ``hello`` asks, or refuse (and close) it; whether it was seated.
+
+        The code was checked by the server.  A seat is taken by name; once
+        taken, only its secret takes it again (the same client after a drop).
+        """
+        refusal = self._join_refusal(hello)
+        if refusal is not None:
+            self._send(None, Refused(refusal), link)
+            link.close()
+            return False
+        seat = self._seat_named(hello.name)
+        assert seat is not None
+        secret = hello.secret
+        if not self.claimed(seat):
+            secret = self.file.claim(seat)
+            self._say(f"{self.match.seats[seat].name} joined.")
+            self._hold_until_seated()
+        else:
+            self._say(f"{self.match.seats[seat].name} is back.")
+        assert secret is not None
+        old = self.links.get(seat)
+        if old is not None and old is not link:
+            self._send(None, Refused("Your seat was taken again from another connection."), old)
+            old.close()
+        link.seat = seat
+        self.links[seat] = link
+        self._sent_logs.pop(seat, None)  # a new connection gets the whole log
+        self._send(seat, Welcome(PROTOCOL, self.game.name, seat, secret, __version__), link)
+        self._broadcast()
+        self.kick_bots()
+        return True
+
+    def returning(self, hello: Hello) -> bool:
+        """Whether ``hello`` takes back a seat taken before: it holds that seat's secret."""
+        seat = self._seat_named(hello.name)
+        return seat is not None and self.file.holds(seat, hello.secret)
+
+    def _seat_named(self, name: str) -> int | None:
+        wanted = name.strip().casefold()
+        for index, seat in enumerate(self.match.seats):
+            if seat.name.casefold() == wanted:
+                return index
+        return None
+
+    def _join_refusal(self, hello: Hello) -> str | None:
+        if hello.protocol != PROTOCOL:
+            return (
+                f"The host speaks table protocol {PROTOCOL} and this client {hello.protocol}: "
+                "use the same version of Karavan."
+            )
+        seat = self._seat_named(hello.name)
+        humans = ", ".join(self.match.seats[i].name for i in self.humans)
+        if seat is None:
+            asked = printable(hello.name)[:40]
+            return f"There is no seat called {asked} at this table (its players: {humans})."
+        if self.match.seats[seat].is_bot:
+            bot = self.match.seats[seat].name
+            return f"{bot} is a bot's seat at this table (its players: {humans})."
+        if self.claimed(seat) and not self.file.holds(seat, hello.secret):
+            return f"{self.match.seats[seat].name}'s seat is taken."
+        return None
+
+    def left(self, link: Link) -> None:
+        """``link`` is gone (dropped or closed)."""
+        seat = link.seat
+        if seat is None or self.links.get(seat) is not link:
+            return
+        del self.links[seat]
+        self._sent_logs.pop(seat, None)
+        if not self.match.is_over():
+            self._say(f"{self.match.seats[seat].name} is away.")
+        self._broadcast()
+        self._check_ended()
+
+    def _check_ended(self) -> None:
+        if self.match.is_over():
+            self.over.set()
+            if not self.links:
+                self.ended.set()
+
+    # -- what clients send ---------------------------------------------------------------
+    def receive(self, link: Link, text: str | bytes) -> None:
+        """Handle one frame from the seated client ``link``."""
+        seat = link.seat
+        assert seat is not None
+        try:
+            message: ClientMessage = decode_client(text)
+        except ProtocolError as error:
+            self.decline(link, str(error))
+            return
+        reason = None
+        if isinstance(message, Hello):
+            reason = "You have joined already."
+        elif isinstance(message, Decide):
+            reason = self.decide(seat, message)
+        elif isinstance(message, Undo):
+            reason = self.undo(seat, message.number)
+        elif isinstance(message, Redo):
+            reason = self.redo(seat, message.number)
+        elif isinstance(message, Answer):
+            reason = self.answer(seat, message.number, message.accept)
+        if reason is not None:
+            self.decline(link, reason)
+
+    def decline(self, link: Link, reason: str) -> None:
+        """Tell ``link`` its last frame was refused, and why."""
+        self._send(link.seat, Declined(self.number, reason), link)
+
+    def _stale(self, number: int) -> str | None:
+        if type(number) is not int or number != self.number:
+            return "The table has moved on since: look again and decide anew."
+        return None
+
+    def decide(self, seat: int, message: Decide) -> str | None:
+        """Play ``message``'s gesture for ``seat`` if the referee allows it; else the reason."""
+        if self.match.is_over():
+            return "The game is over."
+        stale = self._stale(message.number)
+        if stale is not None:
+            return stale
+        if not 1 <= len(message.actions) <= MAX_GESTURE:
+            return f"A gesture holds 1 to {MAX_GESTURE} decisions."
+        try:
+            actions = [structure_action(self.game, data) for data in message.actions]
+        except Exception:  # whatever does not fit is not a decision
+            return f"That is not a decision of {self.game.title}."
+        try:
+            self.referee.play(seat, actions)
+        except IllegalAction as error:
+            return str(error)
+        return None
+
+    def undo(self, seat: int, number: int) -> str | None:
+        """Take back ``seat``'s last gesture, or ask the others to agree; else the reason."""
+        stale = self._stale(number)
+        if stale is not None:
+            return stale
+        try:
+            self.referee.undo(seat)
+        except IllegalAction as error:
+            return str(error)
+        return None
+
+    def answer(self, seat: int, number: int, accept: bool) -> str | None:
+        """``seat``'s answer to the take-back asked for; else the reason it cannot answer."""
+        stale = self._stale(number)
+        if stale is not None:
+            return stale
+        try:
+            self.referee.answer(seat, accept)
+        except IllegalAction as error:
+            return str(error)
+        return None
+
+    def redo(self, seat: int, number: int) -> str | None:
+        """Replay ``seat``'s undone decision; else the reason."""
+        stale = self._stale(number)
+        if stale is not None:
+            return stale
+        try:
+            self.referee.redo(seat)
+        except IllegalAction as error:
+            return str(error)
+        return None
+
+    # -- after every change ----------------------------------------------------------------
+    def _changed(self, change: Change) -> None:
+        who = "" if change.seat is None else self.match.seats[change.seat].name
+        said = {
+            "undo": f"{who} takes back their last decision.",
+            "request": f"{who} asks to take back their last decision.",
+            "declined": f"{who} declines the take-back.",
+            "accepted": f"{who} agrees to the take-back.",
+            "withdrawn": f"{who} no longer asks to take back.",
+        }
+        if change.kind in said:
+            self._say(said[change.kind])
+        elif change.kind in ("play", "redo") and change.decisions:
+            for line in self.referee.log()[-change.decisions :]:
+                self._say(line)
+        outcome = self.referee.outcome()
+        if outcome is not None and change.kind != "hint":
+            self._say(f"The game is over: {outcome.sentence([s.name for s in self.match.seats])}")
+        self._loop = asyncio.get_running_loop()
+        self._broadcast()
+        self.kick_bots()
+        self._check_ended()
+
+    # -- what is kept, and shown -----------------------------------------------------------
+    @property
+    def shown(self) -> bool:
+        """Whether the table as it is now may be shown: its save is on disk (or it has none)."""
+        if self.referee.writer is None:
+            return True
+        with self._lock:
+            return self._kept >= self.referee.revision
+
+    def _kept_elsewhere(self, revision: int) -> None:
+        """The save writer's thread: the save of ``revision`` has been written (or failed)."""
+        with self._lock:
+            self._kept = max(self._kept, revision)
+            loop = self._loop
+        if loop is not None:
+            with contextlib.suppress(RuntimeError):  # the loop has closed: nothing to show
+                loop.call_soon_threadsafe(self._kept_now)
+
+    def _kept_now(self) -> None:
+        failed = self.referee.save_error
+        if failed is not None and not self._save_failed:
+            self._say(f"The autosave failed: {failed.strerror or failed}")
+        elif failed is None and self._save_failed:
+            self._say("The autosave works again.")
+        self._save_failed = failed is not None
+        self._broadcast()
+
+    def update_for(self, seat: int) -> Update:
+        """The table as ``seat`` sees it now (its log lines from where its client is)."""
+        view = self.referee.view(seat)
+        game = self.game
+        choices = [Choice(unstructure_action(game, a), words) for a, words in view.choices()]
+        log = view.log
+        sent = self._sent_logs.get(seat, ())
+        start = 0
+        for mine, theirs in zip(log, sent, strict=False):
+            if mine != theirs:
+                break
+            start += 1
+        self._sent_logs[seat] = log
+        return Update(
+            number=view.revision,
+            to_move=view.observation.to_move,
+            observation=observation_data(game, view.observation),
+            legal=choices,
+            scores=list(view.scores),
+            seats=self.seat_infos(),
+            log_start=start,
+            log=list(log[start:]),
+            before=None if view.before is None else observation_data(game, view.before),
+            news=unstructure_actions(game, view.news) if view.before is not None else [],
+            can_undo=view.can_undo,
+            can_redo=view.can_redo,
+            outcome=view.outcome,
+            takeback=_asked(view),
+        )
+
+    def _broadcast(self) -> None:
+        """Tell every client the table changed, once what they would see is kept."""
+        if not self.shown:
+            return  # the writer says when it is kept, and this comes again
+        for seat, link in list(self.links.items()):
+            link.refresh(partial(self._update_frame, seat, link))
+
+    def _update_frame(self, seat: int, link: Link) -> str | None:
+        """The update ``link`` gets now, as ``seat``; ``None`` if it is not to be sent now."""
+        if self.links.get(seat) is not link:
+            return None  # gone, or replaced by a newer connection
+        if not self.shown:
+            return None  # the table changed again since: that change's save brings it
+        text = encode(self.update_for(seat))
+        if self.observer is not None:
+            self.observer(seat, text)
+        return text
+
+    def _send(self, seat: int | None, message: HostMessage, link: Link) -> None:
+        text = encode(message)
+        if self.observer is not None:
+            self.observer(seat, text)
+        link.send(text)
+
+    # -- bots ----------------------------------------------------------------------------------
+    def kick_bots(self) -> None:
+        """Let a bot decide if one is to move (in a task of its own, off the loop's way)."""
+        if self.referee.bot_to_move() is None:
+            return
+        if self._bot_task is None or self._bot_task.done():
+            self._bot_task = asyncio.get_running_loop().create_task(self._play_bots())
+
+    async def _play_bots(self) -> None:
+        while (turn := self.referee.bot_turn()) is not None:
+            if self.bot_delay > 0:
+                await asyncio.sleep(self.bot_delay)
+                if turn.revision != self.referee.revision:
+                    continue  # an undo came meanwhile: look again
+            action = await asyncio.to_thread(turn.choose)
+            self.referee.play_bot(turn, action)  # dropped if the table moved on meanwhile
+
+    async def close(self, reason: str | None = None) -> None:
+        """End the table: every client hears ``reason`` (if given), then the save is flushed."""
+        if self._bot_task is not None:
+            self._bot_task.cancel()
+        for seat, link in list(self.links.items()):
+            if reason is not None:
+                self._send(seat, Refused(reason), link)
+            link.close()
+        self.links.clear()
+        await asyncio.to_thread(self.referee.flush)

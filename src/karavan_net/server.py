@@ -1,0 +1,423 @@
+"""The host's server: WebSockets over aiohttp, one or many tables, each behind its code.
+
+A client connects to ``ws://HOST:PORT/table`` and sends :class:`Hello` within
+:data:`HELLO_SECONDS` of connecting; the code picks the table, the table
+seats it or refuses it.  Until then the connection is a stranger at the
+:class:`~karavan_net.guard.Doorman`, which also closes raw TCP and trickled
+HTTP that never get that far.  Wrong codes are counted per address and, past
+a few, that address's joins wait (:class:`~karavan_net.guard.WrongCodes`).
+
+Frames from clients are at most :data:`~karavan_net.protocol.MAX_CLIENT_FRAME`
+bytes (a larger one closes the connection with WebSocket code 1009) and are
+handled at most :data:`MESSAGE_RATE` a second per connection (the excess
+waits, unread); WebSocket pings find dropped connections.  Each connection
+writes its own frames, so a slow client never holds up the others, and its
+seat's view waits there as one entry built when it goes (see
+:meth:`Connection.refresh`), so no burst at the table fills anyone's queue.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import threading
+from collections import deque
+from collections.abc import Awaitable, Callable, Iterable
+
+from aiohttp import WSCloseCode, WSMsgType, web
+
+from karavan_core.text import printable
+from karavan_net.guard import Bucket, Doorman, WrongCodes
+from karavan_net.host import Host
+from karavan_net.protocol import (
+    HEARTBEAT,
+    MAX_CLIENT_FRAME,
+    PATH,
+    Hello,
+    ProtocolError,
+    Refused,
+    decode_client,
+    encode,
+)
+from karavan_net.storage import digest
+
+HELLO_SECONDS = 5.0
+"""Seconds from connecting to saying Hello; the connection is closed after them."""
+GRACE = 1.0  # the doorman's own deadline comes this much later: the refusal goes out first
+STRANGERS_PER_ADDRESS = 8  # connections from one address not yet seated
+MAX_STRANGERS = 256  # connections not yet seated, from everywhere
+MESSAGE_RATE = 20.0
+"""Messages a second one connection may send on average (more wait)..."""
+MESSAGE_BURST = 40  # ... and at once
+WRONG_CODE_RATE = 0.5  # wrong codes a second one address may try on average...
+WRONG_CODE_BURST = 5  # ... and at once
+MAX_QUEUED = 256  # frames waiting for one client: past this it is too slow and is dropped
+
+
+class _Refresh:
+    """The place of a seat's view in a connection's queue (built when it goes)."""
+
+
+_REFRESH = _Refresh()
+
+
+class Connection:
+    """One client's WebSocket, with the frames waiting for it, written in order by its own task.
+
+    ``most_waiting`` is the longest its queue has been (the tests and the
+    benchmark read it).
+    """
+
+    def __init__(self, ws: web.WebSocketResponse, address: str = "?") -> None:
+        self.ws = ws
+        self.address = address
+        self.seat: int | None = None
+        self.most_waiting = 0
+        self._waiting: deque[str | _Refresh | None] = deque()
+        self._fresh: Callable[[], str | None] | None = None
+        self._wake = asyncio.Event()
+        self._closing = False
+        self._code: int = WSCloseCode.OK
+        self._writer = asyncio.get_running_loop().create_task(self._write())
+
+    def send(self, text: str) -> None:
+        """Queue ``text`` for the client (dropping a client that cannot keep up)."""
+        if self._closing:
+            return
+        if len(self._waiting) >= MAX_QUEUED:
+            self.close()
+            return
+        self._put(text)
+
+    def refresh(self, frame: Callable[[], str | None]) -> None:
+        """Send the frame ``frame()`` builds once the frames before it have gone.
+
+        One refresh waits at most: a newer one takes the place of one not yet
+        sent, so the client gets the newest view and never a backlog of them.
+        ``frame()`` may say ``None``: nothing to send after all.
+        """
+        if self._closing:
+            return
+        if self._fresh is None:
+            self._put(_REFRESH)
+        self._fresh = frame
+
+    def close(self, text: str | None = None, *, code: int = WSCloseCode.OK) -> None:
+        """Send ``text`` if given, then close (with WebSocket close ``code``)."""
+        if self._closing:
+            return
+        if text is not None:
+            self._put(text)
+        self._closing = True
+        self._code = code
+        self._put(None)
+
+    def _put(self, item: str | _Refresh | None) -> None:
+        self._waiting.append(item)
+        self.most_waiting = max(self.most_waiting, len(self._waiting))
+        self._wake.set()
+
+    async def _write(self) -> None:
+        try:
+            while True:
+                while not self._waiting:
+                    self._wake.clear()
+                    await self._wake.wait()
+                item = self._waiting.popleft()
+                if item is None:
+                    break
+                if isinstance(item, _Refresh):
+                    frame, self._fresh = self._fresh, None
+                    text = None if frame is None else frame()
+                    if text is None:
+                        continue
+                else:
+                    text = item
+                await self.ws.send_str(text)
+        except (ConnectionError, RuntimeError):
+            pass  # the client went away: the reading side notices
+        finally:
+            with contextlib.suppress(Exception):
+                await self.ws.close(code=self._code)
+
+    async def finish(self) -> None:
+        """Close (if not yet) and wait until the last frame has gone."""
+        self.close()
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(asyncio.shield(self._writer), 2.0)
+        if not self._writer.done():
+            self._writer.cancel()
+
+
+def _too_big(data: str | bytes) -> bool:
+    """Whether a frame holds more than :data:`MAX_CLIENT_FRAME` bytes (UTF-8 for text)."""
+    if len(data) > MAX_CLIENT_FRAME:
+        return True
+    if isinstance(data, bytes) or 4 * len(data) <= MAX_CLIENT_FRAME:
+        return False
+    return len(data.encode("utf-8", "surrogatepass")) > MAX_CLIENT_FRAME
+
+
+class _Server(web.Server):
+    """aiohttp's low-level server, telling the doorman of each connection made and lost."""
+
+    def __init__(
+        self, handler: Callable[[web.BaseRequest], Awaitable[web.StreamResponse]], doorman: Doorman
+    ) -> None:
+        super().__init__(handler, access_log=None)
+        self.doorman = doorman
+
+    def connection_made(self, handler: web.RequestHandler, transport: asyncio.Transport) -> None:
+        """A connection: a stranger until it says Hello."""
+        super().connection_made(handler, transport)
+        self.doorman.arrived(handler, transport)
+
+    def connection_lost(
+        self, handler: web.RequestHandler, exc: BaseException | None = None
+    ) -> None:
+        """A connection is gone."""
+        super().connection_lost(handler, exc)
+        self.doorman.left(handler)
+
+
+class HostServer:
+    """Serves :class:`Host` objects by their code.
+
+    ``rate`` and ``burst`` bound each connection's messages and
+    ``hello_seconds`` the time to say Hello (tests change them); ``events``
+    (if given) hears a line for each wrong code tried.
+    """
+
+    def __init__(
+        self,
+        tables: Iterable[Host] = (),
+        *,
+        heartbeat: float = HEARTBEAT,
+        rate: float = MESSAGE_RATE,
+        burst: float = MESSAGE_BURST,
+        hello_seconds: float = HELLO_SECONDS,
+        events: Callable[[str], None] | None = None,
+    ) -> None:
+        self.tables: dict[str, Host] = {}
+        self.heartbeat = heartbeat
+        self.rate = rate
+        self.burst = burst
+        self.hello_seconds = hello_seconds
+        self.events = events
+        self.connections: set[Connection] = set()
+        self.wrong_codes = WrongCodes(WRONG_CODE_RATE, WRONG_CODE_BURST)
+        self.doorman: Doorman | None = None
+        self._runner: web.ServerRunner | None = None
+        self.port = 0
+        for table in tables:
+            self.add(table)
+
+    def add(self, table: Host) -> None:
+        """Serve ``table`` under its code."""
+        self.tables[table.code] = table
+
+    async def start(self, host: str, port: int) -> int:
+        """Listen on ``host``:``port`` (0: any free port); returns the port."""
+        self.doorman = Doorman(
+            per_address=STRANGERS_PER_ADDRESS,
+            total=MAX_STRANGERS,
+            seconds=self.hello_seconds + GRACE,
+            loop=asyncio.get_running_loop(),
+        )
+        self._runner = web.ServerRunner(_Server(self._handle, self.doorman), shutdown_timeout=1.0)
+        await self._runner.setup()
+        site = web.TCPSite(self._runner, host, port)
+        await site.start()
+        addresses = self._runner.addresses
+        self.port = addresses[0][1] if addresses else port
+        return self.port
+
+    async def stop(self, reason: str | None = None) -> None:
+        """Close every table (telling the clients ``reason`` if given) and stop listening."""
+        for table in self.tables.values():
+            await table.close(reason)
+        for connection in list(self.connections):
+            await connection.finish()
+        if self._runner is not None:
+            await self._runner.cleanup()
+            self._runner = None
+        if self.doorman is not None:
+            self.doorman.close()
+
+    def _say(self, line: str) -> None:
+        if self.events is not None:
+            self.events(printable(line))
+
+    async def _handle(self, request: web.BaseRequest) -> web.StreamResponse:
+        if request.path == PATH and request.method == "GET":
+            return await self._socket(request)
+        if request.path == "/" and request.method in ("GET", "HEAD"):
+            return web.Response(
+                text="A Karavan table. Join it with: karavan join HOST:PORT CODE --name NAME\n"
+            )
+        return web.Response(status=404, text="Not found.\n")
+
+    async def _socket(self, request: web.BaseRequest) -> web.StreamResponse:
+        ws = web.WebSocketResponse(
+            # aiohttp refuses a frame of max_msg_size bytes in some versions and not in others:
+            # one byte more lets every frame of up to MAX_CLIENT_FRAME through to _too_big.
+            heartbeat=self.heartbeat,
+            max_msg_size=MAX_CLIENT_FRAME + 1,
+            autoping=True,
+        )
+        await ws.prepare(request)
+        connection = Connection(ws, request.remote or "?")
+        self.connections.add(connection)
+        table: Host | None = None
+        try:
+            table = await self._handshake(request, connection)
+            if table is None:
+                return ws
+            bucket = Bucket(self.rate, self.burst)
+            async for message in ws:
+                if message.type in (WSMsgType.TEXT, WSMsgType.BINARY):
+                    if _too_big(message.data):
+                        connection.close(code=WSCloseCode.MESSAGE_TOO_BIG)
+                        break
+                    delay = bucket.delay()
+                    if delay > 0:  # this client is in a hurry: it waits, nobody else does
+                        await asyncio.sleep(delay)
+                if message.type == WSMsgType.TEXT:
+                    table.receive(connection, message.data)
+                elif message.type == WSMsgType.BINARY:
+                    table.decline(connection, "Frames are JSON text, not binary data.")
+                elif message.type == WSMsgType.ERROR:
+                    break
+        finally:
+            if table is not None:
+                table.left(connection)
+            await connection.finish()
+            self.connections.discard(connection)
+        return ws
+
+    async def _handshake(self, request: web.BaseRequest, connection: Connection) -> Host | None:
+        """Read the client's Hello and seat it at its table; ``None`` if it was refused."""
+        doorman = self.doorman
+        assert doorman is not None
+        try:
+            wait = max(0.0, doorman.time_left(request.protocol) - GRACE)
+            first = await asyncio.wait_for(connection.ws.receive(), wait)
+        except TimeoutError:
+            connection.close(
+                encode(Refused("No hello from this client: the table waits no longer."))
+            )
+            return None
+        if first.type not in (WSMsgType.TEXT, WSMsgType.BINARY) or _too_big(first.data):
+            connection.close()
+            return None
+        try:
+            hello = decode_client(first.data)
+        except ProtocolError as error:
+            connection.close(encode(Refused(f"{error} The first message is a Hello.")))
+            return None
+        if not isinstance(hello, Hello):
+            connection.close(encode(Refused("The first message is a Hello.")))
+            return None
+        table = self._table_for(hello, connection)
+        if table is None or not table.join(connection, hello):
+            return None
+        doorman.welcome(request.protocol)
+        return table
+
+    def _table_for(self, hello: Hello, connection: Connection) -> Host | None:
+        """The table ``hello``'s code names, or ``None`` (and ``connection`` is refused).
+
+        An address that has tried too many wrong codes has its joins refused
+        unchecked for a while, whatever code they bring, but for players
+        taking back their own seat (their secret shows they know the code).
+        """
+        address = connection.address
+        table = self.tables.get(hello.code)
+        if table is not None:
+            returning = table.returning(hello)
+        else:
+            digest(hello.secret or "")  # the work a table would do: the time tells nothing
+            returning = False
+        if not self.wrong_codes.may_try(address) and not returning:
+            wait = max(1, round(self.wrong_codes.wait(address)))
+            connection.close(
+                encode(
+                    Refused(
+                        "Too many wrong table codes from your address: "
+                        f"try again in {wait} seconds."
+                    )
+                )
+            )
+            return None
+        if table is None:
+            used_up = self.wrong_codes.wrong(address)
+            self._say(f"A join with a wrong table code from {address}.")
+            if used_up:
+                self._say(f"Too many wrong table codes from {address}: its joins wait a while.")
+            connection.close(encode(Refused("Wrong table code: there is no such table here.")))
+            return None
+        return table
+
+
+class ServerThread:
+    """A :class:`HostServer` running on its own event loop in a thread of its own.
+
+    The host's terminal runs the app on the main thread and its table here,
+    so that drawing never holds up the table.
+    """
+
+    def __init__(self, server: HostServer, host: str, port: int) -> None:
+        self.server = server
+        self.host = host
+        self.port = port
+        self.loop = asyncio.new_event_loop()
+        self._ready = threading.Event()
+        self._error: BaseException | None = None
+        self._stopped: asyncio.Event | None = None
+        self.thread = threading.Thread(target=self._run, name="karavan-host", daemon=True)
+
+    def start(self) -> int:
+        """Start serving; returns the port.  ``OSError`` if it cannot listen."""
+        self.thread.start()
+        self._ready.wait()
+        if self._error is not None:
+            raise self._error
+        return self.port
+
+    def _run(self) -> None:
+        asyncio.set_event_loop(self.loop)
+        self.loop.run_until_complete(self._main())
+        self.loop.close()
+
+    async def _main(self) -> None:
+        self._stopped = asyncio.Event()
+        try:
+            self.port = await self.server.start(self.host, self.port)
+        except BaseException as error:
+            self._error = error
+            self._ready.set()
+            return
+        self._ready.set()
+        await self._stopped.wait()
+
+    def call(self, function: object) -> None:
+        """Run ``function()`` on the server's loop."""
+        assert callable(function)
+        self.loop.call_soon_threadsafe(function)
+
+    def stop(self, reason: str | None = None) -> None:
+        """Close the tables (telling the clients ``reason`` if given) and end the thread."""
+        if not self.thread.is_alive():
+            return
+
+        async def finish() -> None:
+            try:
+                await self.server.stop(reason)
+            finally:
+                assert self._stopped is not None
+                self._stopped.set()
+
+        future = asyncio.run_coroutine_threadsafe(finish(), self.loop)
+        with contextlib.suppress(Exception):
+            future.result(timeout=10)
+        self.thread.join(timeout=10)

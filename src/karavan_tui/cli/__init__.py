@@ -1,0 +1,89 @@
+"""The ``karavan`` command: open the app, list saves, and more — one module per command.
+
+Bad arguments print a clear message and exit with status 2 (argparse's
+convention); a save that cannot be read prints one line naming the file and
+the problem, also with status 2.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from types import ModuleType
+
+from karavan_core.saves import check_saves_dir, default_saves_dir, remove_abandoned_temps
+from karavan_core.version import __version__
+from karavan_tui.cli import (
+    common,
+    host,
+    join,
+    new,
+    resume,
+    review,
+    saves,
+    simulate,
+    web,
+)
+from karavan_tui.cli.common import Context, Parents
+
+COMMANDS: dict[str, ModuleType] = {
+    "saves": saves,
+    "new": new,
+    "resume": resume,
+    "host": host,
+    "join": join,
+    "web": web,
+    "review": review,
+    "simulate": simulate,
+}
+"""Each command's module, in the order ``karavan --help`` lists them."""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The argument parser of the ``karavan`` command."""
+    parser = argparse.ArgumentParser(
+        prog="karavan",
+        description="Camel-caravan card games in the terminal: "
+        "Karakum, Karawane, Karakorum and Jaipur.",
+    )
+    parser.add_argument("--version", action="version", version=f"karavan {__version__}")
+    saves_help = "folder for saves (default: $KARAVAN_SAVES, else ./saves)"
+    ascii_help = "plain ASCII symbols only (for terminals without good Unicode)"
+    parser.add_argument("--saves", metavar="DIR", help=saves_help)
+    parser.add_argument("--ascii", action="store_true", help=ascii_help)
+    # The commands take --saves (and those that open the app --ascii) after their name too.
+    with_saves = argparse.ArgumentParser(add_help=False)
+    with_saves.add_argument("--saves", metavar="DIR", default=argparse.SUPPRESS, help=saves_help)
+    opens_app = argparse.ArgumentParser(add_help=False, parents=[with_saves])
+    opens_app.add_argument(
+        "--ascii", action="store_true", default=argparse.SUPPRESS, help=ascii_help
+    )
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    parents = Parents(with_saves, opens_app)
+    for module in COMMANDS.values():
+        module.add_parser(commands, parents)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit status."""
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    ctx = Context(parser, args, default_saves_dir(args.saves))
+    module = COMMANDS.get(args.command or "")
+    if module is not None:
+        status: int = module.run(ctx)
+        return status
+    # No command: the app at its title screen.
+    try:
+        check_saves_dir(ctx.folder)
+    except OSError as error:
+        return common.fail(f"cannot keep saves in {ctx.folder}: {error.strerror or error}")
+    remove_abandoned_temps(ctx.folder)
+    return common.open_app(ctx.app_config(), None)
+
+
+def run() -> None:
+    """Console-script entry point."""
+    sys.exit(main())

@@ -1,0 +1,134 @@
+"""What the commands share: how a command is run, failing in one line, finding saves, seats.
+
+Every command module offers ``add_parser(commands, parents)`` and
+``run(ctx) -> int``; :class:`Context` is what ``run`` is given.  This module
+imports no other command.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+from pathlib import Path
+from typing import NoReturn, TypeAlias
+
+from attrs import frozen
+
+from karavan_core.bots import BOT_LEVELS
+from karavan_core.match import Match, Seat
+from karavan_core.registry import get_game
+from karavan_core.saves import new_save_path
+from karavan_core.text import printable
+from karavan_tui.config import AppConfig
+
+# What add_subparsers gives (argparse names its class privately; generic to the type checker only).
+Commands: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
+
+
+@frozen
+class Parents:
+    """The shared option groups a command's parser may take as parents.
+
+    ``with_saves`` adds ``--saves DIR``; ``opens_app`` adds ``--ascii`` too.
+    """
+
+    with_saves: argparse.ArgumentParser
+    opens_app: argparse.ArgumentParser
+
+
+@frozen
+class Context:
+    """One run of a command: its parser (for argument errors), its arguments, the saves folder."""
+
+    parser: argparse.ArgumentParser
+    args: argparse.Namespace
+    folder: Path
+
+    def error(self, message: str) -> NoReturn:
+        """Refuse the arguments: the usage and ``message``, exit status 2."""
+        self.parser.error(message)
+
+    def app_config(self) -> AppConfig:
+        """The app's configuration for this run."""
+        return AppConfig(saves_dir=self.folder, ascii=bool(getattr(self.args, "ascii", False)))
+
+
+def fail(message: str, status: int = 2) -> int:
+    """Print ``message`` as one line (outside text made safe to show) and return ``status``."""
+    print(f"karavan: {printable(message)}", file=sys.stderr)
+    return status
+
+
+def check_port(ctx: Context, port: int) -> int:
+    """``port`` if it is one (0 to 65535); else the arguments are refused."""
+    if not 0 <= port < 65536:
+        ctx.error(f"--port: {port} is not a port (0 to 65535)")
+    return port
+
+
+def find_save(folder: Path, name: str) -> Path:
+    """The save called ``name``: a path, or a name in ``folder`` as listed, ``.json`` optional."""
+    given = Path(name)
+    for candidate in (given, folder / name, folder / f"{name}.json"):
+        if candidate.exists():
+            return candidate
+    return given if given.suffix == ".json" or given.parent != Path() else folder / f"{name}.json"
+
+
+def parse_seats(ctx: Context, text: str) -> list[Seat]:
+    """The seats of ``--players`` (the arguments are refused on a bad list)."""
+    seats = []
+    for index, part in enumerate(text.split(",")):
+        try:
+            seat = Seat.parse(part, index)
+        except ValueError as error:
+            ctx.error(f"--players: {printable(str(error))}")
+        if seat.is_bot and seat.level not in BOT_LEVELS:
+            ctx.error(
+                f"--players: no bot level {printable(repr(seat.level))}; "
+                f"the levels are: {', '.join(BOT_LEVELS)}"
+            )
+        seats.append(seat)
+    names = [seat.name.casefold() for seat in seats]
+    if len(set(names)) != len(names):
+        ctx.error("--players: every player needs a different name")
+    return seats
+
+
+def new_from_args(ctx: Context) -> tuple[Match, Path]:
+    """The match ``GAME --players ... [--seed] [--first]`` asks for, and a fresh save file."""
+    args = ctx.args
+    try:
+        game = get_game(args.game)
+    except KeyError as error:
+        ctx.error(printable(str(error.args[0])))
+    seats = parse_seats(ctx, args.players)
+    options = {}
+    if args.first is not None:
+        wanted = args.first.strip().casefold()
+        matches = [i for i, seat in enumerate(seats) if seat.name.casefold() == wanted]
+        if not matches:
+            ctx.error(f"--first: {printable(repr(args.first))} is not one of the players")
+        options["first_player"] = matches[0]
+    seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1, 1_000_000)
+    try:
+        match = Match(game, seats, seed, options)
+    except ValueError as error:
+        ctx.error(printable(str(error)))
+    return match, new_save_path(ctx.folder, game.name)
+
+
+def open_app(config: AppConfig, start: tuple[Match, Path] | None) -> int:
+    """Run the app until it closes; 1 (with one line saying where the report is) after a crash."""
+    from karavan_tui.app import create_app  # imported late: `karavan saves` stays quick
+
+    app = create_app(config, start)
+    app.run()
+    if app.return_code and app.crash_report is not None:
+        return fail(
+            f"an unexpected error stopped Karavan; the report is in {app.crash_report} "
+            "(every game is saved: karavan resume opens the latest)",
+            status=1,
+        )
+    return app.return_code or 0

@@ -1,0 +1,195 @@
+"""``karavan host``: serve a table that others join; play its first human seat here, or headless.
+
+The host is the referee of the table (:mod:`karavan_net.host`); this terminal
+either prints what happens (``--headless``) or opens the app at the first
+human seat, as a client of its own host running on a thread of its own.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from karavan_core.match import Match
+from karavan_core.registry import game_names
+from karavan_core.saves import SaveError, check_saves_dir, load_match, remove_abandoned_temps
+from karavan_core.text import printable
+from karavan_net.host import Host, host_for
+from karavan_net.hosting import CLOSED_AT_END, announce, serve_headless
+from karavan_net.protocol import DEFAULT_PORT
+from karavan_net.storage import TableFile, check_code, new_code
+from karavan_tui.cli.common import (
+    Commands,
+    Context,
+    Parents,
+    check_port,
+    fail,
+    find_save,
+    new_from_args,
+)
+from karavan_tui.config import Settings, default_settings_path
+
+
+def add_parser(commands: Commands, parents: Parents) -> None:
+    """Add ``host`` to the ``karavan`` command."""
+    host = commands.add_parser(
+        "host",
+        parents=[parents.opens_app],
+        help="host a table that others join from their terminals",
+        description="Host a table: the players join it from their own terminals or a browser "
+        "(karavan join). Without --headless this terminal plays the first human seat.",
+    )
+    host.add_argument(
+        "game", nargs="?", metavar="GAME", help=f"the game: {', '.join(game_names())}"
+    )
+    host.add_argument(
+        "--players",
+        metavar="LIST",
+        help="comma-separated seats in order: a name for a human, bot:LEVEL or bot:LEVEL:NAME "
+        "for a bot the host plays (e.g. Ann,Bob,bot:hard)",
+    )
+    host.add_argument("--resume", metavar="FILE", help="reopen the hosted table saved in FILE")
+    host.add_argument(
+        "--port", type=int, default=DEFAULT_PORT, help=f"port (default {DEFAULT_PORT})"
+    )
+    host.add_argument(
+        "--bind",
+        default="127.0.0.1",
+        metavar="ADDRESS",
+        help="address to listen on (default 127.0.0.1: this machine only; see the README "
+        "to play across the internet safely)",
+    )
+    host.add_argument("--code", help="the table code (default: a random one, not to be guessed)")
+    host.add_argument(
+        "--headless",
+        action="store_true",
+        help="every human seat is remote; print what happens instead of opening the table",
+    )
+    host.add_argument("--seed", type=int, metavar="N", help="deal from this seed (default: random)")
+    host.add_argument("--first", metavar="NAME", help="who starts (default: drawn at random)")
+    host.add_argument(
+        "--bot-delay",
+        type=float,
+        default=None,
+        metavar="SECONDS",
+        help="pause before each of the host's bots moves (default: the setting, 0.6 s)",
+    )
+
+
+class _Stop(Exception):
+    """Hosting cannot start; ``str()`` is the one line that says why."""
+
+
+def _match_from_args(ctx: Context) -> tuple[Match, Path]:
+    args = ctx.args
+    if args.resume is not None:
+        if args.game is not None or args.players is not None:
+            ctx.error("--resume takes the game and the players from the save: give neither")
+        path = find_save(ctx.folder, args.resume)
+        try:
+            match = load_match(path)
+        except SaveError as error:
+            raise _Stop(str(error)) from None
+        if match.is_over():
+            raise _Stop(f"{path}: that game is over")
+        return match, path
+    if args.game is None or args.players is None:
+        ctx.error("host needs a GAME and --players (or --resume FILE)")
+    return new_from_args(ctx)
+
+
+def run(ctx: Context) -> int:
+    """Serve the table; play the first human seat here unless headless."""
+    args = ctx.args
+    check_port(ctx, args.port)
+    try:
+        check_saves_dir(ctx.folder)
+    except OSError as error:
+        return fail(f"cannot keep saves in {ctx.folder}: {error.strerror or error}")
+    try:
+        match, path = _match_from_args(ctx)
+    except _Stop as stop:
+        return fail(str(stop))
+    if not match.humans:
+        ctx.error("--players: a hosted table needs at least one human seat")
+    table_file = TableFile.read(path) if args.resume is not None else None
+    try:
+        if args.code is not None:
+            code = check_code(args.code)
+        elif table_file is not None:
+            code = table_file.code
+        else:
+            code = new_code()
+    except ValueError as error:
+        ctx.error(f"--code: {error}")
+    bot_delay = args.bot_delay
+    if bot_delay is None:
+        bot_delay = Settings.load(default_settings_path()).bot_delay
+    if not 0 <= bot_delay <= 60:
+        ctx.error("--bot-delay: from 0 to 60 seconds")
+    headless = args.headless
+
+    def event(line: str) -> None:
+        if headless:
+            print(line, flush=True)
+
+    remove_abandoned_temps(ctx.folder)
+    if not path.resolve().is_relative_to(ctx.folder.resolve()):
+        remove_abandoned_temps(path.parent, deep=False)
+    try:
+        host = host_for(
+            match, code, save_path=path, table_file=table_file, bot_delay=bot_delay, events=event
+        )
+    except OSError as error:
+        return fail(f"cannot save to {path}: {error.strerror or error}")
+    if headless:
+
+        def out(line: str) -> None:
+            print(line, flush=True)
+
+        return asyncio.run(serve_headless(host, args.bind, args.port, path, fail, out))
+    return _host_with_table(ctx, host, args.bind, args.port, path)
+
+
+def _host_with_table(ctx: Context, host: Host, bind: str, port: int, path: Path) -> int:
+    """Serve ``host`` on a thread of its own and play its first human seat in the app here."""
+    from karavan_net.client import HostUnreachable, JoinRefused, TableClient
+    from karavan_net.server import HostServer, ServerThread
+    from karavan_tui.net.app import TableApp
+
+    seat = host.humans[0]
+    server = HostServer([host], events=host.events)
+    thread = ServerThread(server, bind, port)
+    try:
+        port = thread.start()
+    except OSError as error:
+        return fail(f"cannot listen on {bind}:{port}: {error.strerror or error}")
+    secret = host.reserve(seat)
+    remote = [i for i in host.humans if i != seat]
+    lines = announce(host, bind, port, path, remote)
+    for line in lines:
+        print(line, flush=True)
+    thread.call(host.kick_bots)
+    local = "127.0.0.1" if bind in ("0.0.0.0", "") else "::1" if bind == "::" else bind
+    name = host.match.seats[seat].name
+
+    async def play() -> int:
+        client = TableClient(local, port, host.code, name, secret=secret)
+        try:
+            await client.join()
+        except (JoinRefused, HostUnreachable) as error:
+            return fail(f"cannot open the table here: {error}")
+        invite = "\n".join(lines[1:-1]) if remote else None
+        app = TableApp(ctx.app_config(), client, hosting=True, save_path=path, invitation=invite)
+        await app.run_async()
+        await client.close()
+        return app.return_code or 0
+
+    try:
+        status = asyncio.run(play())
+    finally:
+        over = host.match.is_over()
+        thread.stop(CLOSED_AT_END if over else None)
+    if not host.match.is_over():
+        print(printable(f"The table is closed. karavan host --resume {path} reopens it."))
+    return status

@@ -1,0 +1,76 @@
+"""``karavan join HOST:PORT CODE --name NAME``: take a seat at a hosted table.
+
+The seat is played in the app, or headless by a bot (``--bot LEVEL``), which
+prints the result and exits.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+from karavan_core.bots import BOT_LEVELS
+from karavan_core.text import check_name, printable
+from karavan_net.client import HostUnreachable, JoinRefused, TableClient
+from karavan_net.protocol import parse_address
+from karavan_net.seats import seats_file
+from karavan_tui.cli.common import Commands, Context, Parents, fail
+from karavan_tui.config import default_settings_path
+
+
+def add_parser(commands: Commands, parents: Parents) -> None:
+    """Add ``join`` to the ``karavan`` command."""
+    join = commands.add_parser(
+        "join",
+        parents=[parents.opens_app],
+        help="join a hosted table",
+        description="Join a table hosted with karavan host, and play your seat.",
+    )
+    join.add_argument("address", metavar="HOST:PORT", help="where the table is")
+    join.add_argument("code", metavar="CODE", help="the table's code")
+    join.add_argument("--name", required=True, help="your seat's name, as the host set it")
+    join.add_argument(
+        "--bot",
+        metavar="LEVEL",
+        help=f"play the seat headless as a bot of LEVEL ({', '.join(BOT_LEVELS)}), "
+        "print the result and exit",
+    )
+
+
+def run(ctx: Context) -> int:
+    """Take the seat, then play it in the app or as a headless bot."""
+    args = ctx.args
+    try:
+        host, port = parse_address(args.address)
+    except ValueError as error:
+        ctx.error(printable(str(error)))
+    try:
+        name = check_name(args.name)
+    except ValueError as error:
+        ctx.error(f"--name: {printable(str(error))}")
+    if args.bot is not None and args.bot.lower() not in BOT_LEVELS:
+        levels = ", ".join(BOT_LEVELS)
+        ctx.error(f"--bot: no bot level {printable(repr(args.bot))}; the levels are: {levels}")
+    bot = None if args.bot is None else args.bot.lower()
+    return asyncio.run(_join(ctx, host, port, name, bot))
+
+
+async def _join(ctx: Context, host: str, port: int, name: str, bot: str | None) -> int:
+    memory = seats_file(default_settings_path())
+    client = TableClient(
+        host, port, ctx.args.code, name, retry_for=120.0 if bot else None, memory=memory
+    )
+    try:
+        await client.join()
+    except (JoinRefused, HostUnreachable) as error:
+        return fail(f"cannot join: {error}")
+    if bot is not None:
+        from karavan_net.bot_client import BotPlayer
+
+        print(f"Playing {printable(name)}'s seat at {client.address} as a {bot} bot.", flush=True)
+        return await BotPlayer(client, bot, out=lambda line: print(line, flush=True)).play()
+    from karavan_tui.net.app import TableApp
+
+    app = TableApp(ctx.app_config(), client)
+    await app.run_async()
+    await client.close()
+    return app.return_code or 0

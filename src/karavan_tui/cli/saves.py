@@ -1,0 +1,67 @@
+"""``karavan saves``: list the saved games, newest first."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from pathlib import Path
+
+from karavan_core.saves import list_saves
+from karavan_core.text import printable
+from karavan_tui.cli import common
+from karavan_tui.cli.common import Commands, Context, Parents
+from karavan_tui.words import plural
+
+
+def add_parser(commands: Commands, parents: Parents) -> None:
+    """Add ``saves`` to the ``karavan`` command."""
+    commands.add_parser("saves", help="list the saved games", parents=[parents.with_saves])
+
+
+def run(ctx: Context) -> int:
+    """Print the saves of the saves folder."""
+    return print_saves(ctx.folder)
+
+
+def _when(stamp: str) -> str:
+    try:
+        return datetime.fromisoformat(stamp).astimezone().strftime("%Y-%m-%d %H:%M")
+    except ValueError:
+        return stamp or "?"
+
+
+def print_saves(folder: Path) -> int:
+    """Print the saves in ``folder``, newest first (and one line per unreadable file).
+
+    Each save is its file name — whole, and quoted as the shell needs it, so that
+    it can be pasted after `karavan resume` — then an indented line with the game,
+    the players, the decisions and when it was last played, which wraps on a
+    narrow terminal.  Names and file names come from outside: they are printed as
+    Text (never markup), control characters written as escapes.
+    """
+    import shlex
+
+    from rich.console import Console
+    from rich.padding import Padding
+    from rich.text import Text
+
+    console = Console()
+    good, bad = list_saves(folder)
+    if not good and not bad:
+        console.print(Text(f"No saves in {printable(str(folder))}."))
+        return 0
+    console.print(Text(f"Saves in {printable(str(folder))}, newest first:", style="bold"))
+    for save in good:
+        try:
+            name = str(save.path.relative_to(folder))
+        except ValueError:
+            name = str(save.path)
+        status = ", over" if save.over else ""
+        details = (
+            f"{save.game} · {', '.join(save.players)} · "
+            f"{plural(save.decisions, 'decision')}{status} · last played {_when(save.saved_at)}"
+        )
+        console.print(Text(printable(shlex.quote(name)), style="bold"), soft_wrap=True)
+        console.print(Padding(Text(details), (0, 0, 0, 4)))
+    for error in bad:
+        common.fail(str(error))
+    return 0

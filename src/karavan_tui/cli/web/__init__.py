@@ -1,0 +1,115 @@
+"""``karavan web``: the whole app in a browser, served by textual-serve.
+
+Each browser tab runs its own Karavan process (``python -m karavan_tui``);
+its title screen's Join a table joins a hosted table like ``karavan join``.
+Every visitor (a browser, known by a cookie) has their own settings, seat
+secrets and saves (:mod:`.visitors`); the server (:mod:`.server`) refuses
+other pages' WebSockets and caps how many Karavans run at once.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import sys
+from pathlib import Path
+
+from karavan_core.saves import check_saves_dir
+from karavan_core.text import printable
+from karavan_tui.cli.common import Commands, Context, Parents, check_port, fail
+from karavan_tui.cli.web.visitors import Visitors, default_state_dir
+
+DEFAULT_MAX_APPS = 10  # each Karavan is a process of some 45 MB
+
+
+def add_parser(commands: Commands, parents: Parents) -> None:
+    """Add ``web`` to the ``karavan`` command."""
+    web = commands.add_parser(
+        "web",
+        parents=[parents.opens_app],
+        help="serve the app in a web browser",
+        description="Serve the whole app to web browsers (each browser tab runs its own "
+        "Karavan; Join a table on its title screen joins a hosted table). Every visitor "
+        "has their own settings, seats and saves; --saves DIR makes DIR everyone's saves.",
+    )
+    web.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    web.add_argument(
+        "--bind", default="127.0.0.1", metavar="ADDRESS", help="address (default 127.0.0.1)"
+    )
+    web.add_argument(
+        "--state",
+        metavar="DIR",
+        help="folder of the visitors' files (default: $XDG_STATE_HOME/karavan/web, "
+        "else ~/.local/state/karavan/web)",
+    )
+    web.add_argument(
+        "--max-apps",
+        type=int,
+        default=DEFAULT_MAX_APPS,
+        metavar="N",
+        help=f"Karavans running at once, one per tab (default {DEFAULT_MAX_APPS}); "
+        "past that the page says the server is full",
+    )
+
+
+def binds_loopback(bind: str) -> bool:
+    """Whether listening on ``bind`` serves this machine only."""
+    if bind.casefold() == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(bind).is_loopback
+    except ValueError:
+        return False
+
+
+def run(ctx: Context) -> int:
+    """Serve the app to browsers with textual-serve."""
+    args = ctx.args
+    check_port(ctx, args.port)
+    if args.max_apps < 1:
+        ctx.error(f"--max-apps: {args.max_apps} is not a number of Karavans (1 or more)")
+    # Only a --saves given here shares a folder: $KARAVAN_SAVES is the operator's own.
+    shared = getattr(args, "saves", None)
+    shared_saves = Path(shared) if shared else None
+    visitors = Visitors(Path(args.state) if args.state else default_state_dir(), shared_saves)
+    try:
+        visitors.state.mkdir(mode=0o700, parents=True, exist_ok=True)
+        if shared_saves is not None:
+            check_saves_dir(shared_saves)
+    except OSError as error:
+        where = error.filename or visitors.state
+        return fail(f"cannot keep the visitors' files in {where}: {error.strerror or error}")
+    return serve(ctx, visitors)
+
+
+def serve(ctx: Context, visitors: Visitors) -> int:
+    """Serve the app at ``--bind``:``--port`` until interrupted."""
+    from karavan_tui.cli.web.server import KaravanServer  # aiohttp and textual-serve, late
+
+    args = ctx.args
+    server = KaravanServer(
+        visitors,
+        host=args.bind,
+        port=args.port,
+        program=[sys.executable, "-m", "karavan_tui"],
+        max_apps=args.max_apps,
+        ascii_mode=bool(getattr(args, "ascii", False)),
+        loopback_only=binds_loopback(args.bind),
+    )
+    shown = f"[{args.bind}]" if ":" in args.bind else args.bind
+    saves = (
+        f"everyone's saves in {visitors.shared_saves}"
+        if visitors.shared_saves is not None
+        else "each visitor's own saves"
+    )
+    print(
+        printable(
+            f"Serving Karavan at http://{shown}:{args.port} (Ctrl+C stops): at most "
+            f"{args.max_apps} at once, {saves}, the visitors' files in {visitors.state}."
+        ),
+        flush=True,
+    )
+    try:
+        server.serve()
+    except OSError as error:
+        return fail(f"cannot listen on {args.bind}:{args.port}: {error.strerror or error}")
+    return 0

@@ -1,0 +1,302 @@
+"""The web server of ``karavan web``: textual-serve's, with each visitor's Karavan kept apart.
+
+textual-serve runs one command for every WebSocket and shares everything
+between them.  This server, a subclass of its :class:`Server`, changes what a
+browser can reach and nothing of the app:
+
+* the page gives the browser a visitor id in an HttpOnly, SameSite cookie,
+  and each tab's Karavan is started with that visitor's settings file (seat
+  secrets beside it) and saves folder (:mod:`.visitors`);
+* the WebSocket is refused unless it comes from the page's own origin and
+  carries a visitor id, so no other page the user visits can drive the app;
+* when a server bound to loopback is asked under a name that is not a
+  loopback one (DNS rebinding), it answers nothing;
+* at most ``max_apps`` Karavans run at once; past that the page says so;
+* the static files are served without listing their folders, and there is
+  no download route (Karavan delivers no files).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import html
+import ipaddress
+import logging
+import shlex
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any
+
+import aiohttp_jinja2
+import jinja2
+from aiohttp import web
+from textual_serve.app_service import AppService
+from textual_serve.server import Server, to_int
+from yarl import URL
+
+from karavan_core.saves import SAVES_ENV
+from karavan_tui.cli.web.visitors import Visit, Visitors, is_visitor_id, new_visitor_id
+from karavan_tui.config import SETTINGS_ENV
+
+log = logging.getLogger("karavan.web")
+
+COOKIE = "karavan_visitor"
+COOKIE_AGE = 400 * 24 * 3600  # the longest a browser keeps a cookie: the same browser returns
+SECURITY_HEADERS = {
+    "X-Frame-Options": "DENY",  # no other page may frame the app and steer its clicks
+    "Content-Security-Policy": "frame-ancestors 'none'",
+    "Referrer-Policy": "no-referrer",
+    "X-Content-Type-Options": "nosniff",
+}
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+
+
+def titled(page: str, title: str = "Karavan") -> str:
+    """``page`` (textual-serve's HTML page) with a ``<title>``: the browser tab says Karavan."""
+    if "<title>" in page:
+        return page
+    return page.replace("<head>", f"<head>\n    <title>{html.escape(title)}</title>", 1)
+
+
+def is_loopback(host: str) -> bool:
+    """Whether ``host`` (a name or an address) names this machine only."""
+    name = host.strip("[]").rstrip(".").casefold()
+    if name == "localhost" or name.endswith(".localhost"):
+        return True
+    try:
+        return ipaddress.ip_address(name).is_loopback
+    except ValueError:
+        return False
+
+
+def host_url(scheme: str, host: str) -> URL | None:
+    """``scheme://host`` for a ``Host`` header's value, or ``None`` if it is not just a host."""
+    try:
+        url = URL(f"{scheme}://{host}")
+    except ValueError:
+        return None
+    if not url.host or url.user or url.password or url.raw_path not in ("", "/"):
+        return None
+    if url.query_string or url.fragment:
+        return None
+    return url
+
+
+def same_origin(origin: str | None, scheme: str, host: str) -> bool:
+    """Whether the ``Origin`` header ``origin`` is the page's own: ``scheme://host``."""
+    page = host_url(scheme, host)
+    if origin is None or page is None:
+        return False
+    try:
+        asked = URL(origin)
+    except ValueError:
+        return False
+    if not asked.is_absolute() or asked.raw_path not in ("", "/") or asked.user:
+        return False
+    return (asked.scheme.casefold(), (asked.host or "").casefold(), asked.port) == (
+        page.scheme.casefold(),
+        (page.host or "").casefold(),
+        page.port,
+    )
+
+
+def full_page(max_apps: int) -> str:
+    """The page shown while every place is taken."""
+    places = "one game" if max_apps == 1 else f"{max_apps} games"
+    return f"""<!DOCTYPE html>
+<html>
+  <head>
+    <meta charset="utf-8">
+    <title>Karavan is full</title>
+    <style>
+      body {{ background: #0c181f; color: #f2f2f2; font-family: sans-serif; }}
+      main {{ max-width: 36em; margin: 20vh auto; text-align: center; line-height: 1.5; }}
+      a {{ color: #ac5af4; }}
+    </style>
+  </head>
+  <body>
+    <main>
+      <h1>Karavan is full</h1>
+      <p>This server runs {places} at once, and all of them are being played.
+      Try again in a few minutes.</p>
+      <p><a href="/">Try again</a></p>
+    </main>
+  </body>
+</html>
+"""
+
+
+async def _add_safety_headers(request: web.Request, response: web.StreamResponse) -> None:
+    response.headers.update(SECURITY_HEADERS)
+
+
+class VisitorApp(AppService):
+    """One tab's Karavan: textual-serve's process, with the visitor's own files."""
+
+    def __init__(self, command: str, visit: Visit, **kwargs: Any) -> None:
+        super().__init__(command, **kwargs)
+        self.visit = visit
+
+    def _build_environment(self, width: int = 80, height: int = 24) -> dict[str, str]:
+        environment = super()._build_environment(width=width, height=height)
+        environment[SETTINGS_ENV] = str(self.visit.settings_path)
+        environment.pop(SAVES_ENV, None)  # the command names the saves folder
+        return environment
+
+    async def stop(self) -> None:
+        """Stop the process and wait until it has ended (it counts against the cap till then)."""
+        await super().stop()
+        if self._process is not None:
+            await self._process.wait()
+
+
+class KaravanServer(Server):
+    """textual-serve's server, one visitor kept from another (see the module's docstring).
+
+    ``program`` is the command a tab runs without its arguments (Karavan;
+    tests give another); ``loopback_only`` answers only under loopback names.
+    """
+
+    def __init__(
+        self,
+        visitors: Visitors,
+        *,
+        host: str,
+        port: int,
+        program: Sequence[str],
+        max_apps: int,
+        ascii_mode: bool = False,
+        loopback_only: bool = True,
+    ) -> None:
+        super().__init__(shlex.join(program), host=host, port=port, title="Karavan")
+        self.visitors = visitors
+        self.program = tuple(program)
+        self.max_apps = max_apps
+        self.ascii_mode = ascii_mode
+        self.loopback_only = loopback_only
+        self.running = 0  # Karavans started and not yet ended
+
+    def command_for(self, visit: Visit) -> str:
+        """The shell command of a tab of the visitor ``visit`` is for (one process: ``exec``)."""
+        parts = [*self.program, "--saves", str(visit.saves_dir)]
+        if self.ascii_mode:
+            parts.append("--ascii")
+        return "exec " + shlex.join(parts)
+
+    def application(self) -> web.Application:
+        """The aiohttp application: the page, its WebSocket and the static files, unlisted."""
+        app = web.Application(middlewares=[self._guard])
+        app.on_response_prepare.append(_add_safety_headers)
+        aiohttp_jinja2.setup(app, loader=jinja2.FileSystemLoader(self.templates_path))
+        app.add_routes(
+            [
+                web.get("/", self.handle_index, name="index"),
+                web.get("/ws", self.handle_websocket, name="websocket"),
+                web.static("/static", self.statics_path, show_index=False, name="static"),
+            ]
+        )
+        return app
+
+    async def _make_app(self) -> web.Application:
+        return self.application()
+
+    async def on_startup(self, app: web.Application) -> None:
+        """Quiet: ``karavan web`` has said where it serves."""
+
+    @web.middleware
+    async def _guard(self, request: web.Request, handler: Handler) -> web.StreamResponse:
+        """Answer only under a name this server may be reached by."""
+        page = host_url(request.scheme, request.host)
+        if page is None or (self.loopback_only and not is_loopback(page.host or "")):
+            raise web.HTTPMisdirectedRequest(
+                text="This Karavan answers only at its own address (e.g. http://127.0.0.1).\n"
+            )
+        return await handler(request)
+
+    @staticmethod
+    def visitor_of(request: web.Request) -> str | None:
+        """The visitor id the request's cookie carries, if it is one."""
+        visitor = request.cookies.get(COOKIE)
+        return visitor if is_visitor_id(visitor) else None
+
+    async def handle_index(self, request: web.Request) -> web.StreamResponse:
+        """The page (under the address it was asked by), and the visitor's cookie."""
+        if self.running >= self.max_apps:
+            full = web.Response(status=503, text=full_page(self.max_apps), content_type="text/html")
+            full.headers["Retry-After"] = "60"
+            full.headers["Cache-Control"] = "no-store"
+            return full
+        socket_scheme = "wss" if request.scheme == "https" else "ws"
+        context = {
+            "font_size": to_int(request.query.get("fontsize", "16"), 16),
+            "app_websocket_url": f"{socket_scheme}://{request.host}/ws",
+            "config": {"static": {"url": "/static/"}},
+            "application": {"name": self.title},
+        }
+        response = aiohttp_jinja2.render_template("app_index.html", request, context)
+        response.text = titled(response.text or "")
+        response.headers["Cache-Control"] = "no-store"
+        visitor = self.visitor_of(request) or new_visitor_id()
+        response.set_cookie(
+            COOKIE,
+            visitor,
+            max_age=COOKIE_AGE,
+            path="/",
+            secure=request.secure,
+            httponly=True,
+            samesite="Lax",  # not sent with another site's WebSocket; kept when a link leads here
+        )
+        return response
+
+    async def handle_websocket(self, request: web.Request) -> web.WebSocketResponse:
+        """Start the visitor's Karavan for this tab, if the tab may have one."""
+        if not same_origin(request.headers.get("Origin"), request.scheme, request.host):
+            log.warning(
+                "refused a WebSocket from another origin: %r", request.headers.get("Origin")
+            )
+            raise web.HTTPForbidden(text="Only Karavan's own page may start a game.\n")
+        visitor = self.visitor_of(request)
+        if visitor is None:
+            raise web.HTTPForbidden(text="Open Karavan's page first (it needs its cookie).\n")
+        if self.running >= self.max_apps:
+            raise web.HTTPServiceUnavailable(
+                text=f"Karavan is full ({self.max_apps} games at once): try again later.\n",
+                headers={"Retry-After": "60"},
+            )
+        try:
+            visit = self.visitors.visit(visitor)
+        except OSError as error:
+            log.error("cannot make a visitor's folder: %s", error)
+            raise web.HTTPInternalServerError(text="Karavan cannot keep your files.\n") from None
+        self.running += 1  # counted before the first await: two tabs cannot both take the last
+        try:
+            return await self._serve_app(request, visit)
+        finally:
+            self.running -= 1
+
+    async def _serve_app(self, request: web.Request, visit: Visit) -> web.WebSocketResponse:
+        """textual-serve's WebSocket loop, around a process that is the visitor's."""
+        websocket = web.WebSocketResponse(heartbeat=15)
+        width = to_int(request.query.get("width", "80"), 80)
+        height = to_int(request.query.get("height", "24"), 24)
+        app_service: VisitorApp | None = None
+        try:
+            await websocket.prepare(request)
+            app_service = VisitorApp(
+                self.command_for(visit),
+                visit,
+                write_bytes=websocket.send_bytes,
+                write_str=websocket.send_str,
+                close=websocket.close,
+                download_manager=self.download_manager,
+                debug=self.debug,
+            )
+            await app_service.start(width, height)
+            await self._process_messages(websocket, app_service)
+        except asyncio.CancelledError:
+            await websocket.close()
+        except Exception as error:
+            log.exception(error)
+        finally:
+            if app_service is not None:
+                await app_service.stop()
+        return websocket

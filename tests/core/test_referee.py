@@ -1,0 +1,432 @@
+"""The referee: whose decision, gestures all or nothing, take-backs, views, listeners, storage."""
+
+from __future__ import annotations
+
+import json
+import random
+import threading
+from pathlib import Path
+
+import pytest
+
+from karavan_core import IllegalAction, Match, Seat, get_game
+from karavan_core.games.karakorum.state import StopRevealing, Take
+from karavan_core.games.karakum.state import Buy, Pay
+from karavan_core.referee import Change, Referee
+from karavan_core.saves import load_match
+from karavan_core.storage import SaveFile, SaveWriter
+
+KARAKUM = get_game("karakum")
+JAIPUR = get_game("jaipur")
+
+
+def referee_for(seats: str, seed: int = 5, game=KARAKUM, **kwargs) -> Referee:
+    parsed = [Seat.parse(text, i) for i, text in enumerate(seats.split(","))]
+    return Referee(Match(game, parsed, seed, {"first_player": 0}), **kwargs)
+
+
+def play_one(referee: Referee, rng: random.Random) -> None:
+    """The player to move takes a random legal decision (a bot through its turn)."""
+    turn = referee.bot_turn()
+    legal = referee.legal()
+    action = legal[rng.randrange(len(legal))]
+    if turn is not None:
+        assert referee.play_bot(turn, action)
+    else:
+        seat = referee.to_move
+        assert seat is not None
+        referee.play(seat, [action])
+
+
+def test_whose_decision_and_whether_a_bot_takes_it():
+    referee = referee_for("Ann,bot:random")
+    assert referee.humans == (0,)
+    assert referee.to_move == 0 and referee.bot_to_move() is None
+    assert referee.bot_turn() is None
+    referee.play(0, [referee.legal()[0]])
+    while referee.to_move == 0:
+        referee.play(0, [referee.legal()[0]])
+    assert referee.bot_to_move() == 1
+    turn = referee.bot_turn()
+    assert turn is not None and turn.seat == 1
+    assert turn.observation == KARAKUM.observe(referee.match.state, 1)
+    assert referee.play_bot(turn, turn.choose())
+
+
+def test_a_refused_gesture_says_why_and_changes_nothing():
+    referee = referee_for("Ann,Bob")
+    state, revision = referee.match.state, referee.revision
+    other = referee.legal()[0]
+    with pytest.raises(IllegalAction, match="not your turn: Ann decides now"):
+        referee.play(1, [other])
+    assert referee.refusal(1, [other]) == "It is not your turn: Ann decides now."
+    with pytest.raises(IllegalAction):
+        referee.play(0, [Pay(("nothing",))])  # type: ignore[arg-type]
+    with pytest.raises(IllegalAction, match="at least one decision"):
+        referee.play(0, [])
+    assert referee.match.state is state and referee.revision == revision
+
+
+def test_a_gesture_is_all_or_nothing_and_only_its_deciders_own():
+    referee = referee_for("Ann,Bob", seed=11)
+    rng = random.Random(2)
+    buy = None
+    for _ in range(400):
+        buy = next((a for a in referee.legal() if isinstance(a, Buy)), None)
+        if buy is not None:
+            break
+        play_one(referee, rng)
+    assert buy is not None
+    seat = referee.to_move
+    assert seat is not None
+    after_buy = KARAKUM.apply(referee.match.state, buy)
+    pay = KARAKUM.legal_actions(after_buy)[0]
+    history = len(referee.match.history)
+    # The buy alone and then a payment that does not exist: nothing is played.
+    assert referee.refusal(seat, [buy, buy]) is not None
+    assert len(referee.match.history) == history
+    referee.play(seat, [buy, pay])
+    assert referee.match.history[-2:] == [buy, pay]
+    # Paying turned up a new camel: the other player agrees to the take-back first.
+    assert referee.undo(seat) is False
+    referee.answer(1 - seat, True)
+    assert len(referee.match.history) == history  # one take-back unit
+
+
+def test_a_bot_decision_for_a_table_that_moved_on_is_dropped():
+    referee = referee_for("Ann,bot:random", seed=3)
+    rng = random.Random(1)
+    while referee.bot_to_move() is None:
+        play_one(referee, rng)
+    turn = referee.bot_turn()
+    assert turn is not None
+    referee.undo(0)
+    state = referee.match.state
+    assert not referee.play_bot(turn, turn.legal[0])
+    assert referee.match.state is state
+
+
+def test_bots_are_seeded_the_same_at_every_table():
+    a = referee_for("Ann,bot:hard", seed=8)
+    b = referee_for("Ann,bot:hard", seed=8)
+    assert a.bots[1].seed == b.bots[1].seed
+    assert a.bots[1].seed != referee_for("Ann,bot:hard", seed=9).bots[1].seed
+
+
+def test_against_bots_you_take_back_your_own_gesture_and_the_bots_after_it():
+    referee = referee_for("Ann,bot:random,bot:random", seed=4)
+    rng = random.Random(1)
+    play_one(referee, rng)
+    while referee.to_move != 0:
+        play_one(referee, rng)
+    mine = referee.match.last_move_of(0)
+    assert referee.undo(0) is True
+    assert len(referee.match.history) < mine
+    assert referee.to_move == 0
+    assert referee.redo_refusal(0) is None
+    referee.redo(0)
+    assert referee.to_move == 0
+
+
+def revealing(referee: Referee, seat: int):
+    """A decision of ``seat``'s, now, that reveals something (``None`` if none does)."""
+    observation = referee.view(seat).observation
+    return next((a for a in referee.legal() if referee.game.reveals(observation, a)), None)
+
+
+def test_against_bots_a_take_back_past_a_reveal_is_free_but_counted():
+    referee = referee_for("Ann,bot:random", seed=5)
+    rng = random.Random(2)
+    while (draw := revealing(referee, 0)) is None or referee.to_move != 0:
+        play_one(referee, rng)
+    referee.play(0, [draw])
+    assert referee.match.takebacks == [0, 0]
+    assert referee.takeback(0).revealed and referee.takeback(0).needs == ()
+    assert referee.undo(0) is True
+    assert referee.match.takebacks == [1, 0]
+
+
+def test_with_two_humans_your_quiet_last_gesture_comes_back_freely():
+    referee = referee_for("Ann,Bob", seed=6)
+    quiet = next(
+        a for a in referee.legal() if not referee.game.reveals(referee.view(0).observation, a)
+    )
+    referee.play(0, [quiet])
+    if referee.to_move == 0:  # still Ann's turn: nobody else has decided
+        assert referee.takeback(0).needs == ()
+        assert referee.undo(0) is True
+        assert referee.match.history == []
+
+
+def test_with_two_humans_taking_back_past_the_other_needs_their_consent():
+    referee = referee_for("Ann,Bob", seed=6)
+    rng = random.Random(4)
+    while referee.to_move == 0:
+        play_one(referee, rng)
+    assert referee.to_move == 1
+    # Bob has not decided yet: nothing of his to take back.
+    assert referee.undo_refusal(1) == "Ann decided last: you have made no decision to take back."
+    play_one(referee, rng)
+    while referee.to_move == 1:
+        play_one(referee, rng)
+    history = list(referee.match.history)
+    # Ann asks to take back her last gesture, past Bob's: Bob must agree.
+    assert referee.takeback(0).needs == (1,)
+    heard: list[Change] = []
+    referee.subscribe(heard.append)
+    assert referee.undo(0) is False
+    assert referee.match.history == history
+    assert referee.view(1).to_answer and not referee.view(0).to_answer
+    with pytest.raises(IllegalAction, match="Nobody is waiting for your answer"):
+        referee.answer(0, True)
+    referee.answer(1, False)
+    assert referee.request is None and referee.match.history == history
+    assert referee.undo(0) is False
+    referee.answer(1, True)
+    assert referee.request is None
+    assert len(referee.match.history) < len(history) and referee.to_move == 0
+    assert [c.kind for c in heard] == ["request", "declined", "request", "undo"]
+
+
+def test_a_take_back_asked_for_is_void_once_anything_else_happens():
+    referee = referee_for("Ann,Bob,bot:random", seed=8)
+    rng = random.Random(5)
+    while referee.to_move != 1:
+        play_one(referee, rng)
+    while referee.to_move == 1:
+        play_one(referee, rng)
+    assert referee.undo(0) is False and referee.request is not None
+    while referee.to_move != 1:  # the bot waits for the answers
+        assert referee.bot_to_move() is None
+        referee.withdraw(0)
+        play_one(referee, rng)
+        assert referee.undo(0) is False
+    play_one(referee, rng)  # Bob plays instead of answering
+    assert referee.request is None
+
+
+def test_a_finished_game_is_final():
+    referee = referee_for("Ann,bot:random", seed=1, game=JAIPUR)
+    rng = random.Random(3)
+    while not referee.is_over():
+        play_one(referee, rng)
+    assert referee.undo_refusal(0) == "The game is over: its result stands."
+    with pytest.raises(IllegalAction):
+        referee.undo(0)
+
+
+def test_the_revision_counts_every_change_and_is_kept_in_the_match():
+    referee = referee_for("Ann,Bob", seed=6)
+    rng = random.Random(4)
+    for _ in range(5):
+        play_one(referee, rng)
+    assert referee.revision == referee.match.revision == 5
+
+
+def test_a_seat_sees_its_own_observation_its_decisions_and_the_news_since_its_last():
+    referee = referee_for("Ann,bot:random", seed=12)
+    rng = random.Random(5)
+    view = referee.view(0)
+    assert view.observation == KARAKUM.observe(referee.match.state, 0)
+    assert view.legal == referee.legal() and view.news == () and view.before is None
+    assert referee.view(1).legal == ()  # a bot's decisions are not offered to anyone
+    while referee.to_move == 0:
+        play_one(referee, rng)
+    mine = len(referee.match.history)
+    while referee.to_move != 0:
+        play_one(referee, rng)
+    view = referee.view(0)
+    assert view.since == mine
+    assert view.news == tuple(referee.match.history[mine:])
+    assert view.before == KARAKUM.observe(referee.match.states[mine], 0)
+    assert view.log == tuple(referee.match.log())
+    public = referee.view(None)
+    assert public.observation == KARAKUM.observe(referee.match.state, None)
+    assert public.legal == () and len(public.news) == 1
+
+
+def test_choices_read_from_the_seats_observation():
+    referee = referee_for("Ann,Bob", seed=2)
+    view = referee.view(0)
+    words = [w for _, w in view.choices(distinct=True)]
+    assert len(words) == len(set(words))
+    assert [a for a, _ in view.choices()] == list(view.legal)
+    observation = KARAKUM.observe(referee.match.state, 0)
+    assert all(w == KARAKUM.preview(observation, a) for a, w in view.choices())
+
+
+def test_listeners_hear_every_change():
+    referee = referee_for("Ann,bot:random", seed=7)
+    heard: list[Change] = []
+    stop = referee.subscribe(heard.append)
+    referee.play(0, [referee.legal()[0]])
+    referee.count_hint(0)
+    referee.undo(0)
+    referee.redo(0)
+    assert [c.kind for c in heard] == ["play", "hint", "undo", "redo"]
+    assert [c.revision for c in heard] == [1, 2, 3, 4]
+    stop()
+    referee.undo(0)
+    assert len(heard) == 4
+
+
+def test_a_held_table_takes_no_decision():
+    referee = referee_for("Ann,bot:random")
+    referee.hold("Waiting for Bob to join.")
+    assert referee.refusal(0, [referee.legal()[0]]) == "Waiting for Bob to join."
+    assert referee.view(0).legal == ()
+    referee.hold(None)
+    assert referee.refusal(0, [referee.legal()[0]]) is None
+
+
+def test_the_game_over_refuses_decisions():
+    referee = referee_for("bot:random,bot:random", seed=1, game=JAIPUR)
+    rng = random.Random(3)
+    while not referee.is_over():
+        play_one(referee, rng)
+    assert referee.outcome() is not None
+    assert referee.refusal(0, [JAIPUR.legal_actions(referee.match.states[-2])[0]]) == (
+        "The game is over."
+    )
+    outcome = referee.outcome()
+    assert outcome is not None and outcome.series[0][-1] == outcome.result.scores[0]
+    names = ["Ann", "Bob"]
+    scores = outcome.result.scores
+    winner = names[outcome.result.winners[0]]
+    assert outcome.sentence(names) == f"{winner} wins (Ann {scores[0]}, Bob {scores[1]})."
+
+
+def test_storage_keeps_the_newest_position(tmp_path: Path):
+    path = tmp_path / "game.json"
+    referee = referee_for("Ann,bot:random", seed=9, storage=SaveFile(path))
+    rng = random.Random(9)
+    for _ in range(25):
+        play_one(referee, rng)
+    referee.flush()
+    loaded = load_match(path)
+    assert loaded.history == referee.match.history
+    moved = tmp_path / "named.json"
+    referee.relocate(moved)
+    assert not path.exists() and load_match(moved).history == referee.match.history
+    play_one(referee, rng)
+    referee.flush()
+    assert load_match(moved).history == referee.match.history
+
+
+class SlowStorage:
+    """A storage whose writes wait for a gate: shows that writes coalesce."""
+
+    def __init__(self) -> None:
+        self.gate = threading.Event()
+        self.written: list[str] = []
+
+    def snapshot(self, match: Match) -> str:
+        return json.dumps(len(match.history))
+
+    def write(self, text: str) -> None:
+        self.gate.wait(5)
+        self.written.append(text)
+
+
+def test_the_writer_never_blocks_and_writes_only_the_newest_waiting_snapshot():
+    storage = SlowStorage()
+    writer = SaveWriter(storage)
+    match = Match(KARAKUM, [Seat("Ann"), Seat("Bob")], 3)
+    rng = random.Random(0)
+    for _ in range(6):  # each submit returns at once though the first write is held
+        legal = match.legal_actions()
+        match.play(legal[rng.randrange(len(legal))])
+        writer.submit(match)
+    storage.gate.set()
+    writer.flush()
+    assert storage.written[-1] == "6"
+    assert len(storage.written) <= 2  # the first, then only the newest of the rest
+
+
+def test_the_writer_tells_which_revision_is_on_disk(tmp_path: Path):
+    path = tmp_path / "game.json"
+    kept: list[int] = []
+    referee = referee_for("Ann,Bob", storage=SaveFile(path))
+    referee.when_kept(kept.append)
+    referee.keep_now()  # before any decision, and waited for
+    assert kept == [0] and path.exists()
+    referee.play(0, [referee.legal()[0]])
+    referee.flush()
+    assert kept[-1] == referee.revision == 1
+    assert json.loads(path.read_text())["revision"] == 1
+    referee.relocate(tmp_path / "moved.json")  # the listener follows the match to its new file
+    referee.play(referee.to_move, [referee.legal()[0]])
+    referee.flush()
+    assert kept[-1] == referee.revision == 2
+
+
+def test_keeping_now_raises_when_the_save_cannot_be_written(tmp_path: Path):
+    blocked = tmp_path / "file"
+    blocked.write_text("")
+    referee = referee_for("Ann,Bob", storage=SaveFile(blocked / "game.json"))
+    with pytest.raises(OSError):
+        referee.keep_now()
+
+
+def test_a_failed_write_is_reported(tmp_path: Path):
+    blocked = tmp_path / "file"
+    blocked.write_text("")
+    referee = referee_for("Ann,bot:random", storage=SaveFile(blocked / "game.json"))
+    referee.play(0, [referee.legal()[0]])
+    referee.flush()
+    assert isinstance(referee.save_error, OSError)
+
+
+def decisions_seen(game, seats: int, seed: int, turns: int = 300):
+    """(observation of the decider, legal decision) pairs over a seeded random game."""
+    state = game.new_game([f"P{i}" for i in range(seats)], seed, {})
+    rng = random.Random(seed)
+    for _ in range(turns):
+        if game.is_over(state):
+            return
+        legal = game.legal_actions(state)
+        observation = game.observe(state, state.to_move)
+        for action in legal:
+            yield observation, action
+        state = game.apply(state, rng.choice(legal))
+
+
+@pytest.mark.parametrize(
+    ("name", "revealing", "quiet"),
+    [
+        ("karakum", {"TakeCard", "DrawCard", "Pay"}, {"Buy", "Join", "Pass"}),
+        ("karakorum", {"Reveal"}, {"StopRevealing", "Take", "StopTaking"}),
+        ("jaipur", {"TakeGood", "TakeCamels"}, {"Exchange"}),
+    ],
+)
+def test_which_decisions_reveal_something(name, revealing, quiet):
+    game = get_game(name)
+    kinds: dict[str, set[bool]] = {}
+    for observation, action in decisions_seen(game, 2, seed=3):
+        kinds.setdefault(type(action).__name__, set()).add(game.reveals(observation, action))
+    for kind in revealing:
+        assert kinds.get(kind) == {True}, kind
+    for kind in quiet & set(kinds):
+        assert kinds[kind] == {False}, kind
+
+
+def test_a_gesture_cannot_run_past_a_reveal_and_says_so_whatever_comes_after():
+    referee = referee_for("Ann,Bob", seed=4, game=get_game("karakorum"))
+    game = referee.game
+    reveal = next(a for a in referee.legal() if type(a).__name__ == "Reveal")
+    state = referee.match.state
+    # Whatever card is named after the reveal, the answer is the same: nothing is tried.
+    answers = set()
+    for card in set(game.sample_state(referee.view(0).observation, random.Random(1)).deck):
+        answers.add(referee.refusal(0, [reveal, StopRevealing(), Take(card), reveal]))
+    assert answers == {
+        "A gesture cannot go on past a decision that reveals something: "
+        "send the rest once you have seen it."
+    }
+    assert referee.match.state is state
+
+
+def test_nothing_to_take_back_at_the_start():
+    referee = referee_for("Ann,bot:random")
+    assert referee.undo_refusal(0) == "There is nothing to take back."
+    assert referee.redo_refusal(0) == "There is nothing to redo."

@@ -1,0 +1,113 @@
+"""Hot-seat play: several humans at one terminal, the curtain between them, undo among them."""
+
+from __future__ import annotations
+
+from karavan_tui.modals.curtain import CurtainScreen
+from karavan_tui.screens.game import GameScreen
+
+from .helpers import game_screen, karakum_match, settle, start_with, visible_characters
+from .test_snapshots import steady
+
+
+async def lift(pilot, app) -> None:
+    """Lift the curtain with Enter, as its words say."""
+    assert isinstance(app.screen, CurtainScreen)
+    await pilot.press("enter")
+    await settle(pilot, app)
+    assert isinstance(app.screen, GameScreen)
+
+
+async def test_undo_on_your_first_turn_does_not_take_back_anothers_move(tmp_path):
+    app = start_with(tmp_path, karakum_match("Ann,Bob"))
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
+        await settle(pilot, app)
+        await lift(pilot, app)
+        await pilot.press("enter", "enter")  # Ann draws her two cards
+        await settle(pilot, app)
+        await lift(pilot, app)  # Bob's turn
+        match = game_screen(app).match
+        played = list(match.history)
+        assert len(played) == 2 and match.to_move == 1
+        await pilot.press("u")
+        await settle(pilot, app)
+        assert match.history == played and isinstance(app.screen, GameScreen)
+        messages = [n.message for n in app._notifications]
+        assert messages[-1] == "Ann decided last: you have made no decision to take back."
+        await pilot.press("enter")  # Bob's own first card: that one is his to take back
+        await settle(pilot, app)
+        assert len(match.history) == 3
+        await pilot.press("u")
+        await settle(pilot, app)
+        assert match.history == played and match.to_move == 1
+        await pilot.press("r")
+        await settle(pilot, app)
+        assert len(match.history) == 3
+
+
+async def test_while_a_bot_moves_the_last_human_may_take_back_their_move(tmp_path):
+    app = start_with(tmp_path, karakum_match("Ann,bot:random,Bob"))
+    app.config.bot_delay = 30.0  # the bot waits: the keys reach the table meanwhile
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("enter")
+        await pilot.pause()
+        await pilot.press("enter", "enter")  # Ann's two cards; now the bot thinks
+        await pilot.pause()
+        screen = game_screen(app)
+        assert screen.thinking and screen.viewer is None
+        await pilot.press("u")
+        await pilot.pause()
+        assert len(screen.match.history) == 1 and screen.match.to_move == 0
+
+
+async def test_the_curtain_tells_in_public_words_what_happened_since_your_last_turn(tmp_path):
+    app = start_with(tmp_path, karakum_match("Ann,Bob"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        assert "Ann" in visible_characters(app) and "draws" not in visible_characters(app)
+        await lift(pilot, app)
+        await pilot.press("enter", "enter")  # Ann draws her two cards
+        await settle(pilot, app)
+        assert isinstance(app.screen, CurtainScreen)
+        match = game_screen(app).match
+        news = match.log()[1:]  # the public lines of Ann's two decisions
+        assert len(news) == 2
+        drawn = visible_characters(app)
+        for line in news:
+            assert line in drawn
+        await lift(pilot, app)
+        await pilot.press("enter", "enter")  # Bob draws too: Ann is told of Bob's cards only
+        await settle(pilot, app)
+        drawn = visible_characters(app)
+        assert match.log()[3] in drawn and match.log()[4] in drawn
+        assert match.log()[1] not in drawn
+
+
+async def test_enter_lifts_the_curtain_and_space_does_not(tmp_path):
+    app = start_with(tmp_path, karakum_match("Ann,Bob"))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        assert isinstance(app.screen, CurtainScreen)
+        assert "press Enter" in visible_characters(app)
+        await pilot.press("space")
+        await settle(pilot, app)
+        assert isinstance(app.screen, CurtainScreen)
+        await lift(pilot, app)
+
+
+def test_snapshot_of_the_curtain_with_news(snap_compare, tmp_path):
+    """Bob's curtain after Ann's turn and a bot's: what happened, in the log's words."""
+    app = start_with(tmp_path, karakum_match("Ann,bot:random,Bob", moves=2))
+    assert snap_compare(app, terminal_size=(80, 24), run_before=steady)
+
+
+async def test_the_curtain_and_its_news_are_plain_ascii_in_ascii_mode(tmp_path):
+    app = start_with(tmp_path, karakum_match("Ann,bot:random,Bob", moves=2))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        app.set_ascii(True)
+        await pilot.pause()
+        assert isinstance(app.screen, CurtainScreen) and app.screen.news
+        drawn = visible_characters(app)
+        assert "Since your last decision" in drawn
+        assert sorted({ch for ch in drawn if not ch.isascii()}) == []
