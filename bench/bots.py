@@ -1,6 +1,7 @@
 """Benchmarks of the bots: search speed and seat-swapped strength tournaments.
 
-    python bench/bots.py report [--count N] [--count4 N] [--seed N] [--jobs N] [--json FILE]
+    python bench/bots.py report [--count N] [--many A-B] [--count-many N] [--positions N]
+                                [--seed N] [--jobs N] [--json FILE]
     python bench/bots.py speed [--games GAME,...] [--players N] [--positions N] [--levels L,...]
                                [--baseline COMMIT|PATH --rounds 3]
     python bench/bots.py strength [--games GAME,...] [--pairings A-B,...] [--count N]
@@ -9,13 +10,16 @@
 ``report`` is the README's whole strength report in one run: every pairing
 of ``--pairings`` in every game at two players (by default the issue's:
 Expert against Hard, Hard against the Hard of before, hard-v1, and Hard
-against Greedy; 400 games each), then one tournament of ``--four`` (one
-Expert, three Hard) in every game that seats four, then ``speed`` for every
-level, game and table size.  With ``--json`` every tournament finished so
-far is written after each one, so a long report keeps what it did.
+against Greedy; 400 games each), then at three players and at four one
+tournament of ``--many`` (one Expert, Hard in the other seats) in every game
+that seats that many, then ``speed`` for every level, game and table size.
+With ``--json`` every tournament finished so far is written after each one,
+so a long report keeps what it did.
 
 ``speed`` plays random games and, at sampled positions, times one decision of
-each level: CPU seconds per decision (mean, 95th percentile, worst) and, for
+each level (and of a hint and of a review's judgement of the decision, both
+by the Expert search, as the app asks for them): CPU seconds per decision
+(mean, 95th percentile, worst) and, for
 the search levels, iterations per second, at every table size (or
 ``--players``).  With ``--baseline`` (a commit, or the path of a checkout or
 of its ``src/``, as for ``bench/engine.py``) it times the same positions with
@@ -48,9 +52,33 @@ from karavan_core import game_names, get_game
 from karavan_core.tournament import Summary, report_dict, run_tournament, schedule, summarize
 
 # The issue's targets: Expert over Hard, the new Hard over the old, Hard over Greedy;
-# at four players one Expert against three Hard.
+# at larger tables one Expert against Hard in every other seat.
 DEFAULT_PAIRINGS = "expert-hard,hard-hard-v1,hard-greedy"
-FOUR_SEATS = ["expert", "hard", "hard", "hard"]
+DEFAULT_MANY = "expert-hard"
+
+
+# Besides the bot levels, the speed table times what the app asks the Expert search for:
+# a hint, and the review's judgement of one decision (the one played taken as the first).
+ADVICE = ("hint", "review")
+
+
+def decider(level: str, game, seed: int):
+    """What ``level`` does at a decision, as ``(decide(observation, legal), search)``.
+
+    ``search`` is the :class:`SearchBot` whose ``last_iterations`` count the
+    work of the latest decision: ``None`` for levels that do not search, and
+    for a review's judgement, which runs two or three searches.
+    """
+    from karavan_core.analysis import Analyst
+    from karavan_core.bots import SearchBot, make_bot
+
+    if level in ADVICE:
+        analyst = Analyst(game, seed)
+        if level == "hint":
+            return (lambda seen, legal: analyst.hint(seen, legal).action), analyst.open
+        return (lambda seen, legal: analyst.judge(seen, legal, legal[0]).best), None
+    bot = make_bot(level, game, seed)
+    return bot.choose, (bot if isinstance(bot, SearchBot) else None)
 
 
 def decision_times(
@@ -58,12 +86,12 @@ def decision_times(
 ) -> tuple[list[float], int, list[str]]:
     """Seconds for one decision of ``level`` at each of ``positions`` sampled positions.
 
-    The positions come from seeded random games (every ninth decision from
-    the fifth on), the same with any version of the engine; returns the times,
-    the search iterations they ran (0 for levels that do not search) and the
-    decisions taken, as text that is the same in every process.
+    ``level`` is a bot level or one of :data:`ADVICE`.  The positions come
+    from seeded random games (every ninth decision from the fifth on), the
+    same with any version of the engine; returns the times, the search
+    iterations they ran (0 for levels that do not search) and the decisions
+    taken, as text that is the same in every process.
     """
-    from karavan_core.bots import SearchBot, make_bot
     from karavan_core.bots.base import canonical
 
     game = get_game(name)
@@ -74,25 +102,25 @@ def decision_times(
     while len(times) < positions:
         state = game.new_game([f"P{i}" for i in range(players)], seed)
         rng = random.Random(seed)
-        bot = make_bot(level, game, seed)
+        decide, search = decider(level, game, seed)
         step = 0
         while not game.is_over(state) and len(times) < positions:
             legal = game.legal_actions(state)
             if step % 9 == 4 and len(legal) > 1:
                 observation = game.observe(state, state.to_move)
                 start = clock()
-                choice = bot.choose(observation, legal)
+                choice = decide(observation, legal)
                 times.append(clock() - start)
                 choices.append(canonical(choice))
-                if isinstance(bot, SearchBot):
-                    iterations += bot.last_iterations
+                if search is not None:
+                    iterations += search.last_iterations
             state = game.apply_legal(state, legal[rng.randrange(len(legal))])
             step += 1
         seed += 1
     return times, iterations, choices
 
 
-SPEED_LEVELS = "greedy,hard,expert"
+SPEED_LEVELS = "random,greedy,hard,expert,hint,review"
 
 
 def speed(games: list[str], positions: int, players: int | None, levels: list[str]) -> None:
@@ -287,20 +315,23 @@ def _rate(*levels) -> str:
 def report(args: argparse.Namespace, games: list[str]) -> None:
     """The README's strength report, then the time per decision, in one run.
 
-    Every pairing at two players; one Expert against three Hard in every game
-    that seats four; then every level's time per decision at every table size.
+    Every pairing at two players; at every larger table size, one Expert
+    against Hard in the other seats (``--many``) in every game that seats that
+    many; then the time per decision of every level, of a hint and of a
+    review's judgement, at every table size.
     """
     two = Runs(args.count, 2, args.seed, args.jobs, json_path=args.json)
     pairings = _pairings(args.pairings)
     if pairings:
         print("Two players, seats swapped between games:\n")
         strength(games, pairings, two)
-    four = Runs(args.count4, 4, args.seed, args.jobs, two.reports, args.json)
-    names = [name for name in games if get_game(name).max_players >= 4]
-    seats = [seat for seat in args.four.split(",") if seat]
-    if names and seats:
-        print(f"\nFour players ({', '.join(seats)}), seats rotated:\n")
-        table(names, seats, four)
+    for first, other in _pairings(args.many):
+        for players in range(3, max(get_game(name).max_players for name in games) + 1):
+            names = [name for name in games if get_game(name).max_players >= players]
+            runs = Runs(args.count_many, players, args.seed, args.jobs, two.reports, args.json)
+            seats = [first] + [other] * (players - 1)
+            print(f"\n{players} players, one {first} and {other} elsewhere, seats rotated:\n")
+            table(names, seats, runs)
     levels = [level for level in args.levels.split(",") if level]
     if levels:
         print("\nTime per decision (CPU seconds of one process):\n")
@@ -323,8 +354,12 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3, help="speed with --baseline: runs")
     parser.add_argument("--pairings", default=DEFAULT_PAIRINGS, help="two players: A-B,…")
     parser.add_argument("--count", type=int, default=400, help="games per pairing")
-    parser.add_argument("--four", default=",".join(FOUR_SEATS), help="report: four seats")
-    parser.add_argument("--count4", type=int, default=400, help="report: four-player games")
+    parser.add_argument(
+        "--many", default=DEFAULT_MANY, help="report: A-B, one A and B elsewhere, 3+ players"
+    )
+    parser.add_argument(
+        "--count-many", type=int, default=400, help="report: games per larger table size"
+    )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--json", help="write every tournament here")
