@@ -502,6 +502,59 @@ def test_karakorum_search_places_by_its_policy_below_the_root():
     assert placed > 20
 
 
+def branching_below_the_root(root, step_of):
+    """The number of children of every node below ``root`` whose step ``step_of`` names.
+
+    The search must have run with one deal (``deals=1``), so each node keeps
+    the state it stands for; ``step_of(state)`` names a step or says ``None``.
+    """
+    counts = []
+    todo = list(root.children.values())
+    while todo:
+        node = todo.pop()
+        state = node.dealt[0][0]
+        if node.children and step_of(state) is not None:
+            counts.append(len(node.children))
+        todo.extend(node.children.values())
+    return counts
+
+
+def test_greedy_replies_leave_the_other_players_one_answer_below_the_root():
+    game = get_game("karawane")
+    state = positions(game, 2, seed=3, limit=1)[0]
+    me = state.to_move
+    seen = game.observe(state, me)
+
+    def rival(state):
+        return state.to_move if state.to_move not in (None, me) else None
+
+    def search(replies):
+        bot = make_bot("hard", game, 1, iterations=300, deals=1, greedy_replies=replies)
+        return branching_below_the_root(bot.search(seen), rival)
+
+    assert max(search(False)) > 1  # without the setting the rival's decisions are branched on
+    answered = search(True)
+    assert answered and set(answered) == {1}
+
+
+def test_the_tree_policy_setting_turns_the_placing_policy_on_and_off():
+    game = get_game("karakorum")
+    state = next(
+        s for s in positions(game, 2, seed=5, every=4, limit=40) if s.step is not KStep.PLACE
+    )
+    seen = game.observe(state, state.to_move)
+
+    def placing(state):
+        return state.step if state.step is KStep.PLACE else None
+
+    def search(policy):
+        bot = make_bot("hard", game, 1, iterations=300, deals=1, tree_policy=policy)
+        return branching_below_the_root(bot.search(seen), placing)
+
+    assert max(search(False)) > 1
+    assert set(search(True)) == {1}
+
+
 def test_a_pruned_search_still_answers_with_a_legal_decision():
     game = all_games()[0]
     bot = make_bot("hard", game, 2, iterations=30)
