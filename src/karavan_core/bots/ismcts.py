@@ -325,7 +325,7 @@ class ExpertBot(SearchBot):
 
     level = "expert"
     strength = 3
-    description = "searches like Hard, four to five times as long"
+    description = "searches like Hard, three to five times as long"
 
     @classmethod
     def settings_for(cls, game: Game[Any, Any, Any]) -> SearchSettings:
