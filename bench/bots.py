@@ -1,31 +1,42 @@
 """Benchmarks of the bots: search speed and seat-swapped strength tournaments.
 
-    python bench/bots.py speed [--games GAME,...] [--positions N]
-                               [--baseline COMMIT|PATH --levels hard --rounds 3]
+    python bench/bots.py report [--count N] [--many A-B] [--count-many N] [--positions N]
+                                [--seed N] [--jobs N] [--json FILE]
+    python bench/bots.py speed [--games GAME,...] [--players N] [--positions N] [--levels L,...]
+                               [--baseline COMMIT|PATH --rounds 3]
     python bench/bots.py strength [--games GAME,...] [--pairings A-B,...] [--count N]
                                   [--players N] [--seed N] [--jobs N] [--json FILE]
-    python bench/bots.py report [--count N] [--count4 N] [--seed N] [--jobs N] [--json FILE]
+
+``report`` is the README's whole strength report in one run: every pairing
+of ``--pairings`` in every game at two players (by default the issue's:
+Expert against Hard, Hard against the Hard of before, hard-v1, and Hard
+against Greedy; 400 games each), then at three players and at four one
+tournament of ``--many`` (one Expert, Hard in the other seats) in every game
+that seats that many, then ``speed`` for every level, game and table size.
+With ``--json`` every tournament finished so far is written after each one,
+so a long report keeps what it did.
 
 ``speed`` plays random games and, at sampled positions, times one decision of
-each thinking level: seconds per decision (mean and worst) and, for the search
-levels, iterations per second.  With ``--baseline`` (a commit, or the path of
-a checkout or of its ``src/``, as for ``bench/engine.py``) it times the same
-positions with this tree and with the baseline, each in a fresh process on
-one core, alternately ``--rounds`` times, and prints the medians (CPU time),
-how many times faster this tree decides, and whether it took the same
-decisions.  ``strength`` runs one tournament per game and pairing (the same
-as ``karavan simulate GAME --seats A,B --games N``) and prints a Markdown
-table of the first level's win rate with its 95% interval.
-``report`` prints the README's strength report: ``strength`` over every game
-at two players, then one four-player tournament (the same as ``karavan
-simulate GAME --players 4 --seats random,greedy,hard,expert``) per game that
-seats four.  Figures, not tests: nothing is asserted.
+each level (and of a hint and of a review's judgement of the decision, both
+by the Expert search, as the app asks for them): CPU seconds per decision
+(mean, 95th percentile, worst) and, for
+the search levels, iterations per second, at every table size (or
+``--players``).  With ``--baseline`` (a commit, or the path of a checkout or
+of its ``src/``, as for ``bench/engine.py``) it times the same positions with
+this tree and with the baseline, each in a fresh process on one core,
+alternately ``--rounds`` times, and prints the medians (CPU time), how many
+times faster this tree decides, and whether it took the same decisions.
+``strength`` runs one tournament per game and pairing (the same as
+``karavan simulate GAME --seats A,B --games N``) and prints a Markdown table
+of the first level's win rate with its 95% interval.  Figures, not tests:
+nothing is asserted.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import random
 import statistics
@@ -40,8 +51,34 @@ from engine import ROOT, baseline_source, pin_to_one_core
 from karavan_core import game_names, get_game
 from karavan_core.tournament import Summary, report_dict, run_tournament, schedule, summarize
 
-DEFAULT_PAIRINGS = "greedy-random,hard-random,hard-greedy,expert-hard"
-FOUR_SEATS = ["random", "greedy", "hard", "expert"]
+# The issue's targets: Expert over Hard, the new Hard over the old, Hard over Greedy;
+# at larger tables one Expert against Hard in every other seat.
+DEFAULT_PAIRINGS = "expert-hard,hard-hard-v1,hard-greedy"
+DEFAULT_MANY = "expert-hard"
+
+
+# Besides the bot levels, the speed table times what the app asks the Expert search for:
+# a hint, and the review's judgement of one decision (the one played taken as the first).
+ADVICE = ("hint", "review")
+
+
+def decider(level: str, game, seed: int):
+    """What ``level`` does at a decision, as ``(decide(observation, legal), search)``.
+
+    ``search`` is the :class:`SearchBot` whose ``last_iterations`` count the
+    work of the latest decision: ``None`` for levels that do not search, and
+    for a review's judgement, which runs two or three searches.
+    """
+    from karavan_core.analysis import Analyst
+    from karavan_core.bots import SearchBot, make_bot
+
+    if level in ADVICE:
+        analyst = Analyst(game, seed)
+        if level == "hint":
+            return (lambda seen, legal: analyst.hint(seen, legal).action), analyst.open
+        return (lambda seen, legal: analyst.judge(seen, legal, legal[0]).best), None
+    bot = make_bot(level, game, seed)
+    return bot.choose, (bot if isinstance(bot, SearchBot) else None)
 
 
 def decision_times(
@@ -49,12 +86,12 @@ def decision_times(
 ) -> tuple[list[float], int, list[str]]:
     """Seconds for one decision of ``level`` at each of ``positions`` sampled positions.
 
-    The positions come from seeded random games (every ninth decision from
-    the fifth on), the same with any version of the engine; returns the times,
-    the search iterations they ran (0 for levels that do not search) and the
-    decisions taken, as text that is the same in every process.
+    ``level`` is a bot level or one of :data:`ADVICE`.  The positions come
+    from seeded random games (every ninth decision from the fifth on), the
+    same with any version of the engine; returns the times, the search
+    iterations they ran (0 for levels that do not search) and the decisions
+    taken, as text that is the same in every process.
     """
-    from karavan_core.bots import SearchBot, make_bot
     from karavan_core.bots.base import canonical
 
     game = get_game(name)
@@ -65,37 +102,58 @@ def decision_times(
     while len(times) < positions:
         state = game.new_game([f"P{i}" for i in range(players)], seed)
         rng = random.Random(seed)
-        bot = make_bot(level, game, seed)
+        decide, search = decider(level, game, seed)
         step = 0
         while not game.is_over(state) and len(times) < positions:
             legal = game.legal_actions(state)
             if step % 9 == 4 and len(legal) > 1:
                 observation = game.observe(state, state.to_move)
                 start = clock()
-                choice = bot.choose(observation, legal)
+                choice = decide(observation, legal)
                 times.append(clock() - start)
                 choices.append(canonical(choice))
-                if isinstance(bot, SearchBot):
-                    iterations += bot.last_iterations
+                if search is not None:
+                    iterations += search.last_iterations
             state = game.apply_legal(state, legal[rng.randrange(len(legal))])
             step += 1
         seed += 1
     return times, iterations, choices
 
 
-def speed(games: list[str], positions: int, players: int) -> None:
-    """Print seconds per decision and iterations per second per game and level."""
-    print("| game | level | s/decision (mean) | s/decision (worst) | iterations/s |")
-    print("|---|---|---|---|---|")
+SPEED_LEVELS = "random,greedy,hard,expert,hint,review"
+
+
+def speed(games: list[str], positions: int, players: int | None, levels: list[str]) -> None:
+    """Print seconds per decision (mean, 95th percentile, worst) per game, table size and level.
+
+    CPU time of this process, so other work on the machine slows it less than
+    it would the wall clock; ``players`` ``None`` times every table size.
+    """
+    print(
+        "| game | players | level | s/decision: mean | p95 | worst | iterations/s |\n"
+        "|---|---|---|---|---|---|---|"
+    )
     for name in games:
-        for level in ("greedy", "hard", "expert"):
-            times, iterations, _ = decision_times(name, level, positions, players)
-            total = sum(times)
-            rate = f"{iterations / total:.0f}" if iterations else "–"
-            print(
-                f"| {name} | {level} | {total / len(times):.3f} | {max(times):.3f} | {rate} |",
-                flush=True,
-            )
+        game = get_game(name)
+        sizes = [players] if players else list(range(game.min_players, game.max_players + 1))
+        for size in sizes:
+            for level in levels:
+                times, iterations, _ = decision_times(
+                    name, level, positions, size, time.process_time
+                )
+                total = sum(times)
+                rate = f"{iterations / total:,.0f}" if iterations else "–"
+                print(
+                    f"| {game.title} | {size} | {level} | {total / len(times):.3f} | "
+                    f"{percentile(times, 0.95):.3f} | {max(times):.3f} | {rate} |",
+                    flush=True,
+                )
+
+
+def percentile(values: list[float], share: float) -> float:
+    """The value below which ``share`` of ``values`` lie (nearest rank)."""
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, math.ceil(share * len(ordered)) - 1))]
 
 
 def speed_worker(name: str, level: str, positions: int, players: int) -> None:
@@ -108,10 +166,11 @@ def speed_worker(name: str, level: str, positions: int, players: int) -> None:
 def speed_against(args: argparse.Namespace, games: list[str]) -> None:
     """Seconds per decision of this tree and of the baseline, alternately in fresh processes."""
     levels = [level.strip() for level in args.levels.split(",")]
+    players = args.players or 2
     with tempfile.TemporaryDirectory() as tmp:
         sources = {"this": ROOT / "src", "base": baseline_source(args.baseline, Path(tmp))}
         print(
-            f"{args.players} players, {args.positions} positions, median of {args.rounds} "
+            f"{players} players, {args.positions} positions, median of {args.rounds} "
             f"alternate runs (CPU time, one core); baseline {args.baseline}\n"
         )
         print(
@@ -128,7 +187,7 @@ def speed_against(args: argparse.Namespace, games: list[str]) -> None:
                         env = dict(os.environ, PYTHONPATH=str(sources[side]))
                         command = [sys.executable, __file__, "speed-worker", "--games", name]
                         command += ["--levels", level, "--positions", str(args.positions)]
-                        command += ["--players", str(args.players)]
+                        command += ["--players", str(players)]
                         out = subprocess.run(
                             command, env=env, capture_output=True, text=True, check=True
                         ).stdout
@@ -149,28 +208,57 @@ def speed_against(args: argparse.Namespace, games: list[str]) -> None:
 
 @dataclass
 class Runs:
-    """How to run each tournament, and the reports gathered so far (for ``--json``)."""
+    """How to run each tournament, and the reports gathered so far.
+
+    With ``json_path`` every report so far is written there after each
+    tournament, so a long report that is stopped keeps what it finished.
+    """
 
     count: int
     players: int
     seed: int
     jobs: int
     reports: list[dict] = field(default_factory=list)
+    json_path: str | None = None
 
     def tournament(self, name: str, seats: list[str]) -> Summary:
-        """Play one tournament of ``name`` with ``seats``; keep its report, return its summary."""
+        """Play one tournament of ``name`` with ``seats``; keep its report, return its summary.
+
+        Every ten games the standings go to stderr and, with ``json_path``, the
+        games so far to the JSON file, so a run of hours can be followed.
+        """
         start = time.perf_counter()
         specs = schedule(name, self.players, seats, self.count, self.seed)
-        records = run_tournament(specs, self.jobs)
+        done: list = []
+
+        def progress(record) -> None:
+            done.append(record)
+            if len(done) % 10 and len(done) != len(specs):
+                return
+            elapsed = time.perf_counter() - start
+            standings = ", ".join(
+                f"{level.level} {level.win_rate:.1%}" for level in summarize(done).levels
+            )
+            print(
+                f"{name} {'-'.join(seats)}: {len(done)}/{len(specs)} games, {elapsed:.0f} s, "
+                f"{standings}",
+                file=sys.stderr,
+                flush=True,
+            )
+            self.save(report_dict(name, self.players, seats, self.seed, done, elapsed))
+
+        records = run_tournament(specs, self.jobs, progress)
         elapsed = time.perf_counter() - start
-        self.reports.append(report_dict(name, self.players, seats, self.seed, records, elapsed))
+        self.save(report_dict(name, self.players, seats, self.seed, records, elapsed), final=True)
         return summarize(records)
 
-    def write(self, json_path: str | None) -> None:
-        """Write every report to ``json_path`` (if given)."""
-        if json_path:
-            with open(json_path, "w", encoding="utf-8") as out:
-                json.dump(self.reports, out, indent=1)
+    def save(self, report: dict, final: bool = False) -> None:
+        """Write the finished reports and ``report`` (the one under way, or a finished one)."""
+        if final:
+            self.reports.append(report)
+        if self.json_path:
+            with open(self.json_path, "w", encoding="utf-8") as out:
+                json.dump(self.reports if final else [*self.reports, report], out, indent=1)
 
 
 def strength(games: list[str], pairings: list[tuple[str, str]], runs: Runs) -> None:
@@ -224,21 +312,34 @@ def _rate(*levels) -> str:
     return " / ".join(rates) if rates else "–"
 
 
-def report(count: int, count4: int, seed: int, jobs: int, json_path: str | None) -> None:
-    """The README's strength report: every game at two players, and at four where it plays."""
-    two = Runs(count, 2, seed, jobs)
-    print("Two players, seats swapped between games:\n")
-    strength(game_names(), _pairings(DEFAULT_PAIRINGS), two)
-    four = Runs(count4, 4, seed, jobs, two.reports)
-    names = [name for name in game_names() if get_game(name).max_players >= 4]
-    seated = "seats rotated and every order round the table"
-    print(f"\nFour players ({', '.join(FOUR_SEATS)}), {seated}:\n")
-    table(names, FOUR_SEATS, four)
-    four.write(json_path)
+def report(args: argparse.Namespace, games: list[str]) -> None:
+    """The README's strength report, then the time per decision, in one run.
+
+    Every pairing at two players; at every larger table size, one Expert
+    against Hard in the other seats (``--many``) in every game that seats that
+    many; then the time per decision of every level, of a hint and of a
+    review's judgement, at every table size.
+    """
+    two = Runs(args.count, 2, args.seed, args.jobs, json_path=args.json)
+    pairings = _pairings(args.pairings)
+    if pairings:
+        print("Two players, seats swapped between games:\n")
+        strength(games, pairings, two)
+    for first, other in _pairings(args.many):
+        for players in range(3, max(get_game(name).max_players for name in games) + 1):
+            names = [name for name in games if get_game(name).max_players >= players]
+            runs = Runs(args.count_many, players, args.seed, args.jobs, two.reports, args.json)
+            seats = [first] + [other] * (players - 1)
+            print(f"\n{players} players, one {first} and {other} elsewhere, seats rotated:\n")
+            table(names, seats, runs)
+    levels = [level for level in args.levels.split(",") if level]
+    if levels:
+        print("\nTime per decision (CPU seconds of one process):\n")
+        speed(games, args.positions, None, levels)
 
 
 def _pairings(text: str) -> list[tuple[str, str]]:
-    return [tuple(p.split("-", 1)) for p in text.split(",")]  # type: ignore[misc]
+    return [tuple(p.split("-", 1)) for p in text.split(",") if p]  # type: ignore[misc]
 
 
 def main() -> None:
@@ -246,15 +347,19 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("what", choices=["speed", "strength", "report", "speed-worker"])
     parser.add_argument("--games", default=",".join(game_names()), help="games, comma-separated")
-    parser.add_argument("--players", type=int, default=2)
-    parser.add_argument("--positions", type=int, default=20, help="speed: positions per level")
+    parser.add_argument("--players", type=int, help="players (speed: every size by default)")
+    parser.add_argument("--positions", type=int, default=40, help="speed: positions per level")
     parser.add_argument("--baseline", help="speed: a commit, or the path of a checkout or src/")
-    parser.add_argument("--levels", default="hard", help="speed with --baseline: levels")
+    parser.add_argument("--levels", default=SPEED_LEVELS, help="speed: levels, comma-separated")
     parser.add_argument("--rounds", type=int, default=3, help="speed with --baseline: runs")
-    parser.add_argument("--pairings", default=DEFAULT_PAIRINGS, help="strength: A-B,…")
-    parser.add_argument("--count", type=int, default=200, help="games per pairing")
-    # 96 = 4 seats x 6 circular orders x 4: every level in every seat and after every other alike.
-    parser.add_argument("--count4", type=int, default=96, help="report: four-player games")
+    parser.add_argument("--pairings", default=DEFAULT_PAIRINGS, help="two players: A-B,…")
+    parser.add_argument("--count", type=int, default=400, help="games per pairing")
+    parser.add_argument(
+        "--many", default=DEFAULT_MANY, help="report: A-B, one A and B elsewhere, 3+ players"
+    )
+    parser.add_argument(
+        "--count-many", type=int, default=400, help="report: games per larger table size"
+    )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--jobs", type=int, default=1)
     parser.add_argument("--json", help="write every tournament here")
@@ -262,18 +367,17 @@ def main() -> None:
     games = [g.strip() for g in args.games.split(",") if g.strip()]
     if args.what == "speed-worker":
         pin_to_one_core()
-        speed_worker(games[0], args.levels, args.positions, args.players)
+        speed_worker(games[0], args.levels, args.positions, args.players or 2)
     elif args.what == "speed" and args.baseline:
         pin_to_one_core()
         speed_against(args, games)
     elif args.what == "speed":
-        speed(games, args.positions, args.players)
+        speed(games, args.positions, args.players, args.levels.split(","))
     elif args.what == "strength":
-        runs = Runs(args.count, args.players, args.seed, args.jobs)
+        runs = Runs(args.count, args.players or 2, args.seed, args.jobs, json_path=args.json)
         strength(games, _pairings(args.pairings), runs)
-        runs.write(args.json)
     else:
-        report(args.count, args.count4, args.seed, args.jobs, args.json)
+        report(args, games)
 
 
 if __name__ == "__main__":

@@ -25,7 +25,7 @@ from typing import Any
 
 from attrs import asdict, frozen
 
-from karavan_core.bots import BOT_LEVELS, make_bot
+from karavan_core.bots import ALL_LEVELS, make_bot
 from karavan_core.processes import worker_pool
 from karavan_core.registry import get_game
 
@@ -135,8 +135,8 @@ def schedule(
         raise ValueError(f"Give one level per seat: {players} levels, not {len(seats)}.")
     levels = [level.strip().lower() for level in seats]
     for level in levels:
-        if level not in BOT_LEVELS:
-            known = ", ".join(BOT_LEVELS)
+        if level not in ALL_LEVELS:
+            known = ", ".join(ALL_LEVELS)
             raise ValueError(f"No bot level {level!r}; the levels are: {known}.")
     g = get_game(game)
     g.check_players(["?"] * players)

@@ -2,16 +2,27 @@
 
 from __future__ import annotations
 
+import hashlib
+import math
 import random
 from collections import Counter
 
+import attrs
 import pytest
 from attrs import evolve
 
 from karavan_core import all_games, get_game
-from karavan_core.bots import BOT_LEVELS, HardBot, SearchBot, make_bot
+from karavan_core.bots import ALL_LEVELS, BOT_LEVELS, HardBot, SearchBot, make_bot
 from karavan_core.bots.base import canonical
 from karavan_core.bots.evaluation import evaluator_for
+from karavan_core.bots.evaluation import jaipur as jaipur_model
+from karavan_core.games.jaipur.state import Exchange
+from karavan_core.games.karakorum.components import Peak
+from karavan_core.games.karakorum.state import Card as KCard
+from karavan_core.games.karakorum.state import Expedition as KExpedition
+from karavan_core.games.karakorum.state import Place as KPlace
+from karavan_core.games.karakorum.state import Remove as KRemove
+from karavan_core.games.karakorum.state import Step as KStep
 from karavan_core.games.karakum.state import Camel, Res, Step, TakeCard
 from karavan_core.tournament import (
     derive_seed,
@@ -57,6 +68,36 @@ def test_every_level_is_registered_weakest_first():
     assert set(LEVELS) <= set(BOT_LEVELS)
     with pytest.raises(ValueError, match="levels are"):
         make_bot("grandmaster", all_games()[0])
+
+
+def test_the_old_hard_is_kept_for_benchmarks_but_not_offered():
+    assert list(ALL_LEVELS) == ["random", "greedy", "hard", "hard-v1", "expert"]
+    assert "hard-v1" not in BOT_LEVELS
+    assert isinstance(make_bot("hard-v1", all_games()[0]), SearchBot)
+    specs = schedule("karakum", 2, ["hard", "hard-v1"], 2, seed=1)
+    assert [s.levels for s in specs] == [("hard", "hard-v1"), ("hard-v1", "hard")]
+
+
+# Digests of Hard's choices (100 iterations) at the positions below, as Hard played
+# before issue 32 (commit c0eeef5): Hard-v1 must go on choosing exactly so.
+HARD_V1_CHOICES = {
+    "karakum": "e6b42abd982912b5",
+    "karawane": "039cc63219e1b2fa",
+    "karakorum": "f63389b31f9a4e14",
+    "jaipur": "c04c734d005c659e",
+}
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_hard_v1_decides_as_hard_did_before_issue_32(game):
+    texts = []
+    for players in sorted({game.min_players, game.max_players}):
+        for state in positions(game, players, seed=21, every=11, limit=5):
+            bot = make_bot("hard-v1", game, 5, iterations=100)
+            seen = game.observe(state, state.to_move)
+            texts.append(canonical(bot.choose(seen, game.legal_actions(state))))
+    digest = hashlib.blake2b("|".join(texts).encode(), digest_size=8).hexdigest()
+    assert digest == HARD_V1_CHOICES[game.name]
 
 
 @pytest.mark.parametrize(("game", "players"), CASES)
@@ -124,6 +165,39 @@ def test_search_respects_its_iteration_budget(game):
     assert sum(child.visits for child in root.children.values()) == 25
 
 
+def test_a_pool_of_deals_deals_each_once_and_meets_them_in_turn(monkeypatch):
+    game = get_game("karawane")
+    state = positions(game, 2, seed=2, limit=1)[0]
+    dealt = []
+    sampler = game.sampler
+
+    def counting(observation):
+        deal = sampler(observation)
+
+        def counted(rng):
+            dealt.append(deal(rng))
+            return dealt[-1]
+
+        return counted
+
+    monkeypatch.setattr(game, "sampler", counting)
+    seen = game.observe(state, state.to_move)
+    bot = make_bot("hard", game, 1, iterations=40, deals=8)
+    root = bot.search(seen, game.legal_actions(state))
+    assert len(dealt) == 8 and root.visits == 40
+    again = make_bot("hard", game, 1, iterations=40, deals=8).search(seen)
+    assert {a: c.visits for a, c in again.children.items()} == {
+        a: c.visits for a, c in root.children.items()
+    }
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_expert_searches_longer_than_hard_in_every_game(game):
+    hard, expert = make_bot("hard", game), make_bot("expert", game)
+    assert expert.iterations >= 3 * hard.iterations
+    assert make_bot("hard-v1", game).iterations == 400
+
+
 def test_search_seconds_cap_stops_early():
     game = all_games()[0]
     state = positions(game, 2, seed=2, limit=1)[0]
@@ -133,12 +207,44 @@ def test_search_seconds_cap_stops_early():
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_evaluation_gives_rewards_in_range(game):
-    evaluator = evaluator_for(game)
+@pytest.mark.parametrize("kind", [{}, {"search": True}, {"search": True, "model": True}])
+def test_evaluation_gives_rewards_in_range(game, kind):
+    evaluator = evaluator_for(game, **kind)
     for state in positions(game, game.max_players, seed=8, limit=3):
         rewards = evaluator.rewards(state)
         assert len(rewards) == len(state.players)
         assert all(0.0 <= r <= 1.0 for r in rewards)
+        if evaluator.features is not None:  # a value model's chances add up to one
+            assert sum(rewards) == pytest.approx(1.0)
+
+
+def test_jaipur_chances_weigh_the_round_by_the_seals():
+    game = get_game("jaipur")
+    state = game.new_game(["A", "B"], 1)
+    even = [0.0, 0.0]
+    assert jaipur_model.chances(state, even) == pytest.approx([0.5, 0.5])
+    ahead = evolve(state, seals=(1, 0))
+    assert jaipur_model.chances(ahead, even) == pytest.approx([0.75, 0.25])
+    last = evolve(state, seals=(1, 1))
+    win = jaipur_model.chances(last, [1.0, 0.0])[0]
+    assert win == pytest.approx(1 / (1 + math.exp(-1.0)))  # the last round decides it all
+
+
+def test_jaipur_search_keeps_the_cheapest_give_backs_of_each_exchange():
+    game = get_game("jaipur")
+    rng, state, pruned = random.Random(4), game.new_game(["A", "B"], 4), 0
+    while not game.is_over(state) and pruned < 5:
+        legal = game.legal_actions(state)
+        kept = jaipur_model.model_candidates(state, legal)
+        assert kept and all(action in legal for action in kept)
+        others = [a for a in legal if not isinstance(a, Exchange)]
+        assert [a for a in kept if not isinstance(a, Exchange)] == others
+        takes = Counter(a.take for a in kept if isinstance(a, Exchange))
+        assert all(count <= jaipur_model.GIVE_BACKS_KEPT for count in takes.values())
+        assert set(takes) == {a.take for a in legal if isinstance(a, Exchange)}
+        pruned += len(kept) < len(legal)
+        state = game.apply(state, legal[rng.randrange(len(legal))])
+    assert pruned == 5
 
 
 # -- tournaments ----------------------------------------------------------------------------
@@ -179,13 +285,23 @@ def test_schedule_refuses_bad_settings():
         schedule("karakum", 9, ["random"] * 9, 4, 1)
 
 
+def few_iterations(monkeypatch, iterations):
+    """Hard searches ``iterations`` a decision in every game (in this process)."""
+    settings_for = HardBot.settings_for
+
+    def small(cls, game):
+        return attrs.evolve(settings_for(game), iterations=iterations)
+
+    monkeypatch.setattr(HardBot, "settings_for", classmethod(small))
+
+
 def _without_times(records):
     return [(r.levels, r.deal_seed, r.scores, r.winners, r.decisions) for r in records]
 
 
 @pytest.mark.parametrize("game", GAMES)
 def test_a_seed_reproduces_a_tournament(game, monkeypatch):
-    monkeypatch.setattr(HardBot, "iterations_default", 8)
+    few_iterations(monkeypatch, 8)
     specs = schedule(game.name, 2, ["hard", "random"], 2, seed=11)
     first = run_tournament(specs)
     again = run_tournament(schedule(game.name, 2, ["hard", "random"], 2, seed=11))
@@ -218,7 +334,7 @@ def test_play_game_reports_each_seat():
 
 
 def test_search_levels_report_their_iterations(monkeypatch):
-    monkeypatch.setattr(HardBot, "iterations_default", 10)
+    few_iterations(monkeypatch, 10)
     records = run_tournament(schedule("karawane", 2, ["hard", "random"], 2, seed=4))
     for record in records:
         hard = record.levels.index("hard")
@@ -238,7 +354,7 @@ def test_playouts_are_scored_between_turns():
     """A Karakum playout cut at depth 0 still finishes the purchase under way."""
     game = all_games()[0]
     assert game.name == "karakum"
-    bot = make_bot("hard", game, 1, rollout_depth=0)
+    bot = make_bot("hard", game, 1, rollout_depth=0, greedy_finish=False, smart_rollouts=False)
     seen = []
     bot.evaluator = type(bot.evaluator)(
         game, lambda state, player: seen.append(state.step) or 0.0, 1.0
@@ -252,6 +368,24 @@ def test_playouts_are_scored_between_turns():
         state = game.apply(state, legal[rng.randrange(len(legal))])
     assert len(seen) == 5 * 2  # one evaluation per player
     assert all(step.value in ("choose", "over") for step in seen)
+
+
+def test_the_turn_under_way_is_finished_with_the_best_next_decision():
+    game = all_games()[0]
+    bot = make_bot("hard", game, 1, greedy_finish=True)
+    candidates = bot.evaluator.search_candidates
+    rng, state, checked = random.Random(7), game.new_game(["A", "B"], 7), 0
+    while not game.is_over(state) and checked < 4:
+        legal = game.legal_actions(state)
+        if state.step is Step.PAY and len(legal) > 1:
+            mover = state.to_move
+            searched = candidates(state, legal)
+            best = max(bot.evaluator.evaluate(game.apply(state, a), mover) for a in searched)
+            chosen = bot.best_next(state, mover)
+            assert bot.evaluator.evaluate(game.apply(state, chosen), mover) == best
+            checked += 1
+        state = game.apply(state, legal[rng.randrange(len(legal))])
+    assert checked == 4
 
 
 def test_karakum_search_skips_dear_payments_and_twin_cards():
@@ -322,6 +456,102 @@ def test_karawane_search_values_a_desert_camel_by_the_oasis_squares_left():
     assert make_bot("hard", game).evaluator is search
     over = evolve(state, camels=((21, 22, 23), deep_taken), over=True)
     assert search.evaluate(over, 0) == greedy.evaluate(over, 0) == 6
+
+
+def test_karakorum_values_a_new_expedition_by_its_room_to_grow():
+    """Why Hard-v1 kept removing its own new expeditions, and that the value model does not.
+
+    Hard-v1's evaluation charged every 1-2 card expedition half the removal
+    penalty and nothing for what it might become, so with its marker at 0,
+    where removing costs nothing, a new expedition looked a point worse than none.
+    """
+    game = get_game("karakorum")
+    state = game.new_game(["A", "B"], 3)
+    rival = (KExpedition((KCard(Peak.GREEN, 2, 1), KCard(Peak.GREEN, 3, 1))),)
+
+    def value(evaluator, *cards):
+        mine = (KExpedition(cards),) if cards else ()
+        return evaluator.evaluate(evolve(state, expeditions=(mine, rival)), 0)
+
+    low, high = KCard(Peak.RED, 1, 0), KCard(Peak.RED, 8, 0)
+    before = evaluator_for(game, search=True)  # Hard-v1's
+    assert value(before, low) < value(before)  # removing it looked like a gain
+    model = evaluator_for(game, search=True, model=True)
+    assert value(model, low) > value(model)  # room to grow: worth keeping
+    assert value(model, high) < value(model, low)  # a single 8 can hardly grow
+
+
+def test_karakorum_search_places_by_its_policy_below_the_root():
+    """Below the root a placing step is one decision; it removes only to make room."""
+    game = get_game("karakorum")
+    policy = evaluator_for(game, search=True, model=True).tree_policy
+    rng, state, placed = random.Random(2), game.new_game(["A", "B"], 2), 0
+    while not game.is_over(state):
+        legal = game.legal_actions(state)
+        chosen = policy(state, legal)
+        if state.step is KStep.PLACE:
+            assert chosen in legal
+            if isinstance(chosen, KRemove):  # only to make room for a card held
+                assert state.held[state.current]
+                assert not any(isinstance(action, KPlace) for action in legal)
+            placed += 1
+        else:
+            assert chosen is None
+        state = game.apply(state, legal[rng.randrange(len(legal))])
+    assert placed > 20
+
+
+def branching_below_the_root(root, step_of):
+    """The number of children of every node below ``root`` whose step ``step_of`` names.
+
+    The search must have run with one deal (``deals=1``), so each node keeps
+    the state it stands for; ``step_of(state)`` names a step or says ``None``.
+    """
+    counts = []
+    todo = list(root.children.values())
+    while todo:
+        node = todo.pop()
+        state = node.dealt[0][0]
+        if node.children and step_of(state) is not None:
+            counts.append(len(node.children))
+        todo.extend(node.children.values())
+    return counts
+
+
+def test_greedy_replies_leave_the_other_players_one_answer_below_the_root():
+    game = get_game("karawane")
+    state = positions(game, 2, seed=3, limit=1)[0]
+    me = state.to_move
+    seen = game.observe(state, me)
+
+    def rival(state):
+        return state.to_move if state.to_move not in (None, me) else None
+
+    def search(replies):
+        bot = make_bot("hard", game, 1, iterations=300, deals=1, greedy_replies=replies)
+        return branching_below_the_root(bot.search(seen), rival)
+
+    assert max(search(False)) > 1  # without the setting the rival's decisions are branched on
+    answered = search(True)
+    assert answered and set(answered) == {1}
+
+
+def test_the_tree_policy_setting_turns_the_placing_policy_on_and_off():
+    game = get_game("karakorum")
+    state = next(
+        s for s in positions(game, 2, seed=5, every=4, limit=40) if s.step is not KStep.PLACE
+    )
+    seen = game.observe(state, state.to_move)
+
+    def placing(state):
+        return state.step if state.step is KStep.PLACE else None
+
+    def search(policy):
+        bot = make_bot("hard", game, 1, iterations=300, deals=1, tree_policy=policy)
+        return branching_below_the_root(bot.search(seen), placing)
+
+    assert max(search(False)) > 1
+    assert set(search(True)) == {1}
 
 
 def test_a_pruned_search_still_answers_with_a_legal_decision():

@@ -5,12 +5,13 @@ state, and is deterministic for a given seed.  Four levels, the same in every
 game: ``random``, ``greedy``, ``hard`` and ``expert`` (see :data:`BOT_LEVELS`).
 """
 
-from karavan_core.bots.base import BOT_LEVELS, Bot, make_bot
+from karavan_core.bots.base import ALL_LEVELS, BOT_LEVELS, Bot, make_bot
 from karavan_core.bots.greedy import GreedyBot
 from karavan_core.bots.ismcts import ExpertBot, HardBot, SearchBot
 from karavan_core.bots.random_bot import RandomBot
 
 __all__ = [
+    "ALL_LEVELS",
     "BOT_LEVELS",
     "Bot",
     "ExpertBot",

@@ -48,6 +48,9 @@ class Bot(abc.ABC):
     level: ClassVar[str]
     strength: ClassVar[int]  # the level's place in every list of levels, weakest first
     description: ClassVar[str]
+    # Offered at the table (the new game dialog, ``bot:LEVEL``); a level kept only
+    # to measure others against is not, but tournaments can seat it.
+    offered: ClassVar[bool] = True
 
     def __init__(self, game: Game[Any, Any, Any], seed: int = 0) -> None:
         self.game = game
@@ -66,31 +69,40 @@ class Bot(abc.ABC):
         return random.Random(int.from_bytes(digest, "big"))
 
 
+# The levels a player can choose, and every level including those kept for benchmarks.
 BOT_LEVELS: dict[str, type[Bot]] = {}
+ALL_LEVELS: dict[str, type[Bot]] = {}
 
 
 def register_level(cls: type[Bot]) -> type[Bot]:
-    """Class decorator adding a bot class to :data:`BOT_LEVELS` under its level name.
+    """Class decorator adding a bot class to :data:`ALL_LEVELS` under its level name.
 
-    The levels stay in order of ``strength``, whatever order their modules are
-    imported in: the app and the help list them as they stand.
+    An offered level goes in :data:`BOT_LEVELS` too.  The levels stay in order
+    of ``strength``, whatever order their modules are imported in: the app and
+    the help list them as they stand.
     """
-    BOT_LEVELS[cls.level] = cls
-    ordered = sorted(BOT_LEVELS.values(), key=lambda level: level.strength)
-    BOT_LEVELS.clear()
-    BOT_LEVELS.update((level.level, level) for level in ordered)
+    ALL_LEVELS[cls.level] = cls
+    ordered = sorted(ALL_LEVELS.values(), key=lambda level: level.strength)
+    for registry, levels in (
+        (ALL_LEVELS, ordered),
+        (BOT_LEVELS, [level for level in ordered if level.offered]),
+    ):
+        registry.clear()
+        registry.update((level.level, level) for level in levels)
     return cls
 
 
 def make_bot(level: str, game: Game[Any, Any, Any], seed: int = 0, **options: Any) -> Bot:
     """A bot of ``level`` for ``game``; ``ValueError`` naming the levels if unknown.
 
-    ``options`` go to the level's constructor (for instance ``seconds=1.0`` to
-    cap the thinking time of the search levels).
+    Any level of :data:`ALL_LEVELS` may be made, benchmark ones too (where a
+    player picks one, the app offers :data:`BOT_LEVELS`).  ``options`` go to
+    the level's constructor (for instance ``seconds=1.0`` to cap the thinking
+    time of the search levels).
     """
     try:
-        cls = BOT_LEVELS[level.lower()]
+        cls = ALL_LEVELS[level.lower()]
     except KeyError:
-        known = ", ".join(BOT_LEVELS)
+        known = ", ".join(ALL_LEVELS)
         raise ValueError(f"No bot level {level!r}; the levels are: {known}.") from None
     return cls(game, seed, **options)

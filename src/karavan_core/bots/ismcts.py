@@ -18,8 +18,16 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
+import attrs
+
 from karavan_core.bots.base import Bot, register_level
-from karavan_core.bots.evaluation import Evaluator, evaluator_for
+from karavan_core.bots.evaluation import (
+    Evaluator,
+    SearchSettings,
+    evaluator_for,
+    hard_v1_settings,
+    settings_for,
+)
 from karavan_core.engine import Action, Game, Observation, State
 
 # Decisions a playout may take past its depth limit to finish the turn under way.
@@ -29,7 +37,7 @@ MAX_TURN_FINISH = 8
 class Node:
     """Statistics of one decision in the tree, seen by the player who took it."""
 
-    __slots__ = ("action", "available", "children", "mover", "reward", "visits")
+    __slots__ = ("action", "available", "children", "dealt", "mover", "reward", "visits")
 
     def __init__(self, mover: int | None, action: Action | None = None) -> None:
         self.mover = mover
@@ -38,26 +46,23 @@ class Node:
         self.available = 0
         self.reward = 0.0
         self.children: dict[Action, Node] = {}
+        # With a pool of deals: per deal, the state reached here and the decisions
+        # open in it (None until asked), so a deal met again walks the tree for free.
+        self.dealt: dict[int, list[Any]] | None = None
 
 
 class SearchBot(Bot):
-    """ISMCTS with a budget of ``iterations`` (and an optional ``seconds`` cap).
+    """ISMCTS with a budget of iterations (and an optional ``seconds`` cap).
 
-    ``rollout_depth`` cuts playouts short after that many decisions and scores
-    the position with the game's evaluation instead (``None`` plays to the
-    end; by default the game's evaluation module sets it, times
-    ``depth_factor``); ``smart_rollouts`` plays out with the game's cheap heuristic policy
-    where it has one instead of uniformly at random.
+    How it searches one game is a :class:`SearchSettings` (see there), which
+    each level takes from :meth:`settings_for`; ``iterations`` and any of the
+    settings' fields given as keywords change it for this bot (tests and
+    tuning use that).
 
-    ``exploration`` is UCB's constant.  Rewards are chances of winning, and two
-    sensible moves seldom differ by more than a few hundredths, so a small
-    constant: measured against Greedy over 40 Jaipur games, 0.3 won 70% where
-    0.7 won 60%.
+    Rewards are chances of winning, and two sensible moves seldom differ by
+    more than a few hundredths, so UCB's constant (``exploration``) is small:
+    measured against Greedy over 40 Jaipur games, 0.3 won 70% where 0.7 won 60%.
     """
-
-    iterations_default: int = 1000
-    depth_factor: float = 1.0
-    smart_rollouts_default: bool = False
 
     def __init__(
         self,
@@ -65,22 +70,27 @@ class SearchBot(Bot):
         seed: int = 0,
         iterations: int | None = None,
         seconds: float | None = None,
-        rollout_depth: int | None = -1,
-        smart_rollouts: bool | None = None,
-        exploration: float = 0.3,
+        **changes: Any,
     ) -> None:
         super().__init__(game, seed)
-        self.iterations = self.iterations_default if iterations is None else iterations
+        if iterations is not None:
+            changes["iterations"] = iterations
+        settings = self.settings_for(game)
+        self.settings = attrs.evolve(settings, **changes) if changes else settings
+        self.iterations = self.settings.iterations
         self.seconds = seconds
-        self.evaluator: Evaluator = evaluator_for(game, search=True)
-        if rollout_depth == -1:
-            rollout_depth = max(0, round(self.evaluator.rollout_depth * self.depth_factor))
-        self.rollout_depth = rollout_depth
-        if smart_rollouts is None:
-            smart_rollouts = self.smart_rollouts_default or self.evaluator.smart_rollouts
-        self.smart_rollouts = smart_rollouts
-        self.exploration = exploration
+        self.evaluator: Evaluator = evaluator_for(game, search=True, model=self.settings.model)
+        self.rollout_depth = self.settings.rollout_depth
+        self.smart_rollouts = self.settings.smart_rollouts
+        self.exploration = self.settings.exploration
+        self.greedy_finish = self.settings.greedy_finish
+        self.deals = self.settings.deals
         self.last_iterations = 0  # iterations run by the latest decision, for benchmarks
+
+    @classmethod
+    def settings_for(cls, game: Game[Any, Any, Any]) -> SearchSettings:
+        """How this level searches ``game``."""
+        return settings_for(game, "hard")
 
     def choose(self, observation: Observation, legal: Sequence[Action]) -> Action:
         """The root decision visited most by the search (one of ``legal``)."""
@@ -113,12 +123,24 @@ class SearchBot(Bot):
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         done = 0
         candidates = self.evaluator.search_candidates
+        tree_policy = self.evaluator.tree_policy if self.settings.tree_policy else None
+        replies = self.settings.greedy_replies
+        me = observation.player
         deal = game.sampler(observation)
+        pool: list[State] = []
+        pooled = self.deals is not None
         root_options: list[Action] | None = None
         while done < self.iterations:
             if deadline is not None and done and time.perf_counter() >= deadline:
                 break
-            state = deal(rng)
+            dealt = done % self.deals if self.deals else 0
+            if not pooled:
+                state = deal(rng)
+            elif len(pool) < dealt + 1:
+                state = deal(rng)
+                pool.append(state)
+            else:  # every deal of the pool in turn, so each is met equally often
+                state = pool[dealt]
             path = [root]
             node = root
             # Selection and expansion.
@@ -126,14 +148,34 @@ class SearchBot(Bot):
                 if node is root and root_options is not None:
                     options = root_options
                 else:
-                    given = legal if node is root else None
-                    listed = game.legal_actions(state) if given is None else list(given)
-                    options = listed if candidates is None else candidates(state, listed)
-                    if given is not None:
-                        root_options = options  # the same in every deal: worked out once
+                    known = node.dealt.get(dealt) if node.dealt is not None else None
+                    if known is not None and known[1] is not None:
+                        options = known[1]
+                    else:
+                        given = legal if node is root else None
+                        listed = game.legal_actions(state) if given is None else list(given)
+                        options = listed if candidates is None else candidates(state, listed)
+                        if given is None and tree_policy is not None:
+                            chosen = tree_policy(state, listed)
+                            if chosen is not None:
+                                options = [chosen]  # below the root this step is not branched on
+                        if given is None and replies and to_move != me and len(options) > 1:
+                            options = [self.best_reply(state, to_move, options)]
+                        if given is not None:
+                            root_options = options  # the same in every deal: worked out once
+                        elif known is not None:
+                            known[1] = options
                 node, expanded = self.select(node, options, to_move, rng)
-                # The actions come from legal_actions, so the check in apply is skipped.
-                state = game.apply_legal(state, node.action)
+                known = node.dealt.get(dealt) if node.dealt is not None else None
+                if known is not None:
+                    state = known[0]
+                else:
+                    # The actions come from legal_actions, so the check in apply is skipped.
+                    state = game.apply_legal(state, node.action)
+                    if pooled:
+                        if node.dealt is None:
+                            node.dealt = {}
+                        node.dealt[dealt] = [state, None]
                 path.append(node)
                 if expanded:
                     break
@@ -197,7 +239,9 @@ class SearchBot(Bot):
                 and (to_move != mover or steps >= depth + MAX_TURN_FINISH)
             ):
                 break  # past the depth limit, and the turn under way is over (or too long)
-            if policy is not None:
+            if self.greedy_finish and depth is not None and steps >= depth:
+                action = self.best_next(state, to_move)
+            elif policy is not None:
                 action = policy(game, state, rng)  # it lists the legal decisions if it needs them
             else:
                 legal = game.legal_actions(state)
@@ -207,31 +251,83 @@ class SearchBot(Bot):
             steps += 1
         return self.evaluator.rewards(state)
 
+    def best_reply(self, state: State, mover: int, options: Sequence[Action]) -> Action:
+        """The one of ``options`` after which ``mover`` leads the others most (the first of equals).
+
+        How the other players are taken to answer below the root with ``greedy_replies``.
+        """
+        game = self.game
+        advantage = self.evaluator.advantage
+        best: Action = options[0]
+        best_value = -math.inf
+        for action in options:
+            value = advantage(game.apply_legal(state, action), mover)
+            if value > best_value:
+                best, best_value = action, value
+        return best
+
+    def best_next(self, state: State, mover: int) -> Action:
+        """The decision after which ``mover``'s evaluation is highest (the first of equals)."""
+        game = self.game
+        evaluate = self.evaluator.evaluate
+        legal: list[Action] = game.legal_actions(state)
+        if self.evaluator.tree_policy is not None and self.settings.tree_policy:
+            chosen = self.evaluator.tree_policy(state, legal)
+            if chosen is not None:
+                return chosen
+        candidates = self.evaluator.search_candidates
+        if candidates is not None:
+            legal = candidates(state, legal)
+        best: Action = legal[0]
+        best_value = -math.inf
+        if len(legal) == 1:
+            return best
+        for action in legal:
+            value = evaluate(game.apply_legal(state, action), mover)
+            if value > best_value:
+                best, best_value = action, value
+        return best
+
 
 @register_level
 class HardBot(SearchBot):
-    """ISMCTS with random playouts, cut short and scored by the evaluation.
-
-    (A game whose evaluation sets ``SMART_ROLLOUTS`` — Jaipur — has Hard play
-    out with its heuristic policy as well: there random play misleads it.)
-
-    Whole random playouts cost about 2 ms in Karakum: too slow for a useful
-    number of iterations within a second, so they stop after the game's
-    ``ROLLOUT_DEPTH`` decisions (40 by default).
-    """
+    """ISMCTS within a tenth of a second a decision: the ``HARD`` of the game's module."""
 
     level = "hard"
     strength = 2
-    description = "searches ahead (ISMCTS), 400 iterations a decision"
-    iterations_default = 400
+    description = "searches ahead (ISMCTS) for about a twentieth of a second a move"
+
+
+@register_level
+class HardV1Bot(SearchBot):
+    """Hard as it stood before issue 32, kept unchanged as a yardstick for the benchmark.
+
+    400 iterations, the hand-made evaluations, playouts by the game's
+    ``ROLLOUT_DEPTH`` (random, or heuristic where ``SMART_ROLLOUTS``), a fresh
+    deal every iteration.  Not offered at the table: ``karavan simulate --seats
+    hard,hard-v1`` measures the new Hard against it.
+    """
+
+    level = "hard-v1"
+    strength = 2
+    offered = False
+    description = "Hard as it played until issue 32 (benchmarks only)"
+
+    @classmethod
+    def settings_for(cls, game: Game[Any, Any, Any]) -> SearchSettings:
+        """The settings Hard had before issue 32."""
+        return hard_v1_settings(game)
 
 
 @register_level
 class ExpertBot(SearchBot):
-    """ISMCTS with three times Hard's budget and the game's heuristic playouts, if any."""
+    """Hard's search with several times its budget: the ``EXPERT`` of the game's module."""
 
     level = "expert"
     strength = 3
-    description = "searches three times longer, with heuristic playouts where the game has them"
-    iterations_default = 1200
-    smart_rollouts_default = True
+    description = "searches like Hard, three to five times as long"
+
+    @classmethod
+    def settings_for(cls, game: Game[Any, Any, Any]) -> SearchSettings:
+        """Expert's settings for ``game``."""
+        return settings_for(game, "expert")

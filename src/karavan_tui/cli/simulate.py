@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from karavan_core.bots import BOT_LEVELS
+from karavan_core.bots import ALL_LEVELS, BOT_LEVELS
 from karavan_core.registry import game_names, get_game
 from karavan_core.saves import atomic_write, check_writable
 from karavan_core.text import printable
@@ -48,7 +48,8 @@ def add_parser(commands: Commands, parents: Parents) -> None:
         "--seats",
         metavar="LEVELS",
         help=f"comma-separated level per seat, from {', '.join(BOT_LEVELS)} "
-        "(default: greedy then random for the other seats)",
+        f"(and, to measure against, {', '.join(_benchmark_levels())}; "
+        "default: greedy then random for the other seats)",
     )
     parser.add_argument("--games", type=int, default=100, metavar="N", help="games (default 100)")
     parser.add_argument("--seed", type=int, default=1, metavar="N", help="seed (default 1)")
@@ -56,6 +57,11 @@ def add_parser(commands: Commands, parents: Parents) -> None:
         "--jobs", type=int, default=1, metavar="N", help="worker processes (default 1)"
     )
     parser.add_argument("--json", metavar="FILE", help="also write every game and the summary")
+
+
+def _benchmark_levels() -> list[str]:
+    """The levels kept only to measure the others against (not offered at the table)."""
+    return [level for level in ALL_LEVELS if level not in BOT_LEVELS]
 
 
 def run(ctx: Context) -> int:

@@ -22,6 +22,24 @@ Each game may have a module here named after it, offering:
   searching among ``legal`` (a non-empty part of it), where a game offers many
   near-equal ones that would only spread the search's budget thin.
 
+and, for the search levels since issue 32:
+
+* optionally ``HARD`` and ``EXPERT`` — the :class:`SearchSettings` of those
+  levels in this game (without them, the levels search as before the issue);
+* optionally ``model_evaluate(state, player)`` — like ``search_evaluate``,
+  for the search levels since issue 32 (where it improves on the old one);
+* optionally a value model: ``features(state, player) -> list[float]`` named
+  by ``FEATURES``, weighed by ``WEIGHTS`` (fitted by ``bench/fit.py``); a
+  player's chance of winning is the softmax of the weighted sums, or what
+  ``chances(state, values)`` makes of them where the values are about
+  something else (Jaipur's round in progress);
+* optionally ``model_candidates(state, legal)`` — like ``search_candidates``,
+  for the searches with the value model;
+* optionally ``model_policy(state, legal)`` — the one decision those searches
+  take below the root in the steps it answers (``None`` elsewhere), where a
+  step has few real choices and branching on it would only make the tree
+  shallower (Karakorum's placing turns).
+
 A game without a module falls back on its running score (``Game.result``
 is defined mid-game), so every registered game can be played by every level.
 """
@@ -30,11 +48,13 @@ from __future__ import annotations
 
 import importlib
 import math
+import operator
 import random
 from collections.abc import Callable
 from functools import cache
 from typing import Any
 
+import attrs
 from attrs import frozen
 
 from karavan_core.engine import Action, Game, State
@@ -42,6 +62,9 @@ from karavan_core.engine import Action, Game, State
 Evaluate = Callable[[State, int], float]
 RolloutPolicy = Callable[[Game[Any, Any, Any], State, random.Random], Action]
 Candidates = Callable[[State, list[Action]], list[Action]]
+Features = Callable[[State, int], list[float]]
+Combine = Callable[[State, list[float]], list[float]]
+TreePolicy = Callable[[State, list[Action]], Action | None]
 
 
 @frozen
@@ -55,6 +78,10 @@ class Evaluator:
     rollout_depth: int = 40
     smart_rollouts: bool = False
     search_candidates: Candidates | None = None
+    features: Features | None = None
+    weights: tuple[float, ...] = ()
+    combine: Combine | None = None
+    tree_policy: TreePolicy | None = None
 
     def values(self, state: State) -> list[float]:
         """Estimated points of every player."""
@@ -82,12 +109,97 @@ class Evaluator:
                 win = share if seat in result.winners else 0.0
                 out.append(0.8 * win + 0.2 * _logistic(lead / self.scale))
             return out
+        if self.features is not None:
+            return self.chances(state)
         values = self.values(state)
         # Each player's lead over the best of the others: the best player's is
         # over the second best (who may be level), everyone else's over the best.
         best, second = sorted(values, reverse=True)[:2]
         scale = self.scale
         return [_logistic((v - (second if v == best else best)) / scale) for v in values]
+
+    def chances(self, state: State) -> list[float]:
+        """Every player's chance of winning by the value model: a softmax of their values.
+
+        (A game whose values are about something else, such as Jaipur's round
+        in progress, turns them into chances of its own ``chances``.)
+        """
+        values = self.values(state)
+        if self.combine is not None:
+            return self.combine(state, values)
+        top = max(values)
+        exps = [math.exp(v - top) for v in values]
+        total = sum(exps)
+        return [e / total for e in exps]
+
+
+@frozen
+class SearchSettings:
+    """How a search level plays one game.
+
+    ``iterations`` is the budget of a decision.  ``model`` scores positions
+    with the evaluation made for these levels (a value model of ``features``
+    and ``WEIGHTS``, or ``model_evaluate``) rather than the one Hard used
+    before; ``tree_policy`` lets that evaluation's ``model_policy`` answer the
+    steps it knows below the root.  Playouts stop after
+    ``rollout_depth`` decisions (``None``: at the end) once the turn under way
+    is over; that turn is finished by the best next decision for its player
+    (``greedy_finish``), else by the game's heuristic policy
+    (``smart_rollouts``), else at random.  With ``deals`` the search deals
+    that many determinizations and meets each in turn, instead of a fresh one
+    every iteration: dealing is then paid once per deal and a deal met again
+    walks the tree without applying a decision.  ``exploration`` is UCB's
+    constant.  With ``greedy_replies`` the other players are not branched on
+    below the root: each answers with the decision after which it leads the
+    others most, and the iterations go to the searching player's own decisions.
+    """
+
+    iterations: int = 400
+    model: bool = True
+    rollout_depth: int | None = 0
+    greedy_finish: bool = True
+    smart_rollouts: bool = False
+    deals: int | None = 50
+    exploration: float = 0.3
+    greedy_replies: bool = False
+    tree_policy: bool = True
+
+
+def settings_for(game: Game[Any, Any, Any], level: str) -> SearchSettings:
+    """The settings of ``level`` ("hard" or "expert") for ``game``: ``HARD`` or ``EXPERT``.
+
+    Those of the game's evaluation module; a game without them is searched as
+    before issue 32 (see :func:`hard_v1_settings`).
+    """
+    module = _module(game)
+    if level == "hard":
+        return getattr(module, "HARD", None) or hard_v1_settings(game)
+    # Expert before issue 32: three times Hard's budget, with the heuristic playouts.
+    before = attrs.evolve(hard_v1_settings(game), iterations=1200, smart_rollouts=True)
+    return getattr(module, "EXPERT", None) or before
+
+
+def hard_v1_settings(game: Game[Any, Any, Any]) -> SearchSettings:
+    """Hard's settings before issue 32 (the ``hard-v1`` level)."""
+    module = _module(game)
+    return SearchSettings(
+        iterations=400,
+        model=False,
+        rollout_depth=getattr(module, "ROLLOUT_DEPTH", 40),
+        greedy_finish=False,
+        smart_rollouts=getattr(module, "SMART_ROLLOUTS", False),
+        deals=None,
+    )
+
+
+def _module(game: Game[Any, Any, Any]) -> Any:
+    """The evaluation module of ``game``, or ``None``."""
+    try:
+        return importlib.import_module(f"{__name__}.{game.name}")
+    except ModuleNotFoundError as error:
+        if error.name != f"{__name__}.{game.name}":
+            raise
+        return None
 
 
 def _logistic(x: float) -> float:
@@ -101,19 +213,44 @@ def _running_score(game: Game[Any, Any, Any]) -> Evaluate:
     return evaluate
 
 
-@cache
-def evaluator_for(game: Game[Any, Any, Any], search: bool = False) -> Evaluator:
+def evaluator_for(
+    game: Game[Any, Any, Any], search: bool = False, model: bool = False
+) -> Evaluator:
     """The evaluation of ``game`` (its own module if it has one, else its running score).
 
     ``search`` asks for the search levels' evaluation: the module's
-    ``search_evaluate`` where it has one.
+    ``search_evaluate`` where it has one.  ``model`` asks for the value model
+    (``features`` and ``WEIGHTS``) where the module has one.  The same
+    question gets the same object.
     """
-    try:
-        module = importlib.import_module(f"{__name__}.{game.name}")
-    except ModuleNotFoundError as error:
-        if error.name != f"{__name__}.{game.name}":
-            raise
+    return _evaluator(game, search, model)
+
+
+@cache
+def _evaluator(game: Game[Any, Any, Any], search: bool, model: bool) -> Evaluator:
+    module = _module(game)
+    if module is None:
         return Evaluator(game, _running_score(game), 10.0)
+    features = getattr(module, "features", None) if model else None
+    hand_made: Evaluate | None = getattr(module, "model_evaluate", None) if model else None
+    if features is not None or hand_made is not None:
+        weights = tuple(module.WEIGHTS) if features is not None else ()
+        if features is not None:
+            hand_made = _linear(features, weights)
+        assert hand_made is not None
+        return Evaluator(
+            game,
+            hand_made,
+            float(module.SCALE),
+            getattr(module, "rollout_action", None),
+            getattr(module, "MODEL_ROLLOUT_DEPTH", 0),
+            getattr(module, "MODEL_SMART_ROLLOUTS", False),
+            getattr(module, "model_candidates", None),
+            features,
+            weights,
+            getattr(module, "chances", None),
+            getattr(module, "model_policy", None),
+        )
     evaluate = module.evaluate
     if search:
         evaluate = getattr(module, "search_evaluate", evaluate)
@@ -126,3 +263,10 @@ def evaluator_for(game: Game[Any, Any, Any], search: bool = False) -> Evaluator:
         getattr(module, "SMART_ROLLOUTS", False),
         getattr(module, "search_candidates", None),
     )
+
+
+def _linear(features: Features, weights: tuple[float, ...]) -> Evaluate:
+    def evaluate(state: State, player: int) -> float:
+        return float(sum(map(operator.mul, weights, features(state, player))))
+
+    return evaluate
