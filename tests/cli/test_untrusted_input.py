@@ -159,6 +159,7 @@ while True:  # a save after every change, as a table keeps it
 """
 
 
+@pytest.mark.slow
 def test_kill_9_during_autosave_never_loses_the_save_and_leaves_no_temp_file(tmp_path, capsys):
     folder = tmp_path / "saves"
     folder.mkdir()

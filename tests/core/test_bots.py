@@ -36,8 +36,14 @@ from karavan_core.tournament import (
 LEVELS = ("random", "greedy", "hard", "expert")
 TINY = {"hard": {"iterations": 12}, "expert": {"iterations": 12}}
 
+# Karakorum's search is the slowest: its table sizes run with the slow checks.
 CASES = [
-    pytest.param(game, n, id=f"{game.name}-{n}p")
+    pytest.param(
+        game,
+        n,
+        id=f"{game.name}-{n}p",
+        marks=pytest.mark.slow if game.name == "karakorum" else (),
+    )
     for game in all_games()
     for n in range(game.min_players, game.max_players + 1)
 ]

@@ -30,6 +30,7 @@ def start(*args: str, cwd) -> subprocess.Popen[str]:
     )
 
 
+@pytest.mark.slow
 def test_a_host_and_two_headless_bots_play_a_whole_jaipur_match(tmp_path):
     port = str(free_port())
     host = start(

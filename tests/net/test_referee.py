@@ -247,6 +247,7 @@ async def test_a_dropped_client_comes_back_and_the_game_goes_on():
     assert heard[:2] == ["Lost the table: reconnecting...", "Back at the table."]
 
 
+@pytest.mark.slow
 async def test_a_host_restarted_from_its_save_takes_its_players_back(tmp_path):
     save = tmp_path / "jaipur.json"
     match = new_match("jaipur", "Ann,Bob")

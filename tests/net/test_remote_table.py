@@ -56,6 +56,7 @@ async def in_the_app(tmp_path, port: int, name: str):
         yield app, pilot, client
 
 
+@pytest.mark.slow
 async def test_a_pilot_player_and_a_headless_bot_play_karakum(tmp_path):
     match = new_match("karakum", "Ann,Bob", first=0)
     async with hosting(match) as (table, server):
@@ -109,6 +110,7 @@ async def test_a_pilot_player_and_a_headless_bot_play_karakum(tmp_path):
         assert table.seat_infos()[0].status == "away"
 
 
+@pytest.mark.slow
 async def test_join_a_table_from_the_title_screen(tmp_path):
     match = new_match("jaipur", "Ann,bot:random:Robot", first=0)
     async with hosting(match) as (table, server):

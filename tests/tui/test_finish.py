@@ -110,6 +110,7 @@ def non_ascii(app) -> list[str]:
     return sorted({ch for ch in visible_characters(app) if not ch.isascii()})
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", [game.name for game in all_games()])
 async def test_ascii_mode_reaches_the_engines_words_in_the_news_log_and_move_list(tmp_path, game):
     """The engine writes typography (Karawane's camels move "a -> b" with an arrow): in
@@ -167,6 +168,7 @@ async def test_palette_offers_the_apps_commands(tmp_path):
         assert "Redo" in titles
 
 
+@pytest.mark.slow
 async def test_rules_open_with_f1_and_question_mark_on_the_games_tab(tmp_path):
     async with running(tmp_path, karakum_match()) as (app, pilot):
         for key in ("f1", "question_mark"):
@@ -214,6 +216,7 @@ async def test_new_game_dialog_seats_hard_bots_and_says_how_each_seat_plays(tmp_
         assert dialog.query_one("#name-1").value == "Random bot 2"
 
 
+@pytest.mark.slow
 async def test_f1_in_the_new_game_dialog_opens_the_rules_of_the_game_chosen(tmp_path):
     app = make_app(tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:
@@ -230,6 +233,7 @@ async def test_f1_in_the_new_game_dialog_opens_the_rules_of_the_game_chosen(tmp_
         assert app.screen is dialog
 
 
+@pytest.mark.slow
 async def test_the_new_game_dialog_remembers_your_name_and_last_game(tmp_path):
     app = make_app(tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:
@@ -330,6 +334,7 @@ def test_no_color_is_respected(tmp_path, monkeypatch):
     assert make_app(tmp_path).no_color
 
 
+@pytest.mark.slow
 async def test_log_beside_the_table_keeps_the_latest_and_l_shows_all(tmp_path):
     from karavan_tui.modals.full_log import FullLogScreen
     from karavan_tui.widgets.side import LOG_TAIL
@@ -377,6 +382,7 @@ async def test_the_saved_note_stays_in_sight_when_the_status_wraps(tmp_path):
         assert " ".join(line.strip() for line in lines) == f"{words}  ⧗ thinking…  ✓ saved"
 
 
+@pytest.mark.slow
 async def test_the_log_stays_on_its_newest_lines_after_the_terminal_shrinks_and_grows(tmp_path):
     """Whatever the resizes (too small for a while, wider, back), the log beside the table
     shows its newest lines: its text wraps anew at each width."""
@@ -405,6 +411,7 @@ def test_a_remembered_name_is_outside_data_and_checked_like_any_name(tmp_path):
     assert settings.player_name == "Zoe" and settings.last_game == "no such game"
 
 
+@pytest.mark.slow
 async def test_the_save_name_box_takes_as_many_characters_as_a_save_name_may_have(tmp_path):
     from karavan_core.saves import MAX_STEM
     from karavan_tui.modals.save_as import SaveAsScreen

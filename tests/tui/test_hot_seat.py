@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from karavan_tui.modals.confirm import ConfirmScreen
 from karavan_tui.modals.curtain import CurtainScreen
 from karavan_tui.screens.game import GameScreen
@@ -23,6 +25,7 @@ def screen_viewer(app):
     return game_screen(app).viewer
 
 
+@pytest.mark.slow
 async def test_undo_on_your_first_turn_does_not_take_back_anothers_move(tmp_path):
     async with running(tmp_path, karakum_match("Ann,Bob"), notifications=True) as (app, pilot):
         await lift(pilot, app)
@@ -119,6 +122,7 @@ def test_snapshot_of_the_curtain_with_news(snap_compare, tmp_path):
     assert snap_table(snap_compare, tmp_path, karakum_match("Ann,bot:random,Bob", moves=2))
 
 
+@pytest.mark.slow
 async def test_the_curtain_and_its_news_are_plain_ascii_in_ascii_mode(tmp_path):
     async with running(tmp_path, karakum_match("Ann,bot:random,Bob", moves=2)) as (app, pilot):
         app.set_ascii(True)

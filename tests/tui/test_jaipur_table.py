@@ -197,6 +197,7 @@ async def test_an_illegal_sale_is_refused_with_a_notification(tmp_path):
         assert match.history == [] and match.state is state
 
 
+@pytest.mark.slow
 async def test_exchange_picker_offers_only_legal_exchanges(tmp_path):
     match = jaipur_match()
     offers = [a for a in match.legal_actions() if isinstance(a, Exchange)]
@@ -214,6 +215,7 @@ async def test_exchange_picker_offers_only_legal_exchanges(tmp_path):
         assert isinstance(played, Exchange) and played in ways
 
 
+@pytest.mark.slow
 async def test_round_summary_between_rounds_and_again_on_o(tmp_path):
     game = get_game("jaipur")
 
@@ -243,6 +245,7 @@ async def test_round_summary_between_rounds_and_again_on_o(tmp_path):
         await press_to(pilot, "escape", GameScreen)
 
 
+@pytest.mark.slow
 async def test_a_bot_waits_while_the_round_summary_is_open(tmp_path):
     game = get_game("jaipur")
 
@@ -355,6 +358,7 @@ async def test_the_round_zone_shows_every_line_of_both_players_at_80x24(tmp_path
         assert "seen in hand: S2" in drawn and "so far" in drawn
 
 
+@pytest.mark.slow
 async def test_the_market_keeps_its_places_through_undo_and_resume(tmp_path):
     """The market's order comes from the game's history, not from what the screen drew
     last: undo and resume show each card where it was."""
@@ -437,6 +441,7 @@ def test_the_market_is_laid_out_afresh_at_each_deal_and_kept_in_place_after():
         assert after == stable_layout(before, cards_of(views[end - 1].market)[:5])
 
 
+@pytest.mark.slow
 async def test_the_rules_explain_what_the_table_abbreviates(tmp_path):
     """F1 at the table: the rules say what K, "sold D3 G2 L2" and "seen in hand" mean."""
     from karavan_tui.screens.rules import RulesScreen

@@ -130,6 +130,7 @@ async def play_out_by_keys(pilot, app) -> None:
     assert "Red marker" in breakdown and ("Score" in breakdown or "wins at once" in notes)
 
 
+@pytest.mark.slow
 async def test_hot_seat_curtain_hides_the_table_and_the_deck_order_never_shows(tmp_path):
     match = karakorum_match("Ann,Bob")
     async with start_with(tmp_path, match).run_test(size=(80, 24)) as pilot:
@@ -225,6 +226,7 @@ def scoring_match() -> tuple[Match, int]:
     raise AssertionError("no position to score from")
 
 
+@pytest.mark.slow
 async def test_scoring_an_expedition_through_its_picker(tmp_path):
     match, index = scoring_match()
     options = [a for a in match.legal_actions() if getattr(a, "expedition", None) == index]
@@ -243,6 +245,7 @@ async def test_scoring_an_expedition_through_its_picker(tmp_path):
         assert match.history[before] == options[0]
 
 
+@pytest.mark.slow
 async def test_ascii_mode_and_a_busy_four_player_table_fit_80x24(tmp_path):
     match = climbing_match("Annabelle,bot:random,bot:random,bot:random", moves=380, seed=3)
     async with running(tmp_path, match) as (app, pilot):

@@ -141,6 +141,7 @@ def stuck_card_match(seats: str = "Ann,bot:random") -> tuple[Match, int]:
     raise AssertionError("no such deal")
 
 
+@pytest.mark.slow
 async def test_curtain_between_two_humans_hides_every_private_card(tmp_path):
     match, stuck = stuck_card_match("Ann,Bob")
     async with running(tmp_path, match, notifications=True) as (app, pilot):
@@ -246,6 +247,7 @@ def hint_with(monkeypatch, action) -> None:
     monkeypatch.setattr(judge.Analyst, "hint", hint)
 
 
+@pytest.mark.slow
 async def test_a_hint_marks_the_camel_it_moves_and_the_pickers_flag_it(tmp_path, monkeypatch):
     match, plays = two_camel_position()
     hinted = plays[-1]  # not the first choice: the picker must start on it by itself

@@ -58,6 +58,7 @@ async def wait_for_review(pilot, app) -> ReviewScreen:
     return screen
 
 
+@pytest.mark.slow
 async def test_a_hint_marks_the_decision_says_it_and_is_counted_in_the_save(tmp_path):
     match = decisive_match()
     async with running(tmp_path, match) as (app, pilot):
@@ -85,6 +86,7 @@ async def test_a_hint_marks_the_decision_says_it_and_is_counted_in_the_save(tmp_
         assert load_match(game_screen(app).save_path).hints == [1, 0]
 
 
+@pytest.mark.slow
 async def test_a_hint_covers_nothing_of_the_table_and_goes_with_the_move(tmp_path):
     match = seeded_match("jaipur", "Ann,bot:random", seed=5, first=0)
     async with running(tmp_path, match, notifications=True) as (app, pilot):
@@ -125,6 +127,7 @@ async def test_the_hint_search_gets_the_players_own_observation_never_the_state(
     assert isinstance(seen[0], Observation) and seen[0] == match.game.observe(match.state, 0)
 
 
+@pytest.mark.slow
 async def test_no_hint_behind_the_curtain_or_for_a_bot(tmp_path):
     match = seeded_match("karakum", "Ann,bot:random,Bob", seed=8)
     app = start_with(tmp_path, match)
@@ -149,6 +152,7 @@ async def test_no_hint_behind_the_curtain_or_for_a_bot(tmp_path):
         screen.cancel_bot()
 
 
+@pytest.mark.slow
 async def test_a_blunder_is_found_in_the_review_from_the_game_over_screen_and_replayed(tmp_path):
     """Ann takes a cloth instead of selling the leather that wins: the review calls it a
     blunder, and Enter on it replays that decision as Ann saw it, the better one marked."""
@@ -184,6 +188,7 @@ async def test_a_blunder_is_found_in_the_review_from_the_game_over_screen_and_re
         assert isinstance(app.screen, GameOverScreen)
 
 
+@pytest.mark.slow
 async def test_replay_steps_through_a_finished_game_and_turns_every_card_face_up(tmp_path):
     match = seeded_match("karakum", "Ann,bot:random", moves=0)
     rng = random.Random(2)
@@ -213,6 +218,7 @@ async def test_replay_steps_through_a_finished_game_and_turns_every_card_face_up
         assert len(match.history) == len(replay.match.history)
 
 
+@pytest.mark.slow
 async def test_a_replay_of_a_game_in_progress_shows_each_player_only_their_own_cards(tmp_path):
     match = seeded_match("jaipur", "Ann,Bob", moves=9)
     async with running(tmp_path, size=(100, 30)) as (app, pilot):
@@ -243,6 +249,7 @@ async def test_a_replay_of_a_game_in_progress_shows_each_player_only_their_own_c
         match.states[:] = states
 
 
+@pytest.mark.slow
 async def test_review_and_replay_open_from_the_load_dialog(tmp_path):
     match = seeded_match("karawane", "Ann,bot:random", moves=6)
     folder = tmp_path / "saves"

@@ -104,6 +104,7 @@ def karakum_buying_position():
     raise AssertionError("no such deal")
 
 
+@pytest.mark.slow
 async def test_a_karakum_purchase_is_paid_by_marking_the_cheapest_first(tmp_path):
     match, slot, ways = karakum_buying_position()
     async with running(tmp_path, match, notifications=True) as (app, pilot):
@@ -167,6 +168,7 @@ async def buy_from_the_move_list(pilot, camel) -> None:
     await pilot.pause()
 
 
+@pytest.mark.slow
 async def test_a_camel_chosen_in_the_move_list_is_paid_for_and_esc_buys_nothing(tmp_path):
     match, slot, ways = karakum_buying_position()
     camel = match.state.market[slot]
@@ -294,6 +296,7 @@ def karakorum_taking_position():
     raise AssertionError("no such position")
 
 
+@pytest.mark.slow
 async def test_several_karakorum_cards_of_one_peak_are_taken_together(tmp_path):
     match, pair, other = karakorum_taking_position()
     async with running(tmp_path, match, (100, 30), notifications=True) as (app, pilot):
@@ -319,6 +322,7 @@ async def test_several_karakorum_cards_of_one_peak_are_taken_together(tmp_path):
         assert match.history[before : before + 2] == [Take(pair[0]), Take(pair[1])]
 
 
+@pytest.mark.slow
 async def test_typing_in_the_move_list_narrows_it_and_enter_plays_the_entry_found(tmp_path):
     match = seeded_match("jaipur", "Ann,bot:random", seed=4, first=0)
     async with running(tmp_path, match) as (app, pilot):

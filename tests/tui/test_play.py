@@ -77,6 +77,7 @@ async def test_the_last_stretch_of_a_game_by_keys_ends_at_the_game_over_screen(t
         await play_out_by_keys(pilot, app)
 
 
+@pytest.mark.slow
 async def test_table_keys_take_cards_and_buy_with_the_payment_picker(tmp_path):
     match = karakum_match(seed=11, moves=0)
     async with running(tmp_path, match) as (app, pilot):
@@ -185,6 +186,7 @@ def hand_shown(screen: GameScreen) -> bool:
     return bool(screen.query_one("#hand-row").display)
 
 
+@pytest.mark.slow
 async def test_curtain_between_two_humans_hides_every_private_card(tmp_path):
     async with running(tmp_path, karakum_match("Ann,Bob", first=0)) as (app, pilot):
         screen = game_screen(app)
@@ -269,6 +271,7 @@ async def test_choosing_which_left_side_camel_joins(tmp_path):
         assert match.history[0] == Join(1)
 
 
+@pytest.mark.slow
 async def test_rematch_keeps_the_seats_and_starts_afresh(tmp_path):
     from .helpers import play_to_end
 

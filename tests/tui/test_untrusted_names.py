@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from karavan_core.match import Match, Seat
 from karavan_core.registry import get_game
 from karavan_core.saves import save_match
@@ -89,6 +91,7 @@ async def test_the_new_game_dialog_refuses_control_characters_and_long_names(tmp
         assert screens and screens[0].match.seats[0].name == "[b]Ann[/b]"
 
 
+@pytest.mark.slow
 async def test_save_as_checks_the_name_before_touching_any_file_and_moves_the_save(tmp_path):
     match = markup_match()
     app = start_with(tmp_path, match)
