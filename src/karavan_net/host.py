@@ -343,33 +343,23 @@ class Host:
 
     def undo(self, seat: int, number: int) -> str | None:
         """Take back ``seat``'s last gesture, or ask the others to agree; else the reason."""
-        stale = self._stale(number)
-        if stale is not None:
-            return stale
-        try:
-            self.referee.undo(seat)
-        except IllegalAction as error:
-            return str(error)
-        return None
+        return self._at(number, lambda: self.referee.undo(seat))
 
     def answer(self, seat: int, number: int, accept: bool) -> str | None:
         """``seat``'s answer to the take-back asked for; else the reason it cannot answer."""
-        stale = self._stale(number)
-        if stale is not None:
-            return stale
-        try:
-            self.referee.answer(seat, accept)
-        except IllegalAction as error:
-            return str(error)
-        return None
+        return self._at(number, lambda: self.referee.answer(seat, accept))
 
     def redo(self, seat: int, number: int) -> str | None:
         """Replay ``seat``'s undone decision; else the reason."""
+        return self._at(number, lambda: self.referee.redo(seat))
+
+    def _at(self, number: int, call: Callable[[], object]) -> str | None:
+        """Ask the referee ``call()`` for a message naming table ``number``; else the reason."""
         stale = self._stale(number)
         if stale is not None:
             return stale
         try:
-            self.referee.redo(seat)
+            call()
         except IllegalAction as error:
             return str(error)
         return None

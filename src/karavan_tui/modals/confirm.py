@@ -32,6 +32,11 @@ class ConfirmScreen(ModalScreen[bool]):
         self.yes = yes
         self.no = no  # shown as it is: n (and Esc) answers it
 
+    @classmethod
+    def consent(cls, question: str) -> ConfirmScreen:
+        """A take-back another player asks for: agree (y) or decline (n)."""
+        return cls(question, yes="Agree", no="Decline (n)")
+
     def compose(self) -> ComposeResult:
         """Question and buttons."""
         with Vertical():

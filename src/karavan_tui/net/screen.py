@@ -356,7 +356,7 @@ class RemoteGameScreen(GameScreen, inherit_bindings=False):
             if yes is not None:  # None: the question was withdrawn before we answered
                 self._send(self.client.answer(yes))
 
-        self._asking = ConfirmScreen(question, yes="Agree", no="Decline (n)")
+        self._asking = ConfirmScreen.consent(question)
         self.app.push_screen(self._asking, answered)
 
     def advance(self) -> None:

@@ -478,7 +478,7 @@ class GameScreen(Screen[None]):
                 self.notify(request.declined(self.match.seats, seat), title="Take-back declined")
             self.advance()
 
-        self.app.push_screen(ConfirmScreen(question, yes="Agree", no="Decline (n)"), answered)
+        self.app.push_screen(ConfirmScreen.consent(question), answered)
 
     def action_redo(self) -> None:
         """Replay your undone gesture (and the bot decisions after it)."""
