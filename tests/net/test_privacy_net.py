@@ -83,7 +83,14 @@ def check_frame(table, seat: int | None, text: str, checked: dict[str, int]) -> 
     checked["updates"] += 1
 
 
-@pytest.mark.parametrize("game", sorted(HIDDEN))
+# Karakorum's game is the longest: with the slow checks (the others show every kind of frame).
+@pytest.mark.parametrize(
+    "game",
+    [
+        pytest.param(g, marks=(pytest.mark.slow,) if g == "karakorum" else ())
+        for g in sorted(HIDDEN)
+    ],
+)
 async def test_no_frame_tells_a_seat_more_than_its_own_view(game):
     names = PLAYERS[game]
     seats = names.replace("Cid", "bot:random:Cid")  # a host bot at the bigger tables
