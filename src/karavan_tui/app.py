@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from textual.app import SystemCommand
 from textual.binding import Binding
@@ -23,17 +23,37 @@ from karavan_core.match import Match
 from karavan_core.registry import all_games, get_game
 from karavan_core.saves import SaveError, load_match, new_save_path
 from karavan_core.text import printable
+from karavan_net.client import TableClient
 from karavan_tui import textual_fixes  # noqa: F401 - applied on import
 from karavan_tui.config import AppConfig, Settings
 from karavan_tui.context import Karavan
 from karavan_tui.crash import write_crash_report
 from karavan_tui.glyphs import Glyphs, glyphs
+from karavan_tui.messages import (
+    BackToTitle,
+    GameOver,
+    OpenReplay,
+    OpenReview,
+    OpenSave,
+    SaveOpenGame,
+    ShowRules,
+)
+from karavan_tui.modals.choice import ChoiceScreen
+from karavan_tui.modals.curtain import CurtainScreen
+from karavan_tui.modals.new_game import NewGameRequest, NewGameScreen
+from karavan_tui.modals.saves import SavesScreen
+from karavan_tui.modals.settings import SettingsScreen
+from karavan_tui.net.join_screen import JoinScreen
+from karavan_tui.net.remote import open_table
+from karavan_tui.screens.game_over import GameOverScreen
+from karavan_tui.screens.play import LocalPlay
+from karavan_tui.screens.replay import Replay
+from karavan_tui.screens.review import ReviewScreen
+from karavan_tui.screens.rules import RulesScreen
+from karavan_tui.screens.table import Driver, TableScreen
 from karavan_tui.screens.title import TitleScreen
 from karavan_tui.screens.too_small import MIN_HEIGHT, MIN_WIDTH, TooSmallScreen
 from karavan_tui.widgets.chrome import AppHeader, TickBox, use_ascii_scrollbars
-
-if TYPE_CHECKING:
-    from karavan_tui.screens.game import GameScreen
 
 
 class AsciiCommandPalette(CommandPalette):
@@ -99,10 +119,10 @@ class KaravanApp(Karavan):
         if self.crash_report is not None:
             return  # one report for the first error is enough
         context = [("saves folder", str(self.config.saves_dir))]
-        game = self._game_screen()
-        if game is not None:
-            game.flush()
-            context += [("game", game.game.title), ("save", str(game.save_path))]
+        driver = self.open_game()
+        if driver is not None:
+            driver.flush()
+            context += [("game", driver.game.title), ("save", str(driver.save_path or "-"))]
         self.crash_report = write_crash_report(self.config.saves_dir, error, context)
 
     # -- settings ---------------------------------------------------------------------
@@ -175,12 +195,10 @@ class KaravanApp(Karavan):
             self.push_screen(AsciiCommandPalette(id="--command-palette"))
 
     def redraw_game(self) -> None:
-        """Redraw any open game (after a change of symbols)."""
-        from karavan_tui.screens.game import GameScreen
-
+        """Redraw any open table (after a change of symbols)."""
         for screen in self.screen_stack:
-            if isinstance(screen, GameScreen):
-                screen.refresh_view()
+            if isinstance(screen, TableScreen):
+                screen.redraw()
 
     # -- start ------------------------------------------------------------------------
     def on_mount(self) -> None:
@@ -210,7 +228,7 @@ class KaravanApp(Karavan):
         elif not small and isinstance(top, TooSmallScreen):
             self.pop_screen()
 
-    # -- moving between screens -----------------------------------------------------
+    # -- moving between screens (the screens post messages; the app opens what they ask) ----
     def show_title(self, then_new: bool = False) -> None:
         """Close everything above the title screen."""
         while len(self.screen_stack) > 1:
@@ -218,21 +236,23 @@ class KaravanApp(Karavan):
         if then_new:
             self.call_next(self.action_new_game)
 
+    def on_back_to_title(self, message: BackToTitle) -> None:
+        """A screen asks for the title."""
+        self.show_title(message.then_new)
+
     def open_match(self, match: Match, save_path: Path | None = None) -> None:
         """Open ``match`` at its table, autosaving to ``save_path`` (a new file if not given)."""
-        from karavan_tui.screens.game import GameScreen
-
         if save_path is None:
             save_path = new_save_path(self.config.saves_dir, match.game.name)
         while len(self.screen_stack) > 1:
             self.pop_screen()
         try:
-            screen = GameScreen(match, save_path)
+            driver = LocalPlay(match, save_path)
         except OSError as error:
             where = printable(str(save_path.parent))
             self.notify(f"Cannot save in {where}: {error.strerror}", severity="error")
             return
-        self.push_screen(screen)
+        self.push_screen(TableScreen(driver))
 
     def open_file(self, path: Path) -> None:
         """Load the save at ``path`` and open it; a bad file is reported and left alone."""
@@ -243,14 +263,13 @@ class KaravanApp(Karavan):
             return
         self.open_match(match, path)
 
-    def show_game_over(self, game_screen: Screen[Any]) -> None:
-        """Push the game-over screen for ``game_screen``'s match."""
-        from karavan_tui.screens.game import GameScreen
-        from karavan_tui.screens.game_over import GameOverScreen
+    def on_open_save(self, message: OpenSave) -> None:
+        """A screen asks for a save at the table."""
+        self.open_file(message.path)
 
-        assert isinstance(game_screen, GameScreen)
-
-        match = game_screen.match
+    def on_game_over(self, message: GameOver) -> None:
+        """The results of a game that ended at the local table."""
+        match = message.match
 
         def chosen(where: str | None) -> None:
             if where == "rematch":
@@ -265,15 +284,27 @@ class KaravanApp(Karavan):
 
     def show_rules(self, game_name: str | None = None) -> None:
         """Open the rules, on ``game_name``'s tab if given."""
-        from karavan_tui.screens.rules import RulesScreen
-
         self.push_screen(RulesScreen(game_name))
+
+    def on_show_rules(self, message: ShowRules) -> None:
+        """A screen asks for the rules."""
+        self.show_rules(message.game_name)
+
+    def on_open_review(self, message: OpenReview) -> None:
+        """A screen asks for a game's review."""
+        self.show_review(message.match)
+
+    def on_open_replay(self, message: OpenReplay) -> None:
+        """A screen asks for a game's replay."""
+        self.show_replay(message.match)
+
+    def on_save_open_game(self, message: SaveOpenGame) -> None:
+        """A screen (the curtain) asks to save the game at the table under a name."""
+        self.save_open_game()
 
     # -- actions (keys, menu and command palette) -----------------------------------
     def action_new_game(self) -> None:
         """Open the new game dialog (from the title screen)."""
-        from karavan_tui.modals.new_game import NewGameRequest, NewGameScreen
-
         if len(self.screen_stack) > 1:
             self.show_title(then_new=True)
             return
@@ -304,8 +335,6 @@ class KaravanApp(Karavan):
 
     def action_join(self) -> None:
         """Join a hosted table (from the title screen)."""
-        from karavan_tui.net.join_screen import JoinScreen
-        from karavan_tui.net.screen import open_table
 
         def joined(client: Any) -> None:
             if client is not None:
@@ -315,7 +344,6 @@ class KaravanApp(Karavan):
 
     def action_load(self) -> None:
         """Show the saved games."""
-        from karavan_tui.modals.saves import SavesScreen
 
         def chosen(picked: tuple[str, Path] | None) -> None:
             if picked is None:
@@ -342,10 +370,6 @@ class KaravanApp(Karavan):
         A game in progress with several humans is reviewed one player at a time,
         behind the curtain: each decision is told in its player's own words.
         """
-        from karavan_tui.modals.choice import ChoiceScreen
-        from karavan_tui.modals.curtain import CurtainScreen
-        from karavan_tui.screens.review import ReviewScreen
-
         humans = list(match.humans)
         if not humans:
             self.notify("Only bots played this game: there is nobody to review.")
@@ -369,27 +393,23 @@ class KaravanApp(Karavan):
 
     def show_replay(self, match: Match) -> None:
         """Step through ``match`` from the deal (as its only human saw it, if it has one)."""
-        from karavan_tui.screens.replay import ReplayScreen
-
         humans = list(match.humans)
         viewer = humans[0] if len(humans) == 1 else None
-        self.push_screen(ReplayScreen(match, 0, viewer))
+        self.push_screen(TableScreen(Replay(match, 0, viewer)))
 
     def action_rules(self) -> None:
         """Show the rules (of the open game, if any)."""
-        game = self._game_screen()
-        self.show_rules(game.game.name if game else None)
+        driver = self.open_game()
+        self.show_rules(driver.game.name if driver else None)
 
     def save_open_game(self) -> None:
         """Ask for a name for the game at the table and save it there (if a game is open)."""
-        game = self._game_screen()
-        if game is not None:
-            game.action_save_as()
+        driver = self.open_game()
+        if isinstance(driver, LocalPlay):
+            driver.do_save_as()
 
     def action_settings(self) -> None:
         """Open the settings."""
-        from karavan_tui.modals.settings import SettingsScreen
-
         self.push_screen(SettingsScreen())
 
     def action_toggle_ascii(self) -> None:
@@ -397,26 +417,19 @@ class KaravanApp(Karavan):
         self.set_ascii(not self.ascii_mode)
         self.notify(f"ASCII mode {'on' if self.ascii_mode else 'off'}.")
 
-    def _game_screen(self) -> GameScreen | None:
-        from karavan_tui.screens.game import GameScreen
-
-        return next((s for s in reversed(self.screen_stack) if isinstance(s, GameScreen)), None)
+    def open_game(self) -> Driver | None:
+        """The driver of the game open at a table (played or joined, not replayed), if any."""
+        for screen in reversed(self.screen_stack):
+            if isinstance(screen, TableScreen) and screen.driver.KIND != "replay":
+                return screen.driver
+        return None
 
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         """The app's own commands in the command palette, then Textual's (Theme, Quit, ...)."""
         yield SystemCommand("New game", "Set up a new game", self.action_new_game)
         yield SystemCommand("Load", "Open a saved game", self.action_load)
-        game = self._game_screen()
-        remote = getattr(game, "remote_commands", None)
-        if remote is not None and screen is game:
-            yield from remote()  # a hosted table: the host saves, undo asks the host
-            game = None
-        if game is not None and screen is game:
-            yield SystemCommand("Save", "Save this game under a name", game.action_save_as)
-            if game.match.can_undo() and not game.match.is_over():
-                yield SystemCommand("Undo", "Take back your last decision", game.action_undo)
-            if game.match.can_redo():
-                yield SystemCommand("Redo", "Replay an undone decision", game.action_redo)
+        if isinstance(screen, TableScreen):
+            yield from screen.driver.commands()  # a hosted table's: the host saves
         yield SystemCommand("Rules", "How to play", self.action_rules)
         yield SystemCommand("Settings", "Theme, ASCII mode, bot pause", self.action_settings)
         yield SystemCommand(
@@ -425,6 +438,32 @@ class KaravanApp(Karavan):
             self.action_toggle_ascii,
         )
         yield from super().get_system_commands(screen)
+
+
+class TableApp(KaravanApp):
+    """Karavan's app that opens ``client``'s table (already joined) when it starts:
+    ``karavan join``, and the host's own terminal (``hosting``)."""
+
+    def __init__(
+        self,
+        config: AppConfig,
+        client: TableClient,
+        *,
+        hosting: bool = False,
+        save_path: Path | None = None,
+        invitation: str | None = None,
+    ) -> None:
+        super().__init__(config)
+        self.client = client
+        self.hosting = hosting
+        self.save_path = save_path
+        self.invitation = invitation
+
+    def on_mount(self) -> None:
+        """The table (then Textual runs the app's own ``on_mount``: settings and size)."""
+        open_table(self, self.client, hosting=self.hosting, save_path=self.save_path)
+        if self.invitation:
+            self.notify(self.invitation, title="Hosting", timeout=30)
 
 
 def create_app(config: AppConfig, start: tuple[Match, Path] | None = None) -> KaravanApp:

@@ -2,25 +2,23 @@
 
 The app module imports the screens, so the screens may not import it back:
 they reach the app through :class:`Karavan`, the part of it they use (its
-config, settings and symbols, and the ways from one screen to another), which
-:class:`~karavan_tui.app.KaravanApp` fills in.
+config, settings and symbols), which :class:`~karavan_tui.app.KaravanApp`
+fills in.  To move from one screen to another they post a message
+(:mod:`karavan_tui.messages`) that the app handles.
 """
 
 from __future__ import annotations
 
-from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from textual.app import App
 
 from karavan_core.analysis import GameReview
-from karavan_core.match import Match
 from karavan_tui.config import AppConfig, Settings
 from karavan_tui.glyphs import Glyphs
 
 if TYPE_CHECKING:
     from textual.dom import DOMNode
-    from textual.screen import Screen
 
 
 class Karavan(App[None]):
@@ -51,34 +49,6 @@ class Karavan(App[None]):
 
     def set_bot_delay(self, delay: float) -> None:
         """Set the bots' pause (and remember it)."""
-        raise NotImplementedError
-
-    def show_title(self, then_new: bool = False) -> None:
-        """Back to the title screen (and on to a new game's dialog if ``then_new``)."""
-        raise NotImplementedError
-
-    def open_file(self, path: Path) -> None:
-        """Open the save at ``path`` at the table."""
-        raise NotImplementedError
-
-    def show_game_over(self, game_screen: Screen[Any]) -> None:
-        """The results of the game at ``game_screen``."""
-        raise NotImplementedError
-
-    def show_rules(self, game_name: str | None = None) -> None:
-        """The rules (of ``game_name``, if given)."""
-        raise NotImplementedError
-
-    def show_review(self, match: Match) -> None:
-        """The Expert's review of ``match``."""
-        raise NotImplementedError
-
-    def show_replay(self, match: Match) -> None:
-        """Step through ``match`` from the deal."""
-        raise NotImplementedError
-
-    def save_open_game(self) -> None:
-        """Ask for a name for the game at the table and save it there."""
         raise NotImplementedError
 
     def action_new_game(self) -> None:

@@ -119,13 +119,13 @@ def test_a_crash_exits_1_with_one_line_and_a_report_and_the_game_stays_saved(
     tmp_path, capsys, monkeypatch
 ):
     from karavan_tui.config import AppConfig
-    from karavan_tui.screens.game import GameScreen
+    from karavan_tui.screens.table import TableScreen
 
     folder = tmp_path / "saves"
     match = Match(get_game("jaipur"), [Seat("Ann"), Seat.parse("bot:random")], 8)
     match.play(match.legal_actions()[0])
     path = folder / "kept.json"
-    crash_on_mount(monkeypatch, GameScreen)
+    crash_on_mount(monkeypatch, TableScreen)
     status = cli.common.open_app(AppConfig(saves_dir=folder, bot_delay=0.0), (match, path))
     assert status == 1
     err = capsys.readouterr().err

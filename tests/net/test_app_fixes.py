@@ -5,7 +5,7 @@ from __future__ import annotations
 from textual.widgets import OptionList
 
 from karavan_tui.modals.choice import ChoiceScreen
-from karavan_tui.screens.game import GameScreen
+from karavan_tui.screens.table import TableScreen
 
 from ..tui.helpers import karakum_match, settle, start_with
 
@@ -14,10 +14,10 @@ async def test_a_double_enter_on_a_picker_leaves_the_table_open(tmp_path):
     app = start_with(tmp_path, karakum_match("Ann,Bob", moves=0))
     async with app.run_test(size=(100, 30)) as pilot:
         await settle(pilot, app)
-        if not isinstance(app.screen, GameScreen):
+        if not isinstance(app.screen, TableScreen):
             await pilot.press("enter")  # the curtain
             await settle(pilot, app)
-        assert isinstance(app.screen, GameScreen)
+        assert isinstance(app.screen, TableScreen)
         await pilot.press("a")
         await pilot.pause()
         picker = app.screen
@@ -26,7 +26,7 @@ async def test_a_double_enter_on_a_picker_leaves_the_table_open(tmp_path):
         options.action_select()
         options.action_select()  # the second Enter, before the first one's pop is done
         await settle(pilot, app)
-        assert any(isinstance(screen, GameScreen) for screen in app.screen_stack)
+        assert any(isinstance(screen, TableScreen) for screen in app.screen_stack)
 
 
 def test_a_toast_whose_time_ran_out_before_it_showed_gets_a_timer_that_ends():

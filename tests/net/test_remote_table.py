@@ -13,12 +13,13 @@ from karavan_core.games.jaipur.components import Card
 from karavan_core.games.jaipur.state import Sell
 from karavan_core.match import Match
 from karavan_net.client import TableClient
+from karavan_tui.app import TableApp
 from karavan_tui.config import AppConfig
 from karavan_tui.modals.choice import ChoiceScreen
 from karavan_tui.modals.confirm import ConfirmScreen
 from karavan_tui.net.join_screen import JoinScreen
-from karavan_tui.net.screen import RemoteGameScreen, RemoteOverScreen
-from karavan_tui.table_app import TableApp
+from karavan_tui.net.remote import RemoteOverScreen
+from karavan_tui.screens.table import TableScreen
 
 from ..tui.helpers import make_app, visible_characters
 from .helpers import CODE, bot, free_port, hosting, joined, new_match, until
@@ -52,7 +53,7 @@ async def in_the_app(tmp_path, port: int, name: str):
     await client.join()
     app = TableApp(config(tmp_path), client)
     async with app.run_test(size=(100, 30)) as pilot:
-        await waiting(pilot, lambda: isinstance(app.screen, RemoteGameScreen))
+        await waiting(pilot, lambda: isinstance(app.screen, TableScreen))
         yield app, pilot, client
 
 
@@ -66,17 +67,17 @@ async def test_a_pilot_player_and_a_headless_bot_play_karakum(tmp_path):
         bob_task = asyncio.get_running_loop().create_task(bob.play())
         app = TableApp(config(tmp_path), ann)
         async with app.run_test(size=(100, 30)) as pilot:
-            await waiting(pilot, lambda: isinstance(app.screen, RemoteGameScreen))
+            await waiting(pilot, lambda: isinstance(app.screen, TableScreen))
             screen = app.screen
-            assert isinstance(screen, RemoteGameScreen)
-            await waiting(pilot, lambda: screen.latest is not None)
+            assert isinstance(screen, TableScreen)
+            await waiting(pilot, lambda: screen.driver.latest is not None)
             shown = visible_characters(app)
             assert "Karakum" in shown and "Bob" in shown and f"127.0.0.1:{server.port}" in shown
             # Ann plays by keys: the move list, then the first move, until both have played a while.
             while len(match.history) < 6:
                 if isinstance(app.screen, ChoiceScreen):
                     await pilot.press("enter")
-                elif screen._my_move():
+                elif screen.driver._my_move():
                     await pilot.press("a")
                     await waiting(pilot, lambda: isinstance(app.screen, ChoiceScreen))
                     await pilot.press("enter")
@@ -84,13 +85,13 @@ async def test_a_pilot_player_and_a_headless_bot_play_karakum(tmp_path):
                 assert not match.is_over()
             actors = {match.actor(i) for i in range(len(match.history))}
             assert actors == {0, 1}
-            await waiting(pilot, lambda: screen.latest.number == table.number)
+            await waiting(pilot, lambda: screen.driver.latest.number == table.number)
             # What Ann's table shows is what the host says she may see.
-            assert screen.observation == match.game.observe(match.state, 0)
+            assert screen.driver.observation == match.game.observe(match.state, 0)
             log = visible_characters(app)
             assert "Bob" in log
             # Undo at a hosted table: refused once Bob has decided since, with the reason.
-            if match.actor(len(match.history) - 1) == 1 and not screen.latest.can_undo:
+            if match.actor(len(match.history) - 1) == 1 and not screen.driver.latest.can_undo:
                 await pilot.press("u")  # greyed: nothing is sent
                 assert len(match.history) >= 6
             # The command palette offers the table's own commands.
@@ -105,7 +106,7 @@ async def test_a_pilot_player_and_a_headless_bot_play_karakum(tmp_path):
             await bob.client.close()
             await waiting(pilot, lambda: "Bob is away" in visible_characters(app))
             await pilot.press("q")
-            await waiting(pilot, lambda: not isinstance(app.screen, RemoteGameScreen))
+            await waiting(pilot, lambda: not isinstance(app.screen, TableScreen))
         await until(lambda: 0 not in table.links)
         assert table.seat_infos()[0].status == "away"
 
@@ -131,10 +132,10 @@ async def test_join_a_table_from_the_title_screen(tmp_path):
             await waiting(pilot, lambda: "Wrong table code" in visible_characters(app))
             app.screen.query_one("#join-code").value = CODE
             await pilot.press("enter")
-            await waiting(pilot, lambda: isinstance(app.screen, RemoteGameScreen))
+            await waiting(pilot, lambda: isinstance(app.screen, TableScreen))
             screen = app.screen
-            assert isinstance(screen, RemoteGameScreen)
-            await waiting(pilot, lambda: screen._my_move())
+            assert isinstance(screen, TableScreen)
+            await waiting(pilot, lambda: screen.driver._my_move())
             # A table asks whether a gesture may be made: the engine's own words, from Ann's view.
             assert screen.check(match.legal_actions()[0]) is None
             wrong = Sell(Card.DIAMONDS, 5)
@@ -145,11 +146,11 @@ async def test_join_a_table_from_the_title_screen(tmp_path):
             while len(match.history) < 4:
                 if isinstance(app.screen, ChoiceScreen):
                     await pilot.press("enter")
-                elif app.screen is screen and screen._my_move():
+                elif app.screen is screen and screen.driver._my_move():
                     await pilot.press("a")
                 await pilot.pause(0.01)
-            await waiting(pilot, lambda: screen.latest.number == table.number)
-            assert screen.observation == match.game.observe(match.state, 0)
+            await waiting(pilot, lambda: screen.driver.latest.number == table.number)
+            assert screen.driver.observation == match.game.observe(match.state, 0)
             assert "Robot" in visible_characters(app)
 
 
@@ -178,20 +179,20 @@ async def test_players_who_leave_once_the_game_is_over_are_not_said_to_be_away(t
         bob = await joined(server.port, "Bob")
         app = TableApp(config(tmp_path), ann)
         async with app.run_test(size=(100, 30)) as pilot:
-            await waiting(pilot, lambda: isinstance(app.screen, RemoteGameScreen))
+            await waiting(pilot, lambda: isinstance(app.screen, TableScreen))
             screen = app.screen
-            assert isinstance(screen, RemoteGameScreen)
-            await waiting(pilot, screen._my_move)
+            assert isinstance(screen, TableScreen)
+            await waiting(pilot, screen.driver._my_move)
             screen.decide(last)
             await waiting(pilot, lambda: isinstance(app.screen, RemoteOverScreen))
             # Bob's Karavan goes, as they do at the end: nobody is "away" from a finished game.
             bob.reader.cancel()
             await bob.close()
             await waiting(pilot, lambda: 1 not in table.links)
-            await waiting(pilot, lambda: screen.latest.seats[1].status == "away")
+            await waiting(pilot, lambda: screen.driver.latest.seats[1].status == "away")
             await pilot.pause(0.2)
             assert not [n.message for n in app._notifications if "away" in n.message]
-            assert screen.presence() == ""
+            assert screen.driver.presence() == ""
 
 
 async def test_a_take_back_asked_at_a_hosted_table_is_answered_on_the_other_players_screen(
@@ -204,9 +205,9 @@ async def test_a_take_back_asked_at_a_hosted_table_is_answered_on_the_other_play
         ann = await joined(server.port, "Ann")
         async with in_the_app(tmp_path, server.port, "Bob") as (app, pilot, bob):
             screen = app.screen
-            assert isinstance(screen, RemoteGameScreen)
+            assert isinstance(screen, TableScreen)
             await ann.decide(match.legal_actions()[0])
-            await waiting(pilot, lambda: screen._my_move())
+            await waiting(pilot, lambda: screen.driver._my_move())
             bob_move = match.legal_actions()[0]
             await bob.decide(bob_move)
             await until(lambda: len(match.history) == 2 and ann.update.number == table.number)
@@ -216,13 +217,13 @@ async def test_a_take_back_asked_at_a_hosted_table_is_answered_on_the_other_play
             assert ann.update.takeback is not None and ann.update.takeback.waiting == [1]
             await pilot.press("n")
             await until(lambda: ann.update.takeback is None)
-            assert len(match.history) == 2 and isinstance(app.screen, RemoteGameScreen)
+            assert len(match.history) == 2 and isinstance(app.screen, TableScreen)
             await ann.undo()
             await waiting(pilot, lambda: isinstance(app.screen, ConfirmScreen))
             await pilot.press("y")
             await until(lambda: len(match.history) == 0)
-            await waiting(pilot, lambda: screen.latest.number == table.number)
-            assert screen.latest.takeback is None and isinstance(app.screen, RemoteGameScreen)
+            await waiting(pilot, lambda: screen.driver.latest.number == table.number)
+            assert screen.driver.latest.takeback is None and isinstance(app.screen, TableScreen)
         await ann.close()
         await bob.close()
 
@@ -233,14 +234,14 @@ async def test_who_asked_to_take_back_sees_whom_it_waits_for(tmp_path):
         bob = await joined(server.port, "Bob")
         async with in_the_app(tmp_path, server.port, "Ann") as (app, pilot, ann):
             screen = app.screen
-            await waiting(pilot, lambda: screen._my_move())
+            await waiting(pilot, lambda: screen.driver._my_move())
             await ann.decide(match.legal_actions()[0])
             await until(lambda: bob.update is not None and bob.update.to_move == 1)
             await bob.decide(match.legal_actions()[0])
-            await waiting(pilot, lambda: screen.latest.number == table.number)
+            await waiting(pilot, lambda: screen.driver.latest.number == table.number)
             await pilot.press("u")
             await until(lambda: bob.update.takeback is not None)
-            await waiting(pilot, lambda: screen.latest.takeback is not None)
+            await waiting(pilot, lambda: screen.driver.latest.takeback is not None)
             assert "Your take-back waits for Bob to agree" in visible_characters(app)
         await ann.close()
         await bob.close()

@@ -20,8 +20,8 @@ from karavan_tui.app import KaravanApp, create_app
 from karavan_tui.config import AppConfig
 from karavan_tui.modals.curtain import CurtainScreen
 from karavan_tui.modals.new_game import NewGameScreen
-from karavan_tui.screens.game import GameScreen
 from karavan_tui.screens.game_over import GameOverScreen
+from karavan_tui.screens.table import TableScreen
 
 SEED = 4242
 
@@ -122,7 +122,7 @@ async def play_until_game_over(
         if isinstance(app.screen, GameOverScreen):
             break
         await turn()
-    assert isinstance(app.screen, GameOverScreen) and game_screen(app).match.is_over()
+    assert isinstance(app.screen, GameOverScreen) and game_screen(app).driver.match.is_over()
 
 
 async def press_to(pilot: Pilot, key: str, screen: type[Screen[object]]) -> None:
@@ -132,9 +132,14 @@ async def press_to(pilot: Pilot, key: str, screen: type[Screen[object]]) -> None
     assert isinstance(pilot.app.screen, screen), pilot.app.screen
 
 
-def game_screen(app: KaravanApp) -> GameScreen:
+def local_tables(app: KaravanApp) -> list[TableScreen]:
+    """The table screens of games played here (not replays, not hosted tables)."""
+    return [s for s in app.screen_stack if isinstance(s, TableScreen) and s.driver.KIND == "play"]
+
+
+def game_screen(app: KaravanApp) -> TableScreen:
     """The open game screen."""
-    screens = [s for s in app.screen_stack if isinstance(s, GameScreen)]
+    screens = local_tables(app)
     assert screens, f"no game screen in {app.screen_stack}"
     return screens[-1]
 
@@ -152,8 +157,8 @@ async def settle(pilot, app: KaravanApp, rounds: int = 2000) -> None:
                 with contextlib.suppress(WorkerCancelled, WorkerFailed):
                     await worker.wait()
         await pilot.pause()
-        games = [s for s in app.screen_stack if isinstance(s, GameScreen)]
-        if not games or not games[-1].thinking:
+        games = local_tables(app)
+        if not games or not games[-1].driver.thinking:
             return
     raise AssertionError("the bot never finished thinking")
 
@@ -169,7 +174,7 @@ def curtain_text(app: KaravanApp) -> str:
     since the next player's last decision (checked here)."""
     curtain = app.screen
     assert isinstance(curtain, CurtainScreen)
-    match = game_screen(app).match
+    match = game_screen(app).driver.match
     seat = next(i for i, seat in enumerate(match.seats) if seat.name == curtain.player_name)
     assert curtain.news == tuple(match.log()[match.last_move_of(seat) + 1 :])
     shown = [str(label.render()) for label in curtain.query(Label)]

@@ -13,8 +13,8 @@ from karavan_tui.config import Settings
 from karavan_tui.modals.choice import ChoiceScreen
 from karavan_tui.modals.curtain import CurtainScreen
 from karavan_tui.modals.new_game import NewGameScreen
-from karavan_tui.screens.game import GameScreen
 from karavan_tui.screens.rules import RulesScreen
+from karavan_tui.screens.table import TableScreen
 from karavan_tui.screens.title import TitleScreen
 from karavan_tui.screens.too_small import TooSmallScreen
 from karavan_tui.widgets.cards import Card
@@ -33,7 +33,7 @@ from .helpers import (
 )
 
 
-def card(screen: GameScreen, row: str, index: int) -> Card:
+def card(screen: TableScreen, row: str, index: int) -> Card:
     return screen.query_one(f"#{row}").query(Card)[index]
 
 
@@ -176,7 +176,7 @@ async def test_rules_open_with_f1_and_question_mark_on_the_games_tab(tmp_path):
             await pilot.pause()
             assert isinstance(app.screen, RulesScreen)
             assert "assumes" in app.screen.query_one("#karakum").query_one("Markdown").source
-            await press_to(pilot, "escape", GameScreen)
+            await press_to(pilot, "escape", TableScreen)
 
 
 async def test_new_game_dialog_offers_only_games_with_a_table_and_their_player_counts(tmp_path):
@@ -245,7 +245,7 @@ async def test_the_new_game_dialog_remembers_your_name_and_last_game(tmp_path):
         name.value = ""
         await pilot.press(*"Zoe Quinn", "ctrl+s")
         await settle(pilot, app)
-        match = game_screen(app).match
+        match = game_screen(app).driver.match
         assert match.seats[0].name == "Zoe Quinn" and match.game.name == all_games()[-1].name
         await pilot.press("q")
         await pilot.pause()
@@ -285,7 +285,7 @@ async def test_load_table_opens_and_deletes_after_confirming(tmp_path):
         assert [save.path for save in app.screen.saves] == [({first, second} - {target}).pop()]
         await pilot.press("enter")
         await settle(pilot, app)
-        assert isinstance(app.screen, GameScreen | CurtainScreen)
+        assert isinstance(app.screen, TableScreen | CurtainScreen)
 
 
 @pytest.mark.parametrize("keys", [("enter",), ("p",), ("v",)], ids=["open", "replay", "review"])
@@ -347,7 +347,7 @@ async def test_log_beside_the_table_keeps_the_latest_and_l_shows_all(tmp_path):
         assert f"{total}. " in beside and "\n1. " not in beside
         await press_to(pilot, "l", FullLogScreen)
         assert app.screen.lines == match.log()
-        await press_to(pilot, "escape", GameScreen)
+        await press_to(pilot, "escape", TableScreen)
 
 
 def test_every_registered_game_has_a_table_and_rules_to_read():
@@ -397,7 +397,7 @@ async def test_the_log_stays_on_its_newest_lines_after_the_terminal_shrinks_and_
             await pilot.pause()
             await pilot.pause()
             if size != (70, 20):  # too small: the notice covers the game meanwhile
-                assert isinstance(app.screen, GameScreen)
+                assert isinstance(app.screen, TableScreen)
                 assert log.scroll_y == log.max_scroll_y > 0, size
 
 
@@ -424,8 +424,8 @@ async def test_the_save_name_box_takes_as_many_characters_as_a_save_name_may_hav
         assert box.value == "a" * MAX_STEM  # the box stops where the name must stop
         await pilot.press("enter")
         await settle(pilot, app)
-        assert isinstance(app.screen, GameScreen)
-        assert game_screen(app).save_path.name == "a" * MAX_STEM + ".json"
+        assert isinstance(app.screen, TableScreen)
+        assert game_screen(app).driver.save_path.name == "a" * MAX_STEM + ".json"
 
 
 async def test_an_unticked_checkbox_shows_an_empty_box_in_either_symbol_set(tmp_path):

@@ -6,7 +6,7 @@ import pytest
 
 from karavan_tui.modals.confirm import ConfirmScreen
 from karavan_tui.modals.curtain import CurtainScreen
-from karavan_tui.screens.game import GameScreen
+from karavan_tui.screens.table import TableScreen
 
 from .helpers import game_screen, karakum_match, running, settle, start_with, visible_characters
 from .test_snapshots import snap_table
@@ -17,12 +17,12 @@ async def lift(pilot, app) -> None:
     assert isinstance(app.screen, CurtainScreen)
     await pilot.press("enter")
     await settle(pilot, app)
-    assert isinstance(app.screen, GameScreen)
+    assert isinstance(app.screen, TableScreen)
 
 
 def screen_viewer(app):
     """Whose cards the table under the modal shows (``None``: nobody's)."""
-    return game_screen(app).viewer
+    return game_screen(app).driver.viewer
 
 
 @pytest.mark.slow
@@ -32,12 +32,12 @@ async def test_undo_on_your_first_turn_does_not_take_back_anothers_move(tmp_path
         await pilot.press("enter", "enter")  # Ann draws her two cards
         await settle(pilot, app)
         await lift(pilot, app)  # Bob's turn
-        match = game_screen(app).match
+        match = game_screen(app).driver.match
         played = list(match.history)
         assert len(played) == 2 and match.to_move == 1
         await pilot.press("u")
         await settle(pilot, app)
-        assert match.history == played and isinstance(app.screen, GameScreen)
+        assert match.history == played and isinstance(app.screen, TableScreen)
         messages = [n.message for n in app._notifications]
         assert messages[-1] == "Ann decided last: you have made no decision to take back."
         await pilot.press("enter")  # Bob's own first card: his to take back, if Ann agrees
@@ -76,14 +76,14 @@ async def test_while_a_bot_moves_the_last_human_may_take_back_their_move(tmp_pat
         await pilot.press("enter", "enter")  # Ann's two cards; now the bot thinks
         await pilot.pause()
         screen = game_screen(app)
-        assert screen.thinking and screen.viewer is None
+        assert screen.driver.thinking and screen.driver.viewer is None
         await pilot.press("u")
         await pilot.pause()
         # Her card from the deck showed her something: Bob must agree, and the bot waits.
-        assert isinstance(app.screen, ConfirmScreen) and not screen.thinking
+        assert isinstance(app.screen, ConfirmScreen) and not screen.driver.thinking
         await pilot.press("y")
         await pilot.pause()
-        assert len(screen.match.history) == 1 and screen.match.to_move == 0
+        assert len(screen.driver.match.history) == 1 and screen.driver.match.to_move == 0
 
 
 async def test_the_curtain_tells_in_public_words_what_happened_since_your_last_turn(tmp_path):
@@ -93,7 +93,7 @@ async def test_the_curtain_tells_in_public_words_what_happened_since_your_last_t
         await pilot.press("enter", "enter")  # Ann draws her two cards
         await settle(pilot, app)
         assert isinstance(app.screen, CurtainScreen)
-        match = game_screen(app).match
+        match = game_screen(app).driver.match
         news = match.log()[1:]  # the public lines of Ann's two decisions
         assert len(news) == 2
         drawn = visible_characters(app)

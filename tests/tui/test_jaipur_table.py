@@ -16,7 +16,7 @@ from karavan_core.match import Match, Seat
 from karavan_core.registry import get_game
 from karavan_tui.modals.choice import ChoiceScreen
 from karavan_tui.modals.curtain import CurtainScreen
-from karavan_tui.screens.game import GameScreen
+from karavan_tui.screens.table import TableScreen
 from karavan_tui.tables.jaipur import MarketZone, RoundSummaryScreen, stable_layout
 
 from .helpers import (
@@ -100,7 +100,7 @@ async def test_whole_match_human_against_random_bot(tmp_path):
     """New-game dialog → Jaipur → a whole seeded match by keys (and a click) → game over."""
     async with against_random_bot(tmp_path, "jaipur") as (app, pilot):
         screen = game_screen(app)
-        match = screen.match
+        match = screen.driver.match
         assert match.game.name == "jaipur" and match.seats[1].is_bot
         # The first decision by mouse: a click on the first market card takes it.
         while match.to_move != 0:
@@ -122,7 +122,7 @@ async def test_the_last_stretch_of_a_match_by_keys_ends_at_the_game_over_screen(
 
 async def play_out_by_keys(pilot, app) -> None:
     """Play the human's turns by keys, reading each round summary, until the match is over."""
-    match = game_screen(app).match
+    match = game_screen(app).driver.match
     rounds_before = len(match.state.rounds)
     summaries = 0
 
@@ -132,7 +132,7 @@ async def play_out_by_keys(pilot, app) -> None:
             summaries += 1
             await pilot.press("enter")
             return
-        assert isinstance(app.screen, GameScreen) and match.to_move == 0
+        assert isinstance(app.screen, TableScreen) and match.to_move == 0
         before = len(match.history)
         await play_turn_by_keys(pilot, match)
         await settle(pilot, app)
@@ -192,7 +192,7 @@ async def test_an_illegal_sale_is_refused_with_a_notification(tmp_path):
     assert reason
     async with running(tmp_path, match, notifications=True) as (app, pilot):
         await press_card(pilot, "hand-row", GOODS.index(good))
-        assert isinstance(app.screen, GameScreen)
+        assert isinstance(app.screen, TableScreen)
         assert [n.message for n in app._notifications] == [reason]
         assert match.history == [] and match.state is state
 
@@ -242,7 +242,7 @@ async def test_round_summary_between_rounds_and_again_on_o(tmp_path):
         await pilot.press("enter")
         await pilot.pause()
         await press_to(pilot, "o", RoundSummaryScreen)
-        await press_to(pilot, "escape", GameScreen)
+        await press_to(pilot, "escape", TableScreen)
 
 
 @pytest.mark.slow
@@ -268,7 +268,7 @@ async def test_a_bot_waits_while_the_round_summary_is_open(tmp_path):
         for _ in range(5):
             await pilot.pause(0.05)
         assert isinstance(app.screen, RoundSummaryScreen)
-        assert len(match.history) == decided and not screen.thinking
+        assert len(match.history) == decided and not screen.driver.thinking
         await pilot.press("enter")
         await settle(pilot, app)
         assert len(match.history) > decided  # the bot plays once the summary is closed
@@ -384,8 +384,8 @@ async def test_the_market_keeps_its_places_through_undo_and_resume(tmp_path):
         await pilot.press("r", "r")
         await settle(pilot, app)
         assert market.shown == seen[3]
-        game_screen(app).flush()
-        path = game_screen(app).save_path
+        game_screen(app).driver.flush()
+        path = game_screen(app).driver.save_path
     again = make_app(tmp_path)
     async with again.run_test(size=(80, 24)) as pilot:
         again.open_file(path)
@@ -396,11 +396,11 @@ async def test_the_market_keeps_its_places_through_undo_and_resume(tmp_path):
 async def test_the_replay_offers_no_move(tmp_path):
     """A replay plays nothing: the table says nothing of Enter selling, x exchanging or
     Space marking."""
-    from karavan_tui.screens.replay import ReplayScreen
+    from karavan_tui.screens.replay import Replay
 
     match = jaipur_match(moves=6)
     async with running(tmp_path) as (app, pilot):
-        app.push_screen(ReplayScreen(match, 6, 0))  # at Ann's decision, as she saw it
+        app.push_screen(TableScreen(Replay(match, 6, 0)))  # at Ann's decision, as she saw it
         await pilot.pause()
         text = visible_characters(app)
         assert "Ann's hand" in text
@@ -411,12 +411,12 @@ async def test_the_replay_offers_no_move(tmp_path):
 async def test_at_the_end_of_the_match_every_bonus_token_is_valued(tmp_path):
     """Bonus values stay hidden only until the round ends: once the match is over (and in
     the face-up replay) the table values everyone's."""
-    from karavan_tui.screens.replay import ReplayScreen
+    from karavan_tui.screens.replay import Replay
 
     match = jaipur_match("Ann,bot:random", seed=4243, moves=2000, until=lambda m: m.is_over())
     assert match.is_over() and all(s.bonus_tokens for s in match.state.rounds[-1].scores)
     async with running(tmp_path) as (app, pilot):
-        app.push_screen(ReplayScreen(match, len(match.history), 0))
+        app.push_screen(TableScreen(Replay(match, len(match.history), 0)))
         await pilot.pause()
         await pilot.press("f")
         await pilot.pause()

@@ -26,8 +26,8 @@ from karavan_core.match import Match
 from karavan_core.text import MAX_NAME_LENGTH
 from karavan_tui.modals.choice import ChoiceScreen
 from karavan_tui.modals.curtain import CurtainScreen
-from karavan_tui.screens.game import GameScreen
 from karavan_tui.screens.game_over import GameOverScreen
+from karavan_tui.screens.table import TableScreen
 from karavan_tui.tables.karakorum import KarakorumTable, gone_since
 from karavan_tui.widgets.cards import CardRow
 from karavan_tui.widgets.side import first_sentence
@@ -91,7 +91,7 @@ async def test_the_new_game_dialog_offers_karakorum_and_a_whole_game_plays_by_ke
     """Title → dialog → a seeded game against a random bot, moves by Enter and a click."""
     async with against_random_bot(tmp_path, "karakorum") as (app, pilot):
         screen = game_screen(app)
-        match = screen.match
+        match = screen.driver.match
         assert match.game.name == "karakorum" and match.seed == SEED
         assert isinstance(screen.table, KarakorumTable)
         # One decision by mouse: the deck reveals (or, if not now, the engine says why).
@@ -109,7 +109,7 @@ async def test_the_last_stretch_of_a_game_by_keys_ends_at_the_game_over_screen(t
 
 async def play_out_by_keys(pilot, app) -> None:
     """Enter always acts on the slot the table points at; pickers take their first option."""
-    match = game_screen(app).match
+    match = game_screen(app).driver.match
 
     async def turn() -> None:
         before = len(match.history)
@@ -147,7 +147,7 @@ async def test_hot_seat_curtain_hides_the_table_and_the_deck_order_never_shows(t
         assert "Pass to Ann" in text and "reveal" not in text and "Goals" not in text
         await pilot.press("enter")
         await pilot.pause()
-        assert isinstance(app.screen, GameScreen) and screen.table.view.observation.player == 0
+        assert isinstance(app.screen, TableScreen) and screen.table.view.observation.player == 0
         # Ann reveals, stops, takes until it is Bob's decision: the curtain comes down.
         for _ in range(20):
             if match.to_move == 1:
@@ -181,7 +181,7 @@ async def test_two_deals_differing_only_in_the_deck_order_look_the_same(tmp_path
             for _ in range(3):
                 await pilot.pause(0.05)
             screen = game_screen(app)
-            screen.flush()  # the "saved" mark must not depend on the writer's timing
+            screen.driver.flush()  # the "saved" mark must not depend on the writer's timing
             screen.refresh_status()
             await pilot.pause()
             shots.append(visible_characters(app))
@@ -198,7 +198,7 @@ async def test_an_illegal_attempt_is_refused_with_the_engines_reason(tmp_path):
         assert app.screen.focused.id == "table-row"
         await pilot.press("right", "enter")  # the revealed card: not to be taken yet
         await pilot.pause()
-        assert isinstance(app.screen, GameScreen)
+        assert isinstance(app.screen, TableScreen)
         assert [n.message for n in app._notifications] == [reason]
         assert match.history == [] and match.state is state
         # The card is shown as not available now, the deck as available.
@@ -299,7 +299,7 @@ def at_step(step: Step) -> Match:
 )
 async def test_the_last_slot_of_the_table_row_says_what_it_does_in_each_step(tmp_path, step, words):
     async with running(tmp_path, at_step(step)) as (app, pilot):
-        if not isinstance(app.screen, GameScreen):
+        if not isinstance(app.screen, TableScreen):
             await pilot.press("enter")  # the curtain
             await pilot.pause()
         row = game_screen(app).query_one("#table-row", CardRow)

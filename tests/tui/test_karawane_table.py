@@ -11,7 +11,7 @@ from karavan_core.games.karawane.state import Play, PlayWithoutEffect
 from karavan_core.match import Match
 from karavan_tui.modals.choice import ChoiceScreen
 from karavan_tui.modals.curtain import CurtainScreen
-from karavan_tui.screens.game import GameScreen
+from karavan_tui.screens.table import TableScreen
 from karavan_tui.tables.karawane import SEAT_LETTERS, KarawaneTable, TrackZone, card_of
 from karavan_tui.widgets.cards import CardRow
 
@@ -76,7 +76,7 @@ async def test_whole_game_human_against_random_bot_through_keys_and_a_click(tmp_
         await pilot.press("ctrl+s")
         await settle(pilot, app)
         screen = game_screen(app)
-        match = screen.match
+        match = screen.driver.match
         assert match.game.name == "karawane" and match.seed == SEED
         assert [seat.name for seat in match.seats] == ["Player 1", "Random bot 2"]
         # The first move by mouse: camel A1 in the city, then the first card offered for it.
@@ -101,12 +101,12 @@ async def test_the_last_stretch_of_a_game_by_keys_ends_at_the_game_over_screen(t
 
 async def play_out_by_keys(pilot, app) -> None:
     """Play the first playable card of the hand (on the first camel offered) until the end."""
-    match = game_screen(app).match
+    match = game_screen(app).driver.match
     turns = 0
 
     async def turn() -> None:
         nonlocal turns
-        assert isinstance(app.screen, GameScreen) and match.to_move == 0
+        assert isinstance(app.screen, TableScreen) and match.to_move == 0
         legal = match.legal_actions()
         hand = match.state.hands[0]
         slot = next(i for i, card in enumerate(hand) if card in map(card_of, legal))
@@ -155,7 +155,7 @@ async def test_curtain_between_two_humans_hides_every_private_card(tmp_path):
         assert not any(label in rendered(app) for label in LABELS)
         await pilot.press("enter")
         await pilot.pause()
-        assert isinstance(app.screen, GameScreen) and screen.table.view.observation.player == 0
+        assert isinstance(app.screen, TableScreen) and screen.table.view.observation.player == 0
         hand = match.state.hands[0]
         assert [str(card.render()).split("\n")[0] for card in hand_row.cards] == [
             card.label for card in hand
@@ -196,11 +196,11 @@ async def test_illegal_attempts_are_refused_with_a_notification(tmp_path):
     reason = f"{card.label} can move no camel now: play another card."
     async with running(tmp_path, match, notifications=True) as (app, pilot):
         await play_card(pilot, app, slot)
-        assert isinstance(app.screen, GameScreen)
+        assert isinstance(app.screen, TableScreen)
         assert [n.message for n in app._notifications] == [reason]
         # A rival's camel in the city cannot be moved by any card in Ann's hand.
         await click_camel(pilot, app, 1, 0)
-        assert isinstance(app.screen, GameScreen)
+        assert isinstance(app.screen, TableScreen)
         messages = [n.message for n in app._notifications]
         assert messages == [reason, "No card in your hand can move camel B1 now."]
         assert match.history == [] and match.state is state

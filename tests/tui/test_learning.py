@@ -15,8 +15,8 @@ from karavan_core.games.jaipur.state import Sell, TakeGood
 from karavan_tui.modals.choice import ChoiceScreen
 from karavan_tui.modals.curtain import CurtainScreen
 from karavan_tui.screens.game_over import GameOverScreen
-from karavan_tui.screens.replay import ReplayScreen
 from karavan_tui.screens.review import ReviewScreen
+from karavan_tui.screens.table import TableScreen
 from karavan_tui.widgets.side import StatusLine
 from tests.core.test_analysis import decisive_jaipur
 
@@ -82,8 +82,8 @@ async def test_a_hint_marks_the_decision_says_it_and_is_counted_in_the_save(tmp_
         assert match.history[-1] == Sell(Card.LEATHER, 1)
         assert isinstance(app.screen, GameOverScreen)
         assert "Hints asked for: Ann 1." in visible_characters(app)
-        game_screen(app).flush()
-        assert load_match(game_screen(app).save_path).hints == [1, 0]
+        game_screen(app).driver.flush()
+        assert load_match(game_screen(app).driver.save_path).hints == [1, 0]
 
 
 @pytest.mark.slow
@@ -138,18 +138,18 @@ async def test_no_hint_behind_the_curtain_or_for_a_bot(tmp_path):
         await pilot.press("h")  # behind the curtain: nothing
         await pilot.pause()
         screen = game_screen(app)
-        assert not screen.hinting and match.hints == [0, 0, 0]
+        assert not screen.driver.hinting and match.hints == [0, 0, 0]
         await pilot.press("enter")  # Ann lifts the curtain and plays
         await pilot.pause()
         while match.to_move == 0:
             await pilot.press("a", "enter")
             await pilot.pause()
-        assert screen.thinking and match.to_move == 1
+        assert screen.driver.thinking and match.to_move == 1
         await pilot.press("h")  # the bot's turn
         await pilot.pause()
-        assert not screen.hinting and match.hints == [0, 0, 0]
-        assert screen.check_action("hint", ()) is None  # greyed in the Footer
-        screen.cancel_bot()
+        assert not screen.driver.hinting and match.hints == [0, 0, 0]
+        assert screen.driver.allows("hint") is None  # greyed in the Footer
+        screen.driver.cancel_bot()
 
 
 @pytest.mark.slow
@@ -177,8 +177,8 @@ async def test_a_blunder_is_found_in_the_review_from_the_game_over_screen_and_re
         await pilot.press("enter")
         await pilot.pause()
         replay = app.screen
-        assert isinstance(replay, ReplayScreen)
-        assert replay.position == 0 and replay.viewer == 0
+        assert isinstance(replay, TableScreen)
+        assert replay.driver.position == 0 and replay.driver.viewer == 0
         text = visible_characters(app)
         assert "Decision 1 of 2" in text and "?? Blunder, chance" in text
         hinted = replay.query(".-hinted")  # the Expert's choice: the leather in Ann's hand
@@ -199,23 +199,27 @@ async def test_replay_steps_through_a_finished_game_and_turns_every_card_face_up
         app.show_replay(match)
         await pilot.pause()
         replay = app.screen
-        assert isinstance(replay, ReplayScreen) and replay.position == 0 and replay.viewer == 0
+        assert (
+            isinstance(replay, TableScreen)
+            and replay.driver.position == 0
+            and replay.driver.viewer == 0
+        )
         await pilot.press("right", "right")
-        assert replay.position == 2
+        assert replay.driver.position == 2
         await pilot.press("left")
-        assert replay.position == 1
+        assert replay.driver.position == 1
         await pilot.press("end")
-        assert replay.position == len(match.history)
+        assert replay.driver.position == len(match.history)
         await pilot.press("home")
-        assert replay.position == 0
+        assert replay.driver.position == 0
         await pilot.press("v")  # the viewers of a finished game: everyone, then each seat
-        assert replay.viewer == 1 and not isinstance(app.screen, CurtainScreen)
+        assert replay.driver.viewer == 1 and not isinstance(app.screen, CurtainScreen)
         await pilot.press("f")
         await pilot.pause()
         text = visible_characters(app)
         assert "every card face up" in text and "Resource deck" in text
         await pilot.press("enter")  # nothing is played in a replay
-        assert len(match.history) == len(replay.match.history)
+        assert len(match.history) == len(replay.driver.match.history)
 
 
 @pytest.mark.slow
@@ -225,20 +229,20 @@ async def test_a_replay_of_a_game_in_progress_shows_each_player_only_their_own_c
         app.show_replay(match)
         await pilot.pause()
         replay = app.screen
-        assert isinstance(replay, ReplayScreen)
-        assert replay.viewer is None and replay.viewers == [None, 0, 1]
+        assert isinstance(replay, TableScreen)
+        assert replay.driver.viewer is None and replay.driver.viewers == [None, 0, 1]
         await pilot.press("f")  # not before the end
-        assert not replay.face_up
+        assert not replay.driver.face_up
         await pilot.press("right", "right", "right")
         await pilot.press("v")  # to Ann's view: behind the curtain first
         await pilot.pause()
-        assert isinstance(app.screen, CurtainScreen) and replay.viewer is None
+        assert isinstance(app.screen, CurtainScreen) and replay.driver.viewer is None
         await pilot.press("enter")
         await pilot.pause()
-        assert replay.viewer == 0
+        assert replay.driver.viewer == 0
         # Dealing Bob's cards afresh changes nothing Ann sees.
         before = screen_characters(replay, app)
-        index = replay.position
+        index = replay.driver.position
         states = list(match.states)
         match.states[index] = JAIPUR.sample_state(
             JAIPUR.observe(match.states[index], 0), random.Random(5)
@@ -265,7 +269,7 @@ async def test_review_and_replay_open_from_the_load_dialog(tmp_path):
         assert review.seats == [0]
         await pilot.press("p")
         await pilot.pause()
-        assert isinstance(app.screen, ReplayScreen) and app.screen.viewer == 0
+        assert isinstance(app.screen, TableScreen) and app.screen.driver.viewer == 0
         await pilot.press("escape", "escape")
         await pilot.pause()
         await pilot.press("l")
@@ -273,7 +277,7 @@ async def test_review_and_replay_open_from_the_load_dialog(tmp_path):
         await pilot.pause(0.2)
         await pilot.press("p")
         await pilot.pause()
-        assert isinstance(app.screen, ReplayScreen) and app.screen.position == 0
+        assert isinstance(app.screen, TableScreen) and app.screen.driver.position == 0
 
 
 async def test_a_review_of_a_hot_seat_game_in_progress_is_one_player_behind_the_curtain(tmp_path):
@@ -373,8 +377,8 @@ async def test_a_game_against_hard_with_two_hints_then_its_review_and_a_replayed
         await pilot.press("enter")
         await pilot.pause()
         replay = app.screen
-        assert isinstance(replay, ReplayScreen)
-        assert replay.position == mistakes[0].index and replay.viewer == 0
+        assert isinstance(replay, TableScreen)
+        assert replay.driver.position == mistakes[0].index and replay.driver.viewer == 0
         assert f"Decision {mistakes[0].index + 1} of {len(match.history)}" in visible_characters(
             app
         )

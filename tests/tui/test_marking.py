@@ -10,7 +10,7 @@ from karavan_core.games.karakorum.state import Place, Reveal, Step, Take
 from karavan_core.games.karakum.rules import payments, price
 from karavan_core.games.karakum.state import Buy, Pay
 from karavan_tui.modals.choice import ChoiceScreen
-from karavan_tui.screens.game import GameScreen
+from karavan_tui.screens.table import TableScreen
 from karavan_tui.widgets.cards import CardRow
 
 from .helpers import game_screen, running, seeded_match, settle, start_with
@@ -252,7 +252,7 @@ def karakorum_placing_position():
 async def test_a_karakorum_card_is_placed_by_marking_it_then_choosing_its_expedition(tmp_path):
     match, places = karakorum_placing_position()
     async with running(tmp_path, match, (100, 30), notifications=True) as (app, pilot):
-        if not isinstance(app.screen, GameScreen):
+        if not isinstance(app.screen, TableScreen):
             await pilot.press("enter")  # the curtain
             await pilot.pause()
         screen = game_screen(app)
@@ -300,7 +300,7 @@ def karakorum_taking_position():
 async def test_several_karakorum_cards_of_one_peak_are_taken_together(tmp_path):
     match, pair, other = karakorum_taking_position()
     async with running(tmp_path, match, (100, 30), notifications=True) as (app, pilot):
-        if not isinstance(app.screen, GameScreen):
+        if not isinstance(app.screen, TableScreen):
             await pilot.press("enter")
             await pilot.pause()
         screen = game_screen(app)
@@ -350,7 +350,7 @@ async def test_one_escape_closes_a_narrowed_move_list(tmp_path):
         assert isinstance(app.screen, ChoiceScreen) and app.screen.query_text == "camel"
         await pilot.press("escape")
         await pilot.pause()
-        assert isinstance(app.screen, GameScreen) and match.history == []
+        assert isinstance(app.screen, TableScreen) and match.history == []
 
 
 async def test_a_right_click_marks_a_card_and_a_click_on_the_exchange_card_acts(tmp_path):

@@ -11,8 +11,8 @@ from karavan_tui.modals.choice import ChoiceScreen
 from karavan_tui.modals.confirm import ConfirmScreen
 from karavan_tui.modals.curtain import CurtainScreen
 from karavan_tui.modals.save_as import SaveAsScreen
-from karavan_tui.screens.game import GameScreen
 from karavan_tui.screens.game_over import GameOverScreen
+from karavan_tui.screens.table import TableScreen
 from karavan_tui.screens.title import TitleScreen
 from karavan_tui.widgets.cards import CardRow
 
@@ -48,14 +48,14 @@ async def play_out_by_keys(pilot, app) -> None:
         if screen.table.marking_status():  # a camel chosen: its payment is marked, Enter buys
             await pilot.press("enter")
     assert isinstance(app.screen, GameOverScreen)
-    match = screen.match
+    match = screen.driver.match
     assert match.is_over()
     result = match.game.result(match.state)
     winners = " and ".join(match.seats[s].name for s in result.winners)
     assert str(app.screen.query_one("#winners").render()).startswith(f"★ {winners}")
     # The autosave holds the finished game.
-    screen.flush()
-    assert load_match(screen.save_path).is_over()
+    screen.driver.flush()
+    assert load_match(screen.driver.save_path).is_over()
     await press_to(pilot, "t", TitleScreen)
 
 
@@ -64,8 +64,8 @@ async def test_whole_game_human_against_random_bot_through_keys(tmp_path):
     """Title → new game dialog → a whole seeded game, human moves by keys → game over."""
     async with against_random_bot(tmp_path) as (app, pilot):  # Karakum, Player 1 against a bot
         screen = game_screen(app)
-        assert [seat.name for seat in screen.match.seats] == ["Player 1", "Random bot 2"]
-        assert screen.match.seed == 4242
+        assert [seat.name for seat in screen.driver.match.seats] == ["Player 1", "Random bot 2"]
+        assert screen.driver.match.seed == 4242
         await play_out_by_keys(pilot, app)
 
 
@@ -85,10 +85,10 @@ async def test_table_keys_take_cards_and_buy_with_the_payment_picker(tmp_path):
         assert app.screen.focused.id == "resources"
         await pilot.press("right", "enter")  # first face-up card
         await settle(pilot, app)
-        assert screen.match.history[0] == TakeCard(0)
+        assert screen.driver.match.history[0] == TakeCard(0)
         await pilot.press("enter")  # the second card: the new card in the same place
         await settle(pilot, app)
-        assert screen.match.history[1] == TakeCard(0)
+        assert screen.driver.match.history[1] == TakeCard(0)
         # Gather until a camel can be bought, then buy through the market and the picker.
         for _ in range(40):
             state = match.state
@@ -131,27 +131,27 @@ async def test_table_keys_take_cards_and_buy_with_the_payment_picker(tmp_path):
 async def test_undo_and_redo_by_key(tmp_path):
     async with running(tmp_path, karakum_match()) as (app, pilot):
         screen = game_screen(app)
-        match = screen.match
-        assert screen.check_action("undo", ()) is None
-        assert screen.check_action("redo", ()) is None
+        match = screen.driver.match
+        assert screen.driver.allows("undo") is None
+        assert screen.driver.allows("redo") is None
         await pilot.press("enter", "enter")  # Ann draws twice; the bot answers
         await settle(pilot, app)
         assert match.to_move == 0 and len(match.history) >= 3
         played = list(match.history)
-        assert screen.check_action("undo", ()) is True
+        assert screen.driver.allows("undo") is True
         await pilot.press("u")  # back to before Ann's second card (bot moves go too)
         await settle(pilot, app)
         assert match.history == played[:1]
         await pilot.press("u")
         await settle(pilot, app)
         assert match.history == []
-        assert screen.check_action("undo", ()) is None
-        assert screen.check_action("redo", ()) is True
+        assert screen.driver.allows("undo") is None
+        assert screen.driver.allows("redo") is True
         await pilot.press("r", "r")
         await settle(pilot, app)
         assert match.history == played
-        screen.flush()
-        assert load_match(game_screen(app).save_path).history == played
+        screen.driver.flush()
+        assert load_match(game_screen(app).driver.save_path).history == played
 
 
 async def test_save_quit_resume_from_title_and_continue(tmp_path):
@@ -161,7 +161,7 @@ async def test_save_quit_resume_from_title_and_continue(tmp_path):
         await settle(pilot, app)
         await pilot.press("enter", "enter")
         await settle(pilot, app)
-        played = list(game_screen(app).match.history)
+        played = list(game_screen(app).driver.match.history)
         await press_to(pilot, "s", SaveAsScreen)
         field = app.screen.query_one("#save-name")
         field.value = "my game"
@@ -174,15 +174,15 @@ async def test_save_quit_resume_from_title_and_continue(tmp_path):
         await pilot.press("c")  # resume
         await settle(pilot, app)
         screen = game_screen(app)
-        assert screen.match.history == played
+        assert screen.driver.match.history == played
         await pilot.press("enter", "enter")
         await settle(pilot, app)
-        assert len(screen.match.history) > len(played)
-        screen.flush()
-        assert load_match(saved).history == screen.match.history
+        assert len(screen.driver.match.history) > len(played)
+        screen.driver.flush()
+        assert load_match(saved).history == screen.driver.match.history
 
 
-def hand_shown(screen: GameScreen) -> bool:
+def hand_shown(screen: TableScreen) -> bool:
     return bool(screen.query_one("#hand-row").display)
 
 
@@ -196,9 +196,9 @@ async def test_curtain_between_two_humans_hides_every_private_card(tmp_path):
         assert screen.table.view.observation.player is None
         assert not hand_shown(screen)
         assert "×" not in str(screen.query_one("#hand").render())
-        await press_to(pilot, "enter", GameScreen)
+        await press_to(pilot, "enter", TableScreen)
         assert hand_shown(screen) and screen.table.view.observation.player == 0
-        hand = screen.match.state.hands[0]
+        hand = screen.driver.match.state.hands[0]
         first = screen.query_one("#hand-row", CardRow).cards[0]
         assert str(first.render()) == f"×{hand[0]}\njewelry"
         await pilot.press("enter", "enter")  # Ann's whole turn
@@ -223,7 +223,7 @@ async def test_illegal_action_is_refused_with_a_notification(tmp_path):
         await pilot.press("up")
         for _ in range(slot):
             await pilot.press("right")
-        await press_to(pilot, "enter", GameScreen)
+        await press_to(pilot, "enter", TableScreen)
         assert [n.message for n in app._notifications] == [reason]
         assert match.history == [] and match.state is state
 
@@ -236,16 +236,16 @@ async def test_bot_thinking_is_cancelled_by_undo(tmp_path):
         screen = game_screen(app)
         await pilot.press("enter", "enter")  # draw twice; now the bot thinks
         await pilot.pause()
-        assert screen.thinking and match_len(screen) == 2
+        assert screen.driver.thinking and match_len(screen) == 2
         await pilot.press("u")
         await pilot.pause()
-        assert not screen.thinking and match_len(screen) == 1
-        assert screen.match.history == [DrawCard()]
-        assert screen.match.state.step is Step.SECOND_CARD
+        assert not screen.driver.thinking and match_len(screen) == 1
+        assert screen.driver.match.history == [DrawCard()]
+        assert screen.driver.match.state.step is Step.SECOND_CARD
 
 
-def match_len(screen: GameScreen) -> int:
-    return len(screen.match.history)
+def match_len(screen: TableScreen) -> int:
+    return len(screen.driver.match.history)
 
 
 async def test_choosing_which_left_side_camel_joins(tmp_path):
@@ -277,19 +277,19 @@ async def test_rematch_keeps_the_seats_and_starts_afresh(tmp_path):
 
     async with running(tmp_path, play_to_end(karakum_match(moves=10))) as (app, pilot):
         assert isinstance(app.screen, GameOverScreen)
-        old = game_screen(app).match
+        old = game_screen(app).driver.match
         await pilot.press("r", "r")  # r is redo at the table: at game over it does nothing
         await settle(pilot, app)
-        assert isinstance(app.screen, GameOverScreen) and game_screen(app).match is old
+        assert isinstance(app.screen, GameOverScreen) and game_screen(app).driver.match is old
         await pilot.press("m")  # Rematch asks first
         await pilot.pause()
         assert isinstance(app.screen, ConfirmScreen)
         await press_to(pilot, "n", GameOverScreen)
         await pilot.press("m", "y")
         await settle(pilot, app)
-        new = game_screen(app).match
+        new = game_screen(app).driver.match
         assert new is not old and new.seats == old.seats and new.history == []
-        assert not new.is_over() and isinstance(app.screen, GameScreen)
+        assert not new.is_over() and isinstance(app.screen, TableScreen)
 
 
 def base_game():
@@ -314,16 +314,16 @@ async def test_a_take_back_after_seeing_a_card_is_counted_and_shown_at_the_end(t
     and the review say so, and the save keeps it."""
     async with running(tmp_path, near_the_end("karakum", "Ann,bot:random")) as (app, pilot):
         screen = game_screen(app)
-        match = screen.match
+        match = screen.driver.match
         game, seen = match.game, match.view(0)
         shows = next(a for a in match.legal_actions() if game.reveals(seen, a))
         assert screen.decide(shows)  # a card from the deck (or a new face-up one): Ann saw it
         await settle(pilot, app)
         await pilot.press("u")
         await settle(pilot, app)
-        assert match.takebacks == [1, 0] and isinstance(app.screen, GameScreen)
+        assert match.takebacks == [1, 0] and isinstance(app.screen, TableScreen)
         await play_out_by_keys(pilot, app)
-        assert load_match(screen.save_path).takebacks == [1, 0]
+        assert load_match(screen.driver.save_path).takebacks == [1, 0]
 
 
 async def test_the_results_and_the_review_name_who_took_back_after_seeing_a_card(tmp_path):

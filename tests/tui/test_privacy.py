@@ -107,7 +107,7 @@ async def same_after_redeals(pilot, app, match: Match, seen_by: int | None, read
 
     before = await steady()
     redeal(match, seen_by, len(match.history))
-    screen.refresh_view()
+    screen.redraw()
     await pilot.pause()
     assert await steady() == before
 
@@ -169,7 +169,7 @@ async def test_while_a_bot_moves_at_a_hot_seat_table_only_the_public_table_shows
         while match.to_move == 0:  # Ann plays from the move list (one or two decisions)
             await pilot.press("a", "enter")
             await pilot.pause()
-        assert screen.thinking and match.to_move == 1
+        assert screen.driver.thinking and match.to_move == 1
         assert screen.table.view.observation.player is None
         assert not screen.query_one("#hand-row").display
-        screen.cancel_bot()
+        screen.driver.cancel_bot()

@@ -11,7 +11,7 @@ from karavan_tui.modals.choice import ChoiceScreen
 from karavan_tui.modals.curtain import CurtainScreen
 from karavan_tui.modals.save_as import SaveAsScreen
 from karavan_tui.modals.saves import SavesScreen
-from karavan_tui.screens.game import GameScreen
+from karavan_tui.screens.table import TableScreen
 from karavan_tui.screens.title import TitleScreen
 
 from .helpers import (
@@ -37,7 +37,7 @@ async def test_markup_in_names_is_shown_literally_at_the_table_curtain_and_move_
     async with running(tmp_path, match, (120, 40)) as (app, pilot):
         assert isinstance(app.screen, CurtainScreen)
         assert "Pass to [/]" in visible_characters(app)
-        await press_to(pilot, "enter", GameScreen)
+        await press_to(pilot, "enter", TableScreen)
         table = visible_characters(app)
         assert "[/]'s hand" in table and "[bold red]x[/]" in table
         await press_to(pilot, "a", ChoiceScreen)
@@ -87,8 +87,8 @@ async def test_the_new_game_dialog_refuses_control_characters_and_long_names(tmp
         dialog.query_one("#name-0").value = "[b]Ann[/b]"
         await pilot.press("ctrl+s")
         await settle(pilot, app)
-        screens = [s for s in app.screen_stack if isinstance(s, GameScreen)]
-        assert screens and screens[0].match.seats[0].name == "[b]Ann[/b]"
+        screens = [s for s in app.screen_stack if isinstance(s, TableScreen)]
+        assert screens and screens[0].driver.match.seats[0].name == "[b]Ann[/b]"
 
 
 @pytest.mark.slow
@@ -101,8 +101,8 @@ async def test_save_as_checks_the_name_before_touching_any_file_and_moves_the_sa
         await pilot.press("enter")  # lift the curtain
         await pilot.pause()
         screen = app.screen
-        assert isinstance(screen, GameScreen)
-        first = screen.save_path
+        assert isinstance(screen, TableScreen)
+        first = screen.driver.save_path
         for bad in ("../escape", "x" * 70, "a/b", "\x1b[2J"):
             await press_to(pilot, "s", SaveAsScreen)
             app.screen.query_one("#save-name").value = bad
@@ -117,5 +117,5 @@ async def test_save_as_checks_the_name_before_touching_any_file_and_moves_the_sa
         app.screen.query_one("#save-name").value = "Our game"
         await pilot.press("enter")
         await pilot.pause()
-        assert screen.save_path == folder / "Our game.json"
+        assert screen.driver.save_path == folder / "Our game.json"
         assert sorted(p.name for p in folder.iterdir()) == ["Our game.json"]  # moved, not copied

@@ -155,7 +155,7 @@ def _host_with_table(ctx: Context, host: Host, bind: str, port: int, path: Path)
     """Serve ``host`` on a thread of its own and play its first human seat in the app here."""
     from karavan_net.client import HostUnreachable, JoinRefused, TableClient
     from karavan_net.server import HostServer, ServerThread
-    from karavan_tui.table_app import TableApp
+    from karavan_tui.app import TableApp
 
     seat = host.humans[0]
     server = HostServer([host], events=host.events)

@@ -68,7 +68,7 @@ async def _join(ctx: Context, host: str, port: int, name: str, bot: str | None) 
 
         print(f"Playing {printable(name)}'s seat at {client.address} as a {bot} bot.", flush=True)
         return await BotPlayer(client, bot, out=lambda line: print(line, flush=True)).play()
-    from karavan_tui.table_app import TableApp
+    from karavan_tui.app import TableApp
 
     app = TableApp(ctx.app_config(), client)
     await app.run_async()

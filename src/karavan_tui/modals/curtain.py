@@ -16,6 +16,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Label, Static
 
 from karavan_tui.context import karavan_app
+from karavan_tui.messages import BackToTitle, SaveOpenGame
 from karavan_tui.widgets.side import numbered
 
 
@@ -87,11 +88,11 @@ class CurtainScreen(Screen[None]):
 
     def action_save_as(self) -> None:
         """Save the game under the curtain by name; the curtain stays down."""
-        karavan_app(self).save_open_game()
+        self.post_message(SaveOpenGame())
 
     def action_leave(self) -> None:
         """Back to the title without lifting the curtain (the game is saved already)."""
-        karavan_app(self).show_title()
+        self.post_message(BackToTitle())
 
     def action_lift(self) -> None:
         """Show the table to the player."""

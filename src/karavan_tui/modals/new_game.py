@@ -16,7 +16,7 @@ from karavan_core.bots import BOT_LEVELS
 from karavan_core.engine import Game
 from karavan_core.match import BOT, HUMAN, MAX_SEED, Seat
 from karavan_core.text import MAX_NAME_LENGTH, check_name
-from karavan_tui.context import karavan_app
+from karavan_tui.messages import ShowRules
 
 MAX_SEATS = 4
 
@@ -254,7 +254,7 @@ class NewGameScreen(ModalScreen[NewGameRequest | None]):
 
     def action_rules(self) -> None:
         """Open the rules on the tab of the game chosen."""
-        karavan_app(self).show_rules(self.game.name)
+        self.post_message(ShowRules(self.game.name))
 
     def action_cancel(self) -> None:
         """Close without starting."""

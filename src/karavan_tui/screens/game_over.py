@@ -16,7 +16,7 @@ from textual.widgets import Button, Footer, Static
 
 from karavan_core.engine import Result
 from karavan_core.match import Match, winners_sentence
-from karavan_tui.context import karavan_app
+from karavan_tui.messages import OpenReplay, OpenReview
 from karavan_tui.modals.confirm import ConfirmScreen
 from karavan_tui.widgets.chart import score_chart
 from karavan_tui.widgets.chrome import AppHeader
@@ -141,11 +141,11 @@ class GameOverScreen(OverScreen[str]):
 
     def action_review(self) -> None:
         """The Expert's review of every human decision."""
-        karavan_app(self).show_review(self.match)
+        self.post_message(OpenReview(self.match))
 
     def action_replay(self) -> None:
         """Step through the game."""
-        karavan_app(self).show_replay(self.match)
+        self.post_message(OpenReplay(self.match))
 
     def action_leave(self, where: str) -> None:
         """Leave by key."""

@@ -9,24 +9,18 @@ seat's view is offered, and every hidden card can be turned face up.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
+from typing import ClassVar
 
 from rich.text import Text
-from textual.app import ComposeResult
-from textual.binding import Binding
-from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.screen import Screen
-from textual.widgets import Footer, Static
+from textual.binding import Binding, BindingType
 
 from karavan_core.analysis import GameReview, ReviewedDecision
 from karavan_core.engine import Action
 from karavan_core.match import Match
-from karavan_tui.context import karavan_app
-from karavan_tui.glyphs import Glyphs
 from karavan_tui.modals.curtain import CurtainScreen
-from karavan_tui.tables import TableView, View, table_for
-from karavan_tui.widgets.chrome import AppHeader
-from karavan_tui.widgets.side import GameLog, ScoreBoard, StatusLine
+from karavan_tui.screens.table import Driver, Frame, Status
+from karavan_tui.tables import View
 
 PUBLIC = None  # the viewer "everyone": the public view
 
@@ -50,22 +44,27 @@ def judged_words(reviewed: ReviewedDecision) -> str:
     )
 
 
-class ReplayScreen(Screen[None]):
+class Replay(Driver):
     """A read-only table at decision ``position`` of ``match``, moved with the arrows."""
 
-    CSS_PATH = ["game.tcss", "replay.tcss"]  # laid out as the game table is
-    DEFAULT_CLASSES = "table-screen"
-    AUTO_FOCUS = ""  # nothing: the arrows step through the game; the table plays nothing
-    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (120, "-wide"), (180, "-huge")]
-    BINDINGS = [
+    KIND = "replay"
+    NEWS_LINE = False  # the position line instead
+    BINDINGS: ClassVar[list[BindingType]] = [
         # Priority: the table's rows would take the arrows for their cursors.
-        Binding("left", "step(-1)", "Back", key_display="←", priority=True),
-        Binding("right", "step(1)", "Next", key_display="→", priority=True),
-        Binding("home", "jump(0)", "Start", show=False, priority=True),
-        Binding("end", "jump(-1)", "End", show=False, priority=True),
-        Binding("v", "viewer", "Viewer", tooltip="See the table as another player saw it"),
-        Binding("f", "face_up", "Face up", tooltip="Every card face up (once the game is over)"),
-        Binding("escape,q", "close", "Close"),
+        Binding("left", "driver('step', -1)", "Back", key_display="←", priority=True),
+        Binding("right", "driver('step', 1)", "Next", key_display="→", priority=True),
+        Binding("home", "driver('jump', 0)", "Start", show=False, priority=True),
+        Binding("end", "driver('jump', -1)", "End", show=False, priority=True),
+        Binding(
+            "v", "driver('viewer')", "Viewer", tooltip="See the table as another player saw it"
+        ),
+        Binding(
+            "f",
+            "driver('face_up')",
+            "Face up",
+            tooltip="Every card face up (once the game is over)",
+        ),
+        Binding("escape,q", "driver('close')", "Close"),
     ]
 
     def __init__(
@@ -76,7 +75,6 @@ class ReplayScreen(Screen[None]):
         review: GameReview | None = None,
         viewers: Sequence[int | None] | None = None,
     ) -> None:
-        super().__init__()
         self.match = match
         self.game = match.game
         self.over = match.is_over()
@@ -90,39 +88,9 @@ class ReplayScreen(Screen[None]):
         self.position = max(0, min(position, len(match.history)))
         self.face_up = False
         self.judged = {d.index: d for d in review.decisions} if review is not None else {}
-        self.table: TableView = table_for(self.game.name)(self, id="table")
 
-    # -- layout -------------------------------------------------------------------
-    def compose(self) -> ComposeResult:
-        """The position line, the table beside scores and log, the judgement, the keys."""
-        yield AppHeader()
-        yield Static("", id="replay-info")
-        with Horizontal(id="main"):
-            yield self.table
-            with Vertical(id="side"):
-                scores = ScoreBoard(id="scores")
-                scores.border_title = self.game.score_label
-                yield scores
-                yield GameLog(id="log")
-                with VerticalScroll(id="face-up"):
-                    yield Static("", id="face-up-text")
-        yield StatusLine(id="status")
-        yield Footer(compact=True)
-
-    def on_mount(self) -> None:
-        """Draw the first position."""
-        self.sub_title = f"Replay of {self.game.title}"
-        self.query_one(GameLog).border_title = f"Log {self.glyphs.sep} seed {self.match.seed}"
-        self.query_one("#face-up").border_title = "Every card face up"
-        self.redraw()
-
-    @property
-    def glyphs(self) -> Glyphs:
-        """The current symbol set."""
-        return karavan_app(self).glyphs
-
-    def redraw(self) -> None:
-        """Draw the table at the current position from the current viewer's observation."""
+    def frame(self) -> Frame:
+        """The table at the current position, from the current viewer's observation."""
         match, game, g = self.match, self.game, self.glyphs
         at = self.position
         state = match.states[at]
@@ -133,31 +101,37 @@ class ReplayScreen(Screen[None]):
             legal = tuple(game.legal_actions(state))  # as that player had them (never played)
         before = match.view(self.viewer, at - 1) if at else None
         news = tuple(match.history[at - 1 : at])
-        scores = game.result(state).scores
+        result = game.result(state)
         past = match.public_views()[: at + 1]
-        view = View(game, match.seats, observation, legal, g, scores, before, news, past, False)
-        self.table.show(view)
+        view = View(
+            game, match.seats, observation, legal, g, result.scores, before, news, past, False
+        )
         judged = self.judged.get(at)
-        shows_judgement = judged is not None and (self.over or judged.seat == self.viewer)
-        self.table.mark_hint(judged.judgement.best if shows_judgement and judged else None)
-        winners = game.result(state).winners if game.is_over(state) else ()
-        self.query_one(ScoreBoard).show(match.seats, scores, to_move, winners, g)
-        self.query_one(GameLog).show(match.log()[: at + 1], at if at else None, g)
-        self.query_one("#replay-info", Static).update(self._info(at, to_move))
-        words = judged_words(judged) if shows_judgement and judged else self._decision_words(at)
-        self.query_one(StatusLine).show(words, False, "", g)
-        face_up = self.face_up and self.over
-        self.query_one("#face-up").display = face_up
-        self.query_one(GameLog).display = not face_up
-        if face_up:
-            text = Text()
+        if judged is not None and not (self.over or judged.seat == self.viewer):
+            judged = None
+        words = judged_words(judged) if judged is not None else self._decision_words(at)
+        face_up = None
+        if self.face_up and self.over:
+            face_up = Text()
             for what, cards in game.disclose(state):
-                text.append(f"{what}: ", style="bold")
-                text.append(f"{cards}\n")
-            self.query_one("#face-up-text", Static).update(text)
-        self.refresh_bindings()
+                face_up.append(f"{what}: ", style="bold")
+                face_up.append(f"{cards}\n")
+        return Frame(
+            view,
+            subtitle=f"Replay of {game.title}",
+            log_title=f"Log {g.sep} seed {match.seed}",
+            to_move=to_move,
+            winners=result.winners if game.is_over(state) else (),
+            log=match.log()[: at + 1],
+            log_news_from=at if at else None,
+            # The judgement or the next decision, whatever the table marks.
+            status=Status(words, first=True),
+            hinted=judged.judgement.best if judged is not None else None,
+            info=self._info(at, to_move),
+            face_up=face_up,
+        )
 
-    def _info(self, at: int, to_move: int | None) -> Text:
+    def _info(self, at: int, to_move: int | None) -> str:
         total = len(self.match.history)
         names = [seat.name for seat in self.match.seats]
         whose = "the game is over" if to_move is None else f"{names[to_move]} to decide"
@@ -166,7 +140,7 @@ class ReplayScreen(Screen[None]):
             seen = "every card face up"
         sep = self.glyphs.sep
         where = f"Decision {at + 1} of {total}" if at < total else f"After all {total} decisions"
-        return Text(f"{where} {sep} {whose} {sep} {seen}")
+        return f"{where} {sep} {whose} {sep} {seen}"
 
     def _decision_words(self, at: int) -> str:
         """The decision taken here, as the log tells it (public words), or how to move on."""
@@ -176,48 +150,34 @@ class ReplayScreen(Screen[None]):
             return "The end of the game. Left steps back, f turns every card face up."
         return "The last position saved. Left steps back."
 
-    # -- the table's host interface (a replay plays nothing) -----------------------
+    # -- the table's gestures (a replay plays nothing) -------------------------------
     def decide(self, *actions: Action) -> bool:
         """Nothing is played in a replay: say how to move instead."""
         self.notify("A replay: Left and Right step through the game.", severity="warning")
         return False
 
-    def choose(
-        self,
-        title: str,
-        options: Sequence[str],
-        on_pick: Callable[[int], object],
-        searchable: bool = False,
-        highlight: int | None = None,
-    ) -> None:
-        """No picker opens in a replay."""
-        self.decide()
-
     def check(self, *actions: Action) -> str | None:
         """Every gesture is refused in a replay."""
         return "Nothing is played in a replay."
-
-    def refresh_status(self) -> None:
-        """Nothing to redraw: the status line shows the judgement or the next decision."""
 
     def preview(self, action: Action) -> str:
         """``action`` in the words of the viewer at this position."""
         return self.game.preview(self.match.view(self.viewer, self.position), action)
 
     # -- keys ---------------------------------------------------------------------
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+    def allows(self, name: str) -> bool | None:
         """Face up only once the game is over; another viewer only if there is one."""
-        if action == "face_up":
+        if name == "face_up":
             return True if self.over else None
-        if action == "viewer":
+        if name == "viewer":
             return True if len(self.viewers) > 1 else None
         return True
 
-    def action_step(self, step: int) -> None:
+    def do_step(self, step: int) -> None:
         """One decision back or on."""
         self.go_to(self.position + step)
 
-    def action_jump(self, where: int) -> None:
+    def do_jump(self, where: int) -> None:
         """To the deal (0) or the last position (-1)."""
         self.go_to(len(self.match.history) if where < 0 else where)
 
@@ -226,9 +186,9 @@ class ReplayScreen(Screen[None]):
         position = max(0, min(position, len(self.match.history)))
         if position != self.position:
             self.position = position
-            self.redraw()
+            self.screen.redraw()
 
-    def action_viewer(self) -> None:
+    def do_viewer(self) -> None:
         """See the table as the next player (or everyone) saw it."""
         if len(self.viewers) < 2:
             return
@@ -236,26 +196,26 @@ class ReplayScreen(Screen[None]):
         self.face_up = False
         if self.guarded and following is not None:
             self.viewer = PUBLIC  # nothing private stays on screen under the curtain
-            self.redraw()
+            self.screen.redraw()
 
             def lifted(_: object) -> None:
                 self.viewer = following
-                self.redraw()
+                self.screen.redraw()
 
             name = self.match.seats[following].name
-            self.app.push_screen(CurtainScreen(name, at_table=False), lifted)
+            self.screen.app.push_screen(CurtainScreen(name, at_table=False), lifted)
             return
         self.viewer = following
-        self.redraw()
+        self.screen.redraw()
 
-    def action_face_up(self) -> None:
+    def do_face_up(self) -> None:
         """Turn every card face up, or back (only once the game is over)."""
         if not self.over:
             self.notify("Cards are turned face up only once the game is over.")
             return
         self.face_up = not self.face_up
-        self.redraw()
+        self.screen.redraw()
 
-    def action_close(self) -> None:
+    def do_close(self) -> None:
         """Back to where the replay was opened."""
-        self.dismiss(None)
+        self.screen.dismiss(None)

@@ -30,7 +30,8 @@ from karavan_core.analysis import THRESHOLDS, GameReview, Verdict, review_match
 from karavan_core.match import Match
 from karavan_core.text import plural
 from karavan_tui.context import karavan_app
-from karavan_tui.screens.replay import ReplayScreen, verdict_mark
+from karavan_tui.screens.replay import Replay, verdict_mark
+from karavan_tui.screens.table import TableScreen
 from karavan_tui.widgets.chart import chance_chart
 from karavan_tui.widgets.chrome import AppHeader
 
@@ -254,7 +255,7 @@ class ReviewScreen(Screen[None]):
         index = int(event.option.id)
         seat = self.match.actor(index)
         self.app.push_screen(
-            ReplayScreen(self.match, index, seat, self.review, viewers=self.viewers(seat))
+            TableScreen(Replay(self.match, index, seat, self.review, viewers=self.viewers(seat)))
         )
 
     def viewers(self, seat: int | None = None) -> list[int | None] | None:
@@ -267,7 +268,7 @@ class ReviewScreen(Screen[None]):
         """Step through the game from the deal."""
         first = self.seats[0] if len(self.seats) == 1 else None
         self.app.push_screen(
-            ReplayScreen(self.match, 0, first, self.review, viewers=self.viewers())
+            TableScreen(Replay(self.match, 0, first, self.review, viewers=self.viewers()))
         )
 
     def action_close(self) -> None:

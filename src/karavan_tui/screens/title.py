@@ -19,6 +19,7 @@ from karavan_core.saves import SaveSummary, list_saves, resumable
 from karavan_core.text import plural
 from karavan_core.version import __version__
 from karavan_tui.context import karavan_app
+from karavan_tui.messages import OpenSave
 from karavan_tui.modals.saves import when
 from karavan_tui.widgets.chrome import AppHeader
 
@@ -136,4 +137,4 @@ class TitleScreen(Screen[None]):
         if self.latest is None:
             self.notify("There is no game in progress to resume.", severity="warning")
             return
-        karavan_app(self).open_file(self.latest.path)
+        self.post_message(OpenSave(self.latest.path))

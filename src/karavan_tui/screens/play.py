@@ -1,10 +1,10 @@
-"""The game screen: one game's table, the scores, the log and the status line.
+"""A game played here: the driver of the table screen for a local match.
 
 The match is run by a :class:`~karavan_core.referee.Referee`, as at a hosted
-table: the screen hands it the decisions of the player at the keyboard (from
+table: the driver hands it the decisions of the player at the keyboard (from
 the table), the bots' (worked out in a worker thread) and the take-backs; the
 referee checks them, keeps the save and says what each seat may see.  After
-every change the screen redraws and looks at who decides next: a bot (start
+every change the driver redraws and looks at who decides next: a bot (start
 it), another human (draw the curtain first) or the game's end.
 """
 
@@ -13,15 +13,12 @@ from __future__ import annotations
 import errno
 import os
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import ClassVar
 
-from textual import work
-from textual.app import ComposeResult
-from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
-from textual.screen import Screen
-from textual.widgets import Footer
+from textual.app import SystemCommand
+from textual.binding import Binding, BindingType
 from textual.worker import get_current_worker
 
 from karavan_core.analysis import Analyst, Hint
@@ -34,15 +31,13 @@ from karavan_core.storage import SaveFile
 from karavan_core.text import printable
 from karavan_core.tournament import derive_seed
 from karavan_tui.context import karavan_app
-from karavan_tui.glyphs import Glyphs
-from karavan_tui.modals.choice import ChoiceScreen
+from karavan_tui.messages import BackToTitle, GameOver, ShowRules
 from karavan_tui.modals.confirm import ConfirmScreen
 from karavan_tui.modals.curtain import CurtainScreen
 from karavan_tui.modals.full_log import FullLogScreen
 from karavan_tui.modals.save_as import SaveAsScreen
-from karavan_tui.tables import TableView, View, flag_hint, table_for
-from karavan_tui.widgets.chrome import AppHeader
-from karavan_tui.widgets.side import GameLog, NewsBanner, ScoreBoard, StatusLine
+from karavan_tui.screens.table import Driver, Frame, Status
+from karavan_tui.tables import View, flag_hint
 
 
 def hint_words(hint: Hint) -> str:
@@ -50,32 +45,34 @@ def hint_words(hint: Hint) -> str:
     return f"Hint ({hint.win:.0%} to win): {hint.words}"
 
 
-class GameScreen(Screen[None]):
-    """A match at the table."""
+class LocalPlay(Driver):
+    """A match played at this terminal: hot-seat humans and bots, autosaved to ``save_path``."""
 
-    CSS_PATH = "game.tcss"  # shared with the replay, which lays a table out the same way
-    DEFAULT_CLASSES = "table-screen"
-    # Classes the screen takes by its width: from 120 columns the table spreads out.
-    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (120, "-wide"), (180, "-huge")]
-    BINDINGS = [
-        Binding("u,ctrl+z", "undo", "Undo", tooltip="Take back your last decision"),
-        Binding("r,ctrl+y", "redo", "Redo", tooltip="Play an undone decision again"),
+    save_path: Path  # always kept here
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("u,ctrl+z", "driver('undo')", "Undo", tooltip="Take back your last decision"),
+        Binding("r,ctrl+y", "driver('redo')", "Redo", tooltip="Play an undone decision again"),
         # Short labels: the Footer must hold every key at 80 columns, in ASCII mode too.
-        Binding("a", "actions", "Moves", tooltip="Every legal decision, in words"),
+        Binding("a", "driver('actions')", "Moves", tooltip="Every legal decision, in words"),
         Binding(
-            "h", "hint", "Hint", tooltip="What the Expert would play here (counted in the save)"
+            "h",
+            "driver('hint')",
+            "Hint",
+            tooltip="What the Expert would play here (counted in the save)",
         ),
-        Binding("s", "save_as", "Save", tooltip="Save the game under a name"),
-        Binding("l", "full_log", "Log", show=False, tooltip="Read the whole log"),
-        Binding("f1,question_mark", "rules", "Rules", key_display="F1"),
-        Binding("q", "leave", "Title", tooltip="Back to the title (the game stays saved)"),
+        Binding("s", "driver('save_as')", "Save", tooltip="Save the game under a name"),
+        Binding("l", "driver('full_log')", "Log", show=False, tooltip="Read the whole log"),
+        Binding("f1,question_mark", "driver('rules')", "Rules", key_display="F1"),
+        Binding(
+            "q", "driver('leave')", "Title", tooltip="Back to the title (the game stays saved)"
+        ),
     ]
 
     def __init__(self, match: Match, save_path: Path) -> None:
-        super().__init__()
         self.match = match
         self.game = match.game
-        # The screen autosaves through the referee: a new game once now (an unusable folder
+        # The driver autosaves through the referee: a new game once now (an unusable folder
         # raises OSError before play starts), then after every change, off the UI thread.  A
         # save opened only to look at stays as it was ("last played" too).
         self.save_path = save_path
@@ -93,74 +90,43 @@ class GameScreen(Screen[None]):
         self.hinting = False  # the Expert search is looking for a hint
         self.hint: tuple[State, Hint] | None = None  # the latest hint and the state it is for
         self._pending = False  # a change happened while another screen was on top
-        self.table: TableView = table_for(self.game.name)(self, id="table")
-        if self.table.FIRST_FOCUS:
-            self.AUTO_FOCUS = self.table.FIRST_FOCUS  # type: ignore[misc]  # Textual reads it per instance
-        self.saved_note = "saved"  # any mark: refresh_status draws the symbol set's own
+        self.saved_note = "saved"  # any mark: the status draws the symbol set's own
         self.referee.subscribe(lambda _: self._saving())
 
-    # -- layout -------------------------------------------------------------------
-    def compose(self) -> ComposeResult:
-        """Header, table beside scores and log, status line, Footer."""
-        yield AppHeader()
-        yield NewsBanner(id="banner")
-        with Horizontal(id="main"):
-            yield self.table
-            with Vertical(id="side"):
-                scores = ScoreBoard(id="scores")
-                scores.border_title = self.game.score_label
-                yield scores
-                yield GameLog(id="log")
-        yield StatusLine(id="status")
-        # Compact: every key of the table fits in the Footer at 80 columns.
-        yield Footer(compact=True)
-
-    def on_mount(self) -> None:
+    # -- life ---------------------------------------------------------------------------
+    def start(self) -> None:
         """Let play begin."""
         self.advance()
 
-    def refresh_titles(self) -> None:
-        """Name the game in the header and the seed on the log, in the current symbol set."""
-        names = ", ".join(seat.name for seat in self.match.seats)
-        self.sub_title = f"{self.game.title} {self.glyphs.sep} {names}"
-        self.query_one(GameLog).border_title = f"Log {self.glyphs.sep} seed {self.match.seed}"
-
-    def on_screen_resume(self) -> None:
+    def resumed(self) -> None:
         """Catch up with a change made while a rules or other screen was on top."""
         if self._pending:
             self._pending = False
             self.advance()
         else:
-            self.refresh_view()
+            self.screen.redraw()
 
-    @property
-    def glyphs(self) -> Glyphs:
-        """The current symbol set."""
-        return karavan_app(self).glyphs
-
-    # -- saving -------------------------------------------------------------------
-    def _saving(self) -> None:
-        """After every change the referee writes the match off the UI thread."""
-        self.saved_note = self.glyphs.saved
-
-    def flush(self) -> None:
-        """Wait until the newest position is on disk."""
-        self.referee.flush()
-
-    def on_unmount(self) -> None:
+    def stop(self) -> None:
         """Leave only once every position is on disk."""
         self.cancel_bot()
         self.cancel_hint()
         self.flush()
 
-    # -- drawing ------------------------------------------------------------------
-    def refresh_view(self) -> None:
-        """Redraw the table, scores, log and status from the match."""
-        match = self.match
+    # -- saving -------------------------------------------------------------------------
+    def _saving(self) -> None:
+        """After every change the referee writes the match off the UI thread."""
+        self.saved_note = "saved"
+
+    def flush(self) -> None:
+        """Wait until the newest position is on disk."""
+        self.referee.flush()
+
+    # -- drawing ------------------------------------------------------------------------
+    def frame(self) -> Frame:
+        """The table, scores, log and status, from the viewer's own view of the match."""
+        match, g = self.match, self.glyphs
         # The viewer's own view, or the public view when no private card may show.
         seen = self.referee.view(self.viewer)
-        g = self.glyphs
-        self.refresh_titles()  # ASCII mode may have changed since the last redraw
         since = seen.since
         view = View(
             self.game,
@@ -173,90 +139,92 @@ class GameScreen(Screen[None]):
             seen.news,
             match.public_views(),
         )
-        self.table.show(view)
         hint = self.current_hint()
-        self.table.mark_hint(hint.action if hint is not None else None)
-        winners = seen.outcome.result.winners if seen.outcome is not None else ()
-        self.query_one(ScoreBoard).show(match.seats, seen.scores, self.referee.to_move, winners, g)
         log = list(seen.log)
-        news = log[since + 1 :]  # the log opens with the deal: decision i is line i + 1
-        self.query_one(GameLog).show(log, since + 1, g)
-        names = [seat.name for seat in match.seats]
-        weights = [self.table.news_weight(action) for action in seen.news]
-        self.query_one(NewsBanner).show(news, names, self.viewer is not None, g, weights)
-        self.refresh_status()
-        self.refresh_bindings()
+        names = ", ".join(seat.name for seat in match.seats)
+        return Frame(
+            view,
+            subtitle=f"{self.game.title} {g.sep} {names}",
+            log_title=f"Log {g.sep} seed {match.seed}",
+            to_move=self.referee.to_move,
+            winners=seen.outcome.result.winners if seen.outcome is not None else (),
+            log=log,
+            log_news_from=since + 1,  # the log opens with the deal: decision i is line i + 1
+            status=self.status(),
+            news=log[since + 1 :],
+            news_yours=self.viewer is not None,
+            hinted=hint.action if hint is not None else None,
+        )
 
-    def refresh_status(self) -> None:
-        """Redraw the status line only (saying so if the last autosave failed)."""
+    def status(self) -> Status:
+        """The hint or the game's prompt, a busy mark, the saved mark (or NOT SAVED)."""
         error = self.referee.save_error
         if error is not None and self.saved_note != "NOT SAVED":
             self.saved_note = "NOT SAVED"
             self.notify(f"Autosave failed: {error.strerror or error}", severity="error")
-        note = self.saved_note
-        if note and note != "NOT SAVED":
-            note = self.glyphs.saved  # the symbol set may have changed since the save
+        # The symbol set may have changed since the save: its own mark is drawn.
+        note = self.glyphs.saved if self.saved_note == "saved" else self.saved_note
         hint = self.current_hint()
-        prompt = self.table.marking_status() or (
+        prompt = (
             hint_words(hint)
             if hint is not None
             else "Looking for a hint"
             if self.hinting
             else self.game.prompt(self.match.view(self.viewer))
         )
-        busy = self.thinking or self.hinting
-        self.query_one(StatusLine).show(prompt, busy, note, self.glyphs)
+        return Status(prompt, busy=self.thinking or self.hinting, note=note)
 
-    # -- whose decision -----------------------------------------------------------
+    # -- whose decision -------------------------------------------------------------------
     def advance(self) -> None:
         """After any change: redraw, then start a bot, draw the curtain, or end the game."""
         self.cancel_bot()
         self.cancel_hint()
-        if self.app.screen is not self:
+        screen = self.screen
+        if not screen.is_on_top():
             self._pending = True
-            self.refresh_view()
+            screen.redraw()
             return
         match, referee = self.match, self.referee
         if referee.is_over():
-            self.refresh_view()
-            karavan_app(self).show_game_over(self)
+            screen.redraw()
+            screen.post_message(GameOver(match))
             return
         seat = referee.to_move
         assert seat is not None
         if referee.request is not None:
-            self.refresh_view()
+            screen.redraw()
             self.ask_consent(referee.request)
             return
         turn = referee.bot_turn()
         if turn is not None:
             if len(self.humans) > 1:
                 self.viewer = None  # hot-seat: while a bot moves, only the public table shows
-            self.refresh_view()
-            if self.app.screen is not self or self.table.pauses_play:
+            screen.redraw()
+            if not screen.is_on_top() or self.table.pauses_play:
                 self._pending = True  # a round summary to read first: the bot waits for it
                 return
             self.thinking = True
-            self.refresh_status()
-            self.think(turn, karavan_app(self).bot_delay)
+            screen.refresh_status()
+            self.think(turn, karavan_app(screen).bot_delay)
             return
         if self.viewer != seat:
             self.viewer = None  # nothing private stays on screen under the curtain
-            self.refresh_view()
+            screen.redraw()
             # A toast about the last player's cards ("Mirage 2 can move…") must not outlive them.
-            self.app.clear_notifications()
+            screen.app.clear_notifications()
 
             def lifted(_: object) -> None:
                 self.viewer = seat
-                self.refresh_view()
+                screen.redraw()
                 self.table.on_turn()
 
             # What happened since that player's last decision, in the public log's words.
             since = match.last_move_of(seat)
             news = match.log()[since + 1 :]
             curtain = CurtainScreen(match.seats[seat].name, news=news, first=since + 1)
-            self.app.push_screen(curtain, lifted)
+            screen.app.push_screen(curtain, lifted)
             return
-        self.refresh_view()
+        screen.redraw()
         self.table.on_turn()
 
     def _my_turn(self) -> bool:
@@ -270,7 +238,7 @@ class GameScreen(Screen[None]):
             return False
         return True
 
-    # -- the table's host interface -------------------------------------------------
+    # -- the table's gestures ---------------------------------------------------------------
     def decide(self, *actions: Action) -> bool:
         """Play one gesture for the player at the keyboard; refuse it, saying why, if illegal.
 
@@ -287,29 +255,6 @@ class GameScreen(Screen[None]):
         self.advance()
         return True
 
-    def choose(
-        self,
-        title: str,
-        options: Sequence[str],
-        on_pick: Callable[[int], object],
-        searchable: bool = False,
-        highlight: int | None = None,
-    ) -> None:
-        """Ask the player to pick one of ``options`` (a long list can be ``searchable``).
-
-        ``highlight`` is the option the cursor starts on (the hinted one, if any).
-        """
-
-        def picked(index: int | None) -> None:
-            if index is not None:
-                on_pick(index)
-
-        place = self.table.PICKER_PLACE
-        self.app.push_screen(
-            ChoiceScreen(title, options, place=place, searchable=searchable, highlight=highlight),
-            picked,
-        )
-
     def check(self, *actions: Action) -> str | None:
         """The referee's reason for refusing this gesture now, or ``None`` if it would play it."""
         if self.viewer is None:
@@ -325,23 +270,28 @@ class GameScreen(Screen[None]):
         """``action`` in words before it is taken, from the viewer's own observation."""
         return self.game.preview(self.match.view(self.viewer), action)
 
-    # -- bots -------------------------------------------------------------------------
-    @work(thread=True, exclusive=True, group="bot", exit_on_error=False)
+    # -- bots ---------------------------------------------------------------------------------
     def think(self, turn: BotTurn, delay: float) -> None:
-        """Let the bot of ``turn`` choose, after a pause the players can follow."""
-        worker = get_current_worker()
-        end = time.monotonic() + delay
-        while (left := end - time.monotonic()) > 0:
+        """Let the bot of ``turn`` choose in a worker thread, after a pause players can follow."""
+
+        def choose() -> None:
+            worker = get_current_worker()
+            end = time.monotonic() + delay
+            while (left := end - time.monotonic()) > 0:
+                if worker.is_cancelled:
+                    return
+                time.sleep(min(left, 0.05))
+            action = turn.choose()
             if worker.is_cancelled:
                 return
-            time.sleep(min(left, 0.05))
-        action = turn.choose()
-        if worker.is_cancelled:
-            return
-        try:
-            self.app.call_from_thread(self._bot_chose, turn, action)
-        except RuntimeError:  # the app closed meanwhile
-            return
+            try:
+                self.screen.app.call_from_thread(self._bot_chose, turn, action)
+            except RuntimeError:  # the app closed meanwhile
+                return
+
+        self.screen.run_worker(
+            choose, thread=True, exclusive=True, group="bot", exit_on_error=False
+        )
 
     def _bot_chose(self, turn: BotTurn, action: Action) -> None:
         """Play a bot's decision, unless the game moved on (undo) since it started."""
@@ -354,9 +304,9 @@ class GameScreen(Screen[None]):
     def cancel_bot(self) -> None:
         """Stop a thinking bot; its answer, if it still comes, is ignored."""
         self.thinking = False
-        self.workers.cancel_group(self, "bot")
+        self.screen.workers.cancel_group(self.screen, "bot")
 
-    # -- hints --------------------------------------------------------------------------
+    # -- hints ----------------------------------------------------------------------------------
     def hint_allowed(self) -> bool:
         """Whether a hint may be asked now: a human's own turn, in sight of that human only."""
         seat = self.match.to_move
@@ -374,7 +324,7 @@ class GameScreen(Screen[None]):
         state, hint = self.hint
         return hint if state is self.match.state else None
 
-    def action_hint(self) -> None:
+    def do_hint(self) -> None:
         """Ask the Expert search, in a worker, what to play now (from the player's view only)."""
         if not self._my_turn():
             return
@@ -392,10 +342,9 @@ class GameScreen(Screen[None]):
         legal = list(self.referee.legal())
         seed = derive_seed(self.match.seed, "hint", len(self.match.history))
         self.hinting = True
-        self.refresh_status()
+        self.screen.refresh_status()
         self.find_hint(observation, legal, seed, lambda found: self._hint_found(state, seat, found))
 
-    @work(thread=True, exclusive=True, group="hint", exit_on_error=False)
     def find_hint(
         self,
         observation: Observation,
@@ -404,14 +353,20 @@ class GameScreen(Screen[None]):
         done: Callable[[Hint], None],
     ) -> None:
         """Search for a hint off the UI thread; ``done`` gets it on the UI thread."""
-        worker = get_current_worker()
-        hint = Analyst(self.game, seed).hint(observation, legal)
-        if worker.is_cancelled:
-            return
-        try:
-            self.app.call_from_thread(done, hint)
-        except RuntimeError:  # the app closed meanwhile
-            return
+
+        def search() -> None:
+            worker = get_current_worker()
+            hint = Analyst(self.game, seed).hint(observation, legal)
+            if worker.is_cancelled:
+                return
+            try:
+                self.screen.app.call_from_thread(done, hint)
+            except RuntimeError:  # the app closed meanwhile
+                return
+
+        self.screen.run_worker(
+            search, thread=True, exclusive=True, group="hint", exit_on_error=False
+        )
 
     def _hint_found(self, state: State, seat: int, hint: Hint) -> None:
         """Show a hint, counted in the save, unless the game moved on since it was asked."""
@@ -419,29 +374,29 @@ class GameScreen(Screen[None]):
             return
         self.hinting = False
         if self.match.state is not state or self.viewer != seat:
-            self.refresh_status()
+            self.screen.refresh_status()
             return
         self.hint = (state, hint)
         self.referee.count_hint(seat)
         # Marked on the table and said on the status line, both gone with the move: no
         # toast, which would cover the table and outlive the position it is for.
         self.table.mark_hint(hint.action, point=True)
-        self.refresh_status()
+        self.screen.refresh_status()
 
     def cancel_hint(self) -> None:
         """Stop looking for a hint; its answer, if it still comes, is ignored."""
         self.hinting = False
-        self.workers.cancel_group(self, "hint")
+        self.screen.workers.cancel_group(self.screen, "hint")
 
-    # -- keys ---------------------------------------------------------------------------
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+    # -- keys ---------------------------------------------------------------------------------
+    def allows(self, name: str) -> bool | None:
         """Grey out Undo and Redo when there is nothing to take back or replay."""
-        if action == "undo":
+        if name == "undo":
             # Greyed when nothing may be taken back at all; else a refusal says why not.
             return True if self.match.can_undo() and not self.referee.is_over() else None
-        if action == "redo":
+        if name == "redo":
             return True if self.match.can_redo() else None
-        if action == "hint":
+        if name == "hint":
             return True if self.hint_allowed() else None
         return True
 
@@ -450,7 +405,7 @@ class GameScreen(Screen[None]):
         or the game over) the human who decided last, who has not passed the keyboard on."""
         return self.viewer if self.viewer is not None else self.match.last_human()
 
-    def action_undo(self) -> None:
+    def do_undo(self) -> None:
         """Take back your own last gesture and whatever followed it, as the referee allows.
 
         Where it needs the other players' consent, they are asked in turn.
@@ -468,7 +423,7 @@ class GameScreen(Screen[None]):
     def ask_consent(self, request: TakeBackRequest) -> None:
         """Hot-seat: ask each player whose consent the take-back needs, behind the public view."""
         self.viewer = None  # the one answering must not see the asker's cards
-        self.refresh_view()
+        self.screen.redraw()
         seat = min(request.waiting)
         question = request.question(self.match.seats, seat)
 
@@ -478,9 +433,9 @@ class GameScreen(Screen[None]):
                 self.notify(request.declined(self.match.seats, seat), title="Take-back declined")
             self.advance()
 
-        self.app.push_screen(ConfirmScreen.consent(question), answered)
+        self.screen.app.push_screen(ConfirmScreen.consent(question), answered)
 
-    def action_redo(self) -> None:
+    def do_redo(self) -> None:
         """Replay your undone gesture (and the bot decisions after it)."""
         seat = self.at_keyboard()
         reason = "There is nothing to redo." if seat is None else self.referee.redo_refusal(seat)
@@ -491,7 +446,7 @@ class GameScreen(Screen[None]):
         self.referee.redo(seat)
         self.advance()
 
-    def action_actions(self) -> None:
+    def do_actions(self) -> None:
         """List every legal decision in words."""
         if not self._my_turn():
             return
@@ -503,11 +458,13 @@ class GameScreen(Screen[None]):
         highlight = flag_hint(words, actions, hint.action if hint is not None else None)
         title = "Every move you can make now"
         pick = self.table.take_listed
-        self.choose(title, words, lambda i: pick(actions[i]), searchable=True, highlight=highlight)
+        self.screen.choose(
+            title, words, lambda i: pick(actions[i]), searchable=True, highlight=highlight
+        )
 
-    def action_save_as(self) -> None:
+    def do_save_as(self) -> None:
         """Give the game a name: its save file moves there, and autosave goes on in it."""
-        folder = karavan_app(self).config.saves_dir
+        folder = karavan_app(self.screen).config.saves_dir
 
         def named(name: str | None) -> None:
             if not name:
@@ -519,22 +476,30 @@ class GameScreen(Screen[None]):
                 self.notify(f"Could not save: {error.strerror or error}", severity="error")
                 return
             self.save_path = path
-            self.refresh_status()
+            self.screen.refresh_status()
             self.notify(f"Saved as {printable(path.name)}.")
 
-        self.app.push_screen(SaveAsScreen(self.save_path.stem), named)
+        self.screen.app.push_screen(SaveAsScreen(self.save_path.stem), named)
 
-    def action_full_log(self) -> None:
+    def do_full_log(self) -> None:
         """Read the whole log."""
         title = f"{self.game.title}: every decision so far"
-        self.app.push_screen(FullLogScreen(title, self.match.log()))
+        self.screen.app.push_screen(FullLogScreen(title, self.match.log()))
 
-    def action_rules(self) -> None:
+    def do_rules(self) -> None:
         """Show this game's rules."""
-        karavan_app(self).show_rules(self.game.name)
+        self.screen.post_message(ShowRules(self.game.name))
 
-    def action_leave(self) -> None:
+    def do_leave(self) -> None:
         """Back to the title; the game is saved already."""
         self.cancel_bot()
         self.cancel_hint()
-        karavan_app(self).show_title()
+        self.screen.post_message(BackToTitle())
+
+    def commands(self) -> Iterator[SystemCommand]:
+        """Save, and Undo and Redo where they may be asked for."""
+        yield SystemCommand("Save", "Save this game under a name", self.do_save_as)
+        if self.match.can_undo() and not self.match.is_over():
+            yield SystemCommand("Undo", "Take back your last decision", self.do_undo)
+        if self.match.can_redo():
+            yield SystemCommand("Redo", "Replay an undone decision", self.do_redo)

@@ -1,12 +1,10 @@
-"""The table of a hosted game, as one seat sees it: the same tables, fed by the host.
+"""The table of a hosted game, as one seat sees it: the table screen, fed by the host.
 
-:class:`RemoteGameScreen` is a :class:`~karavan_tui.screens.game.GameScreen`
-in looks (the same table widget, scores, log, banner and status line, and the
-same stylesheet) but it owns no match: it draws the latest
-:class:`~karavan_net.protocol.Update` its :class:`TableClient` received,
-and as the tables' :class:`~karavan_tui.tables.TableHost` it sends decisions
-to the host instead of playing them.  The host's answer is the next update,
-or a refusal with its reason.
+:class:`RemoteTable` drives a :class:`~karavan_tui.screens.table.TableScreen`
+as the local match does, but it owns no match: it draws the latest
+:class:`~karavan_net.protocol.Update` its :class:`TableClient` received, and
+it sends the table's gestures to the host instead of playing them.  The
+host's answer is the next update, or a refusal with its reason.
 
 Everything in an update is outside data: names are made safe (``clean_name``),
 log lines, previews and reasons are shown as plain text, never markup.
@@ -17,15 +15,13 @@ from __future__ import annotations
 import asyncio
 import random
 import time
-from collections.abc import Iterator
+from collections.abc import Coroutine, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
-from textual.app import ComposeResult, SystemCommand
-from textual.binding import Binding
+from textual.app import App, ComposeResult, SystemCommand
+from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, VerticalScroll
-from textual.notifications import SeverityLevel
-from textual.screen import Screen
 from textual.widgets import Button, Footer
 
 from karavan_core.engine import Action, IllegalAction, Observation, Result, State
@@ -34,18 +30,15 @@ from karavan_core.referee import takeback_question
 from karavan_core.text import clean_name, printable
 from karavan_net.client import TableClient
 from karavan_net.protocol import TakeBackAsked, Update
-from karavan_tui import screens
-from karavan_tui.context import karavan_app
+from karavan_tui.messages import BackToTitle, ShowRules
 from karavan_tui.modals.confirm import ConfirmScreen
 from karavan_tui.modals.full_log import FullLogScreen
-from karavan_tui.screens.game import GameScreen
 from karavan_tui.screens.game_over import OverScreen, outcome_body
-from karavan_tui.tables import TableView, View, table_for
+from karavan_tui.screens.table import Driver, Frame, Status, TableScreen
+from karavan_tui.tables import View
 from karavan_tui.widgets.chrome import AppHeader
-from karavan_tui.widgets.side import GameLog, NewsBanner, ScoreBoard, StatusLine
 from karavan_tui.words import listed
 
-GAME_TCSS = Path(screens.__file__).with_name("game.tcss")
 REPEAT_SECONDS = 3.0  # the same toast again within this time is not shown twice
 
 
@@ -57,42 +50,31 @@ def seat_of(info_name: str, kind: str, level: str | None) -> Seat:
     return Seat(name, HUMAN, None)
 
 
-class RemoteGameScreen(GameScreen, inherit_bindings=False):
+class RemoteTable(Driver):
     """A seat at a hosted table.
 
     ``hosting`` is true in the host's own terminal: leaving the table there
     closes it for everyone (it stays saved).
     """
 
-    CSS_PATH = str(GAME_TCSS)
-    BINDINGS = [
-        Binding("u,ctrl+z", "undo", "Undo", tooltip="Take back your last decision"),
-        Binding("r,ctrl+y", "redo", "Redo", tooltip="Play your undone decision again"),
-        Binding("a", "actions", "Moves", tooltip="Every legal decision, in words"),
-        Binding("l", "full_log", "Log", tooltip="Read the whole log"),
-        Binding("f1,question_mark", "rules", "Rules", key_display="F1"),
-        Binding("q", "leave", "Leave", tooltip="Leave the table"),
+    KIND = "join"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("u,ctrl+z", "driver('undo')", "Undo", tooltip="Take back your last decision"),
+        Binding("r,ctrl+y", "driver('redo')", "Redo", tooltip="Play your undone decision again"),
+        Binding("a", "driver('actions')", "Moves", tooltip="Every legal decision, in words"),
+        Binding("l", "driver('full_log')", "Log", tooltip="Read the whole log"),
+        Binding("f1,question_mark", "driver('rules')", "Rules", key_display="F1"),
+        Binding("q", "driver('leave')", "Leave", tooltip="Leave the table"),
     ]
 
     def __init__(
         self, client: TableClient, *, hosting: bool = False, save_path: Path | None = None
     ) -> None:
-        Screen.__init__(self)  # the local game screen's set-up needs a match: not here
         self.client = client
         self.game = client.game
         self.hosting = hosting
         self.viewer = client.seat
-        self.humans = [client.seat]
-        self.bots = {}
-        self.thinking = False
-        self.hinting = False  # no hints at a hosted table: the Expert would help one player
-        self.hint = None
-        self._pending = False
-        self.table: TableView = table_for(self.game.name)(self, id="table")
-        if self.table.FIRST_FOCUS:
-            self.AUTO_FOCUS = self.table.FIRST_FOCUS  # type: ignore[misc]  # Textual reads it per instance
-        self.save_path = save_path or Path("-")
-        self.saved_note = ""
+        self.save_path = save_path
         self.latest: Update | None = None
         self.observation: Observation | None = None
         self.choices: list[tuple[Action, str]] = []
@@ -100,7 +82,6 @@ class RemoteGameScreen(GameScreen, inherit_bindings=False):
         self.waiting = False  # a decision is on its way to the host
         self.online = True
         self.ending: str | None = None
-        self._shown_number: int | None = None
         self._asked: int | None = None  # the table's number when we were last asked to agree
         self._asking: ConfirmScreen | None = None  # that question, while it is open
         self._turn_number: int | None = None
@@ -110,46 +91,32 @@ class RemoteGameScreen(GameScreen, inherit_bindings=False):
         self._sampled: tuple[int, State] | None = None  # a state dealt for check(), by number
         self._last_note: tuple[tuple[str, str], float] = (("", ""), 0.0)
 
-    def notify(
-        self,
-        message: str,
-        *,
-        title: str = "",
-        severity: SeverityLevel = "information",
-        timeout: float | None = None,
-        markup: bool = True,
-    ) -> None:
+    def notify(self, message: str, **kwargs: Any) -> None:
         """A toast, unless the same one went up a moment ago (keys pressed again and again)."""
         now = time.monotonic()
         said, when = self._last_note
-        if said == (message, title) and now - when < REPEAT_SECONDS:
+        key = (message, str(kwargs.get("title", "")))
+        if said == key and now - when < REPEAT_SECONDS:
             return
-        self._last_note = ((message, title), now)
-        super().notify(message, title=title, severity=severity, timeout=timeout, markup=False)
+        self._last_note = (key, now)
+        self.screen.notify(message, markup=False, **kwargs)
 
-    # -- layout and life -------------------------------------------------------------
-    def compose(self) -> ComposeResult:
-        """The local game screen's layout."""
-        yield from super().compose()
+    @property
+    def app(self) -> App[Any]:
+        """The app the table is open in."""
+        return self.screen.app
 
-    def on_mount(self) -> None:
+    # -- life -------------------------------------------------------------------------
+    def start(self) -> None:
         """Start reading the table."""
         self._reader = asyncio.get_running_loop().create_task(self.client.run(self))
 
-    def refresh_titles(self) -> None:
-        """The game, the players and where the table is."""
-        names = ", ".join(seat.name for seat in self.seats)
-        where = "hosting" if self.hosting else "at"
-        sep = self.glyphs.sep
-        self.sub_title = f"{self.game.title} {sep} {names} {sep} {where} {self.client.address}"
-        self.query_one(GameLog).border_title = "Log"
-
-    def on_screen_resume(self) -> None:
+    def resumed(self) -> None:
         """Catch up with updates that came while another screen was on top."""
-        self.refresh_view()
+        self.screen.redraw()
         self._after_update()
 
-    def on_unmount(self) -> None:
+    def stop(self) -> None:
         """Leave the table."""
         if self._reader is not None:
             self._reader.cancel()
@@ -177,14 +144,14 @@ class RemoteGameScreen(GameScreen, inherit_bindings=False):
         asked = update.takeback
         if self._asking is not None and (asked is None or self.viewer not in asked.waiting):
             self._asking.dismiss(None)  # answered, withdrawn or voided meanwhile
-        self.refresh_view()
+        self.screen.redraw()
         self._after_update()
 
     def declined(self, reason: str) -> None:
         """The host refused what we sent: say why; nothing changed."""
         self.waiting = False
         self.notify(reason, title="Not allowed", severity="warning")
-        self.refresh_view()
+        self.screen.redraw()
 
     def connection_changed(self, connected: bool) -> None:
         """Show that we are reconnecting, and when we are back."""
@@ -194,8 +161,8 @@ class RemoteGameScreen(GameScreen, inherit_bindings=False):
         else:
             self.waiting = False
             self.notify("The connection to the table dropped: reconnecting...", severity="warning")
-        self.refresh_status()
-        self.refresh_bindings()
+        self.screen.refresh_status()
+        self.screen.refresh_bindings()
 
     def closed(self, reason: str) -> None:
         """The table is gone for good."""
@@ -208,8 +175,8 @@ class RemoteGameScreen(GameScreen, inherit_bindings=False):
             severity="information" if over else "error",
             timeout=10,
         )
-        self.refresh_status()
-        self.refresh_bindings()
+        self.screen.refresh_status()
+        self.screen.refresh_bindings()
 
     def _tell_presence(self, update: Update) -> None:
         statuses = [seat.status for seat in update.seats]
@@ -228,41 +195,58 @@ class RemoteGameScreen(GameScreen, inherit_bindings=False):
                 self.notify(f"{name} is away.", severity="warning")
 
     # -- drawing -----------------------------------------------------------------------
-    def refresh_view(self) -> None:
-        """Redraw the table, scores, log and status from the latest update."""
-        update, observation = self.latest, self.observation
-        if update is None or observation is None or not self.is_mounted:
-            return
-        game = self.game
+    def frame(self) -> Frame | None:
+        """The table, scores, log and status from the latest update."""
+        update, observation, status = self.latest, self.observation, self.status()
+        if update is None or observation is None or status is None:
+            return None
         g = self.glyphs
-        self.refresh_titles()
         legal: tuple[Action, ...] = ()
         if self._my_move():
             legal = tuple(action for action, _ in self.choices)
         before = None
+        news: tuple[Action, ...] = ()
         if update.before is not None:
             try:
                 before = self.client.observation(update.before)
                 news = tuple(self.client.action(data) for data in update.news)
             except Exception:  # marks are a nicety: without them the table still shows
                 before, news = None, ()
-        else:
-            news = ()
         scores = tuple(update.scores)
-        view = View(game, self.seats, observation, legal, g, scores, before, news)
-        self.table.show(view)
-        winners = tuple(update.outcome.result.winners) if update.outcome else ()
-        self.query_one(ScoreBoard).show(self.seats, scores, update.to_move, winners, g)
+        view = View(self.game, self.seats, observation, legal, g, scores, before, news)
         log = self.client.log
-        since = (
-            max(0, len(log) - 1 - len(update.news)) if update.before is not None else len(log) - 1
+        since = max(0, self.news_since())
+        names = ", ".join(seat.name for seat in self.seats)
+        where = "hosting" if self.hosting else "at"
+        return Frame(
+            view,
+            subtitle=f"{self.game.title} {g.sep} {names} {g.sep} {where} {self.client.address}",
+            log_title="Log",
+            to_move=update.to_move,
+            winners=tuple(update.outcome.result.winners) if update.outcome else (),
+            log=log,
+            log_news_from=since + 1,
+            status=status,
+            news=log[since + 1 :],
         )
-        self.query_one(GameLog).show(log, since + 1, g)
-        names = [seat.name for seat in self.seats]
-        weights = [self.table.news_weight(action) for action in news]
-        self.query_one(NewsBanner).show(log[since + 1 :], names, True, g, weights)
-        self.refresh_status()
-        self.refresh_bindings()
+
+    def status(self) -> Status | None:
+        """Whose turn, what to decide, and who is away."""
+        update, observation = self.latest, self.observation
+        if update is None or observation is None:
+            return None
+        prompt, first = self.game.prompt(observation), False
+        asked = update.takeback
+        if asked is not None and asked.seat == self.viewer:
+            waiting = [self.seats[s].name for s in asked.waiting if 0 <= s < len(self.seats)]
+            prompt, first = f"Your take-back waits for {listed(waiting)} to agree", True
+        bot_moving = (
+            update.to_move is not None
+            and 0 <= update.to_move < len(self.seats)
+            and self.seats[update.to_move].is_bot
+        )
+        busy = bot_moving or self.waiting
+        return Status(prompt, busy=busy, first=first, presence=self.presence())
 
     def presence(self) -> str:
         """Who is missing, in words ("" when everybody is here)."""
@@ -283,27 +267,6 @@ class RemoteGameScreen(GameScreen, inherit_bindings=False):
             parts.append(f"{' and '.join(away)} {'is' if len(away) == 1 else 'are'} away")
         said = "; ".join(parts)
         return said[:1].upper() + said[1:]
-
-    def refresh_status(self) -> None:
-        """Whose turn, what to decide, and who is away."""
-        if self.observation is None or not self.is_mounted:
-            return
-        prompt = self.table.marking_status() or self.game.prompt(self.observation)
-        asked = self.latest.takeback if self.latest is not None else None
-        if asked is not None and asked.seat == self.viewer:
-            waiting = [self.seats[s].name for s in asked.waiting if 0 <= s < len(self.seats)]
-            prompt = f"Your take-back waits for {listed(waiting)} to agree"
-        presence = self.presence()
-        if presence:  # first: a missing player or connection is what holds the game up
-            prompt = f"{presence} {self.glyphs.sep} {prompt}"
-        update = self.latest
-        bot_moving = (
-            update is not None
-            and update.to_move is not None
-            and 0 <= update.to_move < len(self.seats)
-            and self.seats[update.to_move].is_bot
-        )
-        self.query_one(StatusLine).show(prompt, bot_moving or self.waiting, "", self.glyphs)
 
     def news_since(self) -> int:
         """Decisions this seat has seen happen: up to its last one."""
@@ -326,7 +289,7 @@ class RemoteGameScreen(GameScreen, inherit_bindings=False):
     def _after_update(self) -> None:
         """Open a picker when it is our turn anew; the game-over screen at the end."""
         update = self.latest
-        if update is None or self.app.screen is not self:
+        if update is None or not self.screen.is_on_top():
             return
         if update.outcome is not None:
             if not self._over_shown:
@@ -345,7 +308,7 @@ class RemoteGameScreen(GameScreen, inherit_bindings=False):
     def ask_answer(self, asked: TakeBackAsked) -> None:
         """Another player asks to take back: agree or decline (the host hears either)."""
         names = [seat.name for seat in self.seats]
-        if self.viewer is None or not 0 <= asked.seat < len(names):
+        if not 0 <= asked.seat < len(names):
             return
         question = takeback_question(
             names[self.viewer], names[asked.seat], asked.decisions, asked.revealed
@@ -358,10 +321,6 @@ class RemoteGameScreen(GameScreen, inherit_bindings=False):
 
         self._asking = ConfirmScreen.consent(question)
         self.app.push_screen(self._asking, answered)
-
-    def advance(self) -> None:
-        """Redraw (the host decides what comes next)."""
-        self.refresh_view()
 
     def _my_turn(self) -> bool:
         """Whether we must decide now; say why not otherwise."""
@@ -383,7 +342,7 @@ class RemoteGameScreen(GameScreen, inherit_bindings=False):
             return False
         return True
 
-    # -- the table's host interface --------------------------------------------------------
+    # -- the table's gestures --------------------------------------------------------------
     def decide(self, *actions: Action) -> bool:
         """Send one gesture to the host, which plays it or says why not."""
         if not self._my_turn() or not actions:
@@ -393,21 +352,18 @@ class RemoteGameScreen(GameScreen, inherit_bindings=False):
             self.notify(reason, title="Not allowed", severity="warning")
             return False
         self.waiting = True
-        self.refresh_view()
+        self.screen.redraw()
         self._send(self.client.decide(*actions))
         return True
 
-    def _send(self, sending: Any) -> None:
+    def _send(self, sending: Coroutine[Any, Any, bool]) -> None:
         async def send() -> None:
             if not await sending:
                 self.waiting = False
                 self.notify("Not connected to the table: wait a moment.", severity="warning")
-                self.refresh_view()
+                self.screen.redraw()
 
         asyncio.get_running_loop().create_task(send())
-
-    def flush(self) -> None:
-        """Nothing to wait for: the host keeps the save."""
 
     def check(self, *actions: Action) -> str | None:
         """The engine's reason for refusing this gesture now, or ``None`` if it would be played.
@@ -442,28 +398,28 @@ class RemoteGameScreen(GameScreen, inherit_bindings=False):
         return self.game.preview(self.observation, action)
 
     # -- keys ----------------------------------------------------------------------------------
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+    def allows(self, name: str) -> bool | None:
         """Undo and redo as the host allows them now."""
         update = self.latest
-        if action == "undo":
+        if name == "undo":
             return True if update is not None and update.can_undo and self.online else None
-        if action == "redo":
+        if name == "redo":
             return True if update is not None and update.can_redo and self.online else None
         return True
 
-    def action_undo(self) -> None:
+    def do_undo(self) -> None:
         """Ask the host to take back our last decision."""
         if self.latest is None or not self.online:
             return
         self._send(self.client.undo())
 
-    def action_redo(self) -> None:
+    def do_redo(self) -> None:
         """Ask the host to replay our undone decision."""
         if self.latest is None or not self.online:
             return
         self._send(self.client.redo())
 
-    def action_actions(self) -> None:
+    def do_actions(self) -> None:
         """List every legal decision in the host's words."""
         if not self._my_turn():
             return
@@ -473,31 +429,35 @@ class RemoteGameScreen(GameScreen, inherit_bindings=False):
         actions = list(listed.values())
         title = "Every move you can make now"
         pick = self.table.take_listed
-        self.choose(title, list(listed), lambda i: pick(actions[i]), searchable=True)
+        self.screen.choose(title, list(listed), lambda i: pick(actions[i]), searchable=True)
 
-    def remote_commands(self) -> Iterator[SystemCommand]:
+    def commands(self) -> Iterator[SystemCommand]:
         """This table's own commands in the command palette."""
         latest = self.latest
         if latest is not None and latest.can_undo and self.online:
-            yield SystemCommand("Undo", "Take back your last decision", self.action_undo)
+            yield SystemCommand("Undo", "Take back your last decision", self.do_undo)
         if latest is not None and latest.can_redo and self.online:
-            yield SystemCommand("Redo", "Play your undone decision again", self.action_redo)
-        yield SystemCommand("Log", "Read the whole log", self.action_full_log)
-        yield SystemCommand("Leave", "Leave the table", self.action_leave)
+            yield SystemCommand("Redo", "Play your undone decision again", self.do_redo)
+        yield SystemCommand("Log", "Read the whole log", self.do_full_log)
+        yield SystemCommand("Leave", "Leave the table", self.do_leave)
 
-    def action_save_as(self) -> None:
+    def do_save_as(self) -> None:
         """A hosted table is saved by its host."""
         self.notify("The host saves this table after every decision.")
 
-    def action_full_log(self) -> None:
+    def do_full_log(self) -> None:
         """Read the whole log."""
         title = f"{self.game.title}: every decision so far"
         self.app.push_screen(FullLogScreen(title, list(self.client.log)))
 
-    def action_leave(self) -> None:
+    def do_rules(self) -> None:
+        """Show this game's rules."""
+        self.screen.post_message(ShowRules(self.game.name))
+
+    def do_leave(self) -> None:
         """Leave the table (in the host's terminal: close it, once the host says so)."""
         if not self.hosting:
-            karavan_app(self).show_title()
+            self.screen.post_message(BackToTitle())
             return
         over = self.latest is not None and self.latest.outcome is not None
 
@@ -572,13 +532,13 @@ class RemoteOverScreen(OverScreen[None]):
         if self.hosting:
             self.app.exit()
         else:
-            karavan_app(self).show_title()
+            self.post_message(BackToTitle())
 
 
 def open_table(
-    app: Any, client: TableClient, *, hosting: bool = False, save_path: Path | None = None
+    app: App[Any], client: TableClient, *, hosting: bool = False, save_path: Path | None = None
 ) -> None:
     """Open ``client``'s table (already joined) in ``app`` above its title screen."""
     while len(app.screen_stack) > 1:
         app.pop_screen()
-    app.push_screen(RemoteGameScreen(client, hosting=hosting, save_path=save_path))
+    app.push_screen(TableScreen(RemoteTable(client, hosting=hosting, save_path=save_path)))

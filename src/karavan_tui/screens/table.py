@@ -1,0 +1,313 @@
+"""One screen for every table: a game played here, a hosted game joined, a saved game replayed.
+
+The screen lays a game's table out once (header, the line of news or the
+replay's position, the table beside the scores and the log, the status line,
+the keys) and draws it from one :class:`Frame`.  What stands behind it is a
+:class:`Driver`: the local match and its referee, a hosted table's client, or
+a saved match being stepped through.  The driver makes the frame, owns the
+keys it offers and answers the table's gestures; the screen only draws,
+opens pickers and passes the keys on.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
+from typing import Any, ClassVar
+
+from attrs import frozen
+from rich.text import Text
+from textual.app import ComposeResult, SystemCommand
+from textual.binding import BindingsMap, BindingType
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Footer, Static
+
+from karavan_core.engine import Action, Game
+from karavan_tui.context import karavan_app
+from karavan_tui.glyphs import Glyphs
+from karavan_tui.modals.choice import ChoiceScreen
+from karavan_tui.tables import TableView, View, table_for
+from karavan_tui.widgets.chrome import AppHeader
+from karavan_tui.widgets.side import GameLog, NewsBanner, ScoreBoard, StatusLine
+
+
+@frozen
+class Status:
+    """What the status line says: the driver's words, and what comes with them.
+
+    The table's marking status ("3 cards marked: …") goes before ``prompt``
+    unless the prompt comes ``first`` (a take-back waiting for an answer);
+    ``presence`` (who or what holds the game up) goes before everything.
+    """
+
+    prompt: str
+    busy: bool = False  # a bot thinks, a hint is looked for, a decision is on its way
+    note: str = ""  # the saved mark
+    first: bool = False
+    presence: str = ""
+
+
+@frozen
+class Frame:
+    """Everything the table screen shows at one moment, made by its driver."""
+
+    view: View
+    subtitle: str
+    log_title: str
+    to_move: int | None
+    winners: tuple[int, ...]
+    log: Sequence[str]
+    log_news_from: int | None  # the log's first line told in bold (the news), if any
+    status: Status
+    news: Sequence[str] = ()  # the news line's log lines
+    news_yours: bool = True  # someone is at the keyboard: "nothing new" may be said
+    hinted: Action | None = None  # the decision to mark on the table
+    info: str = ""  # the replay's position line
+    face_up: Text | None = None  # every card face up (a finished game's replay)
+
+
+class Driver:
+    """What stands behind a table screen: it makes the frames and does what the keys ask.
+
+    A driver is attached to its screen once, before the screen is composed;
+    ``start`` runs when the screen is first shown, ``resumed`` when it comes
+    back on top, ``stop`` when it closes.  Its ``BINDINGS`` are the screen's
+    keys: each calls ``action_driver(name, *args)``, which calls the driver's
+    ``do_<name>``, and ``allows(name)`` greys a key out (``None``) or hides it
+    (``False``).
+    """
+
+    BINDINGS: ClassVar[list[BindingType]] = []
+    KIND: ClassVar[str] = "play"  # the screen's class: -play, -join or -replay
+    NEWS_LINE: ClassVar[bool] = True  # the line of news over the table (a replay has its info)
+
+    game: Game[Any, Any, Any]
+    save_path: Path | None = None  # the file the game is kept in, if it is kept here
+
+    def attach(self, screen: TableScreen) -> None:
+        """Belong to ``screen``."""
+        self.screen = screen
+
+    @property
+    def table(self) -> TableView:
+        """The screen's table."""
+        return self.screen.table
+
+    @property
+    def glyphs(self) -> Glyphs:
+        """The current symbol set."""
+        return karavan_app(self.screen).glyphs
+
+    def notify(self, message: str, **kwargs: Any) -> None:
+        """A toast over the table."""
+        self.screen.notify(message, **kwargs)
+
+    # -- life ---------------------------------------------------------------------------
+    def start(self) -> None:
+        """The screen is shown for the first time."""
+        self.screen.redraw()
+
+    def resumed(self) -> None:
+        """The screen is back on top (a dialog or the rules closed)."""
+        self.screen.redraw()
+
+    def stop(self) -> None:
+        """The screen closes."""
+
+    def flush(self) -> None:
+        """Wait until what must be kept is on disk."""
+
+    # -- drawing --------------------------------------------------------------------------
+    def frame(self) -> Frame | None:
+        """What to draw now (``None`` before there is anything)."""
+        raise NotImplementedError
+
+    def status(self) -> Status | None:
+        """What the status line says now (drawn again when the table's marks change)."""
+        frame = self.frame()
+        return frame.status if frame is not None else None
+
+    # -- the table's gestures -------------------------------------------------------------
+    def decide(self, *actions: Action) -> bool:
+        """Play one gesture for the player at the keyboard, or refuse it saying why."""
+        raise NotImplementedError
+
+    def check(self, *actions: Action) -> str | None:
+        """The reason this gesture would be refused now, or ``None``."""
+        raise NotImplementedError
+
+    def preview(self, action: Action) -> str:
+        """``action`` in words before it is taken, from what the viewer may know."""
+        raise NotImplementedError
+
+    # -- keys -----------------------------------------------------------------------------
+    def allows(self, name: str) -> bool | None:
+        """Whether the key doing ``name`` works now (``None``: shown greyed out)."""
+        return True
+
+    def commands(self) -> Iterator[SystemCommand]:
+        """This table's own commands in the command palette."""
+        return iter(())
+
+
+class TableScreen(Screen[None]):
+    """A game's table, driven by ``driver``."""
+
+    CSS_PATH = ["game.tcss", "replay.tcss"]
+    DEFAULT_CLASSES = "table-screen"
+    # Classes the screen takes by its width: from 120 columns the table spreads out.
+    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (120, "-wide"), (180, "-huge")]
+
+    def __init__(self, driver: Driver) -> None:
+        super().__init__(classes=f"{self.DEFAULT_CLASSES} -{driver.KIND}")
+        self.driver = driver
+        self.game = driver.game
+        # The keys are the driver's: Textual keeps a node's bindings per instance.
+        self._bindings = BindingsMap.merge([self._bindings, BindingsMap(driver.BINDINGS)])
+        self.table: TableView = table_for(self.game.name)(self, id="table")
+        if not driver.NEWS_LINE:
+            self.AUTO_FOCUS = ""  # type: ignore[misc]  # a replay: the arrows step, nothing to focus
+        elif self.table.FIRST_FOCUS:
+            self.AUTO_FOCUS = self.table.FIRST_FOCUS  # type: ignore[misc]  # read per instance
+        self.shown: Frame | None = None
+        driver.attach(self)
+
+    def compose(self) -> ComposeResult:
+        """Header, news or position line, table beside scores and log, status line, keys."""
+        yield AppHeader()
+        if self.driver.NEWS_LINE:
+            yield NewsBanner(id="banner")
+        else:
+            yield Static("", id="replay-info")
+        with Horizontal(id="main"):
+            yield self.table
+            with Vertical(id="side"):
+                scores = ScoreBoard(id="scores")
+                scores.border_title = self.game.score_label
+                yield scores
+                yield GameLog(id="log")
+                if not self.driver.NEWS_LINE:
+                    with VerticalScroll(id="face-up"):
+                        yield Static("", id="face-up-text")
+        yield StatusLine(id="status")
+        # Compact: every key of the table fits in the Footer at 80 columns.
+        yield Footer(compact=True)
+
+    def on_mount(self) -> None:
+        """Let the driver begin."""
+        if not self.driver.NEWS_LINE:
+            self.query_one("#face-up").border_title = "Every card face up"
+        self.driver.start()
+
+    def on_screen_resume(self) -> None:
+        """Catch up with what changed while another screen was on top."""
+        self.driver.resumed()
+
+    def on_unmount(self) -> None:
+        """Let the driver stop."""
+        self.driver.stop()
+
+    @property
+    def glyphs(self) -> Glyphs:
+        """The current symbol set."""
+        return karavan_app(self).glyphs
+
+    def is_on_top(self) -> bool:
+        """Whether this screen is the one shown (no dialog or other screen over it)."""
+        return self.is_mounted and self.app.screen is self
+
+    # -- drawing --------------------------------------------------------------------------
+    def redraw(self) -> None:
+        """Draw the driver's frame now."""
+        frame = self.driver.frame()
+        if frame is None or not self.is_mounted:
+            return
+        self.shown = frame
+        g = self.glyphs
+        view = frame.view
+        self.sub_title = frame.subtitle
+        self.query_one(GameLog).border_title = frame.log_title
+        self.table.show(view)
+        self.table.mark_hint(frame.hinted)
+        self.query_one(ScoreBoard).show(view.seats, view.scores, frame.to_move, frame.winners, g)
+        self.query_one(GameLog).show(frame.log, frame.log_news_from, g)
+        if self.driver.NEWS_LINE:
+            names = [seat.name for seat in view.seats]
+            weights = [self.table.news_weight(action) for action in view.news]
+            banner = self.query_one(NewsBanner)
+            banner.show(frame.news, names, frame.news_yours, g, weights)
+        else:
+            self.query_one("#replay-info", Static).update(Text(frame.info))
+            face_up = frame.face_up is not None
+            self.query_one("#face-up").display = face_up
+            self.query_one(GameLog).display = not face_up
+            if frame.face_up is not None:
+                self.query_one("#face-up-text", Static).update(frame.face_up)
+        self.draw_status(frame.status)
+        self.refresh_bindings()
+
+    def refresh_status(self) -> None:
+        """Draw the status line again (the table's marks changed)."""
+        status = self.driver.status()
+        if status is not None and self.is_mounted:
+            self.draw_status(status)
+
+    def draw_status(self, status: Status) -> None:
+        """The status line: the presence, then the marks or the driver's words."""
+        marking = None if status.first else self.table.marking_status()
+        prompt = marking or status.prompt
+        if status.presence:  # first: a missing player or connection holds the game up
+            prompt = f"{status.presence} {self.glyphs.sep} {prompt}"
+        self.query_one(StatusLine).show(prompt, status.busy, status.note, self.glyphs)
+
+    # -- the table's host (TableHost) -----------------------------------------------------
+    def decide(self, *actions: Action) -> bool:
+        """Play one gesture (through the driver)."""
+        return self.driver.decide(*actions)
+
+    def check(self, *actions: Action) -> str | None:
+        """The driver's reason for refusing this gesture now, or ``None``."""
+        return self.driver.check(*actions)
+
+    def preview(self, action: Action) -> str:
+        """``action`` in words, from what the viewer may know."""
+        return self.driver.preview(action)
+
+    def choose(
+        self,
+        title: str,
+        options: Sequence[str],
+        on_pick: Callable[[int], object],
+        searchable: bool = False,
+        highlight: int | None = None,
+    ) -> None:
+        """Ask the player to pick one of ``options`` (a long list can be ``searchable``).
+
+        ``highlight`` is the option the cursor starts on (the hinted one, if any).
+        Where the keys play nothing (a replay) no picker opens: the driver says why.
+        """
+        if self.shown is not None and not self.shown.view.playing:
+            self.driver.decide()
+            return
+
+        def picked(index: int | None) -> None:
+            if index is not None:
+                on_pick(index)
+
+        place = self.table.PICKER_PLACE
+        self.app.push_screen(
+            ChoiceScreen(title, options, place=place, searchable=searchable, highlight=highlight),
+            picked,
+        )
+
+    # -- keys -----------------------------------------------------------------------------
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """The driver's keys work as it allows."""
+        if action == "driver" and parameters:
+            return self.driver.allows(str(parameters[0]))
+        return True
+
+    def action_driver(self, name: str, *args: Any) -> None:
+        """A key of the driver's: its ``do_<name>``."""
+        getattr(self.driver, f"do_{name}")(*args)
