@@ -296,7 +296,7 @@ class KaravanApp(Karavan):
 
     def on_open_replay(self, message: OpenReplay) -> None:
         """A screen asks for a game's replay."""
-        self.show_replay(message.match)
+        self.show_replay(message.match, message.position)
 
     def on_save_open_game(self, message: SaveOpenGame) -> None:
         """A screen (the curtain) asks to save the game at the table under a name."""
@@ -391,11 +391,11 @@ class KaravanApp(Karavan):
         names = [match.seats[seat].name for seat in humans]
         self.push_screen(ChoiceScreen("The game is in progress: whose review?", names), picked)
 
-    def show_replay(self, match: Match) -> None:
-        """Step through ``match`` from the deal (as its only human saw it, if it has one)."""
+    def show_replay(self, match: Match, position: int = 0) -> None:
+        """Step through ``match`` from ``position`` (as its only human saw it, if it has one)."""
         humans = list(match.humans)
         viewer = humans[0] if len(humans) == 1 else None
-        self.push_screen(TableScreen(Replay(match, 0, viewer)))
+        self.push_screen(TableScreen(Replay(match, position, viewer)))
 
     def action_rules(self) -> None:
         """Show the rules (of the open game, if any)."""

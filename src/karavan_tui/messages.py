@@ -46,7 +46,11 @@ class OpenReview(MatchMessage):
 
 
 class OpenReplay(MatchMessage):
-    """Step through ``match`` from the deal."""
+    """Step through ``match`` from ``position`` (0: the deal)."""
+
+    def __init__(self, match: Match, position: int = 0) -> None:
+        super().__init__(match)
+        self.position = position
 
 
 class ShowRules(Message):

@@ -1,32 +1,132 @@
-"""The sparkline charts of the results and the review: every point drawn, on one scale."""
+"""The results and review charts: axes, every point drawn on one scale, marks, the cursor."""
 
 from __future__ import annotations
 
 import pytest
+from textual.app import App, ComposeResult
 
-from karavan_tui.widgets.chart import ASCII_RAMP, UNICODE_RAMP, chance_chart, score_chart
+from karavan_core.analysis import ReviewedDecision, Verdict
+from karavan_core.analysis.judge import THRESHOLDS, Judgement
+from karavan_tui.screens.game_over import GameOverScreen
+from karavan_tui.screens.table import TableScreen
+from karavan_tui.widgets.chart import (
+    MARKERS,
+    ChartSpec,
+    GameChart,
+    chance_spec,
+    key_words,
+    plot_columns,
+    score_spec,
+)
+
+from .helpers import karakum_match, play_to_end, running
 
 
-def sparkline(chart, name: str, width: int) -> str:
-    """The row of ``name``'s sparkline (the cells between the name and the last value)."""
-    row = next(line for line in chart.plain.splitlines() if line.startswith(name))
-    return row[len(name) + 1 : len(name) + 1 + width]
+def judged(index: int, after: float, verdict: Verdict) -> ReviewedDecision:
+    """A decision of Ann's that left ``after`` of the chance and lost just enough of it
+    for ``verdict``."""
+    least = {v: t for t, v in THRESHOLDS}.get(verdict, 0.0)
+    before = after + least + 1e-9
+    judgement = Judgement("played", "best", before, after, before, 0.0)
+    decision = ReviewedDecision(index, 0, 3, judgement, "played", "best")
+    assert decision.verdict is verdict
+    return decision
+
+
+def test_the_score_chart_runs_from_the_deal_to_the_last_decision_on_one_scale():
+    spec = score_spec(["Ann", "Bob"], [[0, 0, 3, 6], [0, 0, 0, 0]])
+    assert spec.last == 3 and spec.top == 6
+    assert [line.name for line in spec.lines] == ["Ann", "Bob"]
+    assert spec.lines[1].points == ((0, 0.0), (1, 0.0), (2, 0.0), (3, 0.0))  # zero is a value
+    assert [words for _, words in spec.y_ticks] == ["0", "3", "6"]
+
+
+def test_the_chance_chart_marks_each_inaccuracy_mistake_and_blunder_where_it_left_the_chance():
+    decisions = [
+        judged(0, 0.5, Verdict.GOOD),
+        judged(2, 0.5, Verdict.INACCURACY),
+        judged(4, 0.3, Verdict.MISTAKE),
+        judged(6, 0.0, Verdict.BLUNDER),
+    ]
+    points = [(d.index, d.judgement.win_after) for d in decisions]
+    spec = chance_spec(["Ann"], [points], 8, decisions)
+    assert [(m.decision, m.value, m.verdict) for m in spec.marks] == [
+        (2, 50.0, Verdict.INACCURACY),
+        (4, 30.0, Verdict.MISTAKE),
+        (6, 0.0, Verdict.BLUNDER),
+    ]
+    assert spec.lines[0].points[-1] == (6, 0.0)  # 0% is drawn as a value
+    assert spec.top == 100 and spec.last == 7
+    assert "? mistake" in key_words(spec).plain
+
+
+class ChartApp(App[None]):
+    def __init__(self, spec: ChartSpec, ascii_mode: bool = False) -> None:
+        super().__init__()
+        self.spec, self.ascii_mode, self.picked = spec, ascii_mode, []
+
+    def compose(self) -> ComposeResult:
+        chart = GameChart(self.spec)
+        chart.ascii_mode = self.ascii_mode
+        yield chart
+
+    def on_game_chart_picked(self, message: GameChart.Picked) -> None:
+        self.picked.append(message.decision)
+
+
+def drawn(app: App[None]) -> str:
+    return app.screen.query_one(GameChart).render().plain  # type: ignore[union-attr]
 
 
 @pytest.mark.parametrize("ascii_mode", [False, True])
-def test_a_chance_of_zero_is_drawn_at_the_lowest_level_not_left_blank(ascii_mode):
-    ramp = ASCII_RAMP if ascii_mode else UNICODE_RAMP
-    points = [(0, 0.5), (2, 0.0), (4, 1.0), (6, 0.0)]
-    chart = chance_chart(["Ann", "Bob"], [points, [(0, 0.0)]], 8, width=8, ascii_mode=ascii_mode)
-    ann, bob = sparkline(chart, "Ann", 8), sparkline(chart, "Bob", 8)
-    assert " " not in ann and " " not in bob
-    assert bob == ramp[1] * 8  # 0% all along: the lowest visible level
-    assert ann[-1] == ramp[1] and ramp[-1] in ann  # 100% the highest
+async def test_the_chart_has_axes_with_their_ticks_and_marks(ascii_mode):
+    decisions = [judged(3, 0.1, Verdict.BLUNDER), judged(5, 0.3, Verdict.MISTAKE)]
+    spec = chance_spec(["Ann"], [[(1, 0.6), (3, 0.1), (5, 0.3)]], 8, decisions)
+    app = ChartApp(spec, ascii_mode)
+    async with app.run_test(size=(60, 14)) as pilot:
+        await pilot.pause()
+        text = drawn(app)
+        assert "100%" in text and "50%" in text and "0%" in text and "decision" in text
+        assert MARKERS[Verdict.BLUNDER] in text and MARKERS[Verdict.MISTAKE] in text
+        assert plot_columns(text) is not None  # the frame is closed: the x axis is drawn
+        if ascii_mode:
+            assert text.isascii()
+        else:
+            assert "└" in text and "┤" in text
 
 
-def test_a_score_of_zero_is_drawn_at_the_lowest_level_not_left_blank():
-    chart = score_chart(["Ann", "Bob"], [[0, 0, 3, 6], [0, 0, 0, 0]], width=4)
-    assert sparkline(chart, "Bob", 4) == UNICODE_RAMP[1] * 4
-    ann = sparkline(chart, "Ann", 4)
-    assert ann[:2] == UNICODE_RAMP[1] * 2 and ann[-1] == UNICODE_RAMP[-1]
-    assert UNICODE_RAMP.index(UNICODE_RAMP[1]) < UNICODE_RAMP.index(ann[2]) < len(UNICODE_RAMP) - 1
+async def test_the_cursor_steps_from_mark_to_mark_and_enter_or_a_click_picks_a_decision():
+    decisions = [judged(2, 0.4, Verdict.MISTAKE), judged(6, 0.1, Verdict.BLUNDER)]
+    spec = chance_spec(["Ann"], [[(0, 0.5), (2, 0.4), (6, 0.1)]], 9, decisions)
+    app = ChartApp(spec)
+    async with app.run_test(size=(60, 14)) as pilot:
+        chart = app.query_one(GameChart)
+        chart.focus()
+        await pilot.press("right")
+        assert chart.spec is not None and chart.spec.cursor == 2
+        await pilot.press("right", "enter")
+        await pilot.pause()
+        assert app.picked == [6]
+        await pilot.press("left")
+        assert chart.spec.cursor == 2
+        left, right = plot_columns(drawn(app)) or (0, 0)
+        await pilot.click(GameChart, offset=(right - 1, 5))  # the right edge: the last decision
+        await pilot.pause()
+        assert app.picked == [6, spec.last]
+        assert chart.decision_at(left - 1) is None  # the y axis' ticks are no decision
+
+
+async def test_a_click_on_the_results_chart_opens_the_replay_at_that_decision(tmp_path):
+    match = play_to_end(karakum_match(moves=0))
+    async with running(tmp_path, size=(80, 24)) as (app, pilot):
+        await app.push_screen(GameOverScreen(match))
+        await pilot.pause()
+        chart = app.screen.query_one(GameChart)
+        assert chart.spec is not None and chart.spec.last == len(match.history)
+        left, right = plot_columns(drawn(app)) or (0, 0)
+        middle = (left + right) // 2
+        await pilot.click(GameChart, offset=(middle, 3))
+        await pilot.pause()
+        replay = app.screen
+        assert isinstance(replay, TableScreen) and replay.driver.KIND == "replay"
+        assert replay.driver.position == chart.decision_at(middle) > 0

@@ -8,7 +8,7 @@ import pytest
 from textual.widgets._toast import Toast
 
 from karavan_core import Match, Seat, get_game, load_match, save_match
-from karavan_core.analysis import judge
+from karavan_core.analysis import Verdict, judge
 from karavan_core.engine import Observation
 from karavan_core.games.jaipur.components import Card
 from karavan_core.games.jaipur.state import Sell, TakeGood
@@ -17,6 +17,7 @@ from karavan_tui.modals.curtain import CurtainScreen
 from karavan_tui.screens.game_over import GameOverScreen
 from karavan_tui.screens.review import ReviewScreen
 from karavan_tui.screens.table import TableScreen
+from karavan_tui.widgets.chart import MARKERS, GameChart, plot_columns
 from karavan_tui.widgets.side import StatusLine
 from tests.core.test_analysis import decisive_jaipur
 
@@ -31,7 +32,7 @@ from .helpers import (
     visible_characters,
 )
 from .test_privacy import screen_characters
-from .test_snapshots import SIZES
+from .test_snapshots import SIZES, TABLE_SIZES
 
 JAIPUR = get_game("jaipur")
 
@@ -171,9 +172,21 @@ async def test_a_blunder_is_found_in_the_review_from_the_game_over_screen_and_re
         text = visible_characters(app)
         assert "Ann: accuracy" in text and "1 ??" in text
         assert "Expert: Ann sells 1 leather" in text
-        # The chart ends on the loss: 0%, drawn at its lowest level (not left blank).
-        chart = str(review.query_one("#review-chart").render()).splitlines()
-        assert next(line for line in chart if line.startswith("Ann ")).endswith("▁   0%")
+        # The chart ends on the loss, 0% drawn as a point; the blunder is marked, and the
+        # cursor stands on it as the list of mistakes does.
+        chart = review.query_one(GameChart)
+        assert chart.spec is not None and chart.spec.lines[0].points[-1] == (1, 0.0)
+        assert [(m.decision, m.verdict.value) for m in chart.spec.marks] == [(0, "blunder")]
+        assert chart.spec.cursor == 0 and "X blunder" in visible_characters(app)
+        drawn = chart.render().plain  # type: ignore[union-attr]
+        assert "0%┤" in drawn and "100%┤" in drawn and MARKERS[Verdict.BLUNDER] in drawn
+        left, _ = plot_columns(drawn) or (0, 0)
+        await pilot.click(GameChart, offset=(left + 1, 2))  # a click at decision 1 (the first)
+        await pilot.pause()
+        assert isinstance(app.screen, TableScreen) and app.screen.driver.position == 0
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen is review
         await pilot.press("enter")
         await pilot.pause()
         replay = app.screen
@@ -338,7 +351,7 @@ def test_snapshot_hint(snap_compare, tmp_path, size):
         pytest.param(("p", "end", "f"), id="replay_face_up"),
     ],
 )
-@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("size", TABLE_SIZES)
 def test_snapshot_after_a_blunder(snap_compare, tmp_path, size, keys):
     async def run(pilot):
         await blunder_then(pilot, *keys)

@@ -1,5 +1,5 @@
-"""Snapshots of every screen at 80x24 and 120x40, the tables at 200x50 too (review the SVGs
-when they change)."""
+"""Snapshots of every screen at 80x24 and 120x40, the tables and the results at 200x50 too
+(review the SVGs when they change)."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ SIZES = [
     pytest.param((80, 24), id="80x24"),
     pytest.param((120, 40), id="120x40", marks=pytest.mark.slow),
 ]
-# Every table also at the largest size it is laid out for.
+# Every table (and the results, the review) also at the largest size it is laid out for.
 TABLE_SIZES = [*SIZES, pytest.param((200, 50), id="200x50", marks=pytest.mark.slow)]
 
 
@@ -107,7 +107,7 @@ def test_rules(snap_compare, tmp_path, size):
     assert snap_compare(make_app(tmp_path), terminal_size=size, run_before=open_rules)
 
 
-@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("size", TABLE_SIZES)
 def test_game_over(snap_compare, tmp_path, size):
     match = play_to_end(karakum_match("Ann,bot:random", moves=10))
     assert snap_table(snap_compare, tmp_path, match, size)

@@ -5,7 +5,6 @@ from __future__ import annotations
 import pytest
 from rich.cells import cell_len
 
-from karavan_tui.widgets.chart import chance_chart, score_chart
 from karavan_tui.widgets.side import ScoreBoard
 
 from .helpers import game_screen, running, seeded_match
@@ -57,13 +56,3 @@ async def test_a_wide_name_keeps_the_scores_and_the_players_columns_in_line(tmp_
         found = [(line, name) for line, name in rows(zone, names) if line.index(name) < 8]
         assert {name for _, name in found} == set(names), zone
         assert len({column_after(line, name) for line, name in found}) == 1, found
-
-
-def test_a_wide_name_keeps_the_charts_in_line():
-    for chart in (
-        score_chart(NAMES, [[0, 1, 2], [0, 2, 4], [1, 1, 1]], width=20),
-        chance_chart(NAMES, [[(0, 0.5), (1, 0.7)], [(0, 0.5), (1, 0.2)], [(0, 0.3)]], 2, width=20),
-    ):
-        lines = [line for line in chart.plain.splitlines() if line.startswith(tuple(NAMES))]
-        assert len(lines) == 3
-        assert len({cell_len(line) for line in lines}) == 1, lines

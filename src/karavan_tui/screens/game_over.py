@@ -18,7 +18,7 @@ from karavan_core.engine import Result
 from karavan_core.match import Match, winners_sentence
 from karavan_tui.messages import OpenReplay, OpenReview
 from karavan_tui.modals.confirm import ConfirmScreen
-from karavan_tui.widgets.chart import score_chart
+from karavan_tui.widgets.chart import GameChart, key_words, score_spec
 from karavan_tui.widgets.chrome import AppHeader
 
 T = TypeVar("T")  # what an over screen dismisses with
@@ -53,7 +53,11 @@ def outcome_body(
     yield Static(Content(f"{star} {winners_sentence(names, result.winners)}!"), id="winners")
     yield Static(Content(notes), id="notes")
     yield Static(breakdown_table(names, result), id="breakdown")
-    yield Static(score_chart(names, series, width=40, ascii_mode=ascii_mode), id="chart")
+    spec = score_spec(names, series)
+    chart = GameChart(spec, id="chart")
+    chart.ascii_mode = ascii_mode
+    yield chart
+    yield Static(key_words(spec, ascii_mode), id="chart-key")
 
 
 class OverScreen(Screen[T]):
@@ -62,7 +66,8 @@ class OverScreen(Screen[T]):
     DEFAULT_CSS = """
     OverScreen #over { padding: 0 1; }
     OverScreen #winners { text-style: bold; color: $success; }
-    OverScreen #chart { margin-top: 1; }
+    OverScreen #chart { margin-top: 1; height: 1fr; min-height: 9; }
+    OverScreen #chart-key { color: $text-muted; }
     OverScreen #over-buttons { height: auto; margin-top: 1; }
     OverScreen Button { margin-right: 2; }
     """
@@ -146,6 +151,11 @@ class GameOverScreen(OverScreen[str]):
     def action_replay(self) -> None:
         """Step through the game."""
         self.post_message(OpenReplay(self.match))
+
+    def on_game_chart_picked(self, message: GameChart.Picked) -> None:
+        """A point of the chart: the replay from there (the chart counts from the deal)."""
+        message.stop()
+        self.post_message(OpenReplay(self.match, message.decision))
 
     def action_leave(self, where: str) -> None:
         """Leave by key."""

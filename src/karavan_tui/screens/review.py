@@ -15,6 +15,7 @@ import contextlib
 from collections.abc import Sequence
 from concurrent.futures.process import BrokenProcessPool
 
+from attrs import evolve
 from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
@@ -32,7 +33,7 @@ from karavan_core.text import plural
 from karavan_tui.context import karavan_app
 from karavan_tui.screens.replay import Replay, verdict_mark
 from karavan_tui.screens.table import TableScreen
-from karavan_tui.widgets.chart import chance_chart
+from karavan_tui.widgets.chart import GameChart, chance_spec, key_words
 from karavan_tui.widgets.chrome import AppHeader
 
 
@@ -72,7 +73,8 @@ class ReviewScreen(Screen[None]):
     ReviewScreen #review-failure {
         height: 1; margin: 1 0; color: $text-error; text-wrap: nowrap; text-overflow: ellipsis;
     }
-    ReviewScreen #review-chart { height: auto; margin-top: 1; }
+    ReviewScreen #review-chart { height: 1fr; min-height: 8; margin-top: 1; }
+    ReviewScreen #chart-key { color: $text-muted; height: auto; }
     ReviewScreen #mistakes-title { margin-top: 1; text-style: bold; }
     ReviewScreen #mistakes { height: 1fr; min-height: 4; border: round $secondary 60%; }
     ReviewScreen #review-note { color: $text-muted; height: auto; }
@@ -94,7 +96,8 @@ class ReviewScreen(Screen[None]):
             yield Static("", id="review-summary")
             yield ProgressBar(id="review-progress", show_eta=True)
             yield Static("", id="review-failure", markup=False)
-            yield Static("", id="review-chart")
+            yield GameChart(id="review-chart")
+            yield Static("", id="chart-key")
             yield Static("Mistakes, in the order they were made", id="mistakes-title")
             yield OptionList(id="mistakes")
             yield Static(Content(thresholds_words()), id="review-note")
@@ -108,8 +111,8 @@ class ReviewScreen(Screen[None]):
         if done is not None:
             self.show_review(done)
             return
-        self.query_one("#mistakes-title").display = False
-        self.query_one("#mistakes").display = False
+        for waiting in ("#mistakes-title", "#mistakes", "#review-chart", "#chart-key"):
+            self.query_one(waiting).display = False
         self.start_review()
 
     def start_review(self) -> None:
@@ -184,8 +187,8 @@ class ReviewScreen(Screen[None]):
         self.review = review
         match = self.match
         self.query_one(ProgressBar).display = False
-        self.query_one("#mistakes-title").display = True
-        self.query_one("#mistakes").display = True
+        for shown in ("#mistakes-title", "#mistakes", "#review-chart", "#chart-key"):
+            self.query_one(shown).display = True
         summary = Text()
         for seat in self.seats:
             s = review.summary(seat)
@@ -216,11 +219,13 @@ class ReviewScreen(Screen[None]):
             for seat, points in zip(self.seats, series, strict=True):
                 share = 1 / len(won) if seat in won else 0.0
                 points.append((len(match.history) - 1, share))  # after the last decision
-        chart = chance_chart(
-            names, series, len(match.history), width=40, ascii_mode=karavan_app(self).ascii_mode
-        )
-        self.query_one("#review-chart", Static).update(chart)
         mistakes = [d for d in review.decisions if d.verdict is not Verdict.GOOD]
+        ascii_mode = karavan_app(self).ascii_mode
+        spec = chance_spec(names, series, len(match.history), mistakes)
+        if mistakes:
+            spec = evolve(spec, cursor=mistakes[0].index)  # on the first mistake, as the list
+        self.query_one(GameChart).show(spec, ascii_mode)
+        self.query_one("#chart-key", Static).update(key_words(spec, ascii_mode))
         self.listed = [d.index for d in mistakes]
         options = self.query_one("#mistakes", OptionList)
         options.clear_options()
@@ -247,12 +252,31 @@ class ReviewScreen(Screen[None]):
     def _sep(self) -> str:
         return karavan_app(self).glyphs.sep
 
+    def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        """The chart's cursor follows the list of mistakes."""
+        if event.option.id is None:
+            return
+        chart = self.query_one(GameChart)
+        chart.move_cursor(int(event.option.id))
+        if chart.spec is not None:
+            key = key_words(chart.spec, karavan_app(self).ascii_mode)
+            self.query_one("#chart-key", Static).update(key)
+
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         """Open the replay at the chosen decision, as its player saw it."""
         event.stop()
-        if self.review is None or event.option.id is None:
+        if event.option.id is not None:
+            self.replay_at(int(event.option.id))
+
+    def on_game_chart_picked(self, message: GameChart.Picked) -> None:
+        """A point of the chart: the replay at that decision."""
+        message.stop()
+        self.replay_at(message.decision)
+
+    def replay_at(self, index: int) -> None:
+        """Open the replay at decision ``index``, as its player saw it."""
+        if self.review is None or not 0 <= index < len(self.match.history):
             return
-        index = int(event.option.id)
         seat = self.match.actor(index)
         self.app.push_screen(
             TableScreen(Replay(self.match, index, seat, self.review, viewers=self.viewers(seat)))
