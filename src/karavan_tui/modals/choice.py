@@ -9,11 +9,20 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.content import Content
 from textual.events import Key
+from textual.geometry import Offset, Region, Size
 from textual.screen import ModalScreen
 from textual.widgets import Footer, Label, OptionList
 from textual.widgets.option_list import Option
 
 from karavan_tui.context import karavan_app
+
+
+def beside_offset(part: Region, dialog: Size, side: Region, room: Size) -> Offset:
+    """Where a ``dialog`` goes beside ``part`` of the table: over the ``side`` panel next to
+    the table (so that no card is hidden), its top in line with the part's, within ``room``
+    (the header keeps the first row and the Footer the last)."""
+    y = max(1, min(part.y, room.height - 1 - dialog.height))
+    return Offset(side.x, y)
 
 
 class ChoiceScreen(ModalScreen[int | None]):
@@ -24,6 +33,10 @@ class ChoiceScreen(ModalScreen[int | None]):
     list narrows down as the player types: every word typed must appear in an
     entry (in any order, any case); Backspace takes a letter back, and Escape
     closes the list, narrowed or not, as it closes every other dialog.
+
+    On a large screen a choice about one part of the table opens ``beside`` it
+    (that part's region on screen), over the ``side`` panel next to the table:
+    in line with the part, and hiding none of the cards.
     """
 
     BINDINGS = [Binding("escape", "cancel", "Cancel")]
@@ -41,6 +54,7 @@ class ChoiceScreen(ModalScreen[int | None]):
     ChoiceScreen.-bottom > Vertical { max-height: 11; margin-bottom: 1; }
     ChoiceScreen.-bottom OptionList { max-height: 6; }
     ChoiceScreen.-bottom #choice-title { margin-bottom: 0; }
+    ChoiceScreen.-beside { align: left top; }
     .-ascii ChoiceScreen > Vertical { border: ascii $accent; }
     """
 
@@ -52,8 +66,15 @@ class ChoiceScreen(ModalScreen[int | None]):
         place: str = "middle",
         searchable: bool = False,
         highlight: int | None = None,
+        beside: Region | None = None,
+        side: Region | None = None,
     ) -> None:
-        super().__init__(classes="-bottom" if place == "bottom" else "")
+        if side is None:
+            beside = None
+        classes = "-beside" if beside is not None else "-bottom" if place == "bottom" else ""
+        super().__init__(classes=classes)
+        self.beside = beside
+        self.side = side
         self.choice_title = title
         self.highlight = highlight  # the entry the cursor starts on (a hint), if not the first
         self.options = list(options)
@@ -78,6 +99,19 @@ class ChoiceScreen(ModalScreen[int | None]):
         """Start on the entry to highlight, if any."""
         if self.highlight is not None:
             self.query_one("#choices", OptionList).highlighted = self.highlight
+        if self.beside is not None and self.side is not None:
+            dialog = self.query_one(Vertical)
+            dialog.styles.width = self.side.width  # the side panel's width, no more
+            dialog.styles.min_width = None
+            dialog.styles.max_width = None
+            self.call_after_refresh(self.place_beside)
+
+    def place_beside(self) -> None:
+        """Move the dialog next to the part of the table it is about (its size is known now)."""
+        if self.beside is None or self.side is None:
+            return
+        dialog = self.query_one(Vertical)
+        dialog.styles.offset = beside_offset(self.beside, dialog.outer_size, self.side, self.size)
 
     def _options(self, indexes: Sequence[int] | range) -> list[Option]:
         # Each option keeps its place in the whole list as its id, whatever the filter;

@@ -429,7 +429,9 @@ class RemoteTable(Driver):
         actions = list(listed.values())
         title = "Every move you can make now"
         pick = self.table.take_listed
-        self.screen.choose(title, list(listed), lambda i: pick(actions[i]), searchable=True)
+        self.screen.choose(
+            title, list(listed), lambda i: pick(actions[i]), searchable=True, beside=False
+        )
 
     def commands(self) -> Iterator[SystemCommand]:
         """This table's own commands in the command palette."""

@@ -459,7 +459,12 @@ class LocalPlay(Driver):
         title = "Every move you can make now"
         pick = self.table.take_listed
         self.screen.choose(
-            title, words, lambda i: pick(actions[i]), searchable=True, highlight=highlight
+            title,
+            words,
+            lambda i: pick(actions[i]),
+            searchable=True,
+            highlight=highlight,
+            beside=False,
         )
 
     def do_save_as(self) -> None:

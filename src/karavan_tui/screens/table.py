@@ -20,6 +20,7 @@ from rich.text import Text
 from textual.app import ComposeResult, SystemCommand
 from textual.binding import BindingsMap, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.geometry import Region
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
@@ -30,6 +31,9 @@ from karavan_tui.modals.choice import ChoiceScreen
 from karavan_tui.tables import TableView, View, table_for
 from karavan_tui.widgets.chrome import AppHeader
 from karavan_tui.widgets.side import GameLog, NewsBanner, ScoreBoard, StatusLine
+
+# From this size a picker about a part of the table opens beside it, over the side panel.
+WIDE, TALL = 120, 40
 
 
 @frozen
@@ -281,10 +285,12 @@ class TableScreen(Screen[None]):
         on_pick: Callable[[int], object],
         searchable: bool = False,
         highlight: int | None = None,
+        beside: bool = True,
     ) -> None:
         """Ask the player to pick one of ``options`` (a long list can be ``searchable``).
 
-        ``highlight`` is the option the cursor starts on (the hinted one, if any).
+        ``highlight`` is the option the cursor starts on (the hinted one, if any).  A
+        choice about a part of the table opens ``beside`` it (not the list of every move).
         Where the keys play nothing (a replay) no picker opens: the driver says why.
         """
         if self.shown is not None and not self.shown.view.playing:
@@ -296,10 +302,28 @@ class TableScreen(Screen[None]):
                 on_pick(index)
 
         place = self.table.PICKER_PLACE
-        self.app.push_screen(
-            ChoiceScreen(title, options, place=place, searchable=searchable, highlight=highlight),
-            picked,
+        picker = ChoiceScreen(
+            title,
+            options,
+            place=place,
+            searchable=searchable,
+            highlight=highlight,
+            beside=self.concerned() if beside else None,
+            side=self.query_one("#side").region,
         )
+        self.app.push_screen(picker, picked)
+
+    def concerned(self) -> Region | None:
+        """On a large screen, the table's focused part: a picker about it opens beside it.
+
+        Below 120 x 40 a picker is never far from anything: it keeps its place.
+        """
+        part = self.focused
+        if self.size.width < WIDE or self.size.height < TALL:
+            return None
+        if part is None or self.table not in part.ancestors_with_self:
+            return None
+        return part.region
 
     # -- keys -----------------------------------------------------------------------------
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:

@@ -1,0 +1,57 @@
+"""Pickers open beside what they are about on a tall screen, and keep their place at 80x24."""
+
+from __future__ import annotations
+
+from textual.containers import Vertical
+from textual.geometry import Offset, Region, Size
+
+from karavan_core.games.karakum.state import Buy
+from karavan_tui.modals.choice import ChoiceScreen, beside_offset
+
+from .helpers import start_with
+from .test_snapshots import affordable_match, steady
+
+
+def test_a_dialog_goes_over_the_side_panel_in_line_with_its_part_as_far_as_it_fits():
+    room, side = Size(200, 50), Region(124, 1, 76, 47)
+    assert beside_offset(Region(10, 5, 60, 4), Size(76, 10), side, room) == Offset(124, 5)
+    assert beside_offset(Region(10, 40, 60, 4), Size(76, 10), side, room) == Offset(124, 39)
+    assert beside_offset(Region(10, 0, 60, 4), Size(76, 10), side, room) == Offset(124, 1)
+
+
+def payment_app(tmp_path):
+    """Ann to move in a Karakum game where she can buy a camel, and the slot she can buy."""
+    match = affordable_match()
+    slot = next(a.slot for a in match.legal_actions() if isinstance(a, Buy))
+    return start_with(tmp_path, match), slot
+
+
+async def open_payment_picker(pilot, slot: int):
+    """The camel at ``slot`` chosen in the market, then its payments listed (p); the part
+    of the table that had the focus."""
+    await steady(pilot)
+    await pilot.press("up", "home", *["right"] * slot, "enter")
+    await steady(pilot)
+    part = pilot.app.screen.focused
+    await pilot.press("p")
+    await steady(pilot)
+    return part
+
+
+async def test_at_200x50_the_payment_picker_opens_beside_the_row_it_is_about(tmp_path):
+    """In line with the market row, over the side panel: no card of the table is hidden."""
+    app, slot = payment_app(tmp_path)
+    async with app.run_test(size=(200, 50)) as pilot:
+        table = app.screen.query_one("#table").region
+        part = await open_payment_picker(pilot, slot)
+        picker = app.screen
+        assert isinstance(picker, ChoiceScreen) and part is not None
+        dialog, row = picker.query_one(Vertical).region, part.region
+        assert dialog.y == row.y and dialog.x >= table.right, (dialog, row, table)
+
+
+async def test_at_80x24_the_payment_picker_keeps_its_place(tmp_path):
+    app, slot = payment_app(tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_payment_picker(pilot, slot)
+        assert isinstance(app.screen, ChoiceScreen) and app.screen.beside is None
