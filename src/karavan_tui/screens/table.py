@@ -162,6 +162,8 @@ class TableScreen(Screen[None]):
     DEFAULT_CLASSES = "table-screen"
     # Classes the screen takes by its width: from 120 columns the table spreads out.
     HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (120, "-wide"), (180, "-huge")]
+    # And by its height: from 40 rows cards may be drawn boxed or large (widgets/cards.py).
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (40, "-tall")]
 
     def __init__(self, driver: Driver) -> None:
         super().__init__(classes=f"{self.DEFAULT_CLASSES} -{driver.KIND}")

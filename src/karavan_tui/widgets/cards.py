@@ -1,4 +1,12 @@
-"""A row of cards that the keyboard and the mouse can choose from."""
+"""A row of cards that the keyboard and the mouse can choose from.
+
+A card is drawn in one of three sizes, by the room its table's stylesheet
+gives it (the table screen takes ``-short``/``-tall`` and ``-narrow``/``-wide``/
+``-huge`` classes by the terminal's size): compact, the two rows of a face's
+``text``; boxed, the same inside a border in the card's colour; large, the
+face's ``large`` text (its full name, value and what it carries) once the card
+has the rows for it.  ASCII mode and NO_COLOR keep the same letters and symbols.
+"""
 
 from __future__ import annotations
 
@@ -6,6 +14,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from attrs import frozen
+from rich.cells import cell_len
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -25,7 +34,8 @@ class CardFace:
 
     ``key`` names what lies there (the same card keeps the same key wherever it
     moves), so the cursor can follow it; ``changed`` marks a card another player
-    changed since the viewer's last decision.
+    changed since the viewer's last decision.  ``large`` is the card in full, for
+    a card given the rows for it (else it shows ``text``).
     """
 
     text: Text | str
@@ -33,6 +43,16 @@ class CardFace:
     tip: str | None = None
     key: str | None = None
     changed: bool = False
+    large: Text | str | None = None
+
+    def text_for(self, rows: int, columns: int) -> Text | str:
+        """What the card shows in ``rows`` x ``columns`` cells: in full if it fits there."""
+        large = self.large
+        if large is not None and rows >= len(str(large).splitlines()):
+            widest = max((cell_len(line) for line in str(large).splitlines()), default=0)
+            if columns >= widest:
+                return large
+        return self.text
 
     @property
     def open(self) -> bool:
@@ -54,11 +74,21 @@ class Card(Static):
             return
         old = self._face.classes.split() if self._face else []
         self._face = face
-        self.update(face.text, layout=False)  # cards have a fixed size
+        self._draw()
         self.remove_class(*old, "-changed")
         self.add_class(*face.classes.split())
         self.set_class(face.changed, "-changed")
         self.tooltip = face.tip
+
+    def _draw(self) -> None:
+        face = self._face
+        if face is not None:
+            size = self.content_size
+            self.update(face.text_for(size.height, size.width), layout=False)  # sized by CSS
+
+    def on_resize(self) -> None:
+        """Another size of card: the face in full, or compact."""
+        self._draw()
 
     @property
     def face(self) -> CardFace | None:
