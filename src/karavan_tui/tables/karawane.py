@@ -285,7 +285,7 @@ def played_pile(pile: Sequence[Card], room: int, g: Glyphs) -> Text:
     return shown
 
 
-class KarawaneTable(TableView):
+class KarawaneTable(TableView[KarawaneObservation]):
     """The Karawane table."""
 
     FIRST_FOCUS = "#hand-row"
