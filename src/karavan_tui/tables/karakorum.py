@@ -552,7 +552,7 @@ class OpponentsZone(Static):
         self.update(text, layout=False)
 
 
-class KarakorumTable(TableView):
+class KarakorumTable(TableView[KarakorumObservation]):
     """The Karakorum table."""
 
     FIRST_FOCUS = "#table-row"

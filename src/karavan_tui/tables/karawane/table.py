@@ -22,7 +22,7 @@ from karavan_tui.tables.karawane.zones import (
 from karavan_tui.widgets.cards import CardRow
 
 
-class KarawaneTable(TableView):
+class KarawaneTable(TableView[KarawaneObservation]):
     """The Karawane table."""
 
     FIRST_FOCUS = "#hand-row"
@@ -39,11 +39,9 @@ class KarawaneTable(TableView):
     def show(self, view: View) -> None:
         """Give every zone its part of ``view``."""
         super().show(view)
-        obs: KarawaneObservation = self.obs
-        before = view.before
-        assert before is None or isinstance(before, KarawaneObservation)
+        obs = self.obs
         g = view.glyphs
-        self.query_one(TrackZone).track = Track(obs, before, g)
+        self.query_one(TrackZone).track = Track(obs, self.before, g)
         self.query_one(HandZone).hand = Hand(obs, view.legal, g)
         self.query_one(PlayersZone).players = Players(obs, view.scores, g)
 
