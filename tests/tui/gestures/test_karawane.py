@@ -14,13 +14,13 @@ from karavan_core.games.karawane.state import (
     PlayWithoutEffect,
 )
 from karavan_tui.tables.karawane.gestures import (
-    Gesture,
     card_of,
     choose_camel,
     choose_card,
-    hint_slot,
+    hint_places,
     hinted_camel,
 )
+from karavan_tui.tables.outcome import Ask, play
 
 
 def position(wanted: Callable[[KarawaneState], bool], players: int = 2) -> KarawaneState:
@@ -55,7 +55,7 @@ def test_a_card_with_targets_asks_on_which_camel_among_the_engines_plays():
     slot = next(i for i, card in enumerate(obs.hand) if card.kind is Kind.OASIS)
     card = obs.hand[slot]
     gesture = choose_card(obs, legal, slot)
-    assert gesture is not None and not gesture.send
+    assert isinstance(gesture, Ask)
     assert gesture.options == tuple(a for a in legal if card_of(a) == card)
     assert all(isinstance(a, Play) and a.card == card for a in gesture.options)
     assert gesture.title == f"{card.label}: on which camel?"
@@ -65,7 +65,7 @@ def test_the_sandstorm_is_played_at_once():
     state = position(holds(Kind.SANDSTORM))
     obs, legal = ann(state)
     gesture = choose_card(obs, legal, obs.hand.index(Card.SANDSTORM))
-    assert gesture == Gesture(send=(PlaySandstorm(),))
+    assert gesture == play(PlaySandstorm())
 
 
 def test_a_card_with_no_use_is_sent_for_the_engine_to_refuse_in_its_words():
@@ -78,8 +78,8 @@ def test_a_card_with_no_use_is_sent_for_the_engine_to_refuse_in_its_words():
     usable = {card_of(action) for action in legal}
     slot = next(i for i, card in enumerate(obs.hand) if card not in usable)
     gesture = choose_card(obs, legal, slot)
-    assert gesture == Gesture(send=(PlayWithoutEffect(obs.hand[slot]),))
-    assert "without effect only when no card" in GAME.refusal(state, gesture.send[0])
+    assert gesture == play(PlayWithoutEffect(obs.hand[slot]))
+    assert "without effect only when no card" in GAME.refusal(state, gesture.actions[0])
 
 
 def test_when_no_card_has_a_use_the_chosen_one_is_played_without_effect():
@@ -89,8 +89,8 @@ def test_when_no_card_has_a_use_the_chosen_one_is_played_without_effect():
     state = position(all_stuck)
     obs, legal = ann(state)
     gesture = choose_card(obs, legal, 0)
-    assert gesture == Gesture(send=(PlayWithoutEffect(obs.hand[0]),))
-    assert gesture.send[0] in legal
+    assert gesture == play(PlayWithoutEffect(obs.hand[0]))
+    assert gesture.actions[0] in legal
 
 
 def test_an_empty_slot_and_the_public_view_choose_nothing():
@@ -103,7 +103,7 @@ def test_an_empty_slot_and_the_public_view_choose_nothing():
 def test_a_camel_clicked_out_of_turn_sends_nothing_for_the_host_to_say_whose_turn():
     state = GAME.new_game(["Ann", "Bob"], 1, {"first_player": 0})
     bob = GAME.observe(state, 1)
-    assert choose_camel(bob, (), 0, 0) == Gesture()
+    assert choose_camel(bob, (), 0, 0) == play()
 
 
 def test_any_camel_of_a_player_in_the_city_offers_the_plays_for_the_group():
@@ -113,7 +113,7 @@ def test_any_camel_of_a_player_in_the_city_offers_the_plays_for_the_group():
     assert len(city) >= 2
     first = choose_camel(obs, legal, 0, city[0])
     last = choose_camel(obs, legal, 0, city[-1])
-    assert first == last and first.options and not first.send
+    assert first == last and isinstance(first, Ask) and first.options
     assert all(isinstance(a, Play) and a.owner == 0 for a in first.options)
     assert first.title == "Which card, to move a camel of A out of the city?"
 
@@ -127,10 +127,10 @@ def test_a_camel_in_the_desert_names_it_in_the_picker():
 
     state = position(rival_in_desert_and_a_mirage)
     obs, legal = ann(state)
-    play = next(a for a in legal if isinstance(a, Play) and a.owner == 1)
-    gesture = choose_camel(obs, legal, 1, play.camel)
-    assert play in gesture.options
-    assert gesture.title == f"Which card, to move B{play.camel + 1}?"
+    bobs = next(a for a in legal if isinstance(a, Play) and a.owner == 1)
+    gesture = choose_camel(obs, legal, 1, bobs.camel)
+    assert isinstance(gesture, Ask) and bobs in gesture.options
+    assert gesture.title == f"Which card, to move B{bobs.camel + 1}?"
 
 
 def test_a_camel_no_card_can_move_is_refused_by_the_engine_for_the_likeliest_card():
@@ -138,8 +138,8 @@ def test_a_camel_no_card_can_move_is_refused_by_the_engine_for_the_likeliest_car
     state = position(lambda s: s.turn == 0 and holds(Kind.MIRAGE)(s))
     obs, legal = ann(state)
     gesture = choose_camel(obs, legal, 1, 2)
-    assert not gesture.options and len(gesture.send) == 1
-    sent = gesture.send[0]
+    assert not isinstance(gesture, Ask) and len(gesture.actions) == 1
+    sent = gesture.actions[0]
     assert isinstance(sent, Play) and sent.card.kind is Kind.MIRAGE
     assert (sent.owner, sent.camel) == (1, 0)  # the first of Bob's camels in the city
     assert GAME.refusal(state, sent) == (
@@ -160,7 +160,8 @@ def test_an_own_camel_no_card_can_move_is_refused_for_an_oasis_or_driver_card():
     own = {a.camel for a in legal if isinstance(a, Play) and a.owner == 0}
     camel = next(c for c, square in enumerate(obs.camels[0]) if square != CITY and c not in own)
     gesture = choose_camel(obs, legal, 0, camel)
-    (sent,) = gesture.send
+    assert not isinstance(gesture, Ask)
+    (sent,) = gesture.actions
     assert isinstance(sent, Play) and sent.card.kind in (Kind.OASIS, Kind.DRIVER)
     assert (sent.owner, sent.camel) == (0, camel)
     assert sent not in legal and GAME.why_illegal(state, sent)
@@ -169,8 +170,8 @@ def test_an_own_camel_no_card_can_move_is_refused_for_an_oasis_or_driver_card():
 def test_a_hint_points_at_its_hand_card_and_the_camel_it_moves():
     state = position(holds(Kind.OASIS))
     obs, legal = ann(state)
-    play = next(a for a in legal if isinstance(a, Play))
-    assert hint_slot(obs, play) == obs.hand.index(play.card)
-    assert hinted_camel(play) == (play.owner, play.camel)
+    hinted = next(a for a in legal if isinstance(a, Play))
+    assert hint_places(obs, hinted) == [("hand-row", obs.hand.index(hinted.card))]
+    assert hinted_camel(hinted) == (hinted.owner, hinted.camel)
     assert hinted_camel(PlaySandstorm()) is None and hinted_camel(None) is None
-    assert hint_slot(GAME.observe(state, None), play) is None
+    assert hint_places(GAME.observe(state, None), hinted) == []

@@ -10,7 +10,6 @@ from karavan_core.engine import Action
 from karavan_core.games.karawane.state import KarawaneObservation
 from karavan_tui.tables.base import TableView, View, table_stylesheet
 from karavan_tui.tables.karawane import gestures
-from karavan_tui.tables.karawane.gestures import Gesture
 from karavan_tui.tables.karawane.zones import (
     Hand,
     HandZone,
@@ -19,6 +18,7 @@ from karavan_tui.tables.karawane.zones import (
     Track,
     TrackZone,
 )
+from karavan_tui.tables.spots import Spot
 from karavan_tui.widgets.cards import CardRow
 
 
@@ -45,21 +45,12 @@ class KarawaneTable(TableView[KarawaneObservation]):
         self.query_one(HandZone).hand = Hand(obs, view.legal, g)
         self.query_one(PlayersZone).players = Players(obs, view.scores, g)
 
-    def carry_out(self, gesture: Gesture | None) -> None:
-        """Play what ``gesture`` sends, or ask the player to pick among its options."""
-        if gesture is None:
-            return
-        if gesture.options:
-            self.ask(gesture.title, gesture.options)
-        else:
-            self.host.decide(*gesture.send)
-
     # -- choosing -----------------------------------------------------------------------
     def on_card_row_chosen(self, message: CardRow.Chosen) -> None:
         """Play the chosen card of the hand: at once, or after choosing its camel."""
         message.stop()
         if self.view is not None:
-            self.carry_out(gestures.choose_card(self.obs, self.legal, message.index))
+            self.perform(gestures.choose_card(self.obs, self.legal, message.index))
 
     def on_track_zone_clicked(self, message: TrackZone.Clicked) -> None:
         """Play on the clicked camel: pick the card."""
@@ -69,13 +60,12 @@ class KarawaneTable(TableView[KarawaneObservation]):
     def play_on(self, seat: int, camel: int) -> None:
         """Play on camel ``camel`` of ``seat`` (clicked on the track): pick the card."""
         if self.view is not None:
-            self.carry_out(gestures.choose_camel(self.obs, self.legal, seat, camel))
+            self.perform(gestures.choose_camel(self.obs, self.legal, seat, camel))
 
     # -- hints --------------------------------------------------------------------------
-    def hint_places(self, action: Action) -> list[tuple[str, int]]:
+    def hint_places(self, action: Action) -> list[Spot]:
         """The hand card a decision plays (the cursor goes there: Enter plays it)."""
-        slot = gestures.hint_slot(self.obs, action)
-        return [] if slot is None else [("hand-row", slot)]
+        return gestures.hint_places(self.obs, action)
 
     def mark_hint(self, action: Action | None, *, point: bool = False) -> None:
         """Mark the hinted card in the hand and the camel it moves on the track."""

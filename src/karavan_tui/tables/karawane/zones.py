@@ -33,7 +33,7 @@ from karavan_core.games.karawane.components import (
 )
 from karavan_core.games.karawane.state import KarawaneObservation
 from karavan_tui.glyphs import ASCII, Glyphs
-from karavan_tui.tables.karawane.gestures import SEAT_LETTERS, card_of
+from karavan_tui.tables.karawane.gestures import SEAT_LETTERS, camel_name, card_of
 from karavan_tui.widgets.cards import CardFace, CardRow
 from karavan_tui.words import cells, padded, widest
 
@@ -59,7 +59,7 @@ def camel_token(seat: int, camel: int, moved: bool = False, hinted: bool = False
     a hint moves is drawn in the hint's colours.
     """
     style = (HINT_STYLE if hinted else SEAT_COLOURS[seat]) + (" underline" if moved else "")
-    return Text(f"{SEAT_LETTERS[seat]}{camel + 1}", style=style)
+    return Text(camel_name(seat, camel), style=style)
 
 
 def card_effect(card: Card, g: Glyphs) -> str:
