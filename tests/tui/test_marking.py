@@ -261,7 +261,7 @@ async def test_a_karakorum_card_is_placed_by_marking_it_then_choosing_its_expedi
         held = list(match.state.held[0])
         row = screen.query_one("#table-row", CardRow)
         await mark(pilot, row, 1 + held.index(place.card))
-        assert table.marked == [place.card]
+        assert list(table.marked) == [place.card]
         assert "choose its expedition" in str(screen.query_one("#status").render())
         expeditions = screen.query_one("#exp-row", CardRow)
         target = 4 if place.expedition is None else place.expedition  # the last slot: a new one

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable
 
 from karavan_core.games.karawane.components import CITY, Card, Kind
@@ -22,21 +21,13 @@ from karavan_tui.tables.karawane.gestures import (
 )
 from karavan_tui.tables.outcome import Ask, play
 
+from .deals import first_position
 
-def position(wanted: Callable[[KarawaneState], bool], players: int = 2) -> KarawaneState:
-    """The first state, over seeds and random play, where Ann (seat 0) is to move and
-    ``wanted`` holds."""
-    names = ["Ann", "Bob", "Cem", "Dee"][:players]
-    for seed in range(1, 300):
-        state = GAME.new_game(names, seed, {"first_player": 0})
-        rng = random.Random(seed)
-        for _ in range(80):
-            if GAME.is_over(state):
-                break
-            if state.current == 0 and wanted(state):
-                return state
-            state = GAME.apply(state, rng.choice(GAME.legal_actions(state)))
-    raise AssertionError("no such position")
+
+def position(wanted: Callable[[KarawaneState], bool]) -> KarawaneState:
+    """The first state of seeded random play where Ann is to move and ``wanted`` holds."""
+    state: KarawaneState = first_position(GAME, wanted, steps=80)
+    return state
 
 
 def ann(state: KarawaneState):
