@@ -246,6 +246,10 @@ def test_a_hint_marks_the_slots_its_decision_acts_on():
     assert hint_places(obs, Done()) == [(TABLE_ROW, STOP_SLOT)]
     assert hint_places(obs, Remove(1)) == [(EXP_ROW, 1)]
     assert hint_places(obs, Reveal()) == [(TABLE_ROW, 0)]
+    taking = position(at(Step.TAKE))
+    obs, _ = ann(taking)
+    assert hint_places(obs, Take(obs.table[-1])) == [(TABLE_ROW, len(obs.table))]
+    assert hint_places(obs, Take(Card(Peak.RED, 99, 0))) == []  # no such card on the table
 
 
 def test_a_turn_starts_on_the_likeliest_decision_of_its_step():

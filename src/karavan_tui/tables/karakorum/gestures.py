@@ -32,7 +32,7 @@ from karavan_core.games.karakorum.state import (
 )
 from karavan_tui.tables.marking import Marked, Marks
 from karavan_tui.tables.outcome import Ask, Outcome, Say, play
-from karavan_tui.tables.spots import Spot
+from karavan_tui.tables.spots import Spot, spot_of
 from karavan_tui.words import listed
 
 TABLE_SLOTS = C.MAX_PLAYERS + C.REVEAL_BEYOND_PLAYERS  # the most cards ever revealed
@@ -194,11 +194,11 @@ def hint_places(obs: KarakorumObservation, action: Action) -> list[Spot]:
         return [(TABLE_ROW, 0)]
     if isinstance(action, StopRevealing | StopTaking | Pass | Done):
         return [(TABLE_ROW, STOP_SLOT)]
-    if isinstance(action, Take) and action.card in cards:
-        return [(TABLE_ROW, 1 + cards.index(action.card))]
+    if isinstance(action, Take):
+        return spot_of(TABLE_ROW, cards, action.card, offset=1)  # the deck's slot comes first
     if isinstance(action, Place) and action.card in cards:
         target = NEW_SLOT if action.expedition is None else action.expedition
-        return [(TABLE_ROW, 1 + cards.index(action.card)), (EXP_ROW, target)]
+        return [*spot_of(TABLE_ROW, cards, action.card, offset=1), (EXP_ROW, target)]
     if isinstance(action, Remove | Score):
         return [(EXP_ROW, action.expedition)]
     return []
