@@ -41,15 +41,16 @@ def cut(text: str, width: int, mark: str = "~") -> str:
 def wrap_tokens(text: Text, tokens: Sequence[Text], used: int, room: int, indent: int) -> None:
     """Append ``tokens`` to ``text`` a space apart, never splitting one.
 
-    ``used`` is how much of ``room`` the current line has taken already; a
-    token that would pass ``room`` starts a new line, ``indent`` spaces in.
+    ``used`` is how many cells of ``room`` the current line has taken already;
+    a token that would pass ``room`` starts a new line, ``indent`` spaces in.
+    The tables' lines of tokens (caravans, expeditions, goals) wrap through it.
     """
     for index, token in enumerate(tokens):
-        if index and used + 1 + len(token) > room:
+        if index and used + 1 + token.cell_len > room:
             text.append("\n" + " " * indent)
             used = indent
         elif index:
             text.append(" ")
             used += 1
         text.append_text(token)
-        used += len(token)
+        used += token.cell_len

@@ -28,7 +28,8 @@ from karavan_tui.modals.choice import ChoiceScreen
 from karavan_tui.modals.curtain import CurtainScreen
 from karavan_tui.screens.game_over import GameOverScreen
 from karavan_tui.screens.table import TableScreen
-from karavan_tui.tables.karakorum import KarakorumTable, gone_since
+from karavan_tui.tables.karakorum import KarakorumTable
+from karavan_tui.tables.karakorum.faces import gone_since
 from karavan_tui.widgets.cards import CardRow
 from karavan_tui.widgets.side import first_sentence
 
@@ -458,6 +459,25 @@ async def test_from_120_columns_the_others_expeditions_have_their_own_zone(tmp_p
         assert all(seat.name in shown for seat in match.seats[1:])
         # Listed once: the tracks zone leaves them out (an expedition reads "G[3 6 8] 7▲").
         assert "[" not in str(table.query_one("#climbers").render())
+
+
+async def test_a_resize_lays_the_zones_out_again_for_the_new_size(tmp_path):
+    """The zones draw from what the table gave them: a resize alone switches the goals to a
+    line per peak and the others' expeditions to their own zone, and back again."""
+    match = climbing_match("Ann,bot:random,bot:random", moves=120)
+    async with running(tmp_path, match) as (app, pilot):
+        table = game_screen(app).table
+        goals, climbers = table.query_one("#goals"), table.query_one("#climbers")
+        narrow = (str(goals.render()), str(climbers.render()))
+        assert len(narrow[0].splitlines()) == 1 and "[" in narrow[1]
+        await pilot.resize_terminal(200, 50)
+        await pilot.pause()
+        assert len(str(goals.render()).splitlines()) == 3  # one line per peak
+        assert "[" not in str(climbers.render())  # the others have their own zone
+        assert table.query_one("#opponents").display
+        await pilot.resize_terminal(80, 24)
+        await pilot.pause()
+        assert (str(goals.render()), str(climbers.render())) == narrow
 
 
 @pytest.mark.parametrize("size", SIZES)

@@ -12,7 +12,9 @@ from karavan_core.match import Match
 from karavan_tui.modals.choice import ChoiceScreen
 from karavan_tui.modals.curtain import CurtainScreen
 from karavan_tui.screens.table import TableScreen
-from karavan_tui.tables.karawane import SEAT_LETTERS, KarawaneTable, TrackZone, card_of
+from karavan_tui.tables.karawane import KarawaneTable
+from karavan_tui.tables.karawane.gestures import SEAT_LETTERS, card_of
+from karavan_tui.tables.karawane.zones import TrackZone
 from karavan_tui.widgets.cards import CardRow
 
 from .helpers import (
@@ -160,9 +162,10 @@ async def test_curtain_between_two_humans_hides_every_private_card(tmp_path):
         assert [str(card.render()).split("\n")[0] for card in hand_row.cards] == [
             card.label for card in hand
         ]
-        # Ann first tries a card she cannot use: the refusal names it...
+        # Ann first tries a card she cannot use: the engine refuses it...
         await play_card(pilot, app, stuck)
-        assert hand[stuck].label in next(iter(app._notifications)).message
+        refusal = match.game.why_illegal(match.state, PlayWithoutEffect(hand[stuck]))
+        assert next(iter(app._notifications)).message == refusal
         slot = next(i for i, c in enumerate(hand) if c in map(card_of, match.legal_actions()))
         await play_card(pilot, app, slot)
         if isinstance(app.screen, ChoiceScreen):
@@ -193,16 +196,19 @@ async def test_illegal_attempts_are_refused_with_a_notification(tmp_path):
     card = state.hands[0][slot]
     assert card.kind is Kind.MIRAGE  # nobody has left the city yet
     assert game.why_illegal(state, PlayWithoutEffect(card))  # nor may it be thrown away
-    reason = f"{card.label} can move no camel now: play another card."
+    # The refusals are the engine's own sentences.
+    reason = game.why_illegal(state, PlayWithoutEffect(card))
     async with running(tmp_path, match, notifications=True) as (app, pilot):
         await play_card(pilot, app, slot)
         assert isinstance(app.screen, TableScreen)
         assert [n.message for n in app._notifications] == [reason]
-        # A rival's camel in the city cannot be moved by any card in Ann's hand.
+        # A rival's camel in the city cannot be moved by any card in Ann's hand: the
+        # engine says why of the card that would move a rival's camel, her Mirage.
         await click_camel(pilot, app, 1, 0)
         assert isinstance(app.screen, TableScreen)
         messages = [n.message for n in app._notifications]
-        assert messages == [reason, "No card in your hand can move camel B1 now."]
+        city = "That camel is in the city: a Mirage only moves a camel on a desert square."
+        assert messages == [reason, city]
         assert match.history == [] and match.state is state
         assert table(app).view.observation.camels == state.camels
 
@@ -219,6 +225,26 @@ async def test_ascii_mode_and_four_players_fit_80x24(tmp_path):
         assert "hand deck" in lines[0]  # a line of headings, then a line per player
         assert [line[3] for line in lines[1:5]] == list("ABCD")
         assert players.content_region.height >= 5
+
+
+async def test_a_resize_lays_the_track_and_the_piles_out_again_for_the_new_width(tmp_path):
+    """The zones draw from what the table gave them: a resize alone redraws them."""
+    match = karawane_match(moves=40)
+    async with running(tmp_path, match) as (app, pilot):
+        track = table(app).query_one(TrackZone)
+        players = table(app).query_one("#players")
+        narrow = str(track.render()).splitlines()
+        assert len(narrow) == 7  # the city, the desert in two rows of ten, the oasis row
+        narrow_piles = str(players.render())
+        await pilot.resize_terminal(200, 50)
+        await pilot.pause()
+        wide = str(track.render()).splitlines()
+        assert len(wide) == 5 and "20" in wide[1]  # the whole desert in one row
+        assert len(str(players.render())) > len(narrow_piles)  # longer piles fit
+        await pilot.resize_terminal(80, 24)
+        await pilot.pause()
+        assert str(track.render()).splitlines() == narrow
+        assert str(players.render()) == narrow_piles
 
 
 def two_camel_position() -> tuple[Match, list[Play]]:

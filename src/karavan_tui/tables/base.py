@@ -9,17 +9,28 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any, ClassVar, Protocol
+from typing import Any, ClassVar, Generic, Protocol, cast
 
 from attrs import frozen
 from textual.app import ComposeResult
+from textual.binding import Binding
 from textual.containers import Vertical
 from textual.widget import Widget
+from typing_extensions import TypeVar
 
 from karavan_core.engine import Action, Game, Observation
 from karavan_core.match import Seat
 from karavan_tui.glyphs import Glyphs
+from karavan_tui.tables.marking import Marked
+from karavan_tui.tables.outcome import Ask, Outcome, Play, Say
+from karavan_tui.tables.spots import Spot
 from karavan_tui.widgets.cards import CardRow
+
+# The observation class of a table's game (the plain contract where a table is not known).
+O = TypeVar("O", bound=Observation, covariant=True, default=Observation)  # noqa: E741
+
+# Esc forgets the cards marked for a gesture of several (in the tables that mark cards).
+CLEAR_MARKS = Binding("escape", "clear_marks", "Clear marks", show=False)
 
 
 class TableHost(Protocol):
@@ -100,8 +111,8 @@ def table_stylesheet(name: str) -> str:
     return (Path(__file__).parent / name).read_text(encoding="utf-8")
 
 
-class TableView(Vertical):
-    """Base class of the game tables.
+class TableView(Vertical, Generic[O]):
+    """Base class of the game tables, typed by the observation of their game.
 
     Each table carries its stylesheet: ``DEFAULT_CSS = table_stylesheet("GAME.tcss")``
     with ``SCOPED_CSS = False`` (Textual reads that flag from each class itself), as
@@ -122,17 +133,27 @@ class TableView(Vertical):
     def __init__(self, host: TableHost, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.host = host
-        self.view: View | None = None
+        self.view: View | None = None  # what is shown; its observations are of type O
         self.hinted: Action | None = None  # the decision a hint suggests now, if any
         # True while the table shows the players something to read first (a round
         # summary): the game screen starts no bot until it is False again.
         self.pauses_play = False
 
     @property
-    def obs(self) -> Any:
-        """The observation being shown (each table knows its game's observation class)."""
+    def obs(self) -> O:
+        """The observation being shown, of the table's own game."""
         assert self.view is not None
-        return self.view.observation
+        return cast(O, self.view.observation)  # the screen shows a game's views on its table
+
+    @property
+    def before(self) -> O | None:
+        """What the player at the keyboard saw after their last decision, if others moved since."""
+        return None if self.view is None else cast("O | None", self.view.before)
+
+    @property
+    def past(self) -> Sequence[O]:
+        """The public views of the game so far, the deal first (empty where not at hand)."""
+        return () if self.view is None else cast(Sequence[O], self.view.past)
 
     @property
     def legal(self) -> tuple[Action, ...]:
@@ -192,19 +213,79 @@ class TableView(Vertical):
         """
         return 1
 
-    def marking_status(self) -> str | None:
-        """While cards are marked for a choice of several: what they make, for the status line."""
+    def perform(self, outcome: Outcome | None) -> None:
+        """Carry out what a gesture came to: play it, open its picker, or say why not."""
+        if isinstance(outcome, Play):
+            self.host.decide(*outcome.actions)
+        elif isinstance(outcome, Ask):
+            self.ask(outcome.title, outcome.options, outcome.labels, before=outcome.before)
+        elif isinstance(outcome, Say):
+            self.notify(
+                outcome.text,
+                title=outcome.title or "",
+                severity="warning" if outcome.warning else "information",
+            )
+
+    # -- cards marked for a gesture of several (see marking.py) ---------------------
+    def marked_gesture(self) -> Marked | None:
+        """What the cards marked now make; ``None`` while nothing is being marked."""
         return None
 
+    def forget_marks(self) -> None:
+        """Drop every mark (nothing is drawn: see :meth:`marks_changed`)."""
+
+    def marks_fit(self, view: View) -> bool:
+        """Whether the marks still mean something in ``view``: while its player is to move."""
+        return bool(view.legal)
+
+    def marks_changed(self) -> None:
+        """Draw the marks as they are now, and what they make on the status line."""
+        if self.view is not None:
+            self.show(self.view)
+        self.host.refresh_status()
+
+    def marking_status(self) -> str | None:
+        """While cards are marked for a choice of several: what they make, for the status line."""
+        marked = self.marked_gesture()
+        if marked is None or self.view is None:
+            return None
+        refusal = self.host.check(*marked.actions) if marked.actions else None
+        return marked.status(refusal, self.view.glyphs.sep)
+
+    def confirm_marks(self) -> None:
+        """Play what the marks make (Enter), or say the engine's reason why not."""
+        marked = self.marked_gesture()
+        if marked is None or not marked.actions:
+            return
+        refusal = self.host.check(*marked.actions)
+        if refusal is not None:
+            self.notify(refusal, title="Not allowed", severity="warning")
+            return
+        self.forget_marks()
+        self.host.decide(*marked.actions)
+
+    def action_clear_marks(self) -> None:
+        """Forget the marks (Esc), unless they must stay (then say why)."""
+        marked = self.marked_gesture()
+        if marked is None:
+            return
+        if marked.kept is not None:
+            self.notify(marked.kept)
+            return
+        self.forget_marks()
+        self.marks_changed()
+
     def show(self, view: View) -> None:
-        """Draw ``view``."""
+        """Draw ``view`` (a table draws its zones after this); marks that no longer fit go."""
         self.view = view
+        if not self.marks_fit(view):
+            self.forget_marks()
 
     def on_turn(self) -> None:
         """The player at the keyboard must decide now: open a picker if the step needs one."""
 
     # -- hints ------------------------------------------------------------------------
-    def hint_places(self, action: Action) -> list[tuple[str, int]]:
+    def hint_places(self, action: Action) -> list[Spot]:
         """The cards that make ``action``: (id of their row, index in it), the main one first."""
         return []
 

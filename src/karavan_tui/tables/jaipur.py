@@ -45,7 +45,9 @@ from karavan_core.games.jaipur.state import (
 )
 from karavan_core.text import plural
 from karavan_tui.glyphs import ASCII, Glyphs
-from karavan_tui.tables.base import TableView, View, table_stylesheet
+from karavan_tui.tables.base import CLEAR_MARKS, TableView, View, table_stylesheet
+from karavan_tui.tables.marking import Marked, Marks
+from karavan_tui.tables.spots import Spot, counted_spots, spot_of, spots_of
 from karavan_tui.widgets.cards import CardFace, CardRow
 from karavan_tui.widgets.refit import Refits
 from karavan_tui.words import cells, cut, padded, widest
@@ -496,7 +498,7 @@ class RoundSummaryScreen(ModalScreen[None]):
         self.dismiss(None)
 
 
-class JaipurTable(TableView):
+class JaipurTable(TableView[JaipurObservation]):
     """The Jaipur table."""
 
     FIRST_FOCUS = "#market"
@@ -507,16 +509,15 @@ class JaipurTable(TableView):
         # the zone's title offer it.
         Binding("x", "exchange", "Exchange", show=False, tooltip="Take goods, give cards back"),
         Binding("o", "rounds", "Rounds", show=False, tooltip="The finished rounds' summaries"),
-        Binding("escape", "clear_marks", "Clear marks", show=False),
+        CLEAR_MARKS,
     ]
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._rounds_seen: int | None = None  # finished rounds already summarised
         # An exchange being marked: market places to take, goods and camels to give.
-        self.taking: set[int] = set()
-        self.giving = [0] * len(GOODS)
-        self.giving_camels = 0
+        self.taking: Marks[int] = Marks()  # market places
+        self.giving: Marks[Card] = Marks()  # goods of the hand, and camels of the herd
 
     ZONES = (
         (MarketZone, "market"),
@@ -533,17 +534,16 @@ class JaipurTable(TableView):
         g = view.glyphs
         before = view.before
         assert before is None or isinstance(before, JaipurObservation)
-        if not view.legal:  # not the player's turn (any more): marks are dropped
-            self.taking, self.giving, self.giving_camels = set(), [0] * len(GOODS), 0
         market = self.query_one(MarketZone)
         past = cast(Sequence[JaipurObservation], view.past)  # the views of this game
         playing = view.playing
-        market.show(obs, before, legal, g, self.taking, past, playing)
+        market.show(obs, before, legal, g, set(self.taking), past, playing)
         marks = playing and not self.marking
         market.border_subtitle = "Space marks goods to exchange" if marks else ""
         self.query_one(TokensZone).show(obs, before, g)
         hand = self.query_one(HandZone)
-        hand.show(obs, legal, g, self.giving, self.giving_camels, playing)
+        giving = self.giving.counts(GOODS)
+        hand.show(obs, legal, g, giving, self.giving.count(Card.CAMEL), playing)
         players = self.query_one(PlayersZone)
         players.show(obs, g)
         players.border_title = f"Round {len(obs.rounds) + 1} {g.sep} first to {SEALS_TO_WIN} seals"
@@ -581,7 +581,7 @@ class JaipurTable(TableView):
     @property
     def marking(self) -> bool:
         """Whether an exchange is being marked."""
-        return bool(self.taking or any(self.giving) or self.giving_camels)
+        return bool(self.taking or self.giving)
 
     def marked_exchange(self) -> Exchange:
         """The exchange the marks make."""
@@ -591,19 +591,20 @@ class JaipurTable(TableView):
             card = shown[place]
             if card is not None and card is not Card.CAMEL:
                 take[card.index] += 1
-        return Exchange(tuple(take), tuple(self.giving), self.giving_camels)
+        return Exchange(tuple(take), self.giving.counts(GOODS), self.giving.count(Card.CAMEL))
 
-    def marking_status(self) -> str | None:
-        """While an exchange is marked: what it takes and gives, and whether it can be made."""
-        if not self.marking or self.view is None:
+    def marked_gesture(self) -> Marked | None:
+        """While an exchange is marked: what it takes and gives."""
+        if not self.marking:
             return None
-        g = self.view.glyphs
         exchange = self.marked_exchange()
         taken, given = sum(exchange.take), sum(exchange.give) + exchange.camels
-        reason = self.host.check(exchange)
-        if reason is None:
-            return f"Exchange: take {taken}, give {given} {g.sep} Enter exchanges, Esc clears"
-        return f"Exchange: take {taken}, give {given}. {reason}"
+        words = f"Exchange: take {taken}, give {given}"
+        return Marked(words, (exchange,), "Enter exchanges, Esc clears")
+
+    def forget_marks(self) -> None:
+        """Forget the marks of an exchange."""
+        self.taking, self.giving = Marks(), Marks()
 
     def on_card_row_marked(self, message: CardRow.Marked) -> None:
         """Mark a market good to take, or one more card of the hand or herd to give."""
@@ -619,17 +620,17 @@ class JaipurTable(TableView):
                 if not held:
                     self.notify(f"You hold no {noun(GOODS[message.index])}.", severity="warning")
                     return
-                self.giving[message.index] = (self.giving[message.index] + 1) % (held + 1)
+                self.giving = self.giving.cycled(GOODS[message.index], held)
             else:
                 herd = obs.herds[obs.player]
                 if not herd:
                     self.notify("Your herd has no camel to give.", severity="warning")
                     return
-                self.giving_camels = (self.giving_camels + 1) % (herd + 1)
+                self.giving = self.giving.cycled(Card.CAMEL, herd)
         else:
             card = self.query_one(MarketZone).shown[message.index]
             if message.index == MARKET_SIZE:
-                self.confirm_exchange()
+                self.confirm_marks()
                 return
             if card is None:
                 return
@@ -640,28 +641,14 @@ class JaipurTable(TableView):
                     severity="warning",
                 )
                 return
-            self.taking ^= {message.index}
-        self.show(view)
-        self.host.refresh_status()
-
-    def confirm_exchange(self) -> None:
-        """Make the marked exchange, or say why it cannot be made."""
-        if self.host.decide(self.marked_exchange()):  # else it says why not
-            self.action_clear_marks()
-
-    def action_clear_marks(self) -> None:
-        """Forget the marks of an exchange (Esc)."""
-        if self.marking:
-            self.taking, self.giving, self.giving_camels = set(), [0] * len(GOODS), 0
-            if self.view is not None:
-                self.show(self.view)
-            self.host.refresh_status()
+            self.taking = self.taking.toggled(message.index)
+        self.marks_changed()
 
     def on_card_row_chosen(self, message: CardRow.Chosen) -> None:
         """Turn a chosen card into a decision (with marks made: the exchange)."""
         message.stop()
         if self.marking:
-            self.confirm_exchange()
+            self.confirm_marks()
             return
         if message.row.id == "hand-row":
             if message.index == len(GOODS):
@@ -677,23 +664,20 @@ class JaipurTable(TableView):
         elif card is not None:
             self.host.decide(TakeGood(card))
 
-    def hint_places(self, action: Action) -> list[tuple[str, int]]:
+    def hint_places(self, action: Action) -> list[Spot]:
         """The market places and hand cards a decision takes or gives."""
         shown = self.query_one(MarketZone).shown
         if isinstance(action, TakeGood):
-            return [("market", shown.index(action.good))] if action.good in shown else []
+            return spot_of("market", shown, action.good)
         if isinstance(action, TakeCamels):
-            return [("market", i) for i, card in enumerate(shown) if card is Card.CAMEL]
+            return spots_of("market", shown, Card.CAMEL)
         if isinstance(action, Sell):
             return [("hand-row", action.good.index)]
         if isinstance(action, Exchange):
-            places = []
-            for good, n in zip(GOODS, action.take, strict=True):
-                places += [("market", i) for i, card in enumerate(shown) if card is good][:n]
-            places += [("hand-row", i) for i, n in enumerate(action.give) if n]
-            if action.camels:
-                places.append(("hand-row", len(GOODS)))
-            return places
+            taken = zip(GOODS, action.take, strict=True)
+            spots = [spot for good, n in taken for spot in spots_of("market", shown, good, n)]
+            spots += counted_spots("hand-row", (*action.give, action.camels))
+            return spots
         return []
 
     def sell(self, good: Card) -> None:

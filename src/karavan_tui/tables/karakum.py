@@ -249,7 +249,7 @@ class Paying:
     cards: list[int]
 
 
-class KarakumTable(TableView):
+class KarakumTable(TableView[KarakumObservation]):
     """The Karakum table."""
 
     FIRST_FOCUS = "#resources"

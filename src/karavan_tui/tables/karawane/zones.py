@@ -1,0 +1,327 @@
+"""Karawane's zones: the track with every camel, the hand, and every player's piles.
+
+Each zone draws from its reactive data (what the table last gave it), laid out for the
+width it has when Textual draws it, so a resize redraws it by itself.  Everything comes
+from the observation of the player at the keyboard, or the public view.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from attrs import frozen
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import Vertical
+from textual.content import Content
+from textual.events import Click
+from textual.message import Message
+from textual.reactive import reactive, var
+from textual.widget import Widget
+from textual.widgets import Static
+
+from karavan_core.engine import Action
+from karavan_core.games.karawane.components import (
+    CITY,
+    DESERT_SQUARES,
+    FIRST_OASIS,
+    HAND_SIZE,
+    OASIS_POINTS,
+    Card,
+    Kind,
+)
+from karavan_core.games.karawane.state import KarawaneObservation
+from karavan_tui.glyphs import ASCII, Glyphs
+from karavan_tui.tables.karawane.gestures import SEAT_LETTERS, camel_name, card_of
+from karavan_tui.widgets.cards import CardFace, CardRow
+from karavan_tui.words import cells, padded, widest
+
+# Each seat's colour, beside its letter.
+SEAT_COLOURS = (
+    "bold white on #b3362f",
+    "bold white on #2f5fb3",
+    "bold black on #4fa84a",
+    "bold black on #e3c340",
+)
+# A hinted camel takes the hinted cards' colours (the theme's warning colour), and a pointer.
+HINT_STYLE = "bold black on #ffa62b"
+CELL = 4  # columns per track square
+LABEL = 7  # columns of the row labels ("Desert ")
+
+Camel = tuple[int, int]  # (seat, camel)
+
+
+def camel_token(seat: int, camel: int, moved: bool = False, hinted: bool = False) -> Text:
+    """A camel as a coloured token such as ``B2`` (owner letter, camel number).
+
+    A camel that moved since the viewer's last decision is underlined; the camel
+    a hint moves is drawn in the hint's colours.
+    """
+    style = (HINT_STYLE if hinted else SEAT_COLOURS[seat]) + (" underline" if moved else "")
+    return Text(camel_name(seat, camel), style=style)
+
+
+def card_effect(card: Card, g: Glyphs) -> str:
+    """What a card does, in a few words for its face."""
+    minus = "-" if g == ASCII else "−"
+    kind = card.kind
+    if kind is Kind.OASIS:
+        return f"own camel +{card.palms}"
+    if kind is Kind.MIRAGE:
+        return f"rival camel {minus}{card.palms}"
+    if kind is Kind.DRIVER:
+        return "past the leader"
+    return "all reshuffle"
+
+
+def card_tip(card: Card) -> str:
+    """A card's effect in a full sentence, for its hover tip."""
+    kind = card.kind
+    if kind is Kind.OASIS:
+        return f"{card.label}: move one of your camels {card.palms} free squares forward"
+    if kind is Kind.MIRAGE:
+        return f"{card.label}: move a rival camel on a desert square {card.palms} free squares back"
+    if kind is Kind.DRIVER:
+        return f"{card.label}: move one of your camels to the square just ahead of the leader"
+    return f"{card.label}: every player reshuffles all their cards and draws a new hand"
+
+
+@frozen
+class Track:
+    """What the track shows: the camels of ``obs``, those moved since ``before`` marked."""
+
+    obs: KarawaneObservation
+    before: KarawaneObservation | None
+    glyphs: Glyphs
+
+
+def track_text(track: Track, hinted: Camel | None, room: int) -> tuple[Text, dict[Camel, Camel]]:
+    """The city line, the desert in rows of squares that fit ``room``, then the oasis row.
+
+    Camels that moved since ``before`` are marked and underlined; the ``hinted`` camel
+    is drawn in the hint's colours, with a pointer after it.  Also returns where each
+    camel is drawn: (line, first column) -> (seat, camel).
+    """
+    obs, before, g = track.obs, track.before, track.glyphs
+    moved = {
+        (seat, camel)
+        for seat, line in enumerate(obs.camels)
+        for camel, square in enumerate(line)
+        if before is not None and before.camels[seat][camel] != square
+    }
+    per_row = DESERT_SQUARES if room >= LABEL + CELL * DESERT_SQUARES else 10
+    empty = "." if g == ASCII else "·"
+    where: dict[int, Camel] = {}
+    city: list[Camel] = []
+    for seat, line in enumerate(obs.camels):
+        for camel, square in enumerate(line):
+            if square == CITY:
+                city.append((seat, camel))
+            else:
+                where[square] = (seat, camel)
+    spots: dict[Camel, Camel] = {}
+    text = Text()
+
+    def append_camel(seat: int, camel: int, fresh: bool) -> None:
+        """A camel's token and the cell after it: blank, or the hint's pointer."""
+        pointed = (seat, camel) == hinted
+        text.append_text(camel_token(seat, camel, fresh, pointed))
+        text.append(g.left if pointed else " ", style="bold")
+
+    def squares_row(label: str, squares: list[int], heads: list[str]) -> None:
+        """One row of squares: a line of headings, then a line of camels."""
+        text.append("\n")
+        camels_line = text.plain.count("\n") + 1
+        text.append(f"{label:<{LABEL}}", style="bold")
+        text.append("".join(f"{head:>{CELL - 1}} " for head in heads), style="dim")
+        text.append("\n" + " " * LABEL)
+        for index, square in enumerate(squares):
+            column = LABEL + index * CELL
+            if square in where:
+                seat, camel = where[square]
+                spots[(camels_line, column + 1)] = (seat, camel)
+                fresh = (seat, camel) in moved
+                text.append(g.changed if fresh else " ", style="bold")
+                append_camel(seat, camel, fresh)
+            else:
+                text.append(f"{empty:>{CELL - 1}} ", style="dim")
+
+    text.append(f"{'City':<{LABEL}}", style="bold")
+    for index, (seat, camel) in enumerate(city):
+        spots[(0, LABEL + 3 * index)] = (seat, camel)
+        append_camel(seat, camel, (seat, camel) in moved)
+    if not city:
+        text.append("empty", style="dim")
+    for start in range(1, DESERT_SQUARES + 1, per_row):
+        squares = list(range(start, min(start + per_row, FIRST_OASIS)))
+        squares_row("Desert" if start == 1 else "", squares, [str(sq) for sq in squares])
+    oasis = list(range(FIRST_OASIS, FIRST_OASIS + len(OASIS_POINTS)))
+    squares_row("Oasis", oasis, [f"{points}pt" for points in OASIS_POINTS])
+    return text, spots
+
+
+class TrackZone(Widget):
+    """The city, the desert squares and the oasis squares, with every camel on them.
+
+    A click on a camel posts :class:`TrackZone.Clicked`.
+    """
+
+    track: reactive[Track | None] = reactive(None)
+    hinted: reactive[Camel | None] = reactive(None)  # the camel a hint moves
+
+    class Clicked(Message):
+        """Camel ``camel`` of ``seat`` was clicked."""
+
+        def __init__(self, seat: int, camel: int) -> None:
+            super().__init__()
+            self.seat = seat
+            self.camel = camel
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        # Where each camel was last drawn: (line, first column) -> (seat, camel).
+        self.spots: dict[Camel, Camel] = {}
+        self.tooltip = "Click a camel to choose a card to play on it"
+
+    def watch_track(self, track: Track | None) -> None:
+        """Name the rows in the border, in the glyphs of the track."""
+        if track is not None:
+            g = track.glyphs
+            arrow = ">" if g == ASCII else "→"
+            self.border_title = (
+                f"Track {g.sep} city {arrow} desert 1-{DESERT_SQUARES} {arrow} oasis (points)"
+            )
+
+    def render(self) -> Text:
+        """The track laid out for the zone's width (its height is fixed in the stylesheet)."""
+        if self.track is None:
+            return Text()
+        text, self.spots = track_text(self.track, self.hinted, self.content_region.width)
+        return text
+
+    def camel_at(self, line: int, column: int) -> Camel | None:
+        """The camel drawn at ``line``, ``column`` of the content, if any."""
+        for offset in (0, 1):  # a token is two columns wide
+            spot = self.spots.get((line, column - offset))
+            if spot is not None:
+                return spot
+        return None
+
+    def on_click(self, event: Click) -> None:
+        """Tell the table which camel was clicked."""
+        offset = event.get_content_offset(self)
+        spot = None if offset is None else self.camel_at(offset.y, offset.x)
+        if spot is not None:
+            event.stop()
+            self.post_message(self.Clicked(*spot))
+
+
+@frozen
+class Hand:
+    """What the hand shows: the observer's cards (none in the public view), which are playable."""
+
+    obs: KarawaneObservation
+    legal: tuple[Action, ...]
+    glyphs: Glyphs
+
+
+class HandZone(Vertical):
+    """The hand of the player at the keyboard; hidden behind the curtain."""
+
+    hand: var[Hand | None] = var(None)
+
+    def compose(self) -> ComposeResult:
+        """The cards and the hidden notice."""
+        yield CardRow(HAND_SIZE, id="hand-row")
+        yield Static("", id="hand-hidden")
+
+    def watch_hand(self, hand: Hand | None) -> None:
+        """Draw the observer's hand, dimming the cards that cannot be played now."""
+        if hand is None:
+            return
+        obs, g = hand.obs, hand.glyphs
+        row = self.query_one(CardRow)
+        hidden = self.query_one("#hand-hidden", Static)
+        if obs.hand is None or obs.player is None:
+            # Blank the faces too, so no private card stays even in a hidden widget.
+            row.set_faces([CardFace("", "-empty")] * HAND_SIZE)
+            row.display = False
+            hidden.display = True
+            hidden.update("Cards are hidden.")
+            self.border_title = "Hand"
+            return
+        row.display = True
+        hidden.display = False
+        playable = {card_of(action) for action in hand.legal}
+        faces = []
+        for slot in range(HAND_SIZE):
+            if slot >= len(obs.hand):
+                faces.append(CardFace("no card", "-empty"))
+                continue
+            card = obs.hand[slot]
+            off = "" if card in playable else " -off"
+            face = f"{card.label}\n{card_effect(card, g)}"
+            faces.append(CardFace(face, f"-{card.kind}{off}", card_tip(card)))
+        row.set_faces(faces)
+        seat = obs.player
+        self.border_title = Content(
+            f"{obs.players[seat]}'s hand ({SEAT_LETTERS[seat]}) {g.sep} deck {obs.deck_sizes[seat]}"
+        )
+
+
+@frozen
+class Players:
+    """What the players zone shows: every player of ``obs``, with ``scores``."""
+
+    obs: KarawaneObservation
+    scores: tuple[int, ...]
+    glyphs: Glyphs
+
+
+class PlayersZone(Widget):
+    """Every player: letter, cards in hand, deck, points, and the played pile (top card first)."""
+
+    players: reactive[Players | None] = reactive(None)
+
+    def watch_players(self, players: Players | None) -> None:
+        """Say in the border what the piles show."""
+        if players is not None:
+            self.border_title = f"Players {players.glyphs.sep} played cards, newest first"
+
+    def render(self) -> Text:
+        """A line of headings, then one line per player (fixed in the stylesheet)."""
+        if self.players is None:
+            return Text()
+        obs, scores, g = self.players.obs, self.players.scores, self.players.glyphs
+        room = self.content_region.width or 10_000
+        width = max(widest(obs.players), len("player"))  # in cells: an emoji takes two
+        head = f"{'':5} {padded('player', width)} hand deck  pts  played"
+        text = Text(head[:room], style="dim")
+        for seat, name in enumerate(obs.players):
+            text.append("\n")
+            mine = seat == obs.to_move
+            text.append(f"{g.turn if mine else ' '} ", style="bold")
+            text.append(f" {SEAT_LETTERS[seat]} ", style=SEAT_COLOURS[seat])
+            text.append(f" {padded(name, width)}", style="bold" if mine else "")
+            hand, deck = obs.hand_sizes[seat], obs.deck_sizes[seat]
+            text.append(f" {hand:>4} {deck:>4} {scores[seat]:>4}  ")
+            left = room - cells(text.plain.rsplit("\n", 1)[-1])
+            text.append_text(played_pile(obs.played[seat], left, g))
+        return text
+
+
+def played_pile(pile: Sequence[Card], room: int, g: Glyphs) -> Text:
+    """A played pile in at most ``room`` cells: cards by name, newest first, then a count."""
+    if not pile:
+        return Text("none", style="dim")
+    names = [card.label for card in reversed(pile)]
+    shown = Text(names[0], style="bold")
+    for index, label in enumerate(names[1:], start=1):
+        rest = len(names) - index - 1
+        more = f" (+{rest})" if rest else ""
+        if len(shown) + len(f" {g.left} {label}") + len(more) > room:
+            shown.append(f" (+{len(names) - index})", style="dim")
+            break
+        shown.append(f" {g.left} {label}", style="dim")
+    return shown
