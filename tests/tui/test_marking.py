@@ -52,7 +52,7 @@ async def test_a_jaipur_exchange_is_made_by_marking_cards_refused_until_it_is_wh
         wanted = [good for good in GOODS for _ in range(exchange.take[good.index])]
         for good in wanted:  # the goods to take, by their places in the market
             place = next(
-                i for i, card in enumerate(shown) if card is good and i not in table.taking
+                i for i, card in enumerate(shown) if card is good and i not in table.marks.taking
             )
             await mark(pilot, market, place)
         status = str(screen.query_one("#status").render())
@@ -363,7 +363,7 @@ async def test_a_right_click_marks_a_card_and_a_click_on_the_exchange_card_acts(
         good = next(i for i, card in enumerate(shown) if card not in (None, Card.CAMEL))
         await pilot.click(market.cards[good], button=3)
         await pilot.pause()
-        assert list(table.taking) == [good]
+        assert list(table.marks.taking) == [good]
         await pilot.click(market.cards[-1])  # the exchange card: the marks are refused
         await pilot.pause()
         assert match.history == [] and "Not allowed" in last_note(app).title

@@ -12,7 +12,7 @@ _TABLES: dict[str, tuple[str, str]] = {
     "karakum": ("karavan_tui.tables.karakum", "KarakumTable"),
     "karakorum": ("karavan_tui.tables.karakorum", "KarakorumTable"),
     "karawane": ("karavan_tui.tables.karawane", "KarawaneTable"),
-    "jaipur": ("karavan_tui.tables.jaipur", "JaipurTable"),
+    "jaipur": ("karavan_tui.tables.jaipur.table", "JaipurTable"),
 }
 
 
