@@ -143,6 +143,10 @@ class JaipurTable(TableView[JaipurObservation]):
         obs, legal = self.obs, self.legal
         self.perform(gestures.choose(row, message.index, self.marking, obs, legal, self.places))
 
+    def sell(self, good: Card) -> None:
+        """Sell ``good``: pick how many among the sales offered (the engine refuses any other)."""
+        self.perform(gestures.sell(good, self.obs, self.legal))
+
     def action_exchange(self) -> None:
         """The exchange picker: first the goods to take, then what to give for them."""
         self.perform(gestures.exchange_picker(self.legal))
