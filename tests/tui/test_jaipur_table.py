@@ -16,8 +16,10 @@ from karavan_core.match import Match, Seat
 from karavan_core.registry import get_game
 from karavan_tui.modals.choice import ChoiceScreen
 from karavan_tui.modals.curtain import CurtainScreen
+from karavan_tui.modals.round_summary import RoundSummaryScreen
 from karavan_tui.screens.table import TableScreen
-from karavan_tui.tables.jaipur import MarketZone, RoundSummaryScreen, stable_layout
+from karavan_tui.tables.jaipur.layout import stable_layout
+from karavan_tui.tables.jaipur.zones import MarketZone
 
 from .helpers import (
     SEED,
@@ -429,7 +431,7 @@ async def test_at_the_end_of_the_match_every_bonus_token_is_valued(tmp_path):
 
 def test_the_market_is_laid_out_afresh_at_each_deal_and_kept_in_place_after():
     from karavan_core.games.jaipur.rules import cards_of
-    from karavan_tui.tables.jaipur import market_places
+    from karavan_tui.tables.jaipur.layout import market_places
 
     match = jaipur_match(moves=400, until=lambda m: len(m.state.rounds) == 1)
     views = match.public_views()

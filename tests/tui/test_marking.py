@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from attrs import evolve
 
 from karavan_core.games.jaipur.components import GOODS, Card
 from karavan_core.games.jaipur.state import Exchange
@@ -11,6 +12,7 @@ from karavan_core.games.karakum.rules import payments, price
 from karavan_core.games.karakum.state import Buy, Pay
 from karavan_tui.modals.choice import ChoiceScreen
 from karavan_tui.screens.table import TableScreen
+from karavan_tui.tables.marking import Marks
 from karavan_tui.widgets.cards import CardRow
 
 from .helpers import game_screen, running, seeded_match, settle, start_with
@@ -52,7 +54,7 @@ async def test_a_jaipur_exchange_is_made_by_marking_cards_refused_until_it_is_wh
         wanted = [good for good in GOODS for _ in range(exchange.take[good.index])]
         for good in wanted:  # the goods to take, by their places in the market
             place = next(
-                i for i, card in enumerate(shown) if card is good and i not in table.taking
+                i for i, card in enumerate(shown) if card is good and i not in table.marks.taking
             )
             await mark(pilot, market, place)
         status = str(screen.query_one("#status").render())
@@ -112,13 +114,13 @@ async def test_a_karakum_purchase_is_paid_by_marking_the_cheapest_first(tmp_path
         table = screen.table
         table.buy(slot)
         await pilot.pause()
-        assert table.paying is not None and tuple(table.paying.cards) == ways[0]  # the cheapest
+        assert table.paying is not None and table.paying.counts == ways[0]  # the cheapest
         hand = screen.query_one("#hand-row", CardRow)
         # Mark another legal payment instead: unmark everything, then mark ways[1].
         for index in range(len(ways[0])):
-            while table.paying.cards[index] != ways[1][index]:
+            while table.paying.counts[index] != ways[1][index]:
                 await mark(pilot, hand, index)
-        assert tuple(table.paying.cards) == ways[1]
+        assert table.paying.counts == ways[1]
         assert "Enter buys" in str(screen.query_one("#status").render())
         before = len(match.history)
         await pilot.press("enter")
@@ -147,7 +149,7 @@ async def test_a_karakum_payment_that_does_not_pay_is_refused_with_the_engines_r
         table.buy(slot)
         await pilot.pause()
         assert table.paying is not None
-        table.paying.cards[:] = [0] * len(table.paying.cards)  # nothing marked
+        table.paying = evolve(table.paying, cards=Marks())  # nothing marked
         table.show(table.view)
         await pilot.press("enter")
         await pilot.pause()
@@ -182,7 +184,7 @@ async def test_a_camel_chosen_in_the_move_list_is_paid_for_and_esc_buys_nothing(
         # nothing is played yet, so the log does not say it was bought.
         assert len(match.history) == before and match.log() == log
         assert table.paying is not None and table.paying.slot == slot
-        assert tuple(table.paying.cards) == ways[0]
+        assert table.paying.counts == ways[0]
         assert "Enter buys, Esc cancels" in status_text(screen)
         await pilot.press("escape")
         await pilot.pause()
@@ -220,7 +222,7 @@ async def test_a_camel_bought_without_its_payment_stays_to_be_paid_after_esc(tmp
         assert "Enter pays" in status_text(screen)
         hand = screen.query_one("#hand-row", CardRow)
         for index in range(len(ways[1])):  # mark the other way to pay, card by card
-            while table.paying.cards[index] != ways[1][index]:
+            while table.paying.counts[index] != ways[1][index]:
                 await mark(pilot, hand, index)
         await pilot.press("enter")
         await settle(pilot, app)
@@ -363,7 +365,7 @@ async def test_a_right_click_marks_a_card_and_a_click_on_the_exchange_card_acts(
         good = next(i for i, card in enumerate(shown) if card not in (None, Card.CAMEL))
         await pilot.click(market.cards[good], button=3)
         await pilot.pause()
-        assert list(table.taking) == [good]
+        assert list(table.marks.taking) == [good]
         await pilot.click(market.cards[-1])  # the exchange card: the marks are refused
         await pilot.pause()
         assert match.history == [] and "Not allowed" in last_note(app).title

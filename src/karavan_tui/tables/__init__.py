@@ -9,10 +9,10 @@ from karavan_tui.tables.base import TableHost, TableView, View, flag_hint
 # Game name -> (module, class) of its table.  Imported on demand so that the
 # title screen starts without loading every table.
 _TABLES: dict[str, tuple[str, str]] = {
-    "karakum": ("karavan_tui.tables.karakum", "KarakumTable"),
+    "karakum": ("karavan_tui.tables.karakum.table", "KarakumTable"),
     "karakorum": ("karavan_tui.tables.karakorum", "KarakorumTable"),
     "karawane": ("karavan_tui.tables.karawane", "KarawaneTable"),
-    "jaipur": ("karavan_tui.tables.jaipur", "JaipurTable"),
+    "jaipur": ("karavan_tui.tables.jaipur.table", "JaipurTable"),
 }
 
 

@@ -22,7 +22,7 @@ from karavan_core.engine import Action, Game, Observation
 from karavan_core.match import Seat
 from karavan_tui.glyphs import Glyphs
 from karavan_tui.tables.marking import Marked
-from karavan_tui.tables.outcome import Ask, Outcome, Play, Say
+from karavan_tui.tables.outcome import Ask, Confirm, Outcome, Pick, Play, Refuse, Say
 from karavan_tui.tables.spots import Spot
 from karavan_tui.widgets.cards import CardRow
 
@@ -219,12 +219,30 @@ class TableView(Vertical, Generic[O]):
             self.host.decide(*outcome.actions)
         elif isinstance(outcome, Ask):
             self.ask(outcome.title, outcome.options, outcome.labels, before=outcome.before)
+        elif isinstance(outcome, Pick):
+            then = outcome.then
+            self.host.choose(outcome.title, outcome.labels, lambda index: self.perform(then(index)))
+        elif isinstance(outcome, Refuse):
+            self.refuse(outcome.actions, outcome.more)
+        elif isinstance(outcome, Confirm):
+            self.confirm_marks()
         elif isinstance(outcome, Say):
             self.notify(
                 outcome.text,
                 title=outcome.title or "",
                 severity="warning" if outcome.warning else "information",
             )
+
+    def refuse(self, actions: Sequence[Action], more: str = "") -> None:
+        """Say the engine's reason for refusing ``actions`` (then ``more``), playing nothing.
+
+        Should the engine accept them after all, they are played.
+        """
+        reason = self.host.check(*actions)
+        if reason is None:
+            self.host.decide(*actions)
+            return
+        self.notify(f"{reason} {more}".strip(), title="Not allowed", severity="warning")
 
     # -- cards marked for a gesture of several (see marking.py) ---------------------
     def marked_gesture(self) -> Marked | None:
@@ -257,9 +275,8 @@ class TableView(Vertical, Generic[O]):
         marked = self.marked_gesture()
         if marked is None or not marked.actions:
             return
-        refusal = self.host.check(*marked.actions)
-        if refusal is not None:
-            self.notify(refusal, title="Not allowed", severity="warning")
+        if self.host.check(*marked.actions) is not None:
+            self.refuse(marked.actions)
             return
         self.forget_marks()
         self.host.decide(*marked.actions)

@@ -1,4 +1,4 @@
-"""What a gesture on the table comes to, as plain data: play, ask, or say.
+"""What a gesture on the table comes to, as plain data: play, ask, refuse, say, confirm.
 
 Each game's ``gestures`` module decides what a click, a mark, Enter or a key
 means and answers with one of these; the table view carries it out
@@ -9,6 +9,8 @@ screen shows the engine's words and changes nothing.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 from attrs import frozen
 
@@ -37,6 +39,34 @@ class Ask:
 
 
 @frozen
+class Pick:
+    """Let the player pick one of ``labels``; ``then`` says what the pick (its index) comes to.
+
+    For a choice in steps (Jaipur's exchange: first the goods to take, then what to give).
+    """
+
+    title: str
+    labels: tuple[str, ...]
+    then: Callable[[int], Outcome]
+
+
+@frozen
+class Refuse:
+    """Play nothing: the rules refuse ``actions``, and the engine's reason says why.
+
+    ``more`` follows that reason: what the player can do instead.
+    """
+
+    actions: tuple[Action, ...]
+    more: str = ""
+
+
+@frozen
+class Confirm:
+    """Play what the marked cards make (Enter while marking), or say why not."""
+
+
+@frozen
 class Say:
     """Tell the player ``text`` and change nothing (a ``warning`` when it refuses something)."""
 
@@ -45,7 +75,7 @@ class Say:
     title: str | None = None
 
 
-Outcome = Play | Ask | Say
+Outcome = Play | Ask | Pick | Refuse | Confirm | Say
 
 
 def play(*actions: Action) -> Play:

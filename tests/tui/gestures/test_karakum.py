@@ -1,0 +1,156 @@
+"""Karakum's gestures without an app: real deals from the engine, each gesture and its refusals."""
+
+from __future__ import annotations
+
+import random
+
+from karavan_core.games.karakum.components import RESOURCES, Res
+from karavan_core.games.karakum.rules import payments, price
+from karavan_core.games.karakum.state import Buy, DrawCard, Pass, Pay, Step, TakeCard
+from karavan_core.registry import get_game
+from karavan_tui.tables.karakum import gestures
+from karavan_tui.tables.karakum.gestures import HAND_ROW, MARKET_ROW, RESOURCES_ROW, Payment
+from karavan_tui.tables.marking import Marks
+from karavan_tui.tables.outcome import Ask, Confirm, Play, Say
+
+GAME = get_game("karakum")
+
+
+def positions(seeds=range(1, 40), moves=120):
+    """Ann's positions of random games: (state, her view, her decisions), one after another."""
+    for seed in seeds:
+        state = GAME.new_game(["Ann", "Bob"], seed, {"first_player": 0})
+        rng = random.Random(seed)
+        for _ in range(moves):
+            if GAME.is_over(state):
+                break
+            legal = GAME.legal_actions(state)
+            if state.to_move == 0:
+                yield state, GAME.observe(state, 0), legal
+            state = GAME.apply(state, rng.choice(legal))
+
+
+def find(test):
+    """The first of Ann's positions for which ``test(obs, legal)`` holds."""
+    for state, obs, legal in positions():
+        if test(obs, legal):
+            return state, obs, legal
+    raise AssertionError("no such position")
+
+
+def many_ways(obs, legal):
+    """A camel Ann can buy in two or more ways, or ``None``."""
+    for action in legal:
+        if isinstance(action, Buy):
+            camel = obs.market[action.slot]
+            if len(payments(obs.hand, camel.color, price(obs.market, action.slot))) >= 2:
+                return action.slot
+    return None
+
+
+def test_choosing_a_camel_starts_its_payment_with_the_cheapest_way_marked():
+    state, obs, legal = find(lambda o, moves: many_ways(o, moves) is not None)
+    slot = many_ways(obs, legal)
+    payment = gestures.choose(None, MARKET_ROW, slot, obs, legal)
+    ways = gestures.ways_to_pay(obs, slot)
+    assert payment == Payment(slot, True, gestures.paid_with(ways[0]))
+    assert payment.gesture() == (Buy(slot), Pay(ways[0]))
+    made = gestures.marked(payment, obs)
+    camel = obs.market[slot]
+    assert made is not None and made.words.startswith(f"Buy the {camel} for ")
+    assert made.keys == "Enter buys, Esc cancels, p lists every way" and made.kept is None
+    # The engine takes the whole gesture: buy, then pay.
+    assert GAME.why_illegal(GAME.apply(state, Buy(slot)), Pay(ways[0])) is None
+
+
+def test_marking_cycles_a_good_and_a_payment_that_does_not_pay_is_the_engines_to_refuse():
+    state, obs, legal = find(lambda o, moves: many_ways(o, moves) is not None)
+    slot = many_ways(obs, legal)
+    payment = gestures.new_payment(obs, slot, buying=True)
+    good = next(i for i, n in enumerate(obs.hand) if n)
+    marked = payment
+    for _ in range(obs.hand[good] + 1):  # one more each time, back to none after all held
+        marked = gestures.mark(marked, HAND_ROW, good, obs)
+    assert isinstance(marked, Payment) and marked.counts == payment.counts
+    nothing = Payment(slot, True)
+    assert gestures.marked(nothing, obs).actions == (Buy(slot), Pay((0,) * len(RESOURCES)))
+    paying = GAME.apply(state, Buy(slot))
+    assert "does not pay exactly" in GAME.refusal(paying, Pay((0,) * len(RESOURCES)))
+
+
+def test_marks_are_refused_outside_a_payment_and_for_a_good_not_held():
+    _, obs, legal = find(lambda o, moves: 0 in o.hand and many_ways(o, moves) is not None)
+    assert gestures.mark(None, HAND_ROW, 0, obs) == Say(
+        "Choose a camel in the market first: then mark the cards to pay with."
+    )
+    assert gestures.mark(None, MARKET_ROW, 0, obs) == Say(
+        "Space marks cards of your hand to pay for a camel chosen in the market."
+    )
+    payment = gestures.new_payment(obs, many_ways(obs, legal), buying=True)
+    missing = obs.hand.index(0)
+    said = gestures.mark(payment, HAND_ROW, missing, obs)
+    assert said == Say(f"You hold no {RESOURCES[missing].good}.", warning=True)
+
+
+def test_enter_while_paying_confirms_from_any_row_but_another_camel_is_bought_instead():
+    _, obs, legal = find(lambda o, moves: sum(isinstance(a, Buy) for a in moves) >= 2)
+    first, second = [a.slot for a in legal if isinstance(a, Buy)][:2]
+    payment = gestures.new_payment(obs, first, buying=True)
+    assert gestures.choose(payment, HAND_ROW, 0, obs, legal) == Confirm()
+    assert gestures.choose(payment, RESOURCES_ROW, 0, obs, legal) == Confirm()
+    assert gestures.choose(payment, MARKET_ROW, first, obs, legal) == Confirm()
+    other = gestures.choose(payment, MARKET_ROW, second, obs, legal)
+    assert isinstance(other, Payment) and other.slot == second
+
+
+def test_choosing_draws_takes_a_face_up_card_or_lets_the_engine_refuse_a_camel():
+    _, obs, legal = find(lambda o, moves: o.step is Step.CHOOSE)
+    assert gestures.choose(None, RESOURCES_ROW, 0, obs, legal) == Play((DrawCard(),))
+    assert gestures.choose(None, RESOURCES_ROW, 3, obs, legal) == Play((TakeCard(2),))
+    hand = gestures.choose(None, HAND_ROW, 0, obs, legal)
+    assert hand == Say("Space marks a card to pay with, once you have chosen a camel.")
+    _, obs, legal = find(lambda o, moves: o.step is Step.SECOND_CARD)
+    refused = gestures.choose(None, MARKET_ROW, 0, obs, legal)  # no buying after a first card
+    assert refused == Play((Buy(0),))
+
+
+def test_a_camel_bought_already_keeps_its_payment_and_says_how_to_take_it_back():
+    state, obs, legal = find(lambda o, moves: many_ways(o, moves) is not None)
+    slot = many_ways(obs, legal)
+    after = GAME.apply(state, Buy(slot))
+    seen, open_ = GAME.observe(after, 0), GAME.legal_actions(after)
+    owed = gestures.owed(seen, open_)
+    assert owed is not None and owed.slot == slot and not owed.buying
+    assert gestures.payment_fits(owed, seen, open_) and not gestures.payment_fits(owed, seen, ())
+    made = gestures.marked(owed, seen)
+    assert made is not None and made.actions == (Pay(owed.counts),)
+    assert made.kept is not None and "press u" in made.kept
+    assert gestures.buy(slot, seen, open_) == owed  # choosing it again: pay, not buy
+
+
+def test_the_payment_list_offers_every_way_and_buys_first_when_not_yet_bought():
+    _, obs, legal = find(lambda o, moves: many_ways(o, moves) is not None)
+    slot = many_ways(obs, legal)
+    picker = gestures.payment_picker(Payment(slot, True), obs)
+    assert isinstance(picker, Ask) and picker.before == (Buy(slot),)
+    assert [option.cards for option in picker.options] == gestures.ways_to_pay(obs, slot)
+    assert picker.title.startswith(f"Pay {price(obs.market, slot)} units for the ")
+    assert gestures.payment_picker(Payment(slot, False), obs).before == ()
+
+
+def test_steps_that_open_a_picker_by_themselves():
+    _, obs, legal = find(lambda o, moves: o.step is Step.CHOOSE)
+    assert gestures.turn_picker(obs, legal) is None
+    forced = gestures.turn_picker(obs, [Pass()])
+    assert forced == Ask("No move is possible", (Pass(),))
+
+
+def test_a_hinted_payment_is_marked_and_hint_spots_name_the_cards():
+    cards = (1, 0, 2, 0, 0, 0)
+    payment = gestures.hinted(Payment(2, True, Marks[Res]()), Pay(cards))
+    assert payment is not None and payment.counts == cards
+    assert gestures.hinted(None, Pay(cards)) is None
+    assert gestures.hint_spots(Pay(cards)) == [(HAND_ROW, 0), (HAND_ROW, 2)]
+    assert gestures.hint_spots(DrawCard()) == [(RESOURCES_ROW, 0)]
+    assert gestures.hint_spots(TakeCard(1)) == [(RESOURCES_ROW, 2)]
+    assert gestures.hint_spots(Buy(4)) == [(MARKET_ROW, 4)]

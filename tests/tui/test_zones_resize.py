@@ -1,0 +1,39 @@
+"""Zones drawn from reactive data are laid out again when the terminal changes size."""
+
+from __future__ import annotations
+
+from karavan_tui.tables.jaipur.zones import PlayersZone
+from karavan_tui.tables.karakum.zones import CaravansZone
+
+from .helpers import game_screen, near_the_end, running, settle
+
+
+def lines(zone) -> list[str]:
+    """The zone's text as drawn now, line by line."""
+    return zone.render().plain.split("\n")
+
+
+async def test_a_long_caravan_wraps_in_a_narrow_zone_and_unwraps_when_it_widens(tmp_path):
+    match = near_the_end("karakum", "Ann,bot:random", left=4)
+    async with running(tmp_path, match, size=(80, 24)) as (app, pilot):
+        zone = game_screen(app).table.query_one(CaravansZone)
+        narrow = lines(zone)
+        assert all(len(line) <= zone.content_size.width for line in narrow)
+        await pilot.resize_terminal(200, 50)
+        await settle(pilot, app)
+        wide = lines(zone)
+        assert len(wide) == len(match.seats) < len(narrow)  # one line per player now
+        assert "".join(wide).split() == "".join(narrow).split()  # the same camels
+
+
+async def test_the_players_lines_are_cut_to_the_zone_and_redrawn_for_its_new_width(tmp_path):
+    match = near_the_end("jaipur", "Ann,bot:random", left=6)
+    async with running(tmp_path, match, size=(200, 50)) as (app, pilot):
+        zone = game_screen(app).table.query_one(PlayersZone)
+        wide = lines(zone)
+        await pilot.resize_terminal(80, 24)
+        await settle(pilot, app)
+        narrow = lines(zone)
+        assert len(narrow) == len(wide)  # the same lines, none wrapped
+        assert all(len(line) <= zone.content_size.width for line in narrow)
+        assert narrow != wide
