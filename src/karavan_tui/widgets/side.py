@@ -5,15 +5,16 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from attrs import frozen
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.content import Content
+from textual.reactive import reactive
 from textual.widgets import Static
 
 from karavan_core.match import Seat
 from karavan_tui.glyphs import Glyphs
-from karavan_tui.widgets.refit import Refits
 from karavan_tui.words import cells, cut, padded, widest
 
 
@@ -107,7 +108,22 @@ def first_sentence(line: str) -> str:
     return line if end < 0 else line[: end + 1]
 
 
-class NewsBanner(Refits):
+@frozen
+class News:
+    """What the news line tells: log ``lines`` by players ``names``, in ``glyphs``'s symbols.
+
+    ``yours``: someone is at the keyboard; ``weights`` say how telling each decision
+    is (higher: more; all alike if not given).
+    """
+
+    lines: tuple[str, ...]
+    names: tuple[str, ...]
+    yours: bool
+    glyphs: Glyphs
+    weights: tuple[int, ...] = ()
+
+
+class NewsBanner(Static):
     """One line over the table: what the others did since your last decision, in words.
 
     Each decision is told by the first sentence of its log line, a player's
@@ -115,14 +131,11 @@ class NewsBanner(Refits):
     the order they were made.  When the line is full, the least telling go
     first (by the table's weights: ending a turn tells less than what was done
     in it), then the earliest.  The log beside the table has every one of them
-    in full, in bold.
+    in full, in bold.  The line is laid out for the width it has whenever it is
+    drawn, so a resize tells the news again in the room there is.
     """
 
-    def __init__(self, **kwargs: Any) -> None:
-        super().__init__(**kwargs)
-        self._shown: (
-            tuple[tuple[str, ...], tuple[str, ...], bool, Glyphs, tuple[int, ...]] | None
-        ) = None
+    news: reactive[News | None] = reactive(None, layout=False)
 
     def show(
         self,
@@ -132,31 +145,38 @@ class NewsBanner(Refits):
         g: Glyphs,
         weights: Sequence[int] = (),
     ) -> None:
-        """Tell ``news`` (log lines) by players ``names``; ``yours``: someone is at the keyboard.
+        """Tell ``news`` (log lines) by players ``names``; ``yours``: someone is at the keyboard."""
+        self.news = News(tuple(news), tuple(names), yours, g, tuple(weights))
 
-        ``weights`` say how telling each decision is (higher: more; all alike if not given).
-        """
-        self._shown = (tuple(news), tuple(names), yours, g, tuple(weights))
-        room = self.content_region.width or 78
-        if not news:
-            quiet = "Nothing new since your last move." if yours else ""
-            self.update(Text(quiet, style="dim"), layout=False)
-            return
-        said = [g.words(first_sentence(line).rstrip(".")) for line in news]
-        names = [g.words(name) for name in names]  # as the lines write them
-        actors = [next((n for n in names if line.startswith(n + " ")), None) for line in said]
-        worth = list(weights) if len(weights) == len(said) else [0] * len(said)
-        kept: list[int] = []
-        # The most telling first (the newest of equals), then the others that fit.
-        for index in sorted(range(len(said)), key=lambda i: (-worth[i], -i)):
-            candidate = sorted([index, *kept])
-            if kept and cells(banner_line(candidate, said, actors, g)) > room:
-                break
-            kept = candidate
-        line = banner_line(kept, said, actors, g)
-        if cells(line) > room:  # even the most telling alone is too long: the log has it whole
-            line = cut(banner_line(kept, said, actors, g, count_earlier=False), room, g.ellipsis)
-        self.update(Text(line, style="bold"), layout=False)
+    def render(self) -> Text:
+        """The news, fitted to the width of the line."""
+        if self.news is None:
+            return Text("")
+        return news_text(self.news, self.content_region.width or 78)
+
+
+def news_text(news: News, room: int) -> Text:
+    """The news line's words for ``room`` cells: the most telling decisions that fit."""
+    g = news.glyphs
+    if not news.lines:
+        quiet = "Nothing new since your last move." if news.yours else ""
+        return Text(quiet, style="dim")
+    said = [g.words(first_sentence(line).rstrip(".")) for line in news.lines]
+    names = [g.words(name) for name in news.names]  # as the lines write them
+    actors = [next((n for n in names if line.startswith(n + " ")), None) for line in said]
+    weights = news.weights
+    worth = list(weights) if len(weights) == len(said) else [0] * len(said)
+    kept: list[int] = []
+    # The most telling first (the newest of equals), then the others that fit.
+    for index in sorted(range(len(said)), key=lambda i: (-worth[i], -i)):
+        candidate = sorted([index, *kept])
+        if kept and cells(banner_line(candidate, said, actors, g)) > room:
+            break
+        kept = candidate
+    line = banner_line(kept, said, actors, g)
+    if cells(line) > room:  # even the most telling alone is too long: the log has it whole
+        line = cut(banner_line(kept, said, actors, g, count_earlier=False), room, g.ellipsis)
+    return Text(line, style="bold")
 
 
 def banner_line(
@@ -186,25 +206,42 @@ def banner_line(
     return f"{g.changed} " + ". ".join(sentences) + "." + more
 
 
-class StatusLine(Refits):
+@frozen
+class Said:
+    """What the status line says: the prompt and the quiet indicators after it."""
+
+    prompt: str
+    thinking: bool
+    saved: str
+    glyphs: Glyphs
+
+
+class StatusLine(Static):
     """Whose turn it is and what they must decide, plus the quiet indicators.
 
     The prompt may wrap onto the lines the status line has (its max-height);
     when it needs more, the prompt is cut with an ellipsis so that the
-    indicators ("thinking", "saved") always stay in sight at its end.
+    indicators ("thinking", "saved") always stay in sight at its end.  It is
+    laid out for its width whenever it is drawn, a resize included.
     """
 
-    _shown: tuple[str, bool, str, Glyphs] | None = None
+    said: reactive[Said | None] = reactive(None, layout=True)  # one line, or two
 
     def show(self, prompt: str, thinking: bool, saved: str, g: Glyphs) -> None:
         """Draw the status line (``prompt`` holds the engine's words)."""
-        self._shown = (prompt, thinking, saved, g)
-        words = g.words(prompt)
+        self.said = Said(prompt, thinking, saved, g)
+
+    def render(self) -> Content:
+        """The prompt and the indicators, cut to the lines there are if need be."""
+        said = self.said
+        if said is None:
+            return Content("")
+        g, words = said.glyphs, said.glyphs.words(said.prompt)
         tail: list[tuple[str, str]] = []
-        if thinking:
+        if said.thinking:
             tail.append((f"  {g.thinking}", "italic"))
-        if saved:
-            tail.append((f"  {saved}", "dim"))
+        if said.saved:
+            tail.append((f"  {said.saved}", "dim"))
         text = Content.assemble((words, "bold"), *tail)
         room = self.content_region.width
         lines = self.styles.max_height
@@ -220,4 +257,4 @@ class StatusLine(Refits):
                 else:
                     high = middle - 1
             text = Content.assemble((words[:low].rstrip() + g.ellipsis, "bold"), *tail)
-        self.update(text)  # usually one line; a long marking status takes two
+        return text
