@@ -12,14 +12,11 @@ from typing import Any
 
 from attrs import frozen
 from rich.text import Text
-from textual.app import ComposeResult
-from textual.containers import Vertical
 from textual.content import Content
 from textual.events import Click
 from textual.message import Message
 from textual.reactive import reactive, var
 from textual.widget import Widget
-from textual.widgets import Static
 
 from karavan_core.engine import Action
 from karavan_core.games.karawane.components import (
@@ -34,7 +31,8 @@ from karavan_core.games.karawane.components import (
 from karavan_core.games.karawane.state import KarawaneObservation
 from karavan_tui.glyphs import ASCII, Glyphs
 from karavan_tui.tables.karawane.gestures import SEAT_LETTERS, camel_name, card_of
-from karavan_tui.widgets.cards import CardFace, CardRow
+from karavan_tui.widgets.cards import CardFace
+from karavan_tui.widgets.hand import HandZone as SharedHand
 from karavan_tui.words import cells, padded, widest
 
 # Each seat's colour, beside its letter.
@@ -226,33 +224,21 @@ class Hand:
     glyphs: Glyphs
 
 
-class HandZone(Vertical):
+class HandZone(SharedHand):
     """The hand of the player at the keyboard; hidden behind the curtain."""
 
+    CARDS = HAND_SIZE
     hand: var[Hand | None] = var(None)
-
-    def compose(self) -> ComposeResult:
-        """The cards and the hidden notice."""
-        yield CardRow(HAND_SIZE, id="hand-row")
-        yield Static("", id="hand-hidden")
 
     def watch_hand(self, hand: Hand | None) -> None:
         """Draw the observer's hand, dimming the cards that cannot be played now."""
         if hand is None:
             return
         obs, g = hand.obs, hand.glyphs
-        row = self.query_one(CardRow)
-        hidden = self.query_one("#hand-hidden", Static)
         if obs.hand is None or obs.player is None:
-            # Blank the faces too, so no private card stays even in a hidden widget.
-            row.set_faces([CardFace("", "-empty")] * HAND_SIZE)
-            row.display = False
-            hidden.display = True
-            hidden.update("Cards are hidden.")
-            self.border_title = "Hand"
+            self.hide("Cards are hidden.", blank="-empty")
             return
-        row.display = True
-        hidden.display = False
+        row = self.reveal()
         playable = {card_of(action) for action in hand.legal}
         faces = []
         for slot in range(HAND_SIZE):
