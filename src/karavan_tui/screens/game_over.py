@@ -64,7 +64,10 @@ class OverScreen(Screen[T]):
     """A game-over screen's layout: the outcome above a row of buttons."""
 
     DEFAULT_CSS = """
-    OverScreen #over { padding: 0 1; }
+    OverScreen #over { padding: 0 1; align-horizontal: center; }
+    /* On a wide terminal the words keep a readable width, centred; the chart a wider one. */
+    OverScreen #over > * { max-width: 100; }
+    OverScreen #over > #chart { max-width: 140; }
     OverScreen #winners { text-style: bold; color: $success; }
     OverScreen #chart { margin-top: 1; height: 1fr; min-height: 9; }
     OverScreen #chart-key { color: $text-muted; }

@@ -67,7 +67,9 @@ class ReviewScreen(Screen[None]):
         Binding("escape,q", "close", "Close"),
     ]
     DEFAULT_CSS = """
-    ReviewScreen #review { padding: 0 1; height: 1fr; }
+    ReviewScreen #review { padding: 0 1; height: 1fr; align-horizontal: center; }
+    /* On a wide terminal the review keeps a readable width, centred. */
+    ReviewScreen #review > * { max-width: 120; }
     ReviewScreen #review-summary { height: auto; }
     ReviewScreen #review-progress { height: auto; margin: 1 0; }
     ReviewScreen #review-failure {

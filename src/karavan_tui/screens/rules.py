@@ -25,7 +25,8 @@ class RulesScreen(Screen[None]):
 
     BINDINGS = [Binding("escape,q", "close", "Back")]
     DEFAULT_CSS = """
-    RulesScreen Markdown { padding: 0 1; }
+    RulesScreen Markdown { padding: 0 1; max-width: 100; }
+    RulesScreen .rules { align-horizontal: center; }  /* read at about 100 columns, centred */
     RulesScreen TabPane { padding: 0; }
     """
 
