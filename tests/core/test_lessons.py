@@ -1,0 +1,84 @@
+"""The lessons against the engine: real deals, legal moves, every rule taught."""
+
+from __future__ import annotations
+
+import pytest
+
+from karavan_core import Match, Seat, get_game
+from karavan_core.lessons import LEARNER, Lesson, Step, get_lesson, lesson_names
+
+# Every rule of each game, as RULINGS.md and the rulebooks (/work/shared/seeds) give them;
+# each must be taught by some step of the game's lesson.
+RULES: dict[str, set[str]] = {
+    "jaipur": {
+        "one-action",  # one action a turn: take or sell, no passing
+        "take-good",  # take one good (only with fewer than 7 cards in hand)
+        "hand-limit",  # 7 cards at most at the end of a turn
+        "take-camels",  # all the market's camels at once, into the herd
+        "refill",  # the market is filled back to five from the deck
+        "exchange",  # 2+ goods for as many cards of hand and herd, no camel taken, no kind back
+        "sell",  # cards of one good for the top tokens of its pile
+        "sell-precious",  # diamonds, gold and silver: two at least
+        "bonus",  # 3, 4, 5+ cards: a hidden bonus token of that size
+        "round-end",  # three piles empty, or the market cannot be refilled
+        "camel-token",  # the larger herd takes the camel token
+        "seals",  # the round's richer player takes a seal
+        "ties",  # tied totals: more bonus tokens, then more goods tokens
+        "round-starter",  # the round's loser starts the next
+        "match",  # two seals win the match
+    },
+}
+
+
+def test_every_game_has_a_lesson_and_a_list_of_its_rules():
+    assert set(lesson_names()) == set(RULES)
+
+
+@pytest.mark.parametrize("name", lesson_names())
+def test_every_rule_is_taught_in_some_step(name):
+    lesson = get_lesson(name)
+    assert lesson.rules >= RULES[name], RULES[name] - lesson.rules
+    assert lesson.rules <= RULES[name], lesson.rules - RULES[name]  # no rule unknown to the list
+
+
+@pytest.mark.parametrize("name", lesson_names())
+def test_the_lesson_replays_against_the_engine(name):
+    """The deal is the engine's own from the seed, each move legal at its point, the game
+    played to its end; the steps wait only for the learner's own decisions."""
+    lesson = get_lesson(name)
+    game = get_game(name)
+    assert lesson.game_name == game.name
+    # The deal is the seed's, whatever the players are called.
+    assert lesson.deal(["Ann", "Greedy"]) == game.new_game(
+        ["Ann", "Greedy"], lesson.seed, {"first_player": lesson.first_player}
+    )
+    states = list(lesson.states(["Ann", "Greedy"]))  # game.apply raises on an illegal move
+    assert len(states) == len(lesson.moves) + 1
+    for state, move in zip(states, lesson.moves, strict=False):
+        assert move in game.legal_actions(state)
+    assert game.is_over(states[-1])
+    for step in lesson.steps:
+        assert step.say and step.task
+        for index in range(step.at, step.end):
+            assert states[index].to_move == LEARNER, (step, index)
+        if step.decisions:
+            assert step.why, step
+    # The last step is read once the game is over: the lesson ends there.
+    last = lesson.steps[-1]
+    assert last.at == len(lesson.moves) and not last.decisions
+
+
+@pytest.mark.parametrize("name", lesson_names())
+def test_the_match_of_a_lesson_logs_every_move_in_public_words(name):
+    lesson = get_lesson(name)
+    match = Match(
+        lesson.game, [Seat("Ann"), Seat("Greedy", "bot", "greedy")], lesson.seed, lesson.options
+    )
+    for move in lesson.moves:
+        match.play(move)
+    assert len(match.log()) == len(lesson.moves) + 1
+
+
+def test_steps_that_overlap_are_refused():
+    with pytest.raises(ValueError, match="follow one another"):
+        Lesson("jaipur", 1, 0, (), (Step(2, "a", "b", 2, "c"), Step(3, "d", "e")))
