@@ -10,6 +10,22 @@ from karavan_core.lessons import LEARNER, Lesson, Step, get_lesson, lesson_names
 # Every rule of each game, as RULINGS.md and the rulebooks (/work/shared/seeds) give them;
 # each must be taught by some step of the game's lesson.
 RULES: dict[str, set[str]] = {
+    "karawane": {
+        "turn",  # play one card a turn, then draw back up to three
+        "draw-back",  # an empty deck: play on with fewer cards
+        "forward",  # an oasis card moves your own camel forward
+        "forward-skip",  # occupied squares are not counted, forward
+        "back-skip",  # nor backward
+        "mirage",  # moves an opponent's desert camel back
+        "city",  # pushed back past square 1: the city
+        "driver",  # to the square just ahead of the leader, never onto the oasis
+        "sandstorm",  # everyone reshuffles all twelve cards and draws three
+        "oasis-exact",  # the oasis is reached by exact count
+        "oasis-stays",  # a camel in the oasis never moves again
+        "no-effect",  # no card can be used: play one without effect
+        "end",  # the game ends when all six oasis squares are taken
+        "scoring",  # the oasis squares held, summed; ties share the win
+    },
     "jaipur": {
         "one-action",  # one action a turn: take or sell, no passing
         "take-good",  # take one good (only with fewer than 7 cards in hand)
