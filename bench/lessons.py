@@ -32,16 +32,43 @@ PLAYERS = ("You", "Greedy")
 Detector = Callable[[Any, Any, Action, Any], Iterable[str]]
 
 
+def karakum_gold(state: Any, legal: list[Action], moves: list[Action]) -> Action | None:
+    """Karakum's learner takes a face-up gold as a whole gather once (Greedy never does)."""
+    from karavan_core.games.karakum.components import Res
+    from karavan_core.games.karakum.state import Step, TakeCard
+
+    if len(moves) < 8 or state.step is not Step.CHOOSE or state.current != 0:
+        return None
+    golds = [a for a in legal if isinstance(a, TakeCard) and state.row[a.slot] is Res.GOLD]
+    if not golds or FORCED["done"]:
+        return None
+    FORCED["done"] = True
+    return golds[0]
+
+
+FORCED: dict[str, bool] = {"done": False}
+# Decisions Greedy would not make but a lesson needs: given the state, the legal decisions
+# and the moves so far, the learner's forced decision, or None to let Greedy choose.
+POLICIES: dict[str, Callable[[Any, list[Action], list[Action]], Action | None]] = {
+    "karakum": karakum_gold,
+}
+
+
 def play_out(name: str, seed: int, first: int) -> tuple[list[Action], list[State]]:
-    """A whole game of Greedy against Greedy from ``seed``, ``first`` starting."""
+    """A whole game of Greedy against Greedy from ``seed``, ``first`` starting (with the
+    game's forced decisions, if it has any)."""
     game = get_game(name)
     state = game.new_game(PLAYERS, seed, {"first_player": first})
     bots = [make_bot("greedy", game, seed=bot_seed(seed, seat)) for seat in range(2)]
     moves: list[Action] = []
     states = [state]
+    FORCED["done"] = False
+    policy = POLICIES.get(name)
     while not game.is_over(state):
         seat = state.to_move
-        action = bots[seat].choose(game.observe(state, seat), game.legal_actions(state))
+        legal = game.legal_actions(state)
+        forced = policy(state, legal, moves) if policy is not None else None
+        action = forced or bots[seat].choose(game.observe(state, seat), legal)
         state = game.apply(state, action)
         moves.append(action)
         states.append(state)
@@ -111,7 +138,49 @@ def karawane_rules(game: Any, before: Any, action: Action, after: Any) -> Iterab
         yield "end"
 
 
-DETECTORS: dict[str, Detector] = {"jaipur": jaipur_rules, "karawane": karawane_rules}
+def karakum_rules(game: Any, before: Any, action: Action, after: Any) -> Iterable[str]:
+    from karavan_core.games.karakum.components import GOLD_INDEX, Res
+    from karavan_core.games.karakum.state import Buy, DrawCard, Join, Pay, Step, TakeCard
+
+    seat = before.current
+    if isinstance(action, TakeCard | DrawCard):
+        if before.step is Step.BONUS:
+            yield "free-card"
+        elif isinstance(action, TakeCard) and before.row[action.slot] is Res.GOLD:
+            yield "gold-gather"
+        else:
+            yield "gather"
+    if isinstance(action, Buy):
+        yield "buy"
+        if before.market[0].color is before.market[action.slot].color:
+            yield "tax"
+    if isinstance(action, Pay):
+        camel = before.market[before.slot]
+        if action.cards[GOLD_INDEX]:
+            yield "pay-gold"
+        if any(n for i, n in enumerate(action.cards[:5]) if i != camel.color.index):
+            yield "pay-pairs"
+        old, new = before.caravans[seat], after.caravans[seat]
+        if len(new) > len(old) and old:
+            if old[-1].color is new[len(old)].color:
+                yield "caravan-colour"
+            if old[-1].value == new[len(old)].value:
+                yield "caravan-number"
+        if len(after.lefts[seat]) > len(before.lefts[seat]):
+            yield "left-side"
+        if len(new) > len(old) + 1:
+            yield "join"
+    if isinstance(action, Join):
+        yield "join-choice"
+    if after.step is Step.OVER:
+        yield "end"
+
+
+DETECTORS: dict[str, Detector] = {
+    "karakum": karakum_rules,
+    "jaipur": jaipur_rules,
+    "karawane": karawane_rules,
+}
 
 
 def rules_of(name: str, states: list[State], moves: list[Action]) -> list[tuple[int, set[str]]]:

@@ -10,6 +10,25 @@ from karavan_core.lessons import LEARNER, Lesson, Step, get_lesson, lesson_names
 # Every rule of each game, as RULINGS.md and the rulebooks (/work/shared/seeds) give them;
 # each must be taught by some step of the game's lesson.
 RULES: dict[str, set[str]] = {
+    "karakum": {
+        "one-action",  # gather or buy one camel, once a turn
+        "gather",  # two cards, face up from the row or blind from the deck
+        "row-refill",  # a face-up card taken is replaced at once
+        "gold-gather",  # a face-up gold is the whole gather, never the second card
+        "buy",  # a market camel costs its number in units of its good
+        "market-slide",  # the market slides toward the deck, a new camel next to it
+        "tax",  # the colour next to the camel deck costs one unit more
+        "pay-gold",  # a gold is one unit of any colour
+        "pay-pairs",  # two identical cards of another good are one unit
+        "caravan-colour",  # the next camel shares the last one's colour...
+        "caravan-number",  # ...or its number
+        "left-side",  # a camel that cannot join goes left of the master
+        "join",  # left-side camels join as soon as they can
+        "join-choice",  # several can: the owner chooses
+        "free-card",  # a value-1 camel gives a free card
+        "end",  # the market cannot be refilled: the game ends
+        "scoring",  # caravan + half the left side; ties: the longest caravan
+    },
     "karawane": {
         "turn",  # play one card a turn, then draw back up to three
         "draw-back",  # an empty deck: play on with fewer cards

@@ -7,7 +7,9 @@ import json
 import pytest
 
 from karavan_core.games.jaipur.state import Sell, TakeCamels, TakeGood
-from karavan_core.lessons import get_lesson, lesson_names
+from karavan_core.games.karakum.rules import payments, price
+from karavan_core.games.karakum.state import Buy, Pay
+from karavan_core.lessons import LEARNER, get_lesson, lesson_names
 from karavan_tui.config import Settings
 from karavan_tui.modals.choice import ChoiceScreen
 from karavan_tui.modals.confirm import ConfirmScreen
@@ -50,18 +52,39 @@ async def open_lesson(pilot, app, name: str) -> LessonPlay:
     return lesson_driver(app)
 
 
-async def pick_from_moves(pilot, app, driver: LessonPlay) -> None:
-    """Open the list of every move (a) and choose the step's decision in it by keys."""
-    wanted = driver.expected()[0]
-    choices = driver.referee.view(driver.viewer).choices(distinct=True)
-    index = next(i for i, (action, _) in enumerate(choices) if action == wanted)
-    await pilot.press("a")
-    await pilot.pause()
-    assert isinstance(app.screen, ChoiceScreen)
+async def choose(pilot, index: int) -> None:
+    """Choose entry ``index`` of the list on top by keys."""
+    assert isinstance(pilot.app.screen, ChoiceScreen)
     for _ in range(index):
         await pilot.press("down")
     await pilot.press("enter")
-    await settle(pilot, app)
+    await settle(pilot, pilot.app)
+
+
+async def pick_from_moves(pilot, app, driver: LessonPlay) -> None:
+    """Open the list of every move (a) and choose the step's decision in it by keys.
+
+    Karakum's purchase goes on at the table (the camel is bought with its payment):
+    the list of every payment (p) then gives the lesson's.
+    """
+    wanted = driver.expected()
+    # The list names each decision once: the lesson's, or one that reads the same.
+    choices = driver.referee.view(driver.viewer).choices(distinct=True)
+    words = driver.preview(wanted[0])
+    index = next(i for i, (_, said) in enumerate(choices) if said == words)
+    await pilot.press("a")
+    await pilot.pause()
+    await choose(pilot, index)
+    if isinstance(wanted[0], Buy):
+        obs = driver.match.view(LEARNER)
+        camel = obs.market[wanted[0].slot]
+        options = [
+            Pay(cards)
+            for cards in payments(obs.hand, camel.color, price(obs.market, wanted[0].slot))
+        ]
+        await pilot.press("p")
+        await pilot.pause()
+        await choose(pilot, options.index(wanted[1]))
 
 
 async def play_through(pilot, app, name: str) -> None:
@@ -71,6 +94,9 @@ async def play_through(pilot, app, name: str) -> None:
         await settle(pilot, app)
         if isinstance(app.screen, ConfirmScreen):
             return
+        if isinstance(app.screen, ChoiceScreen):
+            await pilot.press("escape")  # a picker the table opened: the list of moves instead
+            continue
         if not isinstance(app.screen, TableScreen):
             await pilot.press("enter")  # a round's summary: read it and go on
             continue

@@ -108,6 +108,7 @@ class Lesson:
 
 # The lessons, by game: each module defines ``LESSON``.
 _MODULES = {
+    "karakum": "karavan_core.lessons.karakum",
     "karawane": "karavan_core.lessons.karawane",
     "jaipur": "karavan_core.lessons.jaipur",
 }

@@ -19,7 +19,7 @@ from typing import ClassVar
 from attrs import evolve
 from textual.binding import Binding, BindingType
 
-from karavan_core.engine import Action, IllegalAction
+from karavan_core.engine import Action, IllegalAction, Observation
 from karavan_core.lessons import LEARNER, OPPONENT_LEVEL, OPPONENT_NAME, Lesson, Step
 from karavan_core.match import BOT, Match, Seat
 from karavan_tui.context import karavan_app
@@ -208,39 +208,74 @@ class LessonPlay(LocalPlay):
         return Status(f"{step.task} {self.glyphs.sep} n goes on")
 
     # -- the learner's decisions ---------------------------------------------------------------
-    def lesson_refusal(self, actions: tuple[Action, ...]) -> str | None:
-        """Why the lesson wants another decision than ``actions`` (legal ones), or ``None``."""
-        expected = self.expected()
+    def views(self, expected: tuple[Action, ...]) -> list[Observation]:
+        """The learner's view before each of the step's next decisions, as far as it is known.
+
+        The first is the table now; each next one follows the lesson's own decisions,
+        as long as they reveal nothing (the engine checks it), so it is exactly what
+        the learner will see then.
+        """
+        seen = [self.match.view(LEARNER)]
+        for end in range(2, len(expected) + 1):
+            try:
+                states = self.game.gesture_states(self.match.state, expected[:end], by=LEARNER)
+            except IllegalAction:
+                break
+            seen.append(self.game.observe(states[-2], LEARNER))
+        return seen
+
+    def lesson_gesture(self, actions: tuple[Action, ...]) -> tuple[Action, ...] | str:
+        """The lesson's own decisions that ``actions`` (legal ones) make, or why not.
+
+        A decision that reads the same as the lesson's (the other of two face-up silks)
+        is the same to the player: the lesson's own is played for it.
+        """
         step = self.current
+        expected = self.expected()
         if step is None:
             return "The lesson is over."
         if not expected:
             return "Read the lesson first, then press n to go on."
         if actions == expected[: len(actions)]:
-            return None
-        wanted = self.preview(expected[0]).rstrip(".")
-        return f"Try this instead: {wanted} {self.glyphs.sep} because {step.why}"
+            return actions
+        views = self.views(expected)
+        preview = self.game.preview
+        for index, (action, wanted) in enumerate(zip(actions, expected, strict=False)):
+            if action == wanted:
+                continue
+            if index < len(views) and preview(views[index], action) == preview(
+                views[index], wanted
+            ):
+                continue
+            seen = views[min(index, len(views) - 1)]
+            words = preview(seen, expected[min(index, len(views) - 1)]).rstrip(".")
+            return f"Try this instead: {words} {self.glyphs.sep} because {step.why}"
+        if len(actions) > len(expected):
+            words = preview(views[0], expected[0]).rstrip(".")
+            return f"Try this instead: {words} {self.glyphs.sep} because {step.why}"
+        return expected[: len(actions)]
 
     def check(self, *actions: Action) -> str | None:
         """The rules' refusal, else the lesson's (another decision than the step's)."""
         reason = super().check(*actions)
         if reason is not None or not actions:
             return reason
-        return self.lesson_refusal(tuple(actions))
+        gesture = self.lesson_gesture(tuple(actions))
+        return gesture if isinstance(gesture, str) else None
 
     def decide(self, *actions: Action) -> bool:
         """Play the step's decision; another legal one is refused, with the reason."""
         if not actions or super().check(*actions) is not None:
             return super().decide(*actions)  # says why not, as at any table
-        advice = self.lesson_refusal(tuple(actions))
-        if advice is not None:
-            self.advice = advice
-            self.notify(advice, title="The lesson", severity="warning")
+        gesture = self.lesson_gesture(tuple(actions))
+        if isinstance(gesture, str):
+            self.advice = gesture
+            self.notify(gesture, title="The lesson", severity="warning")
             self.tell()
             return False
         self.advice = ""
         self.told_from = len(self.match.history)
-        return super().decide(*actions)
+        return super().decide(*gesture)
 
     def allows(self, name: str) -> bool | None:
         """Next works on a step to read; it is greyed while the step waits for a move."""
