@@ -176,7 +176,38 @@ def karakum_rules(game: Any, before: Any, action: Action, after: Any) -> Iterabl
         yield "end"
 
 
+def karakorum_rules(game: Any, before: Any, action: Action, after: Any) -> Iterable[str]:
+    from karavan_core.games.karakorum.state import (
+        Pass,
+        Place,
+        Remove,
+        Reveal,
+        Score,
+        Step,
+        StopRevealing,
+        Take,
+    )
+
+    if isinstance(action, Reveal | StopRevealing):
+        yield "reveal"
+    if isinstance(action, Take):
+        yield {Step.TAKE: "take", Step.TAKE_MORE: "take-more"}.get(before.step, "take-others")
+    if isinstance(action, Pass):
+        yield "pass"
+    if isinstance(action, Place):
+        yield "new-expedition" if action.expedition is None else "place"
+    if isinstance(action, Remove):
+        yield "remove"
+    if isinstance(action, Score):
+        yield "score" if action.goal is None else "goal"
+    if after.before_final and not before.before_final:
+        yield "final"
+    if after.step is Step.OVER:
+        yield "end"
+
+
 DETECTORS: dict[str, Detector] = {
+    "karakorum": karakorum_rules,
     "karakum": karakum_rules,
     "jaipur": jaipur_rules,
     "karawane": karawane_rules,
@@ -223,15 +254,16 @@ def search(name: str, seeds: range, first: int, top: int) -> None:
         firsts: dict[str, int] = {}
         for index, (seat, rules) in enumerate(rules_of(name, states, moves)):
             for rule in rules:
-                if seat == 0 or rule in ("round-end", "camel-token", "match", "end"):
+                if seat == 0 or rule in ("round-end", "camel-token", "match", "end", "final"):
                     firsts.setdefault(rule, index)
-        ranked.append((len(moves), seed, firsts))
-    every = sorted({rule for _, _, firsts in ranked for rule in firsts})
-    ranked.sort(key=lambda row: (-len(row[2]), row[0]))
-    print("seed  moves  " + "  ".join(every))
-    for length, seed, firsts in ranked[:top]:
+        won = get_game(name).result(states[-1]).winners == (0,)
+        ranked.append((len(moves), seed, firsts, won))
+    every = sorted({rule for _, _, firsts, _ in ranked for rule in firsts})
+    ranked.sort(key=lambda row: (-len(row[2]), not row[3], row[0]))
+    print("seed  moves  won  " + "  ".join(every))
+    for length, seed, firsts, won in ranked[:top]:
         cells = "  ".join(f"{firsts.get(rule, '-')!s:>{len(rule)}}" for rule in every)
-        print(f"{seed:>4}  {length:>5}  {cells}")
+        print(f"{seed:>4}  {length:>5}  {'yes' if won else ' no'}  {cells}")
 
 
 def show(name: str, seed: int, first: int) -> None:

@@ -45,6 +45,25 @@ RULES: dict[str, set[str]] = {
         "end",  # the game ends when all six oasis squares are taken
         "scoring",  # the oasis squares held, summed; ties share the win
     },
+    "karakorum": {
+        "round",  # the first player reveals, takes; the others take or pass; all place
+        "reveal",  # one card at a time, 1 to players + 1
+        "stop",  # deciding after each card whether to go on
+        "take",  # at least one card...
+        "take-more",  # ...several only if all of one peak
+        "pass",  # the others take one card or pass
+        "take-others",  # one card from another player's round
+        "take-placeable",  # only a card the taker can place
+        "new-expedition",  # a card starts an expedition of its peak
+        "limits",  # four at most: one per peak and one more
+        "order",  # values never go down within an expedition
+        "remove",  # 1-2-card expeditions removed for 3 (never below 0)
+        "score",  # 3+ cards just added to: scored by axes
+        "goal",  # or with a goal card, used once by anyone
+        "final",  # the last round, then every expedition cancelled (3+ axes, else -3)
+        "champions",  # peak champions drop their peak (the lowest of several), sum the rest
+        "instant-win",  # all three markers on 30 win at once (a track stops at 30)
+    },
     "jaipur": {
         "one-action",  # one action a turn: take or sell, no passing
         "take-good",  # take one good (only with fewer than 7 cards in hand)

@@ -110,6 +110,7 @@ class Lesson:
 _MODULES = {
     "karakum": "karavan_core.lessons.karakum",
     "karawane": "karavan_core.lessons.karawane",
+    "karakorum": "karavan_core.lessons.karakorum",
     "jaipur": "karavan_core.lessons.jaipur",
 }
 
