@@ -8,11 +8,12 @@ import pytest
 
 from karavan_core.games.jaipur.state import Sell, TakeCamels, TakeGood
 from karavan_core.games.karakum.rules import payments, price
-from karavan_core.games.karakum.state import Buy, Pay
+from karavan_core.games.karakum.state import Buy, Pay, TakeCard
 from karavan_core.lessons import LEARNER, get_lesson, lesson_names
 from karavan_tui.config import Settings
 from karavan_tui.modals.choice import ChoiceScreen
 from karavan_tui.modals.confirm import ConfirmScreen
+from karavan_tui.screens.game_over import GameOverScreen
 from karavan_tui.screens.lesson import LessonPlay
 from karavan_tui.screens.table import TableScreen
 from karavan_tui.screens.title import TitleScreen
@@ -245,3 +246,58 @@ async def test_every_lesson_plays_through_by_keys(tmp_path, name):
         assert not isinstance(app.screen.driver, LessonPlay)
         assert [seat.level for seat in match.seats] == [None, "greedy"]
         assert match.history == [] or match.seats[match.actor(0)].is_bot
+
+
+async def test_a_move_that_reads_the_same_as_the_lessons_plays_the_lessons_own(tmp_path):
+    """Karakum, after buying the blue 1: its free card is the face-up paper, and the row
+    shows three papers; whichever the learner takes, the lesson's own is played."""
+    app = make_app(tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        lesson = get_lesson("karakum")
+        step = next(i for i, s in enumerate(lesson.steps) if "left-side" in s.teaches)
+        app.settings.lessons["karakum"] = step
+        app.open_lesson("karakum")
+        await settle(pilot, app)
+        driver = lesson_driver(app)
+        buy, pay, free = driver.expected()
+        assert driver.decide(buy, pay)
+        await settle(pilot, app)
+        assert driver.expected() == (free,) and isinstance(free, TakeCard)
+        row = driver.match.view(LEARNER).row
+        twins = [
+            slot for slot, card in enumerate(row) if card is row[free.slot] and slot != free.slot
+        ]
+        assert twins  # the lesson's paper has a twin in the row
+        assert driver.decide(TakeCard(twins[0]))
+        await settle(pilot, app)
+        assert driver.match.history[-1] == free
+        assert driver.step == step + 1
+
+
+async def test_the_end_of_a_lesson_offers_a_real_game_against_greedy(tmp_path):
+    app = make_app(tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        lesson = get_lesson("karawane")
+        app.settings.lessons["karawane"] = len(lesson.steps) - 1  # the last step: the score
+        app.open_lesson("karawane")
+        await settle(pilot, app)
+        driver = lesson_driver(app)
+        assert driver.match.is_over() and "You win" in status_text(app)
+        assert not isinstance(app.screen, GameOverScreen)  # the lesson's words, not results
+        await pilot.press("n")
+        await pilot.pause()
+        assert isinstance(app.screen, ConfirmScreen)
+        assert app.settings.lessons["karawane"] == len(lesson.steps)  # finished
+        await pilot.press("y")
+        await settle(pilot, app)
+        assert isinstance(app.screen, TableScreen)
+        driver = app.screen.driver
+        assert not isinstance(driver, LessonPlay)
+        assert driver.game.name == "karawane"
+        assert [(s.name, s.level) for s in driver.match.seats] == [
+            ("Learner", None),
+            ("Greedy", "greedy"),
+        ]
+        assert driver.save_path.parent == tmp_path / "saves"  # a real game, kept as any other
