@@ -69,7 +69,9 @@ class LessonPlay(LocalPlay):
             match.play(move)  # the steps done on an earlier visit, played again
         save_path.unlink(missing_ok=True)  # the lesson's own file: its game is made anew
         super().__init__(match, save_path)
-        self.told_from = len(match.history)  # the panel tells the decisions from here on
+        # The panel tells the decisions from the learner's last one on (back at a step: the
+        # stretch played for the learner before it).
+        self.told_from = max(0, match.last_move_of(LEARNER) - 1)
         self.advice = ""  # why the lesson's decision, after another was tried
         self.panel = LessonPanel(id="lesson")
 

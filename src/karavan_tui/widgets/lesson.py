@@ -38,25 +38,25 @@ class LessonPanel(VerticalScroll):
         """The text."""
         yield Static("", id="lesson-text")
 
-    def show(self, title: str, happened: Sequence[str], say: str, advice: str, g: Glyphs) -> Text:
-        """Draw the step: ``happened`` (log lines) first, then ``say``, then ``advice``.
+    def show(self, title: str, happened: Sequence[str], say: str, advice: str, g: Glyphs) -> None:
+        """Draw the step: ``advice`` (after a move the lesson refused), ``say``, then what
+        ``happened`` (log lines) since the learner's last decision.
 
-        Returns the text drawn (the tests read it).
+        What to do comes first: at 80x24 the panel may have to scroll for the rest,
+        and the line over the table and the log say what happened too.
         """
         self.border_title = title
         text = Text()
+        if advice:
+            text.append(g.words(advice), style="bold")
+            text.append("\n\n")
+        text.append(g.words(say))
         if happened:
-            text.append("What happened\n", style="bold")
+            text.append("\n\nWhat happened", style="bold")
             left = len(happened) - TOLD
             if left > 0:
-                text.append(f"(and {left} before: see the log)\n", style="dim")
+                text.append(f"\n(and {left} before: see the log)", style="dim")
             for line in happened[-TOLD:]:
-                text.append(f"{g.changed} {g.words(first_sentence(line))}\n")
-            text.append("\n")
-        text.append(g.words(say))
-        if advice:
-            text.append("\n\n")
-            text.append(g.words(advice), style="bold")
+                text.append(f"\n{g.changed} {g.words(first_sentence(line))}")
         self.query_one("#lesson-text", Static).update(text)
         self.scroll_home(animate=False)
-        return text
