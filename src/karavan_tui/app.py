@@ -19,7 +19,7 @@ from textual.notifications import SeverityLevel
 from textual.screen import Screen
 
 from karavan_core.analysis import GameReview
-from karavan_core.lessons import get_lesson
+from karavan_core.lessons import OPPONENT_NAME, get_lesson
 from karavan_core.match import Match
 from karavan_core.registry import all_games, get_game
 from karavan_core.saves import SaveError, load_match, new_save_path
@@ -278,6 +278,8 @@ class KaravanApp(Karavan):
         """
         lesson = get_lesson(game_name)
         name = self.settings.player_name or DEFAULT_NAME
+        if name.casefold() == OPPONENT_NAME.casefold():
+            name = DEFAULT_NAME  # two players of one name could not be told apart
         step = self.settings.lessons.get(lesson.game_name, 0)
         path = self.config.settings_path.parent / "lessons" / f"{lesson.game_name}.json"
 

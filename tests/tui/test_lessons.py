@@ -301,3 +301,15 @@ async def test_the_end_of_a_lesson_offers_a_real_game_against_greedy(tmp_path):
             ("Greedy", "greedy"),
         ]
         assert driver.save_path.parent == tmp_path / "saves"  # a real game, kept as any other
+
+
+@pytest.mark.parametrize(("remembered", "seated"), [("Zoe", "Zoe"), ("greedy", "Learner")])
+async def test_the_learner_plays_under_the_remembered_name(tmp_path, remembered, seated):
+    """The name the New game dialog remembers, unless it is the opponent's own."""
+    (tmp_path / "settings.json").write_text(json.dumps({"player_name": remembered}))
+    app = make_app(tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        app.open_lesson("karawane")
+        await settle(pilot, app)
+        assert [seat.name for seat in lesson_driver(app).match.seats] == [seated, "Greedy"]
