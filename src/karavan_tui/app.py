@@ -6,7 +6,7 @@ it the same way, from an :class:`~karavan_tui.config.AppConfig`.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +19,7 @@ from textual.notifications import SeverityLevel
 from textual.screen import Screen
 
 from karavan_core.analysis import GameReview
+from karavan_core.lessons import OPPONENT_NAME, get_lesson
 from karavan_core.match import Match
 from karavan_core.registry import all_games, get_game
 from karavan_core.saves import SaveError, load_match, new_save_path
@@ -32,6 +33,8 @@ from karavan_tui.glyphs import Glyphs, glyphs
 from karavan_tui.messages import (
     BackToTitle,
     GameOver,
+    OpenLesson,
+    OpenMatch,
     OpenReplay,
     OpenReview,
     OpenSave,
@@ -46,6 +49,7 @@ from karavan_tui.modals.settings import SettingsScreen
 from karavan_tui.net.join_screen import JoinScreen
 from karavan_tui.net.remote import open_table
 from karavan_tui.screens.game_over import GameOverScreen
+from karavan_tui.screens.lesson import DEFAULT_NAME, LessonPlay
 from karavan_tui.screens.play import LocalPlay
 from karavan_tui.screens.replay import Replay
 from karavan_tui.screens.review import ReviewScreen
@@ -77,11 +81,17 @@ class KaravanApp(Karavan):
     MODES = {"play": TitleScreen}
     DEFAULT_MODE = "play"
 
-    def __init__(self, config: AppConfig, start: tuple[Match, Path] | None = None) -> None:
+    def __init__(
+        self,
+        config: AppConfig,
+        start: tuple[Match, Path] | None = None,
+        lesson: str | None = None,
+    ) -> None:
         super().__init__()
         self.config = config
         self.settings = Settings.load(config.settings_path)
         self.start = start
+        self.lesson = lesson  # the game whose lesson opens first (karavan learn GAME)
         self.ascii_mode = config.ascii or self.settings.ascii
         self._settings_applied = False  # until then, theme changes are not the player's
         self.crash_report: Path | None = None  # written if an unexpected error stops the app
@@ -211,6 +221,8 @@ class KaravanApp(Karavan):
         if self.start is not None:
             match, path = self.start
             self.open_match(match, path)
+        elif self.lesson is not None:
+            self.open_lesson(self.lesson)
         self.check_size(self.size.width, self.size.height)
 
     def on_resize(self, event: Resize) -> None:
@@ -244,15 +256,46 @@ class KaravanApp(Karavan):
         """Open ``match`` at its table, autosaving to ``save_path`` (a new file if not given)."""
         if save_path is None:
             save_path = new_save_path(self.config.saves_dir, match.game.name)
+        self.open_table(lambda: LocalPlay(match, save_path), save_path.parent, "save")
+
+    def open_table(self, make: Callable[[], Driver], folder: Path, keep: str) -> None:
+        """Close everything above the title and open the table ``make`` drives; a driver
+        that cannot ``keep`` its game in ``folder`` is reported instead."""
         while len(self.screen_stack) > 1:
             self.pop_screen()
         try:
-            driver = LocalPlay(match, save_path)
+            driver = make()
         except OSError as error:
-            where = printable(str(save_path.parent))
-            self.notify(f"Cannot save in {where}: {error.strerror}", severity="error")
+            where = printable(str(folder))
+            self.notify(f"Cannot {keep} in {where}: {error.strerror}", severity="error")
             return
         self.push_screen(TableScreen(driver))
+
+    def open_lesson(self, game_name: str) -> None:
+        """Open ``game_name``'s lesson at the step it had reached (from the start once done).
+
+        The lesson's game is kept in its own file beside the settings, not among the saves.
+        """
+        lesson = get_lesson(game_name)
+        name = self.settings.player_name or DEFAULT_NAME
+        if name.casefold() == OPPONENT_NAME.casefold():
+            name = DEFAULT_NAME  # two players of one name could not be told apart
+        step = self.settings.lessons.get(lesson.game_name, 0)
+        path = self.config.settings_path.parent / "lessons" / f"{lesson.game_name}.json"
+
+        def make() -> LessonPlay:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            return LessonPlay(lesson, name, path, step)
+
+        self.open_table(make, path.parent, "keep the lesson")
+
+    def on_open_lesson(self, message: OpenLesson) -> None:
+        """A screen asks for a lesson."""
+        self.open_lesson(message.game_name)
+
+    def on_open_match(self, message: OpenMatch) -> None:
+        """A screen asks for a new game at the table (the game a finished lesson offers)."""
+        self.open_match(message.match)
 
     def open_file(self, path: Path) -> None:
         """Load the save at ``path`` and open it; a bad file is reported and left alone."""
@@ -466,6 +509,9 @@ class TableApp(KaravanApp):
             self.notify(self.invitation, title="Hosting", timeout=30)
 
 
-def create_app(config: AppConfig, start: tuple[Match, Path] | None = None) -> KaravanApp:
-    """Build the app from ``config``, optionally opening ``start`` (a match and its save file)."""
-    return KaravanApp(config, start)
+def create_app(
+    config: AppConfig, start: tuple[Match, Path] | None = None, lesson: str | None = None
+) -> KaravanApp:
+    """Build the app from ``config``, optionally opening ``start`` (a match and its save
+    file) or the lesson of the game called ``lesson``."""
+    return KaravanApp(config, start, lesson)

@@ -13,9 +13,10 @@ import random
 from collections.abc import Callable
 from pathlib import Path
 
-from attrs import define, field
+from attrs import Factory, define, field
 
 from karavan_core.analysis.judge import FORCED_ITERATIONS, OPEN_ITERATIONS
+from karavan_core.registry import game_names
 from karavan_core.saves import atomic_write
 from karavan_core.text import check_name
 
@@ -45,6 +46,8 @@ class Settings:
     # its first human player.
     last_game: str | None = None
     player_name: str | None = None
+    # How far each game's lesson has gone: the step to go on from (past the last: finished).
+    lessons: dict[str, int] = Factory(dict)
 
     @classmethod
     def load(cls, path: Path) -> Settings:
@@ -68,6 +71,16 @@ class Settings:
         name = data.get("player_name")
         if isinstance(name, str) and _fits(name):
             settings.player_name = name
+        lessons = data.get("lessons")
+        if isinstance(lessons, dict):
+            settings.lessons = {
+                game: step
+                for game, step in lessons.items()
+                if game in game_names()
+                and isinstance(step, int)
+                and not isinstance(step, bool)
+                and 0 <= step < 1000
+            }
         return settings
 
     def save(self, path: Path) -> None:
@@ -78,6 +91,7 @@ class Settings:
             "bot_delay": self.bot_delay,
             "last_game": self.last_game,
             "player_name": self.player_name,
+            "lessons": self.lessons,
         }
         atomic_write(path, json.dumps(data, indent=2) + "\n")
 

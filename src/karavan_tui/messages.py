@@ -63,3 +63,15 @@ class ShowRules(Message):
 
 class SaveOpenGame(Message):
     """Ask for a name for the game at the table and save it under it."""
+
+
+class OpenLesson(Message):
+    """Open the lesson of ``game_name`` at the step it had reached."""
+
+    def __init__(self, game_name: str) -> None:
+        super().__init__()
+        self.game_name = game_name
+
+
+class OpenMatch(MatchMessage):
+    """Start ``match`` (a new game) at the local table."""

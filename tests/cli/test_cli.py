@@ -29,8 +29,8 @@ def opened(monkeypatch):
     """Catch what the command would open instead of running the app."""
     calls = []
 
-    def fake_open(config, start):
-        calls.append((config, start))
+    def fake_open(config, start, lesson=None):
+        calls.append((config, start) if lesson is None else (config, start, lesson))
         return 0
 
     monkeypatch.setattr(cli.common, "open_app", fake_open)
@@ -49,7 +49,7 @@ def test_help_names_the_commands(capsys):
         cli.main(["--help"])
     assert exit_info.value.code == 0
     out = capsys.readouterr().out
-    for command in ("saves", "new", "resume"):
+    for command in ("saves", "new", "resume", "learn"):
         assert command in out
 
 
@@ -83,6 +83,8 @@ def test_help_of_the_commands_that_seat_bots_lists_the_levels(capsys, command):
         ["new", "karakum", "--players", "Ann,Bob", "--first", "Cleo"],
         ["new", "karakum", "--players", "Ann,Bob", "--seed", "x"],
         ["resume", "a", "b"],
+        ["learn"],
+        ["learn", "chess"],
     ],
 )
 def test_bad_arguments_exit_2(argv, capsys, opened, tmp_path):
@@ -148,6 +150,14 @@ def test_new_opens_the_table_with_the_seats_seed_and_first_player(tmp_path, open
     assert match.seats[1].is_bot and match.seats[1].level == "random"
     assert match.seed == 17 and match.to_move == 2
     assert path.parent == tmp_path and not path.exists()
+
+
+@pytest.mark.parametrize("given", ["karawane", " Jaipur"])
+def test_learn_opens_the_app_at_the_lesson_of_the_game(tmp_path, opened, given):
+    assert cli.main(["--saves", str(tmp_path), "learn", given]) == 0
+    [(config, start, lesson)] = opened
+    assert config.saves_dir == tmp_path and start is None
+    assert lesson == given.strip().lower()
 
 
 def test_resume_a_file(tmp_path, opened):

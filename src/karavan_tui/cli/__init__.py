@@ -18,6 +18,7 @@ from karavan_tui.cli import (
     common,
     host,
     join,
+    learn,
     new,
     resume,
     review,
@@ -30,6 +31,7 @@ from karavan_tui.cli.common import Context, Parents
 COMMANDS: dict[str, ModuleType] = {
     "saves": saves,
     "new": new,
+    "learn": learn,
     "resume": resume,
     "host": host,
     "join": join,

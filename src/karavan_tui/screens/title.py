@@ -1,4 +1,4 @@
-"""The title screen: new game, resume, load, join a table, rules, settings, quit."""
+"""The title screen: new game, learn to play, resume, load, join, rules, settings, quit."""
 
 from __future__ import annotations
 
@@ -14,12 +14,14 @@ from textual.widgets import Footer, OptionList, Static
 from textual.widgets.option_list import Option
 from textual.worker import get_current_worker
 
-from karavan_core.registry import all_games
+from karavan_core.lessons import get_lesson, lesson_names
+from karavan_core.registry import all_games, get_game
 from karavan_core.saves import SaveSummary, list_saves, resumable
 from karavan_core.text import plural
 from karavan_core.version import __version__
 from karavan_tui.context import karavan_app
-from karavan_tui.messages import OpenSave
+from karavan_tui.messages import OpenLesson, OpenSave
+from karavan_tui.modals.choice import ChoiceScreen
 from karavan_tui.modals.saves import when
 from karavan_tui.widgets.chrome import AppHeader
 
@@ -41,6 +43,7 @@ class TitleScreen(Screen[None]):
     CSS_PATH = "title.tcss"
     BINDINGS = [
         Binding("n", "app.new_game", "New game"),
+        Binding("t", "learn", "Learn"),
         Binding("c", "resume", "Resume"),
         Binding("l", "app.load", "Load"),
         Binding("j", "app.join", "Join"),
@@ -95,6 +98,7 @@ class TitleScreen(Screen[None]):
         highlighted = menu.highlighted
         menu.clear_options()
         menu.add_option(Option("New game", id="new"))
+        menu.add_option(Option("Learn to play", id="learn"))
         if latest is not None:
             # Names come from saves: Content is never read as markup.
             resume = Content(
@@ -118,6 +122,7 @@ class TitleScreen(Screen[None]):
         app = karavan_app(self)
         actions: dict[str | None, Callable[[], object]] = {
             "new": app.action_new_game,
+            "learn": self.action_learn,
             "resume": self.action_resume,
             "load": app.action_load,
             "join": app.action_join,
@@ -128,6 +133,29 @@ class TitleScreen(Screen[None]):
         action = actions.get(event.option.id)
         if action is not None:
             action()
+
+    def action_learn(self) -> None:
+        """Pick a game to learn: its guided first game, at the step it had reached."""
+        names = lesson_names()
+        reached = karavan_app(self).settings.lessons
+        entries = []
+        for name in names:
+            steps = len(get_lesson(name).steps)
+            step = reached.get(name, 0)
+            where = (
+                "finished: play it again"
+                if step >= steps
+                else f"go on at step {step + 1} of {steps}"
+                if step
+                else f"{steps} steps, about five minutes"
+            )
+            entries.append(f"{get_game(name).title} ({where})")
+
+        def picked(index: int | None) -> None:
+            if index is not None:
+                self.post_message(OpenLesson(names[index]))
+
+        self.app.push_screen(ChoiceScreen("Learn to play: which game?", entries), picked)
 
     def action_resume(self) -> None:
         """Open the latest game in progress."""

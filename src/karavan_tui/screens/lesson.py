@@ -1,0 +1,287 @@
+"""Learn to play: a lesson's guided game, played at the normal table.
+
+The driver is the local table's (:class:`~karavan_tui.screens.play.LocalPlay`)
+with a :class:`~karavan_core.lessons.Lesson` on top: the match is the
+lesson's deal, the learner plays the first seat and the lesson plays the
+Greedy opponent's scripted decisions, and the stretches between its steps, by
+itself.  At each step the panel beside the table says what happened (the log's
+own words) and what to do, the table marks the card to use, and a decision
+other than the lesson's is refused with the reason to make the lesson's
+instead.  The step reached is kept in the settings: leaving and coming back
+goes on from it (the game is dealt again and played up to there).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import ClassVar
+
+from attrs import evolve
+from textual.binding import Binding, BindingType
+
+from karavan_core.engine import Action, IllegalAction, Observation
+from karavan_core.lessons import LEARNER, OPPONENT_LEVEL, OPPONENT_NAME, Lesson, Step
+from karavan_core.match import BOT, Match, Seat
+from karavan_tui.context import karavan_app
+from karavan_tui.messages import BackToTitle, OpenMatch
+from karavan_tui.modals.confirm import ConfirmScreen
+from karavan_tui.screens.play import LocalPlay
+from karavan_tui.screens.table import Frame, Status
+from karavan_tui.widgets.lesson import LessonPanel
+
+DEFAULT_NAME = "Learner"
+_KEPT = {"driver('actions')", "driver('rules')"}
+
+
+def opponent() -> Seat:
+    """The lesson's opponent, and the one a finished lesson offers a real game against."""
+    return Seat(OPPONENT_NAME, BOT, OPPONENT_LEVEL)
+
+
+class LessonPlay(LocalPlay):
+    """The lesson ``lesson`` at the table, for ``name``, from step number ``step``."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("n", "driver('next')", "Next", tooltip="Go on with the lesson"),
+        # The table's own keys but the take-backs, the hint and the save: the lesson leads.
+        *(
+            binding
+            for binding in LocalPlay.BINDINGS
+            if isinstance(binding, Binding) and binding.action in _KEPT
+        ),
+        # Shown: the panel stands where the log was.
+        Binding("l", "driver('full_log')", "Log", tooltip="Read the whole log"),
+        Binding(
+            "q",
+            "driver('leave')",
+            "Title",
+            tooltip="Leave the lesson: it goes on from this step next time",
+        ),
+    ]
+
+    def __init__(self, lesson: Lesson, name: str, save_path: Path, step: int = 0) -> None:
+        self.lesson = lesson
+        if not 0 <= step < len(lesson.steps):
+            step = 0  # finished (or unknown): the lesson starts again
+        self.step = step
+        match = Match(lesson.game, [Seat(name), opponent()], lesson.seed, lesson.options)
+        for move in lesson.moves[: lesson.steps[step].at]:
+            match.play(move)  # the steps done on an earlier visit, played again
+        save_path.unlink(missing_ok=True)  # the lesson's own file: its game is made anew
+        super().__init__(match, save_path)
+        # The panel tells the decisions from the learner's last one on (back at a step: the
+        # stretch played for the learner before it).
+        self.told_from = max(0, match.last_move_of(LEARNER) - 1)
+        self.advice = ""  # why the lesson's decision, after another was tried
+        self.panel = LessonPanel(id="lesson")
+
+    # -- where the lesson is ----------------------------------------------------------------
+    @property
+    def current(self) -> Step | None:
+        """The step the learner is at (``None`` once the lesson is over)."""
+        steps = self.lesson.steps
+        return steps[self.step] if self.step < len(steps) else None
+
+    def expected(self) -> tuple[Action, ...]:
+        """The learner's decisions the step still waits for (none: read it and go on)."""
+        step = self.current
+        if step is None or not step.decisions:
+            return ()
+        return self.lesson.moves[len(self.match.history) : step.end]
+
+    def remember(self) -> None:
+        """Keep the step reached in the settings (a step done is never done again)."""
+        app = karavan_app(self.screen)
+        app.settings.lessons[self.lesson.game_name] = self.step
+        app.save_settings()
+
+    # -- life -------------------------------------------------------------------------------
+    def start(self) -> None:
+        """Put the lesson's panel beside the table, then play on."""
+        log = self.screen.query_one("#log")
+        log.display = False  # the panel tells the news in its place; l shows the whole log
+        self.screen.query_one("#side").mount(self.panel, before=log)
+        self.remember()
+        super().start()
+
+    def advance(self) -> None:
+        """Play what the lesson plays itself, then wait for the learner (or the reading)."""
+        self.cancel_bot()
+        screen = self.screen
+        if not screen.is_on_top():
+            self._pending = True
+            screen.redraw()
+            return
+        self.play_script()
+        if self.expected() and self.match.to_move == LEARNER:
+            super().advance()  # the learner decides: the table as usual
+        else:
+            screen.redraw()
+        self.tell()
+
+    def play_script(self) -> None:
+        """Play the decisions up to the next step that waits for the learner."""
+        lesson, match = self.lesson, self.match
+        while True:
+            step = self.current
+            played = len(match.history)
+            if step is not None and step.decisions and played >= step.end:
+                self.step += 1  # done: on to the next step
+                self.remember()
+                continue
+            if step is None or played >= step.at:
+                return
+            self.play_move(lesson.moves[played])
+
+    def play_move(self, move: Action) -> None:
+        """Play one of the lesson's own decisions, for whichever seat takes it."""
+        if self.match.to_move == LEARNER:
+            self.referee.play(LEARNER, (move,))
+            return
+        turn = self.referee.bot_turn()
+        if turn is None or not self.referee.play_bot(turn, move):
+            raise IllegalAction("The lesson's opponent cannot decide now.")
+
+    def do_next(self) -> None:
+        """Go on: the step was read (a step that waits for a decision says what to do)."""
+        step = self.current
+        if step is None:
+            self.finish()
+            return
+        if step.decisions:
+            self.notify(f"First {step.task[:1].lower()}{step.task[1:]}", title="Your move")
+            return
+        self.step += 1
+        self.advice = ""
+        self.told_from = len(self.match.history)
+        self.remember()
+        if self.current is None:
+            self.finish()
+            return
+        self.advance()
+
+    def finish(self) -> None:
+        """The lesson is over: offer a real game against Greedy."""
+        game = self.game
+
+        def answered(yes: bool | None) -> None:
+            if not yes:
+                self.screen.post_message(BackToTitle())
+                return
+            seed = karavan_app(self.screen).config.seed_factory()
+            seats = [self.match.seats[LEARNER], opponent()]
+            self.screen.post_message(OpenMatch(Match(game, seats, seed)))
+
+        question = (
+            f"That was the {game.title} lesson: you know every rule now. "
+            f"Play a real game against {OPPONENT_NAME}?"
+        )
+        self.screen.app.push_screen(ConfirmScreen(question, yes="Play"), answered)
+
+    # -- words --------------------------------------------------------------------------------
+    def tell(self) -> None:
+        """The panel: what happened since the learner's last decision, the step, advice."""
+        step = self.current
+        if step is None:
+            return
+        happened = self.match.log()[self.told_from + 1 :]
+        title = f"Lesson {self.glyphs.sep} step {self.step + 1} of {len(self.lesson.steps)}"
+        self.panel.show(title, happened, step.say, self.advice, self.glyphs)
+
+    def frame(self) -> Frame:
+        """The table as usual, the lesson's decision marked on it."""
+        frame = super().frame()
+        expected = self.expected()
+        g = self.glyphs
+        step = f"step {self.step + 1} of {len(self.lesson.steps)}"
+        return evolve(
+            frame,
+            subtitle=f"Learn to play {self.game.title} {g.sep} {step}",
+            hinted=expected[0] if expected and self.match.to_move == LEARNER else None,
+        )
+
+    def status(self) -> Status:
+        """The step's task; a step to read says how to go on."""
+        step = self.current
+        if step is None:
+            return Status("The lesson is over.")
+        if step.decisions:
+            return Status(step.task)
+        return Status(f"{step.task} {self.glyphs.sep} n goes on")
+
+    # -- the learner's decisions ---------------------------------------------------------------
+    def views(self, expected: tuple[Action, ...]) -> list[Observation]:
+        """The learner's view before each of the step's next decisions, as far as it is known.
+
+        The first is the table now; each next one follows the lesson's own decisions,
+        as long as they reveal nothing (the engine checks it), so it is exactly what
+        the learner will see then.
+        """
+        seen = [self.match.view(LEARNER)]
+        for end in range(2, len(expected) + 1):
+            try:
+                states = self.game.gesture_states(self.match.state, expected[:end], by=LEARNER)
+            except IllegalAction:
+                break
+            seen.append(self.game.observe(states[-2], LEARNER))
+        return seen
+
+    def lesson_gesture(self, actions: tuple[Action, ...]) -> tuple[Action, ...] | str:
+        """The lesson's own decisions that ``actions`` (legal ones) make, or why not.
+
+        A decision that reads the same as the lesson's (the other of two face-up silks)
+        is the same to the player: the lesson's own is played for it.
+        """
+        step = self.current
+        expected = self.expected()
+        if step is None:
+            return "The lesson is over."
+        if not expected:
+            return "Read the lesson first, then press n to go on."
+        if actions == expected[: len(actions)]:
+            return actions
+        views = self.views(expected)
+        preview = self.game.preview
+        for index, (action, wanted) in enumerate(zip(actions, expected, strict=False)):
+            if action == wanted:
+                continue
+            if index < len(views) and preview(views[index], action) == preview(
+                views[index], wanted
+            ):
+                continue
+            seen = views[min(index, len(views) - 1)]
+            words = preview(seen, expected[min(index, len(views) - 1)]).rstrip(".")
+            return f"Try this instead: {words} {self.glyphs.sep} because {step.why}"
+        if len(actions) > len(expected):
+            words = preview(views[0], expected[0]).rstrip(".")
+            return f"Try this instead: {words} {self.glyphs.sep} because {step.why}"
+        return expected[: len(actions)]
+
+    def check(self, *actions: Action) -> str | None:
+        """The rules' refusal, else the lesson's (another decision than the step's)."""
+        reason = super().check(*actions)
+        if reason is not None or not actions:
+            return reason
+        gesture = self.lesson_gesture(tuple(actions))
+        return gesture if isinstance(gesture, str) else None
+
+    def decide(self, *actions: Action) -> bool:
+        """Play the step's decision; another legal one is refused, with the reason."""
+        if not actions or super().check(*actions) is not None:
+            return super().decide(*actions)  # says why not, as at any table
+        gesture = self.lesson_gesture(tuple(actions))
+        if isinstance(gesture, str):
+            self.advice = gesture
+            self.notify(gesture, title="The lesson", severity="warning")
+            self.tell()
+            return False
+        self.advice = ""
+        self.told_from = len(self.match.history)
+        return super().decide(*gesture)
+
+    def allows(self, name: str) -> bool | None:
+        """Next works on a step to read; it is greyed while the step waits for a move."""
+        if name == "next":
+            step = self.current
+            return True if step is None or not step.decisions else None
+        return super().allows(name)
