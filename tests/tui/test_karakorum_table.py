@@ -47,6 +47,7 @@ from .helpers import (
     start_with,
     visible_characters,
 )
+from .room import blank_rows, table_zones
 from .test_snapshots import SIZES, TABLE_SIZES, snap_table
 
 
@@ -483,6 +484,28 @@ async def test_a_resize_lays_the_zones_out_again_for_the_new_size(tmp_path):
 @pytest.mark.parametrize("size", SIZES)
 def test_karakorum_table_start(snap_compare, tmp_path, size):
     assert snap_table(snap_compare, tmp_path, karakorum_match(), size)
+
+
+async def test_at_200x50_the_cards_are_large_and_no_zone_keeps_blank_rows(tmp_path):
+    match = climbing_match("Ann,bot:random,bot:random,bot:random", moves=300)
+    async with running(tmp_path, match, size=(200, 50)) as (app, _pilot):
+        zones = table_zones(app)
+        assert [zone.id for zone in zones] == [
+            "round",
+            "goals",
+            "expeditions",
+            "opponents",
+            "climbers",
+        ]
+        assert all(blank_rows(app, zone) <= 1 for zone in zones), [
+            (zone.id, blank_rows(app, zone)) for zone in zones
+        ]
+        for row in game_screen(app).query(CardRow):
+            summits = [c for c in row.cards if c.display and c.face and c.face.large]
+            assert summits
+            for card in summits:
+                assert card.face is not None and str(card.render()) == str(card.face.large)
+                assert "axe" in str(card.render())  # the ice axes counted in words
 
 
 @pytest.mark.parametrize("size", TABLE_SIZES)

@@ -28,6 +28,7 @@ from .helpers import (
     settle,
     start_with,
 )
+from .room import blank_rows, table_zones
 from .test_snapshots import SIZES, TABLE_SIZES, snap_table, steady
 
 LABELS = [card.label for card in Card]
@@ -245,6 +246,64 @@ async def test_a_resize_lays_the_track_and_the_piles_out_again_for_the_new_width
         await pilot.pause()
         assert str(track.render()).splitlines() == narrow
         assert str(players.render()) == narrow_piles
+
+
+async def test_at_200x50_the_cards_are_large_and_no_zone_keeps_blank_rows(tmp_path):
+    match = karawane_match("Ann,bot:random,bot:random", moves=40)
+    async with running(tmp_path, match, size=(200, 50)) as (app, _pilot):
+        zones = table_zones(app)
+        assert [zone.id for zone in zones] == ["track", "hand", "players"]
+        assert {zone.id: blank_rows(app, zone) for zone in zones} == {
+            "track": 0,
+            "hand": 0,
+            "players": 0,
+        }
+        row = table(app).query_one(CardRow)
+        held = [card for card in row.cards if card.face and "-empty" not in card.face.classes]
+        assert held
+        for card in held:
+            drawn = str(card.render())
+            assert card.face is not None and drawn == str(card.face.large)
+            assert "free square" in drawn or "Every player" in drawn or "leader" in drawn
+        players = str(table(app).query_one("#players").render())
+        assert "to come" in players and "camels" in players  # each player in full
+
+
+# Each kind of card is boxed in its own colour (karawane.tcss).
+KIND_BORDERS = {
+    "oasis": "#4FA84A",
+    "mirage": "#A466CC",
+    "driver": "#E08A2E",
+    "sandstorm": "#C29A5C",
+}
+
+
+def kind_of(card) -> str:
+    """The kind of card a hand card shows, from its classes."""
+    return next(name[1:] for name in card.classes if name[1:] in KIND_BORDERS)
+
+
+def border_colour(card) -> str:
+    """The colour of a card's border."""
+    return card.styles.border_top[1].hex
+
+
+async def test_at_120x40_the_cards_are_boxed_in_ascii_too_and_at_80x24_compact(tmp_path):
+    match = karawane_match(moves=40)
+    async with running(tmp_path, match, size=(120, 40)) as (app, pilot):
+        card = table(app).query_one(CardRow).cards[0]
+        assert card.styles.border_top[0] == "round" and card.styles.height is not None
+        assert str(card.render()).count("\n") == 1  # the compact face, in its border
+        cards = table(app).query_one(CardRow).cards
+        assert [border_colour(c) for c in cards] == [KIND_BORDERS[kind_of(c)] for c in cards]
+        app.set_ascii(True)
+        await pilot.pause()
+        assert card.styles.border_top[0] == "ascii"
+        assert [border_colour(c) for c in cards] == [KIND_BORDERS[kind_of(c)] for c in cards]
+        await pilot.resize_terminal(80, 24)
+        await pilot.pause()
+        assert card.styles.border_top[0] == "" and card.size.height == 2
+        assert "hand deck" in str(table(app).query_one("#players").render())  # one line each
 
 
 def two_camel_position() -> tuple[Match, list[Play]]:

@@ -102,6 +102,32 @@ def axes_line(card: Card, m: Symbols) -> str:
     return m.axe * card.axes if card.axes else "-"
 
 
+def axes_words(axes: int, *, short: bool = False) -> str:
+    """Ice axes counted in words: ``no ice axe``, ``1 ice axe``, ``3 ice axes`` (``3 axes``)."""
+    return f"{axes or 'no'}{'' if short else ' ice'} axe{'' if axes == 1 else 's'}"
+
+
+def card_large(card: Card, m: Symbols, mark: str = "") -> str:
+    """A summit card in full (in eight columns): letter and value, peak, its ice axes drawn
+    and counted."""
+    return "\n".join(
+        [f"{mark}{card.color.letter}{card.value}", card.color.value, axes_line(card, m)]
+        + [axes_words(card.axes, short=True)]
+    )
+
+
+def expedition_large(exp: Expedition, m: Symbols, values: str) -> str:
+    """An expedition in full: its peak and ``values``, its size, its ice axes, if just added to."""
+    size = len(exp.cards)
+    lines = [
+        f"{exp.color.letter} {values}",
+        f"{exp.color.value} peak",
+        f"{size} card{'' if size == 1 else 's'}",
+        f"{exp.axes}{m.axe} {axes_words(exp.axes)}",
+    ]
+    return "\n".join(lines + (["added to now"] if exp.fresh else []))
+
+
 def gone_since(
     obs: KarakorumObservation, before: KarakorumObservation | None, seat: int
 ) -> list[tuple[Expedition, str]]:

@@ -12,6 +12,7 @@ from typing import Literal
 
 from attrs import frozen
 from rich.text import Text
+from textual.geometry import Size
 from textual.reactive import reactive
 from textual.widget import Widget
 
@@ -63,6 +64,12 @@ class ClimbersZone(Widget):
             self.border_title = (
                 f"Tracks {g.sep} {g.turn} to move {g.sep} {first} first {g.sep} = points now"
             )
+
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        """The rows of every line in full (where the stylesheet lets the zone take its own)."""
+        if self.climbers is None:
+            return 1
+        return len(tracks_text(self.climbers, self.with_others, "listed", width).plain.splitlines())
 
     def render(self) -> Text:
         """One line of tracks per player, then (``with_others``) a line of expeditions for

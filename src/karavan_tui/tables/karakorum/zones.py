@@ -36,7 +36,9 @@ from karavan_tui.tables.karakorum.faces import (
     PEAK_CHIP,
     PEAK_TEXT,
     axes_line,
+    card_large,
     card_values,
+    expedition_large,
     goal_name,
     goals_words,
     symbols_for,
@@ -135,16 +137,17 @@ def round_faces(shown: RoundCards) -> list[CardFace | None]:
                 tip = f"Take the {card}"
             new = before is not None and card not in before.table and not placing
             chosen = card in shown.marked
+            mark = "+" if chosen else g.changed if new else ""
             faces.append(
                 CardFace(
-                    f"{'+' if chosen else g.changed if new else ''}"
-                    f"{card.color.letter}{card.value}\n{axes_line(card, m)}",
+                    f"{mark}{card.color.letter}{card.value}\n{axes_line(card, m)}",
                     f"-{card.color.value}"
                     + ("" if usable else " -off")
                     + (" -marked" if chosen else ""),
                     tip,
                     key=str(card),
                     changed=new,
+                    large=card_large(card, m, mark),
                 )
             )
         elif slot < limit:
@@ -289,6 +292,7 @@ def expedition_faces(shown: Expeditions) -> list[CardFace | None]:
                 + ", ".join(str(card) for card in exp.cards)
                 + f"; {exp.axes} axes in all"
                 + ("; added to this turn" if exp.fresh else ""),
+                large=expedition_large(exp, m, card_values(exp.cards)),
             )
         )
     can_start = any(isinstance(a, Place) and a.expedition is None for a in legal)

@@ -10,14 +10,8 @@ from karavan_core.engine import Action
 from karavan_core.games.karawane.state import KarawaneObservation
 from karavan_tui.tables.base import TableView, View, table_stylesheet
 from karavan_tui.tables.karawane import gestures
-from karavan_tui.tables.karawane.zones import (
-    Hand,
-    HandZone,
-    Players,
-    PlayersZone,
-    Track,
-    TrackZone,
-)
+from karavan_tui.tables.karawane.players import Players, PlayersZone
+from karavan_tui.tables.karawane.zones import Hand, HandZone, Track, TrackZone
 from karavan_tui.tables.spots import Spot
 from karavan_tui.widgets.cards import CardRow
 

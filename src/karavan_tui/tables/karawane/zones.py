@@ -1,4 +1,4 @@
-"""Karawane's zones: the track with every camel, the hand, and every player's piles.
+"""Karawane's zones: the track with every camel and the hand (the players: players.py).
 
 Each zone draws from its reactive data (what the table last gave it), laid out for the
 width it has when Textual draws it, so a resize redraws it by itself.  Everything comes
@@ -7,7 +7,6 @@ from the observation of the player at the keyboard, or the public view.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 from attrs import frozen
@@ -25,23 +24,15 @@ from karavan_core.games.karawane.components import (
     FIRST_OASIS,
     HAND_SIZE,
     OASIS_POINTS,
-    Card,
-    Kind,
 )
 from karavan_core.games.karawane.state import KarawaneObservation
 from karavan_tui.glyphs import ASCII, Glyphs
+from karavan_tui.tables.karawane.faces import card_face
 from karavan_tui.tables.karawane.gestures import SEAT_LETTERS, camel_name, card_of
+from karavan_tui.tables.karawane.players import SEAT_COLOURS
 from karavan_tui.widgets.cards import CardFace
 from karavan_tui.widgets.hand import HandZone as SharedHand
-from karavan_tui.words import cells, padded, widest
 
-# Each seat's colour, beside its letter.
-SEAT_COLOURS = (
-    "bold white on #b3362f",
-    "bold white on #2f5fb3",
-    "bold black on #4fa84a",
-    "bold black on #e3c340",
-)
 # A hinted camel takes the hinted cards' colours (the theme's warning colour), and a pointer.
 HINT_STYLE = "bold black on #ffa62b"
 CELL = 4  # columns per track square
@@ -58,31 +49,6 @@ def camel_token(seat: int, camel: int, moved: bool = False, hinted: bool = False
     """
     style = (HINT_STYLE if hinted else SEAT_COLOURS[seat]) + (" underline" if moved else "")
     return Text(camel_name(seat, camel), style=style)
-
-
-def card_effect(card: Card, g: Glyphs) -> str:
-    """What a card does, in a few words for its face."""
-    minus = "-" if g == ASCII else "−"
-    kind = card.kind
-    if kind is Kind.OASIS:
-        return f"own camel +{card.palms}"
-    if kind is Kind.MIRAGE:
-        return f"rival camel {minus}{card.palms}"
-    if kind is Kind.DRIVER:
-        return "past the leader"
-    return "all reshuffle"
-
-
-def card_tip(card: Card) -> str:
-    """A card's effect in a full sentence, for its hover tip."""
-    kind = card.kind
-    if kind is Kind.OASIS:
-        return f"{card.label}: move one of your camels {card.palms} free squares forward"
-    if kind is Kind.MIRAGE:
-        return f"{card.label}: move a rival camel on a desert square {card.palms} free squares back"
-    if kind is Kind.DRIVER:
-        return f"{card.label}: move one of your camels to the square just ahead of the leader"
-    return f"{card.label}: every player reshuffles all their cards and draws a new hand"
 
 
 @frozen
@@ -240,74 +206,14 @@ class HandZone(SharedHand):
             return
         row = self.reveal()
         playable = {card_of(action) for action in hand.legal}
-        faces = []
-        for slot in range(HAND_SIZE):
-            if slot >= len(obs.hand):
-                faces.append(CardFace("no card", "-empty"))
-                continue
-            card = obs.hand[slot]
-            off = "" if card in playable else " -off"
-            face = f"{card.label}\n{card_effect(card, g)}"
-            faces.append(CardFace(face, f"-{card.kind}{off}", card_tip(card)))
+        faces = [
+            card_face(obs.hand[slot], obs.hand[slot] in playable, g)
+            if slot < len(obs.hand)
+            else CardFace("no card", "-empty")
+            for slot in range(HAND_SIZE)
+        ]
         row.set_faces(faces)
         seat = obs.player
         self.border_title = Content(
             f"{obs.players[seat]}'s hand ({SEAT_LETTERS[seat]}) {g.sep} deck {obs.deck_sizes[seat]}"
         )
-
-
-@frozen
-class Players:
-    """What the players zone shows: every player of ``obs``, with ``scores``."""
-
-    obs: KarawaneObservation
-    scores: tuple[int, ...]
-    glyphs: Glyphs
-
-
-class PlayersZone(Widget):
-    """Every player: letter, cards in hand, deck, points, and the played pile (top card first)."""
-
-    players: reactive[Players | None] = reactive(None)
-
-    def watch_players(self, players: Players | None) -> None:
-        """Say in the border what the piles show."""
-        if players is not None:
-            self.border_title = f"Players {players.glyphs.sep} played cards, newest first"
-
-    def render(self) -> Text:
-        """A line of headings, then one line per player (fixed in the stylesheet)."""
-        if self.players is None:
-            return Text()
-        obs, scores, g = self.players.obs, self.players.scores, self.players.glyphs
-        room = self.content_region.width or 10_000
-        width = max(widest(obs.players), len("player"))  # in cells: an emoji takes two
-        head = f"{'':5} {padded('player', width)} hand deck  pts  played"
-        text = Text(head[:room], style="dim")
-        for seat, name in enumerate(obs.players):
-            text.append("\n")
-            mine = seat == obs.to_move
-            text.append(f"{g.turn if mine else ' '} ", style="bold")
-            text.append(f" {SEAT_LETTERS[seat]} ", style=SEAT_COLOURS[seat])
-            text.append(f" {padded(name, width)}", style="bold" if mine else "")
-            hand, deck = obs.hand_sizes[seat], obs.deck_sizes[seat]
-            text.append(f" {hand:>4} {deck:>4} {scores[seat]:>4}  ")
-            left = room - cells(text.plain.rsplit("\n", 1)[-1])
-            text.append_text(played_pile(obs.played[seat], left, g))
-        return text
-
-
-def played_pile(pile: Sequence[Card], room: int, g: Glyphs) -> Text:
-    """A played pile in at most ``room`` cells: cards by name, newest first, then a count."""
-    if not pile:
-        return Text("none", style="dim")
-    names = [card.label for card in reversed(pile)]
-    shown = Text(names[0], style="bold")
-    for index, label in enumerate(names[1:], start=1):
-        rest = len(names) - index - 1
-        more = f" (+{rest})" if rest else ""
-        if len(shown) + len(f" {g.left} {label}") + len(more) > room:
-            shown.append(f" (+{len(names) - index})", style="dim")
-            break
-        shown.append(f" {g.left} {label}", style="dim")
-    return shown

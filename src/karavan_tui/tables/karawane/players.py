@@ -1,0 +1,177 @@
+"""Karawane's players zone: every player's counts, camels and piles.
+
+Where the zone has the rows for it, each player gets a block (their counts, where
+each camel stands, the played pile in full, the cards still to come); else one line
+each, the pile cut to the width with a count.  Everything here is public: every deck
+holds the same twelve cards, so what a player has not played yet follows from their
+played pile (hand and deck together, never which card is where).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+
+from attrs import frozen
+from rich.text import Text
+from textual.geometry import Size
+from textual.reactive import reactive
+from textual.widget import Widget
+
+from karavan_core.games.karawane.components import (
+    CARD_RANK,
+    CITY,
+    DECK,
+    FIRST_OASIS,
+    OASIS_POINTS,
+    Card,
+)
+from karavan_core.games.karawane.state import KarawaneObservation
+from karavan_tui.glyphs import ASCII, Glyphs
+from karavan_tui.tables.karawane.gestures import SEAT_LETTERS, camel_name
+from karavan_tui.words import cells, cut, padded, widest, wrap_tokens
+
+# Each seat's colour, beside its letter.
+SEAT_COLOURS = (
+    "bold white on #b3362f",
+    "bold white on #2f5fb3",
+    "bold black on #4fa84a",
+    "bold black on #e3c340",
+)
+# A player's block: the heading line, then these lines, each after its label.
+LABELS = ("camels", "played", "to come")
+INDENT = 15  # where a block's lines start, after their label
+
+
+@frozen
+class Players:
+    """What the players zone shows: every player of ``obs``, with ``scores``."""
+
+    obs: KarawaneObservation
+    scores: tuple[int, ...]
+    glyphs: Glyphs
+
+
+def square_words(square: int) -> str:
+    """Where a camel stands, in words for the players' blocks."""
+    if square == CITY:
+        return "city"
+    if square >= FIRST_OASIS:
+        return f"oasis {OASIS_POINTS[square - FIRST_OASIS]}pt"
+    return f"square {square}"
+
+
+def to_come(pile: Sequence[Card]) -> Counter[Card]:
+    """The cards of a player's deck not in their played pile: in hand or deck."""
+    left = Counter(DECK)
+    left.subtract(pile)
+    return +left
+
+
+def seat_badge(text: Text, players: Players, seat: int, width: int) -> None:
+    """The start of a player's line: the turn mark, the letter in colour, the name."""
+    obs, g = players.obs, players.glyphs
+    mine = seat == obs.to_move
+    text.append(f"{g.turn if mine else ' '} ", style="bold")
+    text.append(f" {SEAT_LETTERS[seat]} ", style=SEAT_COLOURS[seat])
+    text.append(f" {padded(obs.players[seat], width)}", style="bold" if mine else "")
+
+
+def player_table(players: Players, room: int) -> Text:
+    """A line of headings, then one line per player, the pile cut to ``room``."""
+    obs, scores, g = players.obs, players.scores, players.glyphs
+    width = max(widest(obs.players), len("player"))  # in cells: an emoji takes two
+    head = f"{'':5} {padded('player', width)} hand deck  pts  played"
+    text = Text(head[:room], style="dim")
+    for seat in range(len(obs.players)):
+        text.append("\n")
+        seat_badge(text, players, seat, width)
+        hand, deck = obs.hand_sizes[seat], obs.deck_sizes[seat]
+        text.append(f" {hand:>4} {deck:>4} {scores[seat]:>4}  ")
+        left = room - cells(text.plain.rsplit("\n", 1)[-1])
+        text.append_text(played_pile(obs.played[seat], left, g))
+    return text
+
+
+def player_blocks(players: Players, room: int) -> Text:
+    """A block per player: counts and points, camels, the played pile, the cards to come."""
+    obs, scores, g = players.obs, players.scores, players.glyphs
+    width = widest(obs.players)
+    text = Text()
+    for seat, line in enumerate(obs.camels):
+        if seat:
+            text.append("\n")
+        seat_badge(text, players, seat, width)
+        points = "point" if scores[seat] == 1 else "points"
+        text.append(f"  {scores[seat]} {points}", style="bold")
+        text.append(
+            f" {g.sep} hand {obs.hand_sizes[seat]} {g.sep} deck {obs.deck_sizes[seat]}",
+            style="dim",
+        )
+        camels = [
+            Text(f"{camel_name(seat, camel)} {square_words(square)} {g.sep}")
+            for camel, square in enumerate(line)
+        ]
+        camels[-1].right_crop(len(g.sep) + 1)
+        newest = [card.label for card in reversed(obs.played[seat])]
+        played = [Text(f"{label} {g.left}") for label in newest] or [Text("none", style="dim")]
+        if newest:
+            played[-1].right_crop(len(g.left) + 1)
+        times = "x" if g == ASCII else "×"
+        left = sorted(to_come(obs.played[seat]).items(), key=lambda item: CARD_RANK[item[0]])
+        coming = [Text(f"{card.label}{f' {times}{n}' if n > 1 else ''},") for card, n in left]
+        if coming:
+            coming[-1].right_crop(1)
+        for label, tokens in zip(LABELS, (camels, played, coming), strict=True):
+            text.append("\n" + " " * 6)
+            text.append(f"{label:<{INDENT - 6}}", style="dim")
+            wrap_tokens(text, tokens or [Text("none", style="dim")], INDENT, room, INDENT)
+    return text
+
+
+def played_pile(pile: Sequence[Card], room: int, g: Glyphs) -> Text:
+    """A played pile in at most ``room`` cells: cards by name, newest first, then a count."""
+    if not pile:
+        return Text("none", style="dim")
+    names = [card.label for card in reversed(pile)]
+    rest = f" (+{len(names) - 1})" if len(names) > 1 else ""
+    # The newest card's name is cut when even it and the count do not fit.
+    shown = Text(cut(names[0], room - len(rest), g.ellipsis), style="bold")
+    for index, label in enumerate(names[1:], start=1):
+        left = len(names) - index - 1
+        more = f" (+{left})" if left else ""
+        if len(shown) + len(f" {g.left} {label}") + len(more) > room:
+            shown.append(f" (+{len(names) - index})", style="dim")
+            break
+        shown.append(f" {g.left} {label}", style="dim")
+    return shown
+
+
+class PlayersZone(Widget):
+    """Every player: letter, cards in hand, deck, points, the played pile (newest first).
+
+    In full, a block per player, where the zone has the rows; else one line each.
+    """
+
+    players: reactive[Players | None] = reactive(None)
+
+    def watch_players(self, players: Players | None) -> None:
+        """Say in the border what the piles show."""
+        if players is not None:
+            self.border_title = f"Players {players.glyphs.sep} played cards, newest first"
+
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        """The rows of the blocks (where the stylesheet lets the zone take its own height)."""
+        if self.players is None:
+            return 1
+        return len(player_blocks(self.players, width).plain.splitlines())
+
+    def render(self) -> Text:
+        """The blocks if they fit the zone's rows, else the one-line table."""
+        if self.players is None:
+            return Text()
+        room = self.content_region.width or 10_000
+        blocks = player_blocks(self.players, room)
+        if len(blocks.plain.splitlines()) <= self.content_region.height:
+            return blocks
+        return player_table(self.players, room)
