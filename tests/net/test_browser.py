@@ -75,10 +75,13 @@ class Tab:
         self.press("j")
         self.wait_for("Join (enter)")
         self.type(TABLE_CODE)  # the code's field has the focus
+        self.wait_for(TABLE_CODE)  # on a busy machine a key may land late: each field is seen
         self.press("Shift+Tab", "End", *["Backspace"] * 30)
         self.type(address)
+        self.wait_for(address)
         self.press("Tab", "Tab")
         self.type(name)
+        self.wait_for(name)
         self.press("Enter")
 
 
