@@ -169,6 +169,9 @@ async def test_hot_seat_curtain_hides_the_table_and_the_deck_order_never_shows(t
         assert screen.table.view.observation.player == 1
 
 
+# Slow: by default Karakum's privacy walk looks at the screen, and the engine's checks at
+# Karakorum's hidden cards.
+@pytest.mark.slow
 async def test_two_deals_differing_only_in_the_deck_order_look_the_same(tmp_path):
     """Nothing of the face-down deck reaches the screen."""
     match = karakorum_match(moves=9)
@@ -447,7 +450,14 @@ async def test_the_news_line_tells_the_most_telling_of_the_bots_moves(tmp_path, 
             assert "earlier" not in banner and "more" not in banner
 
 
-@pytest.mark.parametrize("width", [120, 179, 180, 200])
+# Either side of the two breakpoints; the widths beside them with the slow checks.
+@pytest.mark.parametrize(
+    "width",
+    [
+        pytest.param(w, marks=() if w in (179, 200) else pytest.mark.slow)
+        for w in (120, 179, 180, 200)
+    ],
+)
 async def test_from_120_columns_the_others_expeditions_have_their_own_zone(tmp_path, width):
     match = climbing_match("Ann,bot:random,bot:random", moves=120)
     app = start_with(tmp_path, match)
@@ -462,6 +472,7 @@ async def test_from_120_columns_the_others_expeditions_have_their_own_zone(tmp_p
         assert "[" not in str(table.query_one("#climbers").render())
 
 
+@pytest.mark.slow  # the other tables' resize tests run by default
 async def test_a_resize_lays_the_zones_out_again_for_the_new_size(tmp_path):
     """The zones draw from what the table gave them: a resize alone switches the goals to a
     line per peak and the others' expeditions to their own zone, and back again."""

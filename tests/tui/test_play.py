@@ -326,6 +326,7 @@ async def test_a_take_back_after_seeing_a_card_is_counted_and_shown_at_the_end(t
         assert load_match(screen.driver.save_path).takebacks == [1, 0]
 
 
+@pytest.mark.slow  # the counting itself is checked by default (the test before)
 async def test_the_results_and_the_review_name_who_took_back_after_seeing_a_card(tmp_path):
     match = play_to_end(karakum_match())
     match.takebacks = [2, 0]
