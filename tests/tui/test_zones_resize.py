@@ -19,11 +19,17 @@ async def test_a_long_caravan_wraps_in_a_narrow_zone_and_unwraps_when_it_widens(
         zone = game_screen(app).table.query_one(CaravansZone)
         narrow = lines(zone)
         assert all(len(line) <= zone.content_size.width for line in narrow)
-        await pilot.resize_terminal(200, 50)
+        await pilot.resize_terminal(200, 24)
         await settle(pilot, app)
         wide = lines(zone)
         assert len(wide) == len(match.seats) < len(narrow)  # one line per player now
         assert "".join(wide).split() == "".join(narrow).split()  # the same camels
+        await pilot.resize_terminal(200, 50)  # tall: each caravan's worth under it
+        await settle(pilot, app)
+        tall = lines(zone)
+        assert [line for line in tall if "♛" in line] == wide
+        assert len(wide) < len(tall) <= zone.content_size.height
+        assert sum("chain" in line for line in tall) == len(match.seats)
 
 
 async def test_the_players_lines_are_cut_to_the_zone_and_redrawn_for_its_new_width(tmp_path):
