@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from karavan_tui.tables.jaipur.zones import PlayersZone
+from karavan_tui.tables.jaipur.players import PlayersZone
 from karavan_tui.tables.karakum.zones import CaravansZone
 
 from .helpers import game_screen, near_the_end, running, settle
@@ -19,16 +19,22 @@ async def test_a_long_caravan_wraps_in_a_narrow_zone_and_unwraps_when_it_widens(
         zone = game_screen(app).table.query_one(CaravansZone)
         narrow = lines(zone)
         assert all(len(line) <= zone.content_size.width for line in narrow)
-        await pilot.resize_terminal(200, 50)
+        await pilot.resize_terminal(200, 24)
         await settle(pilot, app)
         wide = lines(zone)
         assert len(wide) == len(match.seats) < len(narrow)  # one line per player now
         assert "".join(wide).split() == "".join(narrow).split()  # the same camels
+        await pilot.resize_terminal(200, 50)  # tall: each caravan's worth under it
+        await settle(pilot, app)
+        tall = lines(zone)
+        assert [line for line in tall if "♛" in line] == wide
+        assert len(wide) < len(tall) <= zone.content_size.height
+        assert sum("chain" in line for line in tall) == len(match.seats)
 
 
 async def test_the_players_lines_are_cut_to_the_zone_and_redrawn_for_its_new_width(tmp_path):
     match = near_the_end("jaipur", "Ann,bot:random", left=6)
-    async with running(tmp_path, match, size=(200, 50)) as (app, pilot):
+    async with running(tmp_path, match, size=(200, 24)) as (app, pilot):
         zone = game_screen(app).table.query_one(PlayersZone)
         wide = lines(zone)
         await pilot.resize_terminal(80, 24)
@@ -37,3 +43,9 @@ async def test_the_players_lines_are_cut_to_the_zone_and_redrawn_for_its_new_wid
         assert len(narrow) == len(wide)  # the same lines, none wrapped
         assert all(len(line) <= zone.content_size.width for line in narrow)
         assert narrow != wide
+        await pilot.resize_terminal(200, 50)  # tall: a line per fact, every line still fits
+        await settle(pilot, app)
+        roomy = lines(zone)
+        assert len(narrow) < len(roomy) <= zone.content_size.height
+        assert all(len(line) <= zone.content_size.width for line in roomy)
+        assert any("seals" in line for line in roomy)

@@ -21,14 +21,13 @@ from karavan_tui.tables.base import CLEAR_MARKS, TableView, View, table_styleshe
 from karavan_tui.tables.jaipur import gestures
 from karavan_tui.tables.jaipur.gestures import ExchangeMarks
 from karavan_tui.tables.jaipur.layout import laid_out
+from karavan_tui.tables.jaipur.players import PlayersData, PlayersZone
 from karavan_tui.tables.jaipur.zones import (
     HandData,
     HandZone,
     MarketData,
     MarketZone,
     PilesData,
-    PlayersData,
-    PlayersZone,
     TokensZone,
 )
 from karavan_tui.tables.marking import Marked

@@ -9,7 +9,7 @@ from the observation of the player at the keyboard.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Collection, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from attrs import frozen
@@ -17,8 +17,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
-from textual.reactive import reactive, var
-from textual.widget import Widget
+from textual.reactive import var
 from textual.widgets import Static
 
 from karavan_core.engine import Action
@@ -33,13 +32,12 @@ from karavan_core.games.jaipur.components import (
 )
 from karavan_core.games.jaipur.rules import cards_of
 from karavan_core.games.jaipur.state import Exchange, JaipurObservation, Sell, TakeCamels, TakeGood
-from karavan_core.text import plural
 from karavan_tui.glyphs import ASCII, Glyphs
-from karavan_tui.modals.round_summary import added
+from karavan_tui.tables.jaipur import faces
 from karavan_tui.tables.jaipur.gestures import noun
 from karavan_tui.widgets.cards import CardFace, CardRow
 from karavan_tui.widgets.hand import HandZone as HiddenHand
-from karavan_tui.words import cells, cut, padded, widest
+from karavan_tui.words import padded
 
 # Card colours for rich text (the zones' cards take theirs from the .tcss).
 COLOURS: dict[Card, str] = {
@@ -107,7 +105,7 @@ class MarketZone(CardRow):
             arrived.clear()
         else:
             arrived.subtract(cards_of(data.before.market))
-        faces: list[CardFace] = []
+        shown: list[CardFace] = []
         for card in data.places:
             if card is Card.CAMEL:
                 n = obs.market[card.index]
@@ -119,24 +117,28 @@ class MarketZone(CardRow):
             classes = f"-{card.value}" + (" -off" if off else "")
             new = arrived[card] > 0
             arrived[card] -= 1
-            if len(faces) in data.taking:
+            if len(shown) in data.taking:
                 classes += " -marked"
                 text = f"{TICK} {LETTERS[card]}\ntake"
             else:
                 text = f"{g.changed if new else ''}{LETTERS[card]}\n{noun(card)}"
-            faces.append(
-                CardFace(text, classes, tip if playing else None, key=card.value, changed=new)
-            )
-        faces += [CardFace("\n", "-empty")] * (MARKET_SIZE - len(data.places))
+            if card is Card.CAMEL:
+                large = faces.camel_card(text, obs.market[card.index])
+            else:
+                large = faces.good_card(text, card, obs.goods_piles, g.ellipsis)
+            shown.append(CardFace(text, classes, tip if playing else None, card.value, new, large))
+        shown += [CardFace("\n", "-empty")] * (MARKET_SIZE - len(data.places))
         can_swap = any(isinstance(action, Exchange) for action in legal)
-        faces.append(
+        text = f"{swap(g)}\nexchange"
+        shown.append(
             CardFace(
-                f"{swap(g)}\nexchange",
+                text,
                 "-exchange" + ("" if can_swap else " -off"),
                 "Exchange: take two or more goods and give back as many cards" if playing else None,
+                large=faces.exchange_card(text),
             )
         )
-        self.set_faces(faces)
+        self.set_faces(shown)
         keys = f" {g.sep} x exchanges" if playing else ""
         self.border_title = f"Market {g.sep} {g.deck} {obs.deck_size} in the deck{keys}"
         marks = playing and not data.taking
@@ -158,11 +160,13 @@ class TokensZone(Vertical):
     data: var[PilesData | None] = var(None)
 
     def compose(self) -> ComposeResult:
-        """One chip per good, then a line for the bonus piles."""
+        """One chip per good (or, in a tall table, a line per pile), then the bonus piles."""
         with Horizontal(id="piles"):
             for good in GOODS:
                 yield Static("", classes=f"chip -{good.value}", id=f"pile-{good.value}")
+        yield Static("", id="pile-lines")  # shown instead of the chips by the stylesheet
         yield Static("", id="bonus")
+        yield Static("", id="sold")  # in a tall table, what the subtitle says in full
 
     def watch_data(self, data: PilesData | None) -> None:
         """Draw the piles, marking those tokens were taken from since the last decision."""
@@ -182,6 +186,7 @@ class TokensZone(Vertical):
             chip.tooltip = f"{noun(good)} tokens: " + (
                 " ".join(map(str, pile)) if pile else "none left"
             )
+        self.query_one("#pile-lines", Static).update(pile_lines(obs, before, g), layout=False)
         # How many bonus tokens are left per sale size ("×" counts, as on the goods piles).
         sizes = [f"{size}-card" for size in BONUS_SIZES[:-1]] + [f"{BONUS_SIZES[-1]}+"]
         piles = " ".join(
@@ -194,6 +199,25 @@ class TokensZone(Vertical):
             f"{LETTERS[good]}{n}" for good, n in zip(GOODS, obs.discard, strict=True) if n
         )
         self.border_subtitle = f"sold {sold or 'nothing'} {g.sep} camel token {CAMEL_TOKEN}"
+        herd = f"the largest herd takes the camel token ({CAMEL_TOKEN})"
+        self.query_one("#sold", Static).update(f"Sold: {sold or 'nothing'} {g.sep} {herd}")
+
+
+def pile_lines(obs: JaipurObservation, before: JaipurObservation | None, g: Glyphs) -> Text:
+    """Each goods pile on a line of its own: every token value left on it, top first."""
+    lines = []
+    for i, (good, pile) in enumerate(zip(GOODS, obs.goods_piles, strict=True)):
+        taken = before is not None and len(before.goods_piles[i]) > len(pile)
+        line = Text(g.changed if taken else " ")
+        line.append(f" {LETTERS[good]} ", style=COLOURS[good])
+        line.append(f" {padded(noun(good), 8)}")
+        if pile:
+            line.append(" ".join(map(str, pile)), style="bold")
+            line.append(f"  ({len(pile)} left)", style="dim")
+        else:
+            line.append("none left", style="dim")
+        lines.append(line)
+    return Text("\n").join(lines)
 
 
 @frozen
@@ -233,7 +257,8 @@ class HandZone(HiddenHand):
     def _goods(data: HandData, hand: Sequence[int]) -> list[CardFace]:
         """One card per good: how many are held, and how many are marked to give."""
         sellable = {action.good for action in data.legal if isinstance(action, Sell)}
-        faces = []
+        shown = []
+        piles, ellipsis = data.obs.goods_piles, data.g.ellipsis
         for good, count in zip(GOODS, hand, strict=True):
             classes = f"-{good.value}"
             if not count:
@@ -246,127 +271,22 @@ class HandZone(HiddenHand):
             if given:
                 classes += " -marked"
             face = f"{LETTERS[good]} {times(data.g)}{count}\n{second}"
-            faces.append(CardFace(face, classes, tip if data.playing else None, key=good.value))
-        return faces
+            large = faces.good_card(face, good, piles, ellipsis)
+            tip_shown = tip if data.playing else None
+            shown.append(CardFace(face, classes, tip_shown, key=good.value, large=large))
+        return shown
 
     @staticmethod
     def _herd(data: HandData, herd: int) -> CardFace:
         """The herd's card, and how many camels are marked to give."""
         giving = data.giving_camels
+        face = f"{LETTERS[Card.CAMEL]} {times(data.g)}{herd}\n" + (
+            f"give {giving}" if giving else "herd"
+        )
         return CardFace(
-            f"{LETTERS[Card.CAMEL]} {times(data.g)}{herd}\n"
-            + (f"give {giving}" if giving else "herd"),
+            face,
             "-camel" + (" -marked" if giving else "" if herd else " -none"),
             "Your herd: mark camels (Space) to give them in an exchange" if data.playing else None,
             key="herd",
+            large=faces.herd_card(face),
         )
-
-
-@frozen
-class PlayersData:
-    """What the players' zone shows."""
-
-    obs: JaipurObservation
-    g: Glyphs
-
-
-class PlayersZone(Widget):
-    """Both players: seals, hand size, herd, and the tokens won so far this round."""
-
-    # Drawn again when it changes; its number of lines never does (no new layout).
-    data: reactive[PlayersData | None] = reactive(None)
-
-    def render(self) -> Text:
-        """Two lines per player; the tokens as chips when they fit, else as sums.
-
-        Only the observer's bonus token values are shown: the opponent's (and,
-        in the public view, everyone's) are counted but not valued.  Under a
-        rival, the goods they were seen to take: what a player would remember.
-        """
-        if self.data is None:
-            return Text()
-        obs, g = self.data.obs, self.data.g
-        viewer = obs.player
-        room = self.content_size.width or 10_000
-        # Long names are cut so that each line fits a narrow zone (the Scores panel has them whole).
-        width = min(widest(obs.players), max(4, room - 32))  # cells: an emoji takes two
-        text = Text()
-        for seat, name in enumerate(obs.players):
-            name = cut(name, width)
-            if seat:
-                text.append("\n")
-            mine = seat == obs.current and not obs.is_over
-            text.append(f"{g.turn if mine else ' '} ", style="bold")
-            text.append(padded(name, width), style="bold" if mine else "")
-            seals = obs.seals[seat]
-            text.append(f"  {plural(seals, 'seal')}", style="bold" if seals else "")
-            text.append(f" {g.sep} {plural(obs.hand_sizes[seat], 'card')}")
-            text.append(f" {g.sep} herd ")
-            text.append(f"{LETTERS[Card.CAMEL]}{obs.herds[seat]}", style=COLOURS[Card.CAMEL])
-            text.append("\n")
-            text.append_text(takings(obs, seat, seat == viewer, room, g))
-            if seat != viewer:
-                text.append("\n")
-                text.append_text(seen(obs.known[seat]))
-        return text
-
-
-def seen(known: Sequence[int]) -> Text:
-    """The goods a rival was seen to take and still holds: all anyone can remember."""
-    text = Text("  seen in hand:", style="dim")
-    if not any(known):
-        return text.append(" nothing", style="dim")
-    for good, count in zip(GOODS, known, strict=True):
-        if count:
-            text.append(" ")
-            text.append(f"{LETTERS[good]}{count}", style=COLOURS[good])
-    return text
-
-
-def known_bonuses(obs: JaipurObservation, seat: int, own: bool) -> Collection[int] | None:
-    """The values of ``seat``'s bonus tokens if the viewer may know them, else ``None``.
-
-    A bonus token's value is known to its owner, and to everyone once the match
-    is over (the last round's result names them all).
-    """
-    if obs.is_over and obs.rounds:
-        return list(obs.rounds[-1].scores[seat].bonus_tokens)
-    if own and obs.bonus_won is not None:
-        return [value for values in obs.bonus_won for value in values]
-    return None
-
-
-def takings(obs: JaipurObservation, seat: int, own: bool, room: int, g: Glyphs) -> Text:
-    """The tokens ``seat`` won this round, in one line of at most ``room`` cells."""
-    won = [
-        (good, value)
-        for good, values in zip(GOODS, obs.goods_won[seat], strict=True)
-        for value in values
-    ]
-    goods = sum(value for _, value in won)
-    count = sum(obs.bonus_counts[seat])
-    known = known_bonuses(obs, seat, own)
-    sep = g.sep
-    if not count:
-        tails = ["no bonus token", "no bonus"]
-    elif known is not None:
-        tokens = plural(count, "bonus token")
-        tails = [f"{tokens} worth {added(list(known))}", f"{tokens} worth {sum(known)}"]
-        tails.append(f"bonus {sum(known)}")
-    else:
-        tails = [f"{plural(count, 'bonus token')}, values hidden", f"{count} bonus hidden"]
-    if known is not None:
-        total = f"{goods + sum(known)} {'in all' if obs.is_over else 'so far'}"
-        tails = [f"{tail} {sep} {total}" for tail in tails] + [total]
-    # The longest form that fits: every token as a chip, then sums, then the total only;
-    # a line never wraps, which would push the next player's lines out of the zone.
-    chips = Text("  ") + Text(" ").join(token_text(good, value) for good, value in won)
-    chips.append(f" = {goods} {sep} " if won else f"no goods tokens {sep} ")
-    chips.append(tails[0])
-    if chips.cell_len <= room:
-        return chips
-    tokens = f" ({plural(len(won), 'token')})"
-    sums = [f"  goods {goods}{tokens} {sep} {tail}" for tail in tails[:2]]
-    sums += [f"  goods {goods} {sep} {tail}" for tail in tails[1:]]
-    line = next((line for line in sums if cells(line) <= room), sums[-1])
-    return Text(cut(line, room, g.ellipsis))

@@ -57,7 +57,8 @@ class KarakumTable(TableView[KarakumObservation]):
         obs = self.obs
         if self.paying is None:
             self.paying = gestures.owed(obs, view.legal)
-        data = TableData(obs, self.before, frozenset(view.legal), view.glyphs, view.news)
+        legal = frozenset(view.legal)
+        data = TableData(obs, self.before, legal, view.glyphs, view.news, view.scores)
         self.query_one(MarketZone).data = data
         self.query_one(ResourceZone).data = data
         paying = self.paying.counts if self.paying else ()

@@ -34,9 +34,10 @@ from karavan_core.games.karakum.state import (
 )
 from karavan_core.text import plural
 from karavan_tui.glyphs import Glyphs
+from karavan_tui.tables.karakum import faces as full
 from karavan_tui.widgets.cards import CardFace, CardRow
 from karavan_tui.widgets.hand import HandZone as HiddenHand
-from karavan_tui.words import padded, widest, wrap_tokens
+from karavan_tui.words import cells, cut, padded, widest, wrap_tokens
 
 # Card colours for rich text (the zones' cards take theirs from the .tcss).
 COLOURS: dict[Res, str] = {
@@ -80,6 +81,7 @@ class TableData:
     legal: frozenset[Action]
     g: Glyphs
     news: tuple[Action, ...] = ()  # the decisions since the viewer's last one
+    scores: tuple[int, ...] = ()  # each player's points now (the game's own count)
 
 
 class MarketZone(Horizontal):
@@ -118,8 +120,9 @@ class MarketZone(Horizontal):
                 tip += f" (taxed +{cost - camel.value})"
             # The second line names the good that pays: the camel's letter is its colour.
             token = f"{mark(new, g)}{RES_LETTERS[camel.color]}{camel.value}{tax}"
-            face = CardFace(f"{token}\n{cost} {short(camel.color)}", classes, tip, str(camel), new)
-            faces.append(face)
+            large = full.camel_card(token, camel, cost, camel.color is taxed)
+            text = f"{token}\n{cost} {short(camel.color)}"
+            faces.append(CardFace(text, classes, tip, str(camel), new, large))
         self.query_one(CardRow).set_faces(faces)
         tax_text = f"tax {g.tax} {RES_LETTERS[taxed]} {taxed.value} +1" if taxed else "no tax"
         self.border_title = f"Camel market {g.sep} {tax_text}"
@@ -141,12 +144,14 @@ class ResourceZone(CardRow):
         if data is None:
             return
         obs, before, legal, g = data.obs, data.before, data.legal, data.g
+        deck = f"{g.deck}{obs.resource_deck_size:>3}\ndraw"
         faces = [
             CardFace(
-                f"{g.deck}{obs.resource_deck_size:>3}\ndraw",
+                deck,
                 "-deck" + ("" if DrawCard() in legal else " -off"),
                 "Draw the top card of the resource deck",
                 key="deck",
+                large=full.deck_card(deck),
             )
         ]
         for slot, card in enumerate(obs.row):
@@ -155,14 +160,16 @@ class ResourceZone(CardRow):
                 continue
             off = "" if TakeCard(slot) in legal else " -off"
             new = before is not None and (before.row[slot] != card or TakeCard(slot) in data.news)
+            # Goods go by name: a letter on the table always means a camel's colour.
+            text = f"{mark(new, g)}{card.good}\n{'face up' if card is not Res.GOLD else 'gold'}"
             faces.append(
                 CardFace(
-                    # Goods go by name: a letter on the table always means a camel's colour.
-                    f"{mark(new, g)}{card.good}\n{'face up' if card is not Res.GOLD else 'gold'}",
+                    text,
                     f"-{card.value}{off}",
                     f"Take the face-up {card.good} ({card.value})",
                     key=card.value,
                     changed=new,
+                    large=full.resource_card(text, card),
                 )
             )
         self.set_faces(faces)
@@ -202,7 +209,8 @@ class HandZone(HiddenHand):
             )
             text = f"{times}{count}\n" + (f"pay {paid}" if paid else res.good)
             tip = f"{res.good}: {count} in hand" + (f", {paid} marked to pay" if paid else "")
-            faces.append(CardFace(text, classes, tip, key=res.value))
+            large = full.resource_card(text, res)
+            faces.append(CardFace(text, classes, tip, key=res.value, large=large))
         row.set_faces(faces)
         name = obs.players[obs.player]
         self.border_title = Content(f"{name}'s hand {g.sep} {plural(sum(obs.hand), 'card')}")
@@ -220,27 +228,67 @@ class CaravansZone(Widget):
         A caravan too long for the zone goes on below, indented under the
         camels so that the names stay in their column.  Camels that joined a
         caravan since the viewer's last decision are underlined and marked.
+        In a tall table each caravan's worth follows, in the roomiest layout
+        that has the rows: on two lines or one, a blank line between players or none.
         """
         if self.data is None:
             return Text()
-        obs, before, g = self.data.obs, self.data.before, self.data.g
-        width = widest(obs.players)  # in cells: an emoji takes two
-        lefts = [3 * len(left) for left in obs.lefts]
-        pad = max(lefts)
         room = self.content_size.width or 10_000
-        text = Text()
-        for seat, name in enumerate(obs.players):
-            if seat:
-                text.append("\n")
-            mine = seat == obs.to_move
-            text.append(f"{g.turn if mine else ' '} ", style="bold")
-            text.append(padded(name, width), style="bold" if mine else "")
-            text.append(f" ({obs.hand_sizes[seat]:>2}) ", style="dim")
-            indent = 2 + width + 6
-            used = indent + pad - lefts[seat]
-            text.append(" " * (pad - lefts[seat]))
-            wrap_tokens(text, caravan(obs, before, seat, g), used, room, indent)
-        return text
+        if self.screen.has_class("-tall"):
+            for detail, spaced in ROOMY_LAYOUTS:
+                roomy = caravan_lines(self.data, room, detail, spaced)
+                if len(roomy.plain.split("\n")) <= self.content_size.height:
+                    return roomy
+        return caravan_lines(self.data, room)
+
+
+# The layouts a tall zone tries, roomiest first: lines of worth under each caravan, spaced.
+ROOMY_LAYOUTS = ((2, True), (2, False), (1, True), (1, False))
+
+
+def caravan_lines(data: TableData, room: int, detail: int = 0, spaced: bool = False) -> Text:
+    """Every caravan, wrapped to ``room`` cells, with ``detail`` lines of its worth under it
+    (0, 1 or 2); ``spaced``: a blank line between the players."""
+    obs, before, g = data.obs, data.before, data.g
+    width = widest(obs.players)  # in cells: an emoji takes two
+    lefts = [3 * len(left) for left in obs.lefts]
+    pad = max(lefts)
+    text = Text()
+    for seat, name in enumerate(obs.players):
+        if seat:
+            text.append("\n\n" if spaced else "\n")
+        mine = seat == obs.to_move
+        text.append(f"{g.turn if mine else ' '} ", style="bold")
+        text.append(padded(name, width), style="bold" if mine else "")
+        text.append(f" ({obs.hand_sizes[seat]:>2}) ", style="dim")
+        indent = 2 + width + 6
+        used = indent + pad - lefts[seat]
+        text.append(" " * (pad - lefts[seat]))
+        wrap_tokens(text, caravan(obs, before, seat, g), used, room, indent)
+        for line in worth(data, seat, room, detail):
+            text.append("\n").append(line, style="dim")
+    return text
+
+
+def worth(data: TableData, seat: int, room: int, lines: int) -> list[str]:
+    """What ``seat``'s caravan is worth in ``lines`` lines (0 to 2) of at most ``room`` cells."""
+    if not lines:
+        return []
+    obs, sep, ellipsis = data.obs, data.g.sep, data.g.ellipsis
+    chain, left = obs.caravans[seat], obs.lefts[seat]
+    chain_points, left_points = sum(c.value for c in chain), sum(c.value for c in left)
+    points = f" {sep} {plural(data.scores[seat], 'point')}" if data.scores else ""
+    in_chain = f"chain {plural(len(chain), 'camel')} worth {chain_points}" if chain else "no chain"
+    on_left = f"left side {plural(len(left), 'camel')} worth {left_points}" if left else ""
+    on_left = on_left or "no left side"
+    if lines == 2:
+        return [cut(f"  {in_chain}", room, ellipsis), cut(f"  {on_left}{points}", room, ellipsis)]
+    forms = [
+        f"  {in_chain} {sep} {on_left}{points}",
+        f"  chain {chain_points} {sep} left side {left_points}{points}",
+    ]
+    shortest = cut(forms[-1], room, ellipsis)
+    return [next((form for form in forms if cells(form) <= room), shortest)]
 
 
 def caravan(

@@ -1,0 +1,190 @@
+"""Jaipur's players' zone: seals, hand, herd, the tokens won this round, what a rival holds.
+
+Drawn from the observation of the player at the keyboard, laid out in
+``render`` for the room the zone has: two lines a player when it is short (each
+line said shorter rather than wrapped, so that nothing is cut), a roomier
+layout of a line per fact when the zone is tall enough for it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection, Sequence
+
+from attrs import frozen
+from rich.text import Text
+from textual.reactive import reactive
+from textual.widget import Widget
+
+from karavan_core.games.jaipur.components import GOODS, HAND_LIMIT, LETTERS, SEALS_TO_WIN, Card
+from karavan_core.games.jaipur.state import JaipurObservation
+from karavan_core.text import plural
+from karavan_tui.glyphs import Glyphs
+from karavan_tui.modals.round_summary import added
+from karavan_tui.tables.jaipur.zones import COLOURS, token_text
+from karavan_tui.words import cells, cut, padded, widest
+
+
+@frozen
+class PlayersData:
+    """What the players' zone shows."""
+
+    obs: JaipurObservation
+    g: Glyphs
+
+
+class PlayersZone(Widget):
+    """Both players: seals, hand size, herd, and the tokens won so far this round."""
+
+    # Drawn again when it changes or is resized (the layout follows the room).
+    data: reactive[PlayersData | None] = reactive(None)
+
+    def render(self) -> Text:
+        """The players in the roomy layout if the zone has the rows for it, else compactly.
+
+        Only the observer's bonus token values are shown: the opponent's (and,
+        in the public view, everyone's) are counted but not valued.  Under a
+        rival, the goods they were seen to take: what a player would remember.
+        """
+        if self.data is None:
+            return Text()
+        obs, g = self.data.obs, self.data.g
+        room = self.content_size.width or 10_000
+        roomy = roomy_lines(obs, room, g)
+        if len(roomy.plain.splitlines()) <= self.content_size.height:
+            return roomy
+        return compact_lines(obs, room, g)
+
+
+def heading(obs: JaipurObservation, seat: int, width: int, g: Glyphs) -> Text:
+    """The turn mark and the player's name, padded to ``width`` cells (cut if longer)."""
+    mine = seat == obs.current and not obs.is_over
+    text = Text().append(f"{g.turn if mine else ' '} ", style="bold")
+    return text.append(padded(cut(obs.players[seat], width), width), style="bold" if mine else "")
+
+
+def herd(obs: JaipurObservation, seat: int) -> Text:
+    """The herd as a camel chip: "K5"."""
+    return Text(f"{LETTERS[Card.CAMEL]}{obs.herds[seat]}", style=COLOURS[Card.CAMEL])
+
+
+def compact_lines(obs: JaipurObservation, room: int, g: Glyphs) -> Text:
+    """Two lines per player (three under a rival), each fitted to ``room`` cells."""
+    # Long names are cut so that each line fits a narrow zone (the Scores panel has them whole).
+    width = min(widest(obs.players), max(4, room - 32))  # cells: an emoji takes two
+    text = Text()
+    for seat in range(len(obs.players)):
+        if seat:
+            text.append("\n")
+        text.append_text(heading(obs, seat, width, g))
+        seals = obs.seals[seat]
+        text.append(f"  {plural(seals, 'seal')}", style="bold" if seals else "")
+        text.append(f" {g.sep} {plural(obs.hand_sizes[seat], 'card')}")
+        text.append(f" {g.sep} herd ").append_text(herd(obs, seat)).append("\n")
+        text.append_text(takings(obs, seat, seat == obs.player, room, g))
+        if seat != obs.player:
+            text.append("\n").append_text(seen(obs.known[seat]))
+    return text
+
+
+def roomy_lines(obs: JaipurObservation, room: int, g: Glyphs) -> Text:
+    """A line per fact, a blank line between the players; each line fitted to ``room`` cells."""
+    width = min(widest(obs.players), max(4, room - 20))
+    sep = g.sep
+    lines: list[Text] = []
+    for seat in range(len(obs.players)):
+        if seat:
+            lines.append(Text())
+        seals = obs.seals[seat]
+        name = heading(obs, seat, width, g)
+        lines.append(
+            name.append(f"  {seals} of {SEALS_TO_WIN} seals", style="bold" if seals else "")
+        )
+        hand = Text(f"  hand {obs.hand_sizes[seat]} of {HAND_LIMIT} cards {sep} herd ")
+        camels = f" ({plural(obs.herds[seat], 'camel')})"
+        lines.append(hand.append_text(herd(obs, seat)).append(camels if room >= 48 else ""))
+        won = won_tokens(obs, seat)
+        goods = sum(value for _, value in won)
+        chips = Text("  goods tokens ")
+        chips.append_text(Text(" ").join(token_text(good, value) for good, value in won))
+        chips.append(f" = {goods}" if won else "none")
+        if chips.cell_len > room:
+            chips = Text(cut(f"  goods {goods} ({plural(len(won), 'token')})", room, g.ellipsis))
+        lines.append(chips)
+        tails = bonus_tails(obs, seat, seat == obs.player, goods, sep)
+        line = next((tail for tail in tails if cells(tail) + 2 <= room), tails[-1])
+        lines.append(Text(cut(f"  {line}", room, g.ellipsis)))
+        if seat != obs.player:
+            lines.append(seen(obs.known[seat]))
+    return Text("\n").join(lines)
+
+
+def seen(known: Sequence[int]) -> Text:
+    """The goods a rival was seen to take and still holds: all anyone can remember."""
+    text = Text("  seen in hand:", style="dim")
+    if not any(known):
+        return text.append(" nothing", style="dim")
+    for good, count in zip(GOODS, known, strict=True):
+        if count:
+            text.append(" ")
+            text.append(f"{LETTERS[good]}{count}", style=COLOURS[good])
+    return text
+
+
+def known_bonuses(obs: JaipurObservation, seat: int, own: bool) -> Collection[int] | None:
+    """The values of ``seat``'s bonus tokens if the viewer may know them, else ``None``.
+
+    A bonus token's value is known to its owner, and to everyone once the match
+    is over (the last round's result names them all).
+    """
+    if obs.is_over and obs.rounds:
+        return list(obs.rounds[-1].scores[seat].bonus_tokens)
+    if own and obs.bonus_won is not None:
+        return [value for values in obs.bonus_won for value in values]
+    return None
+
+
+def won_tokens(obs: JaipurObservation, seat: int) -> list[tuple[Card, int]]:
+    """The goods tokens ``seat`` won this round: each with its good, in the goods' order."""
+    return [
+        (good, value)
+        for good, values in zip(GOODS, obs.goods_won[seat], strict=True)
+        for value in values
+    ]
+
+
+def bonus_tails(obs: JaipurObservation, seat: int, own: bool, goods: int, sep: str) -> list[str]:
+    """``seat``'s bonus tokens (and the total so far, where known), the longest words first."""
+    count = sum(obs.bonus_counts[seat])
+    known = known_bonuses(obs, seat, own)
+    if not count:
+        tails = ["no bonus token", "no bonus"]
+    elif known is not None:
+        tokens = plural(count, "bonus token")
+        tails = [f"{tokens} worth {added(list(known))}", f"{tokens} worth {sum(known)}"]
+        tails.append(f"bonus {sum(known)}")
+    else:
+        tails = [f"{plural(count, 'bonus token')}, values hidden", f"{count} bonus hidden"]
+    if known is not None:
+        total = f"{goods + sum(known)} {'in all' if obs.is_over else 'so far'}"
+        tails = [f"{tail} {sep} {total}" for tail in tails] + [total]
+    return tails
+
+
+def takings(obs: JaipurObservation, seat: int, own: bool, room: int, g: Glyphs) -> Text:
+    """The tokens ``seat`` won this round, in one line of at most ``room`` cells."""
+    won = won_tokens(obs, seat)
+    goods = sum(value for _, value in won)
+    sep = g.sep
+    tails = bonus_tails(obs, seat, own, goods, sep)
+    # The longest form that fits: every token as a chip, then sums, then the total only;
+    # a line never wraps, which would push the next player's lines out of the zone.
+    chips = Text("  ") + Text(" ").join(token_text(good, value) for good, value in won)
+    chips.append(f" = {goods} {sep} " if won else f"no goods tokens {sep} ")
+    chips.append(tails[0])
+    if chips.cell_len <= room:
+        return chips
+    tokens = f" ({plural(len(won), 'token')})"
+    sums = [f"  goods {goods}{tokens} {sep} {tail}" for tail in tails[:2]]
+    sums += [f"  goods {goods} {sep} {tail}" for tail in tails[1:]]
+    line = next((line for line in sums if cells(line) <= room), sums[-1])
+    return Text(cut(line, room, g.ellipsis))

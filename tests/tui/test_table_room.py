@@ -1,0 +1,77 @@
+"""At 200x50 a table fills the terminal: no zone keeps more than a few blank rows, and the
+hand's cards are drawn large (issue 30); at 80x24 the same zones cut nothing."""
+
+from __future__ import annotations
+
+import pytest
+
+from karavan_tui.widgets.cards import CardRow
+
+from .helpers import game_screen, karakum_match, running, visible_characters
+from .test_jaipur_table import mid_game as jaipur_mid_game
+
+FEW = 3  # blank rows a zone may keep (a large card's face centred in its rows has some too)
+
+
+def blank_rows(app, zone) -> int:
+    """How many rows inside ``zone`` (within its border) show nothing at all."""
+    lines = visible_characters(app).split("\n")
+    region = zone.content_region
+    rows = [lines[y][region.x : region.right] for y in range(region.y, region.bottom)]
+    return sum(1 for row in rows if not row.strip())
+
+
+def karakum_mid_game():
+    """Three players some sixty decisions in: each caravan has begun."""
+    return karakum_match("Ann,bot:random,bot:random", moves=60)
+
+
+def every_card_large(table) -> None:
+    """Every card that has a large face shows it (the room is there for it)."""
+    for row in table.query(CardRow):
+        for card in row.cards:
+            face = card.face
+            if card.display and face is not None and face.large is not None:
+                assert str(card.render()) == str(face.large)
+
+
+@pytest.mark.parametrize("size", [(200, 50), (120, 40)], ids=["200x50", "120x40"])
+@pytest.mark.parametrize("match", [jaipur_mid_game, karakum_mid_game], ids=["jaipur", "karakum"])
+async def test_every_zone_uses_its_rows(tmp_path, size, match):
+    async with running(tmp_path, match(), size=size) as (app, _pilot):
+        zones = list(game_screen(app).table.query(".zone"))
+        assert len(zones) == 4
+        blanks = {zone.id: blank_rows(app, zone) for zone in zones}
+        assert all(blank <= FEW for blank in blanks.values()), blanks
+
+
+async def test_the_karakum_cards_are_drawn_large_at_200x50_their_costs_in_words(tmp_path):
+    async with running(tmp_path, karakum_mid_game(), size=(200, 50)) as (app, pilot):
+        table = game_screen(app).table
+        every_card_large(table)
+        market = [str(card.render()) for card in table.query_one("#market-row", CardRow).cards]
+        assert "red camel\ncosts 2 spices\ntaxed +1\n+1 free card" in market[0]
+        assert "pays for\nblue camels" in str(
+            table.query_one("#hand-row", CardRow).cards[0].render()
+        )
+        caravans = str(table.query_one("#caravans").render())
+        assert "chain 3 camels worth 11" in caravans  # each caravan's worth on a line of its own
+        await pilot.resize_terminal(80, 24)
+        await pilot.pause()
+        assert str(table.query_one("#market-row", CardRow).cards[0].render()) == "•R1✱\n2 spice"
+        assert "worth" not in str(table.query_one("#caravans").render())
+
+
+async def test_the_jaipur_hand_is_drawn_large_at_200x50_and_compact_at_80x24(tmp_path):
+    async with running(tmp_path, jaipur_mid_game(), size=(200, 50)) as (app, pilot):
+        table = game_screen(app).table
+        every_card_large(table)
+        hand = table.query_one("#hand-row", CardRow).cards
+        assert "tokens left" in str(hand[0].render())  # a good's token values on its card
+        assert "largest herd" in str(hand[-1].render())
+        await pilot.resize_terminal(80, 24)
+        await pilot.pause()
+        assert str(hand[0].render()) == str(hand[0].face.text)
+        for zone in table.query(".zone"):  # every line drawn fits its zone: nothing cut
+            lines = str(zone.render()).splitlines() if zone.id == "players" else []
+            assert len(lines) <= zone.content_region.height
