@@ -7,18 +7,11 @@ import pytest
 
 from karavan_tui.widgets.cards import CardRow
 
-from .helpers import game_screen, karakum_match, running, visible_characters
+from .helpers import game_screen, karakum_match, running
+from .room import blank_rows
 from .test_jaipur_table import mid_game as jaipur_mid_game
 
 FEW = 3  # blank rows a zone may keep (a large card's face centred in its rows has some too)
-
-
-def blank_rows(app, zone) -> int:
-    """How many rows inside ``zone`` (within its border) show nothing at all."""
-    lines = visible_characters(app).split("\n")
-    region = zone.content_region
-    rows = [lines[y][region.x : region.right] for y in range(region.y, region.bottom)]
-    return sum(1 for row in rows if not row.strip())
 
 
 def karakum_mid_game():
