@@ -154,6 +154,7 @@ async def test_undo_and_redo_by_key(tmp_path):
         assert load_match(game_screen(app).driver.save_path).history == played
 
 
+@pytest.mark.slow  # by default the installed karavan does it in a terminal (tests/e2e)
 async def test_save_quit_resume_from_title_and_continue(tmp_path):
     app = make_app(tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:
