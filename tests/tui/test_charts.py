@@ -41,6 +41,16 @@ def test_the_score_chart_runs_from_the_deal_to_the_last_decision_on_one_scale():
     assert [words for _, words in spec.y_ticks] == ["0", "3", "6"]
 
 
+def test_a_review_marks_its_slips_on_the_score_chart_at_the_score_they_left():
+    slips = [judged(1, 0.4, Verdict.MISTAKE), judged(2, 0.1, Verdict.BLUNDER)]
+    spec = score_spec(["Ann", "Bob"], [[0, 1, 1, 4], [0, 0, 2, 2]], slips)
+    # Decision i leaves the score of point i + 1 (the deal is point 0); both are Ann's.
+    assert [(m.decision, m.value, m.verdict) for m in spec.marks] == [
+        (2, 1.0, Verdict.MISTAKE),
+        (3, 4.0, Verdict.BLUNDER),
+    ]
+
+
 def test_the_chance_chart_marks_each_inaccuracy_mistake_and_blunder_where_it_left_the_chance():
     decisions = [
         judged(0, 0.5, Verdict.GOOD),

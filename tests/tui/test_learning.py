@@ -199,6 +199,10 @@ async def test_a_blunder_is_found_in_the_review_from_the_game_over_screen_and_re
         await pilot.press("escape", "escape")
         await pilot.pause()
         assert isinstance(app.screen, GameOverScreen)
+        # Back on the results, the blunder is marked on Ann's line of the score chart.
+        results = app.screen.query_one(GameChart)
+        assert results.spec is not None
+        assert [(m.decision, m.verdict.value) for m in results.spec.marks] == [(1, "blunder")]
 
 
 @pytest.mark.slow

@@ -14,10 +14,13 @@ from textual.content import Content
 from textual.screen import Screen
 from textual.widgets import Button, Footer, Static
 
+from karavan_core.analysis import Verdict
 from karavan_core.engine import Result
 from karavan_core.match import Match, winners_sentence
+from karavan_tui.context import karavan_app
 from karavan_tui.messages import OpenReplay, OpenReview
 from karavan_tui.modals.confirm import ConfirmScreen
+from karavan_tui.screens.review import review_key
 from karavan_tui.widgets.chart import GameChart, key_words, score_spec
 from karavan_tui.widgets.chrome import AppHeader
 
@@ -115,6 +118,24 @@ class GameOverScreen(OverScreen[str]):
         self.sub_title = "Game over"
         # Open at the top: the winners and how they were found come first.
         self.query_one("#rematch", Button).focus(scroll_visible=False)
+        self.mark_review()
+
+    def on_screen_resume(self) -> None:
+        """Back from the review: its slips are marked on the chart now."""
+        self.mark_review()
+
+    def mark_review(self) -> None:
+        """Mark the humans' slips on the chart, if their review was made this session."""
+        match = self.match
+        review = karavan_app(self).reviews.get(review_key(match, list(match.humans)))
+        if review is None:
+            return
+        names = [seat.name for seat in match.seats]
+        slips = [d for d in review.decisions if d.verdict is not Verdict.GOOD]
+        spec = score_spec(names, match.score_series(), slips)
+        ascii_mode = karavan_app(self).ascii_mode
+        self.query_one(GameChart).show(spec, ascii_mode)
+        self.query_one("#chart-key", Static).update(key_words(spec, ascii_mode))
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         """Leave by button."""

@@ -85,8 +85,16 @@ def decision_ticks(last: int, most: int = 6) -> list[int]:
     return [*ticks, last]
 
 
-def score_spec(names: Sequence[str], series: Sequence[Sequence[int]]) -> ChartSpec:
-    """Each player's score after every decision (the deal is point 0), on one scale."""
+def score_spec(
+    names: Sequence[str],
+    series: Sequence[Sequence[int]],
+    judged: Sequence[ReviewedDecision] = (),
+) -> ChartSpec:
+    """Each player's score after every decision (the deal is point 0), on one scale.
+
+    A review of the game, if there is one, marks each inaccuracy, mistake and blunder
+    among ``judged`` on its player's line, at the score after it.
+    """
     top = max(1, max((max(values) for values in series if values), default=1))
     last = max(1, max((len(values) for values in series), default=1) - 1)
     lines = tuple(
@@ -94,7 +102,12 @@ def score_spec(names: Sequence[str], series: Sequence[Sequence[int]]) -> ChartSp
         for seat, (name, values) in enumerate(zip(names, series, strict=True))
     )
     ticks = tuple((float(v), str(v)) for v in sorted({0, top // 2, top}))
-    return ChartSpec(lines, last, float(top), ticks, "decision")
+    marks = tuple(
+        Mark(d.index + 1, float(series[d.seat][d.index + 1]), d.verdict)
+        for d in judged
+        if d.verdict in MARKERS and d.index + 1 < len(series[d.seat])
+    )
+    return ChartSpec(lines, last, float(top), ticks, "decision", marks)
 
 
 def chance_spec(
