@@ -171,6 +171,7 @@ def _last_decision_is(seat: int) -> tuple[Match, Action]:
     raise AssertionError("no deal ends with that seat's decision")
 
 
+@pytest.mark.slow  # a whole hosted game to its end
 async def test_players_who_leave_once_the_game_is_over_are_not_said_to_be_away(tmp_path):
     match, last = _last_decision_is(0)
     async with hosting(match) as (table, server):

@@ -144,6 +144,7 @@ async def test_a_lesson_step_waits_for_its_move_and_says_why(tmp_path):
         assert driver.step == 2 and "Sell your two diamonds" in status_text(app)
 
 
+@pytest.mark.slow  # a whole second app run; the progress kept in the settings is checked by default
 async def test_leaving_a_lesson_and_coming_back_goes_on_at_the_same_step(tmp_path):
     app = make_app(tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:

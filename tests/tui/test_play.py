@@ -310,6 +310,7 @@ async def test_the_side_column_grows_with_the_screen_past_180_columns(tmp_path, 
         assert side.size.width >= at_150
 
 
+@pytest.mark.slow  # by default the referee's tests count such take-backs (tests/core)
 async def test_a_take_back_after_seeing_a_card_is_counted_and_shown_at_the_end(tmp_path):
     """Against a bot a take-back is free, but one past a drawn card counts: the results
     and the review say so, and the save keeps it."""
@@ -327,7 +328,7 @@ async def test_a_take_back_after_seeing_a_card_is_counted_and_shown_at_the_end(t
         assert load_match(screen.driver.save_path).takebacks == [1, 0]
 
 
-@pytest.mark.slow  # the counting itself is checked by default (the test before)
+@pytest.mark.slow  # by default the referee's tests count such take-backs (tests/core)
 async def test_the_results_and_the_review_name_who_took_back_after_seeing_a_card(tmp_path):
     match = play_to_end(karakum_match())
     match.takebacks = [2, 0]
