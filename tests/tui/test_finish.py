@@ -288,7 +288,14 @@ async def test_load_table_opens_and_deletes_after_confirming(tmp_path):
         assert isinstance(app.screen, TableScreen | CurtainScreen)
 
 
-@pytest.mark.parametrize("keys", [("enter",), ("p",), ("v",)], ids=["open", "replay", "review"])
+@pytest.mark.parametrize(  # opening by default; the review and the replay with the slow checks
+    "keys",
+    [
+        pytest.param(("enter",), id="open"),
+        pytest.param(("p",), id="replay", marks=pytest.mark.slow),
+        pytest.param(("v",), id="review", marks=pytest.mark.slow),
+    ],
+)
 async def test_looking_at_a_save_leaves_it_as_it_was(tmp_path, keys):
     """Only a change to the match rewrites its save: opening it and leaving, replaying it or
     reviewing it from the Load dialog keeps the file (and its "last played") as it was."""

@@ -353,7 +353,7 @@ def test_snapshot_hint(snap_compare, tmp_path, size):
         pytest.param(("v", "WAIT"), id="review"),
         # By default the Pilot test above opens the replay of the mistake from the review.
         pytest.param(("v", "WAIT", "enter"), id="replay_of_a_mistake", marks=pytest.mark.slow),
-        pytest.param(("p", "end", "f"), id="replay_face_up"),
+        pytest.param(("p", "end", "f"), id="replay_face_up", marks=pytest.mark.slow),
     ],
 )
 @pytest.mark.parametrize("size", TABLE_SIZES)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from textual.containers import Vertical
 from textual.geometry import Offset, Region, Size
 
@@ -50,6 +51,7 @@ async def test_at_200x50_the_payment_picker_opens_beside_the_row_it_is_about(tmp
         assert dialog.y == row.y and dialog.x >= table.right, (dialog, row, table)
 
 
+@pytest.mark.slow  # by default the 80x24 payment picker's snapshot shows its place
 async def test_at_80x24_the_payment_picker_keeps_its_place(tmp_path):
     app, slot = payment_app(tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:

@@ -299,7 +299,13 @@ def base_game():
     return get_game("karakum")
 
 
-@pytest.mark.parametrize("game", ["karakum", "karawane", "karakorum", "jaipur"])
+@pytest.mark.parametrize(  # one game by default, every game with the slow checks
+    "game",
+    [
+        pytest.param(g, marks=() if g == "karakum" else pytest.mark.slow)
+        for g in ("karakum", "karawane", "karakorum", "jaipur")
+    ],
+)
 async def test_the_side_column_grows_with_the_screen_past_180_columns(tmp_path, game):
     """From 180 columns the screen is "huge": still wide, never laid out narrower."""
     async with running(tmp_path, seeded_match(game, "Ann,bot:random"), (150, 40)) as (app, pilot):

@@ -28,7 +28,13 @@ def every_card_large(table) -> None:
                 assert str(card.render()) == str(face.large)
 
 
-@pytest.mark.parametrize("size", [(200, 50), (120, 40)], ids=["200x50", "120x40"])
+@pytest.mark.parametrize(
+    "size",
+    [
+        pytest.param((200, 50), id="200x50"),
+        pytest.param((120, 40), id="120x40", marks=pytest.mark.slow),
+    ],
+)
 @pytest.mark.parametrize("match", [jaipur_mid_game, karakum_mid_game], ids=["jaipur", "karakum"])
 async def test_every_zone_uses_its_rows(tmp_path, size, match):
     async with running(tmp_path, match(), size=size) as (app, _pilot):
