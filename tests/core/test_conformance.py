@@ -29,7 +29,7 @@ from karavan_core.saves import (
 # --conformance-full-every K (K=1 checks everything in every game).  The
 # defaults keep this file near twenty seconds on one core; the slow run plays
 # SLOW_GAMES more per game and player count.
-DEFAULT_GAMES = 50
+DEFAULT_GAMES = 30
 DEFAULT_FULL_EVERY = 25
 SLOW_GAMES = 300
 MAX_DECISIONS = 20_000  # a game still running after this many decisions never ends
