@@ -12,7 +12,7 @@ import sys
 from collections.abc import Sequence
 from types import ModuleType
 
-from karavan_core.saves import check_saves_dir, default_saves_dir, remove_abandoned_temps
+from karavan_core.saves import default_saves_dir
 from karavan_core.version import __version__
 from karavan_tui.cli import (
     common,
@@ -26,20 +26,14 @@ from karavan_tui.cli import (
     simulate,
     web,
 )
-from karavan_tui.cli.common import Context, Parents
+from karavan_tui.cli.common import Context, Failed
+from karavan_tui.cli.levels_help import ListingHelpFormatter, levels_epilog
 
 COMMANDS: dict[str, ModuleType] = {
-    "saves": saves,
-    "new": new,
-    "learn": learn,
-    "resume": resume,
-    "host": host,
-    "join": join,
-    "web": web,
-    "review": review,
-    "simulate": simulate,
+    module.COMMAND.name: module
+    for module in (saves, new, learn, resume, host, join, web, review, simulate)
 }
-"""Each command's module, in the order ``karavan --help`` lists them."""
+"""Each command's module by its name, in the order ``karavan --help`` lists them."""
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -62,9 +56,18 @@ def build_parser() -> argparse.ArgumentParser:
         "--ascii", action="store_true", default=argparse.SUPPRESS, help=ascii_help
     )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
-    parents = Parents(with_saves, opens_app)
-    for module in COMMANDS.values():
-        module.add_parser(commands, parents)
+    for name, module in COMMANDS.items():
+        command = module.COMMAND
+        module.add_arguments(
+            commands.add_parser(
+                name,
+                parents=[opens_app if command.opens_app else with_saves],
+                help=command.help,
+                description=command.description or None,
+                epilog=levels_epilog() if command.lists_levels else None,
+                formatter_class=ListingHelpFormatter,
+            )
+        )
     return parser
 
 
@@ -74,16 +77,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     ctx = Context(parser, args, default_saves_dir(args.saves))
     module = COMMANDS.get(args.command or "")
-    if module is not None:
-        status: int = module.run(ctx)
-        return status
-    # No command: the app at its title screen.
     try:
-        check_saves_dir(ctx.folder)
-    except OSError as error:
-        return common.fail(f"cannot keep saves in {ctx.folder}: {error.strerror or error}")
-    remove_abandoned_temps(ctx.folder)
-    return common.open_app(ctx.app_config(), None)
+        if module is not None:
+            status: int = module.run(ctx)
+            return status
+        # No command: the app at its title screen.
+        common.open_saves(ctx)
+        return common.open_app(ctx.app_config(), None)
+    except Failed as failed:
+        return common.fail(str(failed))
 
 
 def run() -> None:

@@ -1,8 +1,9 @@
-"""What the commands share: how a command is run, failing in one line, finding saves, seats.
+"""What the commands share: how a command is declared and run, failing in one line, saves, seats.
 
-Every command module offers ``add_parser(commands, parents)`` and
-``run(ctx) -> int``; :class:`Context` is what ``run`` is given.  This module
-imports no other command.
+Every command module offers ``COMMAND`` (a :class:`Command`: its name and
+help), ``add_arguments(parser)`` and ``run(ctx) -> int``; :class:`Context` is
+what ``run`` is given, and :class:`Failed`, raised anywhere in a run, ends it
+with one line.  This module imports no other command.
 """
 
 from __future__ import annotations
@@ -11,30 +12,36 @@ import argparse
 import random
 import sys
 from pathlib import Path
-from typing import NoReturn, TypeAlias
+from typing import NoReturn
 
 from attrs import frozen
 
 from karavan_core.bots import BOT_LEVELS
 from karavan_core.match import Match, Seat
-from karavan_core.registry import get_game
-from karavan_core.saves import new_save_path
+from karavan_core.registry import game_names, get_game
+from karavan_core.saves import check_saves_dir, new_save_path, remove_abandoned_temps
 from karavan_core.text import printable
 from karavan_tui.config import AppConfig
 
-# What add_subparsers gives (argparse names its class privately; generic to the type checker only).
-Commands: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
-
 
 @frozen
-class Parents:
-    """The shared option groups a command's parser may take as parents.
+class Command:
+    """How a command shows in ``karavan --help`` and in its own ``--help``.
 
-    ``with_saves`` adds ``--saves DIR``; ``opens_app`` adds ``--ascii`` too.
+    ``help`` is its line in the list of commands, ``description`` the text of
+    its own help; a command that ``opens_app`` takes ``--ascii`` besides
+    ``--saves``; one that ``lists_levels`` ends its help with the bot levels.
     """
 
-    with_saves: argparse.ArgumentParser
-    opens_app: argparse.ArgumentParser
+    name: str
+    help: str
+    description: str = ""
+    opens_app: bool = False
+    lists_levels: bool = False
+
+
+class Failed(Exception):
+    """The command cannot go on: ``str()`` is the one line that says why (exit status 2)."""
 
 
 @frozen
@@ -58,6 +65,51 @@ def fail(message: str, status: int = 2) -> int:
     """Print ``message`` as one line (outside text made safe to show) and return ``status``."""
     print(f"karavan: {printable(message)}", file=sys.stderr)
     return status
+
+
+def open_saves(ctx: Context, tidy: bool = True) -> Path:
+    """The saves folder, made if need be (and, if ``tidy``, rid of abandoned temp files).
+
+    Raises :class:`Failed` when saves cannot be kept there.
+    """
+    try:
+        check_saves_dir(ctx.folder)
+    except OSError as error:
+        raise Failed(f"cannot keep saves in {ctx.folder}: {error.strerror or error}") from None
+    if tidy:
+        remove_abandoned_temps(ctx.folder)
+    return ctx.folder
+
+
+def add_game_argument(
+    parser: argparse.ArgumentParser, names: list[str] | None = None, optional: bool = False
+) -> None:
+    """The positional ``GAME`` (one of ``names``, by default every game)."""
+    listed = ", ".join(game_names() if names is None else names)
+    parser.add_argument(
+        "game", nargs="?" if optional else None, metavar="GAME", help=f"the game: {listed}"
+    )
+
+
+def add_deal_arguments(parser: argparse.ArgumentParser, players_help: str, required: bool) -> None:
+    """``--players LIST``, ``--seed N`` and ``--first NAME``: what :func:`new_from_args` reads."""
+    parser.add_argument("--players", required=required, metavar="LIST", help=players_help)
+    parser.add_argument(
+        "--seed", type=int, metavar="N", help="deal from this seed (default: random)"
+    )
+    parser.add_argument("--first", metavar="NAME", help="who starts (default: drawn at random)")
+
+
+def add_listen_arguments(parser: argparse.ArgumentParser, port: int) -> None:
+    """``--port N`` (default ``port``) and ``--bind ADDRESS``, where a server listens."""
+    parser.add_argument("--port", type=int, default=port, help=f"port (default {port})")
+    parser.add_argument(
+        "--bind",
+        default="127.0.0.1",
+        metavar="ADDRESS",
+        help="address to listen on (default 127.0.0.1: this machine only; see the README "
+        "to serve across the internet safely)",
+    )
 
 
 def check_port(ctx: Context, port: int) -> int:

@@ -7,77 +7,54 @@ human seat, as a client of its own host running on a thread of its own.
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 from pathlib import Path
 
 from karavan_core.match import Match
-from karavan_core.registry import game_names
-from karavan_core.saves import SaveError, check_saves_dir, load_match, remove_abandoned_temps
+from karavan_core.saves import SaveError, load_match, remove_abandoned_temps
 from karavan_core.text import printable
 from karavan_net.host import Host, host_for
 from karavan_net.hosting import CLOSED_AT_END, announce, serve_headless
 from karavan_net.protocol import DEFAULT_PORT
 from karavan_net.storage import TableFile, check_code, new_code
-from karavan_tui.cli.common import (
-    Commands,
-    Context,
-    Parents,
-    check_port,
-    fail,
-    find_save,
-    new_from_args,
-)
+from karavan_tui.cli import common
+from karavan_tui.cli.common import Command, Context, Failed, check_port, fail, find_save
 from karavan_tui.config import Settings, default_settings_path
 
+COMMAND = Command(
+    "host",
+    "host a table that others join from their terminals",
+    "Host a table: the players join it from their own terminals or a browser "
+    "(karavan join). Without --headless this terminal plays the first human seat.",
+    opens_app=True,
+)
 
-def add_parser(commands: Commands, parents: Parents) -> None:
-    """Add ``host`` to the ``karavan`` command."""
-    host = commands.add_parser(
-        "host",
-        parents=[parents.opens_app],
-        help="host a table that others join from their terminals",
-        description="Host a table: the players join it from their own terminals or a browser "
-        "(karavan join). Without --headless this terminal plays the first human seat.",
-    )
-    host.add_argument(
-        "game", nargs="?", metavar="GAME", help=f"the game: {', '.join(game_names())}"
-    )
-    host.add_argument(
-        "--players",
-        metavar="LIST",
-        help="comma-separated seats in order: a name for a human, bot:LEVEL or bot:LEVEL:NAME "
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """A new table's ``GAME --players ...`` or ``--resume FILE``, where to serve it, its code."""
+    common.add_game_argument(parser, optional=True)
+    common.add_deal_arguments(
+        parser,
+        "comma-separated seats in order: a name for a human, bot:LEVEL or bot:LEVEL:NAME "
         "for a bot the host plays (e.g. Ann,Bob,bot:hard)",
+        required=False,
     )
-    host.add_argument("--resume", metavar="FILE", help="reopen the hosted table saved in FILE")
-    host.add_argument(
-        "--port", type=int, default=DEFAULT_PORT, help=f"port (default {DEFAULT_PORT})"
-    )
-    host.add_argument(
-        "--bind",
-        default="127.0.0.1",
-        metavar="ADDRESS",
-        help="address to listen on (default 127.0.0.1: this machine only; see the README "
-        "to play across the internet safely)",
-    )
-    host.add_argument("--code", help="the table code (default: a random one, not to be guessed)")
-    host.add_argument(
+    parser.add_argument("--resume", metavar="FILE", help="reopen the hosted table saved in FILE")
+    common.add_listen_arguments(parser, DEFAULT_PORT)
+    parser.add_argument("--code", help="the table code (default: a random one, not to be guessed)")
+    parser.add_argument(
         "--headless",
         action="store_true",
         help="every human seat is remote; print what happens instead of opening the table",
     )
-    host.add_argument("--seed", type=int, metavar="N", help="deal from this seed (default: random)")
-    host.add_argument("--first", metavar="NAME", help="who starts (default: drawn at random)")
-    host.add_argument(
+    parser.add_argument(
         "--bot-delay",
         type=float,
         default=None,
         metavar="SECONDS",
         help="pause before each of the host's bots moves (default: the setting, 0.6 s)",
     )
-
-
-class _Stop(Exception):
-    """Hosting cannot start; ``str()`` is the one line that says why."""
 
 
 def _match_from_args(ctx: Context) -> tuple[Match, Path]:
@@ -89,27 +66,21 @@ def _match_from_args(ctx: Context) -> tuple[Match, Path]:
         try:
             match = load_match(path)
         except SaveError as error:
-            raise _Stop(str(error)) from None
+            raise Failed(str(error)) from None
         if match.is_over():
-            raise _Stop(f"{path}: that game is over")
+            raise Failed(f"{path}: that game is over")
         return match, path
     if args.game is None or args.players is None:
         ctx.error("host needs a GAME and --players (or --resume FILE)")
-    return new_from_args(ctx)
+    return common.new_from_args(ctx)
 
 
 def run(ctx: Context) -> int:
     """Serve the table; play the first human seat here unless headless."""
     args = ctx.args
     check_port(ctx, args.port)
-    try:
-        check_saves_dir(ctx.folder)
-    except OSError as error:
-        return fail(f"cannot keep saves in {ctx.folder}: {error.strerror or error}")
-    try:
-        match, path = _match_from_args(ctx)
-    except _Stop as stop:
-        return fail(str(stop))
+    common.open_saves(ctx)
+    match, path = _match_from_args(ctx)
     if not match.humans:
         ctx.error("--players: a hosted table needs at least one human seat")
     table_file = TableFile.read(path) if args.resume is not None else None
@@ -133,7 +104,6 @@ def run(ctx: Context) -> int:
         if headless:
             print(line, flush=True)
 
-    remove_abandoned_temps(ctx.folder)
     if not path.resolve().is_relative_to(ctx.folder.resolve()):
         remove_abandoned_temps(path.parent, deep=False)
     try:

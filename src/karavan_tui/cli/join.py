@@ -6,6 +6,7 @@ prints the result and exits.
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 
 from karavan_core.bots import BOT_LEVELS
@@ -13,22 +14,23 @@ from karavan_core.text import check_name, printable
 from karavan_net.client import HostUnreachable, JoinRefused, TableClient
 from karavan_net.protocol import parse_address
 from karavan_net.seats import seats_file
-from karavan_tui.cli.common import Commands, Context, Parents, fail
+from karavan_tui.cli.common import Command, Context, fail
 from karavan_tui.config import default_settings_path
 
+COMMAND = Command(
+    "join",
+    "join a hosted table",
+    "Join a table hosted with karavan host, and play your seat.",
+    opens_app=True,
+)
 
-def add_parser(commands: Commands, parents: Parents) -> None:
-    """Add ``join`` to the ``karavan`` command."""
-    join = commands.add_parser(
-        "join",
-        parents=[parents.opens_app],
-        help="join a hosted table",
-        description="Join a table hosted with karavan host, and play your seat.",
-    )
-    join.add_argument("address", metavar="HOST:PORT", help="where the table is")
-    join.add_argument("code", metavar="CODE", help="the table's code")
-    join.add_argument("--name", required=True, help="your seat's name, as the host set it")
-    join.add_argument(
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """``HOST:PORT CODE --name NAME [--bot LEVEL]``."""
+    parser.add_argument("address", metavar="HOST:PORT", help="where the table is")
+    parser.add_argument("code", metavar="CODE", help="the table's code")
+    parser.add_argument("--name", required=True, help="your seat's name, as the host set it")
+    parser.add_argument(
         "--bot",
         metavar="LEVEL",
         help=f"play the seat headless as a bot of LEVEL ({', '.join(BOT_LEVELS)}), "

@@ -2,38 +2,29 @@
 
 from __future__ import annotations
 
-from karavan_core.saves import (
-    SaveError,
-    check_saves_dir,
-    list_saves,
-    load_match,
-    remove_abandoned_temps,
-    resumable,
-)
+import argparse
+
+from karavan_core.saves import SaveError, list_saves, load_match, resumable
 from karavan_tui.cli import common
-from karavan_tui.cli.common import Commands, Context, Parents
+from karavan_tui.cli.common import Command, Context
+
+COMMAND = Command(
+    "resume",
+    "open a saved game (default: the latest in progress)",
+    "Open a saved game at its table: a file, or a name as `karavan saves` lists it "
+    "(with or without .json).",
+    opens_app=True,
+)
 
 
-def add_parser(commands: Commands, parents: Parents) -> None:
-    """Add ``resume`` to the ``karavan`` command."""
-    resume = commands.add_parser(
-        "resume",
-        parents=[parents.opens_app],
-        help="open a saved game (default: the latest in progress)",
-        description="Open a saved game at its table: a file, or a name as `karavan saves` "
-        "lists it (with or without .json).",
-    )
-    resume.add_argument("file", nargs="?", metavar="NAME", help="the save's name or file")
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The save to open, if not the latest game in progress."""
+    parser.add_argument("file", nargs="?", metavar="NAME", help="the save's name or file")
 
 
 def run(ctx: Context) -> int:
     """Load the save and open the app at its table; one line and status 2 if it cannot be."""
-    folder = ctx.folder
-    try:
-        check_saves_dir(folder)
-    except OSError as error:
-        return common.fail(f"cannot keep saves in {folder}: {error.strerror or error}")
-    remove_abandoned_temps(folder)
+    folder = common.open_saves(ctx)
     if ctx.args.file is None:
         latest = resumable(list_saves(folder)[0])
         if latest is None:

@@ -8,6 +8,7 @@ each player's decisions are told in that player's own words, hand included.
 
 from __future__ import annotations
 
+import argparse
 import json
 import os
 import time
@@ -24,7 +25,7 @@ from karavan_core.analysis import (
 from karavan_core.match import Match
 from karavan_core.saves import SaveError, atomic_write, check_writable, load_match
 from karavan_core.text import printable
-from karavan_tui.cli.common import Commands, Context, Parents, fail, find_save
+from karavan_tui.cli.common import Command, Context, fail, find_save
 from karavan_tui.cli.progress import figures_table, progress_bar
 
 if TYPE_CHECKING:
@@ -34,19 +35,19 @@ if TYPE_CHECKING:
 MISTAKES_SHOWN = 10
 
 
-def add_parser(commands: Commands, parents: Parents) -> None:
-    """Add ``review`` to the ``karavan`` command."""
-    thresholds = ", ".join(f"{verdict.value} from {least:.0%}" for least, verdict in THRESHOLDS)
-    parser = commands.add_parser(
-        "review",
-        parents=[parents.with_saves],
-        help="judge every decision of a saved game",
-        description="Judge every decision a human made with a real choice in a saved game: "
-        "the Expert search estimates the chance of winning before and after it, and names "
-        f"the decision it prefers. A decision's verdict is by the chance it lost ({thresholds}; "
-        "less is good). Bots' decisions are not rated. The same save always gets the "
-        "same review.",
-    )
+_THRESHOLDS = ", ".join(f"{verdict.value} from {least:.0%}" for least, verdict in THRESHOLDS)
+COMMAND = Command(
+    "review",
+    "judge every decision of a saved game",
+    "Judge every decision a human made with a real choice in a saved game: the Expert search "
+    "estimates the chance of winning before and after it, and names the decision it prefers. "
+    f"A decision's verdict is by the chance it lost ({_THRESHOLDS}; less is good). Bots' "
+    "decisions are not rated. The same save always gets the same review.",
+)
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """The save, whose decisions to judge, the JSON file and the worker processes."""
     parser.add_argument("file", metavar="FILE", help="the save: a file, or its name in the saves")
     parser.add_argument(
         "--player",

@@ -2,18 +2,20 @@
 
 from __future__ import annotations
 
+import argparse
 from datetime import datetime
 from pathlib import Path
 
 from karavan_core.saves import list_saves
 from karavan_core.text import plural, printable
 from karavan_tui.cli import common
-from karavan_tui.cli.common import Commands, Context, Parents
+from karavan_tui.cli.common import Command, Context
+
+COMMAND = Command("saves", "list the saved games")
 
 
-def add_parser(commands: Commands, parents: Parents) -> None:
-    """Add ``saves`` to the ``karavan`` command."""
-    commands.add_parser("saves", help="list the saved games", parents=[parents.with_saves])
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """``saves`` takes no argument of its own."""
 
 
 def run(ctx: Context) -> int:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import time
 from collections.abc import Sequence
@@ -9,7 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from karavan_core.bots import ALL_LEVELS, BOT_LEVELS
-from karavan_core.registry import game_names, get_game
+from karavan_core.registry import get_game
 from karavan_core.saves import atomic_write, check_writable
 from karavan_core.text import printable
 from karavan_core.tournament import (
@@ -21,8 +22,7 @@ from karavan_core.tournament import (
     schedule,
     summarize,
 )
-from karavan_tui.cli.common import Commands, Context, Parents
-from karavan_tui.cli.levels_help import ListingHelpFormatter, levels_epilog
+from karavan_tui.cli.common import Command, Context, add_game_argument
 from karavan_tui.cli.progress import figures_table, progress_bar
 
 if TYPE_CHECKING:
@@ -30,19 +30,20 @@ if TYPE_CHECKING:
     from rich.table import Table
 
 
-def add_parser(commands: Commands, parents: Parents) -> None:
-    """Add ``simulate`` to the ``karavan`` command."""
-    parser = commands.add_parser(
-        "simulate",
-        help="play a bot tournament and print the statistics",
-        description="Play many seeded games between bot levels. Seats are rotated between "
-        "games (and each rotation replays the same deal), so no level keeps the first "
-        "player's advantage; with three or more players the levels also go through every "
-        "order round the table, so none always sits after the same one.",
-        epilog=levels_epilog(),
-        formatter_class=ListingHelpFormatter,
-    )
-    parser.add_argument("game", metavar="GAME", help=f"the game: {', '.join(game_names())}")
+COMMAND = Command(
+    "simulate",
+    "play a bot tournament and print the statistics",
+    "Play many seeded games between bot levels. Seats are rotated between games (and each "
+    "rotation replays the same deal), so no level keeps the first player's advantage; with "
+    "three or more players the levels also go through every order round the table, so none "
+    "always sits after the same one.",
+    lists_levels=True,
+)
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """``GAME``, the seats' levels, how many games from which seed, workers, JSON."""
+    add_game_argument(parser)
     parser.add_argument("--players", type=int, default=2, metavar="N", help="players (default 2)")
     parser.add_argument(
         "--seats",

@@ -9,39 +9,39 @@ other pages' WebSockets and caps how many Karavans run at once.
 
 from __future__ import annotations
 
+import argparse
 import ipaddress
 import sys
 from pathlib import Path
 
 from karavan_core.saves import check_saves_dir
 from karavan_core.text import printable
-from karavan_tui.cli.common import Commands, Context, Parents, check_port, fail
+from karavan_tui.cli.common import Command, Context, add_listen_arguments, check_port, fail
 from karavan_tui.cli.web.visitors import Visitors, default_state_dir
 
 DEFAULT_MAX_APPS = 10  # each Karavan is a process of some 45 MB
 
 
-def add_parser(commands: Commands, parents: Parents) -> None:
-    """Add ``web`` to the ``karavan`` command."""
-    web = commands.add_parser(
-        "web",
-        parents=[parents.opens_app],
-        help="serve the app in a web browser",
-        description="Serve the whole app to web browsers (each browser tab runs its own "
-        "Karavan; Join a table on its title screen joins a hosted table). Every visitor "
-        "has their own settings, seats and saves; --saves DIR makes DIR everyone's saves.",
-    )
-    web.add_argument("--port", type=int, default=8000, help="port (default 8000)")
-    web.add_argument(
-        "--bind", default="127.0.0.1", metavar="ADDRESS", help="address (default 127.0.0.1)"
-    )
-    web.add_argument(
+COMMAND = Command(
+    "web",
+    "serve the app in a web browser",
+    "Serve the whole app to web browsers (each browser tab runs its own Karavan; Join a "
+    "table on its title screen joins a hosted table). Every visitor has their own settings, "
+    "seats and saves; --saves DIR makes DIR everyone's saves.",
+    opens_app=True,
+)
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Where to serve, the visitors' folder and how many Karavans may run at once."""
+    add_listen_arguments(parser, 8000)
+    parser.add_argument(
         "--state",
         metavar="DIR",
         help="folder of the visitors' files (default: $XDG_STATE_HOME/karavan/web, "
         "else ~/.local/state/karavan/web)",
     )
-    web.add_argument(
+    parser.add_argument(
         "--max-apps",
         type=int,
         default=DEFAULT_MAX_APPS,
