@@ -16,20 +16,8 @@ from collections.abc import Sequence
 
 from karavan_core.engine import Action
 from karavan_core.games.karakorum import components as C
-from karavan_core.games.karakorum.state import (
-    Card,
-    Done,
-    KarakorumObservation,
-    Pass,
-    Place,
-    Remove,
-    Reveal,
-    Score,
-    Step,
-    StopRevealing,
-    StopTaking,
-    Take,
-)
+from karavan_core.games.karakorum import state as S  # its decisions: S.Take, S.Place, ...
+from karavan_core.games.karakorum.state import Card, KarakorumObservation, Step
 from karavan_tui.tables.marking import Marked, Marks
 from karavan_tui.tables.outcome import Ask, Outcome, Say, play
 from karavan_tui.tables.spots import Spot, spot_of
@@ -52,12 +40,12 @@ def row_cards(obs: KarakorumObservation) -> tuple[Card, ...]:
 def stop_action(step: Step) -> Action:
     """What the last slot of the table row does in ``step``."""
     if step is Step.REVEAL:
-        return StopRevealing()
+        return S.StopRevealing()
     if step is Step.OTHERS:
-        return Pass()
+        return S.Pass()
     if step in (Step.TAKE, Step.TAKE_MORE):
-        return StopTaking()
-    return Done()
+        return S.StopTaking()
+    return S.Done()
 
 
 def viewer_seat(obs: KarakorumObservation) -> int:
@@ -77,9 +65,9 @@ def choose_on_table(
     ``None`` for an empty place.
     """
     if marks and obs.step is not Step.PLACE:
-        return play(*(Take(card) for card in marks))
+        return play(*(S.Take(card) for card in marks))
     if index == 0:
-        return play(Reveal())
+        return play(S.Reveal())
     if index == STOP_SLOT:
         return play(stop_action(obs.step))
     cards = row_cards(obs)
@@ -88,17 +76,17 @@ def choose_on_table(
     card = cards[index - 1]
     if obs.step is Step.PLACE:
         return place(legal, card)
-    return play(Take(card))
+    return play(S.Take(card))
 
 
 def place(legal: Sequence[Action], card: Card) -> Outcome:
     """Place a taken card: at once if it has one place to go, else ask where."""
-    options = tuple(a for a in legal if isinstance(a, Place) and a.card == card)
+    options = tuple(a for a in legal if isinstance(a, S.Place) and a.card == card)
     if len(options) == 1:
         return play(options[0])
     if options:
         return Ask(f"Where does the {card} go?", options)
-    return play(Place(card, None))  # not this player's turn: the host says whose it is
+    return play(S.Place(card, None))  # not this player's turn: the host says whose it is
 
 
 def choose_expedition(
@@ -111,11 +99,11 @@ def choose_expedition(
     """
     target = None if index == NEW_SLOT else index
     if marks and obs.step is Step.PLACE:
-        return play(Place(next(iter(marks)), target))
+        return play(S.Place(next(iter(marks)), target))
     if target is None:
         return start_expedition(obs, legal)
     options = tuple(a for a in legal if getattr(a, "expedition", None) == index)
-    if len(options) == 1 and isinstance(options[0], Place):
+    if len(options) == 1 and isinstance(options[0], S.Place):
         return play(options[0])
     if options:
         return Ask(f"Your {obs.expeditions[viewer_seat(obs)][index]}: what now?", options)
@@ -124,15 +112,15 @@ def choose_expedition(
 
 def start_expedition(obs: KarakorumObservation, legal: Sequence[Action]) -> Outcome:
     """The slot that starts a new expedition was chosen: with which card, or why not."""
-    starts = tuple(a for a in legal if isinstance(a, Place) and a.expedition is None)
+    starts = tuple(a for a in legal if isinstance(a, S.Place) and a.expedition is None)
     if len(starts) == 1:
         return play(starts[0])
     if starts:
         return Ask("Start a new expedition with which card?", starts)
     if obs.step is Step.PLACE and obs.held[obs.current]:
-        return play(Place(obs.held[obs.current][0], None))  # the engine says why not
+        return play(S.Place(obs.held[obs.current][0], None))  # the engine says why not
     if obs.table:
-        return play(Place(obs.table[0], None))  # refused: taking comes first
+        return play(S.Place(obs.table[0], None))  # refused: taking comes first
     if not legal:
         return play()  # not this player's turn: the host says whose it is
     return Say("There is no card to start an expedition with.", warning=True)
@@ -148,10 +136,10 @@ def meant_on(obs: KarakorumObservation, index: int) -> Action:
     exp = obs.expeditions[viewer_seat(obs)][index]
     held = sorted(obs.held[obs.current], key=lambda card: card.color is not exp.color)
     if obs.step is Step.PLACE and held:
-        return Place(held[0], index)
+        return S.Place(held[0], index)
     if len(exp.cards) >= C.MIN_SCORING_CARDS:
-        return Score(index, None)
-    return Remove(index)
+        return S.Score(index, None)
+    return S.Remove(index)
 
 
 # -- marking ------------------------------------------------------------------------
@@ -175,7 +163,7 @@ def marked_gesture(obs: KarakorumObservation, marks: Marks[Card]) -> Marked | No
     names = listed([f"the {card}" for card in marks])
     if obs.step is Step.PLACE:
         return Marked(f"Place {names}: choose its expedition, or + new exped.", keys="Esc clears")
-    takes = tuple(Take(card) for card in marks)
+    takes = tuple(S.Take(card) for card in marks)
     return Marked(f"Take {names}", takes, "Enter takes, Esc clears", question=True)
 
 
@@ -190,16 +178,16 @@ def marks_fit(obs: KarakorumObservation, legal: Sequence[Action], marks: Marks[C
 def hint_places(obs: KarakorumObservation, action: Action) -> list[Spot]:
     """The slots of the table row and the expeditions a decision acts on."""
     cards = row_cards(obs)
-    if isinstance(action, Reveal):
+    if isinstance(action, S.Reveal):
         return [(TABLE_ROW, 0)]
-    if isinstance(action, StopRevealing | StopTaking | Pass | Done):
+    if isinstance(action, S.StopRevealing | S.StopTaking | S.Pass | S.Done):
         return [(TABLE_ROW, STOP_SLOT)]
-    if isinstance(action, Take):
+    if isinstance(action, S.Take):
         return spot_of(TABLE_ROW, cards, action.card, offset=1)  # the deck's slot comes first
-    if isinstance(action, Place) and action.card in cards:
+    if isinstance(action, S.Place) and action.card in cards:
         target = NEW_SLOT if action.expedition is None else action.expedition
         return [*spot_of(TABLE_ROW, cards, action.card, offset=1), (EXP_ROW, target)]
-    if isinstance(action, Remove | Score):
+    if isinstance(action, S.Remove | S.Score):
         return [(EXP_ROW, action.expedition)]
     return []
 
@@ -213,28 +201,28 @@ def turn_places(obs: KarakorumObservation, legal: Sequence[Action]) -> list[Spot
     """
     if obs.step is Step.PLACE:
         held = obs.held[obs.current]
-        places = [a for a in legal if isinstance(a, Place)]
+        places = [a for a in legal if isinstance(a, S.Place)]
         placeable = {a.card for a in places}
         slots = [i for i, card in enumerate(held) if card in placeable]
         if slots:
             card = held[slots[0]]
             target = next(a.expedition for a in places if a.card == card)
             return [(TABLE_ROW, 1 + slots[0]), (EXP_ROW, NEW_SLOT if target is None else target)]
-        scores = [a.expedition for a in legal if isinstance(a, Score)]
-        removes = [a.expedition for a in legal if isinstance(a, Remove)]
-        usable = scores or ([] if Done() in legal else removes)
+        scores = [a.expedition for a in legal if isinstance(a, S.Score)]
+        removes = [a.expedition for a in legal if isinstance(a, S.Remove)]
+        usable = scores or ([] if S.Done() in legal else removes)
         return [(EXP_ROW, usable[0])] if usable else [(TABLE_ROW, STOP_SLOT)]
     if obs.step is Step.REVEAL:
         return [(TABLE_ROW, 0)]
-    takes = [obs.table.index(a.card) for a in legal if isinstance(a, Take)]
+    takes = [obs.table.index(a.card) for a in legal if isinstance(a, S.Take)]
     return [(TABLE_ROW, 1 + takes[0] if takes else STOP_SLOT)]
 
 
 def news_weight(action: Action) -> int:
     """How telling another player's decision is: scoring and removing the most, then taking
     and placing, then revealing; stopping, passing and ending a turn the least."""
-    if isinstance(action, Score | Remove):
+    if isinstance(action, S.Score | S.Remove):
         return 3
-    if isinstance(action, Take | Place):
+    if isinstance(action, S.Take | S.Place):
         return 2
-    return 1 if isinstance(action, Reveal) else 0
+    return 1 if isinstance(action, S.Reveal) else 0
