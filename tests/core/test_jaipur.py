@@ -655,14 +655,14 @@ def test_deck_of_55_counts_every_kind_as_the_rulings_list_it():
 
 def test_goods_token_piles_hold_the_rulings_values_top_first():
     state = table_21()
-    assert state.goods_piles == (
-        (7, 7, 5, 5, 5),
-        (6, 6, 5, 5, 5),
-        (5, 5, 5, 5, 5),
-        (5, 3, 3, 2, 2, 1, 1),
-        (5, 3, 3, 2, 2, 1, 1),
-        (4, 3, 2, 1, 1, 1, 1, 1, 1),
-    )
+    assert dict(zip(GOODS, state.goods_piles, strict=True)) == {
+        Card.DIAMONDS: (7, 7, 5, 5, 5),
+        Card.GOLD: (6, 6, 5, 5, 5),
+        Card.SILVER: (5, 5, 5, 5, 5),
+        Card.CLOTH: (5, 3, 3, 2, 2, 1, 1),
+        Card.SPICE: (5, 3, 3, 2, 2, 1, 1),
+        Card.LEATHER: (4, 3, 2, 1, 1, 1, 1, 1, 1),
+    }
 
 
 def test_bonus_piles_hold_the_rulings_values():

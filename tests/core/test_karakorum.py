@@ -12,24 +12,10 @@ import pytest
 from attrs import evolve
 
 from karavan_core import get_game
+from karavan_core.games.karakorum import state as S  # its decisions: S.Take, S.Place, ...
 from karavan_core.games.karakorum.components import GoalKind, Peak
 from karavan_core.games.karakorum.rules import ALL_CARDS, ALL_GOALS, can_place_all, has_room
-from karavan_core.games.karakorum.state import (
-    Card,
-    Done,
-    Expedition,
-    Goal,
-    KarakorumObservation,
-    Pass,
-    Place,
-    Remove,
-    Reveal,
-    Score,
-    Step,
-    StopRevealing,
-    StopTaking,
-    Take,
-)
+from karavan_core.games.karakorum.state import Card, Expedition, Goal, KarakorumObservation, Step
 from tests.core.rules_helpers import log_line, preview, prompt
 from tests.core.rules_helpers import refuse as refuse_in
 
@@ -102,7 +88,7 @@ def test_setup_reveals_the_first_card_for_the_active_player(players):
     assert len(state.table) == 1 and len(state.deck) == 119
     assert state.tracks == ((0, 0, 0),) * players
     assert state.goals == ALL_GOALS
-    assert GAME.legal_actions(state) == [Reveal(), StopRevealing()]
+    assert GAME.legal_actions(state) == [S.Reveal(), S.StopRevealing()]
 
 
 def test_first_player_is_drawn_from_the_seed_when_not_given():
@@ -119,20 +105,20 @@ def test_the_active_player_reveals_at_most_players_plus_one():
     deck = (card(R, 1), card(R, 2), card(R, 3), card(G, 4))
     state = table(3, table=(card(Y, 1),), deck=deck)
     for revealed in (2, 3):
-        state = GAME.apply(state, Reveal())
+        state = GAME.apply(state, S.Reveal())
         assert len(state.table) == revealed and state.step is Step.REVEAL
-    state = GAME.apply(state, Reveal())  # the fourth card is the limit for three players
+    state = GAME.apply(state, S.Reveal())  # the fourth card is the limit for three players
     assert len(state.table) == 4 and state.step is Step.TAKE
-    assert "reveal" in refuse(state, Reveal())
-    assert log_line(GAME, table(3, table=(card(Y, 1),), deck=deck), Reveal()).endswith(
+    assert "reveal" in refuse(state, S.Reveal())
+    assert log_line(GAME, table(3, table=(card(Y, 1),), deck=deck), S.Reveal()).endswith(
         "Adam reveals the red 1 (1 axe)."
     )
 
 
 def test_revealing_the_last_card_makes_the_last_round():
     state = table(2, table=(card(Y, 1),), deck=(card(R, 2),))
-    text = log_line(GAME, state, Reveal())
-    state = GAME.apply(state, Reveal())
+    text = log_line(GAME, state, S.Reveal())
+    state = GAME.apply(state, S.Reveal())
     assert state.deck == () and state.step is Step.TAKE  # nothing left to reveal
     assert "last round" in text
 
@@ -152,36 +138,36 @@ def test_rulebook_example_round():
         deck=(r7, g4, r4, g5, *rest),
         expeditions=((), (), (), tatiana),
     )
-    state = play(state, Reveal(), Reveal(), Reveal(), Reveal())
+    state = play(state, S.Reveal(), S.Reveal(), S.Reveal(), S.Reveal())
     assert state.table == (r5, r7, g4, r4, g5) and state.step is Step.TAKE
 
-    state = GAME.apply(state, Take(r5))
+    state = GAME.apply(state, S.Take(r5))
     assert state.step is Step.TAKE_MORE
-    assert set(GAME.legal_actions(state)) == {Take(r7), Take(r4), StopTaking()}
-    assert "red" in refuse(state, Take(g4))
-    text = log_line(GAME, state, Take(r7))
+    assert set(GAME.legal_actions(state)) == {S.Take(r7), S.Take(r4), S.StopTaking()}
+    assert "red" in refuse(state, S.Take(g4))
+    text = log_line(GAME, state, S.Take(r7))
     assert text == "Adam also takes the red 7 (2 axes)."
-    state = play(state, Take(r7), StopTaking())
+    state = play(state, S.Take(r7), S.StopTaking())
 
     assert state.step is Step.OTHERS and state.current == 1
-    assert set(GAME.legal_actions(state)) == {Take(g4), Take(r4), Take(g5), Pass()}
-    state = play(state, Take(g4))
+    assert set(GAME.legal_actions(state)) == {S.Take(g4), S.Take(r4), S.Take(g5), S.Pass()}
+    state = play(state, S.Take(g4))
     assert state.current == 2
-    state = GAME.apply(state, Take(r4))
+    state = GAME.apply(state, S.Take(r4))
     # Tatiana could place the green 5 nowhere: she passes without being asked.
     assert g5 in state.discard and state.table == ()
     assert state.held == ((r5, r7), (g4,), (r4,), ())
 
     # Placing goes in player order from Adam.
     assert state.step is Step.PLACE and state.current == 0
-    assert Place(r7, None) in GAME.legal_actions(state)
-    state = play(state, Place(r5, None), Place(r7, 0))
+    assert S.Place(r7, None) in GAME.legal_actions(state)
+    state = play(state, S.Place(r5, None), S.Place(r7, 0))
     assert state.expeditions[0] == (Expedition((r5, r7)),)  # turn over: no longer fresh
     assert state.current == 1
-    state = GAME.apply(state, Place(g4, None))
+    state = GAME.apply(state, S.Place(g4, None))
     assert state.current == 2
-    text = log_line(GAME, state, Place(r4, None))
-    state = GAME.apply(state, Place(r4, None))
+    text = log_line(GAME, state, S.Place(r4, None))
+    state = GAME.apply(state, S.Place(r4, None))
     assert state.round == 1 and state.active == 1 and state.step is Step.REVEAL
     assert state.table == rest[:1]
     assert "Paulina holds the first-player marker and reveals the yellow 2" in text
@@ -202,15 +188,15 @@ def test_a_card_may_be_taken_only_if_it_can_be_placed_counting_removals():
         expeditions=((), exps),
         tracks=((0, 0, 0), (0, 2, 0)),
     )
-    assert GAME.legal_actions(state) == [Take(g2), Pass()]
-    assert "even after removing" in refuse(state, Take(y2))
-    state = GAME.apply(state, Take(g2))  # Adam has nothing to place; Paulina places
+    assert GAME.legal_actions(state) == [S.Take(g2), S.Pass()]
+    assert "even after removing" in refuse(state, S.Take(y2))
+    state = GAME.apply(state, S.Take(g2))  # Adam has nothing to place; Paulina places
     assert state.step is Step.PLACE and state.current == 1
-    assert GAME.legal_actions(state) == [Remove(2)]
-    assert "start another expedition" in refuse(state, Place(g2, None))
-    state = GAME.apply(state, Remove(2))
+    assert GAME.legal_actions(state) == [S.Remove(2)]
+    assert "start another expedition" in refuse(state, S.Place(g2, None))
+    state = GAME.apply(state, S.Remove(2))
     assert state.tracks[1] == (0, 0, 0)  # 2 - 3, but never below the base camp
-    assert GAME.legal_actions(state) == [Place(g2, None)]
+    assert GAME.legal_actions(state) == [S.Place(g2, None)]
 
 
 def test_active_player_who_can_place_nothing_reveals_to_the_limit_and_takes_nothing():
@@ -221,7 +207,7 @@ def test_active_player_who_can_place_nothing_reveals_to_the_limit_and_takes_noth
         1, (card(Y, 3),), (), expeditions=(blocked, ()), deck=(*low, card(R, 8), card(G, 8))
     )
     # Paulina places her card; the next round is Adam's, who cannot stop revealing.
-    state = GAME.apply(state, Place(card(Y, 3), None))
+    state = GAME.apply(state, S.Place(card(Y, 3), None))
     assert state.active == 0 and state.held[0] == ()
     assert state.table == low  # revealed up to the limit of three
     assert state.step is Step.OTHERS and state.current == 1
@@ -231,16 +217,16 @@ def test_the_active_player_cannot_stop_revealing_while_nothing_can_be_taken():
     blocked = (ex(R, 3, 4, 5), ex(R, 4, 5, 6), ex(G, 3, 4, 5), ex(Y, 3, 4, 5))
     state = table(3, table=(card(R, 1),), deck=(card(G, 1), card(Y, 7), card(R, 2)))
     state = evolve(state, expeditions=(blocked, (), ()))
-    state = GAME.apply(state, Reveal())  # the green 1 fits nowhere either: one more follows
+    state = GAME.apply(state, S.Reveal())  # the green 1 fits nowhere either: one more follows
     assert state.table == (card(R, 1), card(G, 1), card(Y, 7))
     assert state.step is Step.REVEAL  # the yellow 7 fits on the yellow expedition
 
 
 def test_the_active_player_must_take_and_cannot_pass():
     state = table(2, step=Step.TAKE, table=(card(R, 1),))
-    assert GAME.legal_actions(state) == [Take(card(R, 1))]
-    assert "cannot pass" in refuse(state, Pass())
-    assert refuse(state, StopTaking())
+    assert GAME.legal_actions(state) == [S.Take(card(R, 1))]
+    assert "cannot pass" in refuse(state, S.Pass())
+    assert refuse(state, S.StopTaking())
 
 
 def test_more_cards_only_of_the_same_peak():
@@ -252,9 +238,13 @@ def test_more_cards_only_of_the_same_peak():
         table=(card(R, 3), card(R, 2), card(R, 8), card(G, 8)),
         expeditions=(exps, ()),
     )
-    state = GAME.apply(state, Take(card(R, 3)))
-    assert set(GAME.legal_actions(state)) == {Take(card(R, 2)), Take(card(R, 8)), StopTaking()}
-    assert "Further cards must be red" in refuse(state, Take(card(G, 8)))
+    state = GAME.apply(state, S.Take(card(R, 3)))
+    assert set(GAME.legal_actions(state)) == {
+        S.Take(card(R, 2)),
+        S.Take(card(R, 8)),
+        S.StopTaking(),
+    }
+    assert "Further cards must be red" in refuse(state, S.Take(card(G, 8)))
 
 
 # -- the active player's special cases -----------------------------------------------------
@@ -263,14 +253,14 @@ def test_more_cards_only_of_the_same_peak():
 def test_split_between_two_expeditions_and_score_both():
     r4, r8 = card(R, 4), card(R, 8)
     state = placing(0, (r4, r8), (ex(R, 2, 3), ex(R, 5, 6, 7)))
-    state = play(state, Place(r4, 0), Place(r8, 1))
+    state = play(state, S.Place(r4, 0), S.Place(r8, 1))
     legal = GAME.legal_actions(state)
-    assert {Score(0, None), Score(1, None), Score(1, GoalKind.FOUR), Done()} <= set(legal)
-    assert Score(1, GoalKind.DOUBLE) in legal  # two red expeditions of three or more
-    state = play(state, Score(0, None))  # 3 axes
+    assert {S.Score(0, None), S.Score(1, None), S.Score(1, GoalKind.FOUR), S.Done()} <= set(legal)
+    assert S.Score(1, GoalKind.DOUBLE) in legal  # two red expeditions of three or more
+    state = play(state, S.Score(0, None))  # 3 axes
     assert state.tracks[0] == (3, 0, 0)
-    assert GAME.legal_actions(state)[0] == Score(0, None)  # the 4-card one moved down
-    state = GAME.apply(state, Score(0, GoalKind.FOUR))
+    assert GAME.legal_actions(state)[0] == S.Score(0, None)  # the 4-card one moved down
+    state = GAME.apply(state, S.Score(0, GoalKind.FOUR))
     assert state.tracks[0] == (8, 0, 0) and state.expeditions[0] == ()
     assert state.claimed[0] == (Goal(R, GoalKind.FOUR),)
 
@@ -278,12 +268,12 @@ def test_split_between_two_expeditions_and_score_both():
 def test_start_a_second_expedition_of_the_same_colour():
     r2, r8 = card(R, 2), card(R, 8)
     state = placing(0, (r2, r8), (ex(R, 5, 6, 7),))
-    assert Place(r2, None) in GAME.legal_actions(state)
+    assert S.Place(r2, None) in GAME.legal_actions(state)
     # The 8 must not go on a new expedition: the 2 would then fit nowhere.
     legal = GAME.legal_actions(state)
-    assert Place(r8, 0) in legal and Place(r8, None) not in legal
-    assert "nowhere to go" in refuse(state, Place(r8, None))
-    state = play(state, Place(r8, 0), Place(r2, None))
+    assert S.Place(r8, 0) in legal and S.Place(r8, None) not in legal
+    assert "nowhere to go" in refuse(state, S.Place(r8, None))
+    state = play(state, S.Place(r8, 0), S.Place(r2, None))
     assert [len(e.cards) for e in state.expeditions[0]] == [4, 1]
 
 
@@ -292,22 +282,22 @@ def test_add_score_then_restart_a_new_expedition():
     r5, r1 = card(R, 5), card(R, 1)
     exps = (ex(R, 2, 3, 4), ex(G, 1, 2, 3), ex(Y, 1, 2, 3), ex(R, 6, 7, 8))
     state = table(2, step=Step.TAKE, table=(r5, r1, card(G, 8)), expeditions=(exps, ()))
-    assert GAME.legal_actions(state) == [Take(r5), Take(card(G, 8))]  # the 1 fits nowhere
-    state = GAME.apply(state, Take(r5))
-    assert Take(r1) in GAME.legal_actions(state)  # fine once an expedition is scored
-    state = play(state, Take(r1), Pass())  # no red left: Paulina leaves the green 8
+    assert GAME.legal_actions(state) == [S.Take(r5), S.Take(card(G, 8))]  # the 1 fits nowhere
+    state = GAME.apply(state, S.Take(r5))
+    assert S.Take(r1) in GAME.legal_actions(state)  # fine once an expedition is scored
+    state = play(state, S.Take(r1), S.Pass())  # no red left: Paulina leaves the green 8
     assert state.step is Step.PLACE and state.current == 0
-    assert GAME.legal_actions(state) == [Place(r5, 0)]
-    state = GAME.apply(state, Place(r5, 0))
-    assert "Place every card you took first" in refuse(state, Done())
+    assert GAME.legal_actions(state) == [S.Place(r5, 0)]
+    state = GAME.apply(state, S.Place(r5, 0))
+    assert "Place every card you took first" in refuse(state, S.Done())
     assert set(GAME.legal_actions(state)) == {
-        Score(0, None),
-        Score(0, GoalKind.FOUR),
-        Score(0, GoalKind.DOUBLE),  # the 6-7-8 is a second red expedition of three
+        S.Score(0, None),
+        S.Score(0, GoalKind.FOUR),
+        S.Score(0, GoalKind.DOUBLE),  # the 6-7-8 is a second red expedition of three
     }
-    state = GAME.apply(state, Score(0, GoalKind.FOUR))
-    assert GAME.legal_actions(state) == [Place(r1, None)]
-    state = GAME.apply(state, Place(r1, None))
+    state = GAME.apply(state, S.Score(0, GoalKind.FOUR))
+    assert GAME.legal_actions(state) == [S.Place(r1, None)]
+    state = GAME.apply(state, S.Place(r1, None))
     assert state.expeditions[0][-1] == Expedition((r1,))
     assert state.round == 1 and state.active == 1  # Adam's turn, and the round, are over
 
@@ -328,9 +318,9 @@ def test_placing_a_card_that_would_strand_another_is_refused():
     r4, r6 = card(R, 4), card(R, 6)
     exps = (ex(R, 3), ex(G, 1, 2, 3), ex(Y, 1, 2, 3), ex(R, 7, 8, 8))
     state = placing(0, (r4, r6), exps)
-    assert set(GAME.legal_actions(state)) == {Place(r4, 0), Remove(0)}
-    assert "nowhere to go" in refuse(state, Place(r6, 0))
-    state = play(state, Place(r4, 0), Place(r6, 0))
+    assert set(GAME.legal_actions(state)) == {S.Place(r4, 0), S.Remove(0)}
+    assert "nowhere to go" in refuse(state, S.Place(r6, 0))
+    state = play(state, S.Place(r4, 0), S.Place(r6, 0))
     assert state.expeditions[0][0] == Expedition((card(R, 3), r4, r6), fresh=True)
 
 
@@ -339,10 +329,10 @@ def test_placing_a_card_that_would_strand_another_is_refused():
 
 def test_cards_go_on_an_expedition_of_their_colour_never_lower():
     state = placing(0, (card(R, 4),), (ex(R, 5), ex(G, 1)))
-    assert "at least as high" in refuse(state, Place(card(R, 4), 0))
-    assert "green" in refuse(state, Place(card(R, 4), 1))
-    assert "not taken" in refuse(state, Place(card(R, 6), None))
-    assert "no such expedition" in refuse(state, Place(card(R, 4), 3))
+    assert "at least as high" in refuse(state, S.Place(card(R, 4), 0))
+    assert "green" in refuse(state, S.Place(card(R, 4), 1))
+    assert "not taken" in refuse(state, S.Place(card(R, 6), None))
+    assert "no such expedition" in refuse(state, S.Place(card(R, 4), 3))
 
 
 def test_expedition_limits():
@@ -354,7 +344,7 @@ def test_expedition_limits():
     assert has_room([R, G, Y], G)
     assert not has_room([R, G, Y, Y], R)
     state = placing(0, (card(G, 1),), (ex(R, 1, 2, 3), ex(R, 4, 5, 6), ex(G, 5, 6, 7)))
-    assert "at most one per peak plus one extra" in refuse(state, Place(card(G, 1), None))
+    assert "at most one per peak plus one extra" in refuse(state, S.Place(card(G, 1), None))
 
 
 # -- removal -------------------------------------------------------------------------------
@@ -365,25 +355,25 @@ def test_removal_costs_three_and_stops_at_zero():
         0, (card(Y, 1),), (ex(R, 1, 2), ex(G, 4), ex(G, 1, 2, 3)), tracks=((7, 1, 0), (0, 0, 0))
     )
     legal = GAME.legal_actions(state)
-    assert Remove(0) in legal and Remove(1) in legal and Remove(2) not in legal
-    assert "three or more" in refuse(state, Remove(2))
-    text = log_line(GAME, state, Remove(0))
-    state = play(state, Remove(0))
+    assert S.Remove(0) in legal and S.Remove(1) in legal and S.Remove(2) not in legal
+    assert "three or more" in refuse(state, S.Remove(2))
+    text = log_line(GAME, state, S.Remove(0))
+    state = play(state, S.Remove(0))
     assert state.tracks[0] == (4, 1, 0)
     assert "goes back from 7 to 4" in text
-    state = play(state, Remove(0))
+    state = play(state, S.Remove(0))
     assert state.tracks[0] == (4, 0, 0)  # 1 - 3 stops at the base camp
     assert len(state.discard) >= 3
 
 
 def test_an_expedition_just_added_to_cannot_be_removed():
     state = placing(0, (card(R, 3),), (ex(R, 1),))
-    state = GAME.apply(state, Place(card(R, 3), 0))
+    state = GAME.apply(state, S.Place(card(R, 3), 0))
     # Nothing to decide any more: the turn ended by itself, the expedition kept.
     assert state.expeditions[0] == (Expedition((card(R, 1), card(R, 3))),)
     state = placing(0, (card(R, 3), card(R, 4)), (ex(R, 1),))
-    state = GAME.apply(state, Place(card(R, 3), 0))
-    assert "just added" in refuse(state, Remove(0))
+    state = GAME.apply(state, S.Place(card(R, 3), 0))
+    assert "just added" in refuse(state, S.Remove(0))
 
 
 # -- scoring and goals ---------------------------------------------------------------------
@@ -391,26 +381,26 @@ def test_an_expedition_just_added_to_cannot_be_removed():
 
 def test_scoring_needs_three_cards_and_a_card_added_this_turn():
     state = placing(0, (card(R, 3), card(R, 4)), (ex(R, 1), ex(G, 1, 2, 3)))
-    assert "received a card" in refuse(state, Score(1, None))
-    state = GAME.apply(state, Place(card(R, 3), 0))
-    assert "at least 3 cards" in refuse(state, Score(0, None))
+    assert "received a card" in refuse(state, S.Score(1, None))
+    state = GAME.apply(state, S.Place(card(R, 3), 0))
+    assert "at least 3 cards" in refuse(state, S.Score(0, None))
 
 
 def test_score_by_axes():
     state = placing(0, (card(Y, 8, 3),), (ex(Y, 1, 2, axes=2),), tracks=((0, 0, 4), (0, 0, 0)))
-    state = GAME.apply(state, Place(card(Y, 8, 3), 0))
-    assert GAME.legal_actions(state) == [Score(0, None), Done()]  # no goal is met
-    text = log_line(GAME, state, Score(0, None))
-    state = GAME.apply(state, Score(0, None))
+    state = GAME.apply(state, S.Place(card(Y, 8, 3), 0))
+    assert GAME.legal_actions(state) == [S.Score(0, None), S.Done()]  # no goal is met
+    text = log_line(GAME, state, S.Score(0, None))
+    state = GAME.apply(state, S.Score(0, None))
     assert state.tracks[0] == (0, 0, 11) and state.expeditions[0] == ()
     assert "by its 7 axes" in text and "from 4 to 11" in text
 
 
 def test_four_card_goal():
     state = placing(0, (card(G, 4),), (ex(G, 1, 2, 3, axes=0),))
-    state = GAME.apply(state, Place(card(G, 4), 0))
-    assert set(GAME.legal_actions(state)) == {Score(0, None), Score(0, GoalKind.FOUR), Done()}
-    state = GAME.apply(state, Score(0, GoalKind.FOUR))
+    state = GAME.apply(state, S.Place(card(G, 4), 0))
+    assert set(GAME.legal_actions(state)) == {S.Score(0, None), S.Score(0, GoalKind.FOUR), S.Done()}
+    state = GAME.apply(state, S.Score(0, GoalKind.FOUR))
     assert state.tracks[0] == (0, 5, 0)
     assert Goal(G, GoalKind.FOUR) not in state.goals
     assert state.claimed[0] == (Goal(G, GoalKind.FOUR),)
@@ -418,9 +408,9 @@ def test_four_card_goal():
 
 def test_six_card_goal():
     state = placing(0, (card(R, 8),), (ex(R, 1, 2, 3, 4, 5, axes=0),))
-    state = GAME.apply(state, Place(card(R, 8), 0))
-    assert {Score(0, GoalKind.SIX), Score(0, GoalKind.FOUR)} <= set(GAME.legal_actions(state))
-    state = GAME.apply(state, Score(0, GoalKind.SIX))
+    state = GAME.apply(state, S.Place(card(R, 8), 0))
+    assert {S.Score(0, GoalKind.SIX), S.Score(0, GoalKind.FOUR)} <= set(GAME.legal_actions(state))
+    state = GAME.apply(state, S.Score(0, GoalKind.SIX))
     assert state.tracks[0] == (12, 0, 0)
     assert Goal(R, GoalKind.FOUR) in state.goals  # only one goal per scoring
 
@@ -428,10 +418,10 @@ def test_six_card_goal():
 def test_double_three_card_goal_discards_both_expeditions():
     exps = (ex(Y, 1, 2), ex(G, 4), ex(Y, 5, 6, 7, axes=0))
     state = placing(0, (card(Y, 3),), exps)
-    state = GAME.apply(state, Place(card(Y, 3), 0))
-    assert Score(0, GoalKind.DOUBLE) in GAME.legal_actions(state)
-    text = log_line(GAME, state, Score(0, GoalKind.DOUBLE))
-    state = GAME.apply(state, Score(0, GoalKind.DOUBLE))
+    state = GAME.apply(state, S.Place(card(Y, 3), 0))
+    assert S.Score(0, GoalKind.DOUBLE) in GAME.legal_actions(state)
+    text = log_line(GAME, state, S.Score(0, GoalKind.DOUBLE))
+    state = GAME.apply(state, S.Score(0, GoalKind.DOUBLE))
     assert state.tracks[0] == (0, 0, 10)
     assert state.expeditions[0] == (ex(G, 4),)
     assert "Both yellow expeditions are discarded" in text
@@ -439,27 +429,27 @@ def test_double_three_card_goal_discards_both_expeditions():
 
 def test_ten_axe_goal():
     state = placing(0, (card(R, 8, 1),), (ex(R, 1, 2, 3, axes=3),))
-    state = GAME.apply(state, Place(card(R, 8, 1), 0))
+    state = GAME.apply(state, S.Place(card(R, 8, 1), 0))
     legal = GAME.legal_actions(state)
-    assert Score(0, GoalKind.AXES) in legal and Score(0, GoalKind.FOUR) in legal
-    state = GAME.apply(state, Score(0, GoalKind.AXES))
+    assert S.Score(0, GoalKind.AXES) in legal and S.Score(0, GoalKind.FOUR) in legal
+    state = GAME.apply(state, S.Score(0, GoalKind.AXES))
     assert state.tracks[0] == (15, 0, 0)
 
 
 def test_a_goal_card_is_used_once_by_anyone():
     goals = tuple(g for g in ALL_GOALS if g != Goal(G, GoalKind.FOUR))
     state = placing(0, (card(G, 4),), (ex(G, 1, 2, 3, axes=0),), goals=goals)
-    state = GAME.apply(state, Place(card(G, 4), 0))
-    assert Score(0, GoalKind.FOUR) not in GAME.legal_actions(state)
-    assert "no longer available" in refuse(state, Score(0, GoalKind.FOUR))
-    assert "does not meet" in refuse(state, Score(0, GoalKind.SIX))
+    state = GAME.apply(state, S.Place(card(G, 4), 0))
+    assert S.Score(0, GoalKind.FOUR) not in GAME.legal_actions(state)
+    assert "no longer available" in refuse(state, S.Score(0, GoalKind.FOUR))
+    assert "does not meet" in refuse(state, S.Score(0, GoalKind.SIX))
 
 
 def test_track_overflow_past_thirty_is_lost():
     state = placing(0, (card(R, 8, 3),), (ex(R, 1, 2, axes=3),), tracks=((28, 0, 0), (0, 0, 0)))
-    state = GAME.apply(state, Place(card(R, 8, 3), 0))
-    text = log_line(GAME, state, Score(0, None))
-    state = GAME.apply(state, Score(0, None))
+    state = GAME.apply(state, S.Place(card(R, 8, 3), 0))
+    text = log_line(GAME, state, S.Score(0, None))
+    state = GAME.apply(state, S.Score(0, None))
     assert state.tracks[0] == (30, 0, 0)
     assert "7 beyond 30 are lost" in text
 
@@ -468,16 +458,16 @@ def test_all_three_markers_on_thirty_win_at_once():
     state = placing(
         1, (card(Y, 8, 3),), (ex(Y, 1, 2, axes=3),), tracks=((29, 29, 29), (30, 30, 25))
     )
-    state = GAME.apply(state, Place(card(Y, 8, 3), 0))
-    text = log_line(GAME, state, Score(0, None))
-    state = GAME.apply(state, Score(0, None))
+    state = GAME.apply(state, S.Place(card(Y, 8, 3), 0))
+    text = log_line(GAME, state, S.Score(0, None))
+    state = GAME.apply(state, S.Score(0, None))
     assert state.step is Step.OVER and state.to_move is None
     assert state.instant_winner == 1 and GAME.legal_actions(state) == []
     result = GAME.result(state)
     assert result.winners == (1,)
     assert "Paulina has all three markers on 30 and wins at once." in result.notes
     assert "wins at once!" in text
-    assert "The game is over." in refuse(state, Done())
+    assert "The game is over." in refuse(state, S.Done())
 
 
 # -- the end of the game -------------------------------------------------------------------
@@ -495,9 +485,9 @@ def test_final_cancelling_scores_axes_and_removes_small_expeditions():
         expeditions=(adam, paulina),
         tracks=((0, 4, 0), (2, 0, 29)),
     )
-    assert GAME.legal_actions(state) == [Done()]
-    text = log_line(GAME, state, Done())
-    state = GAME.apply(state, Done())
+    assert GAME.legal_actions(state) == [S.Done()]
+    text = log_line(GAME, state, S.Done())
+    state = GAME.apply(state, S.Done())
     assert state.step is Step.OVER and state.active == 1
     assert state.tracks == ((0, 12, 0), (0, 0, 30))  # red 0 - 3 stays at 0
     assert state.expeditions == ((), ())
@@ -515,7 +505,7 @@ def test_final_cancelling_starts_with_the_new_active_player():
         0, (), adam, deck=(), expeditions=(adam, paulina), tracks=((29, 30, 30), (30, 30, 29))
     )
     state = evolve(state, expeditions=((ex(R, 1, 2, 3, fresh=True),), paulina))
-    state = GAME.apply(state, Done())
+    state = GAME.apply(state, S.Done())
     assert state.instant_winner == 1
     assert GAME.result(state).winners == (1,)
 
@@ -589,14 +579,14 @@ def test_observation_hides_the_deck_order_only():
 def test_describe_and_prompt_read_naturally():
     state = table(2, table=(card(R, 5),), deck=(card(G, 2), card(G, 3)))
     assert prompt(GAME, state) == "Adam: reveal another card or stop (1 of at most 3 revealed)"
-    assert log_line(GAME, state, StopRevealing()) == (
+    assert log_line(GAME, state, S.StopRevealing()) == (
         "Adam stops revealing with 1 card on the table."
     )
-    state = GAME.apply(state, StopRevealing())
-    assert log_line(GAME, state, Take(card(R, 5))).startswith("Adam takes the red 5 (1 axe).")
+    state = GAME.apply(state, S.StopRevealing())
+    assert log_line(GAME, state, S.Take(card(R, 5))).startswith("Adam takes the red 5 (1 axe).")
     state = placing(0, (card(R, 5),), ())
     assert prompt(GAME, state) == "Adam: place the red 5 (1 axe)"
-    assert log_line(GAME, state, Place(card(R, 5), None)).startswith(
+    assert log_line(GAME, state, S.Place(card(R, 5), None)).startswith(
         "Adam starts a new red expedition with the red 5 (1 axe)."
     )
 
@@ -608,12 +598,12 @@ def test_quick_checks_agree_with_the_legal_list():
         state = GAME.new_game(NAMES[: 2 + seed % 3], seed)
         while not GAME.is_over(state):
             legal = GAME.legal_actions(state)
-            candidates = {Reveal(), StopRevealing(), StopTaking(), Pass(), Done()}
-            candidates |= {Take(c) for c in state.table}
+            candidates = {S.Reveal(), S.StopRevealing(), S.StopTaking(), S.Pass(), S.Done()}
+            candidates |= {S.Take(c) for c in state.table}
             for c in state.held[state.current]:
-                candidates |= {Place(c, i) for i in (None, 0, 1, 2, 3)}
-            candidates |= {Remove(i) for i in range(4)}
-            candidates |= {Score(i, k) for i in range(4) for k in (None, *GoalKind)}
+                candidates |= {S.Place(c, i) for i in (None, 0, 1, 2, 3)}
+            candidates |= {S.Remove(i) for i in range(4)}
+            candidates |= {S.Score(i, k) for i in range(4) for k in (None, *GoalKind)}
             for action in candidates:
                 assert (GAME.why_illegal(state, action) is None) == (action in legal), action
             state = GAME.apply(state, legal[rng.randrange(len(legal))])
@@ -621,10 +611,10 @@ def test_quick_checks_agree_with_the_legal_list():
 
 def test_the_words_before_a_reveal_never_name_the_face_down_card():
     state = table(2, table=(card(Y, 1),), deck=(card(R, 6, 3), card(G, 2)))
-    assert preview(GAME, state, Reveal()) == "Adam reveals the next card of the deck."
-    assert log_line(GAME, state, Reveal()).startswith("Adam reveals the red 6 (3 axes).")
+    assert preview(GAME, state, S.Reveal()) == "Adam reveals the next card of the deck."
+    assert log_line(GAME, state, S.Reveal()).startswith("Adam reveals the red 6 (3 axes).")
     last = table(2, table=(card(Y, 1),), deck=(card(R, 6, 3),))
-    assert preview(GAME, last, Reveal()) == (
+    assert preview(GAME, last, S.Reveal()) == (
         "Adam reveals the next card of the deck (the last card of the deck)."
     )
 
@@ -653,10 +643,10 @@ def test_the_active_player_may_take_any_number_of_one_colour():
     """'They can take more, as long as they are of the same peak': here all three reds."""
     reds = (card(R, 2), card(R, 5), card(R, 7))
     state = table(3, step=Step.TAKE, table=(*reds, card(G, 3)))
-    state = play(state, Take(reds[1]), Take(reds[0]))
+    state = play(state, S.Take(reds[1]), S.Take(reds[0]))
     assert state.step is Step.TAKE_MORE
-    assert set(GAME.legal_actions(state)) == {Take(reds[2]), StopTaking()}
-    state = GAME.apply(state, Take(reds[2]))
+    assert set(GAME.legal_actions(state)) == {S.Take(reds[2]), S.StopTaking()}
+    state = GAME.apply(state, S.Take(reds[2]))
     # Only the green 3 is left: the others are offered it, clockwise from Adam's left.
     assert state.held[0] == (reds[1], reds[0], reds[2])
     assert state.step is Step.OTHERS and state.current == 1
@@ -665,9 +655,9 @@ def test_the_active_player_may_take_any_number_of_one_colour():
 def test_each_other_player_takes_one_card_at_most_then_leftovers_are_discarded():
     g4, g5, y1 = card(G, 4), card(G, 5), card(Y, 1)
     state = table(3, step=Step.OTHERS, current=1, table=(g4, g5, y1))
-    state = GAME.apply(state, Take(g4))
+    state = GAME.apply(state, S.Take(g4))
     assert state.step is Step.OTHERS and state.current == 2  # Paulina's one card is taken
-    state = GAME.apply(state, Pass())  # Tomek declines
+    state = GAME.apply(state, S.Pass())  # Tomek declines
     assert state.table == () and state.discard[-2:] == (g5, y1)
     assert state.step is Step.PLACE and state.current == 1 and state.held[1] == (g4,)
 
@@ -678,14 +668,14 @@ def test_each_other_player_takes_one_card_at_most_then_leftovers_are_discarded()
 def test_a_card_equal_to_the_top_card_may_be_added():
     """Rule B: values 'equal to or higher' than the top card."""
     state = placing_while_adam_leads(0, (card(R, 5, 0),), (ex(R, 3, 5),))
-    assert Place(card(R, 5, 0), 0) in GAME.legal_actions(state)
-    state = GAME.apply(state, Place(card(R, 5, 0), 0))
+    assert S.Place(card(R, 5, 0), 0) in GAME.legal_actions(state)
+    state = GAME.apply(state, S.Place(card(R, 5, 0), 0))
     assert [c.value for c in state.expeditions[0][0].cards] == [3, 5, 5]
 
 
 def test_a_third_expedition_of_one_colour_is_refused_even_with_room():
     state = placing_while_adam_leads(0, (card(R, 1),), (ex(R, 5, 6, 7), ex(R, 4, 5, 6)))
-    assert "at most one per peak plus one extra" in refuse(state, Place(card(R, 1), None))
+    assert "at most one per peak plus one extra" in refuse(state, S.Place(card(R, 1), None))
 
 
 def test_another_taker_places_and_scores_after_the_active_player():
@@ -701,12 +691,12 @@ def test_another_taker_places_and_scores_after_the_active_player():
         expeditions=((ex(R, 1),), (ex(G, 1, 2, 3, axes=0),)),
         deck=(card(Y, 1), card(Y, 2)),
     )
-    state = GAME.apply(state, Place(r8, 0))  # Adam's turn ends by itself
+    state = GAME.apply(state, S.Place(r8, 0))  # Adam's turn ends by itself
     assert state.step is Step.PLACE and state.current == 1
-    assert set(GAME.legal_actions(state)) == {Place(g4, 0), Place(g4, None)}
-    state = GAME.apply(state, Place(g4, 0))
-    assert set(GAME.legal_actions(state)) == {Score(0, None), Score(0, GoalKind.FOUR), Done()}
-    state = GAME.apply(state, Score(0, GoalKind.FOUR))
+    assert set(GAME.legal_actions(state)) == {S.Place(g4, 0), S.Place(g4, None)}
+    state = GAME.apply(state, S.Place(g4, 0))
+    assert set(GAME.legal_actions(state)) == {S.Score(0, None), S.Score(0, GoalKind.FOUR), S.Done()}
+    state = GAME.apply(state, S.Score(0, GoalKind.FOUR))
     assert state.tracks[1] == (0, 5, 0) and state.claimed[1] == (Goal(G, GoalKind.FOUR),)
     assert state.round == 1 and state.active == 1  # everyone done: the marker passes
 
@@ -715,11 +705,11 @@ def test_scoring_is_optional_and_the_chance_passes_with_the_turn():
     state = placing_while_adam_leads(
         0, (card(R, 4),), (ex(R, 1, 2, 3),), deck=(card(Y, 1), card(Y, 2))
     )
-    state = play(state, Place(card(R, 4), 0), Done())
+    state = play(state, S.Place(card(R, 4), 0), S.Done())
     assert state.expeditions[0] == (ex(R, 1, 2, 3, 4),)  # kept, no longer fresh
     assert state.tracks[0] == (0, 0, 0)
     later = placing_while_adam_leads(0, (card(G, 1),), state.expeditions[0])
-    assert "received a card" in refuse(later, Score(0, None))
+    assert "received a card" in refuse(later, S.Score(0, None))
 
 
 # -- goal cards ----------------------------------------------------------------------------
@@ -728,49 +718,51 @@ def test_scoring_is_optional_and_the_chance_passes_with_the_turn():
 def test_goal_thresholds_are_exact():
     # Three cards meet no card-count goal; five cards meet the 4-card goal but not the 6-card.
     state = placing_while_adam_leads(0, (card(R, 3, 3),), (ex(R, 1, 2, axes=3),))
-    state = GAME.apply(state, Place(card(R, 3, 3), 0))
-    assert set(GAME.legal_actions(state)) == {Score(0, None), Done()}  # 9 axes: no 10-axe goal
-    assert "does not meet" in refuse(state, Score(0, GoalKind.AXES))
-    assert "does not meet" in refuse(state, Score(0, GoalKind.FOUR))
+    state = GAME.apply(state, S.Place(card(R, 3, 3), 0))
+    assert set(GAME.legal_actions(state)) == {S.Score(0, None), S.Done()}  # 9 axes: no 10-axe goal
+    assert "does not meet" in refuse(state, S.Score(0, GoalKind.AXES))
+    assert "does not meet" in refuse(state, S.Score(0, GoalKind.FOUR))
     state = placing_while_adam_leads(0, (card(G, 5, 0),), (ex(G, 1, 2, 3, 4, axes=0),))
-    state = GAME.apply(state, Place(card(G, 5, 0), 0))
-    assert Score(0, GoalKind.FOUR) in GAME.legal_actions(state)
-    assert "does not meet" in refuse(state, Score(0, GoalKind.SIX))
+    state = GAME.apply(state, S.Place(card(G, 5, 0), 0))
+    assert S.Score(0, GoalKind.FOUR) in GAME.legal_actions(state)
+    assert "does not meet" in refuse(state, S.Score(0, GoalKind.SIX))
 
 
 def test_ten_axes_exactly_meet_the_axe_goal():
     state = placing_while_adam_leads(0, (card(Y, 4, 1),), (ex(Y, 1, 2, 3, axes=3),))
-    state = GAME.apply(state, Place(card(Y, 4, 1), 0))
-    assert Score(0, GoalKind.AXES) in GAME.legal_actions(state)
+    state = GAME.apply(state, S.Place(card(Y, 4, 1), 0))
+    assert S.Score(0, GoalKind.AXES) in GAME.legal_actions(state)
 
 
 def test_only_goal_cards_of_the_expeditions_own_peak_count():
     """The red 4-card goal is gone; the green one does not help a red expedition."""
     goals = tuple(g for g in ALL_GOALS if g != Goal(R, GoalKind.FOUR))
     state = placing_while_adam_leads(0, (card(R, 4),), (ex(R, 1, 2, 3, axes=0),), goals=goals)
-    state = GAME.apply(state, Place(card(R, 4), 0))
+    state = GAME.apply(state, S.Place(card(R, 4), 0))
     assert Goal(G, GoalKind.FOUR) in state.goals
-    assert set(GAME.legal_actions(state)) == {Score(0, None), Done()}
+    assert set(GAME.legal_actions(state)) == {S.Score(0, None), S.Done()}
 
 
 def test_double_goal_needs_a_second_expedition_of_three_in_the_same_peak():
     # The other red expedition has only two cards.
     state = placing_while_adam_leads(0, (card(R, 3),), (ex(R, 1, 2), ex(R, 5, 6)))
-    state = GAME.apply(state, Place(card(R, 3), 0))
-    assert "does not meet" in refuse(state, Score(0, GoalKind.DOUBLE))
+    state = GAME.apply(state, S.Place(card(R, 3), 0))
+    assert "does not meet" in refuse(state, S.Score(0, GoalKind.DOUBLE))
     # Two expeditions of three, but of different peaks.
     state = placing_while_adam_leads(0, (card(R, 3),), (ex(R, 1, 2), ex(G, 5, 6, 7)))
-    state = GAME.apply(state, Place(card(R, 3), 0))
-    assert "does not meet" in refuse(state, Score(0, GoalKind.DOUBLE))
+    state = GAME.apply(state, S.Place(card(R, 3), 0))
+    assert "does not meet" in refuse(state, S.Score(0, GoalKind.DOUBLE))
 
 
 def test_double_goal_after_adding_to_both_discards_both_and_uses_the_card_once():
     r3, r8 = card(R, 3), card(R, 8)
     state = placing_while_adam_leads(0, (r3, r8), (ex(R, 1, 2), ex(R, 5, 6)), players=3)
-    state = play(state, Place(r3, 0), Place(r8, 1))
-    assert {Score(0, GoalKind.DOUBLE), Score(1, GoalKind.DOUBLE)} <= set(GAME.legal_actions(state))
+    state = play(state, S.Place(r3, 0), S.Place(r8, 1))
+    assert {S.Score(0, GoalKind.DOUBLE), S.Score(1, GoalKind.DOUBLE)} <= set(
+        GAME.legal_actions(state)
+    )
     discard = len(state.discard)
-    state = GAME.apply(state, Score(1, GoalKind.DOUBLE))
+    state = GAME.apply(state, S.Score(1, GoalKind.DOUBLE))
     assert state.tracks[0] == (10, 0, 0) and state.expeditions[0] == ()
     assert len(state.discard) == discard + 6
     assert Goal(R, GoalKind.DOUBLE) not in state.goals
@@ -783,11 +775,11 @@ def test_at_thirty_a_second_expedition_scores_without_moving_or_is_removed():
     """Special rule 2: the marker stays on 30; removing still costs 3."""
     exps = (ex(R, 1, 2), ex(R, 5), ex(G, 1))
     state = placing_while_adam_leads(0, (card(R, 3),), exps, tracks=((30, 4, 0), (0, 0, 0)))
-    state = GAME.apply(state, Place(card(R, 3), 0))
-    state = GAME.apply(state, Score(0, None))
+    state = GAME.apply(state, S.Place(card(R, 3), 0))
+    state = GAME.apply(state, S.Score(0, None))
     assert state.tracks[0] == (30, 4, 0)
     assert [e.color for e in state.expeditions[0]] == [R, G]  # the cards went to the discard
-    state = GAME.apply(state, Remove(0))
+    state = GAME.apply(state, S.Remove(0))
     assert state.tracks[0] == (27, 4, 0)
 
 
@@ -797,14 +789,14 @@ def test_at_thirty_a_second_expedition_scores_without_moving_or_is_removed():
 def test_the_round_revealing_the_last_card_is_played_out_before_the_end():
     r5, g5 = card(R, 5), card(G, 5)
     state = table(2, table=(r5,), deck=(g5,))
-    state = GAME.apply(state, Reveal())  # the last card: this round is the last
+    state = GAME.apply(state, S.Reveal())  # the last card: this round is the last
     assert state.deck == () and state.step is Step.TAKE
-    state = play(state, Take(r5))
+    state = play(state, S.Take(r5))
     assert state.step is Step.OTHERS and state.current == 1  # the round goes on as usual
-    state = GAME.apply(state, Take(g5))
-    state = play(state, Place(r5, None))
+    state = GAME.apply(state, S.Take(g5))
+    state = play(state, S.Place(r5, None))
     assert state.step is Step.PLACE and state.current == 1
-    state = GAME.apply(state, Place(g5, None))
+    state = GAME.apply(state, S.Place(g5, None))
     # Both 1-card expeditions are removed in the final cancelling, at 0 already.
     assert state.step is Step.OVER and state.expeditions == ((), ())
     assert state.tracks == ((0, 0, 0), (0, 0, 0))
@@ -812,7 +804,7 @@ def test_the_round_revealing_the_last_card_is_played_out_before_the_end():
 
 def test_a_round_that_leaves_cards_in_the_deck_is_not_the_last():
     state = table(2, table=(card(R, 5),), deck=(card(G, 5), card(G, 6)))
-    state = play(state, StopRevealing(), Take(card(R, 5)), Place(card(R, 5), None))
+    state = play(state, S.StopRevealing(), S.Take(card(R, 5)), S.Place(card(R, 5), None))
     assert state.step is Step.REVEAL and state.active == 1 and state.round == 1
 
 
@@ -822,7 +814,7 @@ def test_final_cancelling_loses_moves_past_thirty_and_uses_no_goal_cards():
         0, (), adam, deck=(), expeditions=(adam, ()), tracks=((25, 0, 0), (0, 0, 0))
     )
     state = evolve(state, expeditions=((adam[0], evolve(adam[1], fresh=True)), ()))
-    state = GAME.apply(state, Done())
+    state = GAME.apply(state, S.Done())
     assert state.step is Step.OVER
     assert state.tracks[0] == (30, 6, 0)  # 25 + 18 capped; green by its 6 axes, not a goal
     assert state.goals == ALL_GOALS and state.claimed == ((), ())
