@@ -24,22 +24,12 @@ from karavan_core.registry import game_names, get_game
 from karavan_core.saves import converter_for, structure_action, unstructure_action
 from karavan_core.text import clean_name, printable
 from karavan_core.version import __version__
+from karavan_net import protocol as wire
 from karavan_net.protocol import (
     HEARTBEAT,
     MAX_HOST_FRAME,
     PROTOCOL,
-    Answer,
-    ClientMessage,
-    Decide,
-    Declined,
-    Hello,
-    HostMessage,
     ProtocolError,
-    Redo,
-    Refused,
-    Undo,
-    Update,
-    Welcome,
     decode_host,
     encode,
     table_url,
@@ -61,7 +51,7 @@ class HostUnreachable(Exception):
 class Listener(Protocol):
     """Who hears what happens at the table (the screen, or a headless bot)."""
 
-    def table_updated(self, update: Update) -> None:
+    def table_updated(self, update: wire.Update) -> None:
         """The table changed (or who is here did)."""
 
     def declined(self, reason: str) -> None:
@@ -99,8 +89,8 @@ class TableClient:
         self.secret = secret
         self.heartbeat = heartbeat
         self.retry_for = retry_for  # seconds to keep trying after a drop; None: forever
-        self.welcome: Welcome | None = None
-        self.update: Update | None = None
+        self.welcome: wire.Welcome | None = None
+        self.update: wire.Update | None = None
         self.log: list[str] = []
         self.connected = False
         self._session: aiohttp.ClientSession | None = None
@@ -161,12 +151,12 @@ class TableClient:
         self._ws = ws
         try:
             await ws.send_str(
-                encode(Hello(PROTOCOL, self.code, self.name, self.secret, __version__))
+                encode(wire.Hello(PROTOCOL, self.code, self.name, self.secret, __version__))
             )
             welcome = await self._expect(greeted=False)
-            if isinstance(welcome, Refused):
+            if isinstance(welcome, wire.Refused):
                 raise JoinRefused(printable(welcome.reason))
-            if not isinstance(welcome, Welcome):
+            if not isinstance(welcome, wire.Welcome):
                 raise self._nobody()
             if welcome.game not in game_names():
                 unknown = printable(welcome.game)[:30]
@@ -181,7 +171,7 @@ class TableClient:
                 remember(self.memory, self.host, self.port, self.code, self.name, welcome.secret)
             self.secret = welcome.secret
             first = await self._expect(greeted=True)
-            if not isinstance(first, Update):
+            if not isinstance(first, wire.Update):
                 raise JoinRefused("the host did not show the table")
             self._take(first)
         except BaseException:
@@ -198,7 +188,7 @@ class TableClient:
         """
         return HostUnreachable(f"no Karavan table answers at {self.address}")
 
-    async def _expect(self, *, greeted: bool) -> HostMessage:
+    async def _expect(self, *, greeted: bool) -> wire.HostMessage:
         """The host's next message.
 
         Until it has ``greeted`` us (a Welcome or a refusal), whatever else
@@ -224,7 +214,7 @@ class TableClient:
             raise self._nobody()
         raise HostUnreachable(f"the table at {self.address} closed the connection")
 
-    async def join(self) -> Welcome:
+    async def join(self) -> wire.Welcome:
         """Connect and take our seat; :class:`JoinRefused` or :class:`HostUnreachable` if not."""
         try:
             await self._connect()
@@ -234,7 +224,7 @@ class TableClient:
         assert self.welcome is not None
         return self.welcome
 
-    def _take(self, update: Update) -> None:
+    def _take(self, update: wire.Update) -> None:
         """Keep ``update`` and the whole log it continues."""
         if update.log_start > len(self.log):
             raise ProtocolError("The host skipped part of the log.")
@@ -242,7 +232,7 @@ class TableClient:
         self.update = update
 
     # -- playing -----------------------------------------------------------------------------
-    async def send(self, message: ClientMessage) -> bool:
+    async def send(self, message: wire.ClientMessage) -> bool:
         """Send ``message``; ``False`` if we are not connected now."""
         ws = self._ws
         if ws is None or ws.closed or not self.connected:
@@ -257,22 +247,22 @@ class TableClient:
         """Send one gesture for the current decision number."""
         assert self.update is not None
         data = [unstructure_action(self.game, action) for action in actions]
-        return await self.send(Decide(self.update.number, data))
+        return await self.send(wire.Decide(self.update.number, data))
 
     async def undo(self) -> bool:
         """Ask to take back our last decision."""
         assert self.update is not None
-        return await self.send(Undo(self.update.number))
+        return await self.send(wire.Undo(self.update.number))
 
     async def redo(self) -> bool:
         """Ask to replay our undone decision."""
         assert self.update is not None
-        return await self.send(Redo(self.update.number))
+        return await self.send(wire.Redo(self.update.number))
 
     async def answer(self, accept: bool) -> bool:
         """Agree to (or decline) the take-back another player asks for."""
         assert self.update is not None
-        return await self.send(Answer(self.update.number, accept))
+        return await self.send(wire.Answer(self.update.number, accept))
 
     async def run(self, listener: Listener) -> None:
         """Read the table until it is gone, telling ``listener``; reconnect after drops."""
@@ -307,15 +297,15 @@ class TableClient:
                     continue
                 try:
                     message = decode_host(frame.data)
-                    if isinstance(message, Update):
+                    if isinstance(message, wire.Update):
                         self._take(message)
                 except ProtocolError as error:
                     return f"The host sent what this Karavan cannot read ({error})"
-                if isinstance(message, Update):
+                if isinstance(message, wire.Update):
                     listener.table_updated(message)
-                elif isinstance(message, Declined):
+                elif isinstance(message, wire.Declined):
                     listener.declined(printable(message.reason))
-                elif isinstance(message, Refused):
+                elif isinstance(message, wire.Refused):
                     return printable(message.reason)
         except (ConnectionError, aiohttp.ClientError, RuntimeError):
             pass

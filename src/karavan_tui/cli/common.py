@@ -29,14 +29,15 @@ class Command:
     """How a command shows in ``karavan --help`` and in its own ``--help``.
 
     ``help`` is its line in the list of commands, ``description`` the text of
-    its own help; a command that ``opens_app`` takes ``--ascii`` besides
-    ``--saves``; one that ``lists_levels`` ends its help with the bot levels.
+    its own help.  Most commands open the app, and take ``--ascii`` besides
+    ``--saves``; the others say ``opens_app=False``.  One that ``lists_levels``
+    ends its help with the bot levels.
     """
 
     name: str
     help: str
     description: str = ""
-    opens_app: bool = False
+    opens_app: bool = True
     lists_levels: bool = False
 
 

@@ -27,7 +27,6 @@ COMMAND = Command(
     "host a table that others join from their terminals",
     "Host a table: the players join it from their own terminals or a browser "
     "(karavan join). Without --headless this terminal plays the first human seat.",
-    opens_app=True,
 )
 
 

@@ -21,7 +21,6 @@ COMMAND = Command(
     "join",
     "join a hosted table",
     "Join a table hosted with karavan host, and play your seat.",
-    opens_app=True,
 )
 
 

@@ -14,7 +14,6 @@ COMMAND = Command(
     "learn a game by playing a guided first game",
     "Play a guided first game that teaches every rule, step by step. "
     "Leave at any point: it goes on from the same step next time.",
-    opens_app=True,
 )
 
 

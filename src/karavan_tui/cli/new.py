@@ -11,7 +11,6 @@ COMMAND = Command(
     "new",
     "start a game and open its table",
     "Start a game and open its table directly.",
-    opens_app=True,
     lists_levels=True,
 )
 

@@ -13,7 +13,6 @@ COMMAND = Command(
     "open a saved game (default: the latest in progress)",
     "Open a saved game at its table: a file, or a name as `karavan saves` lists it "
     "(with or without .json).",
-    opens_app=True,
 )
 
 

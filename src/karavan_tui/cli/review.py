@@ -43,6 +43,7 @@ COMMAND = Command(
     "estimates the chance of winning before and after it, and names the decision it prefers. "
     f"A decision's verdict is by the chance it lost ({_THRESHOLDS}; less is good). Bots' "
     "decisions are not rated. The same save always gets the same review.",
+    opens_app=False,
 )
 
 

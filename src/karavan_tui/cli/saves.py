@@ -11,7 +11,7 @@ from karavan_core.text import plural, printable
 from karavan_tui.cli import common
 from karavan_tui.cli.common import Command, Context
 
-COMMAND = Command("saves", "list the saved games")
+COMMAND = Command("saves", "list the saved games", opens_app=False)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

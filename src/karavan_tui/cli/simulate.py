@@ -37,6 +37,7 @@ COMMAND = Command(
     "rotation replays the same deal), so no level keeps the first player's advantage; with "
     "three or more players the levels also go through every order round the table, so none "
     "always sits after the same one.",
+    opens_app=False,
     lists_levels=True,
 )
 

@@ -233,35 +233,35 @@ def _evaluator(game: Game[Any, Any, Any], search: bool, model: bool) -> Evaluato
         return Evaluator(game, _running_score(game), 10.0)
     features = getattr(module, "features", None) if model else None
     hand_made: Evaluate | None = getattr(module, "model_evaluate", None) if model else None
-    if features is not None or hand_made is not None:
-        weights = tuple(module.WEIGHTS) if features is not None else ()
-        if features is not None:
-            hand_made = _linear(features, weights)
-        assert hand_made is not None
+    if features is None and hand_made is None:  # the hand-written evaluation
+        evaluate = module.evaluate
+        if search:
+            evaluate = getattr(module, "search_evaluate", evaluate)
         return Evaluator(
             game,
-            hand_made,
+            evaluate,
             float(module.SCALE),
             getattr(module, "rollout_action", None),
-            getattr(module, "MODEL_ROLLOUT_DEPTH", 0),
-            getattr(module, "MODEL_SMART_ROLLOUTS", False),
-            getattr(module, "model_candidates", None),
-            features,
-            weights,
-            getattr(module, "chances", None),
-            getattr(module, "model_policy", None),
+            getattr(module, "ROLLOUT_DEPTH", 40),
+            getattr(module, "SMART_ROLLOUTS", False),
+            getattr(module, "search_candidates", None),
         )
-    evaluate = module.evaluate
-    if search:
-        evaluate = getattr(module, "search_evaluate", evaluate)
+    # The value model, with rollout and candidate settings of its own.
+    weights = tuple(module.WEIGHTS) if features is not None else ()
+    model_evaluate = _linear(features, weights) if features is not None else hand_made
+    assert model_evaluate is not None
     return Evaluator(
         game,
-        evaluate,
+        model_evaluate,
         float(module.SCALE),
-        getattr(module, "rollout_action", None),
-        getattr(module, "ROLLOUT_DEPTH", 40),
-        getattr(module, "SMART_ROLLOUTS", False),
-        getattr(module, "search_candidates", None),
+        rollout_action=getattr(module, "rollout_action", None),
+        rollout_depth=getattr(module, "MODEL_ROLLOUT_DEPTH", 0),
+        smart_rollouts=getattr(module, "MODEL_SMART_ROLLOUTS", False),
+        search_candidates=getattr(module, "model_candidates", None),
+        features=features,
+        weights=weights,
+        combine=getattr(module, "chances", None),
+        tree_policy=getattr(module, "model_policy", None),
     )
 
 

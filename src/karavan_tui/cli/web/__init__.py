@@ -28,7 +28,6 @@ COMMAND = Command(
     "Serve the whole app to web browsers (each browser tab runs its own Karavan; Join a "
     "table on its title screen joins a hosted table). Every visitor has their own settings, "
     "seats and saves; --saves DIR makes DIR everyone's saves.",
-    opens_app=True,
 )
 
 

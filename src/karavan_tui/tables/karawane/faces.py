@@ -17,30 +17,35 @@ from karavan_tui.widgets.cards import CardFace
 LARGE_COLUMNS = 24
 
 
+# What each kind of card does: in a few words for its face, then in a full sentence
+# (without the card's name). {palms} is the card's number, {free} its free squares.
+EFFECTS: dict[Kind, tuple[str, str]] = {
+    Kind.OASIS: ("own camel +{palms}", "Move one of your camels {free} forward."),
+    Kind.MIRAGE: (
+        "rival camel {minus}{palms}",
+        "Move a rival camel on a desert square {free} back.",
+    ),
+    Kind.DRIVER: (
+        "past the leader",
+        "Move one of your camels to the square just ahead of the leader.",
+    ),
+    Kind.SANDSTORM: (
+        "all reshuffle",
+        "Every player reshuffles all their cards and draws a new hand.",
+    ),
+}
+
+
 def card_effect(card: Card, g: Glyphs) -> str:
     """What a card does, in a few words for its face."""
     minus = "-" if g == ASCII else "−"
-    kind = card.kind
-    if kind is Kind.OASIS:
-        return f"own camel +{card.palms}"
-    if kind is Kind.MIRAGE:
-        return f"rival camel {minus}{card.palms}"
-    if kind is Kind.DRIVER:
-        return "past the leader"
-    return "all reshuffle"
+    return EFFECTS[card.kind][0].format(palms=card.palms, minus=minus)
 
 
 def card_rule(card: Card) -> str:
     """What a card does, in a full sentence (without its name)."""
-    kind = card.kind
     free = f"{card.palms} free square{'' if card.palms == 1 else 's'}"
-    if kind is Kind.OASIS:
-        return f"Move one of your camels {free} forward."
-    if kind is Kind.MIRAGE:
-        return f"Move a rival camel on a desert square {free} back."
-    if kind is Kind.DRIVER:
-        return "Move one of your camels to the square just ahead of the leader."
-    return "Every player reshuffles all their cards and draws a new hand."
+    return EFFECTS[card.kind][1].format(free=free)
 
 
 def card_tip(card: Card) -> str:
