@@ -10,22 +10,21 @@ game lets the learner's seat (seat 0) meet the game's rules early and whose
 game is short come first; it prints, per seed, the decisions and the first
 decision at which each rule comes up (``-`` if it never does).  ``show``
 prints one game decision by decision: number, who decides, the rules it
-touches and the log line.  ``emit`` prints the game's moves as Python source,
-for the ``MOVES`` of ``src/karavan_core/lessons/GAME.py``.  Nothing is asserted.
+touches and the log line.  ``emit`` prints the game's moves as the lesson's
+moves file, ``src/karavan_core/lessons/GAME.moves.json`` (a JSON list, one
+decision a line: ``emit GAME SEED > that file``).  Nothing is asserted.
 """
 
 from __future__ import annotations
 
 import argparse
-import enum
 from collections.abc import Callable, Iterable
 from typing import Any
-
-import attrs
 
 from karavan_core import get_game
 from karavan_core.bots import make_bot
 from karavan_core.engine import Action, State
+from karavan_core.lessons import dump_moves
 from karavan_core.match import bot_seed
 
 PLAYERS = ("You", "Greedy")
@@ -78,21 +77,21 @@ def play_out(name: str, seed: int, first: int) -> tuple[list[Action], list[State
 # -- what each decision shows of the rules ----------------------------------------------------
 
 
-def jaipur_rules(game: Any, before: Any, action: Action, after: Any) -> Iterable[str]:
-    from karavan_core.games.jaipur.components import PRECIOUS
-    from karavan_core.games.jaipur.state import Exchange, Sell, TakeCamels, TakeGood
+def by_kind(action: Action, rules: dict[Any, str]) -> Iterable[str]:
+    """The rules ``action`` touches by its kind alone (``rules``: kind of decision, rule)."""
+    return [rule for kind, rule in rules.items() if isinstance(action, kind)]
 
-    if isinstance(action, TakeGood):
-        yield "take-good"
-    if isinstance(action, TakeCamels):
-        yield "take-camels"
-    if isinstance(action, Exchange):
-        yield "exchange"
-        if action.camels:
-            yield "exchange-camels"
-    if isinstance(action, Sell):
-        yield "sell"
-        if action.good in PRECIOUS:
+
+def jaipur_rules(game: Any, before: Any, action: Action, after: Any) -> Iterable[str]:
+    from karavan_core.games.jaipur import components as C
+    from karavan_core.games.jaipur import state as J
+
+    kinds = {J.TakeGood: "take-good", J.TakeCamels: "take-camels", J.Exchange: "exchange"}
+    yield from by_kind(action, kinds | {J.Sell: "sell"})
+    if isinstance(action, J.Exchange) and action.camels:
+        yield "exchange-camels"
+    if isinstance(action, J.Sell):
+        if action.good in C.PRECIOUS:
             yield "sell-precious"
         if action.count >= 3:
             yield "bonus"
@@ -105,58 +104,54 @@ def jaipur_rules(game: Any, before: Any, action: Action, after: Any) -> Iterable
 
 
 def karawane_rules(game: Any, before: Any, action: Action, after: Any) -> Iterable[str]:
-    from karavan_core.games.karawane.components import FIRST_OASIS, Kind
+    from karavan_core.games.karawane import components as C
+    from karavan_core.games.karawane import state as W
     from karavan_core.games.karawane.rules import occupied
-    from karavan_core.games.karawane.state import Play, PlaySandstorm, PlayWithoutEffect
 
-    if isinstance(action, PlaySandstorm):
-        yield "sandstorm"
-    if isinstance(action, PlayWithoutEffect):
-        yield "no-effect"
-    if isinstance(action, Play):
+    yield from by_kind(action, {W.PlaySandstorm: "sandstorm", W.PlayWithoutEffect: "no-effect"})
+    if isinstance(action, W.Play):
         start = before.camels[action.owner][action.camel]
         end = after.camels[action.owner][action.camel]
         taken = occupied(before.camels)
         between = range(min(start, end) + 1, max(start, end))
         skipped = any(square in taken for square in between)
         kind = action.card.kind
-        if kind is Kind.OASIS:
+        if kind is C.Kind.OASIS:
             yield "forward"
             if skipped:
                 yield "forward-skip"
-        if kind is Kind.MIRAGE:
+        if kind is C.Kind.MIRAGE:
             yield "mirage"
             if skipped:
                 yield "back-skip"
             if end == 0:
                 yield "city"
-        if kind is Kind.DRIVER:
+        if kind is C.Kind.DRIVER:
             yield "driver"
-        if end >= FIRST_OASIS:
+        if end >= C.FIRST_OASIS:
             yield "oasis"
     if after.over:
         yield "end"
 
 
 def karakum_rules(game: Any, before: Any, action: Action, after: Any) -> Iterable[str]:
-    from karavan_core.games.karakum.components import GOLD_INDEX, Res
-    from karavan_core.games.karakum.state import Buy, DrawCard, Join, Pay, Step, TakeCard
+    from karavan_core.games.karakum import components as C
+    from karavan_core.games.karakum import state as M
 
     seat = before.current
-    if isinstance(action, TakeCard | DrawCard):
-        if before.step is Step.BONUS:
+    if isinstance(action, M.TakeCard | M.DrawCard):
+        if before.step is M.Step.BONUS:
             yield "free-card"
-        elif isinstance(action, TakeCard) and before.row[action.slot] is Res.GOLD:
+        elif isinstance(action, M.TakeCard) and before.row[action.slot] is C.Res.GOLD:
             yield "gold-gather"
         else:
             yield "gather"
-    if isinstance(action, Buy):
-        yield "buy"
-        if before.market[0].color is before.market[action.slot].color:
-            yield "tax"
-    if isinstance(action, Pay):
+    yield from by_kind(action, {M.Buy: "buy", M.Join: "join-choice"})
+    if isinstance(action, M.Buy) and before.market[0].color is before.market[action.slot].color:
+        yield "tax"
+    if isinstance(action, M.Pay):
         camel = before.market[before.slot]
-        if action.cards[GOLD_INDEX]:
+        if action.cards[C.GOLD_INDEX]:
             yield "pay-gold"
         if any(n for i, n in enumerate(action.cards[:5]) if i != camel.color.index):
             yield "pay-pairs"
@@ -170,39 +165,25 @@ def karakum_rules(game: Any, before: Any, action: Action, after: Any) -> Iterabl
             yield "left-side"
         if len(new) > len(old) + 1:
             yield "join"
-    if isinstance(action, Join):
-        yield "join-choice"
-    if after.step is Step.OVER:
+    if after.step is M.Step.OVER:
         yield "end"
 
 
 def karakorum_rules(game: Any, before: Any, action: Action, after: Any) -> Iterable[str]:
-    from karavan_core.games.karakorum.state import (
-        Pass,
-        Place,
-        Remove,
-        Reveal,
-        Score,
-        Step,
-        StopRevealing,
-        Take,
-    )
+    from karavan_core.games.karakorum import state as K
 
-    if isinstance(action, Reveal | StopRevealing):
-        yield "reveal"
-    if isinstance(action, Take):
-        yield {Step.TAKE: "take", Step.TAKE_MORE: "take-more"}.get(before.step, "take-others")
-    if isinstance(action, Pass):
-        yield "pass"
-    if isinstance(action, Place):
+    yield from by_kind(action, {K.Reveal | K.StopRevealing: "reveal", K.Pass: "pass"})
+    if isinstance(action, K.Take):
+        taking = {K.Step.TAKE: "take", K.Step.TAKE_MORE: "take-more"}
+        yield taking.get(before.step, "take-others")
+    if isinstance(action, K.Place):
         yield "new-expedition" if action.expedition is None else "place"
-    if isinstance(action, Remove):
-        yield "remove"
-    if isinstance(action, Score):
+    yield from by_kind(action, {K.Remove: "remove"})
+    if isinstance(action, K.Score):
         yield "score" if action.goal is None else "goal"
     if after.before_final and not before.before_final:
         yield "final"
-    if after.step is Step.OVER:
+    if after.step is K.Step.OVER:
         yield "end"
 
 
@@ -224,23 +205,6 @@ def rules_of(name: str, states: list[State], moves: list[Action]) -> list[tuple[
         seat = states[index].to_move
         found.append((seat, set(detect(game, before, action, after))))
     return found
-
-
-# -- Python source of the moves -----------------------------------------------------------------
-
-
-def source(value: object) -> str:
-    """``value`` (an action, or a part of one) as Python source."""
-    if isinstance(value, enum.Enum):
-        return f"{type(value).__name__}.{value.name}"
-    if attrs.has(type(value)):
-        fields = attrs.fields(type(value))
-        args = ", ".join(source(getattr(value, f.name)) for f in fields)
-        return f"{type(value).__name__}({args})"
-    if isinstance(value, tuple):
-        inner = ", ".join(source(v) for v in value)
-        return f"({inner},)" if len(value) == 1 else f"({inner})"
-    return repr(value)
 
 
 # -- commands -------------------------------------------------------------------------------
@@ -283,12 +247,9 @@ def show(name: str, seed: int, first: int) -> None:
 
 
 def emit(name: str, seed: int, first: int) -> None:
-    """The game's moves as Python source, one per line."""
+    """The game's moves as the text of a lesson's moves file (JSON, one decision a line)."""
     moves, _ = play_out(name, seed, first)
-    print("MOVES: tuple[Action, ...] = (")
-    for index, move in enumerate(moves):
-        print(f"    {source(move)},  # {index}")
-    print(")")
+    print(dump_moves(get_game(name), moves), end="")
 
 
 def main() -> None:

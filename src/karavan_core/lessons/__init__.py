@@ -8,122 +8,56 @@ the next decision(s) of ``moves`` (exactly those, as engine actions) or, with
 no decision, for the learner to read it and go on.  Every decision between
 one step and the next is played by the lesson itself and told from the log.
 
-Each game's lesson lives in its own module of this package; the app's lesson
-driver plays them over the normal table.  Nothing here knows of a screen.
+Each game's lesson is data in this package: ``GAME.toml`` holds the deal and
+the steps, ``GAME.moves.json`` the moves in the save files' encoding of
+decisions (one a line), and both are checked as they are read.  The app's
+lesson driver plays them over the normal table.  Nothing here knows of a
+screen.
 """
 
 from __future__ import annotations
 
-import importlib
-import itertools
-from collections.abc import Iterator, Sequence
-from typing import Any
+from functools import cache
+from importlib.resources import files
 
-from attrs import field, frozen
+from karavan_core.lessons.data import dump_moves, load_lesson
+from karavan_core.lessons.model import Lesson, Step
+from karavan_core.registry import game_names
 
-from karavan_core.engine import Action, Game, State
-from karavan_core.registry import get_game
+__all__ = [
+    "LEARNER",
+    "OPPONENT_LEVEL",
+    "OPPONENT_NAME",
+    "Lesson",
+    "Step",
+    "dump_moves",
+    "get_lesson",
+    "lesson_names",
+    "load_lesson",
+]
 
 LEARNER = 0  # the learner's seat in every lesson
 OPPONENT_NAME = "Greedy"
 OPPONENT_LEVEL = "greedy"
 
-
-@frozen
-class Step:
-    """One step of a lesson.
-
-    ``at`` is the number of decisions played when the step begins.  With
-    ``decisions`` (one gesture's worth: buying is Buy then Pay), the step waits
-    for the learner to make ``moves[at:at + decisions]``; with none, for the
-    learner to read ``say`` and go on.  ``task`` is the short instruction of the
-    status line, ``why`` the reason given when another legal decision is tried,
-    ``teaches`` the rules (by id) the step teaches.
-    """
-
-    at: int
-    say: str
-    task: str
-    decisions: int = 0
-    why: str = ""
-    teaches: tuple[str, ...] = ()
-
-    @property
-    def end(self) -> int:
-        """The number of decisions played once the step is done."""
-        return self.at + self.decisions
-
-
-def _ordered(_: object, __: object, steps: tuple[Step, ...]) -> None:
-    for before, after in itertools.pairwise(steps):
-        if after.at < before.end:
-            raise ValueError("A lesson's steps follow one another through its moves.")
-
-
-@frozen
-class Lesson:
-    """A guided game: the deal, every decision of it, and the steps that teach it."""
-
-    game_name: str
-    seed: int
-    first_player: int
-    moves: tuple[Action, ...]
-    steps: tuple[Step, ...] = field(validator=_ordered)
-    welcome: str = ""  # what the lesson is, said on the menu that lists the lessons
-
-    @property
-    def game(self) -> Game[Any, Any, Any]:
-        """The game this lesson teaches."""
-        return get_game(self.game_name)
-
-    @property
-    def options(self) -> dict[str, Any]:
-        """The options of its deal."""
-        return {"first_player": self.first_player}
-
-    @property
-    def rules(self) -> frozenset[str]:
-        """Every rule some step teaches."""
-        return frozenset(rule for step in self.steps for rule in step.teaches)
-
-    def deal(self, players: Sequence[str]) -> State:
-        """The lesson's deal, for ``players`` (names: the learner first)."""
-        state: State = self.game.new_game(players, self.seed, self.options)
-        return state
-
-    def learner_moves(self, step: int) -> tuple[Action, ...]:
-        """The decisions step number ``step`` waits for the learner to make."""
-        found = self.steps[step]
-        return self.moves[found.at : found.end]
-
-    def states(self, players: Sequence[str]) -> Iterator[State]:
-        """Every state of the lesson's game, the deal first (each move checked as it goes)."""
-        game = self.game
-        state = self.deal(players)
-        yield state
-        for move in self.moves:
-            state = game.apply(state, move)
-            yield state
-
-
-# The lessons, by game: each module defines ``LESSON``.
-_MODULES = {
-    "karakum": "karavan_core.lessons.karakum",
-    "karawane": "karavan_core.lessons.karawane",
-    "karakorum": "karavan_core.lessons.karakorum",
-    "jaipur": "karavan_core.lessons.jaipur",
-}
+_FOLDER = files(__name__)
 
 
 def lesson_names() -> list[str]:
     """The games that have a lesson, in the registry's order."""
-    return list(_MODULES)
+    return [name for name in game_names() if (_FOLDER / f"{name}.toml").is_file()]
 
 
 def get_lesson(name: str) -> Lesson:
     """The lesson of the game called ``name``; ``KeyError`` if it has none."""
     key = name.strip().lower()
-    if key not in _MODULES:
-        raise KeyError(f"No lesson for {name!r}; the lessons are: {', '.join(_MODULES)}.")
-    lesson: Lesson = importlib.import_module(_MODULES[key]).LESSON
-    return lesson
+    names = lesson_names()
+    if key not in names:
+        raise KeyError(f"No lesson for {name!r}; the lessons are: {', '.join(names)}.")
+    return _lesson(key)
+
+
+@cache
+def _lesson(name: str) -> Lesson:
+    """The lesson of ``name``, read from its files once."""
+    return load_lesson(_FOLDER, name)
