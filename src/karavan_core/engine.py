@@ -19,6 +19,7 @@ from __future__ import annotations
 import abc
 import enum
 import random
+import typing
 from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from functools import partial
@@ -158,21 +159,35 @@ class Game(abc.ABC, Generic[S, O, A]):
     title: ClassVar[str]
     min_players: ClassVar[int]
     max_players: ClassVar[int]
+    # Taken from the class's ``Game[State, Observation, Action]`` base: written once.
     state_type: ClassVar[type[State]]
     observation_type: ClassVar[type[Observation]]
     action_types: ClassVar[tuple[type[Action], ...]]
     score_label: ClassVar[str] = "Points"  # what ``result(state).scores`` count, as a title
 
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        for base in getattr(cls, "__orig_bases__", ()):
+            if typing.get_origin(base) is Game:
+                cls.state_type, cls.observation_type, _ = typing.get_args(base)
+
     # -- setting up -------------------------------------------------------
-    @abc.abstractmethod
     def new_game(
         self, players: Sequence[str], seed: int, options: Mapping[str, Any] | None = None
     ) -> S:
         """Deal a new game for ``players`` (names, in seat order) from ``seed``.
 
         ``options`` may name ``first_player`` (a seat number); otherwise the
-        first player is drawn with the game's own generator.
+        first player is drawn with the game's own generator.  ``ValueError``
+        for a number of players the game is not for.
         """
+        self.check_players(players)
+        return self.deal(tuple(players), Rng(seed), options or {})
+
+    @abc.abstractmethod
+    def deal(self, players: tuple[str, ...], rng: Rng, options: Mapping[str, Any]) -> S:
+        """The first state of a game for ``players`` (a number the game is for), dealt with
+        ``rng``; :meth:`first_player` reads ``options``."""
 
     def check_players(self, players: Sequence[str]) -> None:
         """Raise ``ValueError`` unless the number of players suits this game."""

@@ -355,19 +355,14 @@ class Jaipur(Game[JaipurState, JaipurObservation, Action]):
     title = "Jaipur"
     min_players = C.PLAYERS
     max_players = C.PLAYERS
-    state_type = JaipurState
-    observation_type = JaipurObservation
     action_types = ACTION_TYPES
     score_label = "Seals"
 
     # -- setup --------------------------------------------------------------------
-    def new_game(
-        self, players: Sequence[str], seed: int, options: Mapping[str, Any] | None = None
-    ) -> JaipurState:
+    def deal(self, players: tuple[str, ...], rng: Rng, options: Mapping[str, Any]) -> JaipurState:
         """Deal the first round of a new match."""
-        self.check_players(players)
-        rng, first = self.first_player(options, C.PLAYERS, Rng(seed))
-        return _deal(tuple(players), rng, (0,) * C.PLAYERS, (), first)
+        rng, first = self.first_player(options, C.PLAYERS, rng)
+        return _deal(players, rng, (0,) * C.PLAYERS, (), first)
 
     # -- decisions ------------------------------------------------------------------
     def legal_actions(self, state: JaipurState) -> list[Action]:

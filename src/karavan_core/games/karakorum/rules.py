@@ -185,23 +185,19 @@ class Karakorum(Game[KarakorumState, KarakorumObservation, Action]):
     title = "Karakorum"
     min_players = C.MIN_PLAYERS
     max_players = C.MAX_PLAYERS
-    state_type = KarakorumState
-    observation_type = KarakorumObservation
     action_types = ACTION_TYPES
     score_label = "Points if it ended now"
 
     # -- setup --------------------------------------------------------------------
-    def new_game(
-        self, players: Sequence[str], seed: int, options: Mapping[str, Any] | None = None
+    def deal(
+        self, players: tuple[str, ...], rng: Rng, options: Mapping[str, Any]
     ) -> KarakorumState:
         """Shuffle the summit cards, lay out the goal cards and start the first round."""
-        self.check_players(players)
         n = len(players)
-        rng = Rng(seed)
         rng, deck = rng.shuffled(ALL_CARDS)
         rng, first = self.first_player(options, n, rng)
         state = KarakorumState(
-            players=tuple(players),
+            players=players,
             rng=rng,
             first_player=first,
             active=first,

@@ -222,18 +222,12 @@ class Karakum(Game[KarakumState, KarakumObservation, Action]):
     title = "Karakum"
     min_players = C.MIN_PLAYERS
     max_players = C.MAX_PLAYERS
-    state_type = KarakumState
-    observation_type = KarakumObservation
     action_types = ACTION_TYPES
 
     # -- setup --------------------------------------------------------------------
-    def new_game(
-        self, players: Sequence[str], seed: int, options: Mapping[str, Any] | None = None
-    ) -> KarakumState:
+    def deal(self, players: tuple[str, ...], rng: Rng, options: Mapping[str, Any]) -> KarakumState:
         """Deal a new game: camels removed by player count, market, hands and row."""
-        self.check_players(players)
         n = len(players)
-        rng = Rng(seed)
         rng, camels = rng.shuffled(ALL_CAMELS)
         removed_count = C.CAMELS_REMOVED[n]
         removed, camels = camels[:removed_count], camels[removed_count:]
@@ -246,7 +240,7 @@ class Karakum(Game[KarakumState, KarakumObservation, Action]):
         row, deck = deck[: C.ROW_SIZE], deck[C.ROW_SIZE :]
         rng, first = self.first_player(options, n, rng)
         return KarakumState(
-            players=tuple(players),
+            players=players,
             rng=rng,
             first_player=first,
             current=first,

@@ -140,18 +140,12 @@ class Karawane(Game[KarawaneState, KarawaneObservation, Action]):
     title = "Karawane"
     min_players = C.MIN_PLAYERS
     max_players = C.MAX_PLAYERS
-    state_type = KarawaneState
-    observation_type = KarawaneObservation
     action_types = ACTION_TYPES
 
     # -- setup ----------------------------------------------------------------------------
-    def new_game(
-        self, players: Sequence[str], seed: int, options: Mapping[str, Any] | None = None
-    ) -> KarawaneState:
+    def deal(self, players: tuple[str, ...], rng: Rng, options: Mapping[str, Any]) -> KarawaneState:
         """Every camel in the city; each player shuffles their own deck and draws a hand."""
-        self.check_players(players)
         n = len(players)
-        rng = Rng(seed)
         hands, decks = [], []
         for _ in range(n):
             rng, deck = rng.shuffled(C.DECK)
@@ -159,7 +153,7 @@ class Karawane(Game[KarawaneState, KarawaneObservation, Action]):
             decks.append(deck[C.HAND_SIZE :])
         rng, first = self.first_player(options, n, rng)
         return KarawaneState(
-            players=tuple(players),
+            players=players,
             rng=rng,
             first_player=first,
             current=first,
