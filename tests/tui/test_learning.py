@@ -21,10 +21,9 @@ from karavan_tui.widgets.chart import MARKERS, GameChart, plot_columns
 from karavan_tui.widgets.side import StatusLine
 from tests.core.test_analysis import decisive_jaipur
 
+from . import helpers
 from .helpers import (
     game_screen,
-    near_the_end,
-    press_to,
     running,
     seeded_match,
     settle,
@@ -75,7 +74,7 @@ async def test_a_hint_marks_the_decision_says_it_and_is_counted_in_the_save(tmp_
         await settle(pilot, app)
         assert match.hints == [1, 0]
         # The move list starts on the hinted decision.
-        await press_to(pilot, "a", ChoiceScreen)
+        await helpers.press_to(pilot, "a", ChoiceScreen)
         highlighted = app.screen.query_one("#choices").highlighted
         assert app.screen.options[highlighted].endswith("(hint)")
         await pilot.press("enter")  # plays it: Ann sells and wins the match
@@ -369,7 +368,7 @@ async def test_a_game_against_hard_with_two_hints_then_its_review_and_a_replayed
     tmp_path,
 ):
     """As a new user would: two hints, the end, the review from game over, a mistake replayed."""
-    match = near_the_end("jaipur", "Ann,bot:hard", left=6)
+    match = helpers.near_the_end("jaipur", "Ann,bot:hard", left=6)
     app = start_with(tmp_path, match)
     app.config.review_budget = (300, 200)
     async with app.run_test(size=(80, 24)) as pilot:

@@ -16,16 +16,15 @@ from karavan_tui.screens.table import TableScreen
 from karavan_tui.screens.title import TitleScreen
 from karavan_tui.widgets.cards import CardRow
 
+from . import helpers
 from .helpers import (
     against_random_bot,
     game_screen,
     karakum_match,
     make_app,
-    near_the_end,
     play_to_end,
     press_to,
     running,
-    seeded_match,
     settle,
     start_with,
     visible_characters,
@@ -72,7 +71,7 @@ async def test_whole_game_human_against_random_bot_through_keys(tmp_path):
 @pytest.mark.slow  # the end of a game by keys
 async def test_the_last_stretch_of_a_game_by_keys_ends_at_the_game_over_screen(tmp_path):
     """From a seeded position near the end, the human plays by keys to the game-over screen."""
-    app = start_with(tmp_path, near_the_end("karakum", "Ann,bot:random"))
+    app = start_with(tmp_path, helpers.near_the_end("karakum", "Ann,bot:random"))
     async with app.run_test(size=(80, 24)) as pilot:
         await play_out_by_keys(pilot, app)
 
@@ -308,7 +307,8 @@ def base_game():
 )
 async def test_the_side_column_grows_with_the_screen_past_180_columns(tmp_path, game):
     """From 180 columns the screen is "huge": still wide, never laid out narrower."""
-    async with running(tmp_path, seeded_match(game, "Ann,bot:random"), (150, 40)) as (app, pilot):
+    match = helpers.seeded_match(game, "Ann,bot:random")
+    async with running(tmp_path, match, (150, 40)) as (app, pilot):
         side = game_screen(app).query_one("#side")
         at_150 = side.size.width
         await pilot.resize_terminal(200, 50)
@@ -320,7 +320,7 @@ async def test_the_side_column_grows_with_the_screen_past_180_columns(tmp_path, 
 async def test_a_take_back_after_seeing_a_card_is_counted_and_shown_at_the_end(tmp_path):
     """Against a bot a take-back is free, but one past a drawn card counts: the results
     and the review say so, and the save keeps it."""
-    async with running(tmp_path, near_the_end("karakum", "Ann,bot:random")) as (app, pilot):
+    async with running(tmp_path, helpers.near_the_end("karakum", "Ann,bot:random")) as (app, pilot):
         screen = game_screen(app)
         match = screen.driver.match
         game, seen = match.game, match.view(0)
