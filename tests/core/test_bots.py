@@ -494,6 +494,25 @@ def test_karakorum_values_a_new_expedition_by_its_room_to_grow():
     assert value(model, high) < value(model, low)  # a single 8 can hardly grow
 
 
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_karakorum_values_every_player_at_once_as_one_by_one(players):
+    """The search asks for all the players' values of a position in one call, which counts
+    everyone's tracks once: the figures are those of each player's own evaluation."""
+    game = get_game("karakorum")
+    evaluator = evaluator_for(game, search=True, model=True)
+    assert evaluator.every_value is not None
+    rng, state, seen = random.Random(players), game.new_game(["A", "B", "C", "D"][:players], 5), 0
+    while True:
+        one_by_one = [evaluator.evaluate(state, seat) for seat in range(players)]
+        assert evaluator.values(state) == one_by_one
+        seen += 1
+        if game.is_over(state):
+            break
+        legal = game.legal_actions(state)
+        state = game.apply(state, legal[rng.randrange(len(legal))])
+    assert seen > 100
+
+
 def test_karakorum_search_places_by_its_policy_below_the_root():
     """Below the root a placing step is one decision; it removes only to make room."""
     game = get_game("karakorum")

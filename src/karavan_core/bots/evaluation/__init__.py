@@ -82,9 +82,12 @@ class Evaluator:
     weights: tuple[float, ...] = ()
     combine: Combine | None = None
     tree_policy: TreePolicy | None = None
+    every_value: Callable[[State], list[float]] | None = None  # ``evaluate`` of all at once
 
     def values(self, state: State) -> list[float]:
         """Estimated points of every player."""
+        if self.every_value is not None:
+            return self.every_value(state)
         return [self.evaluate(state, seat) for seat in range(len(state.players))]
 
     def advantage(self, state: State, player: int) -> float:
@@ -262,6 +265,7 @@ def _evaluator(game: Game[Any, Any, Any], search: bool, model: bool) -> Evaluato
         weights=weights,
         combine=getattr(module, "chances", None),
         tree_policy=getattr(module, "model_policy", None),
+        every_value=getattr(module, "model_values", None),
     )
 
 

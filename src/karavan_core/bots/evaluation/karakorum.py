@@ -12,6 +12,7 @@ from karavan_core.games.karakorum.rules import DONE
 from karavan_core.games.karakorum.state import (
     Card,
     Expedition,
+    Goal,
     KarakorumState,
     Place,
     Remove,
@@ -39,29 +40,57 @@ def potential_tracks(state: KarakorumState, player: int, room: Room | None = Non
     With ``room`` (see :func:`_room`) a 1-2 card expedition is valued as the
     search levels do since issue 32 (see :func:`small_gain`), else as Hard-v1 did.
     """
-    tracks = [float(t) for t in state.tracks[player]]
     markers = state.tracks[player]
-    open_goals = {(g.color, g.kind) for g in state.goals}
-    for exp in state.expeditions[player]:
-        i = PEAK_INDEX[exp.color]
-        size = len(exp.cards)
-        if size >= C.MIN_SCORING_CARDS:
-            gain = float(exp.axes)
-            # A goal card within reach is worth a fraction of its points.
-            for kind, need in ((GoalKind.FOUR, 4), (GoalKind.SIX, 6)):
-                if (exp.color, kind) in open_goals:
-                    reach = 1.0 if size >= need else 0.5 ** (need - size)
-                    gain = max(gain, 0.7 * reach * kind.points)
-            if (exp.color, GoalKind.AXES) in open_goals:
-                reach = min(1.0, exp.axes / C.GOAL_MIN_AXES)
-                gain = max(gain, 0.7 * reach * reach * GoalKind.AXES.points)
-        elif room is not None:
-            gain = small_gain(exp, markers[i], room, len(state.deck))
-        else:
-            # Too small to score yet: it may grow, or cost the removal penalty.
-            gain = 0.5 * exp.axes + 0.5 * size - 0.5 * C.REMOVAL_PENALTY
-        tracks[i] += gain
-    return [min(t, float(C.TRACK_TOP)) for t in tracks]
+    tracks = [float(t) for t in markers]
+    expeditions = state.expeditions[player]
+    if expeditions:
+        open_goals = _open_goals(state.goals)
+        deck = len(state.deck)
+        for exp in expeditions:
+            # The expedition's properties, read once: this runs at every leaf of a search.
+            cards = exp.cards
+            i = PEAK_INDEX[cards[0].color]
+            size = len(cards)
+            axes = sum([card.axes for card in cards])
+            if size >= C.MIN_SCORING_CARDS:
+                gain = float(axes)
+                # A goal card within reach is worth a fraction of its points.
+                for kind, need in ((GoalKind.FOUR, 4), (GoalKind.SIX, 6)):
+                    if (i, kind) in open_goals:
+                        reach = 1.0 if size >= need else 0.5 ** (need - size)
+                        gain = max(gain, 0.7 * reach * kind.points)
+                if (i, GoalKind.AXES) in open_goals:
+                    reach = min(1.0, axes / C.GOAL_MIN_AXES)
+                    gain = max(gain, 0.7 * reach * reach * GoalKind.AXES.points)
+            elif room is not None:
+                gain = _small_gain(i, size, axes, cards[-1].value, markers[i], room, deck)
+            else:
+                # Too small to score yet: it may grow, or cost the removal penalty.
+                gain = 0.5 * axes + 0.5 * size - 0.5 * C.REMOVAL_PENALTY
+            tracks[i] += gain
+    return [t if t < _TOP else _TOP for t in tracks]
+
+
+_TOP = float(C.TRACK_TOP)
+
+
+def _open_goals(goals: tuple[Goal, ...]) -> frozenset[tuple[int, GoalKind]]:
+    """The goal cards still open, as (peak index, kind); the last goals asked for are kept
+    (read once: another thread may replace them), as a search's states share them."""
+    memo = _goals_memo
+    if memo[0] is goals:
+        return memo[1]
+    found = frozenset((PEAK_INDEX[goal.color], goal.kind) for goal in goals)
+    _remember_goals(goals, found)
+    return found
+
+
+_goals_memo: tuple[object, frozenset[tuple[int, GoalKind]]] = (None, frozenset())
+
+
+def _remember_goals(goals: tuple[Goal, ...], found: frozenset[tuple[int, GoalKind]]) -> None:
+    global _goals_memo
+    _goals_memo = (goals, found)
 
 
 # A new expedition's room to grow: this many marker points for an expedition
@@ -82,9 +111,16 @@ def small_gain(exp: Expedition, marker: int, room: Room, deck: int) -> float:
     to it (the share of its peak's cards at or above its top, and how much
     of the deck is left).
     """
-    grows = room[PEAK_INDEX[exp.color]][exp.top] / CARDS_PER_PEAK * deck / ALL_CARDS
+    peak = PEAK_INDEX[exp.color]
+    return _small_gain(peak, len(exp.cards), exp.axes, exp.top, marker, room, deck)
+
+
+def _small_gain(
+    peak: int, size: int, axes: int, top: int, marker: int, room: Room, deck: int
+) -> float:
+    grows = room[peak][top] / CARDS_PER_PEAK * deck / ALL_CARDS
     penalty = min(C.REMOVAL_PENALTY, marker)
-    return 0.5 * exp.axes + 0.5 * len(exp.cards) - 0.5 * penalty + GROWTH * grows
+    return 0.5 * axes + 0.5 * size - 0.5 * penalty + GROWTH * grows
 
 
 def evaluate(state: KarakorumState, player: int) -> float:
@@ -101,19 +137,33 @@ def model_evaluate(state: KarakorumState, player: int) -> float:
     return _evaluate(state, player, _room(state.deck))
 
 
+def model_values(state: KarakorumState) -> list[float]:
+    """:func:`model_evaluate` of every player: each needs everyone's tracks, counted once here."""
+    room = _room(state.deck)
+    if state.is_over and state.instant_winner is not None:
+        return [_evaluate(state, seat, room) for seat in range(len(state.players))]
+    tracks = _all_tracks(state, room)
+    return [_judged(tracks, seat) for seat in range(len(tracks))]
+
+
 def _evaluate(state: KarakorumState, player: int, room: Room | None) -> float:
+    if state.is_over and state.instant_winner is not None:
+        return 100.0 if state.instant_winner == player else float(sum(state.tracks[player]))
+    return _judged(_all_tracks(state, room), player)
+
+
+def _all_tracks(state: KarakorumState, room: Room | None) -> list[list[float]]:
+    """Every player's markers: at the end as they stand, before it with what may come."""
+    seats = range(len(state.players))
     if state.is_over:
-        if state.instant_winner is not None:
-            return 100.0 if state.instant_winner == player else float(sum(state.tracks[player]))
-        mine = [float(t) for t in state.tracks[player]]
-        others = [[float(t) for t in state.tracks[s]] for s in range(len(state.players))]
-    else:
-        others = [potential_tracks(state, s, room) for s in range(len(state.players))]
-        mine = others[player]
-    led = 0
-    for i in range(len(mine)):
-        if all(mine[i] >= others[s][i] for s in range(len(others)) if s != player):
-            led += 1
+        return [[float(t) for t in state.tracks[seat]] for seat in seats]
+    return [potential_tracks(state, seat, room) for seat in seats]
+
+
+def _judged(tracks: list[list[float]], player: int) -> float:
+    mine = tracks[player]
+    rivals = [track for seat, track in enumerate(tracks) if seat != player]
+    led = sum(1 for i, own in enumerate(mine) if all(own >= rival[i] for rival in rivals))
     best_two = sum(mine) - min(mine)
     return best_two + (5.0 + led if led else -6.0)
 
@@ -125,28 +175,27 @@ CARDS_PER_PEAK = ALL_CARDS // len(PEAK_INDEX)
 def _room(deck: tuple[Card, ...]) -> Room:
     """Per peak and value: the cards still in the deck of that value or higher.
 
-    A search's states share their deck until a card is revealed, so the last
-    deck counted is remembered (read once: another thread may replace it).
+    A search's states share their deck until a card is revealed, and a pool of
+    deals has a few dozen decks, so the rooms of the latest decks are kept, by
+    the deck itself (held, so that its id is not reused).
     """
-    memo = _room_memo
-    if memo[0] is deck:
-        return memo[1]
+    found = _rooms.get(id(deck))
+    if found is not None and found[0] is deck:
+        return found[1]
     room = [[0] * (len(C.CARD_VALUES) + 2) for _ in PEAK_INDEX]
     for card in deck:
         room[PEAK_INDEX[card.color]][card.value] += 1
     for counts in room:
         for v in range(len(counts) - 2, 0, -1):
             counts[v] += counts[v + 1]
-    _remember_room(deck, room)
+    if len(_rooms) >= _ROOMS_KEPT:
+        _rooms.clear()  # another thread may be reading: at worst it counts a room again
+    _rooms[id(deck)] = (deck, room)
     return room
 
 
-_room_memo: tuple[object, Room] = (None, [])
-
-
-def _remember_room(deck: tuple[Card, ...], room: Room) -> None:
-    global _room_memo
-    _room_memo = (deck, room)
+_ROOMS_KEPT = 256
+_rooms: dict[int, tuple[tuple[Card, ...], Room]] = {}
 
 
 # -- placing inside the search ---------------------------------------------------------------
