@@ -126,6 +126,24 @@ async def test_the_cursor_steps_from_mark_to_mark_and_enter_or_a_click_picks_a_d
         assert chart.decision_at(left - 1) is None  # the y axis' ticks are no decision
 
 
+async def test_the_key_under_the_results_chart_follows_its_cursor(tmp_path):
+    """Left and Right move the cursor on the chart itself: the key says where it stands."""
+    match = play_to_end(karakum_match(moves=0))
+    async with running(tmp_path, size=(80, 24)) as (app, pilot):
+        await app.push_screen(GameOverScreen(match))
+        await pilot.pause()
+        chart, key = app.screen.query_one(GameChart), app.screen.query_one("#chart-key")
+        assert "decision" not in str(key.render())  # no cursor yet
+        chart.focus()
+        await pilot.press("right", "right")
+        await pilot.pause()
+        assert chart.spec is not None and chart.spec.cursor == 2
+        assert "│ decision 3" in str(key.render())
+        await pilot.press("left")
+        await pilot.pause()
+        assert "│ decision 2" in str(key.render()) and "Ann" in str(key.render())
+
+
 async def test_a_click_on_the_results_chart_opens_the_replay_at_that_decision(tmp_path):
     match = play_to_end(karakum_match(moves=0))
     async with running(tmp_path, size=(80, 24)) as (app, pilot):

@@ -21,7 +21,7 @@ from karavan_tui.context import karavan_app
 from karavan_tui.messages import OpenReplay, OpenReview
 from karavan_tui.modals.confirm import ConfirmScreen
 from karavan_tui.screens.review import review_key
-from karavan_tui.widgets.chart import GameChart, key_words, score_spec
+from karavan_tui.widgets.chart import ChartKey, GameChart, score_spec
 from karavan_tui.widgets.chrome import AppHeader
 
 T = TypeVar("T")  # what an over screen dismisses with
@@ -60,7 +60,7 @@ def outcome_body(
     chart = GameChart(spec, id="chart")
     chart.ascii_mode = ascii_mode
     yield chart
-    yield Static(key_words(spec, ascii_mode), id="chart-key")
+    yield ChartKey(spec, ascii_mode, id="chart-key")
 
 
 class OverScreen(Screen[T]):
@@ -77,6 +77,10 @@ class OverScreen(Screen[T]):
     OverScreen #over-buttons { height: auto; margin-top: 1; }
     OverScreen Button { margin-right: 2; }
     """
+
+    def on_game_chart_changed(self, changed: GameChart.Changed) -> None:
+        """The key under the chart says what it shows now (the review's marks, the cursor)."""
+        self.query_one(ChartKey).follow(changed)
 
 
 class GameOverScreen(OverScreen[str]):
@@ -135,7 +139,6 @@ class GameOverScreen(OverScreen[str]):
         spec = score_spec(names, match.score_series(), slips)
         ascii_mode = karavan_app(self).ascii_mode
         self.query_one(GameChart).show(spec, ascii_mode)
-        self.query_one("#chart-key", Static).update(key_words(spec, ascii_mode))
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         """Leave by button."""

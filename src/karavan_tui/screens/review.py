@@ -33,7 +33,7 @@ from karavan_core.text import plural
 from karavan_tui.context import karavan_app
 from karavan_tui.screens.replay import Replay, verdict_mark
 from karavan_tui.screens.table import TableScreen
-from karavan_tui.widgets.chart import GameChart, chance_spec, key_words
+from karavan_tui.widgets.chart import ChartKey, GameChart, chance_spec
 from karavan_tui.widgets.chrome import AppHeader
 
 
@@ -99,7 +99,7 @@ class ReviewScreen(Screen[None]):
             yield ProgressBar(id="review-progress", show_eta=True)
             yield Static("", id="review-failure", markup=False)
             yield GameChart(id="review-chart")
-            yield Static("", id="chart-key")
+            yield ChartKey(id="chart-key")
             yield Static("Mistakes, in the order they were made", id="mistakes-title")
             yield OptionList(id="mistakes")
             yield Static(Content(thresholds_words()), id="review-note")
@@ -227,7 +227,6 @@ class ReviewScreen(Screen[None]):
         if mistakes:
             spec = evolve(spec, cursor=mistakes[0].index)  # on the first mistake, as the list
         self.query_one(GameChart).show(spec, ascii_mode)
-        self.query_one("#chart-key", Static).update(key_words(spec, ascii_mode))
         self.listed = [d.index for d in mistakes]
         options = self.query_one("#mistakes", OptionList)
         options.clear_options()
@@ -258,11 +257,11 @@ class ReviewScreen(Screen[None]):
         """The chart's cursor follows the list of mistakes."""
         if event.option.id is None:
             return
-        chart = self.query_one(GameChart)
-        chart.move_cursor(int(event.option.id))
-        if chart.spec is not None:
-            key = key_words(chart.spec, karavan_app(self).ascii_mode)
-            self.query_one("#chart-key", Static).update(key)
+        self.query_one(GameChart).move_cursor(int(event.option.id))
+
+    def on_game_chart_changed(self, changed: GameChart.Changed) -> None:
+        """The key under the chart says what it shows now."""
+        self.query_one(ChartKey).follow(changed)
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         """Open the replay at the chosen decision, as its player saw it."""

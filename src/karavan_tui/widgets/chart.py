@@ -11,6 +11,7 @@ Enter, or a click on a point, asks to open the replay there.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from attrs import evolve, frozen
 from rich.text import Text
@@ -20,6 +21,7 @@ from textual.content import Content
 from textual.events import Click
 from textual.message import Message
 from textual.reactive import reactive
+from textual.widgets import Static
 from textual_plotext import PlotextPlot
 
 from karavan_core.analysis import ReviewedDecision, Verdict
@@ -173,6 +175,18 @@ class GameChart(PlotextPlot):
             super().__init__()
             self.decision = decision
 
+    class Changed(Message):
+        """What the chart draws changed (a new spec, or the cursor moved): for its key."""
+
+        def __init__(self, chart: GameChart) -> None:
+            super().__init__()
+            self.chart = chart
+
+        @property
+        def control(self) -> GameChart:
+            """The chart that changed."""
+            return self.chart
+
     def __init__(self, spec: ChartSpec | None = None, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.theme = "clear"  # the terminal's own colours: readable in every Textual theme
@@ -210,6 +224,10 @@ class GameChart(PlotextPlot):
             rendered = Text(rendered.plain.translate(ASCII_FRAME))
         self._frame = plot_columns(rendered.plain)
         return rendered
+
+    def watch_spec(self) -> None:
+        """Tell the screen, which keeps the chart's key in step (:class:`ChartKey`)."""
+        self.post_message(self.Changed(self))
 
     def show(self, spec: ChartSpec, ascii_mode: bool = False) -> None:
         """Draw ``spec``."""
@@ -253,6 +271,22 @@ class GameChart(PlotextPlot):
             return None
         share = (column - left - 1) / max(1, right - left - 2)
         return round(share * self.spec.last)
+
+
+class ChartKey(Static):
+    """The key under a :class:`GameChart`: whose line is which, the marks, the cursor's decision.
+
+    A screen with a chart hands each :class:`GameChart.Changed` to :meth:`follow`,
+    so the key says what the chart shows however it changed (Left and Right too).
+    """
+
+    def __init__(self, spec: ChartSpec | None = None, ascii_mode: bool = False, **kw: Any) -> None:
+        super().__init__(key_words(spec, ascii_mode) if spec is not None else "", **kw)
+
+    def follow(self, changed: GameChart.Changed) -> None:
+        """Say what ``changed``'s chart now draws."""
+        chart = changed.chart
+        self.update(key_words(chart.spec, chart.ascii_mode) if chart.spec is not None else "")
 
 
 def plot_columns(drawn: str) -> tuple[int, int] | None:
