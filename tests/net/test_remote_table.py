@@ -18,7 +18,7 @@ from karavan_tui.config import AppConfig
 from karavan_tui.modals.choice import ChoiceScreen
 from karavan_tui.modals.confirm import ConfirmScreen
 from karavan_tui.net.join_screen import JoinScreen
-from karavan_tui.net.remote import RemoteOverScreen
+from karavan_tui.net.remote_over import RemoteOverScreen
 from karavan_tui.screens.table import TableScreen
 
 from ..tui.helpers import make_app, visible_characters

@@ -19,12 +19,10 @@ from collections.abc import Coroutine, Iterator
 from pathlib import Path
 from typing import Any, ClassVar
 
-from textual.app import App, ComposeResult, SystemCommand
+from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, VerticalScroll
-from textual.widgets import Button, Footer
 
-from karavan_core.engine import Action, IllegalAction, Observation, Result, State
+from karavan_core.engine import Action, IllegalAction, Observation, State
 from karavan_core.match import BOT, HUMAN, Seat
 from karavan_core.referee import takeback_question
 from karavan_core.text import clean_name, printable
@@ -33,10 +31,9 @@ from karavan_net.protocol import TakeBackAsked, Update
 from karavan_tui.messages import BackToTitle, ShowRules
 from karavan_tui.modals.confirm import ConfirmScreen
 from karavan_tui.modals.full_log import FullLogScreen
-from karavan_tui.screens.game_over import OverScreen, outcome_body
+from karavan_tui.net.remote_over import RemoteOverScreen
 from karavan_tui.screens.table import Driver, Frame, Status, TableScreen
 from karavan_tui.tables import View
-from karavan_tui.widgets.chrome import AppHeader
 from karavan_tui.words import listed
 
 REPEAT_SECONDS = 3.0  # the same toast again within this time is not shown twice
@@ -475,66 +472,6 @@ class RemoteTable(Driver):
             "karavan host --resume reopens it and the players come back."
         )
         self.app.push_screen(ConfirmScreen(question, yes="Close"), answered)
-
-
-class RemoteOverScreen(OverScreen[None]):
-    """The end of a hosted game: winners, breakdown and chart, as the host sent them."""
-
-    BINDINGS = [
-        Binding("t,escape", "leave", "Title"),
-        Binding("b", "back", "Table", tooltip="Look at the table again"),
-    ]
-
-    def __init__(self, seats: tuple[Seat, ...], update: Update, hosting: bool) -> None:
-        super().__init__()
-        self.seats = seats
-        self.latest = update
-        self.hosting = hosting
-
-    def compose(self) -> ComposeResult:
-        """Winners, breakdown, chart."""
-        outcome = self.latest.outcome
-        assert outcome is not None
-        names = [seat.name for seat in self.seats]
-        ascii_mode = getattr(self.app, "ascii_mode", False)
-        breakdown = tuple(
-            tuple((printable(label), printable(value)) for label, value in lines)
-            for lines in outcome.result.breakdown
-        )
-        winners = tuple(i for i in outcome.result.winners if 0 <= i < len(names))
-        result = Result(outcome.result.scores, winners, breakdown, ())
-        notes = "\n".join(printable(n) for n in outcome.result.notes)
-        yield AppHeader()
-        with VerticalScroll(id="over"):
-            yield from outcome_body(names, result, notes, outcome.series, ascii_mode)
-            with Horizontal(id="over-buttons"):
-                leave = "Close the table (t)" if self.hosting else "Title (t)"
-                yield Button(leave, id="leave", variant="primary", compact=True)
-                yield Button("Table (b)", id="back", compact=True)
-        yield Footer()
-
-    def on_mount(self) -> None:
-        """Say the game is over."""
-        self.sub_title = "Game over"
-        self.query_one("#leave", Button).focus(scroll_visible=False)
-
-    def on_button_pressed(self, event: Button.Pressed) -> None:
-        """Leave or look back."""
-        if event.button.id == "back":
-            self.action_back()
-        else:
-            self.action_leave()
-
-    def action_back(self) -> None:
-        """Back to the table."""
-        self.dismiss()
-
-    def action_leave(self) -> None:
-        """To the title (in the host's terminal: close the table and quit)."""
-        if self.hosting:
-            self.app.exit()
-        else:
-            self.post_message(BackToTitle())
 
 
 def open_table(
