@@ -18,7 +18,14 @@ from karavan_core.games.karakum.state import Buy, KarakumState, Step, TakeCard
 # the leaf (the rest of the turn, the rival's first answer), the turn under way
 # then finished by the best next decision, deals pooled, 280 iterations: it
 # beat Hard-v1 only 56.7% (45.9–66.9) over 82 seat-swapped games (seed 101),
-# and its Expert (1,400 iterations) won 45.8% of 12 games against it.
+# and its Expert (1,400 iterations) won 45.8% of 12 games against it.  Nor a
+# value model fitted by bench/fit.py to 115 self-play games (caravan and
+# left-side points, points as the deck runs out, the hand, gold, the prospect,
+# fitting camels on offer, the turn): it predicted the held-out games' winners
+# far better than this evaluation (log loss 0.515 to 0.595), yet searched the
+# way the other games' Hard does it lost to Hard-v1, 44.8% (38.0–51.7) over 200
+# games (seed 201): the left-side camels it valued most win games without
+# being worth buying.
 
 SCALE = 6.0
 # Random playouts mislead more than they inform: over 40 games against Greedy,
