@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from karavan_tui.tables.jaipur.players import PlayersZone
+from karavan_tui.tables.jaipur.zones import TokensZone
 from karavan_tui.tables.karakum.zones import CaravansZone
 
 from .helpers import game_screen, near_the_end, running, settle
@@ -49,3 +50,19 @@ async def test_the_players_lines_are_cut_to_the_zone_and_redrawn_for_its_new_wid
         assert len(narrow) < len(roomy) <= zone.content_size.height
         assert all(len(line) <= zone.content_size.width for line in roomy)
         assert any("seals" in line for line in roomy)
+
+
+async def test_what_was_sold_is_said_once_whether_the_table_is_short_or_tall(tmp_path):
+    """Short: below the goods tokens' frame; tall: in a line of the zone, and not below too."""
+    match = near_the_end("jaipur", "Ann,bot:random", left=6)
+    async with running(tmp_path, match, size=(120, 24)) as (app, pilot):
+        zone = game_screen(app).table.query_one(TokensZone)
+        sold = zone.query_one("#sold")
+        assert str(zone.border_subtitle).startswith("sold ") and not sold.display
+        await pilot.resize_terminal(120, 40)
+        await settle(pilot, app)
+        assert sold.display and str(sold.render()).startswith("Sold: ")
+        assert not zone.border_subtitle
+        await pilot.resize_terminal(120, 24)
+        await settle(pilot, app)
+        assert str(zone.border_subtitle).startswith("sold ") and not sold.display

@@ -158,6 +158,7 @@ class TokensZone(Vertical):
     """The goods token piles (top value, how many left), the bonus piles and the camel token."""
 
     data: var[PilesData | None] = var(None)
+    _sold = ""  # what was sold, for the subtitle of a short table
 
     def compose(self) -> ComposeResult:
         """One chip per good (or, in a tall table, a line per pile), then the bonus piles."""
@@ -198,9 +199,18 @@ class TokensZone(Vertical):
         sold = " ".join(
             f"{LETTERS[good]}{n}" for good, n in zip(GOODS, obs.discard, strict=True) if n
         )
-        self.border_subtitle = f"sold {sold or 'nothing'} {g.sep} camel token {CAMEL_TOKEN}"
+        self._sold = f"sold {sold or 'nothing'} {g.sep} camel token {CAMEL_TOKEN}"
         herd = f"the largest herd takes the camel token ({CAMEL_TOKEN})"
         self.query_one("#sold", Static).update(f"Sold: {sold or 'nothing'} {g.sep} {herd}")
+        self._say_sold()
+
+    def on_resize(self) -> None:
+        """A table that grew tall says what was sold in a line of its own, no longer below."""
+        self._say_sold()
+
+    def _say_sold(self) -> None:
+        tall = self.is_mounted and self.screen.has_class("-tall")
+        self.border_subtitle = "" if tall else self._sold
 
 
 def pile_lines(obs: JaipurObservation, before: JaipurObservation | None, g: Glyphs) -> Text:
