@@ -80,7 +80,7 @@ class OverScreen(Screen[T]):
 
     def on_game_chart_changed(self, changed: GameChart.Changed) -> None:
         """The key under the chart says what it shows now (the review's marks, the cursor)."""
-        self.query_one(ChartKey).follow(changed)
+        self.query_one(ChartKey).follow(self.query_one(GameChart))
 
 
 class GameOverScreen(OverScreen[str]):

@@ -261,7 +261,7 @@ class ReviewScreen(Screen[None]):
 
     def on_game_chart_changed(self, changed: GameChart.Changed) -> None:
         """The key under the chart says what it shows now."""
-        self.query_one(ChartKey).follow(changed)
+        self.query_one(ChartKey).follow(self.query_one(GameChart))
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         """Open the replay at the chosen decision, as its player saw it."""

@@ -178,15 +178,6 @@ class GameChart(PlotextPlot):
     class Changed(Message):
         """What the chart draws changed (a new spec, or the cursor moved): for its key."""
 
-        def __init__(self, chart: GameChart) -> None:
-            super().__init__()
-            self.chart = chart
-
-        @property
-        def control(self) -> GameChart:
-            """The chart that changed."""
-            return self.chart
-
     def __init__(self, spec: ChartSpec | None = None, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.theme = "clear"  # the terminal's own colours: readable in every Textual theme
@@ -227,7 +218,7 @@ class GameChart(PlotextPlot):
 
     def watch_spec(self) -> None:
         """Tell the screen, which keeps the chart's key in step (:class:`ChartKey`)."""
-        self.post_message(self.Changed(self))
+        self.post_message(self.Changed())
 
     def show(self, spec: ChartSpec, ascii_mode: bool = False) -> None:
         """Draw ``spec``."""
@@ -276,16 +267,15 @@ class GameChart(PlotextPlot):
 class ChartKey(Static):
     """The key under a :class:`GameChart`: whose line is which, the marks, the cursor's decision.
 
-    A screen with a chart hands each :class:`GameChart.Changed` to :meth:`follow`,
+    A screen with a chart has it :meth:`follow` the chart at each :class:`GameChart.Changed`,
     so the key says what the chart shows however it changed (Left and Right too).
     """
 
     def __init__(self, spec: ChartSpec | None = None, ascii_mode: bool = False, **kw: Any) -> None:
         super().__init__(key_words(spec, ascii_mode) if spec is not None else "", **kw)
 
-    def follow(self, changed: GameChart.Changed) -> None:
-        """Say what ``changed``'s chart now draws."""
-        chart = changed.chart
+    def follow(self, chart: GameChart) -> None:
+        """Say what ``chart`` now draws."""
         self.update(key_words(chart.spec, chart.ascii_mode) if chart.spec is not None else "")
 
 
