@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from textual.widgets import OptionList
 
 from karavan_tui.modals.choice import ChoiceScreen
@@ -10,6 +11,7 @@ from karavan_tui.screens.table import TableScreen
 from ..tui.helpers import karakum_match, settle, start_with
 
 
+@pytest.mark.slow
 async def test_a_double_enter_on_a_picker_leaves_the_table_open(tmp_path):
     app = start_with(tmp_path, karakum_match("Ann,Bob", moves=0))
     async with app.run_test(size=(100, 30)) as pilot:

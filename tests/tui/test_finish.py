@@ -37,6 +37,7 @@ def card(screen: TableScreen, row: str, index: int) -> Card:
     return screen.query_one(f"#{row}").query(Card)[index]
 
 
+@pytest.mark.slow
 async def test_clicks_take_a_card_draw_and_open_the_payment_picker(tmp_path):
     match = karakum_match(seed=11)
     async with running(tmp_path, match) as (app, pilot):
@@ -155,6 +156,7 @@ async def test_a_small_terminal_gets_a_notice(tmp_path):
         assert isinstance(app.screen, TitleScreen)
 
 
+@pytest.mark.slow
 async def test_palette_offers_the_apps_commands(tmp_path):
     async with running(tmp_path, karakum_match()) as (app, pilot):
         await pilot.press("enter", "enter")
@@ -259,6 +261,7 @@ async def test_the_new_game_dialog_remembers_your_name_and_last_game(tmp_path):
         assert dialog.query_one("#name-0").value == "Zoe Quinn"
 
 
+@pytest.mark.slow
 async def test_load_table_opens_and_deletes_after_confirming(tmp_path):
     from karavan_core.saves import save_match
     from karavan_tui.modals.confirm import ConfirmScreen
@@ -366,6 +369,7 @@ def test_every_registered_game_has_a_table_and_rules_to_read():
         assert rules_text(game.name).strip()
 
 
+@pytest.mark.slow
 async def test_the_saved_note_stays_in_sight_when_the_status_wraps(tmp_path):
     """The status line holds two lines: a long prompt (a hint naming a whole payment) gives
     way, the indicators do not."""

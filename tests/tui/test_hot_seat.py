@@ -66,6 +66,7 @@ async def test_undo_on_your_first_turn_does_not_take_back_anothers_move(tmp_path
         assert len(match.history) == 3
 
 
+@pytest.mark.slow
 async def test_while_a_bot_moves_the_last_human_may_take_back_their_move(tmp_path):
     app = start_with(tmp_path, karakum_match("Ann,bot:random,Bob"))
     app.config.bot_delay = 30.0  # the bot waits: the keys reach the table meanwhile

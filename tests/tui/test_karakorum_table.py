@@ -494,6 +494,7 @@ def test_karakorum_table_start(snap_compare, tmp_path, size):
     assert snap_table(snap_compare, tmp_path, karakorum_match(), size)
 
 
+@pytest.mark.slow
 async def test_at_200x50_the_cards_are_large_and_no_zone_keeps_blank_rows(tmp_path):
     match = climbing_match("Ann,bot:random,bot:random,bot:random", moves=300)
     async with running(tmp_path, match, size=(200, 50)) as (app, _pilot):

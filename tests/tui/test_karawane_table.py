@@ -228,6 +228,7 @@ async def test_ascii_mode_and_four_players_fit_80x24(tmp_path):
         assert players.content_region.height >= 5
 
 
+@pytest.mark.slow
 async def test_a_resize_lays_the_track_and_the_piles_out_again_for_the_new_width(tmp_path):
     """The zones draw from what the table gave them: a resize alone redraws them."""
     match = karawane_match(moves=40)

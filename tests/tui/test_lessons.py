@@ -276,6 +276,7 @@ async def test_a_move_that_reads_the_same_as_the_lessons_plays_the_lessons_own(t
         assert driver.step == step + 1
 
 
+@pytest.mark.slow
 async def test_the_end_of_a_lesson_offers_a_real_game_against_greedy(tmp_path):
     app = make_app(tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:

@@ -204,6 +204,7 @@ async def test_a_camel_chosen_in_the_move_list_is_paid_for_and_esc_buys_nothing(
         assert len(match.history) == before
 
 
+@pytest.mark.slow
 async def test_a_camel_bought_without_its_payment_stays_to_be_paid_after_esc(tmp_path):
     """A save may end between Buy and Pay (the move list once played Buy alone)."""
     match, slot, ways = karakum_buying_position()
@@ -344,6 +345,7 @@ async def test_typing_in_the_move_list_narrows_it_and_enter_plays_the_entry_foun
         assert played == found[0] or played.startswith(found[0].rstrip("."))
 
 
+@pytest.mark.slow
 async def test_one_escape_closes_a_narrowed_move_list(tmp_path):
     match = seeded_match("jaipur", "Ann,bot:random", seed=4, first=0)
     async with running(tmp_path, match) as (app, pilot):

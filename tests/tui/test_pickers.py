@@ -39,6 +39,7 @@ async def open_payment_picker(pilot, slot: int):
     return part
 
 
+@pytest.mark.slow
 async def test_at_200x50_the_payment_picker_opens_beside_the_row_it_is_about(tmp_path):
     """In line with the market row, over the side panel: no card of the table is hidden."""
     app, slot = payment_app(tmp_path)

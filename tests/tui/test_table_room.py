@@ -44,6 +44,7 @@ async def test_every_zone_uses_its_rows(tmp_path, size, match):
         assert all(blank <= FEW for blank in blanks.values()), blanks
 
 
+@pytest.mark.slow
 async def test_the_karakum_cards_are_drawn_large_at_200x50_their_costs_in_words(tmp_path):
     async with running(tmp_path, karakum_mid_game(), size=(200, 50)) as (app, pilot):
         table = game_screen(app).table

@@ -70,6 +70,7 @@ async def test_the_title_and_the_load_dialog_show_saved_names_and_files_literall
         assert "[/], [bold red]x[/]" in listing and "[b]odd[i] name.json" in listing
 
 
+@pytest.mark.slow
 async def test_the_new_game_dialog_refuses_control_characters_and_long_names(tmp_path):
     app = make_app(tmp_path)
     async with app.run_test(size=(100, 30), notifications=True) as pilot:

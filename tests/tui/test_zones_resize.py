@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from karavan_tui.tables.jaipur.players import PlayersZone
 from karavan_tui.tables.jaipur.zones import TokensZone
 from karavan_tui.tables.karakum.zones import CaravansZone
@@ -33,6 +35,7 @@ async def test_a_long_caravan_wraps_in_a_narrow_zone_and_unwraps_when_it_widens(
         assert sum("chain" in line for line in tall) == len(match.seats)
 
 
+@pytest.mark.slow
 async def test_the_players_lines_are_cut_to_the_zone_and_redrawn_for_its_new_width(tmp_path):
     match = near_the_end("jaipur", "Ann,bot:random", left=6)
     async with running(tmp_path, match, size=(200, 24)) as (app, pilot):
