@@ -60,7 +60,7 @@ def outcome_body(
     chart = GameChart(spec, id="chart")
     chart.ascii_mode = ascii_mode
     yield chart
-    yield ChartKey(spec, ascii_mode, id="chart-key")
+    yield ChartKey(chart, id="chart-key")
 
 
 class OverScreen(Screen[T]):
@@ -77,10 +77,6 @@ class OverScreen(Screen[T]):
     OverScreen #over-buttons { height: auto; margin-top: 1; }
     OverScreen Button { margin-right: 2; }
     """
-
-    def on_game_chart_changed(self, changed: GameChart.Changed) -> None:
-        """The key under the chart says what it shows now (the review's marks, the cursor)."""
-        self.query_one(ChartKey).follow(self.query_one(GameChart))
 
 
 class GameOverScreen(OverScreen[str]):

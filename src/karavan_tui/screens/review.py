@@ -98,8 +98,9 @@ class ReviewScreen(Screen[None]):
             yield Static("", id="review-summary")
             yield ProgressBar(id="review-progress", show_eta=True)
             yield Static("", id="review-failure", markup=False)
-            yield GameChart(id="review-chart")
-            yield ChartKey(id="chart-key")
+            chart = GameChart(id="review-chart")
+            yield chart
+            yield ChartKey(chart, id="chart-key")
             yield Static("Mistakes, in the order they were made", id="mistakes-title")
             yield OptionList(id="mistakes")
             yield Static(Content(thresholds_words()), id="review-note")
@@ -258,10 +259,6 @@ class ReviewScreen(Screen[None]):
         if event.option.id is None:
             return
         self.query_one(GameChart).move_cursor(int(event.option.id))
-
-    def on_game_chart_changed(self, changed: GameChart.Changed) -> None:
-        """The key under the chart says what it shows now."""
-        self.query_one(ChartKey).follow(self.query_one(GameChart))
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         """Open the replay at the chosen decision, as its player saw it."""

@@ -175,9 +175,6 @@ class GameChart(PlotextPlot):
             super().__init__()
             self.decision = decision
 
-    class Changed(Message):
-        """What the chart draws changed (a new spec, or the cursor moved): for its key."""
-
     def __init__(self, spec: ChartSpec | None = None, *, id: str | None = None) -> None:
         super().__init__(id=id)
         self.theme = "clear"  # the terminal's own colours: readable in every Textual theme
@@ -215,10 +212,6 @@ class GameChart(PlotextPlot):
             rendered = Text(rendered.plain.translate(ASCII_FRAME))
         self._frame = plot_columns(rendered.plain)
         return rendered
-
-    def watch_spec(self) -> None:
-        """Tell the screen, which keeps the chart's key in step (:class:`ChartKey`)."""
-        self.post_message(self.Changed())
 
     def show(self, spec: ChartSpec, ascii_mode: bool = False) -> None:
         """Draw ``spec``."""
@@ -267,16 +260,20 @@ class GameChart(PlotextPlot):
 class ChartKey(Static):
     """The key under a :class:`GameChart`: whose line is which, the marks, the cursor's decision.
 
-    A screen with a chart has it :meth:`follow` the chart at each :class:`GameChart.Changed`,
-    so the key says what the chart shows however it changed (Left and Right too).
+    It watches its chart's spec, so the key says what the chart shows however it
+    changed (a new spec, the list of mistakes, Left and Right on the chart itself).
     """
 
-    def __init__(self, spec: ChartSpec | None = None, ascii_mode: bool = False, **kw: Any) -> None:
-        super().__init__(key_words(spec, ascii_mode) if spec is not None else "", **kw)
+    def __init__(self, chart: GameChart, **kw: Any) -> None:
+        super().__init__("", **kw)
+        self.chart = chart
 
-    def follow(self, chart: GameChart) -> None:
-        """Say what ``chart`` now draws."""
-        self.update(key_words(chart.spec, chart.ascii_mode) if chart.spec is not None else "")
+    def on_mount(self) -> None:
+        """Follow the chart from now on."""
+        self.watch(self.chart, "spec", self._follow)
+
+    def _follow(self, spec: ChartSpec | None) -> None:
+        self.update(key_words(spec, self.chart.ascii_mode) if spec is not None else "")
 
 
 def plot_columns(drawn: str) -> tuple[int, int] | None:
