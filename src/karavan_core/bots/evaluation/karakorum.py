@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Generic, TypeVar
+
 import attrs
 
 from karavan_core.bots.evaluation import SearchSettings
@@ -11,7 +14,6 @@ from karavan_core.games.karakorum.components import PEAK_INDEX, GoalKind
 from karavan_core.games.karakorum.rules import DONE
 from karavan_core.games.karakorum.state import (
     Card,
-    Expedition,
     Goal,
     KarakorumState,
     Place,
@@ -37,7 +39,7 @@ ROLLOUT_DEPTH = 10
 def potential_tracks(state: KarakorumState, player: int, room: Room | None = None) -> list[float]:
     """``player``'s markers plus the expected gain of each open expedition, per peak.
 
-    With ``room`` (see :func:`_room`) a 1-2 card expedition is valued as the
+    With ``room`` (see :func:`_count_room`) a 1-2 card expedition is valued as the
     search levels do since issue 32 (see :func:`small_gain`), else as Hard-v1 did.
     """
     markers = state.tracks[player]
@@ -63,7 +65,7 @@ def potential_tracks(state: KarakorumState, player: int, room: Room | None = Non
                     reach = min(1.0, axes / C.GOAL_MIN_AXES)
                     gain = max(gain, 0.7 * reach * reach * GoalKind.AXES.points)
             elif room is not None:
-                gain = _small_gain(i, size, axes, cards[-1].value, markers[i], room, deck)
+                gain = small_gain(i, size, axes, cards[-1].value, markers[i], room, deck)
             else:
                 # Too small to score yet: it may grow, or cost the removal penalty.
                 gain = 0.5 * axes + 0.5 * size - 0.5 * C.REMOVAL_PENALTY
@@ -74,23 +76,39 @@ def potential_tracks(state: KarakorumState, player: int, room: Room | None = Non
 _TOP = float(C.TRACK_TOP)
 
 
-def _open_goals(goals: tuple[Goal, ...]) -> frozenset[tuple[int, GoalKind]]:
-    """The goal cards still open, as (peak index, kind); the last goals asked for are kept
-    (read once: another thread may replace them), as a search's states share them."""
-    memo = _goals_memo
-    if memo[0] is goals:
-        return memo[1]
-    found = frozenset((PEAK_INDEX[goal.color], goal.kind) for goal in goals)
-    _remember_goals(goals, found)
-    return found
+def _goals_open(goals: tuple[Goal, ...]) -> frozenset[tuple[int, GoalKind]]:
+    """The goal cards still open, as (peak index, kind)."""
+    return frozenset((PEAK_INDEX[goal.color], goal.kind) for goal in goals)
 
 
-_goals_memo: tuple[object, frozenset[tuple[int, GoalKind]]] = (None, frozenset())
+K = TypeVar("K")
+V = TypeVar("V")
 
 
-def _remember_goals(goals: tuple[Goal, ...], found: frozenset[tuple[int, GoalKind]]) -> None:
-    global _goals_memo
-    _goals_memo = (goals, found)
+class _Kept(Generic[K, V]):
+    """``work`` of the values a search's states share (a deck, the goals), kept by the value
+    itself: held, so that its id is not reused while kept.
+
+    Any thread may use one: at worst a value cleared away meanwhile is worked out again.
+    """
+
+    def __init__(self, work: Callable[[K], V], most: int) -> None:
+        self._work, self._most = work, most
+        self._kept: dict[int, tuple[K, V]] = {}
+
+    def __call__(self, source: K) -> V:
+        found = self._kept.get(id(source))
+        if found is not None and found[0] is source:
+            return found[1]
+        value = self._work(source)
+        if len(self._kept) >= self._most:
+            self._kept.clear()
+        self._kept[id(source)] = (source, value)
+        return value
+
+
+# A search's states share their goals until one is claimed.
+_open_goals = _Kept(_goals_open, 16)
 
 
 # A new expedition's room to grow: this many marker points for an expedition
@@ -100,24 +118,21 @@ GROWTH = 3.0
 Room = list[list[int]]
 
 
-def small_gain(exp: Expedition, marker: int, room: Room, deck: int) -> float:
-    """What a 1-2 card expedition may still bring its marker, as the search levels see it.
-
-    Hard-v1 counted half its axes and cards less half the removal penalty,
-    whatever the marker: where the marker stands at 0 a removal costs
-    nothing, so a new expedition looked a point worse than none and the
-    search removed it.  Now the penalty counts as far as the marker can go
-    back, and the expedition is worth what the cards still to come could add
-    to it (the share of its peak's cards at or above its top, and how much
-    of the deck is left).
-    """
-    peak = PEAK_INDEX[exp.color]
-    return _small_gain(peak, len(exp.cards), exp.axes, exp.top, marker, room, deck)
-
-
-def _small_gain(
+def small_gain(
     peak: int, size: int, axes: int, top: int, marker: int, room: Room, deck: int
 ) -> float:
+    """What a 1-2 card expedition may still bring its marker, as the search levels see it.
+
+    The expedition is ``size`` cards of peak number ``peak`` with ``axes`` ice
+    axes and ``top`` its top value; ``marker`` is where its peak's marker
+    stands, ``deck`` the cards left to reveal.  Hard-v1 counted half its axes
+    and cards less half the removal penalty, whatever the marker: where the
+    marker stands at 0 a removal costs nothing, so a new expedition looked a
+    point worse than none and the search removed it.  Now the penalty counts
+    as far as the marker can go back, and the expedition is worth what the
+    cards still to come could add to it (the share of its peak's cards at or
+    above its top, and how much of the deck is left).
+    """
     grows = room[peak][top] / CARDS_PER_PEAK * deck / ALL_CARDS
     penalty = min(C.REMOVAL_PENALTY, marker)
     return 0.5 * axes + 0.5 * size - 0.5 * penalty + GROWTH * grows
@@ -172,30 +187,20 @@ ALL_CARDS = len(C.CARD_VALUES) * len(C.AXES_PER_COPY) * len(PEAK_INDEX)
 CARDS_PER_PEAK = ALL_CARDS // len(PEAK_INDEX)
 
 
-def _room(deck: tuple[Card, ...]) -> Room:
-    """Per peak and value: the cards still in the deck of that value or higher.
-
-    A search's states share their deck until a card is revealed, and a pool of
-    deals has a few dozen decks, so the rooms of the latest decks are kept, by
-    the deck itself (held, so that its id is not reused).
-    """
-    found = _rooms.get(id(deck))
-    if found is not None and found[0] is deck:
-        return found[1]
+def _count_room(deck: tuple[Card, ...]) -> Room:
+    """Per peak and value: the cards still in the deck of that value or higher."""
     room = [[0] * (len(C.CARD_VALUES) + 2) for _ in PEAK_INDEX]
     for card in deck:
         room[PEAK_INDEX[card.color]][card.value] += 1
     for counts in room:
         for v in range(len(counts) - 2, 0, -1):
             counts[v] += counts[v + 1]
-    if len(_rooms) >= _ROOMS_KEPT:
-        _rooms.clear()  # another thread may be reading: at worst it counts a room again
-    _rooms[id(deck)] = (deck, room)
     return room
 
 
-_ROOMS_KEPT = 256
-_rooms: dict[int, tuple[tuple[Card, ...], Room]] = {}
+# A search's states share their deck until a card is revealed, and a pool of deals has a
+# few dozen decks: the rooms of the latest are kept.
+_room = _Kept(_count_room, 256)
 
 
 # -- placing inside the search ---------------------------------------------------------------
