@@ -95,6 +95,16 @@ def test_bad_arguments_exit_2(argv, capsys, opened, tmp_path):
     assert opened == []
 
 
+def test_learn_names_the_lessons_when_it_has_none_for_the_game(capsys, opened, tmp_path):
+    with pytest.raises(SystemExit) as exit_info:
+        cli.main(["--saves", str(tmp_path), "learn", "chess"])
+    assert exit_info.value.code == 2
+    assert "No lesson for 'chess'; the lessons are: karakum, karawane, karakorum, jaipur." in (
+        capsys.readouterr().err
+    )
+    assert opened == []
+
+
 def test_bad_arguments_exit_2_as_a_process(tmp_path):
     done = subprocess.run(
         [str(KARAVAN), "--saves", str(tmp_path), "--bogus"], capture_output=True, text=True

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from karavan_core.lessons import lesson_names
+from karavan_core.lessons import get_lesson, lesson_names
 from karavan_core.text import printable
 from karavan_tui.cli import common
 from karavan_tui.cli.common import Command, Context
@@ -24,11 +24,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(ctx: Context) -> int:
     """Open the app at the lesson's table."""
-    name = ctx.args.game.strip().lower()
-    if name not in lesson_names():
-        ctx.error(
-            f"no lesson for {printable(repr(ctx.args.game))}; the games are: "
-            f"{', '.join(lesson_names())}"
-        )
+    try:
+        lesson = get_lesson(ctx.args.game)
+    except KeyError as error:
+        ctx.error(printable(str(error.args[0])))
     common.open_saves(ctx, tidy=False)
-    return common.open_app(ctx.app_config(), None, lesson=name)
+    return common.open_app(ctx.app_config(), None, lesson=lesson.game_name)
