@@ -11,8 +11,9 @@ from __future__ import annotations
 import argparse
 import random
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import NoReturn
+from typing import NoReturn, TypeVar
 
 from attrs import frozen
 
@@ -92,6 +93,18 @@ def add_game_argument(
     )
 
 
+T = TypeVar("T")
+
+
+def look_up_game(ctx: Context, registry: Callable[[str], T]) -> T:
+    """What ``registry`` (a game's, or a lesson's) holds under ``GAME``; else the arguments
+    are refused with the registry's own sentence, which names what it has."""
+    try:
+        return registry(ctx.args.game)
+    except KeyError as error:
+        ctx.error(printable(str(error.args[0])))
+
+
 def add_deal_arguments(parser: argparse.ArgumentParser, players_help: str, required: bool) -> None:
     """``--players LIST``, ``--seed N`` and ``--first NAME``: what :func:`new_from_args` reads."""
     parser.add_argument("--players", required=required, metavar="LIST", help=players_help)
@@ -152,10 +165,7 @@ def parse_seats(ctx: Context, text: str) -> list[Seat]:
 def new_from_args(ctx: Context) -> tuple[Match, Path]:
     """The match ``GAME --players ... [--seed] [--first]`` asks for, and a fresh save file."""
     args = ctx.args
-    try:
-        game = get_game(args.game)
-    except KeyError as error:
-        ctx.error(printable(str(error.args[0])))
+    game = look_up_game(ctx, get_game)
     seats = parse_seats(ctx, args.players)
     options = {}
     if args.first is not None:

@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 
 from karavan_core.lessons import get_lesson, lesson_names
-from karavan_core.text import printable
 from karavan_tui.cli import common
 from karavan_tui.cli.common import Command, Context
 
@@ -24,9 +23,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(ctx: Context) -> int:
     """Open the app at the lesson's table."""
-    try:
-        lesson = get_lesson(ctx.args.game)
-    except KeyError as error:
-        ctx.error(printable(str(error.args[0])))
+    lesson = common.look_up_game(ctx, get_lesson)
     common.open_saves(ctx, tidy=False)
     return common.open_app(ctx.app_config(), None, lesson=lesson.game_name)
