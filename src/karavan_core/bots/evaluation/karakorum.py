@@ -76,7 +76,7 @@ def potential_tracks(state: KarakorumState, player: int, room: Room | None = Non
 _TOP = float(C.TRACK_TOP)
 
 
-def _goals_open(goals: tuple[Goal, ...]) -> frozenset[tuple[int, GoalKind]]:
+def _list_open_goals(goals: tuple[Goal, ...]) -> frozenset[tuple[int, GoalKind]]:
     """The goal cards still open, as (peak index, kind)."""
     return frozenset((PEAK_INDEX[goal.color], goal.kind) for goal in goals)
 
@@ -108,7 +108,7 @@ class _Kept(Generic[K, V]):
 
 
 # A search's states share their goals until one is claimed.
-_open_goals = _Kept(_goals_open, 16)
+_open_goals = _Kept(_list_open_goals, 16)
 
 
 # A new expedition's room to grow: this many marker points for an expedition
