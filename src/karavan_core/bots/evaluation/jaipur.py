@@ -21,12 +21,11 @@ from karavan_core.games.jaipur.state import Exchange, JaipurState, Sell
 # Over 50 seat-swapped games (seed 101) that beat Hard-v1 72.0% (58.3–82.5),
 # taking 0.18 s a decision to its 0.34 s (two cores shared with other work).
 # Expert searches four times as long: over 38 games (seed 102) it beat that
-# Hard 68.4% (52.5–80.9).  Measured and not kept: Hard at 200 iterations with
-# an Expert of 1,600 over a pool of 200 deals (as many visits per deal as
-# Hard's) beat Hard-v1 76.7% (62.3–86.8) over 43 games (seed 1), but that
-# Expert won 56.4% (48.6–63.9) of 156 against that Hard where today's Expert
-# won 58.7% of the same deals' first 150: neither the smaller Hard nor the
-# wider pool spread the levels.
+# Hard 68.4% (52.5–80.9).  Measured and not kept: a Hard of 200 iterations beat
+# Hard-v1 76.7% (62.3–86.8) over 43 games (seed 1), but an Expert of 1,600
+# over a pool of 200 deals (as many visits per deal as the HARD below) beat it
+# 56.4% (48.6–63.9) over 156, where the EXPERT below beat it 58.7% over the same
+# deals' first 150: neither the smaller Hard nor the wider pool spread the levels.
 HARD = SearchSettings()
 EXPERT = attrs.evolve(HARD, iterations=1600)
 
