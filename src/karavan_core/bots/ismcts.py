@@ -232,6 +232,7 @@ class SearchBot(Bot):
         policy = self.evaluator.rollout_action if self.smart_rollouts else None
         depth = self.rollout_depth
         steps = 0
+        values: list[float] | None = None  # of ``state``, where the finishing step scored it
         while (to_move := state.to_move) is not None:
             if (
                 depth is not None
@@ -239,17 +240,20 @@ class SearchBot(Bot):
                 and (to_move != mover or steps >= depth + MAX_TURN_FINISH)
             ):
                 break  # past the depth limit, and the turn under way is over (or too long)
-            if self.greedy_finish and depth is not None and steps >= depth:
-                action = self.best_next(state, to_move)
-            elif policy is not None:
+            mover = to_move
+            steps += 1
+            if self.greedy_finish and depth is not None and steps > depth:
+                # The best next decision has already reached (and perhaps scored) its state.
+                _, state, values = self._best_step(state, to_move)
+                continue
+            if policy is not None:
                 action = policy(game, state, rng)  # it lists the legal decisions if it needs them
             else:
                 legal = game.legal_actions(state)
                 action = legal[rng.randrange(len(legal))]
-            mover = to_move
             state = game.apply_legal(state, action)
-            steps += 1
-        return self.evaluator.rewards(state)
+            values = None
+        return self.evaluator.rewards(state, values)
 
     def best_reply(self, state: State, mover: int, options: Sequence[Action]) -> Action:
         """The one of ``options`` after which ``mover`` leads the others most (the first of equals).
@@ -268,25 +272,42 @@ class SearchBot(Bot):
 
     def best_next(self, state: State, mover: int) -> Action:
         """The decision after which ``mover``'s evaluation is highest (the first of equals)."""
+        return self._best_step(state, mover)[0]
+
+    def _best_step(self, state: State, mover: int) -> tuple[Action, State, list[float] | None]:
+        """:meth:`best_next`, the state it leads to, and every player's values there if known.
+
+        The values are known where the evaluation scores all players at once
+        (``every_value``) and the decision was chosen by them: the playout that
+        stops there then scores its last state without evaluating it again.
+        """
         game = self.game
-        evaluate = self.evaluator.evaluate
+        evaluator = self.evaluator
         legal: list[Action] = game.legal_actions(state)
-        if self.evaluator.tree_policy is not None and self.settings.tree_policy:
-            chosen = self.evaluator.tree_policy(state, legal)
+        if evaluator.tree_policy is not None and self.settings.tree_policy:
+            chosen = evaluator.tree_policy(state, legal)
             if chosen is not None:
-                return chosen
-        candidates = self.evaluator.search_candidates
+                return chosen, game.apply_legal(state, chosen), None
+        candidates = evaluator.search_candidates
         if candidates is not None:
             legal = candidates(state, legal)
         best: Action = legal[0]
-        best_value = -math.inf
         if len(legal) == 1:
-            return best
+            return best, game.apply_legal(state, best), None
+        best_state: State = state
+        best_values: list[float] | None = None
+        best_value = -math.inf
+        every_value = evaluator.every_value
         for action in legal:
-            value = evaluate(game.apply_legal(state, action), mover)
+            after = game.apply_legal(state, action)
+            if every_value is not None:
+                values = every_value(after)
+                value = values[mover]
+            else:
+                values, value = None, evaluator.evaluate(after, mover)
             if value > best_value:
-                best, best_value = action, value
-        return best
+                best, best_state, best_values, best_value = action, after, values, value
+        return best, best_state, best_values
 
 
 @register_level

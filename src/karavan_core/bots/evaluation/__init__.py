@@ -95,12 +95,13 @@ class Evaluator:
         values = self.values(state)
         return values[player] - max(v for seat, v in enumerate(values) if seat != player)
 
-    def rewards(self, state: State) -> list[float]:
+    def rewards(self, state: State, values: list[float] | None = None) -> list[float]:
         """One reward in [0, 1] per player, as backed up by the tree search.
 
         A finished game pays mostly for winning (a shared win is split) and a
         little for the margin; an unfinished one pays the chance of winning
-        suggested by the evaluated lead.
+        suggested by the evaluated lead.  ``values``, where given, are
+        :meth:`values` of ``state``, already worked out.
         """
         if self.game.is_over(state):
             result = self.game.result(state)
@@ -113,21 +114,24 @@ class Evaluator:
                 out.append(0.8 * win + 0.2 * _logistic(lead / self.scale))
             return out
         if self.features is not None:
-            return self.chances(state)
-        values = self.values(state)
+            return self.chances(state, values)
+        if values is None:
+            values = self.values(state)
         # Each player's lead over the best of the others: the best player's is
         # over the second best (who may be level), everyone else's over the best.
         best, second = sorted(values, reverse=True)[:2]
         scale = self.scale
         return [_logistic((v - (second if v == best else best)) / scale) for v in values]
 
-    def chances(self, state: State) -> list[float]:
+    def chances(self, state: State, values: list[float] | None = None) -> list[float]:
         """Every player's chance of winning by the value model: a softmax of their values.
 
         (A game whose values are about something else, such as Jaipur's round
         in progress, turns them into chances of its own ``chances``.)
+        ``values``, where given, are :meth:`values` of ``state``.
         """
-        values = self.values(state)
+        if values is None:
+            values = self.values(state)
         if self.combine is not None:
             return self.combine(state, values)
         top = max(values)
