@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from operator import eq
 from typing import Generic, TypeVar
 
 import attrs
@@ -158,13 +159,15 @@ def model_values(state: KarakorumState) -> list[float]:
     if state.is_over and state.instant_winner is not None:
         return [_evaluate(state, seat, room) for seat in range(len(state.players))]
     tracks = _all_tracks(state, room)
-    return [_judged(tracks, seat) for seat in range(len(tracks))]
+    tops = _tops(tracks)
+    return [_judged(mine, tops) for mine in tracks]
 
 
 def _evaluate(state: KarakorumState, player: int, room: Room | None) -> float:
     if state.is_over and state.instant_winner is not None:
         return 100.0 if state.instant_winner == player else float(sum(state.tracks[player]))
-    return _judged(_all_tracks(state, room), player)
+    tracks = _all_tracks(state, room)
+    return _judged(tracks[player], _tops(tracks))
 
 
 def _all_tracks(state: KarakorumState, room: Room | None) -> list[list[float]]:
@@ -175,10 +178,14 @@ def _all_tracks(state: KarakorumState, room: Room | None) -> list[list[float]]:
     return [potential_tracks(state, seat, room) for seat in seats]
 
 
-def _judged(tracks: list[list[float]], player: int) -> float:
-    mine = tracks[player]
-    rivals = [track for seat, track in enumerate(tracks) if seat != player]
-    led = sum(1 for i, own in enumerate(mine) if all(own >= rival[i] for rival in rivals))
+def _tops(tracks: list[list[float]]) -> list[float]:
+    """The highest (potential) marker on each peak."""
+    return [max(column) for column in zip(*tracks, strict=True)]
+
+
+def _judged(mine: list[float], tops: list[float]) -> float:
+    # A player leads a peak where no one is higher: where their marker is the top one.
+    led = sum(map(eq, mine, tops))
     best_two = sum(mine) - min(mine)
     return best_two + (5.0 + led if led else -6.0)
 

@@ -218,8 +218,11 @@ class Karakorum(Game[KarakorumState, KarakorumObservation, Action]):
     def _limit(self, view: KarakorumState | KarakorumObservation) -> int:
         return len(view.players) + C.REVEAL_BEYOND_PLAYERS
 
-    def _takeable(self, state: KarakorumState, seat: int) -> list[Card]:
-        """The distinct table cards ``seat`` could take now and still place everything."""
+    def _takeable(self, state: KarakorumState, seat: int, first: bool = False) -> list[Card]:
+        """The distinct table cards ``seat`` could take now and still place everything.
+
+        With ``first``, only the first of them: enough to tell whether there is any.
+        """
         held = state.held[seat]
         color = held[0].color if held else None
         shapes = _shapes(state.expeditions[seat])
@@ -230,7 +233,13 @@ class Karakorum(Game[KarakorumState, KarakorumObservation, Action]):
                 continue
             if _can_place(shapes, tuple(sorted((*keys, (card.color, card.value))))):
                 out.append(card)
+                if first:
+                    break
         return out
+
+    def _can_take(self, state: KarakorumState, seat: int) -> bool:
+        """Whether ``seat`` could take any table card now and still place everything."""
+        return bool(self._takeable(state, seat, first=True))
 
     def _placements(self, state: KarakorumState) -> list[Action]:
         """Where the placing player may put each taken card, keeping the rest placeable."""
@@ -473,14 +482,14 @@ class Karakorum(Game[KarakorumState, KarakorumObservation, Action]):
         """Ask whether to reveal more; reveal on while nothing on the table can be taken."""
         limit = self._limit(state)
         while len(state.table) < limit and state.deck:
-            if self._takeable(state, state.active):
+            if self._can_take(state, state.active):
                 return evolve(state, step=Step.REVEAL)
             # Stopping here would oblige the active player to take a card they cannot place.
             state = self._reveal(state)
         return self._start_taking(state)
 
     def _start_taking(self, state: KarakorumState) -> KarakorumState:
-        if self._takeable(state, state.active):
+        if self._can_take(state, state.active):
             return evolve(state, step=Step.TAKE, current=state.active)
         # The rulebook's exception: the active player can place nothing and takes nothing.
         return self._offer(state, 1)
@@ -493,7 +502,7 @@ class Karakorum(Game[KarakorumState, KarakorumObservation, Action]):
         if state.step is Step.OTHERS:
             return self._offer(state, self._offset(state, seat) + 1)
         state = evolve(state, step=Step.TAKE_MORE)
-        if table and self._takeable(state, seat):
+        if table and self._can_take(state, seat):
             return state
         return self._offer(state, 1)
 
@@ -504,7 +513,7 @@ class Karakorum(Game[KarakorumState, KarakorumObservation, Action]):
             if not state.table:
                 break
             seat = (state.active + k) % n
-            if self._takeable(state, seat):
+            if self._can_take(state, seat):
                 return evolve(state, step=Step.OTHERS, current=seat)
             # A player who can place none of the cards passes without being asked.
         state = evolve(state, table=(), discard=state.discard + state.table)
