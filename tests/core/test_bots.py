@@ -401,6 +401,29 @@ def test_the_turn_under_way_is_finished_with_the_best_next_decision():
     assert checked == 4
 
 
+@pytest.mark.parametrize("name", ["karakorum", "jaipur"])
+def test_the_finishing_step_hands_back_what_applying_and_scoring_would_give(name):
+    """The playout takes the state and values the best next decision reached, rather
+    than applying it and evaluating its state again: they must be the same figures."""
+    game = get_game(name)
+    bot = make_bot("hard", game, 3)
+    rng, state, scored = random.Random(3), game.new_game(["A", "B"], 3), 0
+    for _ in range(400):
+        if game.is_over(state):
+            break
+        mover = state.to_move
+        action, reached, values = bot._best_step(state, mover)
+        assert action == bot.best_next(state, mover)
+        assert reached == game.apply(state, action)
+        if values is not None:
+            assert values == bot.evaluator.values(reached)
+            scored += 1
+        legal = game.legal_actions(state)
+        state = game.apply(state, legal[rng.randrange(len(legal))])
+    # Karakorum scores every player at once, so its values come back; Jaipur's do not.
+    assert (scored > 20) if name == "karakorum" else (scored == 0)
+
+
 def test_karakum_search_skips_dear_payments_and_twin_cards():
     game = all_games()[0]
     candidates = evaluator_for(game).search_candidates
