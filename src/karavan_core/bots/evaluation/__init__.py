@@ -7,7 +7,9 @@ Each game may have a module here named after it, offering:
   for a finished game, on the same scale);
 * optionally ``search_evaluate(state, player) -> float`` — a richer estimate
   on the same scale for the search levels, which score positions a turn or
-  more ahead (the Greedy level keeps the small ``evaluate``);
+  more ahead (the Greedy level keeps the small ``evaluate``), and
+  ``search_values(state)``, the same of every player at once where the
+  players share most of the work;
 * ``SCALE`` — a points margin that makes a game about decided (it turns a lead
   into a chance of winning);
 * optionally ``rollout_action(game, state, rng)`` — a cheap, plausible
@@ -252,6 +254,7 @@ def _evaluator(game: Game[Any, Any, Any], search: bool, model: bool) -> Evaluato
             getattr(module, "ROLLOUT_DEPTH", 40),
             getattr(module, "SMART_ROLLOUTS", False),
             getattr(module, "search_candidates", None),
+            every_value=getattr(module, "search_values", None) if search else None,
         )
     # The value model, with rollout and candidate settings of its own.
     weights = tuple(module.WEIGHTS) if features is not None else ()

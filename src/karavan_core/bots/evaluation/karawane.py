@@ -62,24 +62,37 @@ def search_evaluate(state: KarawaneState, player: int) -> float:
     square is seen to leave the deep ones to the others, which ``evaluate``
     (rewarding any entry) misses, and losses to Random came from just that.
     """
-    estimate = evaluate(state, player)
+    return search_values(state)[player]
+
+
+def search_values(state: KarawaneState) -> list[float]:
+    """:func:`search_evaluate` of every player: the free squares and the claims counted once."""
+    estimates = [evaluate(state, seat) for seat in range(len(state.camels))]
     if state.is_over:
-        return estimate
-    return (1 - SHARE_WEIGHT) * estimate + SHARE_WEIGHT * free_share(state, player)
+        return estimates
+    shares = free_shares(state)
+    return [
+        (1 - SHARE_WEIGHT) * estimate + SHARE_WEIGHT * share
+        for estimate, share in zip(estimates, shares, strict=True)
+    ]
 
 
-def free_share(state: KarawaneState, player: int) -> float:
-    """Oasis points held, plus ``player``'s share of the free squares' points by progress."""
+def free_shares(state: KarawaneState) -> list[float]:
+    """Each player's oasis points held, plus their share of the free squares' points by progress."""
     camels = state.camels
     taken = occupied(camels)
     free = sum(oasis_points(square) for square in OASIS if square not in taken)
-    mine = everyone = 0.0
-    for seat, line in enumerate(camels):
+    claims = []
+    everyone = 0.0
+    for line in camels:
+        mine = 0.0
         for square in line:
             if square < FIRST_OASIS:
                 claim = CLAIM[square]
                 everyone += claim
-                if seat == player:
-                    mine += claim
-    share = free * mine / everyone if everyone else 0.0
-    return score(camels[player]) + share
+                mine += claim
+        claims.append(mine)
+    return [
+        score(line) + (free * mine / everyone if everyone else 0.0)
+        for line, mine in zip(camels, claims, strict=True)
+    ]

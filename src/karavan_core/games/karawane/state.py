@@ -43,7 +43,7 @@ class KarawaneObservation(UntilOver, Observation):
     turn: int
 
 
-@frozen
+@frozen(cache_hash=True)  # the search looks every decision up in a dict at every node
 class Play(Action):
     """Play ``card`` (oasis, mirage or camel driver) on camel ``camel`` (0-2) of seat ``owner``."""
 
