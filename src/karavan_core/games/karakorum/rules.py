@@ -483,7 +483,7 @@ class Karakorum(Game[KarakorumState, KarakorumObservation, Action]):
         limit = self._limit(state)
         while len(state.table) < limit and state.deck:
             if self._can_take(state, state.active):
-                return evolve(state, step=Step.REVEAL)
+                return state  # still the revealing step (it is the only one that reveals)
             # Stopping here would oblige the active player to take a card they cannot place.
             state = self._reveal(state)
         return self._start_taking(state)
@@ -498,10 +498,10 @@ class Karakorum(Game[KarakorumState, KarakorumObservation, Action]):
         seat = state.current
         table = _without(state.table, state.table.index(card))
         held = replace_at(state.held, seat, (*state.held[seat], card))
-        state = evolve(state, table=table, held=held)
         if state.step is Step.OTHERS:
+            state = evolve(state, table=table, held=held)
             return self._offer(state, self._offset(state, seat) + 1)
-        state = evolve(state, step=Step.TAKE_MORE)
+        state = evolve(state, table=table, held=held, step=Step.TAKE_MORE)
         if table and self._can_take(state, seat):
             return state
         return self._offer(state, 1)
