@@ -5,12 +5,13 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import cache
 from operator import attrgetter
-from typing import Any, TypeVar
+from typing import Any, Generic, TypeVar
 
 import attrs
 
 V = TypeVar("V", bound=attrs.AttrsInstance)  # an attrs value
 T = TypeVar("T")
+K = TypeVar("K")
 
 
 @cache
@@ -99,3 +100,28 @@ def _passing(cls: type, own: frozenset[str]) -> tuple[tuple[str, ...], Callable[
     names = tuple(a.name for a in attrs.fields(cls) if a.name not in own)
     get = attrgetter(*names)
     return names, get if len(names) > 1 else lambda source: (get(source),)
+
+
+class KeptByIdentity(Generic[K, T]):
+    """``work(value)`` kept by the identity of the (immutable) value itself, which is held
+    meanwhile so that its id is not reused; at most ``most`` values, then all are let go.
+
+    The states of a search share most of their parts (a seat's expeditions, a
+    deck, the goals) from one state to the next, so the same object is asked
+    about again and again.  Any thread may use one: at worst a value cleared
+    away meanwhile is worked out again.
+    """
+
+    def __init__(self, work: Callable[[K], T], most: int) -> None:
+        self._work, self._most = work, most
+        self._kept: dict[int, tuple[K, T]] = {}
+
+    def __call__(self, source: K) -> T:
+        found = self._kept.get(id(source))
+        if found is not None and found[0] is source:
+            return found[1]
+        value = self._work(source)
+        if len(self._kept) >= self._most:
+            self._kept.clear()
+        self._kept[id(source)] = (source, value)
+        return value

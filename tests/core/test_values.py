@@ -1,11 +1,12 @@
-"""values.replace copies a frozen value with some fields changed, whichever way it is stored."""
+"""values.replace copies a frozen value with some fields changed, whichever way it is stored;
+KeptByIdentity keeps work done on an immutable value by the value itself."""
 
 from __future__ import annotations
 
 import pytest
 from attrs import field, frozen
 
-from karavan_core.values import replace, replace_at
+from karavan_core.values import KeptByIdentity, replace, replace_at
 
 
 @frozen(slots=False)
@@ -49,3 +50,20 @@ def test_replace_runs_init_where_it_does_more_than_store():
 
 def test_replace_at():
     assert replace_at((1, 2, 3), 1, 9) == (1, 9, 3)
+
+
+def test_kept_by_identity_works_once_per_object_and_lets_go_when_full():
+    calls: list[tuple[int, ...]] = []
+
+    def work(items: tuple[int, ...]) -> int:
+        calls.append(items)
+        return sum(items)
+
+    kept = KeptByIdentity(work, 2)
+    first, equal = (1, 2), tuple([1, 2])
+    assert equal == first and equal is not first
+    assert kept(first) == 3 and kept(first) == 3
+    assert len(calls) == 1  # the same object: worked out once
+    assert kept(equal) == 3 and len(calls) == 2  # an equal one is another object
+    assert kept((5,)) == 5  # the third value lets the two kept go
+    assert kept(first) == 3 and len(calls) == 4

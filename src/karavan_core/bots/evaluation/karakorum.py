@@ -2,9 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from operator import eq
-from typing import Generic, TypeVar
 
 import attrs
 
@@ -22,6 +20,7 @@ from karavan_core.games.karakorum.state import (
     Score,
     Step,
 )
+from karavan_core.values import KeptByIdentity
 
 # The search levels since issue 32 value new expeditions by their room to grow
 # (model_evaluate), score a position once the turn under way is finished
@@ -82,34 +81,8 @@ def _list_open_goals(goals: tuple[Goal, ...]) -> frozenset[tuple[int, GoalKind]]
     return frozenset((PEAK_INDEX[goal.color], goal.kind) for goal in goals)
 
 
-K = TypeVar("K")
-V = TypeVar("V")
-
-
-class _Kept(Generic[K, V]):
-    """``work`` of the values a search's states share (a deck, the goals), kept by the value
-    itself: held, so that its id is not reused while kept.
-
-    Any thread may use one: at worst a value cleared away meanwhile is worked out again.
-    """
-
-    def __init__(self, work: Callable[[K], V], most: int) -> None:
-        self._work, self._most = work, most
-        self._kept: dict[int, tuple[K, V]] = {}
-
-    def __call__(self, source: K) -> V:
-        found = self._kept.get(id(source))
-        if found is not None and found[0] is source:
-            return found[1]
-        value = self._work(source)
-        if len(self._kept) >= self._most:
-            self._kept.clear()
-        self._kept[id(source)] = (source, value)
-        return value
-
-
 # A search's states share their goals until one is claimed.
-_open_goals = _Kept(_list_open_goals, 16)
+_open_goals = KeptByIdentity(_list_open_goals, 16)
 
 
 # A new expedition's room to grow: this many marker points for an expedition
@@ -207,7 +180,7 @@ def _count_room(deck: tuple[Card, ...]) -> Room:
 
 # A search's states share their deck until a card is revealed, and a pool of deals has a
 # few dozen decks: the rooms of the latest are kept.
-_room = _Kept(_count_room, 256)
+_room = KeptByIdentity(_count_room, 256)
 
 
 # -- placing inside the search ---------------------------------------------------------------

@@ -31,7 +31,7 @@ from karavan_core.games.karakorum.state import (
     Tracks,
 )
 from karavan_core.rng import Rng, fresh_rng, shuffle
-from karavan_core.values import copied, replace, replace_at
+from karavan_core.values import KeptByIdentity, copied, replace, replace_at
 
 ALL_CARDS: tuple[Card, ...] = tuple(
     Card(peak, value, axes) for peak in PEAKS for value in C.CARD_VALUES for axes in C.AXES_PER_COPY
@@ -127,14 +127,21 @@ def _shape(exp: Expedition) -> Shape:
     return (exp.color, exp.top, len(exp.cards), exp.fresh)
 
 
-def _shapes(expeditions: Sequence[Expedition]) -> tuple[Shape, ...]:
+def _list_shapes(expeditions: Sequence[Expedition]) -> tuple[Shape, ...]:
     return tuple(sorted(map(_shape, expeditions)))
+
+
+# A seat's expeditions stay the same tuple from state to state until that seat places
+# (kept by identity: tuples only, which cannot change).
+_shapes: KeptByIdentity[tuple[Expedition, ...], tuple[Shape, ...]] = KeptByIdentity(
+    _list_shapes, 4096
+)
 
 
 def can_place_all(expeditions: Sequence[Expedition], cards: Sequence[Card]) -> bool:
     """Whether ``cards`` (all of one peak) can all be placed, removing and scoring as needed."""
     held = tuple(sorted((card.color, card.value) for card in cards))
-    return _can_place(_shapes(expeditions), held)
+    return _can_place(_list_shapes(expeditions), held)  # any sequence: not kept
 
 
 def meets(kind: GoalKind, expeditions: Sequence[Expedition], index: int) -> bool:
