@@ -291,13 +291,11 @@ class SearchBot(Bot):
         candidates = evaluator.search_candidates
         if candidates is not None:
             legal = candidates(state, legal)
-        best: Action = legal[0]
         if len(legal) == 1:
-            return best, game.apply_legal(state, best), None
-        best_state: State = state
-        best_values: list[float] | None = None
-        best_value = -math.inf
+            return legal[0], game.apply_legal(state, legal[0]), None
         every_value = evaluator.every_value
+        best: tuple[Action, State, list[float] | None] | None = None
+        best_value = -math.inf
         for action in legal:
             after = game.apply_legal(state, action)
             if every_value is not None:
@@ -305,9 +303,12 @@ class SearchBot(Bot):
                 value = values[mover]
             else:
                 values, value = None, evaluator.evaluate(after, mover)
-            if value > best_value:
-                best, best_state, best_values, best_value = action, after, values, value
-        return best, best_state, best_values
+            # The first decision stands until one scores higher: the choice, its state and
+            # its values always belong together.
+            if best is None or value > best_value:
+                best, best_value = (action, after, values), value
+        assert best is not None  # legal is never empty
+        return best
 
 
 @register_level
