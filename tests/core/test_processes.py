@@ -43,27 +43,38 @@ def sleeper(seconds: float) -> float:
     return seconds
 
 
+def children_since(earlier: set[multiprocessing.process.BaseProcess]) -> list[str]:
+    """The names of this process's live children that were not among ``earlier``.
+
+    Each test judges its own workers only: xdist runs many tests in one process,
+    and another's child may still be ending when this one looks.
+    """
+    return [child.name for child in multiprocessing.active_children() if child not in earlier]
+
+
 def test_stopped_workers_are_gone_at_once_with_their_work_undone():
+    earlier = set(multiprocessing.active_children())
     with worker_pool(1) as pool:
         started = [pool.submit(sleeper, 600) for _ in range(4)]
         stop_workers(pool)
-    assert multiprocessing.active_children() == []
+    assert children_since(earlier) == []
     # Each was cancelled before it started, or failed with its worker: none finished.
     for future in started:
         assert future.cancelled() or isinstance(future.exception(timeout=60), BrokenProcessPool)
 
 
 def test_an_error_in_the_block_ends_the_workers_too():
+    earlier = set(multiprocessing.active_children())
     with pytest.raises(KeyboardInterrupt), worker_pool(1) as pool:
         pool.submit(sleeper, 600)
         raise KeyboardInterrupt
-    assert multiprocessing.active_children() == []
+    assert children_since(earlier) == []
 
 
 def test_a_review_closed_half_way_leaves_no_worker_judging(tmp_path):
     match = short_game(tmp_path)
     steps: list[int] = []
-    earlier = set(multiprocessing.active_children())  # other tests' in this process, if any
+    earlier = set(multiprocessing.active_children())
     review = review_match(
         match,
         jobs=2,
@@ -73,7 +84,7 @@ def test_a_review_closed_half_way_leaves_no_worker_judging(tmp_path):
     assert review is None and steps == [0, 1]
     # A worker the pool was still starting when it stopped finds it shut and ends itself.
     end = time.monotonic() + 30
-    while not set(multiprocessing.active_children()) <= earlier:
+    while children_since(earlier):
         assert time.monotonic() < end, "a worker of the closed review lives on"
         time.sleep(0.05)
 
