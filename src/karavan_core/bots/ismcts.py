@@ -97,7 +97,7 @@ class SearchBot(Bot):
         self.last_iterations = 0
         if len(legal) == 1:
             return legal[0]
-        root = self.search(observation, legal)
+        root = self.search(observation, legal, until_settled=True)
         rng = self.decision_rng(observation)
 
         def rank(action: Action) -> tuple[int, float, float]:
@@ -110,12 +110,21 @@ class SearchBot(Bot):
 
         return max(legal, key=rank)
 
-    def search(self, observation: Observation, legal: Sequence[Action] | None = None) -> Node:
+    def search(
+        self,
+        observation: Observation,
+        legal: Sequence[Action] | None = None,
+        until_settled: bool = False,
+    ) -> Node:
         """Run the budget of iterations from ``observation`` and return the root.
 
         ``legal``, the decisions open now, saves listing them again in every
         deal: the player to move can do the same whatever the hidden cards are
         (the property tests check that ``legal_actions`` agrees on every deal).
+        With ``until_settled`` the search stops once the iterations left could
+        not change which root decision is visited most (what :meth:`choose`
+        takes), so it decides as the whole budget would; hints and reviews,
+        which read every decision's figures, run the budget out.
         """
         rng = self.decision_rng(observation)
         game = self.game
@@ -185,6 +194,13 @@ class SearchBot(Bot):
                 if visited.mover is not None:
                     visited.reward += rewards[visited.mover]
             done += 1
+            # The leader needs more visits than are left, so only past half the budget.
+            if (
+                until_settled
+                and 2 * done > self.iterations
+                and _settled(root, self.iterations - done)
+            ):
+                break
         self.last_iterations = done
         return root
 
@@ -309,6 +325,22 @@ class SearchBot(Bot):
                 best, best_value = (action, after, values), value
         assert best is not None  # legal is never empty
         return best
+
+
+def _settled(root: Node, left: int) -> bool:
+    """Whether ``left`` more iterations could not give another root decision the most visits.
+
+    The leader must stay strictly ahead: on equal visits the mean reward
+    would decide, and that the iterations left could still change.
+    """
+    first = second = 0
+    for child in root.children.values():
+        visits = child.visits
+        if visits > first:
+            first, second = visits, first
+        elif visits > second:
+            second = visits
+    return first - second > left
 
 
 @register_level
