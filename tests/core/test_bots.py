@@ -10,12 +10,15 @@ from collections import Counter
 import attrs
 import pytest
 from attrs import evolve
+from hypothesis import given
+from hypothesis import strategies as st
 
 from karavan_core import all_games, get_game
 from karavan_core.bots import ALL_LEVELS, BOT_LEVELS, HardBot, SearchBot, make_bot
 from karavan_core.bots.base import canonical
 from karavan_core.bots.evaluation import evaluator_for
 from karavan_core.bots.evaluation import jaipur as jaipur_model
+from karavan_core.bots.ismcts import Node, _settled
 from karavan_core.games.jaipur.state import Exchange
 from karavan_core.games.karakorum.components import Peak
 from karavan_core.games.karakorum.state import Card as KCard
@@ -199,6 +202,28 @@ def test_a_decision_stops_searching_once_settled_and_decides_as_the_whole_budget
             assert 40 < used <= 80  # the leader needs more visits than are left
             stopped_early += used < 80
     assert stopped_early  # and it does stop early somewhere
+
+
+@given(
+    st.lists(st.integers(0, 40), min_size=1, max_size=6),
+    st.lists(st.integers(0, 5), max_size=30),
+)
+def test_a_settled_leader_keeps_the_most_visits_however_the_rest_fall(visits, more):
+    root = Node(None)
+    for action, count in enumerate(visits):
+        root.children[action] = Node(0, action)
+        root.children[action].visits = count
+    left = len(more)
+    settled = _settled(root, left)
+    leader = max(root.children, key=lambda action: root.children[action].visits)
+    for pick in more:  # the iterations left, each to some decision
+        root.children[pick % len(visits)].visits += 1
+    final = [child.visits for child in root.children.values()]
+    if settled:
+        assert final.count(max(final)) == 1 and final[leader] == max(final)
+    else:  # the runner-up given every one of them would draw level at least
+        ordered = sorted(visits, reverse=True) + [0]
+        assert ordered[1] + left >= ordered[0]
 
 
 def test_a_pool_of_deals_deals_each_once_and_meets_them_in_turn(monkeypatch):
