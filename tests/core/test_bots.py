@@ -174,19 +174,6 @@ def test_search_respects_its_iteration_budget(game):
     assert sum(child.visits for child in root.children.values()) == 25
 
 
-def _most_visited(bot, root, seen, legal):
-    """What :meth:`SearchBot.choose` takes from ``root``: most visits, best mean, then chance."""
-    rng = bot.decision_rng(seen)
-
-    def rank(action):
-        child = root.children.get(action)
-        if child is None:
-            return (-1, 0.0, rng.random())
-        return (child.visits, child.reward / child.visits, rng.random())
-
-    return max(legal, key=rank)
-
-
 @pytest.mark.parametrize("game", GAMES)
 def test_a_decision_stops_searching_once_settled_and_decides_as_the_whole_budget(game):
     stopped_early = 0
@@ -198,7 +185,7 @@ def test_a_decision_stops_searching_once_settled_and_decides_as_the_whole_budget
             used = bot.last_iterations
             whole = bot.search(seen, legal)
             assert bot.last_iterations == 80
-            assert choice == _most_visited(bot, whole, seen, legal)
+            assert choice == bot.most_visited(whole, seen, legal)
             assert 40 < used <= 80  # the leader needs more visits than are left
             stopped_early += used < 80
     assert stopped_early  # and it does stop early somewhere

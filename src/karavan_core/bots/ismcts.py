@@ -98,6 +98,10 @@ class SearchBot(Bot):
         if len(legal) == 1:
             return legal[0]
         root = self.search(observation, legal, until_settled=True)
+        return self.most_visited(root, observation, legal)
+
+    def most_visited(self, root: Node, observation: Observation, legal: Sequence[Action]) -> Action:
+        """The one of ``legal`` that :meth:`choose` takes from a searched ``root``."""
         rng = self.decision_rng(observation)
 
         def rank(action: Action) -> tuple[int, float, float]:
