@@ -22,7 +22,7 @@ async def test_after_a_bots_move_its_changes_are_marked_and_told(tmp_path):
     async with running(tmp_path, match) as (app, pilot):
         screen = game_screen(app)
         banner = str(screen.query_one("#banner").render())
-        assert banner.startswith("Nothing new")  # Ann starts: nothing has happened yet
+        assert banner.startswith("A new game")  # Ann starts: nothing has happened yet
         take = next(a for a in match.legal_actions() if isinstance(a, TakeGood))
         screen.decide(take)  # Ann takes a good; the bot answers
         await settle(pilot, app)
@@ -33,11 +33,11 @@ async def test_after_a_bots_move_its_changes_are_marked_and_told(tmp_path):
         market = screen.query_one("#market", CardRow)
         changed = [card for card in market.cards if card.has_class("-changed")]
         assert changed, "the bot's move changed the market: the new cards are marked"
-        # Undo takes both back: nothing is news any more.
+        # Undo takes both back: nothing is news any more, and nothing has been played.
         await pilot.press("u")
         await settle(pilot, app)
         assert not any(card.has_class("-changed") for card in market.cards)
-        assert str(screen.query_one("#banner").render()).startswith("Nothing new")
+        assert str(screen.query_one("#banner").render()).startswith("A new game")
 
 
 def karakum_left_side_join():

@@ -242,7 +242,9 @@ class TableScreen(Screen[None]):
             names = [seat.name for seat in view.seats]
             weights = [self.table.news_weight(action) for action in view.news]
             banner = self.query_one(NewsBanner)
-            banner.show(frame.news, names, frame.news_yours, g, weights)
+            # The log opens with the deal: a log of that line alone is a game nobody has moved in.
+            opening = len(frame.log) <= 1
+            banner.show(frame.news, names, frame.news_yours, g, weights, opening)
         else:
             self.query_one("#replay-info", Static).update(Text(frame.info))
             face_up = frame.face_up is not None

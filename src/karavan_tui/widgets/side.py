@@ -113,7 +113,8 @@ class News:
     """What the news line tells: log ``lines`` by players ``names``, in ``glyphs``'s symbols.
 
     ``yours``: someone is at the keyboard; ``weights`` say how telling each decision
-    is (higher: more; all alike if not given).
+    is (higher: more; all alike if not given); ``opening``: nobody has decided
+    anything yet in this game.
     """
 
     lines: tuple[str, ...]
@@ -121,6 +122,7 @@ class News:
     yours: bool
     glyphs: Glyphs
     weights: tuple[int, ...] = ()
+    opening: bool = False
 
 
 class NewsBanner(Static):
@@ -144,9 +146,13 @@ class NewsBanner(Static):
         yours: bool,
         g: Glyphs,
         weights: Sequence[int] = (),
+        opening: bool = False,
     ) -> None:
-        """Tell ``news`` (log lines) by players ``names``; ``yours``: someone is at the keyboard."""
-        self.news = News(tuple(news), tuple(names), yours, g, tuple(weights))
+        """Tell ``news`` (log lines) by players ``names``; ``yours``: someone is at the keyboard.
+
+        ``opening``: no decision has been made yet, so there is no "last move" to speak of.
+        """
+        self.news = News(tuple(news), tuple(names), yours, g, tuple(weights), opening)
 
     def render(self) -> Text:
         """The news, fitted to the width of the line."""
@@ -159,7 +165,12 @@ def news_text(news: News, room: int) -> Text:
     """The news line's words for ``room`` cells: the most telling decisions that fit."""
     g = news.glyphs
     if not news.lines:
-        quiet = "Nothing new since your last move." if news.yours else ""
+        if not news.yours:
+            quiet = ""
+        elif news.opening:
+            quiet = "A new game: nothing has been played yet."
+        else:
+            quiet = "Nothing new since your last move."
         return Text(quiet, style="dim")
     said = [g.words(first_sentence(line).rstrip(".")) for line in news.lines]
     names = [g.words(name) for name in news.names]  # as the lines write them
