@@ -362,8 +362,9 @@ class KaravanApp(Karavan):
             except ValueError as error:
                 self.notify(str(error), severity="error")
                 return
-            # The dialog offers the same game and name next time, in this run or the next.
+            # The dialog offers the same game and seats next time, in this run or the next.
             self.settings.last_game = request.game
+            self.settings.last_seats = request.seats
             human = next((seat.name for seat in request.seats if not seat.is_bot), None)
             if human is not None:
                 self.settings.player_name = human
@@ -372,7 +373,11 @@ class KaravanApp(Karavan):
 
         settings = self.settings
         dialog = NewGameScreen(
-            all_games(), self.config.seed_factory(), settings.last_game, settings.player_name
+            all_games(),
+            self.config.seed_factory(),
+            settings.last_game,
+            settings.player_name,
+            settings.last_seats,
         )
         self.push_screen(dialog, chosen)
 

@@ -16,6 +16,8 @@ from pathlib import Path
 from attrs import Factory, define, field
 
 from karavan_core.analysis.judge import FORCED_ITERATIONS, OPEN_ITERATIONS
+from karavan_core.bots import BOT_LEVELS
+from karavan_core.match import BOT, Seat
 from karavan_core.registry import game_names
 from karavan_core.saves import atomic_write
 from karavan_core.text import check_name
@@ -24,6 +26,7 @@ SETTINGS_ENV = "KARAVAN_SETTINGS"
 DEFAULT_THEME = "textual-dark"
 DEFAULT_BOT_DELAY = 0.6
 BOT_DELAYS: tuple[float, ...] = (0.0, 0.3, 0.6, 1.0, 2.0)
+MAX_SEATS = 4  # the most players any game seats
 
 
 def default_settings_path() -> Path:
@@ -42,10 +45,11 @@ class Settings:
     theme: str = DEFAULT_THEME
     ascii: bool = False
     bot_delay: float = DEFAULT_BOT_DELAY
-    # What the new game dialog offers next time: the game last started, and the name of
-    # its first human player.
+    # What the new game dialog offers next time: the game last started, the name of its
+    # first human player, and its seats (so also how many played).
     last_game: str | None = None
     player_name: str | None = None
+    last_seats: tuple[Seat, ...] = ()
     # How far each game's lesson has gone: the step to go on from (past the last: finished).
     lessons: dict[str, int] = Factory(dict)
 
@@ -71,6 +75,7 @@ class Settings:
         name = data.get("player_name")
         if isinstance(name, str) and _fits(name):
             settings.player_name = name
+        settings.last_seats = _seats(data.get("last_seats"))
         lessons = data.get("lessons")
         if isinstance(lessons, dict):
             settings.lessons = {
@@ -91,6 +96,7 @@ class Settings:
             "bot_delay": self.bot_delay,
             "last_game": self.last_game,
             "player_name": self.player_name,
+            "last_seats": [{"name": seat.name, "bot": seat.level} for seat in self.last_seats],
             "lessons": self.lessons,
         }
         atomic_write(path, json.dumps(data, indent=2) + "\n")
@@ -102,6 +108,31 @@ def _fits(name: str) -> bool:
         return check_name(name) == name
     except ValueError:
         return False
+
+
+def _seats(data: object) -> tuple[Seat, ...]:
+    """The remembered seats read from the settings file (outside data): all valid, or none.
+
+    Each is ``{"name": ..., "bot": LEVEL or null}``; names must fit and differ, levels exist.
+    """
+    if not isinstance(data, list) or not 1 <= len(data) <= MAX_SEATS:
+        return ()
+    seats = []
+    for item in data:
+        if not isinstance(item, dict):
+            return ()
+        name, level = item.get("name"), item.get("bot")
+        if not isinstance(name, str) or not _fits(name):
+            return ()
+        if level is None:
+            seats.append(Seat(name))
+        elif isinstance(level, str) and level in BOT_LEVELS:
+            seats.append(Seat(name, BOT, level))
+        else:
+            return ()
+    if len({seat.name.casefold() for seat in seats}) != len(seats):
+        return ()
+    return tuple(seats)
 
 
 def _random_seed() -> int:

@@ -16,9 +16,8 @@ from karavan_core.bots import BOT_LEVELS
 from karavan_core.engine import Game
 from karavan_core.match import BOT, HUMAN, MAX_SEED, Seat
 from karavan_core.text import MAX_NAME_LENGTH, check_name
+from karavan_tui.config import MAX_SEATS
 from karavan_tui.messages import ShowRules
-
-MAX_SEATS = 4
 
 
 @frozen
@@ -56,6 +55,11 @@ def kind_tooltip(kind: str) -> str:
     return f"{level.capitalize()} bot: {BOT_LEVELS[level].description}"
 
 
+def seat_kind(seat: Seat) -> str:
+    """The kind of ``seat`` as the dialog's seat list names it: ``human`` or ``bot:LEVEL``."""
+    return HUMAN if seat.level is None else f"{BOT}:{seat.level}"
+
+
 def default_name(index: int, kind: str) -> str:
     """The name a seat starts with."""
     if kind == HUMAN:
@@ -81,17 +85,22 @@ class NewGameScreen(ModalScreen[NewGameRequest | None]):
         seed: int,
         last_game: str | None = None,
         player_name: str | None = None,
+        last_seats: Sequence[Seat] = (),
     ) -> None:
-        """``last_game`` and ``player_name`` (remembered from the last game) prefill the form."""
+        """``last_game``, ``player_name`` and ``last_seats`` (remembered from the last game)
+        prefill the form: that game, as many players, each seat as it was."""
         super().__init__()
         self.games = {game.name: game for game in games}
         self.seed = seed
         self.last_game = last_game if last_game in self.games else None
         self.player_name = player_name
+        self.last_seats = tuple(last_seats)[:MAX_SEATS]
 
     def compose(self) -> ComposeResult:
         """The form."""
         first_game = self.games[self.last_game or next(iter(self.games))]
+        count = len(self.last_seats) or first_game.min_players
+        count = min(max(count, first_game.min_players), first_game.max_players)
         with Vertical(id="dialog"):
             yield Label("New game", id="dialog-title")
             with VerticalScroll(id="form", can_focus=False):
@@ -108,13 +117,13 @@ class NewGameScreen(ModalScreen[NewGameRequest | None]):
                     yield Label("Players", classes="label")
                     yield Select(
                         self._count_options(first_game),
-                        value=first_game.min_players,
+                        value=count,
                         allow_blank=False,
                         compact=True,
                         id="count",
                     )
                 for index in range(MAX_SEATS):
-                    kind = HUMAN if index == 0 else default_bot()
+                    kind, name = self._seat_prefill(index)
                     with Horizontal(classes="field seat", id=f"seat-{index}"):
                         yield Label(f"Seat {index + 1}", classes="label")
                         yield Select(
@@ -126,9 +135,8 @@ class NewGameScreen(ModalScreen[NewGameRequest | None]):
                             classes="kind",
                             tooltip=kind_tooltip(kind),
                         )
-                        name = default_name(index, kind)
                         yield Input(
-                            self.player_name if index == 0 and self.player_name else name,
+                            name,
                             compact=True,
                             max_length=MAX_NAME_LENGTH,
                             id=f"name-{index}",
@@ -137,7 +145,7 @@ class NewGameScreen(ModalScreen[NewGameRequest | None]):
                 with Horizontal(classes="field"):
                     yield Label("First", classes="label")
                     yield Select(
-                        self._first_options(first_game.min_players),
+                        self._first_options(count),
                         value="random",
                         allow_blank=False,
                         compact=True,
@@ -151,6 +159,16 @@ class NewGameScreen(ModalScreen[NewGameRequest | None]):
                 yield Button("Cancel", id="cancel", compact=True)
                 yield Button("Start (ctrl+s)", id="start", variant="primary", compact=True)
         yield Footer()
+
+    def _seat_prefill(self, index: int) -> tuple[str, str]:
+        """Seat ``index``'s kind and name as the form opens: as last time, else the defaults."""
+        if index < len(self.last_seats):
+            seat = self.last_seats[index]
+            return seat_kind(seat), seat.name
+        kind = HUMAN if index == 0 else default_bot()
+        if index == 0 and self.player_name:
+            return kind, self.player_name
+        return kind, default_name(index, kind)
 
     @staticmethod
     def _count_options(game: Game[Any, Any, Any]) -> list[tuple[str, int]]:
