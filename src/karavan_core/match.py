@@ -13,7 +13,7 @@ player saw before and after it (never by applying the decision again).
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
@@ -67,6 +67,12 @@ class Seat:
                 return cls(f"{printable(level).capitalize()[:12]} bot {index + 1}", BOT, level)
             return cls(check_name(name), BOT, level)
         return cls(check_name(text), HUMAN, None)
+
+
+def names_differ(seats: Iterable[Seat]) -> bool:
+    """Whether every seat has a name of its own, ignoring case (how players are told apart)."""
+    names = [seat.name.casefold() for seat in seats]
+    return len(set(names)) == len(names)
 
 
 def _now() -> str:

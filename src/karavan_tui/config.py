@@ -17,7 +17,7 @@ from attrs import Factory, define, field
 
 from karavan_core.analysis.judge import FORCED_ITERATIONS, OPEN_ITERATIONS
 from karavan_core.bots import BOT_LEVELS
-from karavan_core.match import BOT, Seat
+from karavan_core.match import BOT, Seat, names_differ
 from karavan_core.registry import game_names
 from karavan_core.saves import atomic_write
 from karavan_core.text import check_name
@@ -130,9 +130,7 @@ def _seats(data: object) -> tuple[Seat, ...]:
             seats.append(Seat(name, BOT, level))
         else:
             return ()
-    if len({seat.name.casefold() for seat in seats}) != len(seats):
-        return ()
-    return tuple(seats)
+    return tuple(seats) if names_differ(seats) else ()
 
 
 def _random_seed() -> int:

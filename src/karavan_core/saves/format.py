@@ -24,7 +24,7 @@ from attrs import frozen
 
 from karavan_core.bots import BOT_LEVELS
 from karavan_core.engine import Action, Game, IllegalAction
-from karavan_core.match import BOT, HUMAN, MAX_SEED, Match, Seat
+from karavan_core.match import BOT, HUMAN, MAX_SEED, Match, Seat, names_differ
 from karavan_core.registry import game_names, get_game
 from karavan_core.saves.codec import structure_action, unstructure_actions, unstructure_state
 from karavan_core.saves.files import (
@@ -205,7 +205,7 @@ def _seats(game: Game[Any, Any, Any], data: Any, version: int) -> list[Seat]:
             except ValueError as error:
                 raise _Unfit(f"seat {number}: {_clause(error)}") from None
         seats.append(Seat(name, kind, level))
-    if len({seat.name.casefold() for seat in seats}) != len(seats):
+    if not names_differ(seats):
         raise _Unfit("two seats have the same name")
     return seats
 

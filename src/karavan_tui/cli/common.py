@@ -18,7 +18,7 @@ from typing import NoReturn, TypeVar
 from attrs import frozen
 
 from karavan_core.bots import BOT_LEVELS
-from karavan_core.match import Match, Seat
+from karavan_core.match import Match, Seat, names_differ
 from karavan_core.registry import game_names, get_game
 from karavan_core.saves import check_saves_dir, new_save_path, remove_abandoned_temps
 from karavan_core.text import printable
@@ -156,8 +156,7 @@ def parse_seats(ctx: Context, text: str) -> list[Seat]:
                 f"the levels are: {', '.join(BOT_LEVELS)}"
             )
         seats.append(seat)
-    names = [seat.name.casefold() for seat in seats]
-    if len(set(names)) != len(names):
+    if not names_differ(seats):
         ctx.error("--players: every player needs a different name")
     return seats
 

@@ -14,7 +14,7 @@ from textual.widgets import Button, Footer, Input, Label, Select
 
 from karavan_core.bots import BOT_LEVELS
 from karavan_core.engine import Game
-from karavan_core.match import BOT, HUMAN, MAX_SEED, Seat
+from karavan_core.match import BOT, HUMAN, MAX_SEED, Seat, names_differ
 from karavan_core.text import MAX_NAME_LENGTH, check_name
 from karavan_tui.config import MAX_SEATS
 from karavan_tui.messages import ShowRules
@@ -251,8 +251,7 @@ class NewGameScreen(ModalScreen[NewGameRequest | None]):
                 seats.append(Seat(name))
             else:
                 seats.append(Seat(name, BOT, bot_level(kind)))
-        names = [seat.name.casefold() for seat in seats]
-        if len(set(names)) != len(names):
+        if not names_differ(seats):
             self.notify("Every player needs a different name.", severity="warning")
             return
         try:
