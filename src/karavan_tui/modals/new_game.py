@@ -94,13 +94,12 @@ class NewGameScreen(ModalScreen[NewGameRequest | None]):
         self.seed = seed
         self.last_game = last_game if last_game in self.games else None
         self.player_name = player_name
-        self.last_seats = tuple(last_seats)[:MAX_SEATS]
+        self.last_seats = tuple(last_seats)
 
     def compose(self) -> ComposeResult:
         """The form."""
         first_game = self.games[self.last_game or next(iter(self.games))]
-        count = len(self.last_seats) or first_game.min_players
-        count = min(max(count, first_game.min_players), first_game.max_players)
+        count = self._fitted_count(first_game, len(self.last_seats))
         with Vertical(id="dialog"):
             yield Label("New game", id="dialog-title")
             with VerticalScroll(id="form", can_focus=False):
@@ -171,6 +170,11 @@ class NewGameScreen(ModalScreen[NewGameRequest | None]):
         return kind, default_name(index, kind)
 
     @staticmethod
+    def _fitted_count(game: Game[Any, Any, Any], count: int) -> int:
+        """``count`` players, or the nearest number ``game`` seats."""
+        return min(max(count, game.min_players), game.max_players)
+
+    @staticmethod
     def _count_options(game: Game[Any, Any, Any]) -> list[tuple[str, int]]:
         return [(str(n), n) for n in range(game.min_players, game.max_players + 1)]
 
@@ -208,7 +212,7 @@ class NewGameScreen(ModalScreen[NewGameRequest | None]):
         if select.id == "game":
             game = self.game
             count = self.query_one("#count", Select)
-            keep = min(max(self.count, game.min_players), game.max_players)
+            keep = self._fitted_count(game, self.count)
             count.set_options(self._count_options(game))
             count.value = keep
             self._show_seats()
