@@ -23,6 +23,15 @@ from karavan_core.games.karawane.state import KarawaneState
 # answering greedily below the root, 25.9% of 29 games at 0.71 s a decision (over its
 # time); with UCB's constant 0.15 instead of 0.3, 22.8% of 63; over 250 deals (as many
 # visits per deal as Hard's), 24.9% of 85.
+# At two players, against Hard on the deals of seed 102 from game 88 on, paired with
+# today's Expert on the same deals, and not kept: implicit minimax backups (each node
+# also keeping its best line's rewards, blended in at 0.3; Lanctot et al., 2014) won
+# 55.8% of 86 games where Expert won 61.6% (−5.8 ± 13.5 points); a value model fitted
+# to 800 self-play games (this evaluation, points, progress, camels in the city, the
+# cards still to play, the move), which foretold held-out winners a little better (log
+# loss 0.583 to 0.598), won 41.4% of 111 where Expert won 57.7% (−16.2 ± 12.4). Its
+# largest weight was on still holding the camel driver, which a search may read as a
+# reason never to play it (a guess, not checked).
 HARD = SearchSettings(iterations=600, model=False, greedy_finish=False)
 EXPERT = attrs.evolve(HARD, iterations=3000)
 
