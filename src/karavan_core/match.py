@@ -75,6 +75,15 @@ def names_differ(seats: Iterable[Seat]) -> bool:
     return len(set(names)) == len(names)
 
 
+def seat_named(seats: Sequence[Seat], name: str) -> int | None:
+    """The index of the seat called ``name`` (ignoring case and blanks around it), or ``None``."""
+    wanted = name.strip().casefold()
+    for index, seat in enumerate(seats):
+        if seat.name.casefold() == wanted:
+            return index
+    return None
+
+
 def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 

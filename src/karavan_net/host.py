@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Protocol
 
 from karavan_core.engine import IllegalAction
-from karavan_core.match import Match
+from karavan_core.match import Match, seat_named
 from karavan_core.referee import Change, Referee, SeatView
 from karavan_core.saves import structure_action, unstructure_action, unstructure_actions
 from karavan_core.storage import SaveFile
@@ -219,7 +219,7 @@ class Host:
             self._send(None, Refused(refusal), link)
             link.close()
             return False
-        seat = self._seat_named(hello.name)
+        seat = seat_named(self.match.seats, hello.name)
         assert seat is not None
         secret = hello.secret
         if not self.claimed(seat):
@@ -243,15 +243,8 @@ class Host:
 
     def returning(self, hello: Hello) -> bool:
         """Whether ``hello`` takes back a seat taken before: it holds that seat's secret."""
-        seat = self._seat_named(hello.name)
+        seat = seat_named(self.match.seats, hello.name)
         return seat is not None and self.file.holds(seat, hello.secret)
-
-    def _seat_named(self, name: str) -> int | None:
-        wanted = name.strip().casefold()
-        for index, seat in enumerate(self.match.seats):
-            if seat.name.casefold() == wanted:
-                return index
-        return None
 
     def _join_refusal(self, hello: Hello) -> str | None:
         if hello.protocol != PROTOCOL:
@@ -259,7 +252,7 @@ class Host:
                 f"The host speaks table protocol {PROTOCOL} and this client {hello.protocol}: "
                 "use the same version of Karavan."
             )
-        seat = self._seat_named(hello.name)
+        seat = seat_named(self.match.seats, hello.name)
         humans = ", ".join(self.match.seats[i].name for i in self.humans)
         if seat is None:
             asked = printable(hello.name)[:40]

@@ -18,7 +18,7 @@ from typing import NoReturn, TypeVar
 from attrs import frozen
 
 from karavan_core.bots import BOT_LEVELS
-from karavan_core.match import Match, Seat, names_differ
+from karavan_core.match import Match, Seat, names_differ, seat_named
 from karavan_core.registry import game_names, get_game
 from karavan_core.saves import check_saves_dir, new_save_path, remove_abandoned_temps
 from karavan_core.text import printable
@@ -168,11 +168,10 @@ def new_from_args(ctx: Context) -> tuple[Match, Path]:
     seats = parse_seats(ctx, args.players)
     options = {}
     if args.first is not None:
-        wanted = args.first.strip().casefold()
-        matches = [i for i, seat in enumerate(seats) if seat.name.casefold() == wanted]
-        if not matches:
+        first = seat_named(seats, args.first)
+        if first is None:
             ctx.error(f"--first: {printable(repr(args.first))} is not one of the players")
-        options["first_player"] = matches[0]
+        options["first_player"] = first
     seed = args.seed if args.seed is not None else random.SystemRandom().randrange(1, 1_000_000)
     try:
         match = Match(game, seats, seed, options)

@@ -22,7 +22,7 @@ from karavan_core.analysis import (
     review_dict,
     review_match,
 )
-from karavan_core.match import Match
+from karavan_core.match import Match, seat_named
 from karavan_core.saves import SaveError, atomic_write, check_writable, load_match
 from karavan_core.text import printable
 from karavan_tui.cli.common import Command, Context, fail, find_save
@@ -82,12 +82,11 @@ def run(ctx: Context) -> int:
     if not seats:
         return fail(f"review: {path.name}: only bots play in this game; there is nobody to review")
     if args.player is not None:
-        wanted = args.player.strip().casefold()
-        chosen = [i for i in seats if match.seats[i].name.casefold() == wanted]
-        if not chosen:
+        chosen = seat_named(match.seats, args.player)
+        if chosen is None or chosen not in seats:
             names = ", ".join(match.seats[i].name for i in seats)
             return fail(f"review: --player: {args.player!r} is not a human here ({names})")
-        seats = chosen
+        seats = [chosen]
     elif len(seats) > 1 and not match.is_over():
         return fail(
             "review: the game is still in progress: review one player at a time "
