@@ -679,3 +679,33 @@ def test_derived_seeds_are_stable():
 
 def test_search_bot_is_generic():
     assert issubclass(HardBot, SearchBot)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_progressive_widening_tries_few_decisions_and_the_most_promising_first(game):
+    evaluator = evaluator_for(game, search=True, model=make_bot("hard", game, 1).settings.model)
+
+    def options(state):
+        legal = game.legal_actions(state)
+        pruned = evaluator.search_candidates
+        return legal if pruned is None else pruned(state, legal)
+
+    state = next(s for s in positions(game, 2, seed=4, every=4, limit=100) if len(options(s)) > 3)
+    me, legal = state.to_move, game.legal_actions(state)
+    seen = game.observe(state, me)
+    bot = make_bot("hard", game, 1, iterations=6, deals=1, widening=1.0)
+    root = bot.search(seen, legal)
+    todo = [root]
+    while todo:
+        node = todo.pop()
+        assert len(node.children) <= max(1, math.ceil(node.visits**0.5))
+        todo.extend(node.children.values())
+    # The root's first decision tried is the one after which the evaluation likes it best.
+    chance = [evaluator.evaluate(game.apply_legal(state, a), me) for a in options(state)]
+    assert root.order is not None
+    first = min(root.order, key=root.order.__getitem__)
+    assert first in root.children
+    assert chance[options(state).index(first)] == max(chance)
+    # Without the setting every decision at the root is tried.
+    wide = make_bot("hard", game, 1, iterations=6, deals=1).search(seen, legal)
+    assert len(wide.children) > len(root.children)

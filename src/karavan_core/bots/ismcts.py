@@ -37,7 +37,16 @@ MAX_TURN_FINISH = 8
 class Node:
     """Statistics of one decision in the tree, seen by the player who took it."""
 
-    __slots__ = ("action", "available", "children", "dealt", "mover", "reward", "visits")
+    __slots__ = (
+        "action",
+        "available",
+        "children",
+        "dealt",
+        "mover",
+        "order",
+        "reward",
+        "visits",
+    )
 
     def __init__(self, mover: int | None, action: Action | None = None) -> None:
         self.mover = mover
@@ -49,6 +58,8 @@ class Node:
         # With a pool of deals: per deal, the state reached here and the decisions
         # open in it (None until asked), so a deal met again walks the tree for free.
         self.dealt: dict[int, list[Any]] | None = None
+        # With progressive widening: the rank of each decision by its promise, best first.
+        self.order: dict[Action, int] | None = None
 
 
 class SearchBot(Bot):
@@ -178,7 +189,7 @@ class SearchBot(Bot):
                             root_options = options  # the same in every deal: worked out once
                         elif known is not None:
                             known[1] = options
-                node, expanded = self.select(node, options, to_move, rng)
+                node, expanded = self.select(node, options, to_move, rng, state)
                 known = node.dealt.get(dealt) if node.dealt is not None else None
                 if known is not None:
                     state = known[0]
@@ -209,12 +220,20 @@ class SearchBot(Bot):
         return root
 
     def select(
-        self, node: Node, legal: Sequence[Action], mover: int, rng: random.Random
+        self,
+        node: Node,
+        legal: Sequence[Action],
+        mover: int,
+        rng: random.Random,
+        state: State | None = None,
     ) -> tuple[Node, bool]:
         """The child of ``node`` to follow among the ``legal`` decisions, and whether it is new.
 
         Every legal decision already tried counts one more time available; an
         untried one, if any, is chosen at random and added, else the best by UCB.
+        With progressive widening an untried one is added only while the node
+        has fewer children tried than its visits allow, and the most promising
+        first (ranked in ``state``, the deal at hand).
         """
         children = node.children
         untried = []
@@ -226,8 +245,16 @@ class SearchBot(Bot):
             else:
                 child.available += 1
                 tried.append(child)
-        if untried:
-            action = untried[rng.randrange(len(untried))]
+        widening = self.settings.widening
+        if untried and (
+            widening is None
+            or not tried
+            or len(tried) < widening * node.visits**self.settings.widening_power
+        ):
+            if widening is None or state is None or len(untried) == 1:
+                action = untried[rng.randrange(len(untried))]
+            else:
+                action = self._most_promising(node, state, legal, untried, mover)
             child = children[action] = Node(mover, action)
             child.available = 1
             return child, True
@@ -240,6 +267,34 @@ class SearchBot(Bot):
             if score > best_score:
                 best_score, best = score, child
         return best, False
+
+    def _most_promising(
+        self,
+        node: Node,
+        state: State,
+        legal: Sequence[Action],
+        untried: list[Action],
+        mover: int,
+    ) -> Action:
+        """The best ranked of ``untried``, ranking ``legal`` in ``state`` the first time asked.
+
+        A decision ranks by the mover's evaluation just after it (its own
+        value alone, half the cost of scoring every player).
+        The rank is worked out in one deal and kept for the node; a decision
+        legal only in other deals ranks after every ranked one.
+        """
+        order = node.order
+        if order is None:
+            game = self.game
+            evaluate = self.evaluator.evaluate
+            promise = [
+                (-evaluate(game.apply_legal(state, action), mover), index)
+                for index, action in enumerate(legal)
+            ]
+            promise.sort()
+            order = node.order = {legal[index]: rank for rank, (_, index) in enumerate(promise)}
+        last = len(order)
+        return min(untried, key=lambda action: order.get(action, last))
 
     def rollout(self, state: State, rng: random.Random, mover: int | None) -> list[float]:
         """Play ``state`` out (or up to the depth limit) and return each player's reward.

@@ -161,6 +161,10 @@ class SearchSettings:
     constant.  With ``greedy_replies`` the other players are not branched on
     below the root: each answers with the decision after which it leads the
     others most, and the iterations go to the searching player's own decisions.
+    With ``widening`` a node visited n times has at most ``widening * n **
+    widening_power`` of its decisions tried (progressive widening), the most
+    promising first: ranked, once per node, by the mover's evaluation just
+    after each.
     """
 
     iterations: int = 400
@@ -172,6 +176,8 @@ class SearchSettings:
     exploration: float = 0.3
     greedy_replies: bool = False
     tree_policy: bool = True
+    widening: float | None = None
+    widening_power: float = 0.5
 
 
 def settings_for(game: Game[Any, Any, Any], level: str) -> SearchSettings:
