@@ -438,7 +438,7 @@ class ExpertBot(SearchBot):
 
     level = "expert"
     strength = 3
-    description = "searches like Hard, three to five times as long"
+    description = "searches like Hard, three to six times as long"
 
     @classmethod
     def settings_for(cls, game: Game[Any, Any, Any]) -> SearchSettings:
