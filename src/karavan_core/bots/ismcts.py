@@ -225,7 +225,7 @@ class SearchBot(Bot):
         legal: Sequence[Action],
         mover: int,
         rng: random.Random,
-        state: State | None = None,
+        state: State,
     ) -> tuple[Node, bool]:
         """The child of ``node`` to follow among the ``legal`` decisions, and whether it is new.
 
@@ -233,7 +233,7 @@ class SearchBot(Bot):
         untried one, if any, is chosen at random and added, else the best by UCB.
         With progressive widening an untried one is added only while the node
         has fewer children tried than its visits allow, and the most promising
-        first (ranked in ``state``, the deal at hand).
+        first (ranked in ``state``, the deal at hand, where it reached ``node``).
         """
         children = node.children
         untried = []
@@ -251,7 +251,7 @@ class SearchBot(Bot):
             or not tried
             or len(tried) < widening * node.visits**self.settings.widening_power
         ):
-            if widening is None or state is None or len(untried) == 1:
+            if widening is None or len(untried) == 1:
                 action = untried[rng.randrange(len(untried))]
             else:
                 action = self._most_promising(node, state, legal, untried, mover)
@@ -279,9 +279,9 @@ class SearchBot(Bot):
         """The best ranked of ``untried``, ranking ``legal`` in ``state`` the first time asked.
 
         A decision ranks by the mover's evaluation just after it (its own
-        value alone, half the cost of scoring every player).
-        The rank is worked out in one deal and kept for the node; a decision
-        legal only in other deals ranks after every ranked one.
+        value alone, cheaper than scoring every player).  The rank is worked
+        out in one deal and kept for the node; a decision legal only in other
+        deals ranks after every ranked one.
         """
         order = node.order
         if order is None:
