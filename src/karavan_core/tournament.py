@@ -140,21 +140,33 @@ def schedule(
             raise ValueError(f"No bot level {level!r}; the levels are: {known}.")
     g = get_game(game)
     g.check_players(["?"] * players)
-    orders = seating_orders(levels)
-    specs = []
+    return [GameSpec(g.name, *seating) for seating in seatings(levels, games, seed)]
+
+
+def seatings(
+    seats: Sequence[str], games: int, seed: int
+) -> list[tuple[int, tuple[str, ...], int, tuple[int, ...]]]:
+    """Who sits where in each game of :func:`schedule`, with its seeds, for any seat labels.
+
+    One ``(index, labels by seat, deal seed, bot seeds by seat)`` per game.
+    Benchmarks that seat something other than a level (a level with changed
+    settings) play the same games as a tournament of levels would.
+    """
+    players = len(seats)
+    orders = seating_orders(seats)
+    out = []
     for index in range(games):
         shift = index % players
         order = orders[index // players % len(orders)]
-        specs.append(
-            GameSpec(
-                game=g.name,
-                index=index,
-                levels=tuple(order[(seat + shift) % players] for seat in range(players)),
-                deal_seed=derive_seed(seed, "deal", index // players),
-                bot_seeds=tuple(derive_seed(seed, "bot", index, seat) for seat in range(players)),
+        out.append(
+            (
+                index,
+                tuple(order[(seat + shift) % players] for seat in range(players)),
+                derive_seed(seed, "deal", index // players),
+                tuple(derive_seed(seed, "bot", index, seat) for seat in range(players)),
             )
         )
-    return specs
+    return out
 
 
 def play_game(spec: GameSpec) -> GameRecord:
