@@ -51,7 +51,12 @@ from karavan_core.games.karakum.state import Buy, KarakumState, Step, TakeCard
 # games).  What limits Karakum's search is not what it cannot see: Hard dealing
 # the rival's true hand won 55.8% (43.3–67.7) of 60 games against Hard, and Hard
 # searching the true state itself, every deck's order included, 54.2%
-# (41.7–66.1) of 60.
+# (41.7–66.1) of 60.  Nor a bigger budget: an Expert of 3,600 iterations won
+# 49.2% of 59 games against Hard (seed 1), where today's won 56.9% of those
+# deals, at 0.40 s a decision.  Nor a lead that weighs more as the game nears
+# its end (every value divided by the square root of the camel deck's share
+# still to come, that share taken as at least a sixteenth): as Hard, 52.1% of 97
+# games against Hard-v1.
 
 SCALE = 6.0
 # Random playouts mislead more than they inform: over 40 games against Greedy,
