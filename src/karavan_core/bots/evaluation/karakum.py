@@ -39,7 +39,8 @@ from karavan_core.games.karakum.state import Buy, KarakumState, Step, TakeCard
 # Measured with bench/variants.py and not kept either (seed 1, against Hard-v1
 # for a Hard, against Hard for an Expert): UCB's constant 0.1 instead of 0.3
 # (the best decisions' mean rewards differ by a hundredth, so 0.3 spreads the
-# visits almost evenly), Hard 55.6% (44.7–66.0) of 80 games, 0.05 48.8% of 80,
+# visits almost evenly), Hard 50.5% (43.8–57.2) of 211 games (55.6% of the first
+# 80), 0.05 48.8% of 80,
 # Expert at 0.1 51.9% of 80; the other player answering greedily below the
 # root, Hard 28.6% (17.2–43.6) of 42 (shown weaker), Expert 4 of 16; the steps
 # after a turn's first decision taken by the best evaluation below the root

@@ -18,10 +18,11 @@ from karavan_core.games.karawane.state import KarawaneState
 # 64.0% (54.2–72.7), taking 0.13 s a decision to its 0.31 s.  Pooling the
 # deals makes an iteration cheaper still, so Hard searches 600 and Expert
 # 3,000, which beat that Hard 68.0% (54.2–79.2) over 50 games (seed 102).
-# At four players that Expert wins about its share against three Hard (27.1% of 48 games,
-# seed 103). Measured on that seed's deals and not kept: Expert with the other players
-# answering greedily below the root, 25.9% of 29 games at 0.71 s a decision (over its
-# time); with UCB's constant 0.15 instead of 0.3, 22.8% of 63; over 250 deals (as many
+# At four players that Expert wins a little more than its share against three
+# Hard (29.7% of 400 games, seed 103; 27.1% of the first 48).  Measured on that
+# seed's deals and not kept: Expert with the other players answering greedily
+# below the root, 25.9% of 29 games at 0.71 s a decision (over its time); with
+# UCB's constant 0.15 instead of 0.3, 22.8% of 63; over 250 deals (as many
 # visits per deal as Hard's), 24.9% of 85.
 # At two players, against Hard on the deals of seed 102 from game 88 on, paired with
 # today's Expert on the same deals, and not kept: implicit minimax backups (each node
