@@ -44,9 +44,16 @@ from karavan_core.games.karawane.state import KarawaneState
 # how likely those plays were with its hand (a softmax of the Greedy evaluation's
 # lead after each play they could have made, at 0.5 points) gave the true hand on
 # average only 1.13 times its prior weight, and as Hard it won 45.5% (35.5–55.8)
-# of 88 games against Hard (seed 102).  Expert with UCB's constant 0.1 won 54.9%
-# (45.2–64.2) of 102 games against Hard on the deals of the 400-game row (seed
-# 102), where today's won 57.0%.  Other weights for this evaluation (CMA-ES over
+# of 88 games against Hard (seed 102).  Against Hard on the deals of the 400-game
+# row (seed 102), paired with today's Expert on the same deals (it won 55.8% of
+# all 400): with UCB's constant 0.1, 55.8% of 104 games, level with it (+0.0 ±
+# 11.4 points); with 0.6, 49.6% of 125 (−4.8 ± 11.9); with twice the budget
+# (6,000 iterations, which two players' cheaper iterations would allow in the
+# time), 55.5% of 200 (−1.0 ± 9.5); with three times, 65.4% of 78 (+6.4 ±
+# 14.5), too slow (0.74 s a decision at the 95th percentile where this Expert
+# took 0.22 s); with each leaf scored after the next player's greedy reply
+# (1,500 iterations, twice this Expert's time), 45.5% of 132 (−10.0 ± 12.0).
+# Other weights for this evaluation (CMA-ES over
 # its six constants, the share, the claims' growth, the desert camels' worth,
 # its power, the scale and a city term) did not stand out: played by Greedy, 600
 # games a candidate, the best of four generations won 53–56% against these
