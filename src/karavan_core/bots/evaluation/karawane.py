@@ -52,7 +52,9 @@ from karavan_core.games.karawane.state import KarawaneState
 # time), 55.5% of 200 (−1.0 ± 9.5); with three times, 65.4% of 78 (+6.4 ±
 # 14.5), too slow (0.74 s a decision at the 95th percentile where this Expert
 # took 0.22 s); with each leaf scored after the next player's greedy reply
-# (1,500 iterations, twice this Expert's time), 45.5% of 132 (−10.0 ± 12.0).
+# (1,500 iterations, twice this Expert's time), 45.5% of 132 (−10.0 ± 12.0);
+# as five of Hard's trees, their root visits summed (an ensemble of 3,000
+# iterations in all), 49.5% of 97 (−6.2 ± 12.9).
 # Other weights for this evaluation (CMA-ES over
 # its six constants, the share, the claims' growth, the desert camels' worth,
 # its power, the scale and a city term) did not stand out: played by Greedy, 600
