@@ -57,10 +57,10 @@ from karavan_core.games.karakum.state import Buy, KarakumState, Step, TakeCard
 # deals, at 0.40 s a decision; nor the same budget spread over three trees of
 # 400 iterations each, their root visits summed (an ensemble, so no tree grows
 # deeper than Hard's): 56.1% of 107 games against Hard where today's Expert won
-# 60.8% of the same deals (−5.2 ± 12.5 points).  Nor a lead that weighs more as the game nears
-# its end (every value divided by the square root of the camel deck's share
-# still to come, that share taken as at least a sixteenth): as Hard, 52.1% of 97
-# games against Hard-v1.
+# 60.8% of the same deals (−5.2 ± 12.5 points).  Nor a lead that weighs more
+# as the game nears its end (every value divided by the square root of the
+# camel deck's share still to come, that share taken as at least a sixteenth):
+# as Hard, 52.1% of 97 games against Hard-v1.
 
 SCALE = 6.0
 # Random playouts mislead more than they inform: over 40 games against Greedy,

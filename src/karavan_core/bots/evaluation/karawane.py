@@ -54,13 +54,13 @@ from karavan_core.games.karawane.state import KarawaneState
 # took 0.22 s); with each leaf scored after the next player's greedy reply
 # (1,500 iterations, twice this Expert's time), 45.5% of 132 (−10.0 ± 12.0);
 # as five of Hard's trees, their root visits summed (an ensemble of 3,000
-# iterations in all), 49.5% of 97 (−6.2 ± 12.9).
-# Other weights for this evaluation (CMA-ES over
-# its six constants, the share, the claims' growth, the desert camels' worth,
-# its power, the scale and a city term) did not stand out: played by Greedy, 600
-# games a candidate, the best of four generations won 53–56% against these
-# weights; played by Hard at 100 iterations, 48 games a candidate, two
-# generations averaged 49% and 47% where these won 62% and 58% of the same games.
+# iterations in all), 49.5% of 97 (−6.2 ± 12.9).  Other weights for this
+# evaluation (CMA-ES over its six constants, the share, the claims' growth, the
+# desert camels' worth, its power, the scale and a city term) did not stand
+# out: played by Greedy, 600 games a candidate, the best of four generations
+# won 53–56% against these weights; played by Hard at 100 iterations, 48 games
+# a candidate, two generations averaged 49% and 47% where these won 62% and 58%
+# of the same games.
 HARD = SearchSettings(iterations=600, model=False, greedy_finish=False)
 EXPERT = attrs.evolve(HARD, iterations=3000)
 
