@@ -19,6 +19,7 @@ from karavan_core.bots.base import canonical
 from karavan_core.bots.evaluation import evaluator_for
 from karavan_core.bots.evaluation import jaipur as jaipur_model
 from karavan_core.bots.ismcts import Node, _settled
+from karavan_core.games.jaipur.components import Card as JCard
 from karavan_core.games.jaipur.state import Exchange
 from karavan_core.games.karakorum.components import Peak
 from karavan_core.games.karakorum.state import Card as KCard
@@ -264,6 +265,55 @@ def test_evaluation_gives_rewards_in_range(game, kind):
         assert all(0.0 <= r <= 1.0 for r in rewards)
         if evaluator.features is not None:  # a value model's chances add up to one
             assert sum(rewards) == pytest.approx(1.0)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_finished_game_pays_beyond_every_game_still_open(game):
+    """A win outranks any unfinished position (rewards there lie strictly in 0..1), a loss
+    ranks below them all, so a search never puts off a win it can take."""
+    evaluator = evaluator_for(game, search=True, model=True)
+    rng, state = random.Random(3), game.new_game([f"P{i}" for i in range(game.min_players)], 3)
+    while not game.is_over(state):
+        legal = game.legal_actions(state)
+        state = game.apply(state, legal[rng.randrange(len(legal))])
+    result = game.result(state)
+    for seat, reward in enumerate(evaluator.rewards(state)):
+        if seat not in result.winners:
+            assert -0.1 <= reward <= 0.0
+        elif len(result.winners) == 1:
+            assert 1.0 <= reward <= 1.1
+
+
+def test_jaipur_search_takes_the_match_rather_than_trade_on_at_an_empty_deck():
+    """Far ahead in the last round with the deck spent, a take ends the round and wins.
+
+    The searches once valued a near-certain win above a certain one and traded
+    with the market instead, for ever against a rival as set on not ending it
+    (`karavan simulate jaipur --seats hard,greedy` hung at game 38).
+    """
+    game = get_game("jaipur")
+    state = game.new_game(["Ann", "Bob"], 1)
+    sold, herd = [0] * len(state.discard), state.herds[1]
+    for card in state.deck:  # the deck is spent: its goods were sold, its camels are Bob's
+        if card is JCard.CAMEL:
+            herd += 1
+        else:
+            sold[card.index] += 1
+    diamonds_and_gold = ((7, 7, 5, 5, 5), (6, 6, 5, 5, 5), (), (), (), ())
+    state = evolve(
+        state,
+        deck=(),
+        discard=tuple(sold),
+        herds=(state.herds[0], herd),
+        seals=(1, 1),
+        goods_won=(diamonds_and_gold, ((),) * 6),
+        current=0,
+    )
+    seen, legal = game.observe(state, 0), game.legal_actions(state)
+    for level in ("hard", "expert"):
+        for seed in range(3):
+            after = game.apply(state, make_bot(level, game, seed).choose(seen, legal))
+            assert game.is_over(after) and game.result(after).winners == (0,), (level, seed)
 
 
 def test_jaipur_chances_weigh_the_round_by_the_seals():

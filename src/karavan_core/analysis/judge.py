@@ -5,7 +5,8 @@ state: the search deals the hidden cards afresh in every iteration, so a
 hint or a verdict knows exactly what the player knew.
 
 The chance of winning of a decision is the mean reward of the search when
-every one of its iterations starts with that decision (a *forced* search).
+every one of its iterations starts with that decision (a *forced* search),
+held between 0 and 1.
 Judging compares two forced searches, for the decision played and for the
 one the search prefers, that deal the same hidden cards in the same order:
 their difference is then the decision's own cost, not the luck of the draws.
@@ -130,7 +131,7 @@ class Analyst:
         """The chance of winning after ``action``, by a search that always starts with it."""
         root = self.forced.search(observation, [action])
         child = root.children[action]
-        return child.reward / child.visits
+        return as_chance(child.reward / child.visits)
 
     def hint(self, observation: Observation, legal: Sequence[Action]) -> Hint:
         """What to play now, from the decider's own ``observation`` and ``legal`` decisions."""
@@ -159,4 +160,13 @@ def best_child(root: Node, legal: Sequence[Action]) -> tuple[Action, float]:
     if not ranked:
         return legal[0], 0.5
     _, mean, _, action = max(ranked, key=lambda item: item[:3])
-    return action, mean
+    return action, as_chance(mean)
+
+
+def as_chance(mean: float) -> float:
+    """A mean reward of the search as a chance of winning (0 to 1).
+
+    A finished game pays a little beyond 0 or 1 for the margin (see
+    ``Evaluator.rewards``); a decision that surely wins is a certainty, no more.
+    """
+    return min(1.0, max(0.0, mean))

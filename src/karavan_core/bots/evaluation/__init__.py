@@ -98,12 +98,18 @@ class Evaluator:
         return values[player] - max(v for seat, v in enumerate(values) if seat != player)
 
     def rewards(self, state: State, values: list[float] | None = None) -> list[float]:
-        """One reward in [0, 1] per player, as backed up by the tree search.
+        """One reward per player, as backed up by the tree search.
 
-        A finished game pays mostly for winning (a shared win is split) and a
-        little for the margin; an unfinished one pays the chance of winning
-        suggested by the evaluated lead.  ``values``, where given, are
-        :meth:`values` of ``state``, already worked out.
+        An unfinished game pays the chance of winning suggested by the
+        evaluated lead, between 0 and 1.  A finished one pays 1 for
+        winning (a shared win is split) and 0 for losing, give or take a tenth
+        for the margin, so a win outranks every game still open and a loss
+        ranks below them all: a search never puts off a win it can take, nor
+        hastens a loss.  (In Jaipur's last round a player far ahead, with the
+        deck spent, could otherwise trade cards with the market for ever: the
+        round ends only when a take finds the market cannot be refilled.)
+        ``values``, where given, are :meth:`values` of ``state``, already
+        worked out.
         """
         if self.game.is_over(state):
             result = self.game.result(state)
@@ -113,7 +119,7 @@ class Evaluator:
             for seat, score in enumerate(scores):
                 lead = score - max(s for i, s in enumerate(scores) if i != seat)
                 win = share if seat in result.winners else 0.0
-                out.append(0.8 * win + 0.2 * _logistic(lead / self.scale))
+                out.append(win + 0.2 * (_logistic(lead / self.scale) - 0.5))
             return out
         if self.features is not None:
             return self.chances(state, values)
