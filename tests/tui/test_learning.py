@@ -65,7 +65,7 @@ async def test_a_hint_marks_the_decision_says_it_and_is_counted_in_the_save(tmp_
         screen = game_screen(app)
         await pilot.press("h")
         await settle(pilot, app)
-        assert status(app).startswith("Hint (90% to win): Ann sells 1 leather")
+        assert status(app).startswith("Hint (100% to win): Ann sells 1 leather")
         assert "to win" in status(app)
         hinted = screen.query(".-hinted")
         assert len(hinted) == 1 and hinted.first().index == Card.LEATHER.index
