@@ -19,7 +19,7 @@ from karavan_core.bots.base import canonical
 from karavan_core.bots.evaluation import evaluator_for
 from karavan_core.bots.evaluation import jaipur as jaipur_model
 from karavan_core.bots.ismcts import Node, _settled
-from karavan_core.games.jaipur.components import Card as JCard
+from karavan_core.games.jaipur.rules import counts_of
 from karavan_core.games.jaipur.state import Exchange
 from karavan_core.games.karakorum.components import Peak
 from karavan_core.games.karakorum.state import Card as KCard
@@ -269,7 +269,7 @@ def test_evaluation_gives_rewards_in_range(game, kind):
 
 @pytest.mark.parametrize("game", GAMES)
 def test_a_finished_game_pays_beyond_every_game_still_open(game):
-    """A win outranks any unfinished position (rewards there lie strictly in 0..1), a loss
+    """A win outranks any unfinished position (rewards there lie between 0 and 1), a loss
     ranks below them all, so a search never puts off a win it can take."""
     evaluator = evaluator_for(game, search=True, model=True)
     rng, state = random.Random(3), game.new_game([f"P{i}" for i in range(game.min_players)], 3)
@@ -293,18 +293,13 @@ def test_jaipur_search_takes_the_match_rather_than_trade_on_at_an_empty_deck():
     """
     game = get_game("jaipur")
     state = game.new_game(["Ann", "Bob"], 1)
-    sold, herd = [0] * len(state.discard), state.herds[1]
-    for card in state.deck:  # the deck is spent: its goods were sold, its camels are Bob's
-        if card is JCard.CAMEL:
-            herd += 1
-        else:
-            sold[card.index] += 1
+    *sold, camels = counts_of(state.deck)  # the deck is spent: goods sold, camels Bob's
     diamonds_and_gold = ((7, 7, 5, 5, 5), (6, 6, 5, 5, 5), (), (), (), ())
     state = evolve(
         state,
         deck=(),
         discard=tuple(sold),
-        herds=(state.herds[0], herd),
+        herds=(state.herds[0], state.herds[1] + camels),
         seals=(1, 1),
         goods_won=(diamonds_and_gold, ((),) * 6),
         current=0,
