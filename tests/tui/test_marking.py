@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 from attrs import evolve
+from textual.widgets import OptionList
 
 from karavan_core.games.jaipur.components import GOODS, Card
 from karavan_core.games.jaipur.state import Exchange
@@ -104,6 +105,34 @@ def karakum_buying_position():
                 if len(ways) >= 2:
                     return match, action.slot, ways
     raise AssertionError("no such deal")
+
+
+async def test_a_digit_puts_the_cursor_on_that_entry_of_the_payment_list(tmp_path):
+    """The payment picker numbers its entries too; a digit beyond them is ignored."""
+    match, slot, ways = karakum_buying_position()
+    async with running(tmp_path, match) as (app, pilot):
+        game_screen(app).table.buy(slot)
+        await pilot.pause()
+        await pilot.press("p")
+        await pilot.pause()
+        picker = app.screen
+        assert isinstance(picker, ChoiceScreen) and not picker.searchable
+        choices = picker.query_one("#choices", OptionList)
+        count = len(picker.options)
+        assert count == len(ways) >= 2
+        await pilot.press(str(count))
+        await pilot.pause()
+        assert choices.highlighted == count - 1
+        await pilot.press("1")
+        await pilot.pause()
+        assert choices.highlighted == 0
+        if count < 9:
+            await pilot.press(str(count + 1), "0")
+            await pilot.pause()
+            assert choices.highlighted == 0 and app.screen is picker
+        await pilot.press(str(count), "enter")
+        await settle(pilot, app)
+        assert match.history[-2:] == [Buy(slot), Pay(ways[count - 1])]
 
 
 @pytest.mark.slow
@@ -329,10 +358,7 @@ async def test_several_karakorum_cards_of_one_peak_are_taken_together(tmp_path):
 async def test_typing_in_the_move_list_narrows_it_and_enter_plays_the_entry_found(tmp_path):
     match = seeded_match("jaipur", "Ann,bot:random", seed=4, first=0)
     async with running(tmp_path, match) as (app, pilot):
-        await pilot.press("a")
-        await pilot.pause()
-        listing = app.screen
-        assert isinstance(listing, ChoiceScreen) and listing.searchable
+        listing = await open_move_list(pilot)
         total = len(listing.options)
         await pilot.press(*"camel")
         await pilot.pause()
@@ -341,8 +367,38 @@ async def test_typing_in_the_move_list_narrows_it_and_enter_plays_the_entry_foun
         assert f"{len(found)} of {total}" in str(listing.query_one("#choice-search").render())
         await pilot.press("enter")
         await settle(pilot, app)
-        played = match.log()[1]
-        assert played == found[0] or played.startswith(found[0].rstrip("."))
+        assert_first_played(match, found[0])
+
+
+async def open_move_list(pilot) -> ChoiceScreen:
+    """The list of every move (a), open."""
+    await pilot.press("a")
+    await pilot.pause()
+    listing = pilot.app.screen
+    assert isinstance(listing, ChoiceScreen) and listing.searchable
+    return listing
+
+
+def assert_first_played(match, entry: str) -> None:
+    """The match's first decision is the one the move list called ``entry``."""
+    played = match.log()[1]
+    assert played == entry or played.startswith(entry.rstrip("."))
+
+
+async def test_typing_a_number_shown_in_the_move_list_plays_that_entry(tmp_path):
+    """The list numbers its entries: a player who reads 3 and types it gets the third."""
+    match = seeded_match("jaipur", "Ann,bot:random", seed=4, first=0)
+    async with running(tmp_path, match) as (app, pilot):
+        listing = await open_move_list(pilot)
+        assert len(listing.options) >= 3
+        await pilot.press("3")
+        await pilot.pause()
+        assert 2 in listing.matching() and listing.numbered() == 2
+        cursor = listing.query_one("#choices", OptionList).highlighted_option
+        assert cursor is not None and cursor.id == "2"
+        await pilot.press("enter")
+        await settle(pilot, app)
+        assert_first_played(match, listing.options[2])
 
 
 @pytest.mark.slow

@@ -124,11 +124,24 @@ class ChoiceScreen(ModalScreen[int | None]):
         return Content(f"Search: {typed}  {shown} of {len(self.options)}")
 
     def matching(self) -> list[int]:
-        """The entries holding every word typed so far, by their place in the whole list."""
+        """The entries holding every word typed so far, by their place in the whole list.
+
+        An entry is searched as it is shown, its number first ("6. Ann buys ..."),
+        so the number a player reads off the list finds its entry.
+        """
         words = self.query_text.casefold().split()
         return [
-            i for i, text in enumerate(self.options) if all(w in text.casefold() for w in words)
+            i
+            for i, text in enumerate(self.options)
+            if all(w in f"{i + 1}. {text}".casefold() for w in words)
         ]
+
+    def numbered(self) -> int | None:
+        """The entry whose number was typed (a number alone), by its place in the whole list."""
+        typed = self.query_text.strip()
+        if typed.isdecimal() and 1 <= int(typed) <= len(self.options):
+            return int(typed) - 1
+        return None
 
     def _refilter(self) -> None:
         shown = self.matching()
@@ -136,12 +149,27 @@ class ChoiceScreen(ModalScreen[int | None]):
         choices.clear_options()
         choices.add_options(self._options(shown))
         if shown:
-            choices.highlighted = 0
+            # The entry numbered as typed, where it is one of those shown, else the first.
+            number = self.numbered()
+            choices.highlighted = shown.index(number) if number in shown else 0
         self.query_one("#choice-search", Label).update(self._search_line(len(shown)))
 
     def on_key(self, event: Key) -> None:
-        """Typing narrows a searchable list down; Backspace takes a letter back."""
+        """Typing narrows a searchable list down; Backspace takes a letter back.
+
+        In a list that is not searchable a digit moves the cursor to that entry.
+        """
         if not self.searchable:
+            digit = event.character
+            if (
+                digit is not None
+                and len(digit) == 1
+                and "1" <= digit <= "9"
+                and int(digit) <= len(self.options)
+            ):
+                event.stop()
+                event.prevent_default()
+                self.query_one("#choices", OptionList).highlighted = int(digit) - 1
             return
         if event.key == "backspace" and self.query_text:
             self.query_text = self.query_text[:-1]
