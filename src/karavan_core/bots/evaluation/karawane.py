@@ -60,7 +60,11 @@ from karavan_core.games.karawane.state import KarawaneState
 # today's Expert won 56.5% (+0.5 ± 9.6); over 200 deals instead of 50, 55.2%
 # of 58 (−5.2 ± 17.8), and 0.57 s its longest decision: stopped.  At four
 # players 5,000 iterations took 0.42 s a decision on average: over Expert's
-# time before it had played enough games to tell.  Other weights for this
+# time before it had played enough games to tell.  On a machine running twice
+# as fast (December), 6,000 iterations (0.24 s a decision on average, 0.32 s at
+# the 95th percentile) won 25.1% (19.0–32.4) of the first 160 games of seed 103,
+# where the row's Expert won 27.7%: more budget is not what four players lack.
+# Other weights for this
 # evaluation (CMA-ES over its six constants, the share, the claims' growth, the
 # desert camels' worth, its power, the scale and a city term) did not stand
 # out: played by Greedy, 600 games a candidate, the best of four generations
