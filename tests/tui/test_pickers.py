@@ -9,7 +9,7 @@ from textual.geometry import Offset, Region, Size
 from karavan_core.games.karakum.state import Buy
 from karavan_tui.modals.choice import ChoiceScreen, beside_offset
 
-from .helpers import start_with
+from .helpers import running, seeded_match, start_with
 from .test_snapshots import affordable_match, steady
 
 
@@ -58,3 +58,31 @@ async def test_at_80x24_the_payment_picker_keeps_its_place(tmp_path):
     async with app.run_test(size=(80, 24)) as pilot:
         await open_payment_picker(pilot, slot)
         assert isinstance(app.screen, ChoiceScreen) and app.screen.beside is None
+
+
+def longest_move_list(name: str):
+    """Of the first 60 positions of a seeded game, one where Ann has the most moves to list."""
+    best = None
+    for moves in range(60):
+        match = seeded_match(name, "Ann,bot:random", seed=4, first=0, moves=moves)
+        if match.is_over() or match.to_move != 0:
+            continue
+        if best is None or len(match.legal_actions()) > len(best.legal_actions()):
+            best = match
+    assert best is not None
+    return best
+
+
+@pytest.mark.parametrize("name", ["karakum", "karawane", "karakorum", "jaipur"])
+async def test_at_80x24_the_move_list_keeps_its_hint_line_in_sight(tmp_path, name):
+    """Title, search line, entries and the line that says how to choose: none is cut off."""
+    match = longest_move_list(name)
+    async with running(tmp_path, match) as (app, pilot):
+        await pilot.press("a")
+        await pilot.pause()
+        listing = app.screen
+        assert isinstance(listing, ChoiceScreen) and listing.searchable
+        dialog = listing.query_one(Vertical).content_region
+        for part in ("#choice-title", "#choice-search", "#choices", "#choice-hint"):
+            region = listing.query_one(part).region
+            assert region.height and dialog.contains_region(region), (part, region, dialog)

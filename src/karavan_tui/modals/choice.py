@@ -48,11 +48,14 @@ class ChoiceScreen(ModalScreen[int | None]):
     }
     ChoiceScreen #choice-title { text-style: bold; width: 100%; margin-bottom: 1; }
     ChoiceScreen OptionList { height: auto; max-height: 14; border: none; padding: 0; }
+    /* The search line takes a row of the list's, so the hint under it stays in the dialog. */
+    ChoiceScreen.-searchable OptionList { max-height: 13; }
     ChoiceScreen #choice-hint { color: $text-muted; margin-top: 1; }
     ChoiceScreen #choice-search { color: $text-accent; width: 100%; }
     ChoiceScreen.-bottom { align: center bottom; }
     ChoiceScreen.-bottom > Vertical { max-height: 11; margin-bottom: 1; }
     ChoiceScreen.-bottom OptionList { max-height: 6; }
+    ChoiceScreen.-bottom.-searchable OptionList { max-height: 5; }
     ChoiceScreen.-bottom #choice-title { margin-bottom: 0; }
     ChoiceScreen.-beside { align: left top; }
     .-ascii ChoiceScreen > Vertical { border: ascii $accent; }
@@ -72,7 +75,7 @@ class ChoiceScreen(ModalScreen[int | None]):
         if side is None:
             beside = None
         classes = "-beside" if beside is not None else "-bottom" if place == "bottom" else ""
-        super().__init__(classes=classes)
+        super().__init__(classes=f"{classes} -searchable" if searchable else classes)
         self.beside = beside
         self.side = side
         self.choice_title = title
