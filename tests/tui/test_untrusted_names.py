@@ -120,3 +120,19 @@ async def test_save_as_checks_the_name_before_touching_any_file_and_moves_the_sa
         await pilot.pause()
         assert screen.driver.save_path == folder / "Our game.json"
         assert sorted(p.name for p in folder.iterdir()) == ["Our game.json"]  # moved, not copied
+
+
+async def test_the_load_dialog_is_plain_ascii_in_ascii_mode(tmp_path):
+    """Its separators follow the symbol set, as the table's do."""
+    match = Match(get_game("karakum"), [Seat("Ann"), Seat("Bob")], seed=3)
+    match.play(match.legal_actions()[0])
+    save_match(match, tmp_path / "saves" / "plain.json")
+    app = make_app(tmp_path)
+    async with app.run_test(size=(120, 40)) as pilot:
+        app.set_ascii(True)
+        await pilot.press("l")
+        await settle(pilot, app)  # the saves are read in a worker
+        assert isinstance(app.screen, SavesScreen)
+        drawn = visible_characters(app)
+        assert "Karakum | Ann, Bob | 1 decision | last played" in drawn
+        assert sorted({ch for ch in drawn if not ch.isascii()}) == []

@@ -17,6 +17,7 @@ from textual.worker import get_current_worker
 
 from karavan_core.saves import SaveSummary, list_saves
 from karavan_core.text import plural, printable
+from karavan_tui.context import karavan_app
 from karavan_tui.modals.confirm import ConfirmScreen
 
 
@@ -88,6 +89,7 @@ class SavesScreen(ModalScreen[tuple[str, Path] | None]):
         self.saves = saves
         listing = self.query_one(OptionList)
         listing.clear_options()
+        words = karavan_app(self).glyphs.words  # the separators in the current symbol set
         for save in saves:
             try:
                 name = str(save.path.relative_to(self.folder))
@@ -98,8 +100,11 @@ class SavesScreen(ModalScreen[tuple[str, Path] | None]):
             entry = Content.assemble(
                 (printable(name), "bold"),
                 "\n  ",
-                f"{save.game} · {', '.join(save.players)} · "
-                f"{plural(save.decisions, 'decision')}{over} · last played {when(save.saved_at)}",
+                words(
+                    f"{save.game} · {', '.join(save.players)} · "
+                    f"{plural(save.decisions, 'decision')}{over} · "
+                    f"last played {when(save.saved_at)}"
+                ),
             )
             listing.add_option(Option(entry))
         if saves:
