@@ -7,11 +7,13 @@ import random
 from textual.app import App, ComposeResult
 
 from karavan_core.games.jaipur.state import TakeGood
-from karavan_core.games.karakum.components import RES_LETTERS
+from karavan_core.games.karakum.components import RES_LETTERS, Res
 from karavan_tui.modals.curtain import CurtainScreen
 from karavan_tui.modals.save_as import SaveAsScreen
 from karavan_tui.screens.title import TitleScreen
+from karavan_tui.tables.karakum.zones import ResourceZone
 from karavan_tui.widgets.cards import Card, CardFace, CardRow
+from karavan_tui.words import cells
 
 from .helpers import game_screen, karakum_match, press_to, running, seeded_match, settle, start_with
 from .test_snapshots import steady
@@ -69,6 +71,34 @@ async def test_a_camel_that_joins_from_the_left_side_is_marked_as_news(tmp_path)
 def test_snapshot_of_a_camel_that_joined_from_the_left_side(snap_compare, tmp_path):
     match, _ = karakum_left_side_join()
     assert snap_compare(start_with(tmp_path, match), terminal_size=(80, 24), run_before=steady)
+
+
+def karakum_jewelry_refilled():
+    """A Karakum match at Ann's turn just after a face-up card was refilled by jewelry (blue)."""
+    for seed in range(1, 200):
+        match = karakum_match(seed=seed)
+        rng = random.Random(seed)
+        for _ in range(60):
+            before, mover = match.state.row, match.state.to_move
+            match.play(rng.choice(match.legal_actions()))
+            after = match.state
+            changed = [slot for slot, card in enumerate(after.row) if card != before[slot]]
+            if mover == 1 and after.to_move == 0 and any(after.row[s] is Res.BLUE for s in changed):
+                return match, next(s for s in changed if after.row[s] is Res.BLUE)
+    raise AssertionError("no such game")
+
+
+async def test_a_refilled_face_up_card_says_new_within_its_narrow_face(tmp_path):
+    """At 80x24 a resource card is seven cells wide: "jewelry" fills it, so the news
+    goes on the second line instead of a mark before the name."""
+    match, slot = karakum_jewelry_refilled()
+    async with running(tmp_path, match) as (app, _pilot):
+        row = game_screen(app).query_one(ResourceZone)
+        card = row.cards[1 + slot]  # the deck comes first
+        assert card.has_class("-changed")
+        face = str(card.render())
+        assert face == f"jewelry\n{game_screen(app).glyphs.changed}new"
+        assert all(cells(line) <= card.content_region.width for line in face.split("\n"))
 
 
 class Row(App[None]):

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import pytest
 
+from karavan_tui.glyphs import UNICODE
+from karavan_tui.tables.karakum.zones import TableData, worth
 from karavan_tui.widgets.cards import CardRow
 
 from .helpers import game_screen, karakum_match, running
@@ -75,3 +77,23 @@ async def test_the_jaipur_hand_is_drawn_large_at_200x50_and_compact_at_80x24(tmp
         for zone in table.query(".zone"):  # every line drawn fits its zone: nothing cut
             lines = str(zone.render()).splitlines() if zone.id == "players" else []
             assert len(lines) <= zone.content_region.height
+
+
+def test_a_karakum_left_side_is_said_to_add_half_its_camels_points():
+    """The score counts half the left side's total, and the caravan's lines say so."""
+    match = next(
+        m
+        for moves in range(0, 400, 10)
+        if any((m := karakum_match("Ann,bot:random", moves=moves)).state.lefts)
+    )
+    state = match.state
+    seat = next(s for s, left in enumerate(state.lefts) if left)
+    scores = match.game.result(state).scores
+    data = TableData(match.game.observe(state, 0), None, frozenset(), UNICODE, scores=scores)
+    total = sum(camel.value for camel in state.lefts[seat])
+    chain = sum(camel.value for camel in state.caravans[seat])
+    assert scores[seat] == chain + total // 2
+    lines = worth(data, seat, 200, 2)
+    assert f"worth {total // 2} (half of {total}) · {scores[seat]} point" in lines[1]
+    short = worth(data, seat, 40, 1)[0]
+    assert f"left side {total // 2} · " in short

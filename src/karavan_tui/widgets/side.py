@@ -14,6 +14,7 @@ from textual.reactive import reactive
 from textual.widgets import Static
 
 from karavan_core.match import Seat
+from karavan_core.text import plural
 from karavan_tui.glyphs import Glyphs
 from karavan_tui.words import cells, cut, padded, widest
 
@@ -213,7 +214,7 @@ def banner_line(
     left = len(said) - len(kept) if count_earlier else 0
     # Left out all before the first told, or some between or after.
     which = "earlier" if kept and left == kept[0] else "more"
-    more = f" (and {left} {which}: l)" if left else ""
+    more = f" ({plural(left, which + ' move')} in the log: l)" if left else ""
     return f"{g.changed} " + ". ".join(sentences) + "." + more
 
 

@@ -134,7 +134,8 @@ def test_the_payment_list_offers_every_way_and_buys_first_when_not_yet_bought():
     picker = gestures.payment_picker(Payment(slot, True), obs)
     assert isinstance(picker, Ask) and picker.before == (Buy(slot),)
     assert [option.cards for option in picker.options] == gestures.ways_to_pay(obs, slot)
-    assert picker.title.startswith(f"Pay {price(obs.market, slot)} units for the ")
+    cost = price(obs.market, slot)
+    assert picker.title.startswith(f"Pay {cost} unit{'s' if cost > 1 else ''} for the ")
     assert gestures.payment_picker(Payment(slot, False), obs).before == ()
 
 

@@ -427,7 +427,7 @@ class Karakum(Game[KarakumState, KarakumObservation, Action]):
             assert obs.slot is not None
             camel = obs.market[obs.slot]
             cost = price(obs.market, obs.slot)
-            return f"{name}: choose how to pay {cost} units for the {camel}"
+            return f"{name}: choose how to pay {_units(cost)} for the {camel}"
         if obs.step is Step.CHOOSE and obs.player == obs.current and _stuck(obs):
             return f"{name}: no move is possible, pass"
         return f"{name}: {self._must(obs)}"

@@ -166,8 +166,8 @@ def payment_picker(payment: Payment, obs: KarakumObservation) -> Ask:
         f"{describe_cards(option.cards)}  ({plural(sum(option.cards), 'card')})"
         for option in options
     )
-    token = f"{RES_LETTERS[camel.color]}{camel.value}" if camel else ""
-    title = f"Pay {price(obs.market, slot)} units for the {camel} {token}"
+    token = f" ({RES_LETTERS[camel.color]}{camel.value})" if camel else ""
+    title = f"Pay {plural(price(obs.market, slot), 'unit')} for the {camel}{token}"
     return Ask(title, options, labels, before=(Buy(slot),) if payment.buying else ())
 
 

@@ -115,7 +115,8 @@ class MarketZone(Horizontal):
                 classes += " -off"
             if buying:
                 classes += " -buying"
-            tip = f"{camel.color.value} {camel.value}: costs {cost} units of {camel.color.good}"
+            paid = f"{plural(cost, 'unit')} of {camel.color.good}"
+            tip = f"{camel.color.value} {camel.value}: costs {paid}"
             if camel.color is taxed:
                 tip += f" (taxed +{cost - camel.value})"
             # The second line names the good that pays: the camel's letter is its colour.
@@ -160,8 +161,11 @@ class ResourceZone(CardRow):
                 continue
             off = "" if TakeCard(slot) in legal else " -off"
             new = before is not None and (before.row[slot] != card or TakeCard(slot) in data.news)
-            # Goods go by name: a letter on the table always means a camel's colour.
-            text = f"{mark(new, g)}{card.good}\n{'face up' if card is not Res.GOLD else 'gold'}"
+            # Goods go by name: a letter on the table always means a camel's colour.  A card
+            # refilled since the last decision says so on its second line: "jewelry" fills
+            # a narrow card, and the mark before it would push a letter out.
+            below = "face up" if card is not Res.GOLD else "gold"
+            text = f"{card.good}\n{mark(new, g)}new" if new else f"{card.good}\n{below}"
             faces.append(
                 CardFace(
                     text,
@@ -279,13 +283,15 @@ def worth(data: TableData, seat: int, room: int, lines: int) -> list[str]:
     chain_points, left_points = sum(c.value for c in chain), sum(c.value for c in left)
     points = f" {sep} {plural(data.scores[seat], 'point')}" if data.scores else ""
     in_chain = f"chain {plural(len(chain), 'camel')} worth {chain_points}" if chain else "no chain"
-    on_left = f"left side {plural(len(left), 'camel')} worth {left_points}" if left else ""
-    on_left = on_left or "no left side"
+    # The left side scores half its camels' total: say what it adds, and of what.
+    half = left_points // 2
+    on_left = f"left side {plural(len(left), 'camel')} worth {half} (half of {left_points})"
+    on_left = on_left if left else "no left side"
     if lines == 2:
         return [cut(f"  {in_chain}", room, ellipsis), cut(f"  {on_left}{points}", room, ellipsis)]
     forms = [
         f"  {in_chain} {sep} {on_left}{points}",
-        f"  chain {chain_points} {sep} left side {left_points}{points}",
+        f"  chain {chain_points} {sep} left side {half}{points}",
     ]
     shortest = cut(forms[-1], room, ellipsis)
     return [next((form for form in forms if cells(form) <= room), shortest)]
