@@ -38,6 +38,8 @@ REVEALING_GESTURE = (
     "A gesture cannot go on past a decision that reveals something: "
     "send the rest once you have seen it."
 )
+# After the words of the decision with which a gesture's player's turn ended.
+TURN_ENDED = "That ends your turn, so the rest cannot be played with it."
 
 
 @frozen
@@ -265,7 +267,11 @@ class Game(abc.ABC, Generic[S, O, A]):
         for index, action in enumerate(actions):
             now = states[-1]
             if by is not None and now.to_move != by:
-                raise IllegalAction("A gesture holds only your own decisions.")
+                if index == 0:
+                    raise IllegalAction("A gesture holds only your own decisions.")
+                # The turn passed part-way: say which decision ended it, in the decider's words.
+                ended = self.preview(self.observe(states[-2], by), actions[index - 1])
+                raise IllegalAction(f"{ended} {TURN_ENDED}")
             if index < last and self.reveals(self.observe(now, now.to_move), action):
                 raise IllegalAction(REVEALING_GESTURE)
             states.append(self.apply(now, action, legal if index == 0 else None))

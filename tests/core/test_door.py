@@ -6,8 +6,10 @@ import random
 
 import pytest
 
-from karavan_core import IllegalAction, all_games
-from karavan_core.engine import REVEALING_GESTURE
+from karavan_core import IllegalAction, all_games, get_game
+from karavan_core.engine import REVEALING_GESTURE, TURN_ENDED
+from karavan_core.games.karakorum.state import Step as KarakorumStep
+from karavan_core.games.karakorum.state import Take as KarakorumTake
 
 
 def some_state(game, seed: int = 3, steps: int = 25):
@@ -75,10 +77,29 @@ def test_a_gesture_is_one_seats_legal_decisions_in_a_row(game):
         )
     elif after.to_move is not None:  # the turn passed: the next decision is not theirs
         second = game.legal_actions(after)[0]
-        assert refusal(game, state, seat, [first, second]) in (
-            "A gesture holds only your own decisions.",
-            REVEALING_GESTURE,
-        )
+        ended = f"{game.preview(game.observe(state, seat), first)} {TURN_ENDED}"
+        assert refusal(game, state, seat, [first, second]) in (ended, REVEALING_GESTURE)
     # An illegal decision is refused in the engine's words.
     stranger = object()
     assert refusal(game, state, seat, [stranger]) == game.refusal(state, stranger)
+
+
+def test_a_gesture_past_the_end_of_its_turn_names_the_decision_that_ended_it():
+    """Karakorum: two cards of different peaks marked to take together. Taking the first
+    ends the turn (no more of its colour can be taken), so the second is refused, and the
+    words say which decision ended the turn rather than speaking of gestures."""
+    game = get_game("karakorum")
+    rng = random.Random(0)
+    state = game.new_game(["Ann", "Bob"], 0, {"first_player": 0})
+    while True:
+        takes = [a for a in game.legal_actions(state) if isinstance(a, KarakorumTake)]
+        if state.step is KarakorumStep.TAKE and len({a.card.color for a in takes}) > 1:
+            break
+        state = game.apply(state, rng.choice(game.legal_actions(state)))
+    first = takes[0]
+    second = next(a for a in takes if a.card.color is not first.card.color)
+    seat = state.to_move
+    assert game.apply(state, first).to_move != seat
+    words = refusal(game, state, seat, [first, second])
+    assert words == f"{game.preview(game.observe(state, seat), first)} {TURN_ENDED}"
+    assert f"takes the {first.card}" in words
