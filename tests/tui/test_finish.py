@@ -13,7 +13,8 @@ from karavan_tui.config import Settings
 from karavan_tui.modals.choice import ChoiceScreen
 from karavan_tui.modals.curtain import CurtainScreen
 from karavan_tui.modals.new_game import NewGameScreen
-from karavan_tui.screens.rules import RulesScreen
+from karavan_tui.screens.game_over import GameOverScreen
+from karavan_tui.screens.rules import RulesScreen, rules_text
 from karavan_tui.screens.table import TableScreen
 from karavan_tui.screens.title import TitleScreen
 from karavan_tui.screens.too_small import TooSmallScreen
@@ -459,3 +460,14 @@ async def test_an_unticked_checkbox_shows_an_empty_box_in_either_symbol_set(tmp_
         assert not app.ascii_mode and str(box.render()).startswith("▐ ▌")
         app.ascii_mode = True  # as an unticked box would look in ASCII mode
         assert str(box.render()).startswith("[ ]")
+
+
+@pytest.mark.parametrize("name", ["karakum", "karawane", "karakorum", "jaipur"])
+def test_the_rules_name_only_keys_the_game_over_screen_has(name):
+    """The in-app rules list the game-over keys: each must work there (undo does not: the
+    result is final)."""
+    text = rules_text(name)
+    sentence = text[text.index("At game over") :].split("(")[0]
+    named = set(re.findall(r"\*\*(\w)\*\*", sentence))
+    bound = {key for binding in GameOverScreen.BINDINGS for key in binding.key.split(",")}
+    assert named and named <= bound, (named, bound)
