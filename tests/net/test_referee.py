@@ -91,7 +91,7 @@ async def test_forged_messages_are_refused_and_change_nothing():
         quiet = next(a for a in bobs if not table.game.reveals(match.view(1), a))
         after = table.game.apply(match.state, quiet)
         annes_next = table.game.legal_actions(after)
-        await refused(decide(table, table.number, quiet, annes_next[0]), "only your own")
+        await refused(decide(table, table.number, quiet, annes_next[0]), "ends your turn")
         take = next(a for a in bobs if isinstance(a, TakeGood))
         await refused(decide(table, table.number, take, annes_next[0]), "past a decision that")
         # An oversized frame closes that connection; the table does not move.
