@@ -40,16 +40,36 @@ def holds(kind: Kind) -> Callable[[KarawaneState], bool]:
     return lambda state: any(card.kind is kind for card in state.hands[0])
 
 
+def several_targets(state: KarawaneState) -> bool:
+    """An oasis card in Ann's hand could move more than one camel."""
+    cards = [a.card for a in GAME.legal_actions(state) if isinstance(a, Play)]
+    return any(card.kind is Kind.OASIS and cards.count(card) > 1 for card in cards)
+
+
 def test_a_card_with_targets_asks_on_which_camel_among_the_engines_plays():
-    state = position(holds(Kind.OASIS))
+    state = position(several_targets)
     obs, legal = ann(state)
-    slot = next(i for i, card in enumerate(obs.hand) if card.kind is Kind.OASIS)
-    card = obs.hand[slot]
+    cards = [a.card for a in legal if isinstance(a, Play)]
+    card = next(c for c in cards if c.kind is Kind.OASIS and cards.count(c) > 1)
+    slot = obs.hand.index(card)
     gesture = choose_card(obs, legal, slot)
     assert isinstance(gesture, Ask)
     assert gesture.options == tuple(a for a in legal if card_of(a) == card)
     assert all(isinstance(a, Play) and a.card == card for a in gesture.options)
     assert gesture.title == f"{card.label}: on which camel?"
+
+
+def test_a_card_that_can_move_only_one_camel_is_played_on_it_at_once():
+    def one_target(state: KarawaneState) -> bool:
+        plays = [a for a in GAME.legal_actions(state) if isinstance(a, Play)]
+        return any(sum(p.card == q.card for q in plays) == 1 for p in plays)
+
+    state = position(one_target)
+    obs, legal = ann(state)
+    plays = [a for a in legal if isinstance(a, Play)]
+    only = next(p for p in plays if sum(p.card == q.card for q in plays) == 1)
+    gesture = choose_card(obs, legal, obs.hand.index(only.card))
+    assert gesture == play(only)
 
 
 def test_the_sandstorm_is_played_at_once():

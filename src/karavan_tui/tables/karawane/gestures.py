@@ -40,7 +40,7 @@ def camel_name(seat: int, camel: int) -> str:
 
 
 def choose_card(obs: KarawaneObservation, legal: Sequence[Action], slot: int) -> Outcome | None:
-    """Card ``slot`` of the hand was chosen: play it, or ask on which camel.
+    """Card ``slot`` of the hand was chosen: play it, or ask on which of several camels.
 
     ``None`` when there is no card there (a hand shorter than the row).
     """
@@ -53,7 +53,7 @@ def choose_card(obs: KarawaneObservation, legal: Sequence[Action], slot: int) ->
         # Nothing this card does is open: the engine says why it may not be thrown away
         # (other cards have an effect), or whose turn it is.
         return play(PlayWithoutEffect(card))
-    if len(plays) == 1 and not isinstance(plays[0], Play):
+    if len(plays) == 1:  # one camel it can move (or no camel to choose): no question to ask
         return play(plays[0])
     return Ask(f"{card.label}: on which camel?", plays)
 
