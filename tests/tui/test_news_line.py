@@ -42,14 +42,18 @@ async def test_a_new_game_does_not_speak_of_a_last_move_before_the_first(tmp_pat
         assert banner == "Nothing new since your last move."
 
 
-def test_decisions_left_out_of_the_line_are_counted_as_moves_in_the_log():
+def test_decisions_left_out_of_the_line_are_counted_and_the_key_to_read_them_named():
     lines = ("Bob takes the silk.", "Bob draws a card.", "Cid buys the red 4.", "Ann passes.")
     news = News(lines, ("Ann", "Bob", "Cid"), True, glyphs(False), (0, 0, 5, 0), False)
     assert news_text(news, 200).plain == (
         "• Bob takes the silk, then draws a card. Cid buys the red 4. Ann passes."
     )
     # The most telling decision is kept; the others are counted, and where to read them said.
-    assert news_text(news, 60).plain == "• Cid buys the red 4. (3 more moves in the log: l)"
+    assert (
+        news_text(news, 60).plain == "• Cid buys the red 4. Ann passes. (2 earlier moves: press l)"
+    )
+    assert news_text(news, 50).plain == "• Cid buys the red 4. (3 more moves: press l)"
+    assert news_text(news, 30).plain == "• Cid buys the red 4. (+3: l)"
     later = ("Bob takes the silk and the spices and the paper.", "Cid buys the red 4.")
     news = News(later, ("Ann", "Bob", "Cid"), True, glyphs(False), (0, 5), False)
-    assert news_text(news, 60).plain == "• Cid buys the red 4. (1 earlier move in the log: l)"
+    assert news_text(news, 60).plain == "• Cid buys the red 4. (1 earlier move: press l)"

@@ -186,8 +186,10 @@ def news_text(news: News, room: int) -> Text:
             break
         kept = candidate
     line = banner_line(kept, said, actors, g)
+    if cells(line) > room:  # the moves left out, counted in brief
+        line = banner_line(kept, said, actors, g, count="brief")
     if cells(line) > room:  # even the most telling alone is too long: the log has it whole
-        line = cut(banner_line(kept, said, actors, g, count_earlier=False), room, g.ellipsis)
+        line = cut(banner_line(kept, said, actors, g, count=None), room, g.ellipsis)
     return Text(line, style="bold")
 
 
@@ -197,12 +199,13 @@ def banner_line(
     actors: Sequence[str | None],
     g: Glyphs,
     *,
-    count_earlier: bool = True,
+    count: str | None = "words",
 ) -> str:
     """The banner's words for the decisions ``kept`` (indexes into ``said``).
 
     A player's decisions in a row share one sentence ("Bob takes the silk, then
-    draws a card"); the decisions left out are counted at the end.
+    draws a card"); the decisions left out are counted at the end, in ``count``
+    "words" ("(3 earlier moves: press l)"), "brief" ("(+3: l)") or not at all (``None``).
     """
     sentences: list[str] = []
     for position, index in enumerate(kept):
@@ -211,10 +214,14 @@ def banner_line(
             sentences[-1] += ", then " + said[index][len(who) + 1 :]
         else:
             sentences.append(said[index])
-    left = len(said) - len(kept) if count_earlier else 0
+    left = len(said) - len(kept) if count else 0
     # Left out all before the first told, or some between or after.
     which = "earlier" if kept and left == kept[0] else "more"
-    more = f" ({plural(left, which + ' move')} in the log: l)" if left else ""
+    more = ""
+    if left:
+        more = (
+            f" ({plural(left, which + ' move')}: press l)" if count == "words" else f" (+{left}: l)"
+        )
     return f"{g.changed} " + ". ".join(sentences) + "." + more
 
 
