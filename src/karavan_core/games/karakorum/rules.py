@@ -617,7 +617,9 @@ class Karakorum(Game[KarakorumState, KarakorumObservation, Action]):
         return self._cancel_all(state)
 
     def _cancel_all(self, state: KarakorumState) -> KarakorumState:
-        """The final cancelling, from the new active player on.
+        """Every expedition closed at the end, from the new active player on.
+
+        (The rulebook calls it cancelling; the game-over breakdown says "closed".)
 
         Expeditions of 3+ cards score their axes (no goal cards), then 1-2 card
         expeditions are removed at the usual cost; reaching the top of all
@@ -744,7 +746,7 @@ class Karakorum(Game[KarakorumState, KarakorumObservation, Action]):
                 )
                 if after != before
             ]
-            rows.append(("Final cancelling", ", ".join(changes) or "no change"))
+            rows.append(("Expeditions closed at the end", ", ".join(changes) or "no change"))
         return rows
 
     # -- information ----------------------------------------------------------------------
