@@ -2,19 +2,22 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from karavan_core.analysis import judge
 from karavan_core.analysis.judge import Hint
-from karavan_core.games.karawane.components import Card, Kind
+from karavan_core.games.karawane.components import CITY, Card, Kind
 from karavan_core.games.karawane.state import Play, PlayWithoutEffect
 from karavan_core.match import Match
+from karavan_tui.glyphs import ASCII, UNICODE
 from karavan_tui.modals.choice import ChoiceScreen
 from karavan_tui.modals.curtain import CurtainScreen
 from karavan_tui.screens.table import TableScreen
 from karavan_tui.tables.karawane import KarawaneTable
 from karavan_tui.tables.karawane.gestures import SEAT_LETTERS, card_of
-from karavan_tui.tables.karawane.zones import TrackZone
+from karavan_tui.tables.karawane.zones import Track, TrackZone, track_text
 from karavan_tui.widgets.cards import CardRow
 
 from .helpers import (
@@ -398,3 +401,39 @@ def test_snapshot_start(snap_compare, tmp_path, size):
 def test_snapshot_mid_game(snap_compare, tmp_path, size):
     match = karawane_match("Ann,bot:random,bot:random", moves=40)
     assert snap_table(snap_compare, tmp_path, match, size)
+
+
+def sent_back_to_the_city():
+    """Two observations of Ann's, before and after the bot's mirage sent one of her camels
+    back to the city (with one of hers already there, so it is not the first token)."""
+    for seed in range(1, 400):
+        match = karawane_match("Ann,bot:random", seed=seed)
+        rng = random.Random(seed)
+        while not match.is_over():
+            before = match.state
+            match.play(rng.choice(match.legal_actions()))
+            after = match.state
+            back = [
+                camel
+                for camel, square in enumerate(after.camels[0])
+                if square == CITY != before.camels[0][camel]
+            ]
+            if back and before.to_move == 1 and after.camels[0].count(CITY) > 1:
+                game = match.game
+                return game.observe(before, 0), game.observe(after, 0), back[0]
+    raise AssertionError("no such game")
+
+
+@pytest.mark.parametrize("glyphs", [UNICODE, ASCII], ids=["unicode", "ascii"])
+def test_a_camel_sent_back_to_the_city_is_marked_as_news(glyphs):
+    """Underlining alone is lost without colour: the city marks it as the desert does."""
+    before, after, camel = sent_back_to_the_city()
+    text, spots = track_text(Track(after, before, glyphs), None, 60)
+    city = text.plain.split("\n")[0]
+    token = f"A{camel + 1}"
+    assert f"{glyphs.changed}{token}" in city
+    column = city.index(token)
+    assert spots[(0, column)] == (0, camel)  # still clicked where it is drawn
+    quiet, _ = track_text(Track(after, after, glyphs), None, 60)
+    assert glyphs.changed not in quiet.plain.split("\n")[0]
+    assert len(quiet.plain.split("\n")[0].rstrip()) == len(city.rstrip())

@@ -111,12 +111,18 @@ def track_text(track: Track, hinted: Camel | None, room: int) -> tuple[Text, dic
             else:
                 text.append(f"{empty:>{CELL - 1}} ", style="dim")
 
-    text.append(f"{'City':<{LABEL}}", style="bold")
+    # The city packs its camels three cells apart; the cell before a camel sent back
+    # there holds the change mark, as in the desert (unless the hint's pointer is there).
+    text.append(f"{'City':<{LABEL - 1}}", style="bold")
+    after = " "  # what the cell after the previous camel holds
     for index, (seat, camel) in enumerate(city):
         spots[(0, LABEL + 3 * index)] = (seat, camel)
-        append_camel(seat, camel, (seat, camel) in moved)
-    if not city:
-        text.append("empty", style="dim")
+        fresh = (seat, camel) in moved
+        text.append(g.changed if fresh and after == " " else after, style="bold")
+        pointed = (seat, camel) == hinted
+        text.append_text(camel_token(seat, camel, fresh, pointed))
+        after = g.left if pointed else " "
+    text.append(after if city else " empty", style="bold" if city else "dim")
     for start in range(1, DESERT_SQUARES + 1, per_row):
         squares = list(range(start, min(start + per_row, FIRST_OASIS)))
         squares_row("Desert" if start == 1 else "", squares, [str(sq) for sq in squares])
