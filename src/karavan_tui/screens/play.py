@@ -207,6 +207,8 @@ class LocalPlay(Driver):
             screen.refresh_status()
             self.think(turn, karavan_app(screen).bot_delay)
             return
+        if self.viewer != seat and not match.game.private_views:
+            self.viewer = seat  # nothing is private: the next player just takes the keyboard
         if self.viewer != seat:
             self.viewer = None  # nothing private stays on screen under the curtain
             screen.redraw()

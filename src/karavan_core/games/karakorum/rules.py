@@ -190,6 +190,7 @@ class Karakorum(Game[KarakorumState, KarakorumObservation, Action]):
 
     name = "karakorum"
     title = "Karakorum"
+    private_views = False  # every card is face up; only the deck's order is hidden, from all
     min_players = C.MIN_PLAYERS
     max_players = C.MAX_PLAYERS
     action_types = ACTION_TYPES
