@@ -16,7 +16,7 @@ RULES: dict[str, set[str]] = {
         "row-refill",  # a face-up card taken is replaced at once
         "gold-gather",  # a face-up gold is the whole gather, never the second card
         "buy",  # a market camel costs its number in units of its good
-        "market-slide",  # the market slides toward the deck, a new camel next to it
+        "market-slide",  # the camels before the gap move away from the deck, a new one next to it
         "tax",  # the colour next to the camel deck costs one unit more
         "pay-gold",  # a gold is one unit of any colour
         "pay-pairs",  # two identical cards of another good are one unit

@@ -496,7 +496,8 @@ class Karakum(Game[KarakumState, KarakumObservation, Action]):
         assert camel is not None
         hands = replace_at(state.hands, seat, _minus(state.hands[seat], cards))
         discard = _plus(state.discard, cards)
-        # The market slides toward the deck, leaving slot 0 free for a new camel.
+        # The camels between the deck and the gap move one slot away from the deck to close
+        # it, leaving slot 0 (next to the deck) free for a new camel.
         market = (None,) + state.market[:slot] + state.market[slot + 1 :]
         deck = state.camel_deck
         if deck:
