@@ -9,8 +9,9 @@ from textual.widgets import OptionList
 from karavan_core.games.jaipur.components import GOODS, Card
 from karavan_core.games.jaipur.state import Exchange
 from karavan_core.games.karakorum.state import Place, Reveal, Step, Take
+from karavan_core.games.karakum.components import RESOURCES
 from karavan_core.games.karakum.rules import payments, price
-from karavan_core.games.karakum.state import Buy, Pay
+from karavan_core.games.karakum.state import Buy, DrawCard, Pay
 from karavan_tui.modals.choice import ChoiceScreen
 from karavan_tui.screens.table import TableScreen
 from karavan_tui.tables.marking import Marks
@@ -445,3 +446,17 @@ def test_snapshot_of_an_exchange_being_marked(snap_compare, tmp_path, size):
 
     app = start_with(tmp_path, match)
     assert snap_compare(app, terminal_size=size, run_before=mark_two)
+
+
+async def test_a_karakum_card_drawn_from_the_deck_is_named_to_the_drawer(tmp_path):
+    """Enter on the resource deck draws: the log says 'draws a card', a note says which."""
+    match = seeded_match("karakum", "Ann,bot:random", first=0)
+    async with running(tmp_path, match, notifications=True) as (app, pilot):
+        before = match.state.hands[0]
+        await pilot.press("home", "enter")  # the deck is the first card of the resources row
+        await settle(pilot, app)
+        assert match.history[0] == DrawCard()
+        after = match.view(0).hand
+        drawn = next(r for r in RESOURCES if after[r.index] == before[r.index] + 1)
+        assert last_note(app).message == f"You drew {drawn.counted(1)} from the deck."
+        assert "draws a card from the deck" in match.log()[1]

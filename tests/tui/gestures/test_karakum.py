@@ -155,3 +155,19 @@ def test_a_hinted_payment_is_marked_and_hint_spots_name_the_cards():
     assert gestures.hint_spots(DrawCard()) == [(RESOURCES_ROW, 0)]
     assert gestures.hint_spots(TakeCard(1)) == [(RESOURCES_ROW, 2)]
     assert gestures.hint_spots(Buy(4)) == [(MARKET_ROW, 4)]
+
+
+def test_a_card_drawn_blind_is_named_to_its_drawer_only():
+    """The log says 'draws a card'; the drawer's own two views tell which, nobody else's."""
+    state, before, legal = find(lambda obs, legal: DrawCard() in legal and obs.resource_deck_size)
+    after_state = GAME.apply(state, DrawCard())
+    after = GAME.observe(after_state, 0)
+    gained = next(r for r in RESOURCES if after.hand[r.index] == before.hand[r.index] + 1)
+    assert gestures.drawn_blind(before, after) == f"You drew {gained.counted(1)} from the deck."
+    # Bob, and the public view, learn nothing; nor does a face-up take say anything.
+    assert gestures.drawn_blind(GAME.observe(state, 1), GAME.observe(after_state, 1)) is None
+    assert gestures.drawn_blind(GAME.observe(state, None), GAME.observe(after_state, None)) is None
+    take = next(a for a in legal if isinstance(a, TakeCard) and before.row[a.slot] != Res.GOLD)
+    taken = GAME.observe(GAME.apply(state, take), 0)
+    if taken.row != before.row:  # a refill of the same good would read as a draw
+        assert gestures.drawn_blind(before, taken) is None

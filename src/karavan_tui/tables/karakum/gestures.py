@@ -199,3 +199,25 @@ def hint_spots(action: Action) -> list[Spot]:
     if isinstance(action, Pay):
         return counted_spots(HAND_ROW, action.cards)
     return []
+
+
+# -- a card drawn blind -------------------------------------------------------------
+def drawn_blind(before: KarakumObservation, after: KarakumObservation) -> str | None:
+    """What the player drew from the face-down deck between two of their own views, in words.
+
+    The log (public) only says that a card was drawn; the player sees which one in
+    their hand, and is told here: one card more in one resource, the deck one card
+    smaller and the face-up row as it was.  ``None`` for anything else.
+    """
+    if after.player is None or before.player != after.player or after.hand is None:
+        return None
+    if before.hand is None or after.row != before.row:
+        return None
+    if after.resource_deck_size != before.resource_deck_size - 1:
+        return None
+    grown = [
+        i for i, (old, new) in enumerate(zip(before.hand, after.hand, strict=True)) if new != old
+    ]
+    if len(grown) != 1 or after.hand[grown[0]] != before.hand[grown[0]] + 1:
+        return None
+    return f"You drew {RESOURCES[grown[0]].counted(1)} from the deck."

@@ -50,11 +50,17 @@ class KarakumTable(TableView[KarakumObservation]):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.paying: Payment | None = None  # a purchase whose payment is being marked
+        self.last_seen: KarakumObservation | None = None  # the view shown before this one
 
     def show(self, view: View) -> None:
-        """Draw every zone (a camel bought already is paid for at once)."""
+        """Draw every zone (a camel bought already is paid for at once); tell a card drawn blind."""
         super().show(view)
         obs = self.obs
+        # The log only says a card was drawn: its drawer is told which (a replay says nothing).
+        drawn = gestures.drawn_blind(self.last_seen, obs) if self.last_seen else None
+        self.last_seen = obs
+        if drawn is not None and view.playing:
+            self.notify(drawn)
         if self.paying is None:
             self.paying = gestures.owed(obs, view.legal)
         legal = frozenset(view.legal)
