@@ -15,7 +15,7 @@ from textual.binding import Binding
 from textual.command import CommandPalette, SearchIcon
 from textual.content import Content
 from textual.events import Resize
-from textual.notifications import SeverityLevel
+from textual.notifications import Notify, SeverityLevel
 from textual.screen import Screen
 
 from karavan_core.analysis import GameReview
@@ -117,6 +117,22 @@ class KaravanApp(Karavan):
         super().notify(
             words(message), title=words(title), severity=severity, timeout=timeout, markup=False
         )
+
+    def _on_notify(self, event: Notify) -> None:
+        """A toast that says again what one on screen says replaces it, its time afresh.
+
+        A key pressed three times on a card the rules refuse stacked three copies of the
+        same refusal over the table.
+        """
+        new = event.notification
+        for shown in list(self._notifications):
+            if (shown.title, shown.message, shown.severity) == (
+                new.title,
+                new.message,
+                new.severity,
+            ):
+                self._unnotify(shown, refresh=False)
+        super()._on_notify(event)
 
     def _handle_exception(self, error: Exception) -> None:
         """An unexpected error: save the open game, write a crash report, exit with status 1.

@@ -460,3 +460,19 @@ async def test_a_karakum_card_drawn_from_the_deck_is_named_to_the_drawer(tmp_pat
         drawn = next(r for r in RESOURCES if after[r.index] == before[r.index] + 1)
         assert last_note(app).message == f"You drew {drawn.counted(1)} from the deck."
         assert "draws a card from the deck" in match.log()[1]
+
+
+async def test_a_refusal_said_again_replaces_the_toast_instead_of_stacking_copies(tmp_path):
+    match = seeded_match("karakum", "Ann,bot:random", first=0)
+    legal = match.legal_actions()
+    slot = next(s for s in range(len(match.state.market)) if Buy(s) not in legal)
+    async with running(tmp_path, match, notifications=True) as (app, pilot):
+        await pilot.press("up", "home", *["right"] * slot)
+        for _ in range(3):
+            await pilot.press("enter")
+            await pilot.pause()
+        refusals = [note for note in app._notifications if note.title == "Not allowed"]
+        assert len(refusals) == 1 and match.history == []
+        app.notify("Something else.")
+        await pilot.pause()
+        assert len(list(app._notifications)) == 2
