@@ -235,8 +235,16 @@ def decide_from_move_list(terminal: Terminal, *keys: str) -> None:
     terminal.wait_gone(MOVES)
 
 
+TOAST_EDGE = "▌"  # the bar down the left of a note (a toast); the table draws none
+
+
 def table(terminal: Terminal) -> dict[str, Box]:
-    """The table's boxes."""
+    """The table's boxes, once no note covers them.
+
+    A note ("You drew 1 silk from the deck.") is drawn over the table for a few
+    seconds; what is compared is the table under it.
+    """
+    terminal.wait_until(lambda screen: TOAST_EDGE not in screen, "the notes gone")
     return terminal.boxes()
 
 
