@@ -494,7 +494,7 @@ def test_final_cancelling_scores_axes_and_removes_small_expeditions():
     assert state.before_final == ((0, 4, 0), (2, 0, 29))
     assert "every expedition is cancelled" in text
     breakdown = dict(GAME.result(state).breakdown[1])
-    assert breakdown["Expeditions closed at the end"] == "red -2, yellow +1"
+    assert breakdown["Closed at the end"] == "red -2, yellow +1"
 
 
 def test_final_cancelling_starts_with_the_new_active_player():

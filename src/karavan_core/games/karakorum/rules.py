@@ -620,7 +620,7 @@ class Karakorum(Game[KarakorumState, KarakorumObservation, Action]):
     def _cancel_all(self, state: KarakorumState) -> KarakorumState:
         """Every expedition closed at the end, from the new active player on.
 
-        (The rulebook calls it cancelling; the game-over breakdown says "closed".)
+        (The rulebook calls it cancelling; the game-over breakdown says "Closed at the end".)
 
         Expeditions of 3+ cards score their axes (no goal cards), then 1-2 card
         expeditions are removed at the usual cost; reaching the top of all
@@ -747,7 +747,7 @@ class Karakorum(Game[KarakorumState, KarakorumObservation, Action]):
                 )
                 if after != before
             ]
-            rows.append(("Expeditions closed at the end", ", ".join(changes) or "no change"))
+            rows.append(("Closed at the end", ", ".join(changes) or "no change"))
         return rows
 
     # -- information ----------------------------------------------------------------------
