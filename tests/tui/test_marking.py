@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from attrs import evolve
 from textual.widgets import OptionList
+from textual.widgets._toast import Toast
 
 from karavan_core.games.jaipur.components import GOODS, Card
 from karavan_core.games.jaipur.state import Exchange
@@ -476,3 +477,15 @@ async def test_a_refusal_said_again_replaces_the_toast_instead_of_stacking_copie
         app.notify("Something else.")
         await pilot.pause()
         assert len(list(app._notifications)) == 2
+
+
+async def test_at_the_table_a_note_leaves_the_status_line_in_sight(tmp_path):
+    match = seeded_match("karakum", "Ann,bot:random", first=0)
+    legal = match.legal_actions()
+    slot = next(s for s in range(len(match.state.market)) if Buy(s) not in legal)
+    async with running(tmp_path, match, notifications=True) as (app, pilot):
+        await pilot.press("up", "home", *["right"] * slot, "enter")  # refused: a note
+        await pilot.pause(0.3)
+        status = game_screen(app).query_one("#status").region
+        toasts = [toast.region for toast in app.screen.query(Toast)]
+        assert toasts and not any(region.overlaps(status) for region in toasts), (toasts, status)
