@@ -27,6 +27,7 @@ from karavan_core.games.karakum.state import (
     TakeCard,
 )
 from karavan_core.rng import Rng, fresh_rng, shuffle
+from karavan_core.text import plural
 from karavan_core.values import copied, replace, replace_at
 
 ALL_CAMELS: tuple[Camel, ...] = tuple(Camel(c, v) for c in C.GOODS for v in C.CAMEL_VALUES)
@@ -386,8 +387,8 @@ class Karakum(Game[KarakumState, KarakumObservation, Action]):
             assert camel is not None  # the place was just found to hold one
             cost = price(state.market, action.slot)
             return (
-                f"You cannot afford the {camel}: it costs {cost} "
-                f"{'unit' if cost == 1 else 'units'} of {camel.color.good}."
+                f"You cannot afford the {camel}: it costs {plural(cost, 'unit')} "
+                f"of {camel.color.good}."
             )
         if isinstance(action, Pay):
             if step is not Step.PAY:
@@ -427,7 +428,7 @@ class Karakum(Game[KarakumState, KarakumObservation, Action]):
             assert obs.slot is not None
             camel = obs.market[obs.slot]
             cost = price(obs.market, obs.slot)
-            return f"{name}: choose how to pay {_units(cost)} for the {camel}"
+            return f"{name}: choose how to pay {plural(cost, 'unit')} for the {camel}"
         if obs.step is Step.CHOOSE and obs.player == obs.current and _stuck(obs):
             return f"{name}: no move is possible, pass"
         return f"{name}: {self._must(obs)}"
@@ -569,9 +570,10 @@ class Karakum(Game[KarakumState, KarakumObservation, Action]):
         for seat in range(n):
             caravan, left = state.caravans[seat], state.lefts[seat]
             left_points = sum(c.value for c in left)
+            chain = f"{plural(len(caravan), 'camel')}, {sum(c.value for c in caravan)} points"
             breakdown.append(
                 (
-                    ("Caravan", f"{_camels(len(caravan))}, {sum(c.value for c in caravan)} points"),
+                    ("Caravan", chain),
                     ("Left of the master", f"{left_points} points, half is {left_points // 2}"),
                     ("Total", str(scores[seat])),
                     ("Tie-break: caravan length", str(lengths[seat])),
@@ -744,21 +746,13 @@ class Karakum(Game[KarakumState, KarakumObservation, Action]):
             assert camel is not None
             cost = price(obs.market, action.slot)
             tax = " (taxed)" if cost > camel.value else ""
-            return f"{name} buys the {camel} for {_units(cost)}{tax}."
+            return f"{name} buys the {camel} for {plural(cost, 'unit')}{tax}."
         if isinstance(action, Join):
             camel = obs.lefts[obs.current][action.index]
             return f"{name} moves the {camel} from the left side into the caravan."
         if isinstance(action, Pass):
             return f"{name} passes: no move is possible."
         return f"{name} plays {action!r}."
-
-
-def _camels(n: int) -> str:
-    return f"{n} camel" if n == 1 else f"{n} camels"
-
-
-def _units(n: int) -> str:
-    return f"{n} unit" if n == 1 else f"{n} units"
 
 
 def evolve_join(state: KarakumState, index: int) -> KarakumState:
