@@ -463,10 +463,15 @@ async def test_a_karakum_card_drawn_from_the_deck_is_named_to_the_drawer(tmp_pat
         assert "draws a card from the deck" in match.log()[1]
 
 
-async def test_a_refusal_said_again_replaces_the_toast_instead_of_stacking_copies(tmp_path):
+def unaffordable_camel():
+    """A Karakum match at Ann's first turn, and a market camel she cannot buy."""
     match = seeded_match("karakum", "Ann,bot:random", first=0)
     legal = match.legal_actions()
-    slot = next(s for s in range(len(match.state.market)) if Buy(s) not in legal)
+    return match, next(s for s in range(len(match.state.market)) if Buy(s) not in legal)
+
+
+async def test_a_refusal_said_again_replaces_the_toast_instead_of_stacking_copies(tmp_path):
+    match, slot = unaffordable_camel()
     async with running(tmp_path, match, notifications=True) as (app, pilot):
         await pilot.press("up", "home", *["right"] * slot)
         for _ in range(3):
@@ -480,9 +485,7 @@ async def test_a_refusal_said_again_replaces_the_toast_instead_of_stacking_copie
 
 
 async def test_at_the_table_a_note_leaves_the_status_line_in_sight(tmp_path):
-    match = seeded_match("karakum", "Ann,bot:random", first=0)
-    legal = match.legal_actions()
-    slot = next(s for s in range(len(match.state.market)) if Buy(s) not in legal)
+    match, slot = unaffordable_camel()
     async with running(tmp_path, match, notifications=True) as (app, pilot):
         await pilot.press("up", "home", *["right"] * slot, "enter")  # refused: a note
         await pilot.pause(0.3)

@@ -120,7 +120,11 @@ class ChoiceScreen(ModalScreen[int | None]):
         # Each option keeps its place in the whole list as its id, whatever the filter;
         # its words (often the engine's previews) are drawn in the current symbol set.
         words = karavan_app(self).glyphs.words
-        return [Option(Content(f"{i + 1}. {words(self.options[i])}"), id=str(i)) for i in indexes]
+        return [Option(Content(words(self.numbered_entry(i))), id=str(i)) for i in indexes]
+
+    def numbered_entry(self, index: int) -> str:
+        """Entry ``index`` as the list shows it, its number first: "6. Ann buys ..."."""
+        return f"{index + 1}. {self.options[index]}"
 
     def _search_line(self, shown: int) -> Content:
         typed = self.query_text or "(type to search)"
@@ -135,8 +139,8 @@ class ChoiceScreen(ModalScreen[int | None]):
         words = self.query_text.casefold().split()
         return [
             i
-            for i, text in enumerate(self.options)
-            if all(w in f"{i + 1}. {text}".casefold() for w in words)
+            for i in range(len(self.options))
+            if all(w in self.numbered_entry(i).casefold() for w in words)
         ]
 
     def numbered(self) -> int | None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Literal
 
 from attrs import frozen
 from rich.text import Text
@@ -199,7 +199,7 @@ def banner_line(
     actors: Sequence[str | None],
     g: Glyphs,
     *,
-    count: str | None = "words",
+    count: Literal["words", "brief"] | None = "words",
 ) -> str:
     """The banner's words for the decisions ``kept`` (indexes into ``said``).
 
