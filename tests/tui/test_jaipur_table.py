@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 
+import attrs
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -18,7 +19,7 @@ from karavan_tui.modals.choice import ChoiceScreen
 from karavan_tui.modals.curtain import CurtainScreen
 from karavan_tui.modals.round_summary import RoundSummaryScreen
 from karavan_tui.screens.table import TableScreen
-from karavan_tui.tables.jaipur.layout import stable_layout
+from karavan_tui.tables.jaipur.layout import arrivals, stable_layout
 from karavan_tui.tables.jaipur.zones import MarketZone
 
 from .helpers import (
@@ -340,6 +341,32 @@ def test_the_market_shrinks_from_its_emptied_places_when_the_deck_runs_dry():
     shown = [Card.GOLD, Card.SILVER, Card.CLOTH, Card.SPICE, Card.LEATHER]
     laid = stable_layout(shown, [Card.GOLD, Card.SILVER, Card.LEATHER, Card.CAMEL])
     assert laid == [Card.GOLD, Card.SILVER, Card.CAMEL, Card.LEATHER]
+
+
+def _with_market(obs, *cards: Card):
+    counts = Counter(cards)
+    return attrs.evolve(obs, market=tuple(counts[card] for card in Card))
+
+
+def test_a_card_that_replaces_one_of_its_own_kind_is_marked_new():
+    """Counting kinds alone saw no change when a camel was drawn where the camels were taken."""
+    game = get_game("jaipur")
+    obs = game.observe(game.new_game(["Ann", "Bob"], 1), 0)
+    G, S, L, C = Card.GOLD, Card.SILVER, Card.LEATHER, Card.CAMEL
+    before = _with_market(obs, G, S, L, C, C)
+    # Both camels taken; a camel and a leather were drawn.
+    after = _with_market(obs, G, S, L, L, C)
+    assert arrivals(before, (TakeCamels(),), after) == Counter({C: 1, L: 1})
+    # The silver taken, a silver drawn.
+    after = _with_market(obs, G, S, L, C, C)
+    assert arrivals(before, (TakeGood(S),), after) == Counter({S: 1})
+    # An exchange: gold and silver taken, two camels given; the camels are new to the market.
+    take = tuple(int(good in (G, S)) for good in GOODS)
+    exchange = Exchange(take, (0,) * len(GOODS), 2)
+    after = _with_market(obs, L, C, C, C, C)
+    assert arrivals(before, (exchange,), after) == Counter({C: 2})
+    # A sale leaves the market as it was.
+    assert arrivals(before, (Sell(L, 1),), before) == Counter()
 
 
 async def test_the_round_zone_shows_every_line_of_both_players_at_80x24(tmp_path):

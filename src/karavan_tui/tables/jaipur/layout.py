@@ -9,9 +9,10 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
-from karavan_core.games.jaipur.components import CARDS, MARKET_SIZE, Card
+from karavan_core.engine import Action
+from karavan_core.games.jaipur.components import CARDS, GOODS, MARKET_SIZE, Card
 from karavan_core.games.jaipur.rules import cards_of
-from karavan_core.games.jaipur.state import JaipurObservation
+from karavan_core.games.jaipur.state import Exchange, JaipurObservation, TakeCamels, TakeGood
 
 
 def stable_layout(shown: Sequence[Card | None], cards: Sequence[Card]) -> list[Card]:
@@ -67,3 +68,27 @@ def laid_out(
 def cards_of_counter(counts: Counter[Card]) -> list[Card]:
     """The cards of ``counts`` in the market's order (goods, then camels)."""
     return [card for card in CARDS for _ in range(counts[card])]
+
+
+def arrivals(
+    before: JaipurObservation, news: Sequence[Action], after: JaipurObservation
+) -> Counter[Card]:
+    """The market cards of ``after`` that were not there in ``before``, ``news`` played between.
+
+    Counting each kind alone would miss a card that replaced one of its own kind
+    (a camel drawn where the camels were taken): the cards the decisions took
+    out of the market are set aside first, and whatever is there beyond what
+    stayed arrived (drawn from the deck, or given in an exchange).
+    """
+    stayed = Counter(cards_of(before.market))
+    for action in news:
+        if isinstance(action, TakeGood):
+            stayed[action.good] -= 1
+        elif isinstance(action, TakeCamels):
+            stayed[Card.CAMEL] = 0
+        elif isinstance(action, Exchange):
+            for good, count in zip(GOODS, action.take, strict=True):
+                stayed[good] -= count
+    arrived = Counter(cards_of(after.market))
+    arrived.subtract(+stayed)
+    return +arrived

@@ -78,7 +78,7 @@ class JaipurTable(TableView[JaipurObservation]):
         market = self.query_one(MarketZone)
         places = tuple(laid_out(obs, self.past, market.shown[:MARKET_SIZE]))
         taking = frozenset(self.marks.taking)
-        market.data = MarketData(obs, before, legal, g, places, taking, playing)
+        market.data = MarketData(obs, before, legal, g, places, taking, playing, view.news)
         self.query_one(TokensZone).data = PilesData(obs, before, g)
         giving = self.marks.giving
         hand = HandData(obs, legal, g, giving.counts(GOODS), giving.count(Card.CAMEL), playing)

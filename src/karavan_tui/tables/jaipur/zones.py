@@ -30,11 +30,11 @@ from karavan_core.games.jaipur.components import (
     MARKET_SIZE,
     Card,
 )
-from karavan_core.games.jaipur.rules import cards_of
 from karavan_core.games.jaipur.state import Exchange, JaipurObservation, Sell, TakeCamels, TakeGood
 from karavan_tui.glyphs import ASCII, Glyphs
 from karavan_tui.tables.jaipur import faces
 from karavan_tui.tables.jaipur.gestures import noun
+from karavan_tui.tables.jaipur.layout import arrivals
 from karavan_tui.widgets.cards import CardFace, CardRow
 from karavan_tui.widgets.hand import HandZone as HiddenHand
 from karavan_tui.words import padded
@@ -79,6 +79,7 @@ class MarketData:
     places: tuple[Card, ...]
     taking: frozenset[int] = frozenset()
     playing: bool = True  # only a table that plays (not a replay) says what the keys do
+    news: tuple[Action, ...] = ()  # the decisions made since ``before``
 
 
 class MarketZone(CardRow):
@@ -100,11 +101,8 @@ class MarketZone(CardRow):
         if data is None:
             return
         obs, g, legal, playing = data.obs, data.g, data.legal, data.playing
-        arrived = Counter(cards_of(obs.market))
-        if data.before is None:
-            arrived.clear()
-        else:
-            arrived.subtract(cards_of(data.before.market))
+        before = data.before
+        arrived = Counter() if before is None else arrivals(before, data.news, obs)
         shown: list[CardFace] = []
         for card in data.places:
             if card is Card.CAMEL:
