@@ -303,6 +303,26 @@ async def test_the_last_slot_of_the_table_row_says_what_it_does_in_each_step(tmp
         assert words in str(row.cards[-1].render())
 
 
+async def test_the_last_slot_stays_empty_while_the_first_card_must_be_taken(tmp_path):
+    """The active player's first take cannot be skipped: no dimmed "stop taking" is shown,
+    and Enter on the slot plays nothing."""
+    match = at_step(Step.TAKE)
+    async with running(tmp_path, match) as (app, pilot):
+        if not isinstance(app.screen, TableScreen):
+            await pilot.press("enter")  # the curtain
+            await pilot.pause()
+        row = game_screen(app).query_one("#table-row", CardRow)
+        last = row.cards[-1]
+        assert "stop" not in str(last.render())
+        assert last.face is not None and "-empty" in last.face.classes
+        moves = len(match.history)
+        row.cursor = len(row.cards) - 1
+        row.focus()
+        await pilot.press("enter")
+        await pilot.pause()
+        assert len(match.history) == moves and match.state.step is Step.TAKE
+
+
 def titles_cut(app) -> list[str]:
     """The zone titles (top and bottom borders) too long for their zone at its width now."""
     cut = []

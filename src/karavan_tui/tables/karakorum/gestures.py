@@ -37,13 +37,19 @@ def row_cards(obs: KarakorumObservation) -> tuple[Card, ...]:
     return obs.held[obs.current] if obs.step is Step.PLACE else obs.table
 
 
-def stop_action(step: Step) -> Action:
-    """What the last slot of the table row does in ``step``."""
+def stop_action(step: Step) -> Action | None:
+    """What the last slot of the table row does in ``step``.
+
+    ``None`` for the active player's first take, which cannot be skipped: the
+    slot then stays empty.
+    """
     if step is Step.REVEAL:
         return S.StopRevealing()
     if step is Step.OTHERS:
         return S.Pass()
-    if step in (Step.TAKE, Step.TAKE_MORE):
+    if step is Step.TAKE:
+        return None
+    if step is Step.TAKE_MORE:
         return S.StopTaking()
     return S.Done()
 
@@ -69,7 +75,8 @@ def choose_on_table(
     if index == 0:
         return play(S.Reveal())
     if index == STOP_SLOT:
-        return play(stop_action(obs.step))
+        stop = stop_action(obs.step)
+        return None if stop is None else play(stop)
     cards = row_cards(obs)
     if index - 1 >= len(cards):
         return None

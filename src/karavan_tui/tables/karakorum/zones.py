@@ -155,6 +155,9 @@ def round_faces(shown: RoundCards) -> list[CardFace | None]:
         else:
             faces.append(None)
     stop = stop_action(obs.step)
+    if stop is None:
+        faces.append(CardFace(f"{g.sep}\n", "-empty"))
+        return faces
     faces.append(
         CardFace(
             STOP_LABELS.get(type(stop), "{turn}\nstop").format(turn=g.turn),
