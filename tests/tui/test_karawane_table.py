@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+import attrs
 import pytest
 
 from karavan_core.analysis import judge
@@ -17,7 +18,13 @@ from karavan_tui.modals.curtain import CurtainScreen
 from karavan_tui.screens.table import TableScreen
 from karavan_tui.tables.karawane import KarawaneTable
 from karavan_tui.tables.karawane.gestures import SEAT_LETTERS, card_of
-from karavan_tui.tables.karawane.zones import Track, TrackZone, track_text
+from karavan_tui.tables.karawane.zones import (
+    LABEL,
+    Track,
+    TrackZone,
+    roomy_track_text,
+    track_text,
+)
 from karavan_tui.widgets.cards import CardRow
 
 from .helpers import (
@@ -244,7 +251,11 @@ async def test_a_resize_lays_the_track_and_the_piles_out_again_for_the_new_width
         await pilot.resize_terminal(200, 50)
         await pilot.pause()
         wide = str(track.render()).splitlines()
-        assert len(wide) == 5 and "20" in wide[1]  # the whole desert in one row
+        assert len(wide) == 13 and "─ 20 ─" in wide[5]  # the city, three rows of boxes
+        await pilot.resize_terminal(200, 30)
+        await pilot.pause()
+        wide = str(track.render()).splitlines()
+        assert len(wide) == 5 and "20" in wide[1]  # no rows for boxes: the desert in one row
         assert len(str(players.render())) > len(narrow_piles)  # longer piles fit
         await pilot.resize_terminal(80, 24)
         await pilot.pause()
@@ -252,9 +263,21 @@ async def test_a_resize_lays_the_track_and_the_piles_out_again_for_the_new_width
         assert str(players.render()) == narrow_piles
 
 
-async def test_at_200x50_the_cards_are_large_and_no_zone_keeps_blank_rows(tmp_path):
-    match = karawane_match("Ann,bot:random,bot:random", moves=40)
+@pytest.mark.parametrize("seats", [2, 3, 4])
+async def test_at_200x50_the_cards_are_large_and_no_zone_keeps_blank_rows(tmp_path, seats):
+    match = karawane_match(",".join(["Ann"] + ["bot:random"] * (seats - 1)), moves=40)
     async with running(tmp_path, match, size=(200, 50)) as (app, _pilot):
+        track = table(app).query_one(TrackZone)
+        assert track.has_class("-roomy")  # every square a box, the camel and its owner in it
+        drawn = str(track.render()).splitlines()
+        assert "─ 20 ─" in drawn[5] and "─ 6pt ─" in drawn[9]
+        for (line, column), (seat, camel) in track.spots.items():
+            assert drawn[line][column : column + 2] == f"{SEAT_LETTERS[seat]}{camel + 1}"
+        desert = [sq for line in match.state.camels for sq in line if sq != CITY]
+        assert len(track.spots) == len(desert) + sum(
+            line.count(CITY) for line in match.state.camels
+        )
+        assert table(app).query_one("#hand").outer_size.height >= 11  # a large card's rows
         zones = table_zones(app)
         assert [zone.id for zone in zones] == ["track", "hand", "players"]
         assert {zone.id: blank_rows(app, zone) for zone in zones} == {
@@ -271,6 +294,64 @@ async def test_at_200x50_the_cards_are_large_and_no_zone_keeps_blank_rows(tmp_pa
             assert "free square" in drawn or "Every player" in drawn or "leader" in drawn
         players = str(table(app).query_one("#players").render())
         assert "to come" in players and "camels" in players  # each player in full
+
+
+async def test_a_camel_in_its_box_is_clicked_to_play_on_it(tmp_path):
+    match = karawane_match(moves=6)
+    async with running(tmp_path, match, size=(200, 50)) as (app, pilot):
+        track = table(app).query_one(TrackZone)
+        assert track.has_class("-roomy")
+        boxed = [who for (line, _), who in track.spots.items() if line > 0]
+        assert boxed  # a camel in the desert
+        await click_camel(pilot, app, *boxed[0])
+        assert isinstance(app.screen, ChoiceScreen)  # the cards to play on it
+
+
+async def test_the_track_keeps_its_compact_rows_where_the_hand_would_lose_its_room(tmp_path):
+    """At 180x40 four players' blocks leave no rows for boxes: the track stays compact."""
+    match = karawane_match("Ann,bot:random,bot:random,bot:random", moves=20)
+    async with running(tmp_path, match, size=(180, 40)) as (app, _pilot):
+        track = table(app).query_one(TrackZone)
+        assert not track.has_class("-roomy")
+        assert len(str(track.render()).splitlines()) == 5
+        assert {zone.id: blank_rows(app, zone) for zone in table_zones(app)}["hand"] == 0
+
+
+@pytest.mark.parametrize("glyphs", [UNICODE, ASCII], ids=["unicode", "ascii"])
+def test_a_boxed_track_marks_moved_and_hinted_camels_and_keeps_literal_names(glyphs):
+    match = karawane_match(moves=30)
+    game, rng = match.game, random.Random(1)
+    before = game.observe(match.state, 0)
+    while len(match.history) < 34 or before.camels == game.observe(match.state, 0).camels:
+        match.play(rng.choice(match.legal_actions()))
+    after = attrs.evolve(game.observe(match.state, 0), players=("[b]Ann[/b]", "Bob"))
+    desert = [
+        (seat, camel)
+        for seat, line in enumerate(after.camels)
+        for camel, square in enumerate(line)
+        if square != CITY
+    ]
+    hinted = desert[0]
+    text, spots = roomy_track_text(Track(after, before, glyphs), hinted, 11)
+    lines = text.plain.split("\n")
+    assert len(lines) == 13 and all(len(line) <= LABEL + 110 for line in lines)
+    corner = "+" if glyphs == ASCII else "╭"
+    assert lines[1].startswith(" " * LABEL + corner)
+    token = f"{SEAT_LETTERS[hinted[0]]}{hinted[1] + 1}"
+    line, column = next(spot for spot, who in spots.items() if who == hinted and spot[0] > 0)
+    assert lines[line][column : column + 3] == token + glyphs.left
+    if hinted[0] == 0:
+        assert "[b]Ann[/~" in lines[line + 1]  # the name as typed (cut), not read as markup
+    assert {who for spot, who in spots.items() if spot[0] > 0} == set(desert)
+    moved = [
+        (seat, camel)
+        for seat, line in enumerate(after.camels)
+        for camel, square in enumerate(line)
+        if square != CITY and before.camels[seat][camel] != square
+    ]
+    for seat, camel in moved:
+        line, column = next(spot for spot, who in spots.items() if who == (seat, camel))
+        assert lines[line][column - 1] == glyphs.changed
 
 
 # Each kind of card is boxed in its own colour (karawane.tcss).

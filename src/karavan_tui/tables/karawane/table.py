@@ -6,14 +6,26 @@ offers for it (a picker), or as a camel on the track, then the card to play on i
 
 from __future__ import annotations
 
+from textual.events import Resize
+
 from karavan_core.engine import Action
 from karavan_core.games.karawane.state import KarawaneObservation
 from karavan_tui.tables.base import TableView, View, table_stylesheet
 from karavan_tui.tables.karawane import gestures
-from karavan_tui.tables.karawane.players import Players, PlayersZone
-from karavan_tui.tables.karawane.zones import Hand, HandZone, Track, TrackZone
+from karavan_tui.tables.karawane.players import Players, PlayersZone, player_blocks
+from karavan_tui.tables.karawane.zones import (
+    ROOMY_LINES,
+    Hand,
+    HandZone,
+    Track,
+    TrackZone,
+    box_width,
+)
 from karavan_tui.tables.spots import Spot
 from karavan_tui.widgets.cards import CardRow
+
+# The least a roomy track leaves the hand: a large card in its border.
+HAND_LEAST = 11
 
 
 class KarawaneTable(TableView[KarawaneObservation]):
@@ -38,6 +50,29 @@ class KarawaneTable(TableView[KarawaneObservation]):
         self.query_one(TrackZone).track = Track(obs, self.before, g)
         self.query_one(HandZone).hand = Hand(obs, view.legal, g)
         self.query_one(PlayersZone).players = Players(obs, view.scores, g)
+        self.fit_track()
+
+    def on_resize(self, event: Resize) -> None:
+        """Lay the track out anew for the table's new size."""
+        self.fit_track()
+
+    def fit_track(self) -> None:
+        """Draw the track's squares as boxes where the table has the room for them.
+
+        Decided by the table's own size, known at every resize (the screen's size
+        classes may come later): wide enough for ten boxes in a row, and tall
+        enough that the hand keeps the rows of a large card below the boxes and
+        the players' blocks.
+        """
+        if self.view is None:
+            return
+        width, height = self.size
+        room = width - 4  # inside a zone's border and padding
+        shown = self.query_one(PlayersZone).players
+        players = 0 if shown is None else len(player_blocks(shown, room).plain.splitlines())
+        rows = height - (ROOMY_LINES + 2) - (players + 2)
+        wide = box_width(room) is not None
+        self.query_one(TrackZone).set_class(wide and rows >= HAND_LEAST, "-roomy")
 
     # -- choosing -----------------------------------------------------------------------
     def on_card_row_chosen(self, message: CardRow.Chosen) -> None:

@@ -32,11 +32,18 @@ from karavan_tui.tables.karawane.gestures import SEAT_LETTERS, camel_name, card_
 from karavan_tui.tables.karawane.players import SEAT_COLOURS
 from karavan_tui.widgets.cards import CardFace
 from karavan_tui.widgets.hand import HandZone as SharedHand
+from karavan_tui.words import cells, cut
 
 # A hinted camel takes the hinted cards' colours (the theme's warning colour), and a pointer.
 HINT_STYLE = "bold black on #ffa62b"
 CELL = 4  # columns per track square
 LABEL = 7  # columns of the row labels ("Desert ")
+# Where the table has the room (roomy_track_text), each square is a box this wide at most
+# and at least, ten to a row of the desert; each row of boxes takes four lines.
+BOX_MOST = 11
+BOX_LEAST = 9
+BOXES_PER_ROW = 10
+ROOMY_LINES = 1 + 4 * 3  # the city, two rows of desert squares, the oasis row
 
 Camel = tuple[int, int]  # (seat, camel)
 
@@ -131,6 +138,78 @@ def track_text(track: Track, hinted: Camel | None, room: int) -> tuple[Text, dic
     return text, spots
 
 
+def box_width(room: int) -> int | None:
+    """The width of a square's box in a roomy track ``room`` columns wide, or ``None``."""
+    width = min(BOX_MOST, (room - LABEL) // BOXES_PER_ROW)
+    return width if width >= BOX_LEAST else None
+
+
+def roomy_track_text(
+    track: Track, hinted: Camel | None, width: int
+) -> tuple[Text, dict[Camel, Camel]]:
+    """The track where the table has the room: every square a box ``width`` columns wide.
+
+    The city line, then the desert in two rows of ten boxes and the oasis row; a
+    box is drawn in its camel's colour and holds the camel and its owner's name.
+    The marks are those of :func:`track_text`, and so is the map of where each
+    camel is drawn.
+    """
+    obs, before, g = track.obs, track.before, track.glyphs
+    text, spots = track_text(track, hinted, 0)  # its first line is the city
+    text = text.split()[0]
+    ascii_ = g == ASCII
+    corners = ("+", "+", "+", "+") if ascii_ else ("╭", "╮", "╰", "╯")
+    across, down = ("-", "|") if ascii_ else ("─", "│")
+    spots = {spot: camel for spot, camel in spots.items() if spot[0] == 0}
+    where = {
+        square: (seat, camel)
+        for seat, line in enumerate(obs.camels)
+        for camel, square in enumerate(line)
+        if square != CITY
+    }
+    inner = width - 2
+
+    def row(label: str, squares: list[int], heads: list[str], empty_style: str) -> None:
+        top = text.plain.count("\n") + 1
+        lines = [Text(" " * LABEL) for _ in range(4)]
+        lines[1] = Text(f"{label:<{LABEL}}", style="bold")
+        for index, (square, head) in enumerate(zip(squares, heads, strict=True)):
+            column = LABEL + index * width
+            camel = where.get(square)
+            style = empty_style if camel is None else SEAT_COLOURS[camel[0]].split(" on ")[-1]
+            title = f" {head} "
+            lines[0].append(corners[0] + across + title, style=style)
+            lines[0].append(across * (inner - 1 - cells(title)) + corners[1], style=style)
+            lines[3].append(corners[2] + across * inner + corners[3], style=style)
+            token, name = Text(), Text()
+            if camel is not None:
+                seat, number = camel
+                moved = before is not None and before.camels[seat][number] != square
+                pointed = camel == hinted
+                token.append(g.changed if moved else " ", style="bold")
+                spots[(top + 1, column + 1 + (inner - 4) // 2 + 1)] = camel
+                token.append_text(camel_token(seat, number, moved, pointed))
+                token.append(g.left if pointed else " ", style="bold")
+                name.append(cut(obs.players[seat], inner), style="dim")
+            for line, words in ((lines[1], token), (lines[2], name)):
+                left = (inner - words.cell_len) // 2
+                line.append(down, style=style)
+                line.append(" " * left)
+                line.append_text(words)
+                line.append(" " * (inner - left - words.cell_len))
+                line.append(down, style=style)
+        for line in lines:
+            text.append("\n")
+            text.append_text(line)
+
+    for start in range(1, DESERT_SQUARES + 1, BOXES_PER_ROW):
+        squares = list(range(start, min(start + BOXES_PER_ROW, FIRST_OASIS)))
+        row("Desert" if start == 1 else "", squares, [str(sq) for sq in squares], "dim")
+    oasis = list(range(FIRST_OASIS, FIRST_OASIS + len(OASIS_POINTS)))
+    row("Oasis", oasis, [f"{points}pt" for points in OASIS_POINTS], "dim green")
+    return text, spots
+
+
 class TrackZone(Widget):
     """The city, the desert squares and the oasis squares, with every camel on them.
 
@@ -167,7 +246,12 @@ class TrackZone(Widget):
         """The track laid out for the zone's width (its height is fixed in the stylesheet)."""
         if self.track is None:
             return Text()
-        text, self.spots = track_text(self.track, self.hinted, self.content_region.width)
+        room = self.content_region.width
+        width = box_width(room) if self.has_class("-roomy") else None
+        if width is None:
+            text, self.spots = track_text(self.track, self.hinted, room)
+        else:
+            text, self.spots = roomy_track_text(self.track, self.hinted, width)
         return text
 
     def camel_at(self, line: int, column: int) -> Camel | None:
