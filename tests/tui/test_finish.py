@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import json
+import random
 import re
 
 import pytest
+from textual.widgets import Button
 
 from karavan_core import all_games
 from karavan_core.games.karakum.state import Buy, DrawCard, TakeCard
@@ -471,3 +473,24 @@ def test_the_rules_name_only_keys_the_game_over_screen_has(name):
     named = set(re.findall(r"\*\*(\w)\*\*", sentence))
     bound = {key for binding in GameOverScreen.BINDINGS for key in binding.key.split(",")}
     assert named and named <= bound, (named, bound)
+
+
+@pytest.mark.parametrize("game", [game.name for game in all_games()])
+async def test_the_game_over_buttons_are_in_sight_at_80x24_however_long_the_outcome(tmp_path, game):
+    """Karakorum's outcome (a sentence per peak, then the breakdown) is longer than 80x24
+    holds: it scrolls, and the buttons stay below it, clickable without scrolling."""
+    match = seeded_match(game, "Ann,bot:random")
+    rng = random.Random(1)
+    while not match.is_over():
+        match.play(rng.choice(match.legal_actions()))
+    async with running(tmp_path, size=(80, 24)) as (app, pilot):
+        await app.push_screen(GameOverScreen(match))
+        await pilot.pause()
+        screen = app.screen.region
+        for button in app.screen.query(Button):
+            assert (
+                screen.contains_region(button.region) and button.region.bottom <= 23
+            )  # the footer: row 23
+        await pilot.click("#title")
+        await pilot.pause()
+        assert not isinstance(app.screen, GameOverScreen)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, VerticalScroll
+from textual.containers import Center, Horizontal, VerticalScroll
 from textual.widgets import Button, Footer
 
 from karavan_core.engine import Result
@@ -46,10 +46,10 @@ class RemoteOverScreen(OverScreen[None]):
         yield AppHeader()
         with VerticalScroll(id="over"):
             yield from outcome_body(names, result, notes, outcome.series, ascii_mode)
-            with Horizontal(id="over-buttons"):
-                leave = "Close the table (t)" if self.hosting else "Title (t)"
-                yield Button(leave, id="leave", variant="primary", compact=True)
-                yield Button("Table (b)", id="back", compact=True)
+        with Center(id="over-foot"), Horizontal(id="over-buttons"):
+            leave = "Close the table (t)" if self.hosting else "Title (t)"
+            yield Button(leave, id="leave", variant="primary", compact=True)
+            yield Button("Table (b)", id="back", compact=True)
         yield Footer()
 
     def on_mount(self) -> None:

@@ -9,7 +9,7 @@ from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, VerticalScroll
+from textual.containers import Center, Horizontal, VerticalScroll
 from textual.content import Content
 from textual.screen import Screen
 from textual.widgets import Button, Footer, Static
@@ -64,7 +64,7 @@ def outcome_body(
 
 
 class OverScreen(Screen[T]):
-    """A game-over screen's layout: the outcome above a row of buttons."""
+    """A game-over screen's layout: the outcome (scrolled if long) above a row of buttons."""
 
     DEFAULT_CSS = """
     OverScreen #over { padding: 0 1; align-horizontal: center; }
@@ -74,7 +74,10 @@ class OverScreen(Screen[T]):
     OverScreen #winners { text-style: bold; color: $success; }
     OverScreen #chart { margin-top: 1; height: 1fr; min-height: 9; }
     OverScreen #chart-key { color: $text-muted; }
-    OverScreen #over-buttons { height: auto; margin-top: 1; }
+    /* The buttons stay in sight below the outcome, which scrolls where it is long; their
+       row starts where the outcome does (the chart's width sets where that is). */
+    OverScreen #over-foot { height: auto; padding: 0 1; }
+    OverScreen #over-buttons { height: auto; width: 100%; max-width: 140; margin-top: 1; }
     OverScreen Button { margin-right: 2; }
     """
 
@@ -106,11 +109,11 @@ class GameOverScreen(OverScreen[str]):
         yield AppHeader()
         with VerticalScroll(id="over"):
             yield from outcome_body(names, result, notes, match.score_series(), ascii_mode)
-            with Horizontal(id="over-buttons"):
-                yield Button("Rematch (m)", id="rematch", variant="primary", compact=True)
-                yield Button("Review (v)", id="review", compact=True)
-                yield Button("New game (n)", id="new", compact=True)
-                yield Button("Title (t)", id="title", compact=True)
+        with Center(id="over-foot"), Horizontal(id="over-buttons"):
+            yield Button("Rematch (m)", id="rematch", variant="primary", compact=True)
+            yield Button("Review (v)", id="review", compact=True)
+            yield Button("New game (n)", id="new", compact=True)
+            yield Button("Title (t)", id="title", compact=True)
         yield Footer()
 
     def on_mount(self) -> None:
