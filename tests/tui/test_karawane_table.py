@@ -271,6 +271,7 @@ async def test_at_200x50_the_cards_are_large_and_no_zone_keeps_blank_rows(tmp_pa
         assert track.has_class("-roomy")  # every square a box, the camel and its owner in it
         drawn = str(track.render()).splitlines()
         assert "─ 20 ─" in drawn[5] and "─ 6pt ─" in drawn[9]
+        assert track.content_region.height == len(drawn)  # every box in sight
         for (line, column), (seat, camel) in track.spots.items():
             assert drawn[line][column : column + 2] == f"{SEAT_LETTERS[seat]}{camel + 1}"
         desert = [sq for line in match.state.camels for sq in line if sq != CITY]
