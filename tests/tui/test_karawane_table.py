@@ -318,6 +318,42 @@ async def test_the_track_keeps_its_compact_rows_where_the_hand_would_lose_its_ro
         assert {zone.id: blank_rows(app, zone) for zone in table_zones(app)}["hand"] == 0
 
 
+async def test_piles_that_wrap_squeeze_the_hand_and_nothing_leaves_the_screen(tmp_path):
+    """At 180x50 four players get the boxes, but at the start each one's twelve cards to come
+    wrap onto a second line: the hand gives up those rows, every card's face still whole."""
+    match = karawane_match("Ann,bot:random,bot:random,bot:random")
+    async with running(tmp_path, match, size=(180, 50)) as (app, _pilot):
+        assert table(app).query_one(TrackZone).has_class("-roomy")
+        zones = table_zones(app)
+        assert sum(zone.outer_size.height for zone in zones) == table(app).size.height
+        assert {zone.id: blank_rows(app, zone) for zone in zones}["players"] == 0
+        players = str(table(app).query_one("#players").render()).splitlines()
+        assert len(players) == 4 * 5  # each block a line longer than the four allowed
+        row = table(app).query_one(CardRow)
+        for card in row.cards:
+            drawn = str(card.render())
+            assert card.face is not None and drawn in (str(card.face.text), str(card.face.large))
+            assert card.content_size.height >= len(drawn.splitlines())  # the face in full
+
+
+async def test_the_players_zone_takes_the_rows_of_its_blocks_as_they_change(tmp_path):
+    """At 180x40 the twelve cards to come wrap onto a second line; once cards are played
+    they fit on one, and the zone gives the rows back (it kept them blank)."""
+    match = karawane_match()
+    async with running(tmp_path, match, size=(180, 40)) as (app, pilot):
+        players = table(app).query_one("#players")
+        assert players.content_region.height == 2 * 5
+        await pilot.press("enter")
+        await pilot.pause()
+        if isinstance(app.screen, ChoiceScreen):
+            await pilot.press("enter")
+        await settle(pilot, app)
+        assert len(match.history) >= 2  # a card each
+        lines = str(players.render()).splitlines()
+        assert len(lines) < 2 * 5 and players.content_region.height == len(lines)
+        assert blank_rows(app, players) == 0
+
+
 @pytest.mark.parametrize("glyphs", [UNICODE, ASCII], ids=["unicode", "ascii"])
 def test_a_boxed_track_marks_moved_and_hinted_camels_and_keeps_literal_names(glyphs):
     match = karawane_match(moves=30)

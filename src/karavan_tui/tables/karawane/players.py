@@ -153,7 +153,8 @@ class PlayersZone(Widget):
     In full, a block per player, where the zone has the rows; else one line each.
     """
 
-    players: reactive[Players | None] = reactive(None)
+    # A new pile may wrap onto another line: the zone's height is worked out again.
+    players: reactive[Players | None] = reactive(None, layout=True)
 
     def watch_players(self, players: Players | None) -> None:
         """Say in the border what the piles show."""

@@ -12,7 +12,7 @@ from karavan_core.engine import Action
 from karavan_core.games.karawane.state import KarawaneObservation
 from karavan_tui.tables.base import TableView, View, table_stylesheet
 from karavan_tui.tables.karawane import gestures
-from karavan_tui.tables.karawane.players import Players, PlayersZone, player_blocks
+from karavan_tui.tables.karawane.players import Players, PlayersZone
 from karavan_tui.tables.karawane.zones import (
     ROOMY_LINES,
     Hand,
@@ -24,8 +24,11 @@ from karavan_tui.tables.karawane.zones import (
 from karavan_tui.tables.spots import Spot
 from karavan_tui.widgets.cards import CardRow
 
-# The least a roomy track leaves the hand: a large card in its border.
-HAND_LEAST = 11
+# The least a roomy track leaves the hand: a large card in its border (11 rows) and two
+# to spare for piles that wrap; and the lines of a player's block in the players zone
+# (counts, camels, played pile, cards to come).
+HAND_LEAST = 13
+PLAYER_LINES = 4
 
 
 class KarawaneTable(TableView[KarawaneObservation]):
@@ -60,19 +63,21 @@ class KarawaneTable(TableView[KarawaneObservation]):
         """Draw the track's squares as boxes where the table has the room for them.
 
         Decided by the table's own size, known at every resize (the screen's size
-        classes may come later): wide enough for ten boxes in a row, and tall
-        enough that the hand keeps the rows of a large card below the boxes and
-        the players' blocks.
+        classes may come later), and the number of players, so the layout holds
+        for the whole game: wide enough for ten boxes in a row, and tall enough
+        that the hand keeps the rows of a large card below the boxes and a
+        players' block of four lines each.  A block that grows longer late in a
+        game (a long pile wraps) takes its rows from the hand, whose cards then
+        show their compact faces (karawane.tcss).
         """
         if self.view is None:
             return
         width, height = self.size
-        room = width - 4  # inside a zone's border and padding
-        shown = self.query_one(PlayersZone).players
-        players = 0 if shown is None else len(player_blocks(shown, room).plain.splitlines())
-        rows = height - (ROOMY_LINES + 2) - (players + 2)
-        wide = box_width(room) is not None
-        self.query_one(TrackZone).set_class(wide and rows >= HAND_LEAST, "-roomy")
+        players = len(self.obs.players) * PLAYER_LINES + 2
+        rows = height - (ROOMY_LINES + 2) - players
+        roomy = box_width(width - 4) is not None and rows >= HAND_LEAST  # inside the border
+        self.set_class(roomy, "-roomy")
+        self.query_one(TrackZone).set_class(roomy, "-roomy")
 
     # -- choosing -----------------------------------------------------------------------
     def on_card_row_chosen(self, message: CardRow.Chosen) -> None:
