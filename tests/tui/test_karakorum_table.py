@@ -8,6 +8,7 @@ import pytest
 from attrs import evolve
 from rich.cells import cell_len
 from rich.console import Console
+from textual.app import App
 
 from karavan_core.games.karakorum.components import Peak
 from karavan_core.games.karakorum.state import (
@@ -24,11 +25,13 @@ from karavan_core.games.karakorum.state import (
 )
 from karavan_core.match import Match
 from karavan_core.text import MAX_NAME_LENGTH
+from karavan_tui.glyphs import UNICODE
 from karavan_tui.modals.choice import ChoiceScreen
 from karavan_tui.screens.game_over import GameOverScreen
 from karavan_tui.screens.table import TableScreen
 from karavan_tui.tables.karakorum import KarakorumTable
 from karavan_tui.tables.karakorum.faces import gone_since
+from karavan_tui.tables.karakorum.tracks import Climbers, ClimbersZone
 from karavan_tui.widgets.cards import CardRow
 from karavan_tui.widgets.side import first_sentence
 
@@ -549,3 +552,30 @@ def test_karakorum_taking_more_with_the_longest_name(snap_compare, tmp_path):
 
     match, _ = first_position(f"{long},bot:random", taking_more, reveal=True)
     assert snap_table(snap_compare, tmp_path, match)
+
+
+async def test_the_tracks_zone_takes_the_rows_of_its_lines_as_they_change():
+    """Where the zone takes its own height, a view with fewer lines gives rows back."""
+
+    def climbers(seats: str) -> Climbers:
+        match = karakorum_match(seats, moves=30)
+        obs = match.game.observe(match.state, 0)
+        scores = tuple(match.game.result(match.state).scores)
+        return Climbers(obs, None, 0, scores, UNICODE)
+
+    class Holder(App[None]):
+        CSS = "ClimbersZone { height: auto; }"
+
+        def compose(self):
+            yield ClimbersZone()
+
+    app = Holder()
+    async with app.run_test(size=(120, 40)) as pilot:
+        zone = app.query_one(ClimbersZone)
+        for seats in ("Ann,Bob,Cyd,Dee", "Ann,Bob"):
+            zone.climbers = climbers(seats)
+            await pilot.pause()
+            assert zone.size.height == len(str(zone.render()).splitlines())
+        zone.with_others = False
+        await pilot.pause()
+        assert zone.size.height == len(str(zone.render()).splitlines())

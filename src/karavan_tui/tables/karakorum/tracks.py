@@ -53,8 +53,9 @@ class Climbers:
 class ClimbersZone(Widget):
     """Every player's three tracks, and (``with_others``) the others' expeditions and cards."""
 
-    climbers: reactive[Climbers | None] = reactive(None)
-    with_others: reactive[bool] = reactive(True)
+    # Lines come and go (an expedition gone is told): the zone's height is worked out again.
+    climbers: reactive[Climbers | None] = reactive(None, layout=True)
+    with_others: reactive[bool] = reactive(True, layout=True)
 
     def watch_climbers(self, climbers: Climbers | None) -> None:
         """Say in the border what the marks mean."""
