@@ -67,6 +67,58 @@ class Track:
     glyphs: Glyphs
 
 
+def moved_camels(track: Track) -> set[Camel]:
+    """The camels standing elsewhere than in ``before`` (none without it)."""
+    before = track.before
+    if before is None:
+        return set()
+    return {
+        (seat, camel)
+        for seat, line in enumerate(track.obs.camels)
+        for camel, square in enumerate(line)
+        if before.camels[seat][camel] != square
+    }
+
+
+def desert_camels(track: Track) -> dict[int, Camel]:
+    """The camel on each square past the city (a square holds one camel at most)."""
+    return {
+        square: (seat, camel)
+        for seat, line in enumerate(track.obs.camels)
+        for camel, square in enumerate(line)
+        if square != CITY
+    }
+
+
+def city_line(track: Track, hinted: Camel | None) -> tuple[Text, dict[Camel, Camel]]:
+    """The first line of the track: the camels still in the city, and where each is drawn.
+
+    The city packs its camels three cells apart; the cell before a camel sent back
+    there holds the change mark, as in the desert (unless the hint's pointer is there).
+    """
+    g = track.glyphs
+    moved = moved_camels(track)
+    city = [
+        (seat, camel)
+        for seat, line in enumerate(track.obs.camels)
+        for camel, square in enumerate(line)
+        if square == CITY
+    ]
+    spots: dict[Camel, Camel] = {}
+    text = Text()
+    text.append(f"{'City':<{LABEL - 1}}", style="bold")
+    after = " "  # what the cell after the previous camel holds
+    for index, (seat, camel) in enumerate(city):
+        spots[(0, LABEL + 3 * index)] = (seat, camel)
+        fresh = (seat, camel) in moved
+        text.append(g.changed if fresh and after == " " else after, style="bold")
+        pointed = (seat, camel) == hinted
+        text.append_text(camel_token(seat, camel, fresh, pointed))
+        after = g.left if pointed else " "
+    text.append(after if city else " empty", style="bold" if city else "dim")
+    return text, spots
+
+
 def track_text(track: Track, hinted: Camel | None, room: int) -> tuple[Text, dict[Camel, Camel]]:
     """The city line, the desert in rows of squares that fit ``room``, then the oasis row.
 
@@ -74,25 +126,12 @@ def track_text(track: Track, hinted: Camel | None, room: int) -> tuple[Text, dic
     is drawn in the hint's colours, with a pointer after it.  Also returns where each
     camel is drawn: (line, first column) -> (seat, camel).
     """
-    obs, before, g = track.obs, track.before, track.glyphs
-    moved = {
-        (seat, camel)
-        for seat, line in enumerate(obs.camels)
-        for camel, square in enumerate(line)
-        if before is not None and before.camels[seat][camel] != square
-    }
+    g = track.glyphs
+    moved = moved_camels(track)
     per_row = DESERT_SQUARES if room >= LABEL + CELL * DESERT_SQUARES else 10
     empty = "." if g == ASCII else "·"
-    where: dict[int, Camel] = {}
-    city: list[Camel] = []
-    for seat, line in enumerate(obs.camels):
-        for camel, square in enumerate(line):
-            if square == CITY:
-                city.append((seat, camel))
-            else:
-                where[square] = (seat, camel)
-    spots: dict[Camel, Camel] = {}
-    text = Text()
+    where = desert_camels(track)
+    text, spots = city_line(track, hinted)
 
     def append_camel(seat: int, camel: int, fresh: bool) -> None:
         """A camel's token and the cell after it: blank, or the hint's pointer."""
@@ -118,18 +157,6 @@ def track_text(track: Track, hinted: Camel | None, room: int) -> tuple[Text, dic
             else:
                 text.append(f"{empty:>{CELL - 1}} ", style="dim")
 
-    # The city packs its camels three cells apart; the cell before a camel sent back
-    # there holds the change mark, as in the desert (unless the hint's pointer is there).
-    text.append(f"{'City':<{LABEL - 1}}", style="bold")
-    after = " "  # what the cell after the previous camel holds
-    for index, (seat, camel) in enumerate(city):
-        spots[(0, LABEL + 3 * index)] = (seat, camel)
-        fresh = (seat, camel) in moved
-        text.append(g.changed if fresh and after == " " else after, style="bold")
-        pointed = (seat, camel) == hinted
-        text.append_text(camel_token(seat, camel, fresh, pointed))
-        after = g.left if pointed else " "
-    text.append(after if city else " empty", style="bold" if city else "dim")
     for start in range(1, DESERT_SQUARES + 1, per_row):
         squares = list(range(start, min(start + per_row, FIRST_OASIS)))
         squares_row("Desert" if start == 1 else "", squares, [str(sq) for sq in squares])
@@ -154,19 +181,13 @@ def roomy_track_text(
     The marks are those of :func:`track_text`, and so is the map of where each
     camel is drawn.
     """
-    obs, before, g = track.obs, track.before, track.glyphs
-    text, spots = track_text(track, hinted, 0)  # its first line is the city
-    text = text.split()[0]
+    obs, g = track.obs, track.glyphs
+    text, spots = city_line(track, hinted)
+    moved = moved_camels(track)
+    where = desert_camels(track)
     ascii_ = g == ASCII
     corners = ("+", "+", "+", "+") if ascii_ else ("╭", "╮", "╰", "╯")
     across, down = ("-", "|") if ascii_ else ("─", "│")
-    spots = {spot: camel for spot, camel in spots.items() if spot[0] == 0}
-    where = {
-        square: (seat, camel)
-        for seat, line in enumerate(obs.camels)
-        for camel, square in enumerate(line)
-        if square != CITY
-    }
     inner = width - 2
 
     def row(label: str, squares: list[int], heads: list[str], empty_style: str) -> None:
@@ -184,11 +205,11 @@ def roomy_track_text(
             token, name = Text(), Text()
             if camel is not None:
                 seat, number = camel
-                moved = before is not None and before.camels[seat][number] != square
+                fresh = camel in moved
                 pointed = camel == hinted
-                token.append(g.changed if moved else " ", style="bold")
+                token.append(g.changed if fresh else " ", style="bold")
                 spots[(top + 1, column + 1 + (inner - 4) // 2 + 1)] = camel
-                token.append_text(camel_token(seat, number, moved, pointed))
+                token.append_text(camel_token(seat, number, fresh, pointed))
                 token.append(g.left if pointed else " ", style="bold")
                 name.append(cut(obs.players[seat], inner), style="dim")
             for line, words in ((lines[1], token), (lines[2], name)):
