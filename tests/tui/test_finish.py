@@ -20,7 +20,7 @@ from karavan_tui.screens.rules import RulesScreen, rules_text
 from karavan_tui.screens.table import TableScreen
 from karavan_tui.screens.title import TitleScreen
 from karavan_tui.screens.too_small import TooSmallScreen
-from karavan_tui.widgets.cards import Card
+from karavan_tui.widgets.cards import Card, CardRow
 from karavan_tui.widgets.side import StatusLine
 
 from .helpers import (
@@ -494,3 +494,22 @@ async def test_the_game_over_buttons_are_in_sight_at_80x24_however_long_the_outc
         await pilot.click("#title")
         await pilot.pause()
         assert not isinstance(app.screen, GameOverScreen)
+
+
+@pytest.mark.parametrize("game", [game.name for game in all_games()])
+async def test_up_and_down_move_between_the_card_rows_and_never_off_them(tmp_path, game):
+    """Down on the last row kept going, to the log, where the arrows scrolled and the
+    cursor seemed lost; now the first and last rows keep the keyboard."""
+    match = seeded_match(game, "Ann,bot:random")
+    async with running(tmp_path, match) as (app, pilot):
+        rows = [w for w in app.screen.focus_chain if isinstance(w, CardRow)]
+        assert rows  # Karawane has one: the hand
+        rows[-1].focus()
+        await pilot.pause()
+        await pilot.press("down", "down")
+        assert app.screen.focused is rows[-1]
+        for row in reversed(rows[:-1]):
+            await pilot.press("up")
+            assert app.screen.focused is row
+        await pilot.press("up")
+        assert app.screen.focused is rows[0]

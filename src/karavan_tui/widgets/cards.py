@@ -118,8 +118,8 @@ class CardRow(Horizontal, can_focus=True):
         Binding("right", "move(1)", "Right", show=False),
         Binding("home", "to_end(-1)", "First card", show=False),
         Binding("end", "to_end(1)", "Last card", show=False),
-        Binding("up", "app.focus_previous", "Previous zone", show=False),
-        Binding("down", "app.focus_next", "Next zone", show=False),
+        Binding("up", "zone(-1)", "Previous zone", show=False),
+        Binding("down", "zone(1)", "Next zone", show=False),
         Binding("enter", "choose", "Choose", tooltip="Act on the card under the cursor"),
         Binding(
             "space", "mark", "Mark", show=False, tooltip="Mark the card for a choice of several"
@@ -198,6 +198,17 @@ class CardRow(Horizontal, can_focus=True):
                 self.cursor = index
                 return
             index += step
+
+    def action_zone(self, step: int) -> None:
+        """Move the keyboard to the card row above (``-1``) or below (``1``) on this screen.
+
+        The first and last rows keep it: the arrows never carry it off the cards (to the
+        log, say), where they would scroll instead and the cursor would seem lost.
+        """
+        rows = [widget for widget in self.screen.focus_chain if isinstance(widget, CardRow)]
+        index = rows.index(self) + step if self in rows else -1
+        if 0 <= index < len(rows):
+            rows[index].focus()
 
     def action_to_end(self, step: int) -> None:
         """Put the cursor on the first (``step`` -1) or last (1) shown card."""
