@@ -19,7 +19,7 @@ from karavan_tui.modals.choice import ChoiceScreen
 from karavan_tui.modals.curtain import CurtainScreen
 from karavan_tui.modals.round_summary import RoundSummaryScreen
 from karavan_tui.screens.table import TableScreen
-from karavan_tui.tables.jaipur.layout import arrivals, stable_layout
+from karavan_tui.tables.jaipur.layout import arrivals, new_places, stable_layout
 from karavan_tui.tables.jaipur.zones import MarketZone
 
 from .helpers import (
@@ -367,6 +367,20 @@ def test_a_card_that_replaces_one_of_its_own_kind_is_marked_new():
     assert arrivals(before, (exchange,), after) == Counter({C: 2})
     # A sale leaves the market as it was.
     assert arrivals(before, (Sell(L, 1),), before) == Counter()
+
+
+def test_the_new_mark_goes_on_the_place_that_changed():
+    """A rival's exchange gave a camel to the market, which held one already: the mark went on
+    the camel that had not moved (the first camel), not on the place the new one filled."""
+    G, K, S, L, P = Card.GOLD, Card.CAMEL, Card.SILVER, Card.LEATHER, Card.SPICE
+    previous = [P, K, S, S, P]
+    places = [G, K, S, L, K]  # a silver and both spices taken; a camel, gold and leather given
+    arrived = Counter({G: 1, L: 1, K: 1})
+    assert new_places(places, previous, arrived) == {0, 3, 4}
+    # A camel drawn where the camel was taken: the same place, and still marked.
+    assert new_places([G, K, S, L, P], [G, K, S, L, P], Counter({K: 1})) == {1}
+    # Without the places before (a hosted table's first view), the first of each kind.
+    assert new_places(places, None, arrived) == {0, 1, 3}
 
 
 async def test_the_round_zone_shows_every_line_of_both_players_at_80x24(tmp_path):

@@ -92,3 +92,29 @@ def arrivals(
     arrived = Counter(cards_of(after.market))
     arrived.subtract(+stayed)
     return +arrived
+
+
+def new_places(
+    places: Sequence[Card], previous: Sequence[Card | None] | None, arrived: Counter[Card]
+) -> set[int]:
+    """The places of ``places`` that hold the ``arrived`` cards.
+
+    A place whose card differs from the one it held in ``previous`` (the layout
+    when the cards were counted before) holds a new card; a card that arrived
+    in place of one of its own kind is given a place of that kind not taken yet
+    (identical cards: any one will do).  Without ``previous``, the first places
+    of each kind.
+    """
+    left = Counter(arrived)
+    marked: set[int] = set()
+    if previous is not None:
+        for index, card in enumerate(places):
+            held = previous[index] if index < len(previous) else None
+            if held != card and left[card] > 0:
+                marked.add(index)
+                left[card] -= 1
+    for index, card in enumerate(places):
+        if index not in marked and left[card] > 0:
+            marked.add(index)
+            left[card] -= 1
+    return marked

@@ -20,7 +20,7 @@ from karavan_tui.modals.round_summary import RoundSummaryScreen
 from karavan_tui.tables.base import CLEAR_MARKS, TableView, View, table_stylesheet
 from karavan_tui.tables.jaipur import gestures
 from karavan_tui.tables.jaipur.gestures import ExchangeMarks
-from karavan_tui.tables.jaipur.layout import laid_out
+from karavan_tui.tables.jaipur.layout import laid_out, market_places
 from karavan_tui.tables.jaipur.players import PlayersData, PlayersZone
 from karavan_tui.tables.jaipur.zones import (
     HandData,
@@ -70,15 +70,34 @@ class JaipurTable(TableView[JaipurObservation]):
         """Whether an exchange is being marked."""
         return bool(self.marks)
 
+    def _places_before(
+        self, view: View, shown: list[Card | None]
+    ) -> tuple[Card | None, ...] | None:
+        """The market's places when ``view.before`` was seen, where that can be known.
+
+        From the history (the views before the news); at a hosted table, which has
+        none, the places drawn last stand in for them.
+        """
+        if view.before is None:
+            return None
+        past = self.past
+        if past:
+            return tuple(market_places(past[: len(past) - len(view.news)]))
+        return tuple(shown) if any(shown) else None
+
     def show(self, view: View) -> None:
         """Draw every zone; bring up the summary when a round has just ended."""
         super().show(view)
         obs, before, g, playing = self.obs, self.before, view.glyphs, view.playing
         legal = frozenset(view.legal)
         market = self.query_one(MarketZone)
-        places = tuple(laid_out(obs, self.past, market.shown[:MARKET_SIZE]))
+        shown = market.shown[:MARKET_SIZE]
+        places = tuple(laid_out(obs, self.past, shown))
         taking = frozenset(self.marks.taking)
-        market.data = MarketData(obs, before, legal, g, places, taking, playing, view.news)
+        previous = self._places_before(view, shown)
+        market.data = MarketData(
+            obs, before, legal, g, places, taking, playing, view.news, previous
+        )
         self.query_one(TokensZone).data = PilesData(obs, before, g)
         giving = self.marks.giving
         hand = HandData(obs, legal, g, giving.counts(GOODS), giving.count(Card.CAMEL), playing)

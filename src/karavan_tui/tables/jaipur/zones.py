@@ -34,7 +34,7 @@ from karavan_core.games.jaipur.state import Exchange, JaipurObservation, Sell, T
 from karavan_tui.glyphs import ASCII, Glyphs
 from karavan_tui.tables.jaipur import faces
 from karavan_tui.tables.jaipur.gestures import noun
-from karavan_tui.tables.jaipur.layout import arrivals
+from karavan_tui.tables.jaipur.layout import arrivals, new_places
 from karavan_tui.widgets.cards import CardFace, CardRow
 from karavan_tui.widgets.hand import HandZone as HiddenHand
 from karavan_tui.words import padded
@@ -80,6 +80,7 @@ class MarketData:
     taking: frozenset[int] = frozenset()
     playing: bool = True  # only a table that plays (not a replay) says what the keys do
     news: tuple[Action, ...] = ()  # the decisions made since ``before``
+    previous: tuple[Card | None, ...] | None = None  # the places as they were at ``before``
 
 
 class MarketZone(CardRow):
@@ -103,6 +104,7 @@ class MarketZone(CardRow):
         obs, g, legal, playing = data.obs, data.g, data.legal, data.playing
         before = data.before
         arrived = Counter() if before is None else arrivals(before, data.news, obs)
+        fresh = new_places(data.places, data.previous, arrived)
         shown: list[CardFace] = []
         for card in data.places:
             if card is Card.CAMEL:
@@ -113,8 +115,7 @@ class MarketZone(CardRow):
                 off = TakeGood(card) not in legal
                 tip = f"Take the {noun(card)} into your hand"
             classes = f"-{card.value}" + (" -off" if off else "")
-            new = arrived[card] > 0
-            arrived[card] -= 1
+            new = len(shown) in fresh
             if len(shown) in data.taking:
                 classes += " -marked"
                 text = f"{TICK} {LETTERS[card]}\ntake"
