@@ -69,6 +69,12 @@ async def test_a_jaipur_exchange_is_made_by_marking_cards_refused_until_it_is_wh
             for _ in range(exchange.give[good.index]):
                 await mark(pilot, hand, good.index)
         assert "Enter exchanges" in str(screen.query_one("#status").render())
+        # Each card marked to give says so in the card's full width: side by side without a
+        # gap at 80x24, a shorter label touched the name on the card before ("leathergive 2").
+        marked = [card for card in hand.cards if card.has_class("-marked")]
+        assert marked
+        for card in marked:
+            assert str(card.render()).splitlines()[1] == f" give {card.face.text[-1]}"
         await pilot.press("enter")
         await settle(pilot, app)
         assert match.history[0] == exchange

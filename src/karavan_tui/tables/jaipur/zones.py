@@ -83,6 +83,16 @@ class MarketData:
     previous: tuple[Card | None, ...] | None = None  # the places as they were at ``before``
 
 
+def give_label(count: int) -> str:
+    """How many cards of a pile are marked to give, as a card's second line.
+
+    Seven cells, like the widest goods' names: at 80x24 the hand's cards stand side
+    by side without a gap, and a label one cell shorter is centred against the card
+    before it ("leathergive 2").
+    """
+    return f" give {count}"
+
+
 class MarketZone(CardRow):
     """The five market cards (goods first, then camels) and the exchange card last."""
 
@@ -276,7 +286,7 @@ class HandZone(HiddenHand):
                 classes += " -off"
             tip = f"Sell {noun(good)} ({count} in hand)" if count else f"No {noun(good)} in hand"
             given = data.giving[good.index] if data.giving else 0
-            second = f"give {given}" if given else noun(good)
+            second = give_label(given) if given else noun(good)
             if given:
                 classes += " -marked"
             face = f"{LETTERS[good]} {times(data.g)}{count}\n{second}"
@@ -290,7 +300,7 @@ class HandZone(HiddenHand):
         """The herd's card, and how many camels are marked to give."""
         giving = data.giving_camels
         face = f"{LETTERS[Card.CAMEL]} {times(data.g)}{herd}\n" + (
-            f"give {giving}" if giving else "herd"
+            give_label(giving) if giving else "herd"
         )
         return CardFace(
             face,
