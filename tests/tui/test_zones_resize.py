@@ -22,6 +22,16 @@ async def test_a_long_caravan_wraps_in_a_narrow_zone_and_unwraps_when_it_widens(
         zone = game_screen(app).table.query_one(CaravansZone)
         narrow = lines(zone)
         assert all(len(line) <= zone.content_size.width for line in narrow)
+        # A chain goes on under its first camel (right of the master), not under the left
+        # side, where its camels would read as left-side ones.
+        wrapped = 0
+        for index, line in enumerate(narrow):
+            if "♛" in line and index + 1 < len(narrow) and "♛" not in narrow[index + 1]:
+                start = line.index("♛") + 2
+                follow = narrow[index + 1]
+                assert len(follow) - len(follow.lstrip()) == start, (line, follow)
+                wrapped += 1
+        assert wrapped
         await pilot.resize_terminal(200, 24)
         await settle(pilot, app)
         wide = lines(zone)

@@ -246,6 +246,8 @@ class CaravansZone(Widget):
         return caravan_lines(self.data, room)
 
 
+# The fewest cells a wrapped chain's lines keep (three camels) when they go on under its start.
+CHAIN_LEAST = 8
 # The layouts a tall zone tries, roomiest first: lines of worth under each caravan, spaced.
 ROOMY_LAYOUTS = ((2, True), (2, False), (1, True), (1, False))
 
@@ -268,7 +270,13 @@ def caravan_lines(data: TableData, room: int, detail: int = 0, spaced: bool = Fa
         indent = 2 + width + 6
         used = indent + pad - lefts[seat]
         text.append(" " * (pad - lefts[seat]))
-        wrap_tokens(text, caravan(obs, before, seat, g), used, room, indent)
+        # A chain too long for the line goes on under its first camel, right of the master,
+        # so it cannot be read as the left side; where that leaves too little room, under
+        # the left side.
+        chain = indent + pad + cells(g.master) + 1
+        if room - chain < CHAIN_LEAST:
+            chain = indent
+        wrap_tokens(text, caravan(obs, before, seat, g), used, room, chain)
         for line in worth(data, seat, room, detail):
             text.append("\n").append(line, style="dim")
     return text
