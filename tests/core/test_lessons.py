@@ -123,6 +123,20 @@ def test_the_lesson_replays_against_the_engine(name):
 
 
 @pytest.mark.parametrize("name", lesson_names())
+def test_a_step_after_turns_played_for_the_learner_says_so(name):
+    """Between its steps the lesson plays on by itself, the learner's seat too: the next
+    step says so, or the learner finds a hand changed and a log line not theirs."""
+    lesson = get_lesson(name)
+    states = list(lesson.states(["Ann", "Greedy"]))
+    waited = 0  # where the lesson last waited for the learner
+    for number, step in enumerate(lesson.steps, start=1):
+        played = [i for i in range(waited, step.at) if states[i].to_move == LEARNER]
+        if played:
+            assert "for you" in step.say, (number, step.say[:60])
+        waited = step.end if step.decisions else step.at
+
+
+@pytest.mark.parametrize("name", lesson_names())
 def test_the_match_of_a_lesson_logs_every_move_in_public_words(name):
     lesson = get_lesson(name)
     match = Match(

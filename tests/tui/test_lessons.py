@@ -14,13 +14,14 @@ from karavan_tui.config import Settings
 from karavan_tui.modals.choice import ChoiceScreen
 from karavan_tui.modals.confirm import ConfirmScreen
 from karavan_tui.screens.game_over import GameOverScreen
-from karavan_tui.screens.lesson import LessonPlay
+from karavan_tui.screens.lesson import LESSON_REFUSAL, LessonPlay
 from karavan_tui.screens.table import TableScreen
 from karavan_tui.screens.title import TitleScreen
 from karavan_tui.widgets.lesson import LessonPanel
 from karavan_tui.widgets.side import StatusLine
 
 from .helpers import SEED, make_app, settle
+from .test_marking import last_note
 
 
 def lesson_driver(app) -> LessonPlay:
@@ -113,7 +114,7 @@ async def test_a_lesson_step_waits_for_its_move_and_says_why(tmp_path):
     """Jaipur's first steps: read, then the camels are marked; taking a good instead is
     refused with the reason (nothing changes), taking the camels plays and Greedy answers."""
     app = make_app(tmp_path)
-    async with app.run_test(size=(80, 24)) as pilot:
+    async with app.run_test(size=(80, 24), notifications=True) as pilot:
         await settle(pilot, app)
         driver = await open_lesson(pilot, app, "jaipur")
         assert "Welcome to Jaipur" in panel_text(app)
@@ -128,8 +129,24 @@ async def test_a_lesson_step_waits_for_its_move_and_says_why(tmp_path):
         assert TakeGood(driver.match.legal_actions()[0].good) in driver.match.legal_actions()
         assert not driver.decide(TakeGood(driver.match.legal_actions()[0].good))
         assert driver.match.history == []
-        assert "Try this instead: Learner takes all 3 camels" in panel_text(app)
-        assert "because camels come all together" in panel_text(app)
+        await pilot.pause()
+        text = panel_text(app)
+        assert (
+            "The lesson plays: Learner takes all 3 camels from the market, because camels" in text
+        )
+        assert "camels come all together" in text and "Take the camels" in status_text(app)
+        # The note over the table points to the panel instead of saying it all again.
+        assert last_note(app).message == LESSON_REFUSAL
+        # At 80x24 the panel runs past the screen: Page Down reads on (the arrows are the
+        # cards'), Page Up goes back.
+        panel = app.screen.query_one(LessonPanel)
+        assert panel.max_scroll_y > 0
+        await pilot.press("pagedown")
+        await pilot.pause()
+        assert panel.scroll_y > 0
+        await pilot.press("pageup")
+        await pilot.pause()
+        assert panel.scroll_y == 0
         # An illegal one gets the rules' own refusal (selling one diamond).
         assert not driver.decide(Sell(driver.lesson.moves[2].good, 1))
         assert driver.match.history == []
@@ -140,7 +157,7 @@ async def test_a_lesson_step_waits_for_its_move_and_says_why(tmp_path):
         assert "What happened" in text
         for line in driver.match.log()[1:]:
             assert line.split(".")[0] in text
-        assert "Try this instead" not in text
+        assert "The lesson plays" not in text
         assert driver.step == 2 and "Sell your two diamonds" in status_text(app)
 
 

@@ -30,6 +30,7 @@ from karavan_tui.screens.table import Frame, Status
 from karavan_tui.widgets.lesson import LessonPanel
 
 DEFAULT_NAME = "Learner"
+LESSON_REFUSAL = "Not the lesson's move: its panel says which, and why."
 _KEPT = {"driver('actions')", "driver('rules')"}
 
 
@@ -51,6 +52,9 @@ class LessonPlay(LocalPlay):
         ),
         # Shown: the panel stands where the log was.
         Binding("l", "driver('full_log')", "Log", tooltip="Read the whole log"),
+        # The panel may run past the screen at 80x24; the arrows belong to the cards.
+        Binding("pagedown", "driver('scroll_lesson', 1)", "Lesson down", show=False),
+        Binding("pageup", "driver('scroll_lesson', -1)", "Lesson up", show=False),
         Binding(
             "q",
             "driver('leave')",
@@ -160,6 +164,13 @@ class LessonPlay(LocalPlay):
             return
         self.advance()
 
+    def do_scroll_lesson(self, pages: int) -> None:
+        """Scroll the lesson's panel a page down (``1``) or up (``-1``)."""
+        if pages > 0:
+            self.panel.scroll_page_down(animate=False)
+        else:
+            self.panel.scroll_page_up(animate=False)
+
     def finish(self) -> None:
         """The lesson is over: offer a real game against Greedy."""
         game = self.game
@@ -250,12 +261,15 @@ class LessonPlay(LocalPlay):
             ):
                 continue
             seen = views[min(index, len(views) - 1)]
-            words = preview(seen, expected[min(index, len(views) - 1)]).rstrip(".")
-            return f"Try this instead: {words} {self.glyphs.sep} because {step.why}"
+            return self.instead(preview(seen, expected[min(index, len(views) - 1)]), step)
         if len(actions) > len(expected):
-            words = preview(views[0], expected[0]).rstrip(".")
-            return f"Try this instead: {words} {self.glyphs.sep} because {step.why}"
+            return self.instead(preview(views[0], expected[0]), step)
         return expected[: len(actions)]
+
+    @staticmethod
+    def instead(words: str, step: Step) -> str:
+        """The lesson's answer to another decision than its own: which, and why."""
+        return f"Not this one. The lesson plays: {words.rstrip('.')}, because {step.why}"
 
     def check(self, *actions: Action) -> str | None:
         """The rules' refusal, else the lesson's (another decision than the step's)."""
@@ -271,8 +285,8 @@ class LessonPlay(LocalPlay):
             return super().decide(*actions)  # says why not, as at any table
         gesture = self.lesson_gesture(tuple(actions))
         if isinstance(gesture, str):
-            self.advice = gesture
-            self.notify(gesture, title="The lesson", severity="warning")
+            self.advice = gesture  # in full at the top of the panel: the note only points there
+            self.notify(LESSON_REFUSAL, title="The lesson", severity="warning")
             self.tell()
             return False
         self.advice = ""
