@@ -513,3 +513,16 @@ async def test_up_and_down_move_between_the_card_rows_and_never_off_them(tmp_pat
             assert app.screen.focused is row
         await pilot.press("up")
         assert app.screen.focused is rows[0]
+
+
+async def test_the_status_line_names_a_bot_whose_turn_it_is_rather_than_prompting_it(tmp_path):
+    """The game's prompt speaks to the player who decides ("Random bot 2: take your second
+    card"): on a bot's turn the line says whose turn it is, with the busy mark."""
+    match = seeded_match("karakum", "Ann,bot:random")
+    async with running(tmp_path, match) as (app, _pilot):
+        driver = game_screen(app).driver
+        assert driver.status().prompt.startswith("Ann")  # the game's own prompt
+        match.play(match.legal_actions()[0])  # by hand, so the bot has not answered yet
+        while match.to_move == 0:
+            match.play(match.legal_actions()[0])
+        assert driver.status().prompt == "Random bot 2's turn"

@@ -165,12 +165,17 @@ class LocalPlay(Driver):
         # The symbol set may have changed since the save: its own mark is drawn.
         note = self.glyphs.saved if self.saved_note == "saved" else self.saved_note
         hint = self.current_hint()
+        match = self.match
+        seat = match.to_move
         prompt = (
             hint_words(hint)
             if hint is not None
             else "Looking for a hint"
             if self.hinting
-            else self.game.prompt(self.match.view(self.viewer))
+            # The game's prompt speaks to the player who decides: not to a bot.
+            else f"{match.seats[seat].name}'s turn"
+            if seat is not None and match.seats[seat].is_bot
+            else self.game.prompt(match.view(self.viewer))
         )
         return Status(prompt, busy=self.thinking or self.hinting, note=note)
 
