@@ -119,17 +119,18 @@ class KaravanApp(Karavan):
         )
 
     def _on_notify(self, event: Notify) -> None:
-        """A toast that says again what one on screen says replaces it, its time afresh.
+        """A toast that says again what one on screen says replaces it, its time afresh; so
+        does one with the same title (its newer word: the latest refusal, or Karakum's
+        cards drawn this turn, told again with the next one).
 
         A key pressed three times on a card the rules refuse stacked three copies of the
         same refusal over the table.
         """
         new = event.notification
         for shown in list(self._notifications):
-            if (shown.title, shown.message, shown.severity) == (
-                new.title,
-                new.message,
-                new.severity,
+            same = (shown.title, shown.message) == (new.title, new.message)
+            if shown.severity == new.severity and (
+                same or (new.title and shown.title == new.title)
             ):
                 self._unnotify(shown, refresh=False)
         super()._on_notify(event)

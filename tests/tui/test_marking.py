@@ -467,6 +467,17 @@ async def test_a_karakum_card_drawn_from_the_deck_is_named_to_the_drawer(tmp_pat
         drawn = next(r for r in RESOURCES if after[r.index] == before[r.index] + 1)
         assert last_note(app).message == f"You drew {drawn.counted(1)} from the deck."
         assert "draws a card from the deck" in match.log()[1]
+        # A second blind draw: one note names both cards (two alike were shown as one before,
+        # the second note replacing its twin).
+        await pilot.press("home", "enter")
+        await settle(pilot, app)
+        assert match.history[1] == DrawCard()
+        second = next(r for r in RESOURCES if match.view(0).hand[r.index] == after[r.index] + 1)
+        named = (
+            drawn.counted(2) if second is drawn else f"{drawn.counted(1)} and {second.counted(1)}"
+        )
+        notes = [note for note in app._notifications if note.title == "From the deck"]
+        assert [note.message for note in notes] == [f"You drew {named} from the deck."]
 
 
 def unaffordable_camel():

@@ -163,7 +163,14 @@ def test_a_card_drawn_blind_is_named_to_its_drawer_only():
     after_state = GAME.apply(state, DrawCard())
     after = GAME.observe(after_state, 0)
     gained = next(r for r in RESOURCES if after.hand[r.index] == before.hand[r.index] + 1)
-    assert gestures.drawn_blind(before, after) == f"You drew {gained.counted(1)} from the deck."
+    assert gestures.drawn_blind(before, after) == gained.index
+    assert gestures.drawn_words([gained.index]) == f"You drew {gained.counted(1)} from the deck."
+    assert (
+        gestures.drawn_words([gained.index] * 2) == f"You drew {gained.counted(2)} from the deck."
+    )
+    other = next(r for r in RESOURCES if r is not gained)
+    both = f"You drew {gained.counted(1)} and {other.counted(1)} from the deck."
+    assert gestures.drawn_words([gained.index, other.index]) == both
     # Bob, and the public view, learn nothing; nor does a face-up take say anything.
     assert gestures.drawn_blind(GAME.observe(state, 1), GAME.observe(after_state, 1)) is None
     assert gestures.drawn_blind(GAME.observe(state, None), GAME.observe(after_state, None)) is None

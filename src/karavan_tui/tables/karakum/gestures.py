@@ -8,7 +8,8 @@ decisions to send, a picker, a sentence (outcome.py) or a new payment.
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections import Counter
+from collections.abc import Collection, Sequence
 
 from attrs import evolve, field, frozen
 
@@ -202,11 +203,21 @@ def hint_spots(action: Action) -> list[Spot]:
 
 
 # -- a card drawn blind -------------------------------------------------------------
-def drawn_blind(before: KarakumObservation, after: KarakumObservation) -> str | None:
-    """What the player drew from the face-down deck between two of their own views, in words.
+DRAWN = "From the deck"  # the title of the note naming the cards drawn blind this turn
+
+
+def drawn_words(drawn: Sequence[int]) -> str:
+    """The cards a player drew blind this turn (resource indexes), as the note says them."""
+    counts = Counter(drawn)
+    words = " and ".join(RESOURCES[index].counted(n) for index, n in counts.items())
+    return f"You drew {words} from the deck."
+
+
+def drawn_blind(before: KarakumObservation, after: KarakumObservation) -> int | None:
+    """The resource the player drew from the face-down deck between two of their own views.
 
     The log (public) only says that a card was drawn; the player sees which one in
-    their hand, and is told here: one card more in one resource, the deck one card
+    their hand, and is told: one card more in one resource, the deck one card
     smaller and the face-up row as it was.  ``None`` for anything else.
     """
     if after.player is None or before.player != after.player or after.hand is None:
@@ -220,4 +231,4 @@ def drawn_blind(before: KarakumObservation, after: KarakumObservation) -> str | 
     ]
     if len(grown) != 1 or after.hand[grown[0]] != before.hand[grown[0]] + 1:
         return None
-    return f"You drew {RESOURCES[grown[0]].counted(1)} from the deck."
+    return grown[0]

@@ -51,16 +51,25 @@ class KarakumTable(TableView[KarakumObservation]):
         super().__init__(*args, **kwargs)
         self.paying: Payment | None = None  # a purchase whose payment is being marked
         self.last_seen: KarakumObservation | None = None  # the view shown before this one
+        self.drawn: list[int] = []  # the resources drawn blind this turn, by the player seen
+        self.drawn_turn: int | None = None
 
     def show(self, view: View) -> None:
         """Draw every zone (a camel bought already is paid for at once); tell a card drawn blind."""
         super().show(view)
         obs = self.obs
         # The log only says a card was drawn: its drawer is told which (a replay says nothing).
-        drawn = gestures.drawn_blind(self.last_seen, obs) if self.last_seen else None
+        seen = self.last_seen
+        drawn = gestures.drawn_blind(seen, obs) if seen else None
         self.last_seen = obs
-        if drawn is not None and view.playing:
-            self.notify(drawn)
+        if seen is not None and drawn is not None and view.playing:
+            # A second card drawn blind in a turn (the draw may end it: the turn is the one
+            # it was drawn in): the note names both, and replaces the first.
+            if self.drawn_turn != seen.turn:
+                self.drawn = []
+            self.drawn.append(drawn)
+            self.drawn_turn = seen.turn
+            self.notify(gestures.drawn_words(self.drawn), title=gestures.DRAWN)
         if self.paying is None:
             self.paying = gestures.owed(obs, view.legal)
         legal = frozenset(view.legal)
