@@ -23,9 +23,11 @@ from karavan_tui.tables.karawane.zones import (
     Track,
     TrackZone,
     roomy_track_text,
+    short_name,
     track_text,
 )
 from karavan_tui.widgets.cards import CardRow
+from karavan_tui.words import cut
 
 from .helpers import (
     SEED,
@@ -318,22 +320,26 @@ async def test_the_track_keeps_its_compact_rows_where_the_hand_would_lose_its_ro
         assert {zone.id: blank_rows(app, zone) for zone in table_zones(app)}["hand"] == 0
 
 
-async def test_piles_that_wrap_squeeze_the_hand_and_nothing_leaves_the_screen(tmp_path):
-    """At 180x50 four players get the boxes, but at the start each one's twelve cards to come
-    wrap onto a second line: the hand gives up those rows, every card's face still whole."""
+@pytest.mark.parametrize("size", [(180, 50), (180, 40)], ids=["180x50", "180x40"])
+async def test_piles_that_wrap_squeeze_the_hand_and_nothing_leaves_the_screen(tmp_path, size):
+    """At 180 columns each of four players' twelve cards to come wrap onto a second line at
+    the start: the hand gives up those rows (below the boxes at 180x50, the compact track at
+    180x40, where its cards were cut), every card's face still whole."""
     match = karawane_match("Ann,bot:random,bot:random,bot:random")
-    async with running(tmp_path, match, size=(180, 50)) as (app, _pilot):
-        assert table(app).query_one(TrackZone).has_class("-roomy")
+    async with running(tmp_path, match, size=size) as (app, _pilot):
+        assert table(app).query_one(TrackZone).has_class("-roomy") == (size[1] == 50)
         zones = table_zones(app)
         assert sum(zone.outer_size.height for zone in zones) == table(app).size.height
         assert {zone.id: blank_rows(app, zone) for zone in zones}["players"] == 0
         players = str(table(app).query_one("#players").render()).splitlines()
         assert len(players) == 4 * 5  # each block a line longer than the four allowed
         row = table(app).query_one(CardRow)
+        inside = table(app).query_one("#hand").content_region
         for card in row.cards:
             drawn = str(card.render())
             assert card.face is not None and drawn in (str(card.face.text), str(card.face.large))
             assert card.content_size.height >= len(drawn.splitlines())  # the face in full
+            assert inside.contains_region(card.region)  # and the card, border and all
 
 
 async def test_the_players_zone_takes_the_rows_of_its_blocks_as_they_change(tmp_path):
@@ -352,6 +358,14 @@ async def test_the_players_zone_takes_the_rows_of_its_blocks_as_they_change(tmp_
         lines = str(players.render()).splitlines()
         assert len(lines) < 2 * 5 and players.content_region.height == len(lines)
         assert blank_rows(app, players) == 0
+
+
+def test_a_name_too_long_for_its_box_keeps_what_tells_it_apart():
+    assert short_name("Ann", 9, "…") == "Ann"
+    assert short_name("Random bot 2", 9, "…") == "Random 2"  # not "Random b…" for every bot
+    assert short_name("Expert bot 12", 9, "…") == "Expert 12"
+    assert short_name("Alexandrina", 9, "…") == "Alexandr…"
+    assert short_name("Anna Maria Lopez", 9, "...") == "Anna M..."
 
 
 @pytest.mark.parametrize("glyphs", [UNICODE, ASCII], ids=["unicode", "ascii"])
@@ -378,7 +392,7 @@ def test_a_boxed_track_marks_moved_and_hinted_camels_and_keeps_literal_names(gly
     line, column = next(spot for spot, who in spots.items() if who == hinted and spot[0] > 0)
     assert lines[line][column : column + 3] == token + glyphs.left
     if hinted[0] == 0:
-        assert "[b]Ann[/~" in lines[line + 1]  # the name as typed (cut), not read as markup
+        assert cut("[b]Ann[/b]", 9, glyphs.ellipsis) in lines[line + 1]  # as typed, not markup
     assert {who for spot, who in spots.items() if spot[0] > 0} == set(desert)
     moved = [
         (seat, camel)

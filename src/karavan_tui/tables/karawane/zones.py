@@ -165,6 +165,20 @@ def track_text(track: Track, hinted: Camel | None, room: int) -> tuple[Text, dic
     return text, spots
 
 
+def short_name(name: str, room: int, ellipsis: str) -> str:
+    """``name`` in ``room`` cells: whole, else its first and last words, else cut.
+
+    The bots' names differ only at their ends ("Random bot 2", "Random bot 3"):
+    cut, they would read alike ("Random b…"); "Random 2" tells them apart.
+    """
+    if cells(name) <= room:
+        return name
+    words = name.split()
+    if len(words) > 1 and cells(short := f"{words[0]} {words[-1]}") <= room:
+        return short
+    return cut(name, room, ellipsis)
+
+
 def box_width(room: int) -> int | None:
     """The width of a square's box in a roomy track ``room`` columns wide, or ``None``."""
     width = min(BOX_MOST, (room - LABEL) // BOXES_PER_ROW)
@@ -211,7 +225,7 @@ def roomy_track_text(
                 spots[(top + 1, column + 1 + (inner - 4) // 2 + 1)] = camel
                 token.append_text(camel_token(seat, number, fresh, pointed))
                 token.append(g.left if pointed else " ", style="bold")
-                name.append(cut(obs.players[seat], inner), style="dim")
+                name.append(short_name(obs.players[seat], inner, g.ellipsis), style="dim")
             for line, words in ((lines[1], token), (lines[2], name)):
                 left = (inner - words.cell_len) // 2
                 line.append(down, style=style)
