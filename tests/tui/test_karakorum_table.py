@@ -324,6 +324,14 @@ async def test_the_last_slot_stays_empty_while_the_first_card_must_be_taken(tmp_
         await pilot.press("enter")
         await pilot.pause()
         assert len(match.history) == moves and match.state.step is Step.TAKE
+        # The arrows pass over empty places: nothing there to act on.
+        await pilot.press("home")
+        for _ in range(len(row.cards)):
+            await pilot.press("right")
+            face = row.cards[row.cursor].face
+            assert face is not None and "-empty" not in face.classes
+        await pilot.press("end")
+        assert row.cursor < len(row.cards) - 1
 
 
 def titles_cut(app) -> list[str]:

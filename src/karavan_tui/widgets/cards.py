@@ -190,11 +190,21 @@ class CardRow(Horizontal, can_focus=True):
         """Mark the first card."""
         self.cards[self.cursor].add_class("-cursor")
 
+    def _reachable(self, index: int) -> bool:
+        """Whether the arrows stop on card ``index``: shown, and not an empty place.
+
+        An empty place holds nothing to act on, and Enter there did nothing at all; a
+        dimmed card stops the cursor (Enter on it says why it cannot be played).
+        """
+        card = self.cards[index]
+        return bool(card.display) and not (card.face is not None and "-empty" in card.face.classes)
+
     def action_move(self, step: int) -> None:
-        """Move the cursor to the next shown card; it stops at either end (no wrapping)."""
+        """Move the cursor to the next card that is there; it stops at either end (no
+        wrapping)."""
         index = self.cursor + step
         while 0 <= index < self.count:
-            if self.cards[index].display:
+            if self._reachable(index):
                 self.cursor = index
                 return
             index += step
@@ -211,8 +221,8 @@ class CardRow(Horizontal, can_focus=True):
             rows[index].focus()
 
     def action_to_end(self, step: int) -> None:
-        """Put the cursor on the first (``step`` -1) or last (1) shown card."""
-        shown = [i for i, card in enumerate(self.cards) if card.display]
+        """Put the cursor on the first (``step`` -1) or last (1) card that is there."""
+        shown = [i for i in range(self.count) if self._reachable(i)]
         if shown:
             self.cursor = shown[-1] if step > 0 else shown[0]
 
