@@ -487,13 +487,13 @@ async def test_the_game_over_buttons_are_in_sight_at_80x24_however_long_the_outc
         await app.push_screen(GameOverScreen(match))
         await pilot.pause()
         screen = app.screen.region
-        for button in app.screen.query(Button):
-            assert (
-                screen.contains_region(button.region) and button.region.bottom <= 23
-            )  # the footer: row 23
-        await pilot.click("#title")
+        buttons = list(app.screen.query(Button))
+        assert [button.id for button in buttons] == ["rematch", "review", "replay", "new", "title"]
+        for button in buttons:  # the footer is row 23
+            assert screen.contains_region(button.region) and button.region.bottom <= 23
+        await pilot.click("#replay")  # as p does
         await pilot.pause()
-        assert not isinstance(app.screen, GameOverScreen)
+        assert isinstance(app.screen, TableScreen) and app.screen.driver.KIND == "replay"
 
 
 @pytest.mark.parametrize("game", [game.name for game in all_games()])

@@ -78,7 +78,8 @@ class OverScreen(Screen[T]):
        row starts where the outcome does (the chart's width sets where that is). */
     OverScreen #over-foot { height: auto; padding: 0 1; }
     OverScreen #over-buttons { height: auto; width: 100%; max-width: 140; margin-top: 1; }
-    OverScreen Button { margin-right: 2; }
+    /* As wide as their words: five fit 80 columns. */
+    OverScreen Button { margin-right: 2; width: auto; min-width: 0; }
     """
 
 
@@ -112,6 +113,7 @@ class GameOverScreen(OverScreen[str]):
         with Center(id="over-foot"), Horizontal(id="over-buttons"):
             yield Button("Rematch (m)", id="rematch", variant="primary", compact=True)
             yield Button("Review (v)", id="review", compact=True)
+            yield Button("Replay (p)", id="replay", compact=True)
             yield Button("New game (n)", id="new", compact=True)
             yield Button("Title (t)", id="title", compact=True)
         yield Footer()
@@ -145,6 +147,8 @@ class GameOverScreen(OverScreen[str]):
             self.action_rematch()
         elif event.button.id == "review":
             self.action_review()
+        elif event.button.id == "replay":
+            self.action_replay()
         else:
             self.dismiss(str(event.button.id))
 
