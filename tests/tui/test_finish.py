@@ -396,6 +396,19 @@ async def test_the_saved_note_stays_in_sight_when_the_status_wraps(tmp_path):
         assert " ".join(line.strip() for line in lines) == f"{words}  ⧗ thinking…  ✓ saved"
 
 
+async def test_the_indicators_wrap_whole_after_a_prompt_that_nearly_fills_the_line(tmp_path):
+    """Karawane's hint at 80x24 ended its line with "✓" and put "saved" alone on the next."""
+    async with running(tmp_path, karakum_match()) as (app, pilot):
+        screen = game_screen(app)
+        status = screen.query_one(StatusLine)
+        words = "Hint (52% to win): Ann plays Oasis 4 on their camel 1: the city → square 4."
+        status.show(words, False, screen.glyphs.saved, screen.glyphs)
+        await pilot.pause()
+        drawn = visible_characters(app).splitlines()
+        assert drawn[-3].rstrip() == f" {words}"
+        assert drawn[-2].strip() == screen.glyphs.saved  # "✓ saved", together
+
+
 @pytest.mark.slow
 async def test_the_log_stays_on_its_newest_lines_after_the_terminal_shrinks_and_grows(tmp_path):
     """Whatever the resizes (too small for a while, wider, back), the log beside the table

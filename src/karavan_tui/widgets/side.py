@@ -263,6 +263,14 @@ class StatusLine(Static):
             tail.append((f"  {said.saved}", "dim"))
         text = Content.assemble((words, "bold"), *tail)
         room = self.content_region.width
+        if room and tail:
+            # The indicators stay together: "✓" at the end of one line and "saved" on the
+            # next read as nothing.  Where they do not fit after the prompt's last line,
+            # they start the next one.
+            indicators = "".join(part for part, _ in tail).strip()
+            if indicators not in text.wrap(room)[-1].plain:
+                first = (tail[0][0].lstrip(), tail[0][1])
+                text = Content.assemble((words, "bold"), ("\n", ""), first, *tail[1:])
         lines = self.styles.max_height
         most = int(lines.value) if lines is not None and lines.is_cells else 0
         if room and most and len(text.wrap(room)) > most:
