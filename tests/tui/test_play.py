@@ -352,3 +352,19 @@ async def test_the_results_and_the_review_name_who_took_back_after_seeing_a_card
                 break
             await pilot.pause(0.05)
         assert "2 take-backs after seeing a card" in visible_characters(app)
+
+
+async def test_saving_under_the_name_offered_keeps_the_file_and_its_name(tmp_path):
+    """The dialog offers the game's own file name: accepted, the save stays where it is
+    (it was moved to the same name with '-2' added, as if another game held it)."""
+    match = karakum_match(moves=4)
+    async with running(tmp_path, match, notifications=True) as (app, pilot):
+        screen = game_screen(app)
+        path = screen.driver.save_path
+        await press_to(pilot, "s", SaveAsScreen)
+        assert app.screen.query_one("#save-name").value == path.stem
+        await pilot.press("enter")
+        await pilot.pause()
+        assert screen.driver.save_path == path and path.exists()
+        assert sorted(p.name for p in path.parent.iterdir()) == [path.name]
+        assert list(app._notifications)[-1].message == f"Saved as {path.name}."

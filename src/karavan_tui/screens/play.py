@@ -481,6 +481,9 @@ class LocalPlay(Driver):
         def named(name: str | None) -> None:
             if not name:
                 return
+            if name == self.save_path.stem:  # its own name: autosaved there after every decision
+                self.notify(f"Saved as {printable(self.save_path.name)}.")
+                return
             path = new_save_path(folder, self.game.name, stem=name)
             try:
                 self.referee.relocate(path)  # moved, not copied: one game, one file
