@@ -101,6 +101,8 @@ async def test_the_chart_has_axes_with_their_ticks_and_marks(ascii_mode):
         assert plot_columns(text) is not None  # the frame is closed: the x axis is drawn
         if ascii_mode:
             assert text.isascii()
+            # The first player's points are "#": "*" marks the winners on the results screen.
+            assert "*" not in text and "# Ann" in str(key_words(spec, ascii_mode=True))
         else:
             assert "└" in text and "┤" in text
 

@@ -34,7 +34,8 @@ POINTS = ("•", "+", "o", "=")
 MARKERS = {Verdict.INACCURACY: "!", Verdict.MISTAKE: "?", Verdict.BLUNDER: "X"}
 MARK_COLOUR = "red"
 # Plotext draws its frame and points with box-drawing characters; ASCII mode swaps them.
-ASCII_FRAME = str.maketrans("─│┌┐└┘┤├┬┴┼•", "-|+++++++++*")
+# In ASCII the first player's points are "#": "*" marks the winners on the same screen.
+ASCII_FRAME = str.maketrans("─│┌┐└┘┤├┬┴┼•", "-|+++++++++#")
 
 
 @frozen
