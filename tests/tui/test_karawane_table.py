@@ -6,6 +6,7 @@ import random
 
 import attrs
 import pytest
+from rich.cells import cell_len
 
 from karavan_core.analysis import judge
 from karavan_core.analysis.judge import Hint
@@ -569,3 +570,16 @@ def test_a_camel_sent_back_to_the_city_is_marked_as_news(glyphs):
     quiet, _ = track_text(Track(after, after, glyphs), None, 60)
     assert glyphs.changed not in quiet.plain.split("\n")[0]
     assert len(quiet.plain.split("\n")[0].rstrip()) == len(city.rstrip())
+
+
+async def test_four_players_blocks_keep_their_piles_to_a_line_rather_than_give_up(tmp_path):
+    """At 120x40 four whole blocks are a few rows too many: the piles keep to a line each
+    (cut, with a count) instead of the one-line table, which left 14 rows empty."""
+    match = karawane_match("Ann,bot:random,bot:random,bot:random", moves=30)
+    async with running(tmp_path, match, size=(120, 40)) as (app, _pilot):
+        players = table(app).query_one("#players")
+        lines = str(players.render()).splitlines()
+        assert len(lines) <= players.content_region.height
+        assert sum("played" in line for line in lines) == 4
+        assert sum("to come" in line for line in lines) == 4
+        assert all(cell_len(line) <= players.content_region.width for line in lines)

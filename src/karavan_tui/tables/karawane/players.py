@@ -93,8 +93,12 @@ def player_table(players: Players, room: int) -> Text:
     return text
 
 
-def player_blocks(players: Players, room: int) -> Text:
-    """A block per player: counts and points, camels, the played pile, the cards to come."""
+def player_blocks(players: Players, room: int, wrap: bool = True, coming: bool = True) -> Text:
+    """A block per player: counts and points, camels, the played pile, the cards to come.
+
+    Without ``wrap`` the pile and the cards to come keep to a line each (cut, with a
+    count); without ``coming`` the cards to come are left out (they follow from the pile).
+    """
     obs, scores, g = players.obs, players.scores, players.glyphs
     width = widest(obs.players)
     text = Text()
@@ -119,10 +123,15 @@ def player_blocks(players: Players, room: int) -> Text:
             played[-1].right_crop(len(g.left) + 1)
         times = "x" if g == ASCII else "×"
         left = sorted(to_come(obs.played[seat]).items(), key=lambda item: CARD_RANK[item[0]])
-        coming = [Text(f"{card.label}{f' {times}{n}' if n > 1 else ''},") for card, n in left]
-        if coming:
-            coming[-1].right_crop(1)
-        for label, tokens in zip(LABELS, (camels, played, coming), strict=True):
+        to_play = [Text(f"{card.label}{f' {times}{n}' if n > 1 else ''},") for card, n in left]
+        if to_play:
+            to_play[-1].right_crop(1)
+        if not wrap:
+            played = [played_pile(obs.played[seat], room - INDENT, g)]
+            words = " ".join(token.plain for token in to_play)
+            to_play = [Text(cut(words, room - INDENT, g.ellipsis))] if to_play else []
+        lines = zip(LABELS, (camels, played, to_play), strict=True)
+        for label, tokens in list(lines)[: None if coming else 2]:
             text.append("\n" + " " * 6)
             text.append(f"{label:<{INDENT - 6}}", style="dim")
             wrap_tokens(text, tokens or [Text("none", style="dim")], INDENT, room, INDENT)
@@ -168,11 +177,15 @@ class PlayersZone(Widget):
         return len(player_blocks(self.players, width).plain.splitlines())
 
     def render(self) -> Text:
-        """The blocks if they fit the zone's rows, else the one-line table."""
+        """The blocks if they fit the zone's rows (shortened if need be), else the one-line
+        table."""
         if self.players is None:
             return Text()
         room = self.content_region.width or 10_000
-        blocks = player_blocks(self.players, room)
-        if len(blocks.plain.splitlines()) <= self.content_region.height:
-            return blocks
+        # The roomiest that fits: whole blocks, their piles a line each, without the cards
+        # to come, a table.
+        for wrap, coming in ((True, True), (False, True), (False, False)):
+            blocks = player_blocks(self.players, room, wrap, coming)
+            if len(blocks.plain.splitlines()) <= self.content_region.height:
+                return blocks
         return player_table(self.players, room)
