@@ -59,6 +59,11 @@ class CardFace:
         """Whether the card can be acted on now."""
         return not CLOSED & set(self.classes.split())
 
+    @property
+    def empty(self) -> bool:
+        """Whether this is a place with no card in it."""
+        return "-empty" in self.classes.split()
+
 
 class Card(Static):
     """One card in a :class:`CardRow`; a click chooses it."""
@@ -197,7 +202,7 @@ class CardRow(Horizontal, can_focus=True):
         dimmed card stops the cursor (Enter on it says why it cannot be played).
         """
         card = self.cards[index]
-        return bool(card.display) and not (card.face is not None and "-empty" in card.face.classes)
+        return bool(card.display) and not (card.face is not None and card.face.empty)
 
     def action_move(self, step: int) -> None:
         """Move the cursor to the next card that is there; it stops at either end (no

@@ -126,6 +126,7 @@ def round_faces(shown: RoundCards) -> list[CardFace | None]:
         if obs.step is Step.REVEAL
         else None
     ]
+    empty = CardFace(f"{g.sep}\n", "-empty")  # a place for a card, with none in it
     for slot in range(TABLE_SLOTS):
         if slot < len(cards):
             card = cards[slot]
@@ -151,12 +152,12 @@ def round_faces(shown: RoundCards) -> list[CardFace | None]:
                 )
             )
         elif slot < limit:
-            faces.append(CardFace(f"{g.sep}\n", "-empty"))
+            faces.append(empty)
         else:
             faces.append(None)
     stop = stop_action(obs.step)
     if stop is None:
-        faces.append(CardFace(f"{g.sep}\n", "-empty"))
+        faces.append(empty)
         return faces
     faces.append(
         CardFace(
