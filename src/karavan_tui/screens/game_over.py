@@ -112,7 +112,8 @@ class GameOverScreen(OverScreen[str]):
             yield from outcome_body(names, result, notes, match.score_series(), ascii_mode)
         with Center(id="over-foot"), Horizontal(id="over-buttons"):
             yield Button("Rematch (m)", id="rematch", variant="primary", compact=True)
-            yield Button("Review (v)", id="review", compact=True)
+            if match.humans:  # a game of bots alone has nobody to review
+                yield Button("Review (v)", id="review", compact=True)
             yield Button("Replay (p)", id="replay", compact=True)
             yield Button("New game (n)", id="new", compact=True)
             yield Button("Title (t)", id="title", compact=True)
@@ -173,6 +174,12 @@ class GameOverScreen(OverScreen[str]):
         if taken:  # take-backs against bots past a card that had been shown
             words += f"\nTaken back after seeing a card: {', '.join(taken)}."
         return words
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """No Review key after a game of bots alone."""
+        if action == "review":
+            return bool(self.match.humans)
+        return True
 
     def action_review(self) -> None:
         """The Expert's review of every human decision."""

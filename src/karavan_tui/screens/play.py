@@ -45,6 +45,10 @@ def hint_words(hint: Hint) -> str:
     return f"Hint ({hint.win:.0%} to win): {hint.words}"
 
 
+# The keys of a player deciding, which a game of bots alone does not offer.
+DECIDING_KEYS = frozenset({"undo", "redo", "hint", "actions", "choose"})
+
+
 class LocalPlay(Driver):
     """A match played at this terminal: hot-seat humans and bots, autosaved to ``save_path``."""
 
@@ -397,7 +401,13 @@ class LocalPlay(Driver):
 
     # -- keys ---------------------------------------------------------------------------------
     def allows(self, name: str) -> bool | None:
-        """Grey out Undo and Redo when there is nothing to take back or replay."""
+        """Grey out Undo and Redo when there is nothing to take back or replay.
+
+        In a game of bots alone nobody at the keyboard decides: the keys that
+        decide, take back or advise are not offered at all.
+        """
+        if not self.humans and name in DECIDING_KEYS:
+            return False
         if name == "undo":
             # Greyed when nothing may be taken back at all; else a refusal says why not.
             return True if self.match.can_undo() and not self.referee.is_over() else None

@@ -156,6 +156,12 @@ class CardRow(Horizontal, can_focus=True):
         """The cards."""
         yield from self.cards
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Choose and Mark work as the screen's driver allows (not in a game of bots alone)."""
+        if action in ("choose", "mark"):
+            return self.screen.check_action("driver", ("choose",))
+        return True
+
     def set_faces(self, faces: Sequence[CardFace | None]) -> None:
         """Show ``faces``, one per card (``None`` hides that place); the cursor follows.
 
