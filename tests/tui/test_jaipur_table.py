@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 from rich.cells import cell_len
 
 from karavan_core.games.jaipur.components import GOODS, Card
+from karavan_core.games.jaipur.rules import sale_ends_round
 from karavan_core.games.jaipur.state import Exchange, Sell, TakeCamels, TakeGood
 from karavan_core.match import Match, Seat
 from karavan_core.registry import get_game
@@ -86,7 +87,11 @@ async def play_turn_by_keys(pilot, match: Match) -> None:
     sales = [a for a in legal if isinstance(a, Sell)]
     if sales:
         good = sales[0].good
+        offered = [a for a in sales if a.good is good]
+        at_once = len(offered) == 1 and not sale_ends_round(match.view(0), offered[0])
         await press_card(pilot, "hand-row", GOODS.index(good))
+        if at_once:
+            return  # one count offered: sold at once
         assert isinstance(pilot.app.screen, ChoiceScreen)
         await pilot.press("end", "enter")  # the biggest sale is listed last
         return

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from attrs import evolve
+
 from karavan_core.games.jaipur.components import GOODS, MARKET_SIZE, Card
 from karavan_core.games.jaipur.rules import cards_of
 from karavan_core.games.jaipur.state import Exchange, Sell, TakeCamels, TakeGood
@@ -127,14 +129,20 @@ def test_choosing_takes_a_good_or_every_camel_and_sells_from_the_hand():
     assert herd == Refuse((Sell(Card.CAMEL, 1),), "Space marks them to give in an exchange.")
 
 
+def counts(legal, good):
+    """How many cards of ``good`` the sales among ``legal`` may sell."""
+    return [a.count for a in legal if isinstance(a, Sell) and a.good is good]
+
+
 def test_selling_asks_how_many_among_the_sales_offered_or_lets_the_engine_refuse():
-    _, obs, legal, places = find(
-        lambda o, moves, p: any(isinstance(a, Sell) for a in moves) and 0 in o.hand
-    )
-    sale = next(a for a in legal if isinstance(a, Sell))
-    asked = gestures.choose(HAND_ROW, sale.good.index, False, obs, legal, places)
+    def several(o, moves, p):
+        return 0 in o.hand and any(len(counts(moves, good)) > 1 for good in GOODS)
+
+    _, obs, legal, places = find(several)
+    good = next(good for good in GOODS if len(counts(legal, good)) > 1)
+    asked = gestures.choose(HAND_ROW, good.index, False, obs, legal, places)
     assert isinstance(asked, Ask) and asked.title.startswith("Sell")
-    assert sale in asked.options and all(isinstance(a, Sell) for a in asked.options)
+    assert set(asked.options) == {Sell(good, n) for n in counts(legal, good)}
     missing = next(g for g in GOODS if not obs.hand[g.index])
     refused = gestures.choose(HAND_ROW, missing.index, False, obs, legal, places)
     assert refused == Play((Sell(missing, 1),))  # the engine says none is held
@@ -175,3 +183,25 @@ def test_hint_spots_name_the_cards_a_decision_takes_or_gives():
         (HAND_ROW, Card.LEATHER.index),
         (HAND_ROW, HERD),
     ]
+
+
+def test_one_count_offered_sells_at_once_unless_the_sale_ends_the_round():
+    def single(o, moves, p):
+        return any(len(counts(moves, good)) == 1 for good in GOODS)
+
+    _, obs, legal, places = find(single)
+    good = next(good for good in GOODS if len(counts(legal, good)) == 1)
+    (count,) = counts(legal, good)
+    sold = gestures.choose(HAND_ROW, good.index, False, obs, legal, places)
+    assert sold == Play((Sell(good, count),))
+    # Two other goods out of tokens, this one's last tokens taken by the sale: the round
+    # would end, so the picker asks first.
+    others = [other for other in GOODS if other is not good][:2]
+    piles = tuple(
+        () if other in others else pile[:count] if other is good else pile
+        for other, pile in zip(GOODS, obs.goods_piles, strict=True)
+    )
+    ending = evolve(obs, goods_piles=piles)
+    asked = gestures.choose(HAND_ROW, good.index, False, ending, legal, places)
+    assert isinstance(asked, Ask) and asked.options == (Sell(good, count),)
+    assert "so the round ends" in GAME.preview(ending, Sell(good, count))

@@ -138,6 +138,13 @@ def _capped(hand: Counts) -> tuple[int, ...]:
 Block = tuple[tuple[Exchange, ...], ...]  # [c]: the exchanges giving at most c camels
 
 
+def sale_ends_round(observation: JaipurObservation, sale: Sell) -> bool:
+    """Whether ``sale`` empties enough goods token piles to end the round (public knowledge)."""
+    tokens_left = [len(pile) for pile in observation.goods_piles]
+    tokens_left[sale.good.index] -= min(sale.count, tokens_left[sale.good.index])
+    return tokens_left.count(0) >= C.EMPTY_PILES_TO_END
+
+
 class _Take:
     """One way of taking goods in an exchange, and the blocks of exchanges that take so."""
 
@@ -792,11 +799,8 @@ class Jaipur(Game[JaipurState, JaipurObservation, Action]):
             refill = obs.market[CAMEL]
         if refill > obs.deck_size:
             text += " The deck cannot refill the market, so the round ends."
-        if isinstance(action, Sell):
-            tokens_left = [len(pile) for pile in obs.goods_piles]
-            tokens_left[action.good.index] -= min(action.count, tokens_left[action.good.index])
-            if tokens_left.count(0) >= C.EMPTY_PILES_TO_END:
-                text += f" {C.EMPTY_PILES_TO_END} goods are then out of tokens, so the round ends."
+        if isinstance(action, Sell) and sale_ends_round(obs, action):
+            text += f" {C.EMPTY_PILES_TO_END} goods are then out of tokens, so the round ends."
         return text
 
     def describe(self, before: JaipurObservation, action: Action, after: JaipurObservation) -> str:

@@ -15,7 +15,7 @@ from attrs import field, frozen
 
 from karavan_core.engine import Action
 from karavan_core.games.jaipur.components import GOODS, MARKET_SIZE, NOUNS, Card
-from karavan_core.games.jaipur.rules import describe_cards
+from karavan_core.games.jaipur.rules import describe_cards, sale_ends_round
 from karavan_core.games.jaipur.state import (
     Exchange,
     JaipurObservation,
@@ -135,8 +135,15 @@ def choose(
 
 
 def sell(good: Card, obs: JaipurObservation, legal: Collection[Action]) -> Outcome:
-    """Sell ``good``: how many, among the sales offered; none offered, the engine says why."""
+    """Sell ``good``: how many, among the sales offered; none offered, the engine says why.
+
+    With one count offered there is nothing to pick, and the sale is made at
+    once, unless it ends the round: the picker then asks first, its words
+    saying so.
+    """
     sales = tuple(a for a in legal if isinstance(a, Sell) and a.good is good)
+    if len(sales) == 1 and not sale_ends_round(obs, sales[0]):
+        return play(sales[0])
     if sales:
         return Ask(f"Sell {noun(good)}: how many?", sales)
     held = obs.hand[good.index] if obs.hand else 0
