@@ -7,6 +7,14 @@ from collections.abc import Iterable, Sequence
 from rich.cells import cell_len, set_cell_size
 from rich.text import Text
 
+# The chess-style marks of the verdicts below good.
+VERDICT_SIGNS = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
+
+
+def verdict_mark(verdict: str) -> str:
+    """The chess-style mark of a verdict: ?! inaccuracy, ? mistake, ?? blunder ("" for good)."""
+    return VERDICT_SIGNS.get(verdict, "")
+
 
 def listed(words: Sequence[str]) -> str:
     """Words joined as a list is said: "a", "a and b", "a, b and c"."""

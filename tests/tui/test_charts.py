@@ -67,7 +67,9 @@ def test_the_chance_chart_marks_each_inaccuracy_mistake_and_blunder_where_it_lef
     ]
     assert spec.lines[0].points[-1] == (6, 0.0)  # 0% is drawn as a value
     assert spec.top == 100 and spec.last == 7
-    assert "? mistake" in key_words(spec).plain
+    key = key_words(spec).plain
+    assert "~ inaccuracy (?!)" in key and "? mistake (?)" in key and "X blunder (??)" in key
+    assert "!" not in "".join(MARKERS.values())  # a chess player reads "!" as praise
 
 
 class ChartApp(App[None]):

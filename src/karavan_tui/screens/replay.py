@@ -21,13 +21,9 @@ from karavan_core.match import Match
 from karavan_tui.modals.curtain import CurtainScreen
 from karavan_tui.screens.table import Driver, Frame, Status
 from karavan_tui.tables import View
+from karavan_tui.words import verdict_mark
 
 PUBLIC = None  # the viewer "everyone": the public view
-
-
-def verdict_mark(verdict: str) -> str:
-    """The chess-style mark of a verdict: ?! inaccuracy, ? mistake, ?? blunder."""
-    return {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}.get(verdict, "")
 
 
 def judged_words(reviewed: ReviewedDecision) -> str:

@@ -31,10 +31,11 @@ from karavan_core.analysis import THRESHOLDS, GameReview, Verdict, review_match
 from karavan_core.match import Match
 from karavan_core.text import plural
 from karavan_tui.context import karavan_app
-from karavan_tui.screens.replay import Replay, verdict_mark
+from karavan_tui.screens.replay import Replay
 from karavan_tui.screens.table import TableScreen
 from karavan_tui.widgets.chart import ChartKey, GameChart, chance_spec
 from karavan_tui.widgets.chrome import AppHeader
+from karavan_tui.words import verdict_mark
 
 
 def review_key(match: Match, seats: Sequence[int]) -> tuple[object, ...]:

@@ -25,13 +25,15 @@ from textual.widgets import Static
 from textual_plotext import PlotextPlot
 
 from karavan_core.analysis import ReviewedDecision, Verdict
+from karavan_tui.words import verdict_mark
 
 COLOURS = ("cyan", "magenta", "yellow", "green")  # one a line, in seat order
 # And a point of its own for each line, so that lines are told apart without colour.
 POINTS = ("•", "+", "o", "=")
 # A mark a verdict, one character each (plotext draws single-character markers); the
-# chess-style marks (?!, ?, ??) are said in the chart's key under it.
-MARKERS = {Verdict.INACCURACY: "!", Verdict.MISTAKE: "?", Verdict.BLUNDER: "X"}
+# chess-style marks (?!, ?, ??) are said in the chart's key under it.  Not "!" for an
+# inaccuracy: chess players read "!" as praise.
+MARKERS = {Verdict.INACCURACY: "~", Verdict.MISTAKE: "?", Verdict.BLUNDER: "X"}
 MARK_COLOUR = "red"
 # Plotext draws its frame and points with box-drawing characters; ASCII mode swaps them.
 # In ASCII the first player's points are "#": "*" marks the winners on the same screen.
@@ -144,7 +146,7 @@ def key_words(spec: ChartSpec, ascii_mode: bool = False) -> Content:
         point = each.point.translate(ASCII_FRAME) if ascii_mode else each.point
         parts.append(Content.assemble((f"{point} ", f"bold {each.colour}"), each.name))
     if spec.marks:
-        parts.append(Content("! inaccuracy (?!)  ? mistake (?)  X blunder (??)"))
+        parts.append(Content("  ".join(f"{MARKERS[v]} {v} ({verdict_mark(v)})" for v in MARKERS)))
     if spec.cursor is not None:
         parts.append(Content(f"{'|' if ascii_mode else '│'} decision {spec.cursor + 1}"))
     return Content("   ").join(parts)
