@@ -186,8 +186,9 @@ def news_text(news: News, room: int) -> Text:
             break
         kept = candidate
     line = banner_line(kept, said, actors, g)
-    if cells(line) > room:  # the moves left out, counted in brief
-        line = banner_line(kept, said, actors, g, count="brief")
+    for count in ("short", "brief"):  # the moves left out, counted in fewer words
+        if cells(line) > room:
+            line = banner_line(kept, said, actors, g, count=count)
     if cells(line) > room:  # even the most telling alone is too long: the log has it whole
         line = cut(banner_line(kept, said, actors, g, count=None), room, g.ellipsis)
     return Text(line, style="bold")
@@ -199,13 +200,14 @@ def banner_line(
     actors: Sequence[str | None],
     g: Glyphs,
     *,
-    count: Literal["words", "brief"] | None = "words",
+    count: Literal["words", "short", "brief"] | None = "words",
 ) -> str:
     """The banner's words for the decisions ``kept`` (indexes into ``said``).
 
     A player's decisions in a row share one sentence ("Bob takes the silk, then
     draws a card"); the decisions left out are counted at the end, in ``count``
-    "words" ("(3 earlier moves: press l)"), "brief" ("(+3: l)") or not at all (``None``).
+    "words" ("(3 earlier moves: press l)"), "short" ("(+3 in the log: l)"), "brief"
+    ("(+3: l)") or not at all (``None``).
     """
     sentences: list[str] = []
     for position, index in enumerate(kept):
@@ -218,10 +220,12 @@ def banner_line(
     # Left out all before the first told, or some between or after.
     which = "earlier" if kept and left == kept[0] else "more"
     more = ""
-    if left:
-        more = (
-            f" ({plural(left, which + ' move')}: press l)" if count == "words" else f" (+{left}: l)"
-        )
+    if left and count is not None:
+        more = {
+            "words": f" ({plural(left, which + ' move')}: press l)",
+            "short": f" (+{left} in the log: l)",
+            "brief": f" (+{left}: l)",
+        }[count]
     return f"{g.changed} " + ". ".join(sentences) + "." + more
 
 
