@@ -475,6 +475,22 @@ async def test_at_the_end_of_the_match_every_bonus_token_is_valued(tmp_path):
         assert all(f"{total}" in players for total in counts)
 
 
+def test_at_the_end_of_the_match_the_total_in_all_counts_the_camel_token():
+    """The round box's "in all" is the last round's whole score: goods, bonus and the camel
+    token, which is given only as the round ends (it used to be left out)."""
+    from karavan_tui.glyphs import glyphs
+    from karavan_tui.tables.jaipur.players import takings
+
+    match = jaipur_match("Ann,bot:random", seed=4243, moves=2000, until=lambda m: m.is_over())
+    scores = match.state.rounds[-1].scores
+    assert any(score.camel_token for score in scores)
+    obs = match.game.observe(match.state, 0)
+    for seat, score in enumerate(scores):
+        line = takings(obs, seat, seat == 0, 200, glyphs(False)).plain
+        assert line.endswith(f"{score.total} in all"), line
+        assert ("camel token" in line) == bool(score.camel_token), line
+
+
 def test_the_market_is_laid_out_afresh_at_each_deal_and_kept_in_place_after():
     from karavan_core.games.jaipur.rules import cards_of
     from karavan_tui.tables.jaipur.layout import market_places

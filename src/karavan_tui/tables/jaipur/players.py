@@ -164,10 +164,23 @@ def bonus_tails(obs: JaipurObservation, seat: int, own: bool, goods: int, sep: s
         tails.append(f"bonus {sum(known)}")
     else:
         tails = [f"{plural(count, 'bonus token')}, values hidden", f"{count} bonus hidden"]
+    camel = camel_token(obs, seat)
+    if camel:
+        tails = [f"{tail} {sep} camel token {camel}" for tail in tails]
     if known is not None:
-        total = f"{goods + sum(known)} {'in all' if obs.is_over else 'so far'}"
+        total = f"{goods + sum(known) + camel} {'in all' if obs.is_over else 'so far'}"
         tails = [f"{tail} {sep} {total}" for tail in tails] + [total]
     return tails
+
+
+def camel_token(obs: JaipurObservation, seat: int) -> int:
+    """The camel token's value if ``seat`` took it in the match's last round, else 0.
+
+    The token is given only as a round ends, so it counts only once the match is over.
+    """
+    if obs.is_over and obs.rounds:
+        return obs.rounds[-1].scores[seat].camel_token
+    return 0
 
 
 def takings(obs: JaipurObservation, seat: int, own: bool, room: int, g: Glyphs) -> Text:
