@@ -132,3 +132,37 @@ async def test_the_curtain_and_its_news_are_plain_ascii_in_ascii_mode(tmp_path):
         drawn = visible_characters(app)
         assert "Since your last decision" in drawn
         assert sorted({ch for ch in drawn if not ch.isascii()}) == []
+
+
+async def test_at_the_next_players_curtain_the_last_player_may_still_take_back(tmp_path):
+    """Ann has played and the curtain asks for Bob: her **u** takes her decision back
+    without lifting it, and the curtain that follows names her, so whoever pressed the key
+    sees no hand."""
+    from .test_jaipur_table import jaipur_match
+
+    async with running(tmp_path, jaipur_match("Ann,Bob"), notifications=True) as (app, pilot):
+        match = game_screen(app).driver.match
+        await lift(pilot, app)
+        await pilot.press("a", "enter")  # Ann's first listed decision
+        await settle(pilot, app)
+        assert isinstance(app.screen, CurtainScreen) and app.screen.player_name == "Bob"
+        assert len(match.history) == 1
+        assert "Undo" in curtain_footer(app)
+        await pilot.press("u")
+        await settle(pilot, app)
+        if isinstance(app.screen, ConfirmScreen):  # it showed Ann a card: Bob must agree
+            assert screen_viewer(app) is None
+            await pilot.press("y")
+            await settle(pilot, app)
+        assert not match.history and match.to_move == 0
+        assert isinstance(app.screen, CurtainScreen) and app.screen.player_name == "Ann"
+        assert screen_viewer(app) is None
+        # Nobody has decided now: the curtain offers no Undo.
+        assert "Undo" not in curtain_footer(app)
+        await lift(pilot, app)
+        assert screen_viewer(app) == 0
+
+
+def curtain_footer(app) -> str:
+    """The keys the curtain on top offers, as its footer shows them."""
+    return " ".join(str(key.render()) for key in app.screen.query("FooterKey"))

@@ -20,17 +20,22 @@ from karavan_tui.messages import BackToTitle, SaveOpenGame
 from karavan_tui.widgets.side import numbered
 
 
-class CurtainScreen(Screen[None]):
+class CurtainScreen(Screen[bool]):
     """A full, opaque screen saying "Pass to NAME"; Enter lifts it.
 
     It is a plain screen, not a modal, so nothing of the table shows through;
     ``news`` (public log lines, numbered from ``first``) says what happened since
     that player's last decision.  Only Enter (or a click) lifts it, as it says:
     a Space meant for the table must not show a hand to the wrong player.
+
+    Where ``taker`` is named, **u** takes that player's last decision back without
+    lifting the curtain: it is dismissed with ``True``, and the table draws a
+    curtain for whoever decides next, so no hand shows to whoever pressed it.
     """
 
     BINDINGS = [
         Binding("enter", "lift", "Show my cards", key_display="Enter"),
+        Binding("u", "take_back", "Undo", tooltip="Take back the last player's decision"),
         Binding("s", "save_as", "Save as", tooltip="Save the game under a name"),
         Binding("q", "leave", "Title", tooltip="Back to the title (the game stays saved)"),
     ]
@@ -46,7 +51,12 @@ class CurtainScreen(Screen[None]):
     """
 
     def __init__(
-        self, name: str, at_table: bool = True, news: Sequence[str] = (), first: int = 1
+        self,
+        name: str,
+        at_table: bool = True,
+        news: Sequence[str] = (),
+        first: int = 1,
+        taker: str | None = None,
     ) -> None:
         super().__init__()
         self.player_name = name
@@ -54,11 +64,15 @@ class CurtainScreen(Screen[None]):
         self.first = first
         # Saving and leaving are the game table's keys; a replay's curtain only lifts.
         self.at_table = at_table
+        self.taker = taker if at_table else None
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Save and Title belong to a curtain over the game table only."""
+        """Save and Title belong to a curtain over the game table only; Undo to one whose
+        last decision may be taken back."""
         if action in ("save_as", "leave"):
             return self.at_table
+        if action == "take_back":
+            return self.taker is not None
         return True
 
     def compose(self) -> ComposeResult:
@@ -84,7 +98,7 @@ class CurtainScreen(Screen[None]):
 
     def on_click(self) -> None:
         """A click lifts the curtain too."""
-        self.dismiss(None)
+        self.dismiss(False)
 
     def action_save_as(self) -> None:
         """Save the game under the curtain by name; the curtain stays down."""
@@ -96,4 +110,8 @@ class CurtainScreen(Screen[None]):
 
     def action_lift(self) -> None:
         """Show the table to the player."""
-        self.dismiss(None)
+        self.dismiss(False)
+
+    def action_take_back(self) -> None:
+        """Take back the last player's decision; the table behind stays hidden."""
+        self.dismiss(True)

@@ -224,7 +224,13 @@ class LocalPlay(Driver):
             # A toast about the last player's cards ("Mirage 2 can move…") must not outlive them.
             screen.app.clear_notifications()
 
-            def lifted(_: object) -> None:
+            def lifted(take_back: bool | None) -> None:
+                if take_back:
+                    # Behind the curtain still: the table draws the next one (or asks
+                    # for consent) for whoever decides after the take-back.
+                    if not self.do_undo():
+                        self.advance()
+                    return
                 self.viewer = seat
                 screen.redraw()
                 self.table.on_turn()
@@ -232,7 +238,14 @@ class LocalPlay(Driver):
             # What happened since that player's last decision, in the public log's words.
             since = match.last_move_of(seat)
             news = match.log()[since + 1 :]
-            curtain = CurtainScreen(match.seats[seat].name, news=news, first=since + 1)
+            taker = self.at_keyboard()
+            may_take_back = taker is not None and referee.undo_refusal(taker) is None
+            curtain = CurtainScreen(
+                match.seats[seat].name,
+                news=news,
+                first=since + 1,
+                taker=match.seats[taker].name if taker is not None and may_take_back else None,
+            )
             screen.app.push_screen(curtain, lifted)
             return
         screen.redraw()
@@ -422,8 +435,9 @@ class LocalPlay(Driver):
         or the game over) the human who decided last, who has not passed the keyboard on."""
         return self.viewer if self.viewer is not None else self.match.last_human()
 
-    def do_undo(self) -> None:
-        """Take back your own last gesture and whatever followed it, as the referee allows.
+    def do_undo(self) -> bool:
+        """Take back your own last gesture and whatever followed it, as the referee allows;
+        say whether it was taken back (or asked for).
 
         Where it needs the other players' consent, they are asked in turn.
         """
@@ -431,11 +445,12 @@ class LocalPlay(Driver):
         reason = "Nobody has decided yet." if seat is None else self.referee.undo_refusal(seat)
         if reason is not None:
             self.notify(reason, title="Cannot undo", severity="warning")
-            return
+            return False
         assert seat is not None
         self.cancel_bot()
         self.referee.undo(seat)
         self.advance()
+        return True
 
     def ask_consent(self, request: TakeBackRequest) -> None:
         """Hot-seat: ask each player whose consent the take-back needs, behind the public view."""
