@@ -26,7 +26,7 @@ from karavan_core.bots import Bot, make_bot
 from karavan_core.engine import Action, Game, IllegalAction, Observation
 from karavan_core.match import Match, Outcome, Seat, bot_seed
 from karavan_core.storage import SaveFile, SaveWriter, Storage
-from karavan_core.text import plural
+from karavan_core.text import listed, plural
 
 
 @frozen
@@ -74,6 +74,37 @@ def takeback_question(answerer: str, asker: str, decisions: int, revealed: bool)
 def takeback_declined(answerer: str, asker: str) -> str:
     """What the table is told when ``answerer`` says no to ``asker``'s take-back."""
     return f"{answerer} declined: {asker}'s decision stands."
+
+
+def takeback_notice(
+    change: Change, request: TakeBackRequest | None, names: Sequence[str], viewer: int | None
+) -> str | None:
+    """What ``viewer`` is told of a take-back ``change`` (``None``: the table's public record).
+
+    ``request`` is the take-back the change answered or carried out (``None`` for a free
+    one).  Nothing is told of other changes, nor to the player who made the change,
+    except an asker whose take-back the others agreed to.
+    """
+    if change.seat is None:
+        return None
+    who, kind = names[change.seat], change.kind
+    if kind == "undo":
+        count = plural(change.decisions, "decision")
+        if viewer != change.seat:
+            return f"{who} took back {count}."
+        needs = request.takeback.needs if request is not None else ()
+        return f"{listed([names[s] for s in needs])} agreed: {count} taken back." if needs else None
+    if viewer == change.seat:
+        return None
+    if kind == "request" and viewer is None:  # the others are asked, in a question of its own
+        return f"{who} asks to take back their last decision."
+    if kind == "accepted":
+        return f"{who} agrees to the take-back."
+    if kind == "declined" and request is not None:
+        return takeback_declined(who, names[request.takeback.seat])
+    if kind == "withdrawn":
+        return f"{who} no longer asks to take back."
+    return None
 
 
 @frozen
@@ -139,6 +170,7 @@ class SeatView:
     can_redo: bool
     outcome: Outcome | None
     request: TakeBackRequest | None = None  # a take-back waiting for answers
+    notice: str | None = None  # what this seat is told of the last change, if a take-back
 
     @property
     def to_answer(self) -> bool:
@@ -199,6 +231,8 @@ class Referee:
         }
         self.held: str | None = None  # while set: why nobody may decide now
         self.request: TakeBackRequest | None = None  # a take-back waiting for consent
+        # The last change, with the take-back request it answered or carried out.
+        self.last_change: tuple[Change, TakeBackRequest | None] | None = None
         self._listeners: list[Callable[[Change], None]] = []
         self._cache: dict[object, Any] = {}
 
@@ -369,27 +403,28 @@ class Referee:
             raise IllegalAction("Nobody is waiting for your answer to a take-back.")
         if not accept:
             self.request = None
-            self._changed("declined", seat, 0)
+            self._changed("declined", seat, 0, about=request)
             return
         waiting = request.waiting - {seat}
         if waiting:
             self.request = evolve(request, waiting=waiting)
-            self._changed("accepted", seat, 0, keep_request=True)
+            self._changed("accepted", seat, 0, keep_request=True, about=request)
             return
         self.request = None
-        self._take_back(request.takeback)
+        self._take_back(request.takeback, request)
 
     def withdraw(self, seat: int) -> None:
         """``seat`` no longer asks to take back (nothing happens if it did not ask)."""
-        if self.request is not None and self.request.takeback.seat == seat:
+        request = self.request
+        if request is not None and request.takeback.seat == seat:
             self.request = None
-            self._changed("withdrawn", seat, 0)
+            self._changed("withdrawn", seat, 0, about=request)
 
-    def _take_back(self, wanted: TakeBack) -> None:
+    def _take_back(self, wanted: TakeBack, request: TakeBackRequest | None = None) -> None:
         if wanted.revealed:
             self.match.count_takeback(wanted.seat)
         self.match.undo(wanted.keep)
-        self._changed("undo", wanted.seat, wanted.decisions)
+        self._changed("undo", wanted.seat, wanted.decisions, about=request)
 
     def redo_refusal(self, seat: int | None) -> str | None:
         """Why ``seat`` may not play an undone gesture again now, or ``None`` if it may."""
@@ -435,7 +470,16 @@ class Referee:
             can_redo=seat is not None and self.redo_refusal(seat) is None,
             outcome=self.outcome(),
             request=self.request,
+            notice=self.notice(seat),
         )
+
+    def notice(self, seat: int | None) -> str | None:
+        """What ``seat`` is told of the last change where it was a take-back's (else ``None``)."""
+        if self.last_change is None:
+            return None
+        change, request = self.last_change
+        names = [info.name for info in self.match.seats]
+        return takeback_notice(change, request, names, seat)
 
     def seen_by(self, seat: int | None) -> int:
         """How many decisions ``seat`` has seen made: up to its own last one.
@@ -519,7 +563,13 @@ class Referee:
             old.path.unlink(missing_ok=True)
 
     def _changed(
-        self, kind: str, seat: int | None, decisions: int, *, keep_request: bool = False
+        self,
+        kind: str,
+        seat: int | None,
+        decisions: int,
+        *,
+        keep_request: bool = False,
+        about: TakeBackRequest | None = None,
     ) -> None:
         if not keep_request:
             self.request = None  # anything else happening voids a take-back asked for
@@ -529,5 +579,6 @@ class Referee:
         if self.writer is not None:
             self.writer.submit(self.match)
         change = Change(kind, seat, decisions, self.revision)
+        self.last_change = (change, about if about is not None else self.request)
         for listener in list(self._listeners):
             listener(change)

@@ -359,16 +359,9 @@ class Host:
 
     # -- after every change ----------------------------------------------------------------
     def _changed(self, change: Change) -> None:
-        who = "" if change.seat is None else self.match.seats[change.seat].name
-        said = {
-            "undo": f"{who} takes back their last decision.",
-            "request": f"{who} asks to take back their last decision.",
-            "declined": f"{who} declines the take-back.",
-            "accepted": f"{who} agrees to the take-back.",
-            "withdrawn": f"{who} no longer asks to take back.",
-        }
-        if change.kind in said:
-            self._say(said[change.kind])
+        notice = self.referee.notice(None)  # the public record of a take-back
+        if notice is not None:
+            self._say(notice)
         elif change.kind in ("play", "redo") and change.decisions:
             for line in self.referee.log()[-change.decisions :]:
                 self._say(line)
@@ -435,6 +428,7 @@ class Host:
             can_redo=view.can_redo,
             outcome=view.outcome,
             takeback=_asked(view),
+            notice=view.notice,
         )
 
     def _broadcast(self) -> None:

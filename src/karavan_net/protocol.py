@@ -33,10 +33,11 @@ from karavan_core.match import Outcome
 from karavan_core.saves import converter_for
 from karavan_core.text import parse_json
 
-PROTOCOL = 2
+PROTOCOL = 3
 """The protocol version, checked in the handshake: host and client must speak the same.
 
-Version 2 carries the engine's own :class:`~karavan_core.match.Outcome` at the end.
+Version 2 carries the engine's own :class:`~karavan_core.match.Outcome` at the end;
+version 3 tells each seat of a take-back in words (:attr:`Update.notice`).
 """
 
 DEFAULT_PORT = 7654
@@ -175,7 +176,9 @@ class Update:
     lines from ``log_start`` on (the client keeps the earlier ones it has).
     ``before`` and ``news`` are what this seat saw right after its last
     decision and the decisions made since, when others have moved since.
-    ``takeback`` is a take-back some player asks the others to agree to.
+    ``takeback`` is a take-back some player asks the others to agree to, and
+    ``notice`` what this seat is told of the change, where it was a take-back's
+    ("Bob declined: Ann's decision stands.").
     """
 
     number: int
@@ -192,6 +195,7 @@ class Update:
     can_redo: bool = False
     outcome: Outcome | None = None
     takeback: TakeBackAsked | None = None
+    notice: str | None = None
 
 
 ClientMessage = Hello | Decide | Undo | Redo | Answer

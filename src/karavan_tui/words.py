@@ -7,6 +7,8 @@ from collections.abc import Iterable, Sequence
 from rich.cells import cell_len, set_cell_size
 from rich.text import Text
 
+from karavan_core.text import listed as listed  # the engine's words, on screen too
+
 # The chess-style marks of the verdicts below good.
 VERDICT_SIGNS = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
 
@@ -14,13 +16,6 @@ VERDICT_SIGNS = {"inaccuracy": "?!", "mistake": "?", "blunder": "??"}
 def verdict_mark(verdict: str) -> str:
     """The chess-style mark of a verdict: ?! inaccuracy, ? mistake, ?? blunder ("" for good)."""
     return VERDICT_SIGNS.get(verdict, "")
-
-
-def listed(words: Sequence[str]) -> str:
-    """Words joined as a list is said: "a", "a and b", "a, b and c"."""
-    if len(words) <= 1:
-        return "".join(words)
-    return ", ".join(words[:-1]) + " and " + words[-1]
 
 
 def cells(text: str) -> int:

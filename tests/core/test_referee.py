@@ -15,6 +15,7 @@ from karavan_core.games.karakum.state import Buy, DrawCard, Pay
 from karavan_core.referee import Change, Referee
 from karavan_core.saves import load_match
 from karavan_core.storage import SaveFile, SaveWriter
+from karavan_core.text import plural
 
 KARAKUM = get_game("karakum")
 JAIPUR = get_game("jaipur")
@@ -179,13 +180,25 @@ def test_with_two_humans_taking_back_past_the_other_needs_their_consent():
     assert referee.view(1).to_answer and not referee.view(0).to_answer
     with pytest.raises(IllegalAction, match="Nobody is waiting for your answer"):
         referee.answer(0, True)
+    # Bob is asked in a question of his own; the record (the host's console) says it.
+    assert referee.view(1).notice is None
+    assert referee.notice(None) == "Ann asks to take back their last decision."
     referee.answer(1, False)
     assert referee.request is None and referee.match.history == history
+    # Each is told in words what became of it, but never of their own doing.
+    assert referee.view(0).notice == "Bob declined: Ann's decision stands."
+    assert referee.view(1).notice is None
     assert referee.undo(0) is False
     referee.answer(1, True)
     assert referee.request is None
     assert len(referee.match.history) < len(history) and referee.to_move == 0
     assert [c.kind for c in heard] == ["request", "declined", "request", "undo"]
+    taken = plural(len(history) - len(referee.match.history), "decision")
+    assert referee.view(0).notice == f"Bob agreed: {taken} taken back."
+    assert referee.view(1).notice == f"Ann took back {taken}."
+    # The next change, whatever it is, has nothing to tell of a take-back.
+    play_one(referee, rng)
+    assert referee.view(0).notice is None and referee.view(1).notice is None
 
 
 def test_a_take_back_asked_for_is_void_once_anything_else_happens():

@@ -159,6 +159,10 @@ async def test_taking_back_a_revealing_decision_needs_the_other_player_to_agree(
         await bob.answer(False)
         await until(lambda: ann.update.takeback is None and ann.update.number == table.number)
         assert match.history == [peek] and match.takebacks == [0, 0]
+        # The asker is told in words; the one who declined is not told of their own answer.
+        assert ann.update.notice == "Bob declined: Ann's decision stands."
+        await until(lambda: bob.update.number == table.number)
+        assert bob.update.notice is None
         await ann.close()
         await bob.close()
 

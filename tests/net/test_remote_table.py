@@ -244,5 +244,14 @@ async def test_who_asked_to_take_back_sees_whom_it_waits_for(tmp_path):
             await until(lambda: bob.update.takeback is not None)
             await waiting(pilot, lambda: screen.driver.latest.takeback is not None)
             assert "Your take-back waits for Bob to agree" in visible_characters(app)
+            # Whatever Bob answers, Ann is told in words (the table alone would say little).
+            told = lambda words: any(n.message == words for n in app._notifications)  # noqa: E731
+            await bob.answer(False)
+            await waiting(pilot, lambda: told("Bob declined: Ann's decision stands."))
+            await pilot.press("u")
+            await until(lambda: bob.update.takeback is not None)
+            await bob.answer(True)
+            await waiting(pilot, lambda: told("Bob agreed: 2 decisions taken back."))
+            assert not match.history
         await ann.close()
         await bob.close()

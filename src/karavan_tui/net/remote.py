@@ -137,6 +137,8 @@ class RemoteTable(Driver):
         self.seats = seats
         if fresh:
             self.waiting = False
+            if update.notice:  # a take-back: said, or the table would change without a word
+                self.notify(printable(update.notice), title="Take-back")
         self._tell_presence(update)
         asked = update.takeback
         if self._asking is not None and (asked is None or self.viewer not in asked.waiting):
