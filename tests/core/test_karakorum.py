@@ -494,7 +494,20 @@ def test_final_cancelling_scores_axes_and_removes_small_expeditions():
     assert state.before_final == ((0, 4, 0), (2, 0, 29))
     assert "every expedition is cancelled" in text
     breakdown = dict(GAME.result(state).breakdown[1])
-    assert breakdown["Closed at the end"] == "red -2, yellow +1"
+    # Each expedition is said with how far its marker really moved (red stops at 0).
+    assert breakdown["Closed at the end"] == "yellow +1 (scored), red -2 (removed)"
+
+
+def test_the_breakdown_names_a_scoring_and_a_removal_that_cancel_out():
+    """Closing a three-axe red expedition (+3) and a lone red card (-3) leaves red where it
+    was: the game-over breakdown says both rather than "no change"."""
+    adam = (ex(R, 1, 2, 3), ex(R, 9))
+    state = placing(0, (), adam, deck=(), tracks=((10, 4, 0), (2, 0, 20)))
+    state = GAME.apply(state, S.Done())
+    assert state.step is Step.OVER and state.tracks[0] == (10, 4, 0)
+    breakdown = dict(GAME.result(state).breakdown[0])
+    assert breakdown["Closed at the end"] == "red +3 (scored), red -3 (removed)"
+    assert dict(GAME.result(state).breakdown[1])["Closed at the end"] == "no expedition to close"
 
 
 def test_final_cancelling_starts_with_the_new_active_player():

@@ -42,8 +42,12 @@ FORMAT_VERSION = 5
 MAX_DECISIONS = 100_000  # far beyond any real game: a longer list is not a save
 MAX_REVISION = 10**12  # changes at one table: far beyond any game, however often undone
 OPTIONS = frozenset({"first_player"})  # the options a game may be started with
-# State fields a format version introduced: a save of an older version lacks them.
-FIELDS_ADDED: dict[int, dict[str, frozenset[str]]] = {2: {"jaipur": frozenset({"known"})}}
+# State fields a format version introduced: a save of an older version lacks them.  Only
+# formats 1 and 2 stored positions, so a field added since is listed under 3.
+FIELDS_ADDED: dict[int, dict[str, frozenset[str]]] = {
+    2: {"jaipur": frozenset({"known"})},
+    3: {"karakorum": frozenset({"final_expeditions"})},  # kept since format 5
+}
 
 
 class SaveError(Exception):

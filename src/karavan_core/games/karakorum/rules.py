@@ -31,6 +31,7 @@ from karavan_core.games.karakorum.state import (
     Tracks,
 )
 from karavan_core.rng import Rng, fresh_rng, shuffle
+from karavan_core.text import listed
 from karavan_core.values import KeptByIdentity, copied, replace, replace_at
 
 ALL_CARDS: tuple[Card, ...] = tuple(
@@ -171,15 +172,39 @@ def _on_top(tracks: Tracks) -> bool:
     return all(t == C.TRACK_TOP for t in tracks)
 
 
-def _and(words: Sequence[str]) -> str:
-    words = list(words)
-    if len(words) <= 1:
-        return "".join(words)
-    return ", ".join(words[:-1]) + " and " + words[-1]
+def _closing(
+    tracks: Tracks, expeditions: Sequence[Expedition]
+) -> tuple[Tracks, list[tuple[Expedition, int]], bool]:
+    """One player's expeditions closed at the end of the game.
+
+    Those of 3+ cards score their axes first, then the smaller ones are removed at
+    the usual cost, unless the scoring put every marker on the top (an instant
+    win: nothing is removed).  Returns the tracks after, each expedition closed
+    with how far its marker actually moved (a marker stays within the track), and
+    whether the player reached the top of all three tracks.
+    """
+    moves: list[tuple[Expedition, int]] = []
+
+    def close(exp: Expedition, by: int) -> None:
+        nonlocal tracks
+        i = PEAK_INDEX[exp.color]
+        before = tracks[i]
+        tracks = _move(tracks, exp.color, by)
+        moves.append((exp, tracks[i] - before))
+
+    for exp in expeditions:
+        if len(exp.cards) >= C.MIN_SCORING_CARDS:
+            close(exp, exp.axes)
+    if _on_top(tracks):
+        return tracks, moves, True
+    for exp in expeditions:
+        if len(exp.cards) < C.MIN_SCORING_CARDS:
+            close(exp, -C.REMOVAL_PENALTY)
+    return tracks, moves, False
 
 
 def _cards(cards: Sequence[Card]) -> str:
-    return _and([f"the {card}" for card in cards])
+    return listed([f"the {card}" for card in cards])
 
 
 # -- the game ---------------------------------------------------------------------
@@ -627,19 +652,21 @@ class Karakorum(Game[KarakorumState, KarakorumObservation, Action]):
         three tracks still wins at once.
         """
         n = len(state.players)
-        state = evolve(state, before_final=state.tracks, current=state.active)
+        state = evolve(
+            state,
+            before_final=state.tracks,
+            final_expeditions=state.expeditions,
+            current=state.active,
+        )
         tracks, expeditions, discard = state.tracks, state.expeditions, state.discard
         for k in range(n):
             seat = (state.active + k) % n
-            mine = tracks[seat]
-            big = [e for e in expeditions[seat] if len(e.cards) >= C.MIN_SCORING_CARDS]
-            small = [e for e in expeditions[seat] if len(e.cards) < C.MIN_SCORING_CARDS]
-            for exp in big:
-                mine = _move(mine, exp.color, exp.axes)
-                discard += exp.cards
+            mine, closed, on_top = _closing(tracks[seat], expeditions[seat])
             tracks = replace_at(tracks, seat, mine)
-            if _on_top(mine):
-                expeditions = replace_at(expeditions, seat, tuple(small))
+            discard += tuple(card for exp, _ in closed for card in exp.cards)
+            left = tuple(exp for exp in expeditions[seat] if all(exp is not c for c, _ in closed))
+            expeditions = replace_at(expeditions, seat, left)
+            if on_top:
                 return evolve(
                     state,
                     tracks=tracks,
@@ -648,11 +675,6 @@ class Karakorum(Game[KarakorumState, KarakorumObservation, Action]):
                     step=Step.OVER,
                     instant_winner=seat,
                 )
-            for exp in small:
-                mine = _move(mine, exp.color, -C.REMOVAL_PENALTY)
-                discard += exp.cards
-            tracks = replace_at(tracks, seat, mine)
-            expeditions = replace_at(expeditions, seat, ())
         return evolve(
             state, tracks=tracks, expeditions=expeditions, discard=discard, step=Step.OVER
         )
@@ -691,7 +713,7 @@ class Karakorum(Game[KarakorumState, KarakorumObservation, Action]):
                     f"{peak.value.capitalize()} peak: {names[champs[i][0]]} leads at {best}."
                 )
             else:
-                who = _and([names[s] for s in champs[i]])
+                who = listed([names[s] for s in champs[i]])
                 notes.append(
                     f"{peak.value.capitalize()} peak: {who} tie at {best} and are "
                     f"{'both' if len(champs[i]) == 2 else 'all'} champions."
@@ -714,7 +736,7 @@ class Karakorum(Game[KarakorumState, KarakorumObservation, Action]):
             kept = [i for i in range(len(PEAKS)) if i != dropped]
             scores[seat] = sum(mine[i] for i in kept)
             sum_text = " + ".join(f"{PEAKS[i].value} {mine[i]}" for i in kept)
-            led_text = _and([PEAKS[i].value for i in led])
+            led_text = listed([PEAKS[i].value for i in led])
             rows.append(("Champion of", led_text))
             rows.append(("Marker dropped", f"{PEAKS[dropped].value} ({mine[dropped]})"))
             rows.append(("Score", f"{sum_text} = {scores[seat]}"))
@@ -727,7 +749,7 @@ class Karakorum(Game[KarakorumState, KarakorumObservation, Action]):
         best = max(scores[seat] for seat in contenders)
         winners = tuple(seat for seat in contenders if scores[seat] == best)
         if len(winners) > 1:
-            notes.append(f"{_and([names[w] for w in winners])} share the victory with {best}.")
+            notes.append(f"{listed([names[w] for w in winners])} share the victory with {best}.")
         else:
             notes.append(f"{names[winners[0]]} wins with {best}.")
         return Result(tuple(scores), winners, tuple(tuple(r) for r in lines), tuple(notes))
@@ -738,16 +760,9 @@ class Karakorum(Game[KarakorumState, KarakorumObservation, Action]):
             for i, peak in enumerate(PEAKS)
         ]
         if state.claimed[seat]:
-            rows.append(("Goals completed", _and([str(g) for g in state.claimed[seat]])))
+            rows.append(("Goals completed", listed([str(g) for g in state.claimed[seat]])))
         if state.before_final:
-            changes = [
-                f"{peak.value} {after - before:+d}"
-                for peak, before, after in zip(
-                    PEAKS, state.before_final[seat], state.tracks[seat], strict=True
-                )
-                if after != before
-            ]
-            rows.append(("Closed at the end", ", ".join(changes) or "no change"))
+            rows.append(("Closed at the end", _closing_words(state, seat)))
         return rows
 
     # -- information ----------------------------------------------------------------------
@@ -783,7 +798,11 @@ class Karakorum(Game[KarakorumState, KarakorumObservation, Action]):
     ) -> KarakorumState:
         deck = list(unseen)
         shuffle(rng, deck)
-        return copied(KarakorumState, obs, rng=fresh_rng(rng), deck=tuple(deck))
+        # The expeditions closed at the end are kept for the result's words only: a game
+        # still to be played has none (the observation leaves them out).
+        return copied(
+            KarakorumState, obs, rng=fresh_rng(rng), deck=tuple(deck), final_expeditions=()
+        )
 
     def _unseen(self, obs: KarakorumObservation) -> tuple[Card, ...]:
         """The summit cards out of ``obs``'s sight, in ``ALL_CARDS`` order."""
@@ -916,3 +935,26 @@ class Karakorum(Game[KarakorumState, KarakorumObservation, Action]):
 
 
 GAME = Karakorum()
+
+
+def _closing_words(state: KarakorumState, seat: int) -> str:
+    """How ``seat``'s expeditions moved its markers as the game ended, one by one.
+
+    Each is said, even where a scoring and a removal on the same track cancel out.
+    """
+    if not state.final_expeditions:  # a position rebuilt from an observation leaves them out
+        changes = [
+            f"{peak.value} {after - before:+d}"
+            for peak, before, after in zip(
+                PEAKS, state.before_final[seat], state.tracks[seat], strict=True
+            )
+            if after != before
+        ]
+        return ", ".join(changes) or "no change"
+    _, closed, _ = _closing(state.before_final[seat], state.final_expeditions[seat])
+    words = [
+        f"{exp.color.value} {moved:+d} "
+        + ("(scored)" if len(exp.cards) >= C.MIN_SCORING_CARDS else "(removed)")
+        for exp, moved in closed
+    ]
+    return ", ".join(words) or "no expedition to close"

@@ -100,6 +100,7 @@ class KarakorumState(UntilOverStep, State):
     round: int = 0  # rounds completed
     instant_winner: int | None = None  # reached the top of all three tracks
     before_final: tuple[Tracks, ...] = ()  # the tracks before the final cancelling
+    final_expeditions: tuple[tuple[Expedition, ...], ...] = ()  # the expeditions it closed
 
 
 @frozen
