@@ -50,9 +50,17 @@ class PlayersZone(Widget):
         obs, g = self.data.obs, self.data.g
         room = self.content_size.width or 10_000
         roomy = roomy_lines(obs, room, g)
-        if len(roomy.plain.splitlines()) <= self.content_size.height:
+        rows = self.content_size.height
+        if len(roomy.plain.splitlines()) <= rows:
             return roomy
-        return compact_lines(obs, room, g)
+        # A status line of two rows takes one from the zone: a rival's goods seen in hand
+        # join the line of their tokens rather than fall off the bottom, as few as need to.
+        rivals = sum(seat != obs.player for seat in range(len(obs.players)))
+        for joined in range(rivals + 1):
+            compact = compact_lines(obs, room, g, joined)
+            if len(compact.plain.splitlines()) <= rows:
+                break
+        return compact
 
 
 def heading(obs: JaipurObservation, seat: int, width: int, g: Glyphs) -> Text:
@@ -67,8 +75,9 @@ def herd(obs: JaipurObservation, seat: int) -> Text:
     return Text(f"{LETTERS[Card.CAMEL]}{obs.herds[seat]}", style=COLOURS[Card.CAMEL])
 
 
-def compact_lines(obs: JaipurObservation, room: int, g: Glyphs) -> Text:
-    """Two lines per player (three under a rival), each fitted to ``room`` cells."""
+def compact_lines(obs: JaipurObservation, room: int, g: Glyphs, joined: int = 0) -> Text:
+    """Two lines per player, three under a rival but the first ``joined`` of them, each line
+    fitted to ``room`` cells."""
     # Long names are cut so that each line fits a narrow zone (the Scores panel has them whole).
     width = min(widest(obs.players), max(4, room - 32))  # cells: an emoji takes two
     text = Text()
@@ -80,8 +89,15 @@ def compact_lines(obs: JaipurObservation, room: int, g: Glyphs) -> Text:
         text.append(f"  {plural(seals, 'seal')}", style="bold" if seals else "")
         text.append(f" {g.sep} {plural(obs.hand_sizes[seat], 'card')}")
         text.append(f" {g.sep} herd ").append_text(herd(obs, seat)).append("\n")
-        text.append_text(takings(obs, seat, seat == obs.player, room, g))
-        if seat != obs.player:
+        if seat == obs.player:
+            text.append_text(takings(obs, seat, True, room, g))
+        elif joined > 0:
+            joined -= 1
+            held = seen(obs.known[seat], f" {g.sep} seen")
+            text.append_text(takings(obs, seat, False, max(1, room - held.cell_len), g))
+            text.append_text(held)
+        else:
+            text.append_text(takings(obs, seat, False, room, g))
             text.append("\n").append_text(seen(obs.known[seat]))
     return text
 
@@ -118,9 +134,9 @@ def roomy_lines(obs: JaipurObservation, room: int, g: Glyphs) -> Text:
     return Text("\n").join(lines)
 
 
-def seen(known: Sequence[int]) -> Text:
+def seen(known: Sequence[int], label: str = "  seen in hand") -> Text:
     """The goods a rival was seen to take and still holds: all anyone can remember."""
-    text = Text("  seen in hand:", style="dim")
+    text = Text(f"{label}:", style="dim")
     if not any(known):
         return text.append(" nothing", style="dim")
     for good, count in zip(GOODS, known, strict=True):
@@ -196,8 +212,8 @@ def takings(obs: JaipurObservation, seat: int, own: bool, room: int, g: Glyphs) 
     chips.append(tails[0])
     if chips.cell_len <= room:
         return chips
-    tokens = f" ({plural(len(won), 'token')})"
-    sums = [f"  goods {goods}{tokens} {sep} {tail}" for tail in tails[:2]]
+    tokens = f"goods {goods} ({plural(len(won), 'token')})" if won else "no goods tokens"
+    sums = [f"  {tokens} {sep} {tail}" for tail in tails[:2]]
     sums += [f"  goods {goods} {sep} {tail}" for tail in tails[1:]]
     line = next((line for line in sums if cells(line) <= room), sums[-1])
     return Text(cut(line, room, g.ellipsis))
