@@ -18,7 +18,7 @@ from karavan_tui.screens.table import TableScreen
 from karavan_tui.tables.marking import Marks
 from karavan_tui.widgets.cards import CardRow
 
-from .helpers import game_screen, running, seeded_match, settle, start_with
+from .helpers import game_screen, running, seeded_match, settle, start_with, visible_characters
 from .test_snapshots import SIZES, snap_table, steady
 
 
@@ -74,11 +74,37 @@ async def test_a_jaipur_exchange_is_made_by_marking_cards_refused_until_it_is_wh
         marked = [card for card in hand.cards if card.has_class("-marked")]
         assert marked
         for card in marked:
-            assert str(card.render()).splitlines()[1] == f" give {card.face.text[-1]}"
+            label = str(card.render()).splitlines()[1]
+            assert label.strip() == f"give {card.face.text[-1]}" and len(label) == 7
+        assert_labels_apart(app, hand)
         await pilot.press("enter")
         await settle(pilot, app)
         assert match.history[0] == exchange
         assert not table.marking
+
+
+def assert_labels_apart(app, hand) -> None:
+    """The hand's second lines, read across the screen, keep a blank between the cards' words."""
+    region = hand.content_region
+    row = visible_characters(app).splitlines()[region.y + 1][region.x : region.right]
+    words = [word for card in hand.cards for word in card.face.text.splitlines()[1].split()]
+    assert row.split() == words, row
+
+
+def test_a_pile_marked_to_give_leaves_a_blank_before_a_name_that_fills_its_card():
+    """Spice marked, leather not: "give 1 leather", not "give 1leather"; and the herd's
+    label after the leather keeps its blank in front ("leather give 2")."""
+    from karavan_tui.glyphs import glyphs
+    from karavan_tui.tables.jaipur.zones import HandData, HandZone
+
+    match = seeded_match("jaipur", "Ann,bot:random", seed=5, first=0)
+    obs = match.view(0)
+    giving = tuple(1 if good is Card.SPICE else 0 for good in GOODS)
+    data = HandData(obs, frozenset(), glyphs(False), giving, giving_camels=2)
+    seconds = [face.text.splitlines()[1] for face in HandZone._goods(data, obs.hand)]
+    seconds.append(HandZone._herd(data, 3).text.splitlines()[1])
+    assert seconds[GOODS.index(Card.SPICE)] == "give 1 "
+    assert "".join(seconds[-3:]) == "give 1 leather give 2"
 
 
 async def test_escape_clears_the_marks_and_a_camel_cannot_be_marked_to_take(tmp_path):

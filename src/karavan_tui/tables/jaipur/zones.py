@@ -50,6 +50,7 @@ COLOURS: dict[Card, str] = {
     Card.CAMEL: "bold black on #d9b77e",
 }
 TICK = "+"  # marks a market card to take in an exchange
+CARD_CELLS = 7  # a card's width where the hand's cards stand side by side (jaipur.tcss)
 
 
 def times(g: Glyphs) -> str:
@@ -83,14 +84,15 @@ class MarketData:
     previous: tuple[Card | None, ...] | None = None  # the places as they were at ``before``
 
 
-def give_label(count: int) -> str:
+def give_label(count: int, before_full: bool = False) -> str:
     """How many cards of a pile are marked to give, as a card's second line.
 
     Seven cells, like the widest goods' names: at 80x24 the hand's cards stand side
-    by side without a gap, and a label one cell shorter is centred against the card
-    before it ("leathergive 2").
+    by side without a gap.  Its blank cell faces the card before it ("leather give 2"),
+    or the card after it where that one's name fills its seven (``before_full``:
+    "give 1 leather").
     """
-    return f" give {count}"
+    return f"give {count} " if before_full else f" give {count}"
 
 
 class MarketZone(CardRow):
@@ -276,6 +278,14 @@ class HandZone(HiddenHand):
     def _goods(data: HandData, hand: Sequence[int]) -> list[CardFace]:
         """One card per good: how many are held, and how many are marked to give."""
         sellable = {action.good for action in data.legal if isinstance(action, Sell)}
+        giving = data.giving or (0,) * len(GOODS)
+
+        def full(index: int) -> bool:
+            """Whether the good at ``index`` shows a name that fills its card's width."""
+            return (
+                index < len(GOODS) and not giving[index] and len(noun(GOODS[index])) >= CARD_CELLS
+            )
+
         shown = []
         piles, ellipsis = data.obs.goods_piles, data.g.ellipsis
         for good, count in zip(GOODS, hand, strict=True):
@@ -285,8 +295,8 @@ class HandZone(HiddenHand):
             elif good not in sellable:
                 classes += " -off"
             tip = f"Sell {noun(good)} ({count} in hand)" if count else f"No {noun(good)} in hand"
-            given = data.giving[good.index] if data.giving else 0
-            second = give_label(given) if given else noun(good)
+            given = giving[good.index]
+            second = give_label(given, full(good.index + 1)) if given else noun(good)
             if given:
                 classes += " -marked"
             face = f"{LETTERS[good]} {times(data.g)}{count}\n{second}"
