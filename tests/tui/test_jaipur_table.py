@@ -74,7 +74,9 @@ async def press_card(pilot, row_id: str, index: int) -> None:
     await focus_row(pilot, row_id)
     row = pilot.app.screen.focused
     step = "right" if index > row.cursor else "left"
-    for _ in range(abs(index - row.cursor)):
+    for _ in range(abs(index - row.cursor)):  # fewer presses where it passes over empty piles
+        if row.cursor == index:
+            break
         await pilot.press(step)
     assert row.cursor == index
     await pilot.press("enter")
@@ -395,7 +397,7 @@ async def test_the_round_zone_shows_every_line_of_both_players_at_80x24(tmp_path
 
     match = Match(get_game("jaipur"), [Seat("Ann"), Seat("Bob", "bot", "hard")], 7)
     match.states[0] = decisive_jaipur()
-    async with running(tmp_path, match) as (app, _pilot):
+    async with running(tmp_path, match) as (app, pilot):
         players = game_screen(app).query_one("#players")
         lines = str(players.render()).splitlines()
         room = players.content_region
@@ -404,6 +406,16 @@ async def test_the_round_zone_shows_every_line_of_both_players_at_80x24(tmp_path
         assert "30 so far" in lines[1] and lines[4].strip() == "seen in hand: S2"
         drawn = visible_characters(app)
         assert "seen in hand: S2" in drawn and "so far" in drawn
+        # A prompt of two rows takes a row from the zone: the goods seen in the rival's
+        # hand join the line of his tokens instead of falling off the bottom.
+        screen = game_screen(app)
+        screen.query_one("#status").show("Ann: " + "a long prompt " * 8, False, "", screen.glyphs)
+        await pilot.pause()
+        assert screen.query_one("#status").size.height == 2
+        lines = str(players.render()).splitlines()
+        assert len(lines) == 4 and len(lines) <= players.content_region.height
+        assert lines[3].endswith(f"{screen.glyphs.sep} seen: S2"), lines
+        assert all(cell_len(line) <= room.width for line in lines), lines
 
 
 @pytest.mark.slow
@@ -515,3 +527,23 @@ async def test_the_rules_explain_what_the_table_abbreviates(tmp_path):
         text = app.screen.query_one("#jaipur").query_one("Markdown").source
         assert "**K**" in text and "herd K3" in text
         assert "sold D3 G2 L2" in text and "seen in hand" in text
+
+
+async def test_the_cursor_passes_over_the_piles_of_none_in_the_hand(tmp_path):
+    """The hand shows every good, "C ×0" included: the arrows pass over those, as over
+    empty places elsewhere, and the cursor does not start on one."""
+    match = jaipur_match("Ann,bot:random")
+    hand = match.view(0).hand
+    assert hand is not None and 0 in hand
+    async with running(tmp_path, match) as (_app, pilot):
+        await focus_row(pilot, "hand-row")
+        row = pilot.app.screen.focused
+        held = [i for i, count in enumerate(hand) if count] + [len(hand)]  # and the herd
+        if match.view(0).herds[0] == 0:
+            held.pop()
+        await pilot.press("home")
+        visited = [row.cursor]
+        for _ in range(len(hand) + 1):
+            await pilot.press("right")
+            visited.append(row.cursor)
+        assert sorted(set(visited)) == held

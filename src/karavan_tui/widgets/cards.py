@@ -61,8 +61,8 @@ class CardFace:
 
     @property
     def empty(self) -> bool:
-        """Whether this is a place with no card in it."""
-        return "-empty" in self.classes.split()
+        """Whether this is a place with no card in it (a pile of none counts: "C ×0")."""
+        return bool({"-empty", "-none"} & set(self.classes.split()))
 
 
 class Card(Static):
@@ -183,6 +183,10 @@ class CardRow(Horizontal, can_focus=True):
                 return
         if here is None or (key is not None and here.key != key and not here.open):
             self.cursor = nearest_open(faces, self.cursor)
+        elif here.empty:  # its pile ran out (a good all sold): to the nearest card there is
+            there = [i for i, face in enumerate(faces) if face is not None and not face.empty]
+            if there:
+                self.cursor = min(there, key=lambda i: (abs(i - self.cursor), i))
 
     def point_at(self, index: int) -> None:
         """Put the cursor on card ``index`` (or the nearest shown one if it is hidden)."""
@@ -204,8 +208,8 @@ class CardRow(Horizontal, can_focus=True):
     def _reachable(self, index: int) -> bool:
         """Whether the arrows stop on card ``index``: shown, and not an empty place.
 
-        An empty place holds nothing to act on, and Enter there did nothing at all; a
-        dimmed card stops the cursor (Enter on it says why it cannot be played).
+        An empty place (or a pile of none) holds nothing to act on; a dimmed card
+        stops the cursor (Enter on it says why it cannot be played).
         """
         card = self.cards[index]
         return bool(card.display) and not (card.face is not None and card.face.empty)
