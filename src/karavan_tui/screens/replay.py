@@ -162,11 +162,15 @@ class Replay(Driver):
 
     # -- keys ---------------------------------------------------------------------
     def allows(self, name: str) -> bool | None:
-        """Face up only once the game is over; another viewer only if there is one."""
+        """Face up only once the game is over; another viewer only if there is one.
+
+        Neither changes while the replay is open, so a key that cannot work is not
+        offered at all rather than greyed (a greyed key did nothing, without a word).
+        """
         if name == "face_up":
-            return True if self.over else None
+            return self.over
         if name == "viewer":
-            return True if len(self.viewers) > 1 else None
+            return len(self.viewers) > 1
         return True
 
     def do_step(self, step: int) -> None:
