@@ -7,6 +7,7 @@ it the same way, from an :class:`~karavan_tui.config.AppConfig`.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -407,8 +408,11 @@ class KaravanApp(Karavan):
 
         self.push_screen(JoinScreen(), joined)
 
-    def action_load(self) -> None:
-        """Show the saved games."""
+    def action_load(self, selected: Path | None = None) -> None:
+        """Show the saved games (``selected`` highlighted, if it is among them).
+
+        A review or a replay opened from here comes back here when it is closed.
+        """
 
         def chosen(picked: tuple[str, Path] | None) -> None:
             if picked is None:
@@ -422,45 +426,51 @@ class KaravanApp(Karavan):
             except SaveError as error:
                 self.notify(str(error), title="Cannot open", severity="error")
                 return
+            back = partial(self.action_load, path)
             if how == "review":
-                self.show_review(match)
+                self.show_review(match, back)
             else:
-                self.show_replay(match)
+                self.show_replay(match, back=back)
 
-        self.push_screen(SavesScreen(self.config.saves_dir), chosen)
+        self.push_screen(SavesScreen(self.config.saves_dir, selected), chosen)
 
-    def show_review(self, match: Match) -> None:
-        """Open the review of ``match``'s human players.
+    def show_review(self, match: Match, back: Callable[[], None] | None = None) -> None:
+        """Open the review of ``match``'s human players; ``back`` is called once it closes.
 
         A game in progress with several humans is reviewed one player at a time,
         behind the curtain: each decision is told in its player's own words.
         """
+        closed = _then(back)
         humans = list(match.humans)
         if not humans:
             self.notify("Only bots played this game: there is nobody to review.")
             return
         if match.is_over() or len(humans) == 1:
-            self.push_screen(ReviewScreen(match, humans))
+            self.push_screen(ReviewScreen(match, humans), closed)
             return
 
         def picked(index: int | None) -> None:
             if index is None:
+                closed(None)
                 return
             seat = humans[index]
 
             def lifted(_: object) -> None:
-                self.push_screen(ReviewScreen(match, [seat]))
+                self.push_screen(ReviewScreen(match, [seat]), closed)
 
             self.push_screen(CurtainScreen(match.seats[seat].name, at_table=False), lifted)
 
         names = [match.seats[seat].name for seat in humans]
         self.push_screen(ChoiceScreen("The game is in progress: whose review?", names), picked)
 
-    def show_replay(self, match: Match, position: int = 0) -> None:
-        """Step through ``match`` from ``position`` (as its only human saw it, if it has one)."""
+    def show_replay(
+        self, match: Match, position: int = 0, back: Callable[[], None] | None = None
+    ) -> None:
+        """Step through ``match`` from ``position`` (as its only human saw it, if it has one);
+        ``back`` is called once it closes."""
         humans = list(match.humans)
         viewer = humans[0] if len(humans) == 1 else None
-        self.push_screen(TableScreen(Replay(match, position, viewer)))
+        self.push_screen(TableScreen(Replay(match, position, viewer)), _then(back))
 
     def action_rules(self) -> None:
         """Show the rules (of the open game, if any)."""
@@ -537,3 +547,13 @@ def create_app(
     """Build the app from ``config``, optionally opening ``start`` (a match and its save
     file) or the lesson of the game called ``lesson``."""
     return KaravanApp(config, start, lesson)
+
+
+def _then(back: Callable[[], None] | None) -> Callable[[object], None]:
+    """A screen's result callback that calls ``back`` (if any), whatever the result."""
+
+    def closed(_: object) -> None:
+        if back is not None:
+            back()
+
+    return closed

@@ -14,6 +14,7 @@ from karavan_core.games.jaipur.components import Card
 from karavan_core.games.jaipur.state import Sell, TakeGood
 from karavan_tui.modals.choice import ChoiceScreen
 from karavan_tui.modals.curtain import CurtainScreen
+from karavan_tui.modals.saves import SavesScreen
 from karavan_tui.screens.game_over import GameOverScreen
 from karavan_tui.screens.review import ReviewScreen
 from karavan_tui.screens.table import TableScreen
@@ -249,6 +250,8 @@ async def test_a_replay_of_a_game_in_progress_shows_each_player_only_their_own_c
         assert replay.driver.viewer is None and replay.driver.viewers == [None, 0, 1]
         await pilot.press("f")  # not before the end
         assert not replay.driver.face_up
+        keys = " ".join(str(key.render()) for key in replay.query("FooterKey"))
+        assert "Face up" not in keys and "Next" in keys  # not offered, rather than greyed
         await pilot.press("right", "right", "right")
         await pilot.press("v")  # to Ann's view: behind the curtain first
         await pilot.pause()
@@ -286,14 +289,18 @@ async def test_review_and_replay_open_from_the_load_dialog(tmp_path):
         await pilot.press("p")
         await pilot.pause()
         assert isinstance(app.screen, TableScreen) and app.screen.driver.viewer == 0
-        await pilot.press("escape", "escape")
-        await pilot.pause()
-        await pilot.press("l")
+        await pilot.press("escape", "escape")  # the replay, then the review: back to the saves
         await settle(pilot, app)
         await pilot.pause(0.2)
+        assert isinstance(app.screen, SavesScreen)
         await pilot.press("p")
         await pilot.pause()
         assert isinstance(app.screen, TableScreen) and app.screen.driver.position == 0
+        await pilot.press("escape")
+        await settle(pilot, app)
+        await pilot.pause(0.2)
+        assert isinstance(app.screen, SavesScreen)
+        assert app.screen.query_one("OptionList").highlighted == 0
 
 
 async def test_a_review_of_a_hot_seat_game_in_progress_is_one_player_behind_the_curtain(tmp_path):

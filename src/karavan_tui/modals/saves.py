@@ -57,9 +57,10 @@ class SavesScreen(ModalScreen[tuple[str, Path] | None]):
     SavesScreen #saves-note { color: $text-muted; width: 100%; }
     """
 
-    def __init__(self, folder: Path) -> None:
+    def __init__(self, folder: Path, selected: Path | None = None) -> None:
         super().__init__()
         self.folder = folder
+        self.selected = selected  # the save to highlight once listed (back from its replay)
         self.saves: list[SaveSummary] = []
         self.reading = True
 
@@ -108,7 +109,8 @@ class SavesScreen(ModalScreen[tuple[str, Path] | None]):
             )
             listing.add_option(Option(entry))
         if saves:
-            listing.highlighted = 0
+            paths = [save.path for save in saves]
+            listing.highlighted = paths.index(self.selected) if self.selected in paths else 0
         note = "Enter opens, v reviews, p replays, d deletes, Esc goes back."
         if not saves:
             note = "No saved games yet. Esc goes back."
