@@ -17,6 +17,7 @@ from karavan_tui.screens.game_over import GameOverScreen
 from karavan_tui.screens.lesson import LESSON_REFUSAL, LessonPlay
 from karavan_tui.screens.table import TableScreen
 from karavan_tui.screens.title import TitleScreen
+from karavan_tui.widgets.cards import CardRow
 from karavan_tui.widgets.lesson import LessonPanel
 from karavan_tui.widgets.side import StatusLine
 
@@ -230,6 +231,26 @@ def test_old_settings_files_load_and_lesson_progress_is_checked(tmp_path):
     assert Settings.load(path).lessons == {"jaipur": 3}
     path.write_text(json.dumps({"lessons": [1, 2]}))
     assert Settings.load(path).lessons == {}
+
+
+async def test_a_lesson_step_starts_with_the_cursor_on_its_card_and_tab_stays_on_cards(
+    tmp_path,
+):
+    """At each step the cursor is on the card the lesson marks, so Enter plays it; Tab
+    goes round the rows of cards only (the lesson's panel was a stop where Enter did
+    nothing)."""
+    app = make_app(tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        app.settings.lessons["jaipur"] = 3
+        app.open_lesson("jaipur")
+        await settle(pilot, app)
+        row = app.screen.focused
+        assert isinstance(row, CardRow) and row.cards[row.cursor].has_class("-hinted")
+        for _ in range(6):
+            await pilot.press("tab")
+            assert isinstance(app.screen.focused, CardRow), app.screen.focused
+        assert not app.screen.query_one(LessonPanel).can_focus
 
 
 def test_a_lesson_step_at_80x24(snap_compare, tmp_path):

@@ -117,8 +117,11 @@ class LessonPlay(LocalPlay):
             screen.redraw()
             return
         self.play_script()
-        if self.expected() and self.match.to_move == LEARNER:
+        expected = self.expected()
+        if expected and self.match.to_move == LEARNER:
             super().advance()  # the learner decides: the table as usual
+            if screen.is_on_top():  # the cursor on the card to use: Enter plays it
+                self.table.mark_hint(expected[0], point=True)
         else:
             screen.redraw()
         self.tell()

@@ -34,6 +34,10 @@ class LessonPanel(VerticalScroll):
     LessonPanel > Static { height: auto; }
     """
 
+    # Not a stop of Tab: Enter there did nothing, and the arrows belong to the cards.  Its
+    # own keys scroll it (and the mouse wheel) wherever the focus is.
+    can_focus = False
+
     def compose(self) -> ComposeResult:
         """The text."""
         yield Static("", id="lesson-text")
