@@ -12,7 +12,7 @@ from karavan_core.games.jaipur.state import Exchange
 from karavan_core.games.karakorum.state import Place, Reveal, Step, Take
 from karavan_core.games.karakum.components import RESOURCES
 from karavan_core.games.karakum.rules import payments, price
-from karavan_core.games.karakum.state import Buy, DrawCard, Pay
+from karavan_core.games.karakum.state import Buy, DrawCard, Pay, TakeCard
 from karavan_tui.modals.choice import ChoiceScreen
 from karavan_tui.screens.table import TableScreen
 from karavan_tui.tables.marking import Marks
@@ -504,6 +504,18 @@ async def test_a_karakum_card_drawn_from_the_deck_is_named_to_the_drawer(tmp_pat
         )
         notes = [note for note in app._notifications if note.title == "From the deck"]
         assert [note.message for note in notes] == [f"You drew {named} from the deck."]
+
+
+async def test_a_karakum_face_up_card_replaced_by_its_twin_is_not_called_a_blind_draw(tmp_path):
+    """Seed 1: the card that refills the first face-up place is the same resource as the one
+    taken, so the row looks unchanged, as after a blind draw; no note says one was drawn."""
+    match = seeded_match("karakum", "Ann,bot:random", seed=1, first=0)
+    assert match.game.apply(match.state, TakeCard(0)).row == match.state.row
+    async with running(tmp_path, match, notifications=True) as (app, pilot):
+        await pilot.press("home", "right", "enter")  # the first face-up card, after the deck
+        await settle(pilot, app)
+        assert match.history[0] == TakeCard(0)
+        assert not [note for note in app._notifications if note.title == "From the deck"]
 
 
 def unaffordable_camel():

@@ -138,6 +138,9 @@ class TableView(Vertical, Generic[O]):
         # True while the table shows the players something to read first (a round
         # summary): the game screen starts no bot until it is False again.
         self.pauses_play = False
+        # The last gesture this table played (undo and redo play none): what the player
+        # did, where a change on the table could mean more than one thing.
+        self.played: tuple[Action, ...] = ()
 
     @property
     def obs(self) -> O:
@@ -172,6 +175,11 @@ class TableView(Vertical, Generic[O]):
             return None
         return view
 
+    def decide(self, *actions: Action) -> bool:
+        """Play ``actions`` as one gesture through the host, and remember them."""
+        self.played = actions
+        return self.host.decide(*actions)
+
     def ask(
         self,
         title: str,
@@ -192,7 +200,7 @@ class TableView(Vertical, Generic[O]):
         self.host.choose(
             title,
             words,
-            lambda index: self.host.decide(*before, choices[index]),
+            lambda index: self.decide(*before, choices[index]),
             highlight=highlight,
         )
 
@@ -203,7 +211,7 @@ class TableView(Vertical, Generic[O]):
         Buy, then Pay): then the table goes on with that gesture as if its card had
         been chosen, so that the move list never plays half a gesture.
         """
-        self.host.decide(action)
+        self.decide(action)
 
     def news_weight(self, action: Action) -> int:
         """How telling another player's decision is, for the news line over the table.
@@ -216,7 +224,7 @@ class TableView(Vertical, Generic[O]):
     def perform(self, outcome: Outcome | None) -> None:
         """Carry out what a gesture came to: play it, open its picker, or say why not."""
         if isinstance(outcome, Play):
-            self.host.decide(*outcome.actions)
+            self.decide(*outcome.actions)
         elif isinstance(outcome, Ask):
             self.ask(outcome.title, outcome.options, outcome.labels, before=outcome.before)
         elif isinstance(outcome, Pick):
@@ -240,7 +248,7 @@ class TableView(Vertical, Generic[O]):
         """
         reason = self.host.check(*actions)
         if reason is None:
-            self.host.decide(*actions)
+            self.decide(*actions)
             return
         self.notify(f"{reason} {more}".strip(), title="Not allowed", severity="warning")
 
@@ -279,7 +287,7 @@ class TableView(Vertical, Generic[O]):
             self.refuse(marked.actions)
             return
         self.forget_marks()
-        self.host.decide(*marked.actions)
+        self.decide(*marked.actions)
 
     def action_clear_marks(self) -> None:
         """Forget the marks (Esc), unless they must stay (then say why)."""

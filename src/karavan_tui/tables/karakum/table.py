@@ -12,7 +12,7 @@ from typing import Any
 from textual.binding import Binding
 
 from karavan_core.engine import Action
-from karavan_core.games.karakum.state import Buy, KarakumObservation, Step
+from karavan_core.games.karakum.state import Buy, KarakumObservation, Step, TakeCard
 from karavan_tui.tables.base import CLEAR_MARKS, TableView, View, table_stylesheet
 from karavan_tui.tables.karakum import gestures
 from karavan_tui.tables.karakum.gestures import Payment
@@ -62,6 +62,10 @@ class KarakumTable(TableView[KarakumObservation]):
         seen = self.last_seen
         drawn = gestures.drawn_blind(seen, obs) if seen else None
         self.last_seen = obs
+        if any(isinstance(action, TakeCard) for action in self.played):
+            # A face-up card taken whose place was refilled with the same resource looks
+            # the same as a card drawn blind: the table knows which it played.
+            drawn = None
         if seen is not None and drawn is not None and view.playing:
             # A second card drawn blind in a turn (the draw may end it: the turn is the one
             # it was drawn in): the note names both, and replaces the first.
