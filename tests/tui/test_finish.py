@@ -488,6 +488,29 @@ def test_the_rules_name_only_keys_the_game_over_screen_has(name):
     assert named and named <= bound, (named, bound)
 
 
+async def test_the_keys_scroll_a_game_over_longer_than_the_screen(tmp_path):
+    """Four players at 80x24: the chart's key is below the edge; the focus is on the
+    buttons, yet PgDn (or Down) scrolls the outcome to it, and Home back to the winners."""
+    match = seeded_match("karakum", "Ann,bot:random,bot:random,bot:random")
+    rng = random.Random(1)
+    while not match.is_over():
+        match.play(rng.choice(match.legal_actions()))
+    async with running(tmp_path, size=(80, 24)) as (app, pilot):
+        await app.push_screen(GameOverScreen(match))
+        await pilot.pause()
+        assert isinstance(app.screen.focused, Button)
+        key = "Random bot 4"  # the chart's key names every player
+        assert "wins" in visible_characters(app).splitlines()[1]
+        assert not any(line.startswith(" •") for line in visible_characters(app).splitlines())
+        await pilot.press("pagedown")
+        await pilot.pause()
+        shown = visible_characters(app).splitlines()
+        assert any(line.startswith(" •") and key in line for line in shown), shown
+        await pilot.press("home")
+        await pilot.pause()
+        assert "wins" in visible_characters(app).splitlines()[1]
+
+
 @pytest.mark.parametrize("game", [game.name for game in all_games()])
 async def test_the_game_over_buttons_are_in_sight_at_80x24_however_long_the_outcome(tmp_path, game):
     """Karakorum's outcome (a sentence per peak, then the breakdown) is longer than 80x24

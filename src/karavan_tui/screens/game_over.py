@@ -64,7 +64,21 @@ def outcome_body(
 
 
 class OverScreen(Screen[T]):
-    """A game-over screen's layout: the outcome (scrolled if long) above a row of buttons."""
+    """A game-over screen's layout: the outcome (scrolled if long) above a row of buttons.
+
+    The focus stays on the buttons, so the keys that scroll are the screen's own:
+    where the outcome is longer than the screen (four players at 80x24), the chart's
+    key is one PgDn or Down away.
+    """
+
+    BINDINGS = [
+        Binding("down", "scroll_over('down')", "Scroll down", show=False),
+        Binding("up", "scroll_over('up')", "Scroll up", show=False),
+        Binding("pagedown", "scroll_over('page_down')", "Page down", show=False),
+        Binding("pageup", "scroll_over('page_up')", "Page up", show=False),
+        Binding("home", "scroll_over('home')", "Top", show=False),
+        Binding("end", "scroll_over('end')", "Bottom", show=False),
+    ]
 
     DEFAULT_CSS = """
     OverScreen #over { padding: 0 1; align-horizontal: center; }
@@ -81,6 +95,11 @@ class OverScreen(Screen[T]):
     /* As wide as their words: five fit 80 columns. */
     OverScreen Button { margin-right: 2; width: auto; min-width: 0; }
     """
+
+    def action_scroll_over(self, how: str) -> None:
+        """Scroll the outcome: ``down``, ``up``, ``page_down``, ``page_up``, ``home``, ``end``."""
+        over = self.query_one("#over", VerticalScroll)
+        getattr(over, f"scroll_{how}")(animate=False)
 
 
 class GameOverScreen(OverScreen[str]):
