@@ -72,6 +72,36 @@ def price(market: Sequence[Camel | None], slot: int) -> int:
     return camel.value + (C.TAX if taxed else 0)
 
 
+def _payment_fault(state: KarakumState, cards: Hand) -> str | None:
+    """Why ``cards`` does not pay exactly for the camel being bought (``None``: it does)."""
+    assert state.slot is not None
+    camel = state.market[state.slot]
+    assert camel is not None
+    hand = state.hands[state.current]
+    if len(cards) != len(hand) or any(n < 0 or n > h for n, h in zip(cards, hand, strict=True)):
+        return "You do not hold those cards."
+    own = camel.color.index
+    pairs = 0
+    for i in range(len(C.GOODS)):
+        if i != own:
+            if cards[i] % 2:
+                good = RESOURCES[i]
+                return (
+                    f"{good.good.capitalize()} pays for the {camel} only in pairs (two alike "
+                    f"make a unit), and this payment holds {good.counted(cards[i])}."
+                )
+            pairs += cards[i] // 2
+    paid, cost = cards[own] + cards[GOLD_INDEX] + pairs, price(state.market, state.slot)
+    if paid == cost:
+        return None
+    tax = f", {C.TAX} of them tax" if cost > camel.value else ""
+    return (
+        f"That payment gives {plural(paid, 'unit')}, and the {camel} costs exactly "
+        f"{plural(cost, 'unit')}{tax} (one {camel.color.good} or one gold is a unit, and so "
+        "are two alike of another good)."
+    )
+
+
 def taxed_color(market: Sequence[Camel | None]) -> Res | None:
     """The colour that pays the tax now (that of the camel next to the deck)."""
     return None if market[0] is None else market[0].color
@@ -338,20 +368,7 @@ class Karakum(Game[KarakumState, KarakumObservation, Action]):
 
     def _pays(self, state: KarakumState, cards: Hand) -> bool:
         """Whether ``cards`` is a valid payment for the camel being bought."""
-        assert state.slot is not None
-        camel = state.market[state.slot]
-        assert camel is not None
-        hand = state.hands[state.current]
-        if len(cards) != len(hand) or any(n < 0 or n > h for n, h in zip(cards, hand, strict=True)):
-            return False
-        own = camel.color.index
-        pairs = 0
-        for i in range(5):
-            if i != own:
-                if cards[i] % 2:
-                    return False
-                pairs += cards[i] // 2
-        return cards[own] + cards[GOLD_INDEX] + pairs == price(state.market, state.slot)
+        return _payment_fault(state, cards) is None
 
     def why_illegal(self, state: KarakumState, action: object) -> str | None:
         """A sentence saying why ``action`` is not allowed now, or ``None``."""
@@ -393,7 +410,7 @@ class Karakum(Game[KarakumState, KarakumObservation, Action]):
         if isinstance(action, Pay):
             if step is not Step.PAY:
                 return "There is nothing to pay for now."
-            return "That payment does not pay exactly the camel's price from your hand."
+            return _payment_fault(state, action.cards)
         if isinstance(action, Join):
             if step is not Step.JOIN:
                 return "No left-side camel is waiting to join now."
