@@ -27,12 +27,12 @@ from karavan_tui.widgets.chrome import AppHeader
 T = TypeVar("T")  # what an over screen dismisses with
 
 
-def breakdown_table(names: list[str], result: Result) -> Table:
+def breakdown_table(names: list[str], result: Result, star: str = "★") -> Table:
     """The scores' breakdown: one column per seat (winners starred), one row per line."""
     table = Table(box=None, pad_edge=False, show_header=True, header_style="bold")
     table.add_column("")
     for seat, name in enumerate(names):
-        mark = " *" if seat in result.winners else ""
+        mark = f" {star}" if seat in result.winners else ""
         table.add_column(Text(f"{name}{mark}"), justify="right")
     # Seats may explain themselves with different lines (Karakorum's champions
     # have more than the others): one row per label, in order of first use.
@@ -55,7 +55,7 @@ def outcome_body(
     star = "*" if ascii_mode else "★"
     yield Static(Content(f"{star} {winners_sentence(names, result.winners)}!"), id="winners")
     yield Static(Content(notes), id="notes")
-    yield Static(breakdown_table(names, result), id="breakdown")
+    yield Static(breakdown_table(names, result, star), id="breakdown")
     spec = score_spec(names, series)
     chart = GameChart(spec, id="chart")
     chart.ascii_mode = ascii_mode
