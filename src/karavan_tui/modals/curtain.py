@@ -85,7 +85,9 @@ class CurtainScreen(Screen[bool]):
             if self.news:
                 lines = [karavan_app(self).glyphs.words(line) for line in self.news]
                 news = VerticalScroll(Static(numbered(lines, self.first)), id="curtain-news")
-                news.border_title = "Since your last decision"
+                # Before a player's first decision, all of it is news since the deal.
+                first_time = self.first <= 1
+                news.border_title = "Since the deal" if first_time else "Since your last decision"
                 news.can_focus = False
                 with Center():
                     yield news
