@@ -166,6 +166,7 @@ class Game(abc.ABC, Generic[S, O, A]):
     observation_type: ClassVar[type[Observation]]
     action_types: ClassVar[tuple[type[Action], ...]]
     score_label: ClassVar[str] = "Points"  # what ``result(state).scores`` count, as a title
+    final_label: ClassVar[str | None] = None  # the title once the game is over, if another
     # Whether a player sees anything the others do not (a hand): without it a hot-seat
     # table needs no curtain between players, every observation being the public view.
     private_views: ClassVar[bool] = True

@@ -334,6 +334,26 @@ async def test_the_last_slot_stays_empty_while_the_first_card_must_be_taken(tmp_
         assert row.cursor < len(row.cards) - 1
 
 
+async def test_once_the_game_is_over_the_table_offers_no_done_and_scores_are_final(tmp_path):
+    """At the end the last slot is empty (it showed a "done" to press), and the scores'
+    title drops "if it ended now"."""
+    from karavan_tui.screens.replay import Replay
+
+    match = karakorum_match()
+    rng = random.Random(2)
+    while not match.is_over():
+        match.play(rng.choice(match.legal_actions()))
+    async with running(tmp_path) as (app, pilot):
+        app.push_screen(TableScreen(Replay(match, len(match.history), 0)))
+        await pilot.pause()
+        last = app.screen.query_one("#table-row", CardRow).cards[-1]
+        assert last.face is not None and last.face.empty and "done" not in str(last.render())
+        assert app.screen.query_one("#scores").border_title == "Points"
+        await pilot.press("left")  # a position of the game in progress
+        await pilot.pause()
+        assert app.screen.query_one("#scores").border_title == "Points if it ended now"
+
+
 def titles_cut(app) -> list[str]:
     """The zone titles (top and bottom borders) too long for their zone at its width now."""
     cut = []

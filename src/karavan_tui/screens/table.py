@@ -189,9 +189,7 @@ class TableScreen(Screen[None]):
         with Horizontal(id="main"):
             yield self.table
             with Vertical(id="side"):
-                scores = ScoreBoard(id="scores")
-                scores.border_title = self.game.score_label
-                yield scores
+                yield ScoreBoard(id="scores")
                 yield GameLog(id="log")
                 if not self.driver.NEWS_LINE:
                     with VerticalScroll(id="face-up"):
@@ -236,7 +234,11 @@ class TableScreen(Screen[None]):
         self.query_one(GameLog).border_title = frame.log_title
         self.table.show(view)
         self.table.mark_hint(frame.hinted)
-        self.query_one(ScoreBoard).show(view.seats, view.scores, frame.to_move, frame.winners, g)
+        scores = self.query_one(ScoreBoard)
+        scores.show(view.seats, view.scores, frame.to_move, frame.winners, g)
+        game = self.game
+        over = frame.to_move is None and bool(frame.winners)
+        scores.border_title = (game.final_label if over else None) or game.score_label
         self.query_one(GameLog).show(frame.log, frame.log_news_from, g)
         if self.driver.NEWS_LINE:
             names = [seat.name for seat in view.seats]

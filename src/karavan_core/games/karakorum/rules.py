@@ -220,6 +220,7 @@ class Karakorum(Game[KarakorumState, KarakorumObservation, Action]):
     max_players = C.MAX_PLAYERS
     action_types = ACTION_TYPES
     score_label = "Points if it ended now"
+    final_label = "Points"
 
     # -- setup --------------------------------------------------------------------
     def deal(

@@ -40,9 +40,11 @@ def row_cards(obs: KarakorumObservation) -> tuple[Card, ...]:
 def stop_action(step: Step) -> Action | None:
     """What the last slot of the table row does in ``step``.
 
-    ``None`` for the active player's first take, which cannot be skipped: the
-    slot then stays empty.
+    ``None`` for the active player's first take, which cannot be skipped, and
+    once the game is over: the slot then stays empty.
     """
+    if step is Step.OVER:
+        return None
     if step is Step.REVEAL:
         return S.StopRevealing()
     if step is Step.OTHERS:
