@@ -15,6 +15,7 @@ from karavan_tui.config import Settings
 from karavan_tui.modals.choice import ChoiceScreen
 from karavan_tui.modals.curtain import CurtainScreen
 from karavan_tui.modals.new_game import NewGameScreen
+from karavan_tui.modals.saves import SavesScreen
 from karavan_tui.screens.game_over import GameOverScreen
 from karavan_tui.screens.rules import RulesScreen, rules_text
 from karavan_tui.screens.table import TableScreen
@@ -323,6 +324,10 @@ async def test_looking_at_a_save_leaves_it_as_it_was(tmp_path, keys):
         assert not isinstance(app.screen, TitleScreen)
         await pilot.press("escape", "q")
         await settle(pilot, app)
+        if keys != ("enter",):  # a replay or a review goes back to the saves
+            assert isinstance(app.screen, SavesScreen)
+            await pilot.press("escape")
+            await settle(pilot, app)
         assert isinstance(app.screen, TitleScreen)
     assert path.read_bytes() == before
 

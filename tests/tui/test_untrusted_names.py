@@ -134,5 +134,5 @@ async def test_the_load_dialog_is_plain_ascii_in_ascii_mode(tmp_path):
         await settle(pilot, app)  # the saves are read in a worker
         assert isinstance(app.screen, SavesScreen)
         drawn = visible_characters(app)
-        assert "Karakum | Ann, Bob | 1 decision | last played" in drawn
+        assert "Karakum | Ann, Bob | 1 decision | 20" in drawn  # then when: "2026-12-05 ..."
         assert sorted({ch for ch in drawn if not ch.isascii()}) == []

@@ -29,6 +29,14 @@ def when(stamp: str) -> str:
         return stamp or "?"
 
 
+def shown_path(path: Path) -> str:
+    """``path`` as a user would write it: under the home folder, starting ``~/``."""
+    try:
+        return str(Path("~") / path.relative_to(Path.home()))
+    except (ValueError, RuntimeError):  # elsewhere, or no home folder to speak of
+        return str(path)
+
+
 class SavesScreen(ModalScreen[tuple[str, Path] | None]):
     """Every save in the folder, newest first; dismisses with what to do and the file.
 
@@ -67,7 +75,8 @@ class SavesScreen(ModalScreen[tuple[str, Path] | None]):
     def compose(self) -> ComposeResult:
         """Title, list and a note on unreadable files."""
         with Vertical():
-            yield Label(Content(f"Saved games in {printable(str(self.folder))}"), id="saves-title")
+            where = printable(shown_path(self.folder))
+            yield Label(Content(f"Saved games in {where}, last played first"), id="saves-title")
             yield OptionList(id="saves")
             yield Label("Reading the saves...", id="saves-note")
         yield Footer()
@@ -103,8 +112,7 @@ class SavesScreen(ModalScreen[tuple[str, Path] | None]):
                 "\n  ",
                 words(
                     f"{save.game} · {', '.join(save.players)} · "
-                    f"{plural(save.decisions, 'decision')}{over} · "
-                    f"last played {when(save.saved_at)}"
+                    f"{plural(save.decisions, 'decision')}{over} · {when(save.saved_at)}"
                 ),
             )
             listing.add_option(Option(entry))

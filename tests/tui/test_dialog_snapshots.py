@@ -1,0 +1,100 @@
+"""Snapshots of the dialogs and notices not covered beside the tables: the saves, the
+settings, a save's name, the whole log, joining a table and the terminal-too-small notice
+(review the SVGs when they change)."""
+
+from __future__ import annotations
+
+import json
+import time
+
+import pytest
+
+from karavan_core.saves import save_match
+from karavan_tui.modals.settings import SettingsScreen
+
+from .helpers import karakum_match, make_app, seeded_match, start_with
+from .test_snapshots import SIZES, steady
+
+
+@pytest.fixture
+def utc(monkeypatch):
+    """Local time is UTC, so the times the saves dialog shows are the same on every machine."""
+    monkeypatch.setenv("TZ", "UTC")
+    time.tzset()
+    yield
+    monkeypatch.undo()
+    time.tzset()
+
+
+@pytest.mark.parametrize("size", SIZES)
+def test_saves_dialog(snap_compare, tmp_path, utc, monkeypatch, size):
+    """Two saves, newest first; the longer name and the line under it keep to their width.
+    The folder is under the home folder, so it is shown as "~/saves"."""
+    monkeypatch.setenv("HOME", str(tmp_path))
+    folder = tmp_path / "saves"
+    folder.mkdir()
+    saves = [
+        (karakum_match("Ann,bot:random", moves=8), "karakum-1.json", "2026-12-01T09:30:00+00:00"),
+        (
+            seeded_match("jaipur", "Ann,Bartholomew the Second", moves=20),
+            "jaipur-a-long-evening-with-bartholomew.json",
+            "2026-12-02T21:05:00+00:00",
+        ),
+    ]
+    for match, name, stamp in saves:
+        path = save_match(match, folder / name)
+        data = json.loads(path.read_text())
+        data["saved_at"] = stamp  # a fixed time: the dialog shows when each was last played
+        path.write_text(json.dumps(data))
+
+    async def open_saves(pilot):
+        await steady(pilot)
+        await pilot.press("l")
+        await steady(pilot)
+        await pilot.pause(0.2)  # the saves are read in a worker
+
+    assert snap_compare(make_app(tmp_path), terminal_size=size, run_before=open_saves)
+
+
+def test_settings(snap_compare, tmp_path):
+    async def open_settings(pilot):
+        await steady(pilot)
+        pilot.app.push_screen(SettingsScreen())
+        await steady(pilot)
+
+    assert snap_compare(make_app(tmp_path), terminal_size=(80, 24), run_before=open_settings)
+
+
+def test_save_as(snap_compare, tmp_path):
+    async def name_it(pilot):
+        await steady(pilot)
+        await pilot.press("s")
+        await steady(pilot)
+
+    folder = tmp_path / "saves"
+    folder.mkdir()
+    app = make_app(tmp_path, (karakum_match(moves=6), folder / "karakum-by-the-fire.json"))
+    assert snap_compare(app, terminal_size=(80, 24), run_before=name_it)
+
+
+def test_full_log(snap_compare, tmp_path):
+    async def read_log(pilot):
+        await steady(pilot)
+        await pilot.press("l")
+        await steady(pilot)
+
+    app = start_with(tmp_path, karakum_match("Ann,bot:random", moves=30))
+    assert snap_compare(app, terminal_size=(80, 24), run_before=read_log)
+
+
+def test_join_dialog(snap_compare, tmp_path):
+    async def open_join(pilot):
+        await steady(pilot)
+        await pilot.press("j")
+        await steady(pilot)
+
+    assert snap_compare(make_app(tmp_path), terminal_size=(80, 24), run_before=open_join)
+
+
+def test_terminal_too_small(snap_compare, tmp_path):
+    assert snap_compare(make_app(tmp_path), terminal_size=(60, 16), run_before=steady)
