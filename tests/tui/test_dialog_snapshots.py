@@ -65,35 +65,32 @@ def test_settings(snap_compare, tmp_path):
     assert snap_compare(make_app(tmp_path), terminal_size=(80, 24), run_before=open_settings)
 
 
-def test_save_as(snap_compare, tmp_path):
-    async def name_it(pilot):
+def after_key(key: str):
+    """What a snapshot runs first: let the app settle, press ``key``, settle again."""
+
+    async def run(pilot):
         await steady(pilot)
-        await pilot.press("s")
+        await pilot.press(key)
         await steady(pilot)
 
+    return run
+
+
+def test_save_as(snap_compare, tmp_path):
     folder = tmp_path / "saves"
     folder.mkdir()
     app = make_app(tmp_path, (karakum_match(moves=6), folder / "karakum-by-the-fire.json"))
-    assert snap_compare(app, terminal_size=(80, 24), run_before=name_it)
+    assert snap_compare(app, terminal_size=(80, 24), run_before=after_key("s"))
 
 
 def test_full_log(snap_compare, tmp_path):
-    async def read_log(pilot):
-        await steady(pilot)
-        await pilot.press("l")
-        await steady(pilot)
-
     app = start_with(tmp_path, karakum_match("Ann,bot:random", moves=30))
-    assert snap_compare(app, terminal_size=(80, 24), run_before=read_log)
+    assert snap_compare(app, terminal_size=(80, 24), run_before=after_key("l"))
 
 
 def test_join_dialog(snap_compare, tmp_path):
-    async def open_join(pilot):
-        await steady(pilot)
-        await pilot.press("j")
-        await steady(pilot)
-
-    assert snap_compare(make_app(tmp_path), terminal_size=(80, 24), run_before=open_join)
+    app = make_app(tmp_path)
+    assert snap_compare(app, terminal_size=(80, 24), run_before=after_key("j"))
 
 
 def test_terminal_too_small(snap_compare, tmp_path):
