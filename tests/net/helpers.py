@@ -172,10 +172,11 @@ async def until(condition: Callable[[], bool], seconds: float = 20.0) -> None:
 
 
 @contextlib.contextmanager
-def hosting_in_thread(match: Match, code: str = CODE):
-    """A table served from a thread (for tests that run the command line in this one)."""
+def hosting_in_thread(match: Match, code: str = CODE, port: int = 0):
+    """A table served from a thread (for tests that run the command line in this one);
+    on ``port`` where one is given (a snapshot shows it), else on any free one."""
     table = host_for(match, code, bot_delay=0.0)
-    thread = ServerThread(HostServer([table]), "127.0.0.1", 0)
+    thread = ServerThread(HostServer([table]), "127.0.0.1", port)
     port = thread.start()
     try:
         yield table, port
