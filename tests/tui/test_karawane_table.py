@@ -323,9 +323,10 @@ async def test_the_track_keeps_its_compact_rows_where_the_hand_would_lose_its_ro
 
 @pytest.mark.parametrize("size", [(180, 50), (180, 40)], ids=["180x50", "180x40"])
 async def test_piles_that_wrap_squeeze_the_hand_and_nothing_leaves_the_screen(tmp_path, size):
-    """At 180 columns each of four players' twelve cards to come wrap onto a second line at
-    the start: the hand gives up those rows (below the boxes at 180x50, the compact track at
-    180x40, where its cards were cut), every card's face still whole."""
+    """At 180 columns each rival's twelve cards to come wrap onto a second line at the start
+    (the viewer's nine in her deck, her hand on the table, keep to one): the hand gives up
+    those rows (below the boxes at 180x50, the compact track at 180x40, where its cards
+    were cut), every card's face still whole."""
     match = karawane_match("Ann,bot:random,bot:random,bot:random")
     async with running(tmp_path, match, size=size) as (app, _pilot):
         assert table(app).query_one(TrackZone).has_class("-roomy") == (size[1] == 50)
@@ -333,7 +334,7 @@ async def test_piles_that_wrap_squeeze_the_hand_and_nothing_leaves_the_screen(tm
         assert sum(zone.outer_size.height for zone in zones) == table(app).size.height
         assert {zone.id: blank_rows(app, zone) for zone in zones}["players"] == 0
         players = str(table(app).query_one("#players").render()).splitlines()
-        assert len(players) == 4 * 5  # each block a line longer than the four allowed
+        assert len(players) == 4 * 5 - 1  # a rival's block a line longer than four
         row = table(app).query_one(CardRow)
         inside = table(app).query_one("#hand").content_region
         for card in row.cards:
@@ -344,12 +345,13 @@ async def test_piles_that_wrap_squeeze_the_hand_and_nothing_leaves_the_screen(tm
 
 
 async def test_the_players_zone_takes_the_rows_of_its_blocks_as_they_change(tmp_path):
-    """At 180x40 the twelve cards to come wrap onto a second line; once cards are played
-    they fit on one, and the zone gives the rows back (it kept them blank)."""
+    """At 180x40 the rival's twelve cards to come wrap onto a second line; once cards are
+    played they fit on one, and the zone gives the row back (it kept it blank).  The viewer's
+    deck (nine cards, her hand on the table) keeps to one line from the start."""
     match = karawane_match()
     async with running(tmp_path, match, size=(180, 40)) as (app, pilot):
         players = table(app).query_one("#players")
-        assert players.content_region.height == 2 * 5
+        assert players.content_region.height == 2 * 5 - 1
         await pilot.press("enter")
         await pilot.pause()
         if isinstance(app.screen, ChoiceScreen):
@@ -357,7 +359,7 @@ async def test_the_players_zone_takes_the_rows_of_its_blocks_as_they_change(tmp_
         await settle(pilot, app)
         assert len(match.history) >= 2  # a card each
         lines = str(players.render()).splitlines()
-        assert len(lines) < 2 * 5 and players.content_region.height == len(lines)
+        assert len(lines) < 2 * 5 - 1 and players.content_region.height == len(lines)
         assert blank_rows(app, players) == 0
 
 
@@ -581,5 +583,7 @@ async def test_four_players_blocks_keep_their_piles_to_a_line_rather_than_give_u
         lines = str(players.render()).splitlines()
         assert len(lines) <= players.content_region.height
         assert sum("played" in line for line in lines) == 4
-        assert sum("to come" in line for line in lines) == 4
+        # The rivals' cards to come (hand or deck); the viewer's deck, her hand being shown.
+        assert sum("to come" in line for line in lines) == 3
+        assert sum("in deck" in line for line in lines) == 1
         assert all(cell_len(line) <= players.content_region.width for line in lines)

@@ -61,10 +61,12 @@ def square_words(square: int) -> str:
     return f"square {square}"
 
 
-def to_come(pile: Sequence[Card]) -> Counter[Card]:
-    """The cards of a player's deck not in their played pile: in hand or deck."""
+def to_come(pile: Sequence[Card], hand: Sequence[Card] = ()) -> Counter[Card]:
+    """The cards of a player's deck not in their played pile (nor in ``hand``, where it is
+    known): in hand or deck, or in the deck alone."""
     left = Counter(DECK)
     left.subtract(pile)
+    left.subtract(hand)
     return +left
 
 
@@ -122,7 +124,10 @@ def player_blocks(players: Players, room: int, wrap: bool = True, coming: bool =
         if newest:
             played[-1].right_crop(len(g.left) + 1)
         times = "x" if g == ASCII else "×"
-        left = sorted(to_come(obs.played[seat]).items(), key=lambda item: CARD_RANK[item[0]])
+        # The viewer's own hand is on the table already: their "to come" is their deck.
+        own = seat == obs.player and obs.hand is not None
+        coming_cards = to_come(obs.played[seat], obs.hand if own else ())
+        left = sorted(coming_cards.items(), key=lambda item: CARD_RANK[item[0]])
         to_play = [Text(f"{card.label}{f' {times}{n}' if n > 1 else ''},") for card, n in left]
         if to_play:
             to_play[-1].right_crop(1)
@@ -130,7 +135,8 @@ def player_blocks(players: Players, room: int, wrap: bool = True, coming: bool =
             played = [played_pile(obs.played[seat], room - INDENT, g)]
             words = " ".join(token.plain for token in to_play)
             to_play = [Text(cut(words, room - INDENT, g.ellipsis))] if to_play else []
-        lines = zip(LABELS, (camels, played, to_play), strict=True)
+        labels = (*LABELS[:2], "in deck") if own else LABELS
+        lines = zip(labels, (camels, played, to_play), strict=True)
         for label, tokens in list(lines)[: None if coming else 2]:
             text.append("\n" + " " * 6)
             text.append(f"{label:<{INDENT - 6}}", style="dim")
