@@ -79,6 +79,24 @@ async def test_the_jaipur_hand_is_drawn_large_at_200x50_and_compact_at_80x24(tmp
             assert len(lines) <= zone.content_region.height
 
 
+async def test_a_large_jaipur_card_lists_every_token_left_on_its_pile(tmp_path):
+    """Leather's nine tokens took a line of six and an ellipsis at 200x50, beside room for
+    more: the values go on over two lines of seven, every one in sight."""
+    from karavan_core.games.jaipur.components import Card
+
+    from .test_jaipur_table import jaipur_match
+
+    match = jaipur_match("Ann,bot:random")
+    leather = match.state.goods_piles[Card.LEATHER.index]
+    assert len(leather) == 9
+    async with running(tmp_path, match, size=(200, 50)) as (app, _pilot):
+        card = game_screen(app).table.query_one("#hand-row", CardRow).cards[Card.LEATHER.index]
+        drawn = str(card.render())
+        values = " ".join(map(str, leather))
+        assert f"tokens left\n{values[:13]}\n{values[14:]}" in drawn, drawn
+        assert len(drawn.splitlines()) <= card.content_size.height
+
+
 def test_a_karakum_left_side_is_said_to_add_half_its_camels_points():
     """The score counts half the left side's total, and the caravan's lines say so."""
     match = next(

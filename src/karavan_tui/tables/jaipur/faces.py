@@ -15,15 +15,24 @@ from collections.abc import Sequence
 from karavan_core.games.jaipur.components import CAMEL_TOKEN, MIN_EXCHANGE, Card
 
 WIDEST = 14  # cells in a line of a large card (its content, inside the border)
-SHOWN_TOKENS = 6  # the top values a card lists; more are said with an ellipsis
+LINE_TOKENS = 7  # the values a line of a large card holds: seven one-digit values in 13 cells
+TOKEN_LINES = 2  # the lines a card gives the values; more are said with an ellipsis
 
 
 def token_values(pile: Sequence[int], ellipsis: str) -> str:
-    """The values on a goods pile, top first: "7 7 5 5 5", "4 3 2 1 1 1…", "none left"."""
+    """The values on a goods pile, top first, seven a line: "7 7 5 5 5", "none left".
+
+    The longest pile (leather's nine) takes two lines; a longer one would end in
+    ``ellipsis``.
+    """
     if not pile:
         return "none left"
-    values = " ".join(map(str, pile[:SHOWN_TOKENS]))
-    return values + (ellipsis if len(pile) > SHOWN_TOKENS else "")
+    shown = LINE_TOKENS * TOKEN_LINES
+    lines = [
+        " ".join(map(str, pile[start : start + LINE_TOKENS]))
+        for start in range(0, min(len(pile), shown), LINE_TOKENS)
+    ]
+    return "\n".join(lines) + (ellipsis if len(pile) > shown else "")
 
 
 def good_card(face: str, good: Card, piles: Sequence[Sequence[int]], ellipsis: str) -> str:
