@@ -200,7 +200,7 @@ async def test_curtain_between_two_humans_hides_every_private_card(tmp_path):
         assert hand_shown(screen) and screen.table.view.observation.player == 0
         hand = screen.driver.match.state.hands[0]
         first = screen.query_one("#hand-row", CardRow).cards[0]
-        assert str(first.render()) == f"×{hand[0]}\njewelry"
+        assert str(first.render()) == f"B ×{hand[0]}\njewelry"
         await pilot.press("enter", "enter")  # Ann's whole turn
         await pilot.pause()
         assert isinstance(app.screen, CurtainScreen)

@@ -211,7 +211,8 @@ class HandZone(HiddenHand):
             classes = (
                 f"-{res.value}" + (" -none" if not count else "") + (" -marked" if paid else "")
             )
-            text = f"{times}{count}\n" + (f"pay {paid}" if paid else res.good)
+            # The letter names the resource even where the second line counts the marked.
+            text = f"{RES_LETTERS[res]} {times}{count}\n" + (f"pay {paid}" if paid else res.good)
             tip = f"{res.good}: {count} in hand" + (f", {paid} marked to pay" if paid else "")
             large = full.resource_card(text, res)
             faces.append(CardFace(text, classes, tip, key=res.value, large=large))
