@@ -7,7 +7,7 @@ import random
 import re
 
 import pytest
-from textual.widgets import Button
+from textual.widgets import Button, TabbedContent
 
 from karavan_core import all_games
 from karavan_core.games.karakum.state import Buy, DrawCard, TakeCard
@@ -183,6 +183,22 @@ async def test_rules_open_with_f1_and_question_mark_on_the_games_tab(tmp_path):
             assert isinstance(app.screen, RulesScreen)
             assert "assumes" in app.screen.query_one("#karakum").query_one("Markdown").source
             await press_to(pilot, "escape", TableScreen)
+
+
+async def test_the_rules_in_ascii_mode_are_plain_ascii_on_every_tab(tmp_path):
+    """The table's symbols, the typography, the list bullets and the tabs' bar: all ASCII,
+    and a symbol given with its ASCII twin is said once ("M", not "M, or M")."""
+    async with running(tmp_path) as (app, pilot):
+        app.set_ascii(True)
+        await pilot.press("f1")
+        await pilot.pause()
+        for game in all_games():
+            app.screen.query_one(TabbedContent).active = game.name
+            await pilot.pause()
+            drawn = visible_characters(app)
+            assert sorted({ch for ch in drawn if not ch.isascii()}) == [], game.name
+        karakum = app.screen.query_one("#karakum").query_one("Markdown").source
+        assert "(**M**)" in karakum and "(\\*)" in karakum and "or **M**" not in karakum
 
 
 async def test_new_game_dialog_offers_only_games_with_a_table_and_their_player_counts(tmp_path):
