@@ -125,8 +125,9 @@ def player_blocks(players: Players, room: int, wrap: bool = True, coming: bool =
             played[-1].right_crop(len(g.left) + 1)
         times = "x" if g == ASCII else "×"
         # The viewer's own hand is on the table already: their "to come" is their deck.
-        own = seat == obs.player and obs.hand is not None
-        coming_cards = to_come(obs.played[seat], obs.hand if own else ())
+        hand = obs.hand if seat == obs.player else None
+        own = hand is not None
+        coming_cards = to_come(obs.played[seat], hand or ())
         left = sorted(coming_cards.items(), key=lambda item: CARD_RANK[item[0]])
         to_play = [Text(f"{card.label}{f' {times}{n}' if n > 1 else ''},") for card, n in left]
         if to_play:
