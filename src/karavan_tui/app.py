@@ -455,7 +455,10 @@ class KaravanApp(Karavan):
                 return
             seat = humans[index]
 
-            def lifted(_: object) -> None:
+            def lifted(result: bool | None) -> None:
+                if result is None:  # backed out before the review showed
+                    closed(None)
+                    return
                 self.push_screen(ReviewScreen(match, [seat]), closed)
 
             self.push_screen(CurtainScreen(match.seats[seat].name, at_table=False), lifted)

@@ -256,6 +256,12 @@ async def test_a_replay_of_a_game_in_progress_shows_each_player_only_their_own_c
         await pilot.press("v")  # to Ann's view: behind the curtain first
         await pilot.pause()
         assert isinstance(app.screen, CurtainScreen) and replay.driver.viewer is None
+        await pilot.press("escape")  # backing out keeps everyone's view, no hand shown
+        await pilot.pause()
+        assert app.screen is replay and replay.driver.viewer is None
+        await pilot.press("v")
+        await pilot.pause()
+        assert isinstance(app.screen, CurtainScreen) and app.screen.player_name == "Ann"
         await pilot.press("enter")
         await pilot.pause()
         assert replay.driver.viewer == 0

@@ -20,7 +20,7 @@ from karavan_tui.messages import BackToTitle, SaveOpenGame
 from karavan_tui.widgets.side import numbered
 
 
-class CurtainScreen(Screen[bool]):
+class CurtainScreen(Screen[bool | None]):
     """A full, opaque screen saying "Pass to NAME"; Enter lifts it.
 
     It is a plain screen, not a modal, so nothing of the table shows through;
@@ -31,11 +31,14 @@ class CurtainScreen(Screen[bool]):
     Where ``taker`` is named, **u** takes that player's last decision back without
     lifting the curtain: it is dismissed with ``True``, and the table draws a
     curtain for whoever decides next, so no hand shows to whoever pressed it.
+    Away from the table (a replay's or a review's curtain), Esc backs out instead of
+    lifting it: it is dismissed with ``None``.
     """
 
     BINDINGS = [
         Binding("enter", "lift", "Show my cards", key_display="Enter"),
         Binding("u", "take_back", "Undo", tooltip="Take back the last player's decision"),
+        Binding("escape", "back", "Back", tooltip="Keep the curtain's cards hidden: go back"),
         Binding("s", "save_as", "Save as", tooltip="Save the game under a name"),
         Binding("q", "leave", "Title", tooltip="Back to the title (the game stays saved)"),
     ]
@@ -73,6 +76,8 @@ class CurtainScreen(Screen[bool]):
             return self.at_table
         if action == "take_back":
             return self.taker is not None
+        if action == "back":
+            return not self.at_table
         return True
 
     def compose(self) -> ComposeResult:
@@ -113,6 +118,10 @@ class CurtainScreen(Screen[bool]):
     def action_lift(self) -> None:
         """Show the table to the player."""
         self.dismiss(False)
+
+    def action_back(self) -> None:
+        """Go back without lifting the curtain (away from the table only)."""
+        self.dismiss(None)
 
     def action_take_back(self) -> None:
         """Take back the last player's decision; the table behind stays hidden."""

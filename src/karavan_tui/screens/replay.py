@@ -198,7 +198,9 @@ class Replay(Driver):
             self.viewer = PUBLIC  # nothing private stays on screen under the curtain
             self.screen.redraw()
 
-            def lifted(_: object) -> None:
+            def lifted(result: bool | None) -> None:
+                if result is None:
+                    return  # backed out: everyone's view stays
                 self.viewer = following
                 self.screen.redraw()
 
