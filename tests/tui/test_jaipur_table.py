@@ -253,6 +253,8 @@ async def test_round_summary_between_rounds_and_again_on_o(tmp_path):
         await pilot.pause()
         await press_to(pilot, "o", RoundSummaryScreen)
         await press_to(pilot, "escape", TableScreen)
+        await press_to(pilot, "o", RoundSummaryScreen)
+        await press_to(pilot, "n", TableScreen)  # as a lesson's "n goes on" says
 
 
 @pytest.mark.slow

@@ -126,6 +126,11 @@ async def test_a_lesson_step_waits_for_its_move_and_says_why(tmp_path):
         assert driver.table.hinted == TakeCamels()  # the camels are marked on the table
         assert app.screen.query(".-hinted")
         assert "Take the camels" in status_text(app)
+        # n on a step that waits for a move says which move (it used to do nothing).
+        await pilot.press("n")
+        await settle(pilot, app)
+        assert last_note(app).title == "Your move" and "camels" in last_note(app).message
+        assert driver.expected() == (TakeCamels(),)
         # Another legal move is refused, with the lesson's reason; the game is unchanged.
         assert TakeGood(driver.match.legal_actions()[0].good) in driver.match.legal_actions()
         assert not driver.decide(TakeGood(driver.match.legal_actions()[0].good))

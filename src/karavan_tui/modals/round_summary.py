@@ -28,7 +28,8 @@ class RoundSummaryScreen(ModalScreen[None]):
     """The finished rounds: each player's tokens, herd, camel token and total, and why the seal
     went where it did."""
 
-    BINDINGS = [Binding("enter,escape,space", "close", "Continue", key_display="Enter")]
+    # n too: a lesson's status line says "n goes on" while a summary is open over it.
+    BINDINGS = [Binding("enter,escape,space,n", "close", "Continue", key_display="Enter")]
     DEFAULT_CSS = """
     RoundSummaryScreen { align: center middle; }
     RoundSummaryScreen > VerticalScroll {

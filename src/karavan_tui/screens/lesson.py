@@ -297,8 +297,7 @@ class LessonPlay(LocalPlay):
         return super().decide(*gesture)
 
     def allows(self, name: str) -> bool | None:
-        """Next works on a step to read; it is greyed while the step waits for a move."""
+        """Next is always offered: on a step that waits for a move it says which."""
         if name == "next":
-            step = self.current
-            return True if step is None or not step.decisions else None
+            return True
         return super().allows(name)
