@@ -253,5 +253,8 @@ async def test_who_asked_to_take_back_sees_whom_it_waits_for(tmp_path):
             await bob.answer(True)
             await waiting(pilot, lambda: told("Bob agreed: 2 decisions taken back."))
             assert not match.history
+            await waiting(pilot, lambda: screen.driver.latest.number == table.number)
+            banner = str(screen.query_one("#banner").render())
+            assert banner == "Bob agreed: 2 decisions taken back.", banner
         await ann.close()
         await bob.close()

@@ -161,6 +161,9 @@ async def test_at_the_next_players_curtain_the_last_player_may_still_take_back(t
         assert "Undo" not in curtain_footer(app)
         await lift(pilot, app)
         assert screen_viewer(app) == 0
+        # The news line says what became of her decision, not "nothing new".
+        banner = str(app.screen.query_one("#banner").render())
+        assert banner in ("Bob agreed: 1 decision taken back.", "You took back 1 decision.")
 
 
 def curtain_footer(app) -> str:

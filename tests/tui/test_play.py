@@ -141,6 +141,8 @@ async def test_undo_and_redo_by_key(tmp_path):
         await pilot.press("u")  # back to before Ann's second card (bot moves go too)
         await settle(pilot, app)
         assert match.history == played[:1]
+        taken = len(played) - 1
+        assert str(screen.query_one("#banner").render()) == f"You took back {taken} decisions."
         await pilot.press("u")
         await settle(pilot, app)
         assert match.history == []

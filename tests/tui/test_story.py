@@ -35,11 +35,11 @@ async def test_after_a_bots_move_its_changes_are_marked_and_told(tmp_path):
         market = screen.query_one("#market", CardRow)
         changed = [card for card in market.cards if card.has_class("-changed")]
         assert changed, "the bot's move changed the market: the new cards are marked"
-        # Undo takes both back: nothing is news any more, and nothing has been played.
+        # Undo takes both back: nothing is news any more; the line says what was taken back.
         await pilot.press("u")
         await settle(pilot, app)
         assert not any(card.has_class("-changed") for card in market.cards)
-        assert str(screen.query_one("#banner").render()).startswith("A new game")
+        assert str(screen.query_one("#banner").render()) == "You took back 2 decisions."
 
 
 def karakum_left_side_join():

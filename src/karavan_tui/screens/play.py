@@ -28,7 +28,7 @@ from karavan_core.match import Match
 from karavan_core.referee import BotTurn, Referee, TakeBackRequest
 from karavan_core.saves import new_save_path, save_match
 from karavan_core.storage import SaveFile
-from karavan_core.text import printable
+from karavan_core.text import plural, printable
 from karavan_core.tournament import derive_seed
 from karavan_tui.context import karavan_app
 from karavan_tui.messages import BackToTitle, GameOver, ShowRules
@@ -157,8 +157,19 @@ class LocalPlay(Driver):
             status=self.status(),
             news=log[since + 1 :],
             news_yours=self.viewer is not None,
+            quiet=self.taken_back_words(),
             hinted=hint.action if hint is not None else None,
         )
+
+    def taken_back_words(self) -> str:
+        """What the player at the keyboard is told of a take-back that was the last change
+        (the news line said "nothing new" where a decision had just gone); else ""."""
+        last = self.referee.last_change
+        if self.viewer is None or last is None or last[0].kind != "undo":
+            return ""
+        change = last[0]
+        mine = f"You took back {plural(change.decisions, 'decision')}."
+        return self.referee.notice(self.viewer) or (mine if change.seat == self.viewer else "")
 
     def status(self) -> Status:
         """The hint or the game's prompt, a busy mark, the saved mark (or NOT SAVED)."""

@@ -115,7 +115,8 @@ class News:
 
     ``yours``: someone is at the keyboard; ``weights`` say how telling each decision
     is (higher: more; all alike if not given); ``opening``: nobody has decided
-    anything yet in this game.
+    anything yet in this game; ``quiet``: what to say instead of "nothing new" when there
+    are no lines (a take-back).
     """
 
     lines: tuple[str, ...]
@@ -124,6 +125,7 @@ class News:
     glyphs: Glyphs
     weights: tuple[int, ...] = ()
     opening: bool = False
+    quiet: str = ""
 
 
 class NewsBanner(Static):
@@ -148,12 +150,14 @@ class NewsBanner(Static):
         g: Glyphs,
         weights: Sequence[int] = (),
         opening: bool = False,
+        quiet: str = "",
     ) -> None:
         """Tell ``news`` (log lines) by players ``names``; ``yours``: someone is at the keyboard.
 
-        ``opening``: no decision has been made yet, so there is no "last move" to speak of.
+        ``opening``: no decision has been made yet, so there is no "last move" to speak of;
+        ``quiet``, where given, is said when there is no news (a decision taken back).
         """
-        self.news = News(tuple(news), tuple(names), yours, g, tuple(weights), opening)
+        self.news = News(tuple(news), tuple(names), yours, g, tuple(weights), opening, quiet)
 
     def render(self) -> Text:
         """The news, fitted to the width of the line."""
@@ -168,6 +172,8 @@ def news_text(news: News, room: int) -> Text:
     if not news.lines:
         if not news.yours:
             quiet = ""
+        elif news.quiet:
+            quiet = g.words(news.quiet)
         elif news.opening:
             quiet = "A new game: nothing has been played yet."
         else:
