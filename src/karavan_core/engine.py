@@ -198,10 +198,13 @@ class Game(abc.ABC, Generic[S, O, A]):
     def check_players(self, players: Sequence[str]) -> None:
         """Raise ``ValueError`` unless the number of players suits this game."""
         if not self.min_players <= len(players) <= self.max_players:
-            raise ValueError(
-                f"{self.title} is for {self.min_players} to {self.max_players} players, "
-                f"not {len(players)}."
-            )
+            raise ValueError(f"{self.title} is for {self.player_counts}, not {len(players)}.")
+
+    @property
+    def player_counts(self) -> str:
+        """How many players the game is for, in words: "2 to 4 players", "exactly 2 players"."""
+        low, high = self.min_players, self.max_players
+        return f"exactly {low} players" if low == high else f"{low} to {high} players"
 
     @staticmethod
     def first_player(options: Mapping[str, Any] | None, players: int, rng: Rng) -> tuple[Rng, int]:

@@ -110,7 +110,21 @@ def test_bad_arguments_exit_2_as_a_process(tmp_path):
         [str(KARAVAN), "--saves", str(tmp_path), "--bogus"], capture_output=True, text=True
     )
     assert done.returncode == 2
-    assert "usage: karavan" in done.stderr
+    assert done.stderr == "karavan: unrecognized arguments: --bogus (see karavan --help)\n"
+
+
+def test_a_commands_bad_arguments_are_one_line_naming_the_command(tmp_path):
+    for args, said in [
+        (("new", "chess", "--players", "A,B"), "karavan new: No game called 'chess'"),
+        (("new", "jaipur", "--players", "A,B,C"), "karavan new: Jaipur is for exactly 2 players"),
+        (("new",), "karavan new: the following arguments are required: GAME, --players"),
+    ]:
+        done = subprocess.run(
+            [str(KARAVAN), "--saves", str(tmp_path), *args], capture_output=True, text=True
+        )
+        assert done.returncode == 2
+        assert done.stderr.count("\n") == 1 and done.stderr.startswith(said), done.stderr
+        assert done.stderr.endswith("(see karavan new --help)\n")
 
 
 def test_saves_lists_the_saved_games(tmp_path, capsys):

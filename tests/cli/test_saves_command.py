@@ -58,7 +58,7 @@ def test_bad_arguments_exit_with_status_two(capsys):
     with pytest.raises(SystemExit) as done:
         main(["--no-such-flag"])
     assert done.value.code == 2
-    assert "error" in capsys.readouterr().err
+    assert "unrecognized arguments: --no-such-flag" in capsys.readouterr().err
 
 
 def test_saves_prints_each_name_as_the_shell_takes_it(tmp_path, capsys, monkeypatch):

@@ -186,10 +186,7 @@ def _seats(game: Game[Any, Any, Any], data: Any, version: int) -> list[Seat]:
     if not isinstance(data, list):
         raise _Unfit("the seats are not a list")
     if not game.min_players <= len(data) <= game.max_players:
-        raise _Unfit(
-            f"it seats {len(data)}, but {game.title} is for {game.min_players} to "
-            f"{game.max_players} players"
-        )
+        raise _Unfit(f"it seats {len(data)}, but {game.title} is for {game.player_counts}")
     seats = []
     for number, item in enumerate(data, start=1):
         if not isinstance(item, dict) or not set(item) <= {"name", "kind", "level"}:

@@ -38,7 +38,7 @@ COMMANDS: dict[str, ModuleType] = {
 
 def build_parser() -> argparse.ArgumentParser:
     """The argument parser of the ``karavan`` command."""
-    parser = argparse.ArgumentParser(
+    parser = common.OneLineParser(
         prog="karavan",
         description="Camel-caravan card games in the terminal: "
         "Karakum, Karawane, Karakorum and Jaipur.",
@@ -49,13 +49,15 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--saves", metavar="DIR", help=saves_help)
     parser.add_argument("--ascii", action="store_true", help=ascii_help)
     # The commands take --saves (and those that open the app --ascii) after their name too.
-    with_saves = argparse.ArgumentParser(add_help=False)
+    with_saves = common.OneLineParser(add_help=False)
     with_saves.add_argument("--saves", metavar="DIR", default=argparse.SUPPRESS, help=saves_help)
-    opens_app = argparse.ArgumentParser(add_help=False, parents=[with_saves])
+    opens_app = common.OneLineParser(add_help=False, parents=[with_saves])
     opens_app.add_argument(
         "--ascii", action="store_true", default=argparse.SUPPRESS, help=ascii_help
     )
-    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    commands = parser.add_subparsers(
+        dest="command", metavar="COMMAND", parser_class=common.OneLineParser
+    )
     for name, module in COMMANDS.items():
         command = module.COMMAND
         module.add_arguments(
@@ -71,11 +73,21 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def command_parser(parser: argparse.ArgumentParser, name: str | None) -> argparse.ArgumentParser:
+    """The parser of command ``name`` (``parser`` itself where there is none)."""
+    for action in parser._actions:  # argparse keeps its subcommands here, and nowhere else
+        if isinstance(action, argparse._SubParsersAction) and name in action.choices:
+            chosen: argparse.ArgumentParser = action.choices[name]
+            return chosen
+    return parser
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit status."""
     parser = build_parser()
     args = parser.parse_args(argv)
-    ctx = Context(parser, args, default_saves_dir(args.saves))
+    # A command's own errors name the command, as argparse's do.
+    ctx = Context(command_parser(parser, args.command), args, default_saves_dir(args.saves))
     module = COMMANDS.get(args.command or "")
     try:
         if module is not None:

@@ -42,6 +42,18 @@ class Command:
     lists_levels: bool = False
 
 
+class OneLineParser(argparse.ArgumentParser):
+    """An argument parser that refuses bad arguments in one line, naming its command.
+
+    argparse prints the usage first; here the line says where the usage is, so a
+    mistake reads as one sentence ("karavan new: No game called 'chess'...").
+    """
+
+    def error(self, message: str) -> NoReturn:
+        """Print ``message`` as one line (outside text made safe to show) and exit with 2."""
+        self.exit(2, f"{self.prog}: {printable(message)} (see {self.prog} --help)\n")
+
+
 class Failed(Exception):
     """The command cannot go on: ``str()`` is the one line that says why (exit status 2)."""
 
@@ -55,7 +67,7 @@ class Context:
     folder: Path
 
     def error(self, message: str) -> NoReturn:
-        """Refuse the arguments: the usage and ``message``, exit status 2."""
+        """Refuse the arguments in one line naming the command, exit status 2."""
         self.parser.error(message)
 
     def app_config(self) -> AppConfig:
