@@ -134,6 +134,10 @@ def test_saves_lists_the_saved_games(tmp_path, capsys):
     captured = capsys.readouterr()
     assert "Karakum" in captured.out and "Ann, Bob" in captured.out
     assert "broken.json" in captured.err
+    # Into a pipe each save's details are one line, not wrapped and padded to 80 columns.
+    details = next(line for line in captured.out.splitlines() if "Karakum" in line)
+    assert details.startswith("    Karakum · Ann, Bob · ") and "last played 20" in details
+    assert details == details.rstrip()
 
 
 def test_saves_folder_may_follow_the_command(tmp_path, capsys, monkeypatch):

@@ -36,7 +36,7 @@ def print_saves(folder: Path) -> int:
     Each save is its file name — whole, and quoted as the shell needs it, so that
     it can be pasted after `karavan resume` — then an indented line with the game,
     the players, the decisions and when it was last played, which wraps on a
-    narrow terminal.  Names and file names come from outside: they are printed as
+    narrow terminal (and is one line in a file or a pipe).  Names and file names come from outside: they are printed as
     Text (never markup), control characters written as escapes.
     """
     import shlex
@@ -62,7 +62,10 @@ def print_saves(folder: Path) -> int:
             f"{plural(save.decisions, 'decision')}{status} · last played {_when(save.saved_at)}"
         )
         console.print(Text(printable(shlex.quote(name)), style="bold"), soft_wrap=True)
-        console.print(Padding(Text(details), (0, 0, 0, 4)))
+        if console.is_terminal:
+            console.print(Padding(Text(details), (0, 0, 0, 4)))
+        else:  # into a file or a pipe: each line whole, nothing padded to a width
+            console.print(Text("    " + details), soft_wrap=True)
     for error in bad:
         common.fail(str(error))
     return 0
