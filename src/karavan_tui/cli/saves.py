@@ -36,8 +36,9 @@ def print_saves(folder: Path) -> int:
     Each save is its file name — whole, and quoted as the shell needs it, so that
     it can be pasted after `karavan resume` — then an indented line with the game,
     the players, the decisions and when it was last played, which wraps on a
-    narrow terminal (and is one line in a file or a pipe).  Names and file names come from outside: they are printed as
-    Text (never markup), control characters written as escapes.
+    narrow terminal (and is one line in a file or a pipe).  Names and file names come
+    from outside: they are printed as Text (never markup), control characters written
+    as escapes.
     """
     import shlex
 
