@@ -509,6 +509,20 @@ def test_the_rules_name_only_keys_the_game_over_screen_has(name):
     assert named and named <= bound, (named, bound)
 
 
+async def test_the_game_over_screen_opens_without_the_last_turns_toasts(tmp_path):
+    match = seeded_match("jaipur", "Ann,bot:random")
+    rng = random.Random(1)
+    while not match.is_over():
+        match.play(rng.choice(match.legal_actions()))
+    async with running(tmp_path, size=(80, 24), notifications=True) as (app, pilot):
+        app.notify("You drew 2 paper from the deck.", title="From the deck")
+        await pilot.pause()
+        assert app._notifications
+        await app.push_screen(GameOverScreen(match))
+        await pilot.pause()
+        assert not app._notifications
+
+
 async def test_the_keys_scroll_a_game_over_longer_than_the_screen(tmp_path):
     """Four players at 80x24: the chart's key is below the edge; the focus is on the
     buttons, yet PgDn (or Down) scrolls the outcome to it, and Home back to the winners."""

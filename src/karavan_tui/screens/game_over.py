@@ -96,6 +96,10 @@ class OverScreen(Screen[T]):
     OverScreen Button { margin-right: 2; width: auto; min-width: 0; }
     """
 
+    def on_mount(self) -> None:
+        """A toast of the last turn ("You drew ...") must not lie over the results."""
+        self.app.clear_notifications()
+
     def action_scroll_over(self, how: str) -> None:
         """Scroll the outcome: ``down``, ``up``, ``page_down``, ``page_up``, ``home``, ``end``."""
         over = self.query_one("#over", VerticalScroll)
