@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import random
 import re
 
 import pytest
@@ -29,6 +28,7 @@ from .helpers import (
     karakum_match,
     make_app,
     open_new_game_dialog,
+    play_to_end,
     press_to,
     running,
     seeded_match,
@@ -510,10 +510,7 @@ def test_the_rules_name_only_keys_the_game_over_screen_has(name):
 
 
 async def test_the_game_over_screen_opens_without_the_last_turns_toasts(tmp_path):
-    match = seeded_match("jaipur", "Ann,bot:random")
-    rng = random.Random(1)
-    while not match.is_over():
-        match.play(rng.choice(match.legal_actions()))
+    match = play_to_end(seeded_match("jaipur", "Ann,bot:random"))
     async with running(tmp_path, size=(80, 24), notifications=True) as (app, pilot):
         app.notify("You drew 2 paper from the deck.", title="From the deck")
         await pilot.pause()
@@ -526,10 +523,7 @@ async def test_the_game_over_screen_opens_without_the_last_turns_toasts(tmp_path
 async def test_the_keys_scroll_a_game_over_longer_than_the_screen(tmp_path):
     """Four players at 80x24: the chart's key is below the edge; the focus is on the
     buttons, yet PgDn (or Down) scrolls the outcome to it, and Home back to the winners."""
-    match = seeded_match("karakum", "Ann,bot:random,bot:random,bot:random")
-    rng = random.Random(1)
-    while not match.is_over():
-        match.play(rng.choice(match.legal_actions()))
+    match = play_to_end(seeded_match("karakum", "Ann,bot:random,bot:random,bot:random"))
     async with running(tmp_path, size=(80, 24)) as (app, pilot):
         await app.push_screen(GameOverScreen(match))
         await pilot.pause()
@@ -550,10 +544,7 @@ async def test_the_keys_scroll_a_game_over_longer_than_the_screen(tmp_path):
 async def test_the_game_over_buttons_are_in_sight_at_80x24_however_long_the_outcome(tmp_path, game):
     """Karakorum's outcome (a sentence per peak, then the breakdown) is longer than 80x24
     holds: it scrolls, and the buttons stay below it, clickable without scrolling."""
-    match = seeded_match(game, "Ann,bot:random")
-    rng = random.Random(1)
-    while not match.is_over():
-        match.play(rng.choice(match.legal_actions()))
+    match = play_to_end(seeded_match(game, "Ann,bot:random"))
     async with running(tmp_path, size=(80, 24)) as (app, pilot):
         await app.push_screen(GameOverScreen(match))
         await pilot.pause()

@@ -40,6 +40,7 @@ from .helpers import (
     against_random_bot,
     game_screen,
     near_the_end,
+    play_to_end,
     play_until_game_over,
     press_to,
     running,
@@ -339,10 +340,7 @@ async def test_once_the_game_is_over_the_table_offers_no_done_and_scores_are_fin
     title drops "if it ended now"."""
     from karavan_tui.screens.replay import Replay
 
-    match = karakorum_match()
-    rng = random.Random(2)
-    while not match.is_over():
-        match.play(rng.choice(match.legal_actions()))
+    match = play_to_end(karakorum_match(), seed=2)
     async with running(tmp_path) as (app, pilot):
         app.push_screen(TableScreen(Replay(match, len(match.history), 0)))
         await pilot.pause()
