@@ -14,6 +14,7 @@ import json
 import math
 import unicodedata
 from collections.abc import Sequence
+from datetime import datetime
 from typing import Any
 
 MAX_NAME_LENGTH = 24
@@ -101,3 +102,12 @@ def listed(words: Sequence[str]) -> str:
     if len(words) <= 1:
         return "".join(words)
     return ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def local_time(stamp: str) -> str:
+    """An ISO time stamp (a save's) as local ``YYYY-MM-DD HH:MM``; a stamp that is not one
+    is shown as it is ("?" if empty)."""
+    try:
+        return datetime.fromisoformat(stamp).astimezone().strftime("%Y-%m-%d %H:%M")
+    except ValueError:
+        return stamp or "?"

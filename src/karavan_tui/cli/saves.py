@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import argparse
-from datetime import datetime
 from pathlib import Path
 
 from karavan_core.saves import list_saves
-from karavan_core.text import plural, printable
+from karavan_core.text import local_time, plural, printable
 from karavan_tui.cli import common
 from karavan_tui.cli.common import Command, Context
 
@@ -21,13 +20,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(ctx: Context) -> int:
     """Print the saves of the saves folder."""
     return print_saves(ctx.folder)
-
-
-def _when(stamp: str) -> str:
-    try:
-        return datetime.fromisoformat(stamp).astimezone().strftime("%Y-%m-%d %H:%M")
-    except ValueError:
-        return stamp or "?"
 
 
 def print_saves(folder: Path) -> int:
@@ -60,7 +52,8 @@ def print_saves(folder: Path) -> int:
         status = ", over" if save.over else ""
         details = (
             f"{save.game} · {', '.join(save.players)} · "
-            f"{plural(save.decisions, 'decision')}{status} · last played {_when(save.saved_at)}"
+            f"{plural(save.decisions, 'decision')}{status} · "
+            f"last played {local_time(save.saved_at)}"
         )
         console.print(Text(printable(shlex.quote(name)), style="bold"), soft_wrap=True)
         if console.is_terminal:

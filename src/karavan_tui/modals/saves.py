@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from datetime import datetime
 from pathlib import Path
 
 from textual import work
@@ -16,17 +15,9 @@ from textual.widgets.option_list import Option
 from textual.worker import get_current_worker
 
 from karavan_core.saves import SaveSummary, list_saves
-from karavan_core.text import plural, printable
+from karavan_core.text import local_time, plural, printable
 from karavan_tui.context import karavan_app
 from karavan_tui.modals.confirm import ConfirmScreen
-
-
-def when(stamp: str) -> str:
-    """An ISO time stamp as local ``YYYY-MM-DD HH:MM``."""
-    try:
-        return datetime.fromisoformat(stamp).astimezone().strftime("%Y-%m-%d %H:%M")
-    except ValueError:
-        return stamp or "?"
 
 
 def shown_path(path: Path) -> str:
@@ -112,7 +103,7 @@ class SavesScreen(ModalScreen[tuple[str, Path] | None]):
                 "\n  ",
                 words(
                     f"{save.game} · {', '.join(save.players)} · "
-                    f"{plural(save.decisions, 'decision')}{over} · {when(save.saved_at)}"
+                    f"{plural(save.decisions, 'decision')}{over} · {local_time(save.saved_at)}"
                 ),
             )
             listing.add_option(Option(entry))

@@ -17,12 +17,11 @@ from textual.worker import get_current_worker
 from karavan_core.lessons import get_lesson, lesson_names
 from karavan_core.registry import all_games, get_game
 from karavan_core.saves import SaveSummary, list_saves, resumable
-from karavan_core.text import plural
+from karavan_core.text import local_time, plural
 from karavan_core.version import __version__
 from karavan_tui.context import karavan_app
 from karavan_tui.messages import OpenLesson, OpenSave
 from karavan_tui.modals.choice import ChoiceScreen
-from karavan_tui.modals.saves import when
 from karavan_tui.widgets.chrome import AppHeader
 
 _ART = r"""
@@ -103,7 +102,7 @@ class TitleScreen(Screen[None]):
             # Names come from saves: Content is never read as markup.
             resume = Content(
                 f"Resume {latest.game}: {', '.join(latest.players)}\n  "
-                f"{plural(latest.decisions, 'decision')}, last played {when(latest.saved_at)}"
+                f"{plural(latest.decisions, 'decision')}, last played {local_time(latest.saved_at)}"
             )
             menu.add_option(Option(resume, id="resume"))
         elif looking:
