@@ -11,16 +11,19 @@ A seat is a bot level (``hard``, ``expert``, ``hard-v1``, ...), or a variant:
 * ``oracle-LEVEL`` — the level searching the true state as its only deal: it
   knows every hidden card and the order of every deck, its own included;
 * ``hands-LEVEL`` — the level dealing the others' true hands, every deck
-  shuffled afresh (the games where that is defined: Karakum and Karawane).
+  shuffled afresh (the games where that is defined: Karakum and Karawane);
+* ``pimcK-LEVEL`` — perfect-information Monte Carlo: K deals from the
+  observation, the level's search run on each alone with a K-th of its
+  budget, the decision with the best mean reward over the trees taken.
 
-The last two are yardsticks, not players: how much a search would gain from
+``oracle`` and ``hands`` are yardsticks, not players: how much a search would gain from
 what it may not know says how much of a game is decided by the hidden cards,
 and so how far better play alone can go.  Games are scheduled as ``karavan
 simulate`` schedules them (seats rotated, one deal a rotation, the same
 seeds and seat names), so a run of plain levels plays the very games of
 ``karavan simulate GAME --seats A,B --seed N``.  Each finished game is
 appended to ``--out`` as a line of JSON and a run started again skips the
-games already there; ``--part K/M`` plays every M-th deal from the K-th, so
+games already there; ``--part K/M`` plays every M-th deal from the K-th (K from 0), so
 M processes can share a run.  ``summary`` prints each seat's win rate with
 its 95% interval and the first seat's mean lead over the best other, per
 deal, with its 95% interval.  Figures, not tests: nothing is asserted.
@@ -94,10 +97,64 @@ class _Seeing:
         return lambda rng: deal(truth, rng)
 
 
+class _FixedDeal:
+    """A game whose every deal is one given state (a determinization searched alone)."""
+
+    def __init__(self, game, state) -> None:
+        self._game = game
+        self._state = state
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._game, name)
+
+    def sampler(self, observation):
+        state = self._state
+        return lambda rng: state
+
+
+class Pimc:
+    """Perfect-information Monte Carlo: one tree per sampled deal, the root means averaged.
+
+    ``trees`` deals are dealt from the observation; the level's search runs on
+    each alone (its budget shared out), and the decision with the best mean
+    reward over the trees that tried it is taken.
+    """
+
+    def __init__(self, bot: SearchBot, trees: int) -> None:
+        self.bot = bot
+        self.trees = trees
+
+    def choose(self, observation, legal):
+        bot = self.bot
+        if len(legal) == 1:
+            return legal[0]
+        game = bot.game
+        rng = bot.decision_rng(observation)
+        deal = game.sampler(observation)
+        total = bot.iterations
+        sums: dict[Any, float] = defaultdict(float)
+        counts: dict[Any, int] = defaultdict(int)
+        for _ in range(self.trees):
+            bot.game = _FixedDeal(game, deal(rng))
+            bot.iterations = max(len(legal), total // self.trees)
+            try:
+                root = bot.search(observation, legal)
+            finally:
+                bot.game, bot.iterations = game, total
+            for action, child in root.children.items():
+                sums[action] += child.reward / child.visits
+                counts[action] += 1
+        return max(legal, key=lambda a: (sums[a] / counts[a] if counts[a] else -1.0, rng.random()))
+
+
 def make_seat(spec: str, game, seed: int):
     """The bot of one seat spec (see the module's docstring), and its seeing game or ``None``."""
     name, _, changes_text = spec.partition(":")
     seeing = None
+    trees = 0
+    if name.startswith("pimc"):
+        head, _, name = name.partition("-")
+        trees = int(head[4:])
     for how in ("oracle", "hands"):
         if name.startswith(how + "-"):
             if how == "hands" and game.name not in HANDS_DEALS:
@@ -114,6 +171,8 @@ def make_seat(spec: str, game, seed: int):
         if not isinstance(bot, SearchBot):
             raise SystemExit(f"{spec}: only a search level can be given the hidden cards")
         bot.game = seeing
+    if trees:
+        bot = Pimc(bot, trees)
     return bot, seeing
 
 
@@ -154,6 +213,8 @@ def run(args: argparse.Namespace) -> None:
     if out.exists():
         done = {json.loads(line)["index"] for line in out.read_text().splitlines() if line}
     part, parts = map(int, args.part.split("/"))
+    if not 0 <= part < parts:
+        raise SystemExit(f"--part K/M counts K from 0 to M-1, not {args.part}")
     seats = args.seats.split(",")
     if len(seats) != args.players:
         raise SystemExit(f"give one seat per player: {args.players}, not {len(seats)}")
