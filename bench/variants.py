@@ -12,6 +12,9 @@ A seat is a bot level (``hard``, ``expert``, ``hard-v1``, ...), or a variant:
   knows every hidden card and the order of every deck, its own included;
 * ``hands-LEVEL`` — the level dealing the others' true hands, every deck
   shuffled afresh (the games where that is defined: Karakum and Karawane);
+* ``shares-LEVEL`` — the level paid, for an open game, each player's
+  softmax share of one chance of winning instead of the logistic of its
+  lead over the best other (the same at two players);
 * ``pimcK-LEVEL`` — perfect-information Monte Carlo: K deals from the
   observation, the level's search run on each alone with a K-th of its
   budget, the decision with the best mean reward over the trees taken.
@@ -147,11 +150,40 @@ class Pimc:
         return max(legal, key=lambda a: (sums[a] / counts[a] if counts[a] else -1.0, rng.random()))
 
 
+class _Shares:
+    """An evaluation whose rewards for an open game are shares of one chance of winning.
+
+    Each player's chance is a softmax of the estimated points over the
+    evaluation's scale, where the levels pay each player the logistic of its
+    lead over the best other; at two players the two are the same.
+    """
+
+    def __init__(self, evaluator) -> None:
+        self._evaluator = evaluator
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._evaluator, name)
+
+    def rewards(self, state, values=None) -> list[float]:
+        evaluator = self._evaluator
+        if evaluator.game.is_over(state):
+            return evaluator.rewards(state, values)
+        if values is None:
+            values = evaluator.values(state)
+        top = max(values)
+        exps = [math.exp((v - top) / evaluator.scale) for v in values]
+        total = sum(exps)
+        return [e / total for e in exps]
+
+
 def make_seat(spec: str, game, seed: int):
     """The bot of one seat spec (see the module's docstring), and its seeing game or ``None``."""
     name, _, changes_text = spec.partition(":")
     seeing = None
     trees = 0
+    shares = name.startswith("shares-")
+    if shares:
+        name = name[len("shares-") :]
     if name.startswith("pimc"):
         head, _, name = name.partition("-")
         trees = int(head[4:])
@@ -171,6 +203,10 @@ def make_seat(spec: str, game, seed: int):
         if not isinstance(bot, SearchBot):
             raise SystemExit(f"{spec}: only a search level can be given the hidden cards")
         bot.game = seeing
+    if shares:
+        if not isinstance(bot, SearchBot):
+            raise SystemExit(f"{spec}: only a search level has rewards to share")
+        bot.evaluator = _Shares(bot.evaluator)
     if trees:
         bot = Pimc(bot, trees)
     return bot, seeing

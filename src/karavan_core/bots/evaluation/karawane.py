@@ -67,6 +67,11 @@ from karavan_core.games.karawane.state import KarawaneState
 # as fast (December), 6,000 iterations (0.24 s a decision on average, 0.32 s at
 # the 95th percentile) won 25.1% (19.0–32.4) of the first 160 games of seed 103,
 # where the row's Expert won 27.7%: more budget is not what four players lack.
+# Nor perfect-information Monte Carlo (bench/variants.py's pimc10-expert: ten deals,
+# each searched alone with 300 iterations, where a rival answers as its dealt hand
+# allows; the best mean reward over the trees taken): 52.0% (45.1–58.8) of 200 games
+# against Hard at two players (seed 102) where today's Expert won 56.5% of them, and
+# 25.0% (18.9–32.2) of the first 160 at four (seed 103) where it won 27.7%.
 # Other weights for this
 # evaluation (CMA-ES over its six constants, the share, the claims' growth, the
 # desert camels' worth, its power, the scale and a city term) did not stand
