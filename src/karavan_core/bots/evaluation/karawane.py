@@ -72,6 +72,10 @@ from karavan_core.games.karawane.state import KarawaneState
 # allows; the best mean reward over the trees taken): 52.0% (45.1–58.8) of 200 games
 # against Hard at two players (seed 102) where today's Expert won 56.5% of them, and
 # 25.0% (18.9–32.2) of the first 160 at four (seed 103) where it won 27.7%.
+# Nor, at four players, rewards that share one chance of winning (a softmax of the
+# estimated points over the scale, where each player is paid the logistic of its lead
+# over the best other; bench/variants.py's shares-expert): 26.2% (20.0–33.6) of the
+# same 160 games.
 # Other weights for this
 # evaluation (CMA-ES over its six constants, the share, the claims' growth, the
 # desert camels' worth, its power, the scale and a city term) did not stand
