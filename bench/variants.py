@@ -100,21 +100,6 @@ class _Seeing:
         return lambda rng: deal(truth, rng)
 
 
-class _FixedDeal:
-    """A game whose every deal is one given state (a determinization searched alone)."""
-
-    def __init__(self, game, state) -> None:
-        self._game = game
-        self._state = state
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self._game, name)
-
-    def sampler(self, observation):
-        state = self._state
-        return lambda rng: state
-
-
 class Pimc:
     """Perfect-information Monte Carlo: one tree per sampled deal, the root means averaged.
 
@@ -135,10 +120,12 @@ class Pimc:
         rng = bot.decision_rng(observation)
         deal = game.sampler(observation)
         total = bot.iterations
+        alone = _Seeing(game, "oracle")  # each tree's one deal, searched as its only one
         sums: dict[Any, float] = defaultdict(float)
         counts: dict[Any, int] = defaultdict(int)
         for _ in range(self.trees):
-            bot.game = _FixedDeal(game, deal(rng))
+            alone.truth = deal(rng)
+            bot.game = alone
             bot.iterations = max(len(legal), total // self.trees)
             try:
                 root = bot.search(observation, legal)
