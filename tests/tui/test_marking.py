@@ -547,3 +547,14 @@ async def test_at_the_table_a_note_leaves_the_status_line_in_sight(tmp_path):
         status = game_screen(app).query_one("#status").region
         toasts = [toast.region for toast in app.screen.query(Toast)]
         assert toasts and not any(region.overlaps(status) for region in toasts), (toasts, status)
+
+
+async def test_a_short_note_is_only_as_wide_as_its_words(tmp_path):
+    # At 80x24 a note of a fixed 60 columns hid the caravans and the newest lines of the log.
+    match, _ = unaffordable_camel()
+    async with running(tmp_path, match, notifications=True) as (app, pilot):
+        app.notify("You drew 1 gold from the deck.", title="From the deck")
+        await pilot.pause(0.3)
+        (toast,) = app.screen.query(Toast)
+        words = len("You drew 1 gold from the deck.")
+        assert words < toast.region.width <= words + 6, toast.region
