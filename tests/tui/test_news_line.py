@@ -54,7 +54,8 @@ def test_decisions_left_out_of_the_line_are_counted_and_the_key_to_read_them_nam
     )
     assert news_text(news, 50).plain == "• Cid buys the red 4. (3 more moves: press l)"
     assert news_text(news, 40).plain == "• Cid buys the red 4. (+3 in the log: l)"
-    assert news_text(news, 30).plain == "• Cid buys the red 4. (+3: l)"
+    assert news_text(news, 31).plain == "• Cid buys the red 4. (+3 more)"
+    assert news_text(news, 30).plain == "• Cid buys the red 4."  # no room to count them
     later = ("Bob takes the silk and the spices and the paper.", "Cid buys the red 4.")
     news = News(later, ("Ann", "Bob", "Cid"), True, glyphs(False), (0, 5), False)
     assert news_text(news, 60).plain == "• Cid buys the red 4. (1 earlier move: press l)"

@@ -213,7 +213,7 @@ def banner_line(
     A player's decisions in a row share one sentence ("Bob takes the silk, then
     draws a card"); the decisions left out are counted at the end, in ``count``
     "words" ("(3 earlier moves: press l)"), "short" ("(+3 in the log: l)"), "brief"
-    ("(+3: l)") or not at all (``None``).
+    ("(+3 more)": a key alone, "(+3: l)", read as nothing) or not at all (``None``).
     """
     sentences: list[str] = []
     for position, index in enumerate(kept):
@@ -230,7 +230,7 @@ def banner_line(
         more = {
             "words": f" ({plural(left, which + ' move')}: press l)",
             "short": f" (+{left} in the log: l)",
-            "brief": f" (+{left}: l)",
+            "brief": f" (+{left} more)",
         }[count]
     return f"{g.changed} " + ". ".join(sentences) + "." + more
 
