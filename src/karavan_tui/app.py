@@ -406,7 +406,8 @@ class KaravanApp(Karavan):
             if client is not None:
                 open_table(self, client)
 
-        self.push_screen(JoinScreen(), joined)
+        settings = self.settings
+        self.push_screen(JoinScreen(settings.last_join, settings.player_name), joined)
 
     def action_load(self, selected: Path | None = None) -> None:
         """Show the saved games (``selected`` highlighted, if it is among them).

@@ -13,14 +13,20 @@ import random
 from collections.abc import Callable
 from pathlib import Path
 
-from attrs import Factory, define, field
+import attrs
+from attrs import Factory, define, field, frozen
 
 from karavan_core.analysis.judge import FORCED_ITERATIONS, OPEN_ITERATIONS
 from karavan_core.bots import BOT_LEVELS
 from karavan_core.match import BOT, Seat, names_differ
 from karavan_core.registry import game_names
 from karavan_core.saves import atomic_write
-from karavan_core.text import check_name
+from karavan_core.text import check_name, printable
+from karavan_net.protocol import parse_address
+
+# The longest address and table code the Join dialog takes (and so the settings keep).
+MAX_ADDRESS = 300
+MAX_CODE = 64
 
 SETTINGS_ENV = "KARAVAN_SETTINGS"
 DEFAULT_THEME = "textual-dark"
@@ -52,6 +58,8 @@ class Settings:
     last_seats: tuple[Seat, ...] = ()
     # How far each game's lesson has gone: the step to go on from (past the last: finished).
     lessons: dict[str, int] = Factory(dict)
+    # The table last joined, so that the Join dialog offers it again after a drop.
+    last_join: LastJoin | None = None
 
     @classmethod
     def load(cls, path: Path) -> Settings:
@@ -86,6 +94,7 @@ class Settings:
                 and not isinstance(step, bool)
                 and 0 <= step < 1000
             }
+        settings.last_join = LastJoin.load(data.get("last_join"))
         return settings
 
     def save(self, path: Path) -> None:
@@ -98,8 +107,36 @@ class Settings:
             "player_name": self.player_name,
             "last_seats": [{"name": seat.name, "bot": seat.level} for seat in self.last_seats],
             "lessons": self.lessons,
+            "last_join": None if self.last_join is None else attrs.asdict(self.last_join),
         }
         atomic_write(path, json.dumps(data, indent=2) + "\n")
+
+
+@frozen
+class LastJoin:
+    """Where the player last took a seat at a hosted table, and under which name."""
+
+    address: str
+    code: str
+    name: str
+
+    @classmethod
+    def load(cls, data: object) -> LastJoin | None:
+        """The remembered table read from the settings file (outside data), if all of it is fit."""
+        if not isinstance(data, dict):
+            return None
+        address, code, name = data.get("address"), data.get("code"), data.get("name")
+        if not (isinstance(address, str) and isinstance(code, str) and isinstance(name, str)):
+            return None
+        try:
+            parse_address(address)
+        except ValueError:
+            return None
+        if not 0 < len(code) <= MAX_CODE or printable(code) != code or not code.isprintable():
+            return None
+        if len(address) > MAX_ADDRESS or printable(address) != address or not _fits(name):
+            return None
+        return cls(address, code, name)
 
 
 def _fits(name: str) -> bool:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import random
 
 import pytest
@@ -14,7 +15,7 @@ from karavan_core.games.jaipur.state import Sell
 from karavan_core.match import Match
 from karavan_net.client import TableClient
 from karavan_tui.app import TableApp
-from karavan_tui.config import AppConfig
+from karavan_tui.config import AppConfig, LastJoin, Settings
 from karavan_tui.modals.choice import ChoiceScreen
 from karavan_tui.modals.confirm import ConfirmScreen
 from karavan_tui.net.join_screen import JoinScreen
@@ -152,6 +153,52 @@ async def test_join_a_table_from_the_title_screen(tmp_path):
             await waiting(pilot, lambda: screen.driver.latest.number == table.number)
             assert screen.driver.observation == match.game.observe(match.state, 0)
             assert "Robot" in visible_characters(app)
+
+
+async def test_the_join_dialog_offers_the_table_last_joined_and_enter_alone_rejoins(tmp_path):
+    # After a drop or a restart the player should not have to ask the host for the code again.
+    match = new_match("jaipur", "Ann,bot:random:Robot", first=0)
+    async with hosting(match) as (table, server):
+        address = f"127.0.0.1:{server.port}"
+        app = make_app(tmp_path)
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.press("j")
+            await waiting(pilot, lambda: isinstance(app.screen, JoinScreen))
+            assert app.screen.query_one("#join-code").value == ""
+            app.screen.query_one("#join-address").value = address
+            await pilot.press(*CODE, "tab", *"Ann", "enter")
+            await waiting(pilot, lambda: isinstance(app.screen, TableScreen))
+        await until(lambda: 0 not in table.links)  # the first app is closed: Ann is away
+        again = make_app(tmp_path)  # the same settings file, as after a restart
+        async with again.run_test(size=(80, 24)) as pilot:
+            await pilot.press("j")
+            await waiting(pilot, lambda: isinstance(again.screen, JoinScreen))
+            fields = ("address", "code", "name")
+            offered = [again.screen.query_one(f"#join-{field}").value for field in fields]
+            assert offered == [address, CODE, "Ann"]
+            await pilot.press("enter")
+            await waiting(pilot, lambda: isinstance(again.screen, TableScreen))
+            await until(lambda: 0 in table.links)
+
+
+def test_a_remembered_table_is_checked_like_anything_read_from_a_file(tmp_path):
+    path = tmp_path / "settings.json"
+    fit = {"address": "127.0.0.1:7654", "code": "ABC123", "name": "Ann"}
+    for unfit in (
+        {**fit, "address": "no address here"},
+        {**fit, "code": ""},
+        {**fit, "code": "\x1b[31m"},
+        {**fit, "name": "x" * 100},
+        {**fit, "name": 7},
+        "127.0.0.1:7654",
+    ):
+        path.write_text(json.dumps({"last_join": unfit}), encoding="utf-8")
+        assert Settings.load(path).last_join is None, unfit
+    path.write_text(json.dumps({"last_join": fit}), encoding="utf-8")
+    settings = Settings.load(path)
+    assert settings.last_join == LastJoin("127.0.0.1:7654", "ABC123", "Ann")
+    settings.save(path)
+    assert Settings.load(path) == settings
 
 
 def _last_decision_is(seat: int) -> tuple[Match, Action]:

@@ -13,6 +13,7 @@ from karavan_core.text import MAX_NAME_LENGTH, check_name, printable
 from karavan_net.client import HostUnreachable, JoinRefused, TableClient
 from karavan_net.protocol import DEFAULT_PORT, parse_address
 from karavan_net.seats import seats_file
+from karavan_tui.config import MAX_ADDRESS, MAX_CODE, LastJoin
 from karavan_tui.context import karavan_app
 
 
@@ -34,9 +35,12 @@ class JoinScreen(ModalScreen[TableClient | None]):
     JoinScreen Button { margin-left: 2; }
     """
 
-    def __init__(self, address: str = f"127.0.0.1:{DEFAULT_PORT}") -> None:
+    def __init__(self, last: LastJoin | None = None, name: str | None = None) -> None:
+        """Offer the ``last`` table joined again (a drop, a restart), else the player's ``name``."""
         super().__init__()
-        self.address = address
+        self.address = last.address if last else f"127.0.0.1:{DEFAULT_PORT}"
+        self.code = last.code if last else ""
+        self.seat_name = last.name if last else name or ""
         self.joining = False
 
     def compose(self) -> ComposeResult:
@@ -45,13 +49,15 @@ class JoinScreen(ModalScreen[TableClient | None]):
             yield Label("Join a table")
             with Horizontal(classes="row"):
                 yield Label("Address")
-                yield Input(self.address, id="join-address", compact=True, max_length=300)
+                yield Input(self.address, id="join-address", compact=True, max_length=MAX_ADDRESS)
             with Horizontal(classes="row"):
                 yield Label("Code")
-                yield Input(id="join-code", compact=True, max_length=64)
+                yield Input(self.code, id="join-code", compact=True, max_length=MAX_CODE)
             with Horizontal(classes="row"):
                 yield Label("Name")
-                yield Input(id="join-name", compact=True, max_length=MAX_NAME_LENGTH + 2)
+                yield Input(
+                    self.seat_name, id="join-name", compact=True, max_length=MAX_NAME_LENGTH + 2
+                )
             yield Static("", id="join-problem")
             yield Static(
                 "The host's terminal shows the address and the code. Your name is your seat's.",
@@ -63,7 +69,7 @@ class JoinScreen(ModalScreen[TableClient | None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        """Start with the code."""
+        """Start with the code (selected, where it is offered again: typing replaces it)."""
         self.query_one("#join-code", Input).focus()
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
@@ -104,10 +110,11 @@ class JoinScreen(ModalScreen[TableClient | None]):
         self.query_one("#join-problem", Static).update(Content("Joining..."))
         memory = seats_file(karavan_app(self).config.settings_path)
         client = TableClient(host, port, code, name, memory=memory)
-        self.run_worker(self.join(client), exclusive=True)
+        address = self.query_one("#join-address", Input).value.strip()
+        self.run_worker(self.join(client, LastJoin(address, code, name)), exclusive=True)
 
-    async def join(self, client: TableClient) -> None:
-        """Take the seat, or say why not."""
+    async def join(self, client: TableClient, table: LastJoin) -> None:
+        """Take the seat (and remember the ``table`` for next time), or say why not."""
         try:
             await client.join()
         except (JoinRefused, HostUnreachable) as error:
@@ -115,6 +122,9 @@ class JoinScreen(ModalScreen[TableClient | None]):
             reason = printable(str(error)).rstrip(".")
             self.problem(f"Cannot join: {reason}.")
             return
+        app = karavan_app(self)
+        app.settings.last_join = table
+        app.save_settings()
         self.dismiss(client)
 
     def action_cancel(self) -> None:
