@@ -48,7 +48,7 @@ from karavan_tui.modals.new_game import NewGameRequest, NewGameScreen
 from karavan_tui.modals.saves import SavesScreen
 from karavan_tui.modals.settings import SettingsScreen
 from karavan_tui.net.join_screen import JoinScreen
-from karavan_tui.net.remote import open_table
+from karavan_tui.net.remote import HOSTING, open_table
 from karavan_tui.screens.game_over import GameOverScreen
 from karavan_tui.screens.lesson import DEFAULT_NAME, LessonPlay
 from karavan_tui.screens.play import LocalPlay
@@ -135,6 +135,15 @@ class KaravanApp(Karavan):
             ):
                 self._unnotify(shown, refresh=False)
         super()._on_notify(event)
+
+    def withdraw_notes(self, title: str) -> None:
+        """Take down the toasts titled ``title``: what they said is no longer so."""
+        shown = self.glyphs.words(title)
+        gone = [note for note in self._notifications if note.title == shown]
+        for note in gone:
+            self._unnotify(note, refresh=False)
+        if gone:
+            self._refresh_notifications()
 
     def _handle_exception(self, error: Exception) -> None:
         """An unexpected error: save the open game, write a crash report, exit with status 1.
@@ -542,7 +551,7 @@ class TableApp(KaravanApp):
         """The table (then Textual runs the app's own ``on_mount``: settings and size)."""
         open_table(self, self.client, hosting=self.hosting, save_path=self.save_path)
         if self.invitation:
-            self.notify(self.invitation, title="Hosting", timeout=30)
+            self.notify(self.invitation, title=HOSTING, timeout=30)
 
 
 def create_app(

@@ -43,6 +43,10 @@ class Karavan(App[None]):
         """Keep the settings on disk."""
         raise NotImplementedError
 
+    def withdraw_notes(self, title: str) -> None:
+        """Take down the toasts titled ``title``."""
+        raise NotImplementedError
+
     def set_ascii(self, on: bool) -> None:
         """Switch ASCII mode on or off (and remember it)."""
         raise NotImplementedError

@@ -201,6 +201,33 @@ def test_a_remembered_table_is_checked_like_anything_read_from_a_file(tmp_path):
     assert Settings.load(path) == settings
 
 
+async def test_the_hosts_note_on_how_to_join_goes_once_every_seat_is_taken(tmp_path):
+    match = new_match("karakum", "Ann,Bob", first=0)
+    async with hosting(match) as (_table, server):
+        host_client = TableClient("127.0.0.1", server.port, CODE, "Ann")
+        await host_client.join()
+        invitation = f"Each player joins with: karavan join 127.0.0.1:{server.port} {CODE}"
+        app = TableApp(config(tmp_path), host_client, hosting=True, invitation=invitation)
+        async with app.run_test(size=(80, 24)) as pilot:
+
+            def notes() -> list[str]:
+                return [note.title for note in app._notifications]
+
+            def messages() -> list[str]:
+                return [note.message for note in app._notifications]
+
+            await waiting(pilot, lambda: isinstance(app.screen, TableScreen))
+            await pilot.pause(0.2)
+            assert "Hosting" in notes()  # Bob has not joined: the note says how
+            bob = await joined(server.port, "Bob")
+            try:
+                await waiting(pilot, lambda: "Bob is here." in messages())
+                assert "Hosting" not in notes()
+            finally:
+                bob.reader.cancel()
+                await bob.close()
+
+
 def _last_decision_is(seat: int) -> tuple[Match, Action]:
     """A Jaipur match played (by random moves) to its last decision, which is ``seat``'s."""
     for seed in range(100):

@@ -28,6 +28,7 @@ from karavan_core.referee import takeback_question
 from karavan_core.text import clean_name, printable
 from karavan_net.client import TableClient
 from karavan_net.protocol import TakeBackAsked, Update
+from karavan_tui.context import karavan_app
 from karavan_tui.messages import BackToTitle, ShowRules
 from karavan_tui.modals.confirm import ConfirmScreen
 from karavan_tui.modals.full_log import FullLogScreen
@@ -35,6 +36,9 @@ from karavan_tui.net.remote_over import RemoteOverScreen
 from karavan_tui.screens.table import Driver, Frame, Status, TableScreen
 from karavan_tui.tables import View
 from karavan_tui.words import listed
+
+# The title of the host's note that says how to join; it goes once every seat is taken.
+HOSTING = "Hosting"
 
 REPEAT_SECONDS = 3.0  # the same toast again within this time is not shown twice
 
@@ -140,6 +144,8 @@ class RemoteTable(Driver):
             if update.notice:  # a take-back: said, or the table would change without a word
                 self.notify(printable(update.notice), title="Take-back")
         self._tell_presence(update)
+        if self.hosting and all(seat.status != "empty" for seat in update.seats):
+            karavan_app(self.screen).withdraw_notes(HOSTING)  # nobody left to invite
         asked = update.takeback
         if self._asking is not None and (asked is None or self.viewer not in asked.waiting):
             self._asking.dismiss(None)  # answered, withdrawn or voided meanwhile
