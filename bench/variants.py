@@ -119,7 +119,7 @@ class Pimc:
         game = bot.game
         rng = bot.decision_rng(observation)
         deal = game.sampler(observation)
-        total = bot.iterations
+        total, two_players = bot.budget(observation), bot.two_player_iterations
         alone = _Seeing(game, "oracle")  # each tree's one deal, searched as its only one
         sums: dict[Any, float] = defaultdict(float)
         counts: dict[Any, int] = defaultdict(int)
@@ -127,10 +127,12 @@ class Pimc:
             alone.truth = deal(rng)
             bot.game = alone
             bot.iterations = max(len(legal), total // self.trees)
+            bot.two_player_iterations = None  # each tree's share, whatever the table's size
             try:
                 root = bot.search(observation, legal)
             finally:
-                bot.game, bot.iterations = game, total
+                bot.game, bot.iterations = game, bot.settings.iterations
+                bot.two_player_iterations = two_players
             for action, child in root.children.items():
                 sums[action] += child.reward / child.visits
                 counts[action] += 1

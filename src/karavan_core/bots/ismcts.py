@@ -85,10 +85,13 @@ class SearchBot(Bot):
     ) -> None:
         super().__init__(game, seed)
         if iterations is not None:
+            # A budget given is the budget at every table size (hints, reviews, tuning).
             changes["iterations"] = iterations
+            changes.setdefault("two_player_iterations", None)
         settings = self.settings_for(game)
         self.settings = attrs.evolve(settings, **changes) if changes else settings
         self.iterations = self.settings.iterations
+        self.two_player_iterations = self.settings.two_player_iterations
         self.seconds = seconds
         self.evaluator: Evaluator = evaluator_for(game, search=True, model=self.settings.model)
         self.rollout_depth = self.settings.rollout_depth
@@ -125,6 +128,12 @@ class SearchBot(Bot):
 
         return max(legal, key=rank)
 
+    def budget(self, observation: Observation) -> int:
+        """The iterations of a decision from ``observation``: more at a table of two, if set."""
+        if self.two_player_iterations is not None and len(observation.players) == 2:
+            return self.two_player_iterations
+        return self.iterations
+
     def search(
         self,
         observation: Observation,
@@ -154,7 +163,8 @@ class SearchBot(Bot):
         pool: list[State] = []
         pooled = self.deals is not None
         root_options: list[Action] | None = None
-        while done < self.iterations:
+        budget = self.budget(observation)
+        while done < budget:
             if deadline is not None and done and time.perf_counter() >= deadline:
                 break
             dealt = done % self.deals if self.deals else 0
@@ -210,11 +220,7 @@ class SearchBot(Bot):
                     visited.reward += rewards[visited.mover]
             done += 1
             # The leader needs more visits than are left, so only past half the budget.
-            if (
-                until_settled
-                and 2 * done > self.iterations
-                and _settled(root, self.iterations - done)
-            ):
+            if until_settled and 2 * done > budget and _settled(root, budget - done):
                 break
         self.last_iterations = done
         return root
@@ -438,7 +444,7 @@ class ExpertBot(SearchBot):
 
     level = "expert"
     strength = 3
-    description = "searches like Hard, three to six times as long"
+    description = "searches like Hard, several times as long"
 
     @classmethod
     def settings_for(cls, game: Game[Any, Any, Any]) -> SearchSettings:
