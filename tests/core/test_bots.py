@@ -247,15 +247,11 @@ def test_expert_searches_longer_than_hard_in_every_game(game):
     assert make_bot("hard-v1", game).iterations == 400
 
 
-def _to_move(state, game):
-    """What the player to move sees of ``state``."""
-    return game.observe(state, state.to_move)
-
-
 def test_karawanes_expert_searches_longer_at_a_table_of_two():
     game = get_game("karawane")
     expert = make_bot("expert", game)
-    two, three = (_to_move(positions(game, n, seed=3, limit=1)[0], game) for n in (2, 3))
+    two, three = (positions(game, n, seed=3, limit=1)[0] for n in (2, 3))
+    two, three = game.observe(two, two.to_move), game.observe(three, three.to_move)
     assert (expert.budget(two), expert.budget(three)) == (9000, 3000)
     # The search runs the budget of the table it is at.
     bot = make_bot("hard", game, 1, two_player_iterations=50)
@@ -268,7 +264,8 @@ def test_a_budget_given_holds_at_every_table_size():
     # Hints and reviews ask the Expert search for a set number of iterations.
     game = get_game("karawane")
     bot = make_bot("expert", game, 1, iterations=70)
-    seen = _to_move(positions(game, 2, seed=3, limit=1)[0], game)
+    state = positions(game, 2, seed=3, limit=1)[0]
+    seen = game.observe(state, state.to_move)
     assert bot.budget(seen) == 70
     bot.search(seen)
     assert bot.last_iterations == 70
