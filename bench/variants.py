@@ -119,7 +119,8 @@ class Pimc:
         game = bot.game
         rng = bot.decision_rng(observation)
         deal = game.sampler(observation)
-        total, two_players = bot.budget(observation), bot.two_player_iterations
+        total = bot.budget(observation)
+        iterations, two_players = bot.iterations, bot.two_player_iterations
         alone = _Seeing(game, "oracle")  # each tree's one deal, searched as its only one
         sums: dict[Any, float] = defaultdict(float)
         counts: dict[Any, int] = defaultdict(int)
@@ -131,7 +132,7 @@ class Pimc:
             try:
                 root = bot.search(observation, legal)
             finally:
-                bot.game, bot.iterations = game, bot.settings.iterations
+                bot.game, bot.iterations = game, iterations
                 bot.two_player_iterations = two_players
             for action, child in root.children.items():
                 sums[action] += child.reward / child.visits
