@@ -404,5 +404,13 @@ class Game(abc.ABC, Generic[S, O, A]):
         """What the player to move must decide now, in words (for the status line)."""
 
     @abc.abstractmethod
+    def unfilled(self, state: S) -> str | None:
+        """A place the rules keep filled (a face-up row, a market, a hand) that stands empty
+        while a card could fill it, in words; ``None`` when there is none.
+
+        Each game states its own places; the conformance suite asks after every decision.
+        """
+
+    @abc.abstractmethod
     def inventory(self, state: S) -> Counter[str]:
         """Every physical component in the state, counted (no card is ever made or lost)."""

@@ -179,6 +179,8 @@ def play_and_check(game, players: int, seeds: range, full_every: int) -> None:
                 legal = game.legal_actions(match.state)
                 assert legal, "a game that is not over must offer a decision"
                 match.play(legal[rng.randrange(len(legal))])
+            # No place the rules fill stands empty while a card could fill it.
+            assert game.unfilled(match.state) is None, (seed, game.unfilled(match.state))
             decisions += 1
             assert decisions < MAX_DECISIONS, f"seed {seed} never ends"
         final = match.state

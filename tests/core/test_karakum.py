@@ -165,6 +165,67 @@ def test_no_draw_when_deck_and_discards_are_both_empty():
     assert state.hands[0] == hand(B, P) and state.current == 1
 
 
+def _paying_into_an_empty_row(**changes):
+    """Ann buys the green 2 with two paper while deck and discards are empty and three
+    face-up places stand empty (RULINGS.md: the row is refilled from the payment)."""
+    scene = {
+        "row": (None, P, None, R, None),
+        "resource_deck": (),
+        "discard": hand(),
+        "market": (camel(B, 5), camel(G, 2), camel(B, 3), camel(R, 4), camel(P, 6)),
+        "hands": (hand(G, G, OR), hand()),
+    }
+    return GAME.apply(table(**(scene | changes)), Buy(1))
+
+
+def test_a_payment_refills_the_empty_face_up_places():
+    """RULINGS: a payment that brings cards back while places stand empty and the deck is
+    empty shuffles the discards into a new deck at once and fills the places left to right."""
+    state = GAME.apply(_paying_into_an_empty_row(), Pay(hand(G, G)))
+    assert state.row[1] == P and state.row[3] == R
+    assert state.row[0] == G and state.row[2] == G and state.row[4] is None
+    assert state.resource_deck == () and state.discard == hand()
+    assert GAME.unfilled(state) is None
+
+
+def test_a_refill_takes_what_it_needs_and_leaves_the_rest_as_the_deck():
+    """Three cards paid into two empty places: the third is the new deck, and can be drawn."""
+    state = _paying_into_an_empty_row(
+        row=(None, P, R, OR, None),
+        market=(camel(B, 5), camel(G, 3), camel(B, 3), camel(R, 4), camel(P, 6)),
+        hands=(hand(G, G, G, OR), hand()),
+    )
+    state = GAME.apply(state, Pay(hand(G, G, G)))
+    assert state.row == (G, P, R, OR, G)
+    assert state.resource_deck == (G,) and state.discard == hand()
+    state = GAME.apply(state, DrawCard())  # Bob's turn
+    assert state.hands[1] == hand(G) and state.resource_deck == ()
+
+
+def test_the_refill_is_told_in_the_preview_and_the_log():
+    state = _paying_into_an_empty_row()
+    words = preview(GAME, state, Pay(hand(G, G)))
+    assert "shuffled into a new deck to fill the empty face-up places" in words
+    line = log_line(GAME, state, Pay(hand(G, G)))
+    assert "fill the empty face-up places: paper, paper." in line
+
+
+def test_the_row_keeps_its_cards_through_a_payment_with_no_empty_place():
+    state = _paying_into_an_empty_row(row=(B, P, R, OR, G))
+    after = GAME.apply(state, Pay(hand(G, G)))
+    assert after.row == (B, P, R, OR, G) and after.discard == hand(G, G)
+    assert "face-up" not in log_line(GAME, state, Pay(hand(G, G)))
+
+
+def test_a_game_saved_under_the_old_rule_keeps_its_empty_places():
+    """A game played before the ruling replays as it was played (see karavan_core.saves)."""
+    state = _paying_into_an_empty_row(payment_refills_row=False)
+    assert "stay empty" in preview(GAME, state, Pay(hand(G, G)))
+    state = GAME.apply(state, Pay(hand(G, G)))
+    assert state.row == (None, P, None, R, None) and state.discard == hand(G, G)
+    assert GAME.unfilled(state) is not None
+
+
 def test_turn_ends_when_no_second_card_can_be_taken():
     state = table(
         row=(B, GOLD, None, None, None), resource_deck=(), discard=hand(), hands=(hand(), hand())

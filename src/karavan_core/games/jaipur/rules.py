@@ -762,6 +762,12 @@ class Jaipur(Game[JaipurState, JaipurObservation, Action]):
 
         return deal
 
+    def unfilled(self, state: JaipurState) -> str | None:
+        """A market short of its five cards in a round still being played."""
+        if not state.over and sum(state.market) < C.MARKET_SIZE:
+            return f"The market holds {sum(state.market)} cards, not {C.MARKET_SIZE}."
+        return None
+
     def inventory(self, state: JaipurState) -> Counter[str]:
         """Every card and token of the round in progress (or the last round, once over)."""
         counts: Counter[str] = Counter()

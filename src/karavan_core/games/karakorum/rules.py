@@ -816,6 +816,14 @@ class Karakorum(Game[KarakorumState, KarakorumObservation, Action]):
                 unseen.subtract(exp.cards)
         return tuple(unseen.elements())
 
+    def unfilled(self, state: KarakorumState) -> str | None:
+        """A round whose revealing has left the table empty while the deck holds cards."""
+        if state.step in (Step.REVEAL, Step.TAKE, Step.TAKE_MORE) and not state.table:
+            return "No card lies revealed in a round that has begun."
+        if state.step is Step.REVEAL and not state.deck:
+            return "The active player is asked to reveal from an empty deck."
+        return None
+
     def inventory(self, state: KarakorumState) -> Counter[str]:
         """Every summit card and goal card in the state."""
         cards = list(state.deck + state.table + state.discard)

@@ -70,5 +70,8 @@ ROW_SIZE = 5
 STARTING_HAND = 5
 TAX = 1  # extra payment units for camels of the colour in the slot next to the deck
 BONUS_VALUE = 1  # buying a camel of this value grants a free resource card
+# The option that keeps the rule of games saved before a payment refilled the face-up row
+# (see karavan_core.saves): with it false, a place left empty stays empty to the end.
+ROW_RULE_OPTION = "payment_refills_row"
 MIN_PLAYERS = 2
 MAX_PLAYERS = 4

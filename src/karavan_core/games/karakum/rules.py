@@ -239,6 +239,21 @@ def _join(index: int) -> Join:
     return Join(index)
 
 
+def _fill_row(state: KarakumState) -> KarakumState:
+    """``state`` with its empty face-up places filled, left to right, while cards can be had.
+
+    A place is empty only once the deck and the discards have both run out, so
+    this deals from the discards just paid, shuffled into a new deck.
+    """
+    for slot, card in enumerate(state.row):
+        if card is None:
+            changes, top = _top_card(state)
+            if top is None:
+                break
+            state = replace(state, row=replace_at(state.row, slot, top), **changes)
+    return state
+
+
 def _can_draw(state: KarakumState) -> bool:
     return bool(state.resource_deck) or any(state.discard)
 
@@ -270,6 +285,9 @@ class Karakum(Game[KarakumState, KarakumObservation, Action]):
         deck = deck[n * C.STARTING_HAND :]
         row, deck = deck[: C.ROW_SIZE], deck[C.ROW_SIZE :]
         rng, first = self.first_player(options, n, rng)
+        refills = options.get(C.ROW_RULE_OPTION, True)
+        if not isinstance(refills, bool):
+            raise ValueError(f"The option {C.ROW_RULE_OPTION} is true or false.")
         return KarakumState(
             players=players,
             rng=rng,
@@ -285,6 +303,7 @@ class Karakum(Game[KarakumState, KarakumObservation, Action]):
             hands=hands,
             caravans=((),) * n,
             lefts=((),) * n,
+            payment_refills_row=refills,
         )
 
     # -- decisions ------------------------------------------------------------------
@@ -536,6 +555,8 @@ class Karakum(Game[KarakumState, KarakumObservation, Action]):
             slot=None,
             bonus_due=camel.value == C.BONUS_VALUE,
         )
+        if state.payment_refills_row:
+            state = _fill_row(state)
         return self._settle(state)
 
     def _settle(self, state: KarakumState) -> KarakumState:
@@ -668,6 +689,15 @@ class Karakum(Game[KarakumState, KarakumObservation, Action]):
 
         return deal
 
+    def unfilled(self, state: KarakumState) -> str | None:
+        """An empty face-up place while the deck or discards hold a card; an empty market
+        place while the camel deck holds one."""
+        if None in state.row and (state.resource_deck or any(state.discard)):
+            return "A face-up resource place is empty while the deck or discards hold cards."
+        if None in state.market and state.camel_deck:
+            return "A market place is empty while the camel deck holds camels."
+        return None
+
     def inventory(self, state: KarakumState) -> Counter[str]:
         """Every camel and resource card in the state."""
         counts: Counter[str] = Counter()
@@ -696,6 +726,13 @@ class Karakum(Game[KarakumState, KarakumObservation, Action]):
             if fits(caravan, camel):
                 joined = _auto_joins(caravan + (camel,), left)
                 text += _joined_words(joined)
+            if None in obs.row:
+                text += (
+                    " The cards paid are shuffled into a new deck to fill the empty face-up places."
+                    if obs.payment_refills_row
+                    else " The empty face-up places stay empty: this game, saved by an older"
+                    " Karavan, keeps the rule it was played with."
+                )
             if obs.camel_deck_size:
                 text += " A new camel is revealed in the market."
             else:
@@ -719,6 +756,7 @@ class Karakum(Game[KarakumState, KarakumObservation, Action]):
         if isinstance(action, Pay):
             text = self._payment(before, action)
             text += _joined_text(before, after)
+            text += _refilled_text(before, after)
             if after.market[0] is not None:
                 text += f" The {after.market[0]} is revealed in the market."
             else:
@@ -818,6 +856,22 @@ def _joined_words(joined: Sequence[Camel]) -> str:
     names = ", then the ".join(map(str, joined))
     verb = "joins" if len(joined) == 1 else "join"
     return f" From the left side, the {names} {verb} the caravan."
+
+
+def _refilled_text(before: KarakumObservation, after: KarakumObservation) -> str:
+    """ " The cards paid, shuffled into a new deck, fill the empty face-up places: silk, gold." """
+    filled = [
+        card.good
+        for was, card in zip(before.row, after.row, strict=True)
+        if was is None and card is not None
+    ]
+    if not filled:
+        return ""
+    places = "place" if len(filled) == 1 else "places"
+    return (
+        f" The cards paid, shuffled into a new deck, fill the empty face-up {places}: "
+        f"{', '.join(filled)}."
+    )
 
 
 def _joined_text(before: KarakumObservation, after: KarakumObservation) -> str:

@@ -57,6 +57,9 @@ class KarakumState(UntilOverStep, State):
     bonus_due: bool = False  # a value-1 camel was bought this turn
     passes: int = 0  # consecutive turns passed because no move was possible
     turn: int = 0  # turns completed
+    # A payment refills the face-up places left empty (RULINGS.md). False only in a game
+    # saved before that ruling whose table it changes: such a game replays as it was played.
+    payment_refills_row: bool = True
 
 
 @frozen
@@ -81,6 +84,7 @@ class KarakumObservation(UntilOverStep, Observation):
     bonus_due: bool
     passes: int
     turn: int
+    payment_refills_row: bool
 
 
 @frozen

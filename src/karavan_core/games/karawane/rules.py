@@ -448,6 +448,13 @@ class Karawane(Game[KarawaneState, KarawaneObservation, Action]):
             KarawaneState, obs, rng=fresh_rng(rng), hands=tuple(hands), decks=tuple(decks)
         )
 
+    def unfilled(self, state: KarawaneState) -> str | None:
+        """A hand short of its cards while its owner's deck still holds some."""
+        for name, hand, deck in zip(state.players, state.hands, state.decks, strict=True):
+            if len(hand) < C.HAND_SIZE and deck:
+                return f"{name} holds {len(hand)} cards while their deck holds {len(deck)}."
+        return None
+
     def inventory(self, state: KarawaneState) -> Counter[str]:
         """Every player's camels and cards, wherever they are."""
         counts: Counter[str] = Counter()
