@@ -15,6 +15,7 @@ import pytest
 
 from karavan_core import Match, SaveError, Seat, get_game, load_match, save_match
 from karavan_core import saves as saves_module
+from karavan_core.games.karakum.components import ROW_RULE_OPTION
 from karavan_core.games.karakum.state import DrawCard
 from karavan_core.saves import (
     FORMAT_VERSION,
@@ -199,6 +200,42 @@ def test_golden_format_4_saves_of_every_game_keep_loading(name, tmp_path):
             match.hints,
             match.revision,
         )
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["karakum-3p-v5.json", "karawane-3p-v5.json", "karakorum-2p-v5.json", "jaipur-2p-v5.json"],
+)
+def test_golden_format_5_saves_of_every_game_keep_loading(name, tmp_path):
+    """Format 5 games that never met a rule changed since go on under today's rules."""
+    with golden(name, 5) as (match, data):
+        assert match.hints == data["hints"] and match.takebacks == data["takebacks"]
+        assert match.revision == data["revision"] and match.options == data["options"]
+        assert match.can_redo() and match.redo() and match.undo()
+        again = load_match(save_match(match, tmp_path / name))
+        assert again.states == match.states and again.future == match.future
+
+
+def test_an_old_karakum_save_that_met_the_empty_row_replays_by_its_own_rules(tmp_path):
+    """A format-5 game in which a payment left face-up places empty (the rule before
+    RULINGS.md's refill) replays as it was played, and keeps that rule to its end."""
+    with golden("karakum-4p-v5-empty-row.json", 5) as (match, _):
+        assert match.options[ROW_RULE_OPTION] is False
+        assert not match.state.payment_refills_row
+        assert None in match.state.row and KARAKUM.unfilled(match.state) is not None
+        again = load_match(save_match(match, tmp_path / "old-rule.json"))
+        assert again.states == match.states and again.options == match.options
+    # Under today's rules the same decisions would make another game, or none at all.
+    data = json.loads((EXAMPLES / "karakum-4p-v5-empty-row.json").read_text())
+    data["version"] = FORMAT_VERSION
+    path = tmp_path / "todays-rules.json"
+    path.write_text(json.dumps(data))
+    try:
+        today = load_match(path)
+    except SaveError as error:
+        assert "is not legal" in str(error)
+    else:
+        assert today.state != match.state and today.state.payment_refills_row
 
 
 def test_take_backs_and_the_revision_are_saved_and_loaded(tmp_path):

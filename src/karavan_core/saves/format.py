@@ -24,6 +24,7 @@ from attrs import frozen
 
 from karavan_core.bots import BOT_LEVELS
 from karavan_core.engine import Action, Game, IllegalAction
+from karavan_core.games.karakum.components import ROW_RULE_OPTION as KARAKUM_ROW_RULE
 from karavan_core.match import BOT, HUMAN, MAX_SEED, Match, Seat, names_differ
 from karavan_core.registry import game_names, get_game
 from karavan_core.saves.codec import structure_action, unstructure_actions, unstructure_state
@@ -38,15 +39,25 @@ from karavan_core.text import check_name, clean_name, parse_json, printable
 from karavan_core.version import __version__
 
 FORMAT = "karavan-save"
-FORMAT_VERSION = 5
+FORMAT_VERSION = 6
 MAX_DECISIONS = 100_000  # far beyond any real game: a longer list is not a save
 MAX_REVISION = 10**12  # changes at one table: far beyond any game, however often undone
-OPTIONS = frozenset({"first_player"})  # the options a game may be started with
+# The options a game may be started with (the rest keep the rules an older save was played by).
+OPTIONS = frozenset({"first_player", KARAKUM_ROW_RULE})
+# Rules changed since a format: a save of an older format replays by the options that keep
+# the rules it was played with, unless no place stood unfilled in its game (then the change
+# never touched it, and it goes on under today's rules).
+RULES_CHANGED: dict[int, dict[str, dict[str, Any]]] = {
+    6: {"karakum": {KARAKUM_ROW_RULE: False}},  # a payment refills the empty face-up places
+}
 # State fields a format version introduced: a save of an older version lacks them.  Only
 # formats 1 and 2 stored positions, so a field added since is listed under 3.
 FIELDS_ADDED: dict[int, dict[str, frozenset[str]]] = {
     2: {"jaipur": frozenset({"known"})},
-    3: {"karakorum": frozenset({"final_expeditions"})},  # kept since format 5
+    3: {
+        "karakorum": frozenset({"final_expeditions"}),  # kept since format 5
+        "karakum": frozenset({"payment_refills_row"}),  # since format 6
+    },
 }
 
 
@@ -225,30 +236,17 @@ def _rebuild(game: Game[Any, Any, Any], data: dict[str, Any]) -> Match:
     redo_data = _field(data, "redo", list)
     if len(history_data) + len(redo_data) > MAX_DECISIONS:
         raise _Unfit("far more decisions than any game has")
-    history = _decisions(game, history_data, "history")
-    redo = _decisions(game, redo_data, "redo list")
+    decisions = (
+        _decisions(game, history_data, "history"),
+        _decisions(game, redo_data, "redo list"),
+    )
     created = data.get("created_at")
-    try:
-        match = Match(
-            game, seats, seed, options, created_at=created if isinstance(created, str) else None
-        )
-    except ValueError as error:  # options the game refuses
-        raise _Unfit(_clause(error)) from None
-    joined = _joins(data, version, len(history), len(redo))
-    for index, action in enumerate(history):
-        try:
-            match.states.append(game.apply(match.state, action))
-        except IllegalAction as error:
-            raise _Unfit(f"decision {index + 1} of its history is not legal ({error})") from None
-        match.history.append(action)
-        match.starts.append(index not in joined)
-    state = match.state
-    for index, action in enumerate(redo):
-        try:
-            state = game.apply(state, action)
-        except IllegalAction as error:
-            raise _Unfit(f"decision {index + 1} of its redo list is not legal ({error})") from None
-    match.future = [(a, len(history) + i not in joined) for i, a in enumerate(redo)]
+    start = (game, seats, seed, created if isinstance(created, str) else None)
+    joined = _joins(data, version, len(history_data), len(redo_data))
+    older = _older_rules(game, version)
+    match, met = _replay(*start, options | older, decisions, joined)
+    if older and not met:  # the change never touched this game: it is the same under today's
+        match, _ = _replay(*start, options, decisions, joined)
     if version >= 4:
         match.hints = _hints(data, seats)
     if version >= 5:
@@ -259,10 +257,55 @@ def _rebuild(game: Game[Any, Any, Any], data: dict[str, Any]) -> Match:
             raise _Unfit(f"its revision is not a count from 0 to {MAX_REVISION}")
         match.revision = revision
     else:  # older saves kept no count of the table's changes: one per decision will do
-        match.revision = len(history) + len(redo)
+        match.revision = len(history_data) + len(redo_data)
     if version < 3:
         _check_positions(game, data, match)
     return match
+
+
+def _older_rules(game: Game[Any, Any, Any], version: int) -> dict[str, Any]:
+    """The options that keep the rules a save of format ``version`` was played with."""
+    older: dict[str, Any] = {}
+    for since, games in sorted(RULES_CHANGED.items()):
+        if version < since:
+            older |= games.get(game.name, {})
+    return older
+
+
+def _replay(
+    game: Game[Any, Any, Any],
+    seats: list[Seat],
+    seed: int,
+    created: str | None,
+    options: dict[str, Any],
+    decisions: tuple[list[Action], list[Action]],
+    joined: set[int],
+) -> tuple[Match, bool]:
+    """The match dealt from ``seed`` with ``decisions`` (history, redo list) replayed, and
+    whether a place stood unfilled on the way (the mark of a rule changed since)."""
+    history, redo = decisions
+    try:
+        match = Match(game, seats, seed, options, created_at=created)
+    except ValueError as error:  # options the game refuses
+        raise _Unfit(_clause(error)) from None
+    unfilled = False
+    for index, action in enumerate(history):
+        try:
+            match.states.append(game.apply(match.state, action))
+        except IllegalAction as error:
+            raise _Unfit(f"decision {index + 1} of its history is not legal ({error})") from None
+        match.history.append(action)
+        match.starts.append(index not in joined)
+        unfilled = unfilled or game.unfilled(match.state) is not None
+    state = match.state
+    for index, action in enumerate(redo):
+        try:
+            state = game.apply(state, action)
+        except IllegalAction as error:
+            raise _Unfit(f"decision {index + 1} of its redo list is not legal ({error})") from None
+        unfilled = unfilled or game.unfilled(state) is not None
+    match.future = [(a, len(history) + i not in joined) for i, a in enumerate(redo)]
+    return match, unfilled
 
 
 def _decisions(game: Game[Any, Any, Any], data: list[Any], where: str) -> list[Action]:
