@@ -148,6 +148,12 @@ def read_envelope(path: str | os.PathLike[str]) -> dict[str, Any]:
         raise SaveError(source, f"damaged: {str(error).split(':')[0].lower()}") from None
     except RecursionError:
         raise SaveError(source, "damaged: nested far deeper than a save is") from None
+    return checked_envelope(data, source)
+
+
+def checked_envelope(data: object, source: str | os.PathLike[str]) -> dict[str, Any]:
+    """``data`` (parsed JSON) as a save envelope of any format version; else :class:`SaveError`
+    naming ``source`` (a file, or where else the envelope was kept)."""
     if not isinstance(data, dict) or data.get("format") != FORMAT:
         raise SaveError(source, "not a Karavan save (no Karavan format marker)")
     version = data.get("version")
@@ -168,7 +174,14 @@ def read_envelope(path: str | os.PathLike[str]) -> dict[str, Any]:
 def load_match(path: str | os.PathLike[str], expect_game: str | None = None) -> Match:
     """Rebuild the match saved at ``path``, verified by replaying it, with undo and redo."""
     source = Path(path)
-    data = read_envelope(source)
+    return match_from_envelope(read_envelope(source), source, expect_game)
+
+
+def match_from_envelope(
+    data: dict[str, Any], source: str | os.PathLike[str], expect_game: str | None = None
+) -> Match:
+    """Rebuild the match of the checked envelope ``data`` (see :func:`checked_envelope`),
+    verified by replaying it; :class:`SaveError` naming ``source`` if it does not fit."""
     if expect_game is not None and data["game"] != expect_game:
         raise SaveError(source, f"a save of {data['game']}, not of {expect_game}")
     game = get_game(data["game"])

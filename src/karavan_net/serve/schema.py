@@ -1,0 +1,131 @@
+"""The server's tables, as SQLAlchemy 2 declarative classes.
+
+The schema is versioned by Alembic (``migrations/``): these classes describe the
+newest revision, and every change to them comes with a migration.  A table's
+game is kept as its save envelope (the save format of
+:mod:`karavan_core.saves`), replayed and verified whenever it is loaded.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    DateTime,
+    Float,
+    ForeignKey,
+    Integer,
+    String,
+    Text,
+)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+
+
+class Base(DeclarativeBase):
+    """The declarative base of every server table."""
+
+
+class Account(Base):
+    """A player: a name unique on the server, proven by the keys of :class:`AccountKey`."""
+
+    __tablename__ = "accounts"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(64))
+    name_key: Mapped[str] = mapped_column(String(64), unique=True)  # the name, case-folded
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    keys: Mapped[list[AccountKey]] = relationship(back_populates="account")
+
+
+class AccountKey(Base):
+    """One way to prove an account: the hash of an app secret, or an SSH key's fingerprint."""
+
+    __tablename__ = "account_keys"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), index=True)
+    kind: Mapped[str] = mapped_column(String(16))  # "secret" or "ssh"
+    digest: Mapped[str] = mapped_column(String(128), unique=True)
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    account: Mapped[Account] = relationship(back_populates="keys")
+
+
+class GameTable(Base):
+    """A table of the lobby: its settings, its seats and, once it starts, its game."""
+
+    __tablename__ = "tables"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game: Mapped[str] = mapped_column(String(32), index=True)
+    status: Mapped[str] = mapped_column(String(16), index=True)  # open, playing, over
+    created_by: Mapped[int | None] = mapped_column(ForeignKey("accounts.id"))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    updated_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
+    clock: Mapped[str] = mapped_column(String(16))  # none, live, turn
+    move_seconds: Mapped[int] = mapped_column(Integer)
+    bank_seconds: Mapped[int] = mapped_column(Integer)
+    takebacks: Mapped[str] = mapped_column(String(16))  # consent or none
+    rated: Mapped[bool] = mapped_column(Boolean)
+    stand_in: Mapped[str] = mapped_column(String(16))  # the bot level that plays for the late
+    seed: Mapped[int] = mapped_column(BigInteger)
+    revision: Mapped[int] = mapped_column(Integer, default=0)
+    to_move: Mapped[int | None] = mapped_column(Integer)
+    save: Mapped[dict[str, object] | None] = mapped_column(JSON)  # the save envelope
+    result: Mapped[dict[str, object] | None] = mapped_column(JSON)
+    seats: Mapped[list[TableSeat]] = relationship(
+        back_populates="table", order_by="TableSeat.seat", cascade="all, delete-orphan"
+    )
+    creator: Mapped[Account | None] = relationship()
+
+
+class TableSeat(Base):
+    """One seat of a table: open, kept for a named player, taken by an account, or a bot's."""
+
+    __tablename__ = "table_seats"
+
+    table_id: Mapped[int] = mapped_column(ForeignKey("tables.id"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    kind: Mapped[str] = mapped_column(String(16))  # human or bot
+    level: Mapped[str | None] = mapped_column(String(16))
+    account_id: Mapped[int | None] = mapped_column(ForeignKey("accounts.id"), index=True)
+    reserved_for: Mapped[str | None] = mapped_column(String(64))  # a player's name
+    name: Mapped[str | None] = mapped_column(String(64))
+    bank_left: Mapped[float] = mapped_column(Float)
+    deadline: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    stood_in: Mapped[bool] = mapped_column(Boolean, default=False)
+    table: Mapped[GameTable] = relationship(back_populates="seats")
+
+
+class Rating(Base):
+    """An account's rating in one game (openskill's mu and sigma)."""
+
+    __tablename__ = "ratings"
+
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), primary_key=True)
+    game: Mapped[str] = mapped_column(String(32), primary_key=True)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    games: Mapped[int] = mapped_column(Integer)
+
+
+class RatingChange(Base):
+    """What one rated game did to one player's rating (shown at its end)."""
+
+    __tablename__ = "rating_changes"
+
+    table_id: Mapped[int] = mapped_column(ForeignKey("tables.id"), primary_key=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), primary_key=True)
+    before: Mapped[float] = mapped_column(Float)
+    after: Mapped[float] = mapped_column(Float)
+
+
+class ServerMark(Base):
+    """A value the server keeps about itself, such as when it was last seen running."""
+
+    __tablename__ = "server_marks"
+
+    key: Mapped[str] = mapped_column(String(32), primary_key=True)
+    value: Mapped[str] = mapped_column(Text)

@@ -1,0 +1,620 @@
+"""The server's store: accounts, tables, games, clocks and ratings in one database.
+
+SQLAlchemy 2 over an SQLite file by default or PostgreSQL by URL, with the same
+code; the schema is Alembic's (:meth:`Store.migrate` brings any database to the
+newest revision).  Every method is one transaction and returns plain values,
+never rows tied to a session; the server calls them from a worker thread.
+
+A table's game is kept as its save envelope and replayed, verified, whenever it
+is loaded (:func:`karavan_core.saves.match_from_envelope`).  A change is written
+with the revision it follows (:meth:`Store.record`), so a writer that is out of
+date is told so instead of overwriting a newer game.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from datetime import UTC, datetime, timedelta
+from enum import StrEnum
+from pathlib import Path
+from typing import Any
+
+from alembic import command
+from alembic.config import Config
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
+from attrs import frozen
+from sqlalchemy import Engine, create_engine, event, func, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session, selectinload
+
+from karavan_core.text import check_name
+from karavan_net.serve.clocks import Clock, ClockKind, shifted
+from karavan_net.serve.ratings import Skill
+from karavan_net.serve.schema import (
+    Account,
+    AccountKey,
+    GameTable,
+    Rating,
+    RatingChange,
+    ServerMark,
+    TableSeat,
+)
+
+MIGRATIONS = Path(__file__).with_name("migrations")
+_WITH_SEATS = [selectinload(GameTable.seats), selectinload(GameTable.creator)]
+LOBBY_LIMIT = 200  # tables in one listing: the lobby filters by game for more
+UNTIMED = Clock()
+
+
+class StoreError(Exception):
+    """A request the store refuses; ``str()`` is a sentence for the player."""
+
+
+class KeyKind(StrEnum):
+    """How an account is proven."""
+
+    SECRET = "secret"  # the app's secret, kept in the player's settings
+    SSH = "ssh"  # an SSH public key
+
+
+class Status(StrEnum):
+    """Where a table is in its life."""
+
+    OPEN = "open"  # seats wait for players
+    PLAYING = "playing"
+    OVER = "over"
+
+
+def key_digest(secret: str) -> str:
+    """What the store keeps of an account's secret (a high-entropy token: SHA-256 will do)."""
+    return hashlib.sha256(secret.encode("utf-8", "replace")).hexdigest()
+
+
+def name_key(name: str) -> str:
+    """A name as it is compared: two names that differ only in case are the same."""
+    return name.strip().casefold()
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+def _aware(moment: datetime | None) -> datetime | None:
+    """SQLite gives back naive times: they were written in UTC."""
+    if moment is None or moment.tzinfo is not None:
+        return moment
+    return moment.replace(tzinfo=UTC)
+
+
+# -- what the store gives back ----------------------------------------------------------------
+
+
+@frozen
+class AccountInfo:
+    """An account: its number and name."""
+
+    id: int
+    name: str
+
+
+@frozen(kw_only=True)
+class SeatSpec:
+    """A seat as a new table asks for it: open, kept for a named player, or a bot's."""
+
+    kind: str = "human"  # "human" or "bot"
+    level: str | None = None
+    reserved_for: str | None = None  # a player's name
+
+
+@frozen(kw_only=True)
+class TableSpec:
+    """A new table: its game, seats, clock, take-back rule and whether it is rated."""
+
+    game: str
+    seats: tuple[SeatSpec, ...]
+    clock: Clock = UNTIMED
+    takebacks: str = "consent"  # "consent" or "none"
+    rated: bool = False
+    stand_in: str = "hard"  # the bot level that decides for a player out of time
+
+
+@frozen(kw_only=True)
+class SeatRecord:
+    """A seat of a stored table."""
+
+    seat: int
+    kind: str
+    level: str | None
+    account_id: int | None
+    name: str | None
+    reserved_for: str | None
+    bank_left: float
+    deadline: datetime | None
+    stood_in: bool
+
+    @property
+    def free(self) -> bool:
+        """Whether anyone may take this seat (a person's, not taken, kept for nobody)."""
+        return self.kind == "human" and self.account_id is None and self.reserved_for is None
+
+
+@frozen(kw_only=True)
+class TableRecord:
+    """A stored table: its settings, seats and (once started) its save envelope."""
+
+    id: int
+    game: str
+    status: Status
+    created_by: str | None
+    created_at: datetime
+    updated_at: datetime
+    clock: Clock
+    takebacks: str
+    rated: bool
+    stand_in: str
+    seed: int
+    revision: int
+    to_move: int | None
+    seats: tuple[SeatRecord, ...]
+    save: dict[str, Any] | None = None
+    result: dict[str, Any] | None = None
+
+    def seat_of(self, account_id: int) -> int | None:
+        """The seat ``account_id`` holds here, if any."""
+        return next((s.seat for s in self.seats if s.account_id == account_id), None)
+
+    @property
+    def wanted(self) -> int:
+        """How many people's seats are still to be taken."""
+        return sum(1 for s in self.seats if s.kind == "human" and s.account_id is None)
+
+
+@frozen(kw_only=True)
+class SeatClock:
+    """A seat's clock after a change: its bank, its deadline, whether a bot stood in."""
+
+    bank_left: float
+    deadline: datetime | None
+    stood_in: bool
+
+
+# -- the store ---------------------------------------------------------------------------------
+
+
+def _sqlite_pragmas(connection: Any, _: Any) -> None:
+    cursor = connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")  # readers go on while a decision is written
+    cursor.execute("PRAGMA synchronous=FULL")  # a commit is on disk when it returns
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.execute("PRAGMA busy_timeout=10000")
+    cursor.close()
+
+
+def database_url(value: str) -> str:
+    """A ``--db`` value as a SQLAlchemy URL: a URL as it is, a path as an SQLite file."""
+    if "://" in value:
+        if value.startswith("postgresql://"):  # the driver SQLAlchemy prefers: psycopg 3
+            return "postgresql+psycopg://" + value.removeprefix("postgresql://")
+        return value
+    return f"sqlite:///{Path(value).expanduser()}"
+
+
+class Store:
+    """The server's database."""
+
+    def __init__(self, url: str) -> None:
+        self.url = database_url(url)
+        self.engine: Engine = create_engine(self.url, future=True)
+        if self.engine.dialect.name == "sqlite":
+            event.listen(self.engine, "connect", _sqlite_pragmas)
+
+    @classmethod
+    def open(cls, url: str) -> Store:
+        """The store at ``url``, its schema brought to the newest revision."""
+        if "://" not in url:
+            Path(url).expanduser().parent.mkdir(parents=True, exist_ok=True)
+        store = cls(url)
+        store.migrate()
+        return store
+
+    def close(self) -> None:
+        """Let go of every connection."""
+        self.engine.dispose()
+
+    # -- the schema ------------------------------------------------------------------------
+    def _alembic(self) -> Config:
+        config = Config()
+        config.set_main_option("script_location", str(MIGRATIONS))
+        return config
+
+    def migrate(self, revision: str = "head") -> None:
+        """Bring the schema to ``revision`` (the newest by default), step by step."""
+        config = self._alembic()
+        with self.engine.begin() as connection:
+            config.attributes["connection"] = connection
+            command.upgrade(config, revision)
+
+    def schema_revision(self) -> str | None:
+        """The schema revision the database is at (``None``: an empty database)."""
+        with self.engine.connect() as connection:
+            return MigrationContext.configure(connection).get_current_revision()
+
+    def newest_revision(self) -> str | None:
+        """The newest schema revision this program knows."""
+        return ScriptDirectory.from_config(self._alembic()).get_current_head()
+
+    @contextmanager
+    def _session(self) -> Iterator[Session]:
+        with Session(self.engine, expire_on_commit=False) as session, session.begin():
+            yield session
+
+    # -- accounts --------------------------------------------------------------------------
+    def account_by_key(self, kind: KeyKind, digest: str) -> AccountInfo | None:
+        """The account proven by the key ``digest`` of ``kind``, if there is one."""
+        with self._session() as session:
+            row = session.scalar(
+                select(AccountKey)
+                .where(AccountKey.kind == kind.value, AccountKey.digest == digest)
+                .options(selectinload(AccountKey.account))
+            )
+            if row is None or not hmac.compare_digest(row.digest, digest):
+                return None
+            return AccountInfo(row.account.id, row.account.name)
+
+    def account_named(self, name: str) -> AccountInfo | None:
+        """The account called ``name`` (in any case), if there is one."""
+        with self._session() as session:
+            row = session.scalar(select(Account).where(Account.name_key == name_key(name)))
+            return None if row is None else AccountInfo(row.id, row.name)
+
+    def create_account(self, name: str, kind: KeyKind, digest: str) -> AccountInfo:
+        """A new account called ``name``, proven by the key ``digest``; :class:`StoreError`
+        if the name is unfit or taken, or the key already proves an account."""
+        try:
+            name = check_name(name)
+        except ValueError as error:
+            raise StoreError(str(error)) from None
+        now = _now()
+        try:
+            with self._session() as session:
+                account = Account(name=name, name_key=name_key(name), created_at=now)
+                session.add(account)
+                session.flush()
+                session.add(
+                    AccountKey(
+                        account_id=account.id, kind=kind.value, digest=digest, created_at=now
+                    )
+                )
+                session.flush()
+                return AccountInfo(account.id, account.name)
+        except IntegrityError:
+            if self.account_by_key(kind, digest) is not None:
+                raise StoreError("That key already belongs to an account.") from None
+            raise StoreError(f"The name {name} is taken on this server: choose another.") from None
+
+    # -- tables ----------------------------------------------------------------------------
+    def create_table(self, spec: TableSpec, creator: AccountInfo, seed: int) -> TableRecord:
+        """A new open table of ``spec``, ``creator`` in its first seat (if that is a person's)."""
+        now = _now()
+        with self._session() as session:
+            table = GameTable(
+                game=spec.game,
+                status=Status.OPEN.value,
+                created_by=creator.id,
+                created_at=now,
+                updated_at=now,
+                clock=spec.clock.kind.value,
+                move_seconds=spec.clock.move_seconds,
+                bank_seconds=spec.clock.bank_seconds,
+                takebacks=spec.takebacks,
+                rated=spec.rated,
+                stand_in=spec.stand_in,
+                seed=seed,
+                revision=0,
+            )
+            for index, seat in enumerate(spec.seats):
+                mine = index == 0 and seat.kind == "human"
+                table.seats.append(
+                    TableSeat(
+                        seat=index,
+                        kind=seat.kind,
+                        level=seat.level,
+                        account_id=creator.id if mine else None,
+                        name=creator.name if mine else None,
+                        reserved_for=None if mine else seat.reserved_for,
+                        bank_left=float(spec.clock.bank_seconds),
+                        stood_in=False,
+                    )
+                )
+            session.add(table)
+            session.flush()
+            return _table_record(table)
+
+    def table(self, table_id: int, *, with_save: bool = True) -> TableRecord | None:
+        """The stored table ``table_id``, if there is one."""
+        with self._session() as session:
+            table = session.get(GameTable, table_id, options=_WITH_SEATS)
+            return None if table is None else _table_record(table, with_save)
+
+    def take_seat(self, table_id: int, seat: int | None, account: AccountInfo) -> TableRecord:
+        """Seat ``account`` at table ``table_id`` (in ``seat``, or the first it may take).
+
+        A seat kept for a named player is that player's only.  Raises
+        :class:`StoreError` with the reason when the seat cannot be taken.
+        """
+        with self._session() as session:
+            table = session.get(GameTable, table_id, options=_WITH_SEATS, with_for_update=True)
+            if table is None:
+                raise StoreError("There is no such table.")
+            if any(s.account_id == account.id for s in table.seats):
+                raise StoreError("You have a seat at this table already.")
+            if table.status != Status.OPEN.value:
+                raise StoreError("That table has no free seat: it has started.")
+            mine = name_key(account.name)
+
+            def kept_for_me(s: TableSeat) -> bool:
+                return s.reserved_for is not None and name_key(s.reserved_for) == mine
+
+            fitting = [
+                s
+                for s in table.seats
+                if s.kind == "human"
+                and s.account_id is None
+                and (s.reserved_for is None or kept_for_me(s))
+            ]
+            if seat is not None:
+                fitting = [s for s in fitting if s.seat == seat]
+            if not fitting:
+                raise StoreError("That seat is not free for you.")
+            chosen = min(fitting, key=lambda s: (not kept_for_me(s), s.seat))
+            chosen.account_id, chosen.name, chosen.reserved_for = account.id, account.name, None
+            table.updated_at = _now()
+            session.flush()
+            return _table_record(table)
+
+    def start(
+        self, table_id: int, save: dict[str, Any], to_move: int | None, clocks: dict[int, SeatClock]
+    ) -> None:
+        """The table has every player: it starts with the game ``save`` (revision 0)."""
+        with self._session() as session:
+            table = session.get(GameTable, table_id, options=_WITH_SEATS)
+            if table is None:
+                raise StoreError("There is no such table.")
+            table.status = Status.PLAYING.value
+            table.save, table.to_move, table.revision = save, to_move, int(save["revision"])
+            table.updated_at = _now()
+            self._set_clocks(table, clocks)
+
+    def record(
+        self,
+        table_id: int,
+        after: int,
+        save: dict[str, Any],
+        *,
+        to_move: int | None,
+        clocks: dict[int, SeatClock],
+        result: dict[str, Any] | None = None,
+    ) -> bool:
+        """Keep the table's game ``save`` (its revision follows ``after``) with its clocks;
+        ``False``, keeping nothing, if the stored game is no longer at ``after``."""
+        revision = int(save["revision"])
+        with self._session() as session:
+            changed = session.execute(
+                update(GameTable)
+                .where(GameTable.id == table_id, GameTable.revision == after)
+                .values(
+                    save=save,
+                    revision=revision,
+                    to_move=to_move,
+                    updated_at=_now(),
+                    status=Status.OVER.value if result is not None else Status.PLAYING.value,
+                    result=result,
+                )
+            )
+            if changed.rowcount != 1:  # type: ignore[attr-defined]
+                return False
+            table = session.get(GameTable, table_id, options=_WITH_SEATS)
+            assert table is not None
+            self._set_clocks(table, clocks)
+            return True
+
+    @staticmethod
+    def _set_clocks(table: GameTable, clocks: dict[int, SeatClock]) -> None:
+        for seat in table.seats:
+            clock = clocks.get(seat.seat)
+            if clock is not None:
+                seat.bank_left, seat.deadline, seat.stood_in = (
+                    clock.bank_left,
+                    clock.deadline,
+                    clock.stood_in,
+                )
+
+    def lobby(self, game: str | None = None, limit: int = LOBBY_LIMIT) -> list[TableRecord]:
+        """The open and running tables, those waiting for players first, newest first."""
+        with self._session() as session:
+            query = (
+                select(GameTable)
+                .where(GameTable.status.in_((Status.OPEN.value, Status.PLAYING.value)))
+                .order_by(GameTable.status, GameTable.updated_at.desc(), GameTable.id.desc())
+                .limit(limit)
+                .options(*_WITH_SEATS)
+            )
+            if game is not None:
+                query = query.where(GameTable.game == game)
+            return [_table_record(t, False) for t in session.scalars(query)]
+
+    def tables_of(self, account_id: int, *, over: bool = False) -> list[TableRecord]:
+        """The tables where ``account_id`` sits: running ones, or (``over``) finished ones."""
+        wanted = (Status.OVER.value,) if over else (Status.OPEN.value, Status.PLAYING.value)
+        with self._session() as session:
+            query = (
+                select(GameTable)
+                .join(TableSeat)
+                .where(TableSeat.account_id == account_id, GameTable.status.in_(wanted))
+                .order_by(GameTable.updated_at.desc())
+                .limit(LOBBY_LIMIT)
+                .options(*_WITH_SEATS)
+            )
+            return [_table_record(t, over) for t in session.scalars(query)]
+
+    def running(self) -> list[TableRecord]:
+        """Every table being played, with its game (the server resumes the timed ones)."""
+        with self._session() as session:
+            query = (
+                select(GameTable)
+                .where(GameTable.status == Status.PLAYING.value)
+                .options(*_WITH_SEATS)
+            )
+            return [_table_record(t, False) for t in session.scalars(query)]
+
+    def due(self, now: datetime) -> list[int]:
+        """The running tables where the seat to move is out of time at ``now``."""
+        with self._session() as session:
+            query = (
+                select(GameTable.id)
+                .join(TableSeat)
+                .where(
+                    GameTable.status == Status.PLAYING.value,
+                    TableSeat.seat == GameTable.to_move,
+                    TableSeat.deadline.is_not(None),
+                    TableSeat.deadline <= now,
+                )
+            )
+            return list(session.scalars(query))
+
+    def next_deadline(self) -> datetime | None:
+        """The soonest deadline of a seat to move at any running table."""
+        with self._session() as session:
+            query = (
+                select(func.min(TableSeat.deadline))
+                .join(GameTable)
+                .where(
+                    GameTable.status == Status.PLAYING.value, TableSeat.seat == GameTable.to_move
+                )
+            )
+            return _aware(session.scalar(query))
+
+    def shift_deadlines(self, gap: timedelta) -> int:
+        """Move every running deadline on by ``gap`` (the server was down); how many moved."""
+        moved = 0
+        with self._session() as session:
+            query = (
+                select(TableSeat)
+                .join(GameTable)
+                .where(GameTable.status == Status.PLAYING.value, TableSeat.deadline.is_not(None))
+            )
+            for seat in session.scalars(query):
+                seat.deadline = shifted(_aware(seat.deadline), gap)
+                moved += 1
+        return moved
+
+    # -- ratings ---------------------------------------------------------------------------
+    def skills(self, game: str, account_ids: Sequence[int]) -> list[Skill]:
+        """The ratings of ``account_ids`` in ``game`` (a newcomer's where there is none)."""
+        with self._session() as session:
+            rows = {
+                r.account_id: r
+                for r in session.scalars(
+                    select(Rating).where(Rating.game == game, Rating.account_id.in_(account_ids))
+                )
+            }
+        return [
+            Skill(rows[a].mu, rows[a].sigma, rows[a].games) if a in rows else Skill()
+            for a in account_ids
+        ]
+
+    def rate(self, table_id: int, game: str, new: dict[int, tuple[Skill, Skill]]) -> None:
+        """Keep the new ratings of a finished rated table: account -> (before, after)."""
+        with self._session() as session:
+            for account_id, (before, after) in new.items():
+                row = session.get(Rating, (account_id, game))
+                if row is None:
+                    row = Rating(account_id=account_id, game=game)
+                    session.add(row)
+                row.mu, row.sigma, row.games = after.mu, after.sigma, after.games
+                session.add(
+                    RatingChange(
+                        table_id=table_id,
+                        account_id=account_id,
+                        before=float(before.shown),
+                        after=float(after.shown),
+                    )
+                )
+
+    def rating_changes(self, table_id: int) -> dict[int, tuple[int, int]]:
+        """What a finished rated table did to each player's rating: account -> (before, after)."""
+        with self._session() as session:
+            rows = session.scalars(select(RatingChange).where(RatingChange.table_id == table_id))
+            return {r.account_id: (round(r.before), round(r.after)) for r in rows}
+
+    def leaderboard(self, game: str, limit: int = 50) -> list[tuple[str, Skill]]:
+        """The best rated players of ``game``, best first."""
+        with self._session() as session:
+            query = (
+                select(Account.name, Rating)
+                .join(Rating, Rating.account_id == Account.id)
+                .where(Rating.game == game)
+            )
+            rows = [(name, Skill(r.mu, r.sigma, r.games)) for name, r in session.execute(query)]
+        rows.sort(key=lambda row: row[1].shown, reverse=True)
+        return rows[:limit]
+
+    # -- the server's own marks ------------------------------------------------------------
+    def mark(self, key: str, value: str) -> None:
+        """Keep ``value`` under ``key``."""
+        with self._session() as session:
+            row = session.get(ServerMark, key)
+            if row is None:
+                session.add(ServerMark(key=key, value=value))
+            else:
+                row.value = value
+
+    def read_mark(self, key: str) -> str | None:
+        """The value kept under ``key``, if any."""
+        with self._session() as session:
+            row = session.get(ServerMark, key)
+            return None if row is None else row.value
+
+
+def _table_record(table: GameTable, with_save: bool = True) -> TableRecord:
+    """The stored ``table`` as a value (its game's save only ``with_save``)."""
+    creator = table.creator
+    return TableRecord(
+        id=table.id,
+        game=table.game,
+        status=Status(table.status),
+        created_by=None if creator is None else creator.name,
+        created_at=_aware(table.created_at) or _now(),
+        updated_at=_aware(table.updated_at) or _now(),
+        clock=Clock(
+            kind=ClockKind(table.clock),
+            move_seconds=table.move_seconds,
+            bank_seconds=table.bank_seconds,
+        ),
+        takebacks=table.takebacks,
+        rated=table.rated,
+        stand_in=table.stand_in,
+        seed=table.seed,
+        revision=table.revision,
+        to_move=table.to_move,
+        seats=tuple(
+            SeatRecord(
+                seat=s.seat,
+                kind=s.kind,
+                level=s.level,
+                account_id=s.account_id,
+                name=s.name,
+                reserved_for=s.reserved_for,
+                bank_left=s.bank_left,
+                deadline=_aware(s.deadline),
+                stood_in=s.stood_in,
+            )
+            for s in table.seats
+        ),
+        save=table.save if with_save else None,
+        result=table.result if with_save else None,
+    )

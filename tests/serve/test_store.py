@@ -1,0 +1,137 @@
+"""The server's store on a real SQLite file: migrations, accounts, tables, clocks, ratings."""
+
+from __future__ import annotations
+
+import shutil
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import pytest
+
+from karavan_net.serve.clocks import Clock
+from karavan_net.serve.ratings import Skill, ranks, rated
+from karavan_net.serve.store import (
+    KeyKind,
+    SeatClock,
+    SeatSpec,
+    Status,
+    Store,
+    StoreError,
+    TableSpec,
+    key_digest,
+)
+
+GOLDEN = Path(__file__).with_name("golden")
+
+
+@pytest.fixture
+def store(tmp_path):
+    opened = Store.open(str(tmp_path / "server.db"))
+    yield opened
+    opened.close()
+
+
+def account(store: Store, name: str):
+    return store.create_account(name, KeyKind.SECRET, key_digest(f"secret of {name}"))
+
+
+def test_an_empty_database_is_brought_to_the_newest_schema(tmp_path):
+    store = Store(str(tmp_path / "new.db"))
+    assert store.schema_revision() is None
+    store.migrate()
+    assert store.schema_revision() == store.newest_revision() is not None
+
+
+def test_a_database_of_the_first_schema_is_migrated_and_keeps_its_rows(tmp_path):
+    """The golden file was written by the first schema: its accounts and tables survive."""
+    path = tmp_path / "old.db"
+    shutil.copy(GOLDEN / "schema-0001.sqlite", path)
+    store = Store(str(path))
+    assert store.schema_revision() == "0001"
+    store.migrate()
+    assert store.schema_revision() == store.newest_revision()
+    ann = store.account_by_key(KeyKind.SECRET, key_digest("secret of Ann"))
+    assert ann is not None and ann.name == "Ann"
+    [table] = store.tables_of(ann.id)
+    assert table.game == "jaipur" and table.status is Status.OPEN and table.wanted == 1
+
+
+def test_names_are_unique_whatever_their_case_and_checked_at_the_door(store):
+    account(store, "Ann")
+    with pytest.raises(StoreError, match="taken"):
+        store.create_account("ANN", KeyKind.SECRET, key_digest("another"))
+    with pytest.raises(StoreError, match="control"):
+        store.create_account("A\x1bnn", KeyKind.SECRET, key_digest("a third"))
+    with pytest.raises(StoreError, match="already belongs"):
+        store.create_account("Zed", KeyKind.SECRET, key_digest("secret of Ann"))
+
+
+def test_only_the_secret_proves_an_account(store):
+    ann = account(store, "Ann")
+    assert store.account_by_key(KeyKind.SECRET, key_digest("secret of Ann")) == ann
+    assert store.account_by_key(KeyKind.SECRET, key_digest("secret of Bob")) is None
+    assert store.account_by_key(KeyKind.SSH, key_digest("secret of Ann")) is None
+
+
+def test_a_seat_kept_for_a_player_is_theirs_alone(store):
+    ann, bob, cid = account(store, "Ann"), account(store, "Bob"), account(store, "Cid")
+    spec = TableSpec(game="karakum", seats=(SeatSpec(), SeatSpec(reserved_for="bob"), SeatSpec()))
+    table = store.create_table(spec, ann, seed=5)
+    assert table.seat_of(ann.id) == 0 and table.wanted == 2
+    with pytest.raises(StoreError, match="not free"):
+        store.take_seat(table.id, 1, cid)
+    table = store.take_seat(table.id, None, cid)
+    assert table.seat_of(cid.id) == 2
+    table = store.take_seat(table.id, None, bob)
+    assert table.seat_of(bob.id) == 1 and table.wanted == 0
+    with pytest.raises(StoreError, match="already"):
+        store.take_seat(table.id, None, bob)
+
+
+def test_a_change_is_kept_only_over_the_revision_it_follows(store):
+    ann = account(store, "Ann")
+    spec = TableSpec(game="jaipur", seats=(SeatSpec(), SeatSpec(kind="bot", level="easy")))
+    table = store.create_table(spec, ann, seed=5)
+    clocks = {0: SeatClock(bank_left=0.0, deadline=None, stood_in=False)}
+    store.start(table.id, {"revision": 0}, 0, clocks)
+    assert store.record(table.id, 0, {"revision": 1}, to_move=1, clocks=clocks)
+    assert not store.record(table.id, 0, {"revision": 1}, to_move=1, clocks=clocks)
+    kept = store.table(table.id)
+    assert kept is not None and kept.revision == 1 and kept.save == {"revision": 1}
+
+
+def test_deadlines_move_on_by_the_time_the_server_was_down(store):
+    ann = account(store, "Ann")
+    spec = TableSpec(
+        game="jaipur", seats=(SeatSpec(), SeatSpec()), clock=Clock.checked("turn", 3600, 0)
+    )
+    table = store.create_table(spec, ann, seed=5)
+    due = datetime(2026, 12, 6, 12, 0, tzinfo=UTC)
+    store.start(
+        table.id, {"revision": 0}, 0, {0: SeatClock(bank_left=0, deadline=due, stood_in=False)}
+    )
+    assert store.due(due + timedelta(seconds=1)) == [table.id]
+    assert store.next_deadline() == due
+    assert store.shift_deadlines(timedelta(minutes=10)) == 1
+    assert store.due(due + timedelta(seconds=1)) == []
+    assert store.next_deadline() == due + timedelta(minutes=10)
+
+
+def test_ratings_are_kept_with_their_change_and_ranked(store):
+    ann, bob = account(store, "Ann"), account(store, "Bob")
+    spec = TableSpec(game="jaipur", seats=(SeatSpec(), SeatSpec()), rated=True)
+    table = store.create_table(spec, ann, seed=5)
+    before = store.skills("jaipur", [ann.id, bob.id])
+    assert before == [Skill(), Skill()]
+    after = rated(before, ranks([2, 0], [0]))
+    store.rate(table.id, "jaipur", {ann.id: (before[0], after[0]), bob.id: (before[1], after[1])})
+    assert store.skills("jaipur", [ann.id, bob.id]) == after
+    board = store.leaderboard("jaipur")
+    assert [name for name, _ in board] == ["Ann", "Bob"]
+    changes = store.rating_changes(table.id)
+    assert changes[ann.id][1] > changes[ann.id][0] and changes[bob.id][1] < changes[bob.id][0]
+
+
+def test_places_go_to_the_winners_first_then_by_score():
+    assert ranks([10, 12, 12, 3], [0]) == [1, 2, 2, 3]
+    assert ranks([5, 5], [0, 1]) == [1, 1]
