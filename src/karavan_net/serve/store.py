@@ -527,6 +527,14 @@ class Store:
             for a in account_ids
         ]
 
+    def shown_ratings(self, account_ids: set[int]) -> dict[tuple[str, int], int]:
+        """The ratings players see of ``account_ids``, by game and account (rated ones only)."""
+        if not account_ids:
+            return {}
+        with self._session() as session:
+            rows = session.scalars(select(Rating).where(Rating.account_id.in_(account_ids)))
+            return {(r.game, r.account_id): Skill(r.mu, r.sigma, r.games).shown for r in rows}
+
     def rate(self, table_id: int, game: str, new: dict[int, tuple[Skill, Skill]]) -> None:
         """Keep the new ratings of a finished rated table: account -> (before, after)."""
         with self._session() as session:

@@ -1,0 +1,187 @@
+"""The lobby protocol: what the app and a `karavan serve` server say before and between games.
+
+A client opens the lobby's WebSocket (:data:`LOBBY_PATH`), proves its account
+(:class:`Login`), then asks for lists of tables, creates tables and takes seats.
+A table is played over the table protocol (:mod:`karavan_net.protocol`): its
+:class:`~karavan_net.protocol.Hello` names the table by number and proves the
+same account.  Everything a client sends is read as data.
+"""
+
+from __future__ import annotations
+
+from attrs import field, frozen
+
+from karavan_net.codec import Codec
+
+LOBBY_PATH = "/lobby"
+DEFAULT_SERVER_PORT = 7700
+MAX_LOBBY_FRAME = 16 * 1024
+"""The largest frame a server reads from a lobby client."""
+
+# -- the client's messages ---------------------------------------------------------------------
+
+
+@frozen
+class Login:
+    """Prove the account ``name`` with its ``secret``; ``create`` makes it if it is new."""
+
+    protocol: int
+    name: str
+    secret: str
+    create: bool = False
+    program: str = ""
+
+
+@frozen
+class ListTables:
+    """The tables open or being played (of ``game`` only, if given)."""
+
+    game: str | None = None
+
+
+@frozen
+class MyTables:
+    """The tables where I sit: running ones, or finished ones with ``over``."""
+
+    over: bool = False
+
+
+@frozen
+class SeatAsk:
+    """A seat of a table to create: ``open``, ``player`` (kept for ``name``) or ``bot``."""
+
+    kind: str
+    name: str | None = None
+    level: str | None = None
+
+
+@frozen
+class CreateTable:
+    """A new table of ``game``; my seat is the first."""
+
+    game: str
+    seats: list[SeatAsk]
+    clock: str = "none"  # none, live or turn
+    move_seconds: int = 0
+    bank_seconds: int = 0
+    takebacks: str = "consent"  # consent or none
+    rated: bool = False
+    stand_in: str = "hard"
+
+
+@frozen
+class TakeSeat:
+    """Sit at ``table`` (in ``seat``, or the first free one)."""
+
+    table: int
+    seat: int | None = None
+
+
+@frozen
+class Leaderboard:
+    """The best rated players of ``game``."""
+
+    game: str
+
+
+# -- the server's messages ---------------------------------------------------------------------
+
+
+@frozen
+class LoggedIn:
+    """The account is proven: this is its name as the server keeps it."""
+
+    name: str
+    program: str = ""
+
+
+@frozen
+class LobbyRefused:
+    """The login is refused, with the reason; the server closes."""
+
+    reason: str
+
+
+@frozen
+class LobbyDeclined:
+    """A request was refused with ``reason``; nothing changed."""
+
+    reason: str
+
+
+@frozen
+class SeatLine:
+    """A seat as the lobby shows it."""
+
+    kind: str  # human or bot
+    name: str | None = None  # the player sitting, if any
+    level: str | None = None
+    reserved_for: str | None = None
+    rating: int | None = None
+    stood_in: bool = False  # a bot is deciding for this player, whose time ran out
+
+
+@frozen
+class TableLine:
+    """A table as the lobby shows it."""
+
+    id: int
+    game: str
+    status: str  # open, playing or over
+    seats: list[SeatLine]
+    clock: str  # in words: "30 s a move + 5 min"
+    takebacks: str
+    rated: bool
+    created_by: str | None = None
+    to_move: int | None = None
+    my_seat: int | None = None
+    my_turn: bool = False
+    time_left: str = ""
+    result: str = ""  # who won, once over
+    rating_change: list[int] = field(factory=list)  # my rating before and after, once rated
+
+
+@frozen
+class Tables:
+    """A list of tables: ``kind`` is ``lobby``, ``mine`` or ``over``."""
+
+    kind: str
+    tables: list[TableLine]
+    my_turns: int = 0  # how many of my tables wait for my decision
+
+
+@frozen
+class BoardLine:
+    """A player on a leaderboard."""
+
+    name: str
+    rating: int
+    games: int
+
+
+@frozen
+class Board:
+    """The leaderboard of ``game``."""
+
+    game: str
+    lines: list[BoardLine]
+
+
+@frozen
+class Seated:
+    """I sit at ``table`` in ``seat`` (after creating it or taking a seat)."""
+
+    table: int
+    seat: int
+    started: bool
+
+
+LobbyClientMessage = Login | ListTables | MyTables | CreateTable | TakeSeat | Leaderboard
+LobbyServerMessage = LoggedIn | LobbyRefused | LobbyDeclined | Tables | Board | Seated
+
+CLIENT: Codec[LobbyClientMessage] = Codec(
+    (Login, ListTables, MyTables, CreateTable, TakeSeat, Leaderboard), "lobby protocol"
+)
+SERVER: Codec[LobbyServerMessage] = Codec(
+    (LoggedIn, LobbyRefused, LobbyDeclined, Tables, Board, Seated), "lobby protocol"
+)
