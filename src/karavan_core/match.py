@@ -1,7 +1,7 @@
 """A match: the seats, the current state, and unlimited undo and redo.
 
-The match keeps every state of the game so far (states are small frozen
-values, so this is cheap) and the decisions that led to them.  It owns the
+The match keeps every decision made with the state after it (states are small
+frozen values, so this is cheap), and the decisions taken back, for redo.  It owns the
 units of undo: the decisions of one gesture (buying a camel is Buy, then Pay)
 are played by one call and taken back together.  Undo goes back to the most
 recent gesture of a human, taking back the bot decisions after it too; redo
@@ -17,7 +17,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from datetime import UTC, datetime
 from typing import Any
 
-from attrs import field, frozen
+from attrs import define, field, frozen
 from attrs.validators import in_
 
 from karavan_core.engine import Action, Game, Observation, Result, State
@@ -116,9 +116,29 @@ class Outcome:
         return f"{winners_sentence(names, self.result.winners)} ({scores})."
 
 
+@define
+class Ply:
+    """One decision made: the decision, the state after it, and whether it opened a gesture.
+
+    The public view after it and its line in the log are worked out the first
+    time they are asked for, and kept with it.
+    """
+
+    action: Action
+    after: State
+    starts: bool = True
+    public: Observation | None = None
+    line: str | None = None
+
+
 class Match:
     """A game in progress with its whole history (a :class:`~karavan_core.referee.Referee`
-    runs it at a table)."""
+    runs it at a table).
+
+    ``plies`` are the decisions made, oldest first; ``undone`` the decisions
+    taken back, the next to redo first.  Undo moves plies from the one to the
+    other and redo moves them back, as python-chess's move stack pops and pushes.
+    """
 
     def __init__(
         self,
@@ -138,16 +158,12 @@ class Match:
         self.options = dict(options or {})
         self.created_at = created_at or _now()
         names = [seat.name for seat in self.seats]
-        if initial is None:
-            initial = game.new_game(names, seed, self.options)
-        self.states: list[State] = [initial]
-        self.history: list[Action] = []
-        # Parallel to ``history``: whether each decision begins an undo unit
-        # (False for the later decisions of one gesture).
-        self.starts: list[bool] = []
-        self.future: list[tuple[Action, bool]] = []  # undone decisions, next first
-        self._log: list[str] = []  # log lines of history[:len(_log)], worked out once
-        self._public: list[Observation] = []  # public views of states[:len(_public)], the same
+        self.initial: State = (
+            game.new_game(names, seed, self.options) if initial is None else initial
+        )
+        self._dealt: Observation | None = None  # the public view of the deal, once asked for
+        self.plies: list[Ply] = []
+        self.undone: list[Ply] = []
         self.hints = [0] * len(self.seats)  # hints each seat asked for (undo keeps them)
         # Take-backs each seat made past a decision that had revealed something (see the referee).
         self.takebacks = [0] * len(self.seats)
@@ -157,12 +173,28 @@ class Match:
     @property
     def state(self) -> State:
         """The current state."""
-        return self.states[-1]
+        return self.plies[-1].after if self.plies else self.initial
 
     @property
-    def initial(self) -> State:
-        """The state the match started from."""
-        return self.states[0]
+    def states(self) -> list[State]:
+        """Every state so far, the deal first (a new list: changing it changes nothing)."""
+        return [self.initial, *(ply.after for ply in self.plies)]
+
+    @property
+    def history(self) -> list[Action]:
+        """The decisions made, oldest first (a new list: changing it changes nothing)."""
+        return [ply.action for ply in self.plies]
+
+    @property
+    def redo_actions(self) -> list[Action]:
+        """The undone decisions, next first (a new list)."""
+        return [ply.action for ply in self.undone]
+
+    def state_at(self, index: int) -> State:
+        """The state after ``index`` decisions (negative: counted from the end, -1 now)."""
+        if index < 0:
+            index += len(self.plies) + 1
+        return self.plies[index - 1].after if index > 0 else self.initial
 
     @property
     def to_move(self) -> int | None:
@@ -180,11 +212,6 @@ class Match:
         """The seats people play, in seat order."""
         return tuple(i for i, seat in enumerate(self.seats) if not seat.is_bot)
 
-    @property
-    def redo_actions(self) -> list[Action]:
-        """The undone decisions, next first."""
-        return [action for action, _ in self.future]
-
     def is_over(self) -> bool:
         """Whether the game has ended."""
         return self.game.is_over(self.state)
@@ -195,12 +222,12 @@ class Match:
 
     def view(self, player: int | None, index: int = -1) -> Observation:
         """What ``player`` (``None``: every player) sees of state number ``index``."""
-        observation: Observation = self.game.observe(self.states[index], player)
+        observation: Observation = self.game.observe(self.state_at(index), player)
         return observation
 
     def actor(self, index: int) -> int:
         """The seat that took decision number ``index`` of the history."""
-        seat = self.states[index].to_move
+        seat = self.state_at(index).to_move
         assert seat is not None
         return seat
 
@@ -209,17 +236,22 @@ class Match:
 
         What happened after that point is news to that player: the app marks it.
         """
-        for index in range(len(self.history) - 1, -1, -1):
+        for index in range(len(self.plies) - 1, -1, -1):
             if self.actor(index) == seat:
                 return index + 1
         return 0
 
     def public_views(self) -> list[Observation]:
         """The public view of every state so far, the deal first (what anyone at the table
-        saw happen).  Each is worked out once and kept until its decision is undone."""
-        for index in range(len(self._public), len(self.states)):
-            self._public.append(self.view(None, index))
-        return list(self._public)
+        saw happen).  Each is worked out once and kept with its decision."""
+        if self._dealt is None:
+            self._dealt = self.game.observe(self.initial, None)
+        views = [self._dealt]
+        for ply in self.plies:
+            if ply.public is None:
+                ply.public = self.game.observe(ply.after, None)
+            views.append(ply.public)
+        return views
 
     def score_series(self) -> tuple[tuple[int, ...], ...]:
         """Each seat's score after every decision so far (``result`` is defined mid-game)."""
@@ -236,14 +268,17 @@ class Match:
         """The public log: the opening line, then every decision so far in words.
 
         Each line is worked out once, from the public views of the states
-        before and after its decision, and kept until that decision is undone.
+        before and after its decision (never by applying it again), and kept
+        with its decision.
         """
         game = self.game
         views = self.public_views()
-        for index in range(len(self._log), len(self.history)):
-            before, after = views[index], views[index + 1]
-            self._log.append(game.describe(before, self.history[index], after))
-        return [game.describe_start(views[0]), *self._log]
+        lines = [game.describe_start(views[0])]
+        for index, ply in enumerate(self.plies):
+            if ply.line is None:
+                ply.line = game.describe(views[index], ply.action, views[index + 1])
+            lines.append(ply.line)
+        return lines
 
     # -- changing -------------------------------------------------------------
     def count_hint(self, seat: int) -> None:
@@ -279,23 +314,29 @@ class Match:
 
         Raises ``IllegalAction`` (and changes nothing) if any of them is not
         legal when its turn comes, or (with ``by``) not that seat's to take;
-        see :meth:`gesture_states`.
+        see :meth:`gesture_states`.  The redo list is dropped.
         """
         states = self.gesture_states(actions, by, legal)
-        self.states.extend(states[1:])
-        self.history.extend(actions)
-        self.starts.extend([True] + [False] * (len(actions) - 1))
-        self.future.clear()
+        self.plies.extend(
+            Ply(action, after, index == 0)
+            for index, (action, after) in enumerate(zip(actions, states[1:], strict=True))
+        )
+        self.undone.clear()
         self._changed()
         return self.state
 
+    def push(self, action: Action, *, starts: bool = True) -> None:
+        """Append one decision (``starts``: it opens a gesture) as a saved game replays it;
+        ``IllegalAction`` if it is not legal now.  The redo list is left as it is."""
+        self.plies.append(Ply(action, self.game.apply(self.state, action), starts))
+
     def can_undo(self) -> bool:
         """Whether there is a decision to take back."""
-        return bool(self.history)
+        return bool(self.plies)
 
     def can_redo(self) -> bool:
         """Whether there is an undone decision to replay."""
-        return bool(self.future)
+        return bool(self.undone)
 
     def undo_target(self, seat: int | None = None) -> int:
         """How many decisions remain after an undo.
@@ -303,19 +344,19 @@ class Match:
         Undo goes back to the start of ``seat``'s last gesture, or (no seat given)
         of the last gesture of any human; with no such gesture, one decision back.
         """
-        index = len(self.history) - 1
-        for candidate in range(len(self.history) - 1, -1, -1):
+        index = len(self.plies) - 1
+        for candidate in range(len(self.plies) - 1, -1, -1):
             actor = self.actor(candidate)
             if actor == seat if seat is not None else not self.seats[actor].is_bot:
                 index = candidate
                 break
-        while index > 0 and not self.starts[index]:
+        while index > 0 and not self.plies[index].starts:
             index -= 1  # back to the first decision of that gesture
         return index
 
     def last_human(self) -> int | None:
         """The human seat that decided last, or ``None`` if no human has decided yet."""
-        for index in range(len(self.history) - 1, -1, -1):
+        for index in range(len(self.plies) - 1, -1, -1):
             seat = self.actor(index)
             if not self.seats[seat].is_bot:
                 return seat
@@ -326,11 +367,16 @@ class Match:
 
         Returns ``False`` if there is nothing to take back.
         """
-        if not self.history:
+        if not self.plies:
             return False
-        self._truncate(self.undo_target() if keep is None else keep)
+        self.take_back_to(self.undo_target() if keep is None else keep)
         self._changed()
         return True
+
+    def take_back_to(self, keep: int) -> None:
+        """Move the decisions after the first ``keep`` to the front of the redo list."""
+        self.undone[:0] = self.plies[keep:]
+        del self.plies[keep:]
 
     def bump(self) -> None:
         """Count a change at the table that is not one of the match's own (a take-back asked)."""
@@ -340,26 +386,13 @@ class Match:
         """Note that ``seat`` took back a decision that had revealed something (saved)."""
         self.takebacks[seat] += 1
 
-    def _truncate(self, keep: int) -> None:
-        undone = list(zip(self.history[keep:], self.starts[keep:], strict=True))
-        self.future[:0] = undone
-        del self.history[keep:]
-        del self.starts[keep:]
-        del self.states[keep + 1 :]
-        del self._log[keep:]
-        del self._public[keep + 1 :]
-
     def redo(self) -> bool:
         """Replay the next undone gesture and the bot decisions after it; ``False`` if none."""
-        if not self.future:
+        if not self.undone:
             return False
         first = True
-        while self.future and (first or not self.future[0][1] or self._bot_to_move()):
-            action, start = self.future[0]
-            self.states.append(self.game.apply(self.state, action))
-            self.future.pop(0)
-            self.history.append(action)
-            self.starts.append(start)
+        while self.undone and (first or not self.undone[0].starts or self._bot_to_move()):
+            self.plies.append(self.undone.pop(0))
             first = False
         self._changed()
         return True

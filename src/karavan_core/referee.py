@@ -361,15 +361,15 @@ class Referee:
         keep = match.undo_target(seat)
         revealed = False
         others = set()
-        for index in range(keep, len(match.history)):
+        for index in range(keep, len(match.plies)):
             actor = match.actor(index)
             if actor != seat:
                 others.add(actor)
-            observation = self.game.observe(match.states[index], actor)
-            revealed = revealed or self.game.reveals(observation, match.history[index])
+            observation = self.game.observe(match.state_at(index), actor)
+            revealed = revealed or self.game.reveals(observation, match.plies[index].action)
         rest = tuple(h for h in self.humans if h != seat)
         needs = rest if rest and (revealed or others) else ()
-        return TakeBack(seat, keep, len(match.history) - keep, revealed, needs)
+        return TakeBack(seat, keep, len(match.plies) - keep, revealed, needs)
 
     def undo_refusal(self, seat: int | None) -> str | None:
         """Why ``seat`` may not take back now, or ``None`` if it may (perhaps by asking)."""
@@ -429,7 +429,7 @@ class Referee:
     def redo_refusal(self, seat: int | None) -> str | None:
         """Why ``seat`` may not play an undone gesture again now, or ``None`` if it may."""
         match = self.match
-        if not match.future:
+        if not match.undone:
             return "There is nothing to redo."
         if seat is not None and match.to_move != seat:
             return "Only the player who took a decision back can play it again."

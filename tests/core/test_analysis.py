@@ -141,7 +141,7 @@ def test_a_review_judges_each_decision_from_its_players_observation_only():
         match.play(match.legal_actions()[0])
     tasks = tasks_for(match)
     assert tasks and all(
-        t.observation == JAIPUR.observe(match.states[t.index], t.seat) for t in tasks
+        t.observation == JAIPUR.observe(match.state_at(t.index), t.seat) for t in tasks
     )
     assert all(t.observation.player == t.seat for t in tasks)
     assert [t.index for t in tasks_for(match, seats=[1])] == [t.index for t in tasks if t.seat == 1]

@@ -39,15 +39,15 @@ def test_undo_returns_to_the_last_human_decision_taking_bot_decisions_too():
         play_random(match, 1, rng)
     humans = [i for i in range(len(match.history)) if match.actor(i) == 0]
     last_human = humans[-1]
-    before = match.states[last_human]
+    before = match.state_at(last_human)
     undone = len(match.history) - last_human
     assert undone > 1
     end = match.state
     assert match.undo()
     assert match.state == before and len(match.history) == last_human
-    assert len(match.future) == undone
+    assert len(match.undone) == undone
     assert match.redo()
-    assert match.state == end and not match.future
+    assert match.state == end and not match.undone
 
 
 def test_redo_replays_the_human_decision_and_the_bot_decisions_after_it_only():
@@ -75,7 +75,7 @@ def test_undo_with_only_bots_goes_back_one_decision_and_nothing_to_undo_at_start
     match = Match(KARAKUM, [Seat.parse("bot:random"), Seat.parse("bot:random")], seed=2)
     assert not match.can_undo() and not match.undo() and not match.redo()
     play_random(match, 4, random.Random(0))
-    third = match.states[3]
+    third = match.state_at(3)
     match.undo()
     assert match.state == third
 

@@ -251,7 +251,7 @@ def test_a_seat_sees_its_own_observation_its_decisions_and_the_news_since_its_la
     view = referee.view(0)
     assert view.since == mine
     assert view.news == tuple(referee.match.history[mine:])
-    assert view.before == KARAKUM.observe(referee.match.states[mine], 0)
+    assert view.before == KARAKUM.observe(referee.match.state_at(mine), 0)
     assert view.log == tuple(referee.match.log())
     public = referee.view(None)
     assert public.observation == KARAKUM.observe(referee.match.state, None)
@@ -298,7 +298,7 @@ def test_the_game_over_refuses_decisions():
     while not referee.is_over():
         play_one(referee, rng)
     assert referee.outcome() is not None
-    assert referee.refusal(0, [JAIPUR.legal_actions(referee.match.states[-2])[0]]) == (
+    assert referee.refusal(0, [JAIPUR.legal_actions(referee.match.state_at(-2))[0]]) == (
         "The game is over."
     )
     outcome = referee.outcome()

@@ -60,7 +60,7 @@ def golden(name: str, version: int):
     data = json.loads(path.read_text())
     match = load_match(path)
     assert data["version"] == version and match.game.name == data["game"]
-    assert len(match.history) == len(data["history"]) and len(match.future) == len(data["redo"])
+    assert len(match.history) == len(data["history"]) and len(match.undone) == len(data["redo"])
     yield match, data
     assert digest(path) == before
 
@@ -73,11 +73,11 @@ def test_save_and_load_give_the_same_state_history_and_next_cards(tmp_path):
     loaded = load_match(path)
     assert loaded.state == match.state
     assert loaded.states == match.states
-    assert loaded.history == match.history and loaded.future == match.future
+    assert loaded.history == match.history and loaded.redo_actions == match.redo_actions
     assert loaded.seats == match.seats and loaded.seed == 77 and loaded.options == match.options
     # The same next cards: the generator travelled with the state.
     for m in (match, loaded):
-        m.future.clear()
+        m.undone.clear()
         while DrawCard() not in m.legal_actions():
             m.play(m.legal_actions()[0])
         m.play(DrawCard())
@@ -135,7 +135,7 @@ def test_golden_jaipur_save_from_before_known_goods_keeps_loading():
     before = digest(path)
     match = load_match(path)
     assert match.game is JAIPUR and [s.name for s in match.seats] == ["Ann", "Raj"]
-    assert len(match.history) == 56 and len(match.future) == 4
+    assert len(match.history) == 56 and len(match.undone) == 4
     assert match.state.round_number == 2 and match.initial.known == ((0,) * 6, (0,) * 6)
     replay = Match(JAIPUR, match.seats, match.seed, match.options)
     for action in match.history:
@@ -173,8 +173,7 @@ def test_golden_format_3_saves_of_every_game_keep_loading(name, tmp_path):
     """Format 3 had no hint counts: its players asked for none, and it saves again as format 4."""
     with golden(name, 3) as (match, data):
         assert match.hints == [0] * len(match.seats)
-        starts = match.starts + [start for _, start in match.future]
-        joined = [i for i, start in enumerate(starts) if not start]
+        joined = [i for i, ply in enumerate(match.plies + match.undone) if not ply.starts]
         assert joined == data["joined"]
         assert match.can_redo() and match.redo() and match.undo()
         again = save_match(match, tmp_path / name)
@@ -213,7 +212,7 @@ def test_golden_format_5_saves_of_every_game_keep_loading(name, tmp_path):
         assert match.revision == data["revision"] and match.options == data["options"]
         assert match.can_redo() and match.redo() and match.undo()
         again = load_match(save_match(match, tmp_path / name))
-        assert again.states == match.states and again.future == match.future
+        assert again.states == match.states and again.redo_actions == match.redo_actions
 
 
 def test_an_old_karakum_save_that_met_the_empty_row_replays_by_its_own_rules(tmp_path):

@@ -397,8 +397,8 @@ async def test_the_round_zone_shows_every_line_of_both_players_at_80x24(tmp_path
     under her rival (his tokens, the goods seen in his hand) stay in sight."""
     from tests.core.test_analysis import decisive_jaipur
 
-    match = Match(get_game("jaipur"), [Seat("Ann"), Seat("Bob", "bot", "hard")], 7)
-    match.states[0] = decisive_jaipur()
+    seats = [Seat("Ann"), Seat("Bob", "bot", "hard")]
+    match = Match(get_game("jaipur"), seats, 7, initial=decisive_jaipur())
     async with running(tmp_path, match) as (app, pilot):
         players = game_screen(app).query_one("#players")
         lines = str(players.render()).splitlines()

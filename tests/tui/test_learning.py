@@ -21,6 +21,7 @@ from karavan_tui.screens.table import TableScreen
 from karavan_tui.widgets.chart import MARKERS, GameChart, plot_columns
 from karavan_tui.widgets.side import StatusLine
 from tests.core.test_analysis import decisive_jaipur
+from tests.staging import set_state
 
 from . import helpers
 from .helpers import (
@@ -268,14 +269,16 @@ async def test_a_replay_of_a_game_in_progress_shows_each_player_only_their_own_c
         # Dealing Bob's cards afresh changes nothing Ann sees.
         before = screen_characters(replay, app)
         index = replay.driver.position
-        states = list(match.states)
-        match.states[index] = JAIPUR.sample_state(
-            JAIPUR.observe(match.states[index], 0), random.Random(5)
+        plies = list(match.plies)
+        set_state(
+            match,
+            index,
+            JAIPUR.sample_state(JAIPUR.observe(match.state_at(index), 0), random.Random(5)),
         )
         replay.redraw()
         await pilot.pause()
         assert screen_characters(replay, app) == before
-        match.states[:] = states
+        match.plies[:] = plies
 
 
 @pytest.mark.slow

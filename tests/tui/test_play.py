@@ -116,7 +116,7 @@ async def test_table_keys_take_cards_and_buy_with_the_payment_picker(tmp_path):
         await settle(pilot, app)
         assert match.history[before : before + 2] == [Buy(slot), payments[0]]
         # Buying took one gesture, so one undo takes back both decisions, and one redo replays them.
-        bought = match.states[before + 2]
+        bought = match.state_at(before + 2)
         await pilot.press("u")
         await settle(pilot, app)
         assert len(match.history) == before and match.state == state
@@ -124,7 +124,7 @@ async def test_table_keys_take_cards_and_buy_with_the_payment_picker(tmp_path):
         await pilot.press("r")
         await settle(pilot, app)
         assert match.history[before : before + 2] == [Buy(slot), payments[0]]
-        assert match.states[before + 2] == bought
+        assert match.state_at(before + 2) == bought
 
 
 async def test_undo_and_redo_by_key(tmp_path):

@@ -18,6 +18,7 @@ from karavan_core.games.karakum.state import Buy
 from karavan_core.match import Match
 from karavan_tui.modals.choice import ChoiceScreen
 from karavan_tui.modals.curtain import CurtainScreen
+from tests.staging import set_state
 
 from .helpers import game_screen, press_to, running, seeded_match, settle, start_with
 
@@ -46,7 +47,7 @@ def redeal(match: Match, seen_by: int | None, seed: int) -> None:
     seats = range(len(state.players)) if seen_by is None else [seen_by]
     for offset, seat in enumerate(seats):
         state = game.sample_state(game.observe(state, seat), random.Random(seed + offset))
-    match.states[-1] = state
+    set_state(match, -1, state)
 
 
 async def read_pickers(pilot, app, match: Match) -> list[str]:

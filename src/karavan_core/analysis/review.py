@@ -125,7 +125,7 @@ def tasks_for(
         seat = match.actor(index)
         if seat not in rated:
             continue
-        state = match.states[index]
+        state = match.state_at(index)
         legal = tuple(game.legal_actions(state))
         if len(legal) < 2:
             continue

@@ -86,8 +86,8 @@ def _now() -> str:
 
 def _joined(match: Match) -> list[int]:
     """The decisions (history, then redo list) that continue the gesture before them."""
-    starts = match.starts + [start for _, start in match.future]
-    return [index for index, start in enumerate(starts) if not start]
+    plies = match.plies + match.undone
+    return [index for index, ply in enumerate(plies) if not ply.starts]
 
 
 def envelope(match: Match) -> dict[str, Any]:
@@ -302,22 +302,15 @@ def _replay(
     except ValueError as error:  # options the game refuses
         raise _Unfit(_clause(error)) from None
     unfilled = False
-    for index, action in enumerate(history):
+    for index, action in enumerate(history + redo):
+        where = "history" if index < len(history) else "redo list"
+        number = index + 1 if index < len(history) else index - len(history) + 1
         try:
-            match.states.append(game.apply(match.state, action))
+            match.push(action, starts=index not in joined)
         except IllegalAction as error:
-            raise _Unfit(f"decision {index + 1} of its history is not legal ({error})") from None
-        match.history.append(action)
-        match.starts.append(index not in joined)
+            raise _Unfit(f"decision {number} of its {where} is not legal ({error})") from None
         unfilled = unfilled or game.unfilled(match.state) is not None
-    state = match.state
-    for index, action in enumerate(redo):
-        try:
-            state = game.apply(state, action)
-        except IllegalAction as error:
-            raise _Unfit(f"decision {index + 1} of its redo list is not legal ({error})") from None
-        unfilled = unfilled or game.unfilled(state) is not None
-    match.future = [(a, len(history) + i not in joined) for i, a in enumerate(redo)]
+    match.take_back_to(len(history))
     return match, unfilled
 
 

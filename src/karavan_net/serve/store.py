@@ -415,7 +415,7 @@ class Store:
                     result=result,
                 )
             )
-            if changed.rowcount != 1:  # type: ignore[attr-defined]
+            if changed.rowcount != 1:  # type: ignore[attr-defined]  # a CursorResult, typed as Result
                 return False
             table = session.get(GameTable, table_id, options=_WITH_SEATS)
             assert table is not None

@@ -89,7 +89,7 @@ class Replay(Driver):
         """The table at the current position, from the current viewer's observation."""
         match, game, g = self.match, self.game, self.glyphs
         at = self.position
-        state = match.states[at]
+        state = match.state_at(at)
         observation = match.view(self.viewer, at)
         to_move = state.to_move
         legal: tuple[Action, ...] = ()
