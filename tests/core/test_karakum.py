@@ -594,7 +594,7 @@ def test_observation_hides_other_hands_and_deck_order():
 
 
 def test_card_counts_read_as_words():
-    from karavan_core.games.karakum.rules import describe_cards
+    from karavan_core.games.karakum.words import describe_cards
 
     assert describe_cards(hand(R, B, B, GOLD)) == "2 jewelry + 1 spice + 1 gold"
     assert describe_cards(hand(R, R)) == "2 spices"

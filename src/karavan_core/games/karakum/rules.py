@@ -1,34 +1,37 @@
-"""Karakum's rules: gather resources or buy camels to build the strongest caravan."""
+"""Karakum's rules: what may be decided, and what each decision does.
+
+Plain functions over the state, so that the contract (:mod:`.game`), the words
+(:mod:`.words`) and the bots' evaluation read one statement of each rule:
+one predicate per kind of decision says whether it is legal and, if not, why
+(:class:`Why`); :func:`apply_decision` plays one.
+"""
 
 from __future__ import annotations
 
-import random
-from collections import Counter
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Sequence
+from enum import Enum, auto
 from functools import cache, lru_cache
 from operator import floordiv
 from typing import Any
 
-from karavan_core.engine import Action, Game, Result
+from attrs import frozen
+
+from karavan_core.engine import Action
 from karavan_core.games.karakum import components as C
 from karavan_core.games.karakum.components import GOLD_INDEX, RES_INDEX, RESOURCES, Res
 from karavan_core.games.karakum.state import (
-    ACTION_TYPES,
     Buy,
     Camel,
     DrawCard,
     Hand,
     Join,
-    KarakumObservation,
     KarakumState,
     Pass,
     Pay,
     Step,
     TakeCard,
 )
-from karavan_core.rng import Rng, fresh_rng, shuffle
-from karavan_core.text import plural
-from karavan_core.values import copied, replace, replace_at
+from karavan_core.values import replace, replace_at
 
 ALL_CAMELS: tuple[Camel, ...] = tuple(Camel(c, v) for c in C.GOODS for v in C.CAMEL_VALUES)
 NO_CARDS: Hand = (0,) * len(RESOURCES)
@@ -64,42 +67,62 @@ def _minus(a: Hand, b: Hand) -> Hand:
     return tuple(x - y for x, y in zip(a, b, strict=True))
 
 
-def price(market: Sequence[Camel | None], slot: int) -> int:
-    """Payment units for the camel in ``slot``: its value, plus the tax for the taxed colour."""
-    camel = market[slot]
-    assert camel is not None
-    taxed = market[0] is not None and market[0].color is camel.color
-    return camel.value + (C.TAX if taxed else 0)
+@lru_cache(maxsize=4096)  # a market changes only when a camel is bought
+def prices(market: tuple[Camel | None, ...]) -> tuple[int, ...]:
+    """What each market camel costs in payment units: its value, plus the tax while it shares
+    the colour of the camel next to the deck (that camel pays it too).  An empty place: 0."""
+    taxed = taxed_color(market)
+    return tuple(
+        0 if camel is None else camel.value + (C.TAX if camel.color is taxed else 0)
+        for camel in market
+    )
 
 
-def _payment_fault(state: KarakumState, cards: Hand) -> str | None:
-    """Why ``cards`` does not pay exactly for the camel being bought (``None``: it does)."""
+def price(market: tuple[Camel | None, ...], slot: int) -> int:
+    """Payment units for the camel in ``slot`` (see :func:`prices`)."""
+    assert market[slot] is not None
+    return prices(market)[slot]
+
+
+@frozen
+class PaymentCheck:
+    """What a payment offered for the camel being bought gives, against its price."""
+
+    held: bool  # the player holds those cards
+    unpaired: Res | None  # a good of another colour given in an odd number, if any
+    paid: int  # the units it gives
+    cost: int  # the units the camel costs
+
+    @property
+    def exact(self) -> bool:
+        """Whether it pays the camel exactly."""
+        return self.held and self.unpaired is None and self.paid == self.cost
+
+
+def check_payment(state: KarakumState, cards: Hand) -> PaymentCheck:
+    """``cards`` weighed as a payment for the camel being bought (the PAY step)."""
     assert state.slot is not None
     camel = state.market[state.slot]
     assert camel is not None
     hand = state.hands[state.current]
+    cost = price(state.market, state.slot)
     if len(cards) != len(hand) or any(n < 0 or n > h for n, h in zip(cards, hand, strict=True)):
-        return "You do not hold those cards."
+        return PaymentCheck(False, None, 0, cost)
     own = camel.color.index
-    pairs = 0
-    for i in range(len(C.GOODS)):
-        if i != own:
-            if cards[i] % 2:
-                good = RESOURCES[i]
-                return (
-                    f"{good.good.capitalize()} pays for the {camel} only in pairs (two alike "
-                    f"make a unit), and this payment holds {good.counted(cards[i])}."
-                )
-            pairs += cards[i] // 2
-    paid, cost = cards[own] + cards[GOLD_INDEX] + pairs, price(state.market, state.slot)
-    if paid == cost:
-        return None
-    tax = f", {C.TAX} of them tax" if cost > camel.value else ""
-    return (
-        f"That payment gives {plural(paid, 'unit')}, and the {camel} costs exactly "
-        f"{plural(cost, 'unit')}{tax} (one {camel.color.good} or one gold is a unit, and so "
-        "are two alike of another good)."
-    )
+    others = [i for i in range(len(C.GOODS)) if i != own]
+    unpaired = next((RESOURCES[i] for i in others if cards[i] % 2), None)
+    pairs = sum(cards[i] // 2 for i in others)
+    return PaymentCheck(True, unpaired, cards[own] + cards[GOLD_INDEX] + pairs, cost)
+
+
+def payment_terms(state: KarakumState) -> tuple[Hand, Res, int]:
+    """What the payments for the camel being bought depend on: the hand (cut to what could
+    be spent), the camel's colour and its price."""
+    assert state.slot is not None
+    camel = state.market[state.slot]
+    assert camel is not None
+    cost = price(state.market, state.slot)
+    return _usable(state.hands[state.current], camel.color, cost), camel.color, cost
 
 
 def taxed_color(market: Sequence[Camel | None]) -> Res | None:
@@ -109,7 +132,7 @@ def taxed_color(market: Sequence[Camel | None]) -> Res | None:
 
 def units(hand: Hand, color: Res) -> int:
     """The most payment units ``hand`` can give towards a camel of ``color``."""
-    return _units_of(hand, RES_INDEX[color], _pairs(hand))
+    return color_units(hand)[color.index]
 
 
 def _pairs(hand: Hand) -> int:
@@ -126,13 +149,9 @@ def color_units(hand: Hand) -> tuple[int, ...]:
     """``units`` of ``hand`` towards a camel of each colour, in GOODS order."""
     pairs = _pairs(hand)
     gold = hand[GOLD_INDEX]
-    return tuple(mine + gold + pairs - mine // 2 for mine in hand[: len(C.GOODS)])  # _units_of
-
-
-def _units_of(hand: Hand, own: int, pairs: int) -> int:
-    """``units`` for the good at index ``own``, given ``hand``'s ``pairs``."""
-    mine = hand[own]
-    return mine + hand[GOLD_INDEX] + pairs - mine // 2  # the own good pays one unit a card
+    # A unit is one card of the camel's own good, one gold, or a pair of another good (the
+    # own good's pairs are counted among the pairs, so they are taken off once).
+    return tuple(mine + gold + pairs - mine // 2 for mine in hand[: len(C.GOODS)])
 
 
 def payments(hand: Hand, color: Res, cost: int) -> list[Hand]:
@@ -202,12 +221,6 @@ def _splits(total: int, most: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
     )
 
 
-def describe_cards(cards: Hand) -> str:
-    """``(3, 0, 0, 0, 0, 1)`` as "3 jewelry + 1 gold"."""
-    parts = [res.counted(n) for res, n in zip(RESOURCES, cards, strict=True) if n]
-    return " + ".join(parts) if parts else "nothing"
-
-
 def hand_from(cards: Sequence[Res]) -> Hand:
     """Count a list of resource cards into a hand."""
     return tuple(map(list(cards).count, RESOURCES))
@@ -258,556 +271,223 @@ def _can_draw(state: KarakumState) -> bool:
     return bool(state.resource_deck) or any(state.discard)
 
 
-# -- the game ---------------------------------------------------------------------
+# -- what is legal: one predicate per kind of decision -----------------------------
 
 
-class Karakum(Game[KarakumState, KarakumObservation, Action]):
-    """Karakum for 2 to 4 players."""
+class Why(Enum):
+    """Why a decision may not be taken: the rules' answer (:mod:`.words` says it)."""
 
-    name = "karakum"
-    title = "Karakum"
-    min_players = C.MIN_PLAYERS
-    max_players = C.MAX_PLAYERS
-    action_types = ACTION_TYPES
+    NOT_NOW = auto()  # the step asks for another kind of decision
+    NO_CARD = auto()  # no face-up card lies in that place
+    GOLD_SECOND = auto()  # a face-up gold cannot be the second card
+    PILES_EMPTY = auto()  # the deck and the discard pile are both empty
+    NO_CAMEL = auto()  # no camel stands in that market place
+    UNAFFORDABLE = auto()  # the hand cannot pay the camel's price
+    PAYMENT = auto()  # those cards do not pay for the camel (the words say how)
+    CANNOT_JOIN = auto()  # that left-side camel matches the caravan in neither way
+    NOT_STUCK = auto()  # passing, while another decision is possible
+    UNKNOWN = auto()  # not a Karakum decision at all
 
-    # -- setup --------------------------------------------------------------------
-    def deal(self, players: tuple[str, ...], rng: Rng, options: Mapping[str, Any]) -> KarakumState:
-        """Deal a new game: camels removed by player count, market, hands and row."""
-        n = len(players)
-        rng, camels = rng.shuffled(ALL_CAMELS)
-        removed_count = C.CAMELS_REMOVED[n]
-        removed, camels = camels[:removed_count], camels[removed_count:]
-        market, camel_deck = camels[: C.MARKET_SIZE], camels[C.MARKET_SIZE :]
-        rng, deck = rng.shuffled(cards_of(C.RESOURCE_COUNTS))
-        hands = tuple(
-            hand_from(deck[i * C.STARTING_HAND : (i + 1) * C.STARTING_HAND]) for i in range(n)
-        )
-        deck = deck[n * C.STARTING_HAND :]
-        row, deck = deck[: C.ROW_SIZE], deck[C.ROW_SIZE :]
-        rng, first = self.first_player(options, n, rng)
-        refills = options.get(C.ROW_RULE_OPTION, True)
-        if not isinstance(refills, bool):
-            raise ValueError(f"The option {C.ROW_RULE_OPTION} is true or false.")
-        return KarakumState(
-            players=players,
-            rng=rng,
-            first_player=first,
-            current=first,
-            step=Step.CHOOSE,
-            camel_deck=camel_deck,
-            removed=removed,
-            market=market,
-            resource_deck=deck,
-            row=row,
-            discard=NO_CARDS,
-            hands=hands,
-            caravans=((),) * n,
-            lefts=((),) * n,
-            payment_refills_row=refills,
-        )
 
-    # -- decisions ------------------------------------------------------------------
-    def legal_actions(self, state: KarakumState) -> list[Action]:
-        """Every decision open to the player to move."""
-        step = state.step
-        if step is Step.CHOOSE:
-            row = state.row
-            actions: list[Action] = [TAKE_CARD[i] for i, card in enumerate(row) if card is not None]
-            if _can_draw(state):
-                actions.append(DRAW)
-            market = state.market
-            hand = state.hands[state.current]
-            pairs = _pairs(hand)
-            taxed = taxed_color(market)
-            for slot, camel in enumerate(market):
-                if camel is None:
-                    continue
-                cost = camel.value + (C.TAX if camel.color is taxed else 0)  # its price()
-                if _units_of(hand, RES_INDEX[camel.color], pairs) >= cost:
-                    actions.append(BUY[slot])
-            return actions or [PASS]
-        if step is Step.SECOND_CARD:
-            actions = [
-                TAKE_CARD[i]
-                for i, card in enumerate(state.row)
-                if card is not None and card is not Res.GOLD
-            ]
-            if _can_draw(state):
-                actions.append(DRAW)
-            return actions
-        if step is Step.PAY:
-            assert state.slot is not None
-            camel = state.market[state.slot]
-            assert camel is not None
-            cost = price(state.market, state.slot)
-            hand = _usable(state.hands[state.current], camel.color, cost)
-            return list(_pay_actions(hand, camel.color, cost))
-        if step is Step.JOIN:
-            caravan = state.caravans[state.current]
-            left = state.lefts[state.current]
-            return [_join(i) for i, camel in enumerate(left) if fits(caravan, camel)]
-        if step is Step.BONUS:
-            actions = [TAKE_CARD[i] for i, card in enumerate(state.row) if card is not None]
-            if _can_draw(state):
-                actions.append(DRAW)
-            return actions
-        return []
+def takings(state: KarakumState) -> list[Why | None]:
+    """For each face-up place: why its card may not be taken now (``None``: it may)."""
+    step, row = state.step, state.row
+    if step not in (Step.CHOOSE, Step.SECOND_CARD, Step.BONUS):
+        return [Why.NOT_NOW] * len(row)
+    second = step is Step.SECOND_CARD
+    return [
+        Why.NO_CARD if card is None else Why.GOLD_SECOND if second and card is Res.GOLD else None
+        for card in row
+    ]
 
-    def is_legal(self, state: KarakumState, action: object) -> bool:
-        """Whether ``action`` is allowed now (cheaper than searching ``legal_actions``)."""
-        step = state.step
-        if type(action) is TakeCard:
-            slot = action.slot
-            if step in (Step.PAY, Step.JOIN, Step.OVER) or not 0 <= slot < len(state.row):
-                return False
-            card = state.row[slot]
-            return card is not None and not (step is Step.SECOND_CARD and card is Res.GOLD)
-        if type(action) is DrawCard:
-            return step in (Step.CHOOSE, Step.SECOND_CARD, Step.BONUS) and _can_draw(state)
-        if type(action) is Buy:
-            slot = action.slot
-            if step is not Step.CHOOSE or not 0 <= slot < len(state.market):
-                return False
-            camel = state.market[slot]
-            hand = state.hands[state.current]
-            return camel is not None and units(hand, camel.color) >= price(state.market, slot)
-        if type(action) is Pay:
-            return step is Step.PAY and self._pays(state, action.cards)
-        if type(action) is Join:
-            index = action.index
-            left = state.lefts[state.current]
-            return (
-                step is Step.JOIN
-                and 0 <= index < len(left)
-                and fits(state.caravans[state.current], left[index])
-            )
-        if type(action) is Pass:
-            return step is Step.CHOOSE and not self._can_anything(state)
-        return False
 
-    def _pays(self, state: KarakumState, cards: Hand) -> bool:
-        """Whether ``cards`` is a valid payment for the camel being bought."""
-        return _payment_fault(state, cards) is None
+def drawing(state: KarakumState) -> Why | None:
+    """Why the deck's top card may not be drawn now."""
+    if state.step not in (Step.CHOOSE, Step.SECOND_CARD, Step.BONUS):
+        return Why.NOT_NOW
+    return None if _can_draw(state) else Why.PILES_EMPTY
 
-    def why_illegal(self, state: KarakumState, action: object) -> str | None:
-        """A sentence saying why ``action`` is not allowed now, or ``None``."""
-        step = state.step
-        if step is Step.OVER:
-            return "The game is over."
-        if type(action) not in ACTION_TYPES:
-            return "That is not a Karakum move."
-        if self.is_legal(state, action):
-            return None
-        if isinstance(action, TakeCard):
-            if step in (Step.PAY, Step.JOIN):
-                return f"You cannot take a card now: {self._must(state)}."
-            if not 0 <= action.slot < len(state.row) or state.row[action.slot] is None:
-                return "There is no face-up card in that place."
-            if step is Step.SECOND_CARD:
-                return (
-                    "A face-up gold can only be taken as your whole gathering, "
-                    "not as a second card."
-                )
-            if step is Step.CHOOSE and not self._can_anything(state):
-                return "No move is possible: you must pass."
-        if isinstance(action, DrawCard):
-            if step in (Step.PAY, Step.JOIN):
-                return f"You cannot draw now: {self._must(state)}."
-            return "The resource deck and the discard pile are both empty."
-        if isinstance(action, Buy):
-            if step is not Step.CHOOSE:
-                return f"You cannot buy a camel now: {self._must(state)}."
-            if not 0 <= action.slot < len(state.market) or state.market[action.slot] is None:
-                return "There is no camel in that market place."
-            camel = state.market[action.slot]
-            assert camel is not None  # the place was just found to hold one
-            cost = price(state.market, action.slot)
-            return (
-                f"You cannot afford the {camel}: it costs {plural(cost, 'unit')} "
-                f"of {camel.color.good}."
-            )
-        if isinstance(action, Pay):
-            if step is not Step.PAY:
-                return "There is nothing to pay for now."
-            return _payment_fault(state, action.cards)
-        if isinstance(action, Join):
-            if step is not Step.JOIN:
-                return "No left-side camel is waiting to join now."
-            return "That camel cannot join your caravan: it matches neither colour nor number."
-        if isinstance(action, Pass):
-            return "You can only pass when no other move is possible."
-        return f"That is not possible now: {self._must(state)}."
 
-    def _can_anything(self, state: KarakumState) -> bool:
-        return self.legal_actions(state) != [PASS]
+def buyings(state: KarakumState) -> list[Why | None]:
+    """For each market place: why its camel may not be bought now."""
+    market = state.market
+    if state.step is not Step.CHOOSE:
+        return [Why.NOT_NOW] * len(market)
+    can_pay = color_units(state.hands[state.current])
+    return [
+        Why.NO_CAMEL
+        if camel is None
+        else None
+        if can_pay[camel.color.index] >= cost
+        else Why.UNAFFORDABLE
+        for camel, cost in zip(market, prices(market), strict=True)
+    ]
 
-    def _must(self, view: KarakumState | KarakumObservation) -> str:
-        step = view.step
-        if step is Step.PAY:
-            assert view.slot is not None
-            return f"first choose how to pay for the {view.market[view.slot]}"
-        if step is Step.JOIN:
-            return "first choose which camel joins your caravan"
-        if step is Step.SECOND_CARD:
-            return "take your second card"
-        if step is Step.BONUS:
-            return "take your free resource card"
-        return "gather resources or buy a camel"
 
-    def prompt(self, observation: KarakumObservation) -> str:
-        """What the player to move must decide now."""
-        obs = observation
-        if obs.step is Step.OVER:
-            return "The game is over."
-        name = obs.players[obs.current]
-        if obs.step is Step.PAY:
-            assert obs.slot is not None
-            camel = obs.market[obs.slot]
-            cost = price(obs.market, obs.slot)
-            return f"{name}: choose how to pay {plural(cost, 'unit')} for the {camel}"
-        if obs.step is Step.CHOOSE and obs.player == obs.current and _stuck(obs):
-            return f"{name}: no move is possible, pass"
-        return f"{name}: {self._must(obs)}"
+def paying(state: KarakumState, cards: Hand) -> Why | None:
+    """Why ``cards`` may not pay for the camel being bought (:func:`check_payment` says how)."""
+    if state.step is not Step.PAY:
+        return Why.NOT_NOW
+    return None if check_payment(state, cards).exact else Why.PAYMENT
 
-    def disclose(self, state: KarakumState) -> tuple[tuple[str, str], ...]:
-        """Every hand, both decks in order and the camels set aside unseen, in words."""
-        rows = [
-            (f"{name}'s hand", describe_cards(hand))
-            for name, hand in zip(state.players, state.hands, strict=True)
-        ]
-        resources = ", ".join(res.good for res in state.resource_deck)
-        rows.append(("Resource deck, top first", resources or "empty"))
-        rows.append(("Camel deck, top first", ", ".join(map(str, state.camel_deck)) or "empty"))
-        rows.append(("Set aside unseen", ", ".join(map(str, state.removed)) or "none"))
-        return tuple(rows)
 
-    # -- applying ---------------------------------------------------------------------
-    def _apply(self, state: KarakumState, action: Action) -> KarakumState:
-        step = state.step
-        if isinstance(action, TakeCard):
-            card = state.row[action.slot]
-            assert card is not None
-            changes, replacement = _top_card(state)
-            changes["row"] = replace_at(state.row, action.slot, replacement)
-            first = step is Step.CHOOSE and card is not Res.GOLD
-            return self._gathered(state, card, first, changes)
-        if isinstance(action, DrawCard):
-            changes, drawn = _top_card(state)
-            assert drawn is not None
-            return self._gathered(state, drawn, step is Step.CHOOSE, changes)
-        if isinstance(action, Buy):
-            return replace(state, step=Step.PAY, slot=action.slot, passes=0)
-        if isinstance(action, Pay):
-            return self._pay(state, action.cards)
-        if isinstance(action, Join):
-            return self._settle(evolve_join(state, action.index))
-        if isinstance(action, Pass):
-            state = replace(state, passes=state.passes + 1)
-            if state.passes >= len(state.players):
-                return replace(state, step=Step.OVER, turn=state.turn + 1)
-            return self._end_turn(state)
-        raise AssertionError(f"unhandled action {action!r}")
+def joinings(state: KarakumState) -> list[Why | None]:
+    """For each left-side camel: why it may not join the caravan now."""
+    left = state.lefts[state.current]
+    if state.step is not Step.JOIN:
+        return [Why.NOT_NOW] * len(left)
+    caravan = state.caravans[state.current]
+    return [None if fits(caravan, camel) else Why.CANNOT_JOIN for camel in left]
 
-    def _gathered(
-        self, state: KarakumState, card: Res, first: bool, changes: dict[str, Any]
-    ) -> KarakumState:
-        """The state once the player to move has gathered ``card`` (``changes`` say from where).
 
-        After a first card the player takes a second one if any is left to
-        take; otherwise the turn ends.  One copy of the state is made either way.
-        """
-        seat = state.current
-        changes["hands"] = replace_at(state.hands, seat, _add(state.hands[seat], RES_INDEX[card]))
-        changes["passes"] = 0
-        if first:
-            row = changes.get("row", state.row)
-            deck, discard = changes["resource_deck"], changes["discard"]
-            if deck or any(discard) or any(c is not None and c is not Res.GOLD for c in row):
-                return replace(state, step=Step.SECOND_CARD, **changes)
-        return self._end_turn(state, **changes)
+def passing(state: KarakumState) -> Why | None:
+    """Why the player may not pass: only a player who can do nothing else passes."""
+    if state.step is not Step.CHOOSE:
+        return Why.NOT_NOW
+    others = [*takings(state), drawing(state), *buyings(state)]
+    return Why.NOT_STUCK if None in others else None
 
-    def _pay(self, state: KarakumState, cards: Hand) -> KarakumState:
-        seat, slot = state.current, state.slot
-        assert slot is not None
-        camel = state.market[slot]
-        assert camel is not None
-        hands = replace_at(state.hands, seat, _minus(state.hands[seat], cards))
-        discard = _plus(state.discard, cards)
-        # The camels between the deck and the gap move one slot away from the deck to close
-        # it, leaving slot 0 (next to the deck) free for a new camel.
-        market = (None,) + state.market[:slot] + state.market[slot + 1 :]
-        deck = state.camel_deck
-        if deck:
-            market, deck = (deck[0],) + market[1:], deck[1:]
-        caravan, left = state.caravans[seat], state.lefts[seat]
-        if fits(caravan, camel):
-            caravan = caravan + (camel,)
-        else:
-            left = left + (camel,)
-        state = replace(
-            state,
-            hands=hands,
-            discard=discard,
-            market=market,
-            camel_deck=deck,
-            caravans=replace_at(state.caravans, seat, caravan),
-            lefts=replace_at(state.lefts, seat, left),
-            slot=None,
-            bonus_due=camel.value == C.BONUS_VALUE,
-        )
-        if state.payment_refills_row:
-            state = _fill_row(state)
-        return self._settle(state)
 
-    def _settle(self, state: KarakumState) -> KarakumState:
-        """Join left-side camels while exactly one can; ask when several can; then the bonus."""
-        seat = state.current
-        while True:
-            caravan = state.caravans[seat]
-            joinable = [i for i, camel in enumerate(state.lefts[seat]) if fits(caravan, camel)]
-            if not joinable:
-                break
-            if len(joinable) > 1:
-                return replace(state, step=Step.JOIN)
-            state = evolve_join(state, joinable[0])
-        if state.bonus_due:
-            state = replace(state, bonus_due=False, step=Step.BONUS)
-            if self.legal_actions(state):
-                return state
-        return self._end_turn(state)
+def refusal(state: KarakumState, action: object) -> Why | None:
+    """Why ``action`` may not be taken in ``state`` (a game not over), or ``None`` if it may:
+    the answer of the predicate for its kind, at its place."""
+    if isinstance(action, TakeCard):
+        return _at(takings(state), action.slot, Why.NO_CARD)
+    if isinstance(action, Buy):
+        return _at(buyings(state), action.slot, Why.NO_CAMEL)
+    if isinstance(action, Join):
+        return _at(joinings(state), action.index, Why.CANNOT_JOIN)
+    if isinstance(action, DrawCard):
+        return drawing(state)
+    if isinstance(action, Pay):
+        return paying(state, action.cards)
+    if isinstance(action, Pass):
+        return passing(state)
+    return Why.UNKNOWN
 
-    def _end_turn(self, state: KarakumState, **changes: Any) -> KarakumState:
-        """Pass the turn (or end the game), making ``changes`` in the same copy of the state."""
-        if not all(state.market):  # a place is empty: the market could not be refilled
-            return replace(state, step=Step.OVER, slot=None, turn=state.turn + 1, **changes)
-        return replace(
-            state,
-            step=Step.CHOOSE,
-            current=(state.current + 1) % len(state.players),
-            slot=None,
-            turn=state.turn + 1,
-            **changes,
-        )
 
-    # -- scoring ------------------------------------------------------------------------
-    def score(self, state: KarakumState, seat: int) -> int:
-        """Caravan points plus half the left-side points, rounded down."""
-        caravan = sum(c.value for c in state.caravans[seat])
-        return caravan + sum(c.value for c in state.lefts[seat]) // 2
+def _at(answers: list[Why | None], place: object, nowhere: Why) -> Why | None:
+    """The answer for ``place`` among a kind's ``answers``; ``nowhere`` for a place not there."""
+    if answers and answers[0] is Why.NOT_NOW:
+        return Why.NOT_NOW
+    if type(place) is not int or not 0 <= place < len(answers):
+        return nowhere
+    return answers[place]
 
-    def result(self, state: KarakumState) -> Result:
-        """Scores, winners (tie-break: the longest caravan) and each player's breakdown."""
-        n = len(state.players)
-        scores = tuple(self.score(state, seat) for seat in range(n))
-        lengths = tuple(len(state.caravans[seat]) for seat in range(n))
-        best = max(scores)
-        tied = [seat for seat in range(n) if scores[seat] == best]
-        longest = max(lengths[seat] for seat in tied)
-        winners = tuple(seat for seat in tied if lengths[seat] == longest)
-        breakdown = []
-        for seat in range(n):
-            caravan, left = state.caravans[seat], state.lefts[seat]
-            left_points = sum(c.value for c in left)
-            chain = f"{plural(len(caravan), 'camel')}, {sum(c.value for c in caravan)} points"
-            breakdown.append(
-                (
-                    ("Caravan", chain),
-                    ("Left of the master", f"{left_points} points, half is {left_points // 2}"),
-                    ("Total", str(scores[seat])),
-                    ("Tie-break: caravan length", str(lengths[seat])),
-                )
-            )
-        names = [state.players[seat] for seat in winners]
-        notes: list[str] = []
-        if len(tied) > 1:
-            tied_names = " and ".join(state.players[s] for s in tied)
-            notes.append(f"{tied_names} tie on {best} points; the longest caravan breaks the tie.")
-        if len(winners) > 1:
-            notes.append(f"{' and '.join(names)} share the victory.")
-        else:
-            notes.append(f"{names[0]} wins with {best} points.")
-        return Result(scores, winners, tuple(breakdown), tuple(notes))
 
-    # -- information ----------------------------------------------------------------------
-    def observe(self, state: KarakumState, player: int | None) -> KarakumObservation:
-        """The public table plus ``player``'s own hand (no hand in the public view)."""
-        return copied(
-            KarakumObservation,
-            state,
-            player=player,
-            camel_deck_size=len(state.camel_deck),
-            resource_deck_size=len(state.resource_deck),
-            hand=None if player is None else state.hands[player],
-            hand_sizes=tuple(sum(hand) for hand in state.hands),
-        )
+# -- what a decision does -------------------------------------------------------------
 
-    def reveals(self, observation: KarakumObservation, action: Action) -> bool:
-        """Taking or drawing a card (the row refills from the deck), paying (a camel comes up)."""
-        return isinstance(action, TakeCard | DrawCard | Pay)
 
-    def sample_state(self, observation: KarakumObservation, rng: random.Random) -> KarakumState:
-        """Deal the unseen camels and resources at random, consistent with ``observation``."""
-        return self.sampler(observation)(rng)
+def apply_decision(state: KarakumState, action: Action) -> KarakumState:
+    """The state after ``action``, a decision already known to be legal."""
+    step = state.step
+    if isinstance(action, TakeCard):
+        card = state.row[action.slot]
+        assert card is not None
+        changes, replacement = _top_card(state)
+        changes["row"] = replace_at(state.row, action.slot, replacement)
+        first = step is Step.CHOOSE and card is not Res.GOLD
+        return _gathered(state, card, first, changes)
+    if isinstance(action, DrawCard):
+        changes, drawn = _top_card(state)
+        assert drawn is not None
+        return _gathered(state, drawn, step is Step.CHOOSE, changes)
+    if isinstance(action, Buy):
+        return replace(state, step=Step.PAY, slot=action.slot, passes=0)
+    if isinstance(action, Pay):
+        return _paid(state, action.cards)
+    if isinstance(action, Join):
+        return _settle(evolve_join(state, action.index))
+    if isinstance(action, Pass):
+        state = replace(state, passes=state.passes + 1)
+        if state.passes >= len(state.players):
+            return replace(state, step=Step.OVER, turn=state.turn + 1)
+        return _end_turn(state)
+    raise AssertionError(f"unhandled action {action!r}")
 
-    def sampler(self, observation: KarakumObservation) -> Callable[[random.Random], KarakumState]:
-        """``sample_state`` for many deals: the unseen cards are found once, then shuffled."""
-        obs = observation
-        assert obs.hand is not None, "a state is sampled from a player's observation"
-        seen = Counter(c for c in obs.market if c is not None)
-        for line in obs.caravans + obs.lefts:
-            seen.update(line)
-        unseen = [camel for camel in ALL_CAMELS if not seen[camel]]
-        deck_size = obs.camel_deck_size
-        known = _plus(_plus(obs.hand, obs.discard), hand_from([c for c in obs.row if c]))
-        hidden = cards_of(_minus(C.RESOURCE_COUNTS, known))
-        # Every deal is this state with the hidden parts (and the generator) replaced.
-        table = copied(
-            KarakumState, obs, rng=Rng(0), camel_deck=(), removed=(), resource_deck=(), hands=()
-        )
 
-        def deal(rng: random.Random) -> KarakumState:
-            camels = unseen.copy()
-            shuffle(rng, camels)
-            cards = hidden.copy()
-            shuffle(rng, cards)
-            hands = []
-            start = 0
-            for seat, size in enumerate(obs.hand_sizes):
-                if seat == obs.player:
-                    hands.append(obs.hand)
-                else:
-                    hands.append(hand_from(cards[start : start + size]))
-                    start += size
-            return replace(
-                table,
-                rng=fresh_rng(rng),
-                camel_deck=tuple(camels[:deck_size]),
-                removed=tuple(camels[deck_size:]),
-                resource_deck=tuple(cards[start:]),
-                hands=tuple(hands),
-            )
+def _gathered(state: KarakumState, card: Res, first: bool, changes: dict[str, Any]) -> KarakumState:
+    """The state once the player to move has gathered ``card`` (``changes`` say from where).
 
-        return deal
+    After a first card the player takes a second one if any is left to
+    take; otherwise the turn ends.  One copy of the state is made either way.
+    """
+    seat = state.current
+    changes["hands"] = replace_at(state.hands, seat, _add(state.hands[seat], RES_INDEX[card]))
+    changes["passes"] = 0
+    if first:
+        row = changes.get("row", state.row)
+        deck, discard = changes["resource_deck"], changes["discard"]
+        if deck or any(discard) or any(c is not None and c is not Res.GOLD for c in row):
+            return replace(state, step=Step.SECOND_CARD, **changes)
+    return _end_turn(state, **changes)
 
-    def unfilled(self, state: KarakumState) -> str | None:
-        """An empty face-up place while the deck or discards hold a card; an empty market
-        place while the camel deck holds one."""
-        if None in state.row and (state.resource_deck or any(state.discard)):
-            return "A face-up resource place is empty while the deck or discards hold cards."
-        if None in state.market and state.camel_deck:
-            return "A market place is empty while the camel deck holds camels."
-        return None
 
-    def inventory(self, state: KarakumState) -> Counter[str]:
-        """Every camel and resource card in the state."""
-        counts: Counter[str] = Counter()
-        camels = list(state.camel_deck) + list(state.removed)
-        camels += [c for c in state.market if c is not None]
-        for line in state.caravans + state.lefts:
-            camels += line
-        counts.update(f"camel {c}" for c in camels)
-        cards = _plus(state.discard, hand_from(state.resource_deck))
-        cards = _plus(cards, hand_from([c for c in state.row if c is not None]))
-        for hand in state.hands:
-            cards = _plus(cards, hand)
-        for res, n in zip(RESOURCES, cards, strict=True):
-            counts[f"resource {res.value}"] += n
-        return counts
+def _paid(state: KarakumState, cards: Hand) -> KarakumState:
+    """The state once the camel being bought is paid for with ``cards``."""
+    seat, slot = state.current, state.slot
+    assert slot is not None
+    camel = state.market[slot]
+    assert camel is not None
+    hands = replace_at(state.hands, seat, _minus(state.hands[seat], cards))
+    discard = _plus(state.discard, cards)
+    # The camels between the deck and the gap move one slot away from the deck to close
+    # it, leaving slot 0 (next to the deck) free for a new camel.
+    market = (None,) + state.market[:slot] + state.market[slot + 1 :]
+    deck = state.camel_deck
+    if deck:
+        market, deck = (deck[0],) + market[1:], deck[1:]
+    caravan, left = state.caravans[seat], state.lefts[seat]
+    if fits(caravan, camel):
+        caravan = caravan + (camel,)
+    else:
+        left = left + (camel,)
+    state = replace(
+        state,
+        hands=hands,
+        discard=discard,
+        market=market,
+        camel_deck=deck,
+        caravans=replace_at(state.caravans, seat, caravan),
+        lefts=replace_at(state.lefts, seat, left),
+        slot=None,
+        bonus_due=camel.value == C.BONUS_VALUE,
+    )
+    if state.payment_refills_row:
+        state = _fill_row(state)
+    return _settle(state)
 
-    # -- words ----------------------------------------------------------------------------
-    def preview(self, observation: KarakumObservation, action: Action) -> str:
-        """``action`` before it is taken: a card drawn or a camel revealed stays unnamed."""
-        obs = observation
-        if isinstance(action, Pay):
-            text = self._payment(obs, action)
-            camel, seat = obs.market[obs.slot or 0], obs.current
-            assert camel is not None
-            caravan, left = obs.caravans[seat], obs.lefts[seat]
-            if fits(caravan, camel):
-                joined = _auto_joins(caravan + (camel,), left)
-                text += _joined_words(joined)
-            if None in obs.row:
-                text += (
-                    " The cards paid are shuffled into a new deck to fill the empty face-up places."
-                    if obs.payment_refills_row
-                    else " The empty face-up places stay empty: this game, saved by an older"
-                    " Karavan, keeps the rule it was played with."
-                )
-            if obs.camel_deck_size:
-                text += " A new camel is revealed in the market."
-            else:
-                text += " The camel deck is empty: the game ends after this turn."
-            if camel.value == C.BONUS_VALUE:
-                text += " A value-1 camel earns a free resource card."
-            return text
-        if isinstance(action, Join):
-            seat = obs.current
-            left = obs.lefts[seat]
-            camel = left[action.index]
-            caravan = obs.caravans[seat] + (camel,)
-            rest = left[: action.index] + left[action.index + 1 :]
-            return self._sentence(obs, action) + _joined_words(_auto_joins(caravan, rest))
-        return self._sentence(obs, action)
 
-    def describe(
-        self, before: KarakumObservation, action: Action, after: KarakumObservation
-    ) -> str:
-        """``action`` in the log's words (a card drawn unseen stays unnamed)."""
-        if isinstance(action, Pay):
-            text = self._payment(before, action)
-            text += _joined_text(before, after)
-            text += _refilled_text(before, after)
-            if after.market[0] is not None:
-                text += f" The {after.market[0]} is revealed in the market."
-            else:
-                text += " The camel deck is empty: the game ends after this turn."
-            return text
-        if isinstance(action, Join):
-            return self._sentence(before, action) + _joined_text(before, after)
-        return self._sentence(before, action)
+def _settle(state: KarakumState) -> KarakumState:
+    """Join left-side camels while exactly one can; ask when several can; then the bonus."""
+    seat = state.current
+    while True:
+        caravan = state.caravans[seat]
+        joinable = [i for i, camel in enumerate(state.lefts[seat]) if fits(caravan, camel)]
+        if not joinable:
+            break
+        if len(joinable) > 1:
+            return replace(state, step=Step.JOIN)
+        state = evolve_join(state, joinable[0])
+    if state.bonus_due:
+        state = replace(state, bonus_due=False, step=Step.BONUS)
+        if None in takings(state) or drawing(state) is None:
+            return state
+    return _end_turn(state)
 
-    def _payment(self, obs: KarakumObservation, action: Pay) -> str:
-        """ "Ann pays 3 silk; the purple 3 joins the caravan." """
-        assert obs.slot is not None
-        camel = obs.market[obs.slot]
-        assert camel is not None
-        seat = obs.current
-        where = (
-            "joins the caravan"
-            if fits(obs.caravans[seat], camel)
-            else "goes left of the caravan master"
-        )
-        name = obs.players[seat]
-        return f"{name} pays {describe_cards(action.cards)}; the {camel} {where}."
 
-    def _sentence(self, obs: KarakumObservation, action: Action) -> str:
-        """The words for a decision other than a payment, from the table before it."""
-        name = obs.players[obs.current]
-        if isinstance(action, TakeCard):
-            card = obs.row[action.slot]
-            assert card is not None
-            what = f"the face-up {card.good}"
-            if obs.step is Step.BONUS:
-                return f"{name} takes {what} as the bonus for a value-1 camel."
-            if card is Res.GOLD and obs.step is Step.CHOOSE:
-                return f"{name} takes {what} as the whole gathering."
-            return f"{name} takes {what}."
-        if isinstance(action, DrawCard):
-            if obs.step is Step.BONUS:
-                return f"{name} draws a card from the deck as the bonus for a value-1 camel."
-            return f"{name} draws a card from the deck."
-        if isinstance(action, Buy):
-            camel = obs.market[action.slot]
-            assert camel is not None
-            cost = price(obs.market, action.slot)
-            tax = " (taxed)" if cost > camel.value else ""
-            return f"{name} buys the {camel} for {plural(cost, 'unit')}{tax}."
-        if isinstance(action, Join):
-            camel = obs.lefts[obs.current][action.index]
-            return f"{name} moves the {camel} from the left side into the caravan."
-        if isinstance(action, Pass):
-            return f"{name} passes: no move is possible."
-        return f"{name} plays {action!r}."
+def _end_turn(state: KarakumState, **changes: Any) -> KarakumState:
+    """Pass the turn (or end the game), making ``changes`` in the same copy of the state."""
+    if not all(state.market):  # a place is empty: the market could not be refilled
+        return replace(state, step=Step.OVER, slot=None, turn=state.turn + 1, **changes)
+    return replace(
+        state,
+        step=Step.CHOOSE,
+        current=(state.current + 1) % len(state.players),
+        slot=None,
+        turn=state.turn + 1,
+        **changes,
+    )
 
 
 def evolve_join(state: KarakumState, index: int) -> KarakumState:
@@ -821,18 +501,7 @@ def evolve_join(state: KarakumState, index: int) -> KarakumState:
     )
 
 
-def _stuck(obs: KarakumObservation) -> bool:
-    """Whether the player to move, whose hand ``obs`` shows, can neither gather nor buy."""
-    assert obs.hand is not None
-    if any(card is not None for card in obs.row) or obs.resource_deck_size or any(obs.discard):
-        return False
-    return not any(
-        camel is not None and units(obs.hand, camel.color) >= price(obs.market, slot)
-        for slot, camel in enumerate(obs.market)
-    )
-
-
-def _auto_joins(caravan: tuple[Camel, ...], left: tuple[Camel, ...]) -> list[Camel]:
+def auto_joins(caravan: tuple[Camel, ...], left: tuple[Camel, ...]) -> list[Camel]:
     """The left-side camels that join ``caravan`` on their own, in order.
 
     One joins while it is the only one that fits; when several fit, the owner
@@ -847,42 +516,3 @@ def _auto_joins(caravan: tuple[Camel, ...], left: tuple[Camel, ...]) -> list[Cam
         joined.append(camel)
         caravan += (camel,)
         left = tuple(other for other in left if other != camel)
-
-
-def _joined_words(joined: Sequence[Camel]) -> str:
-    """ " From the left side, the red 5 joins the caravan." for camels that joined on their own."""
-    if not joined:
-        return ""
-    names = ", then the ".join(map(str, joined))
-    verb = "joins" if len(joined) == 1 else "join"
-    return f" From the left side, the {names} {verb} the caravan."
-
-
-def _refilled_text(before: KarakumObservation, after: KarakumObservation) -> str:
-    """ " The cards paid, shuffled into a new deck, fill the empty face-up places: silk, gold." """
-    filled = [
-        card.good
-        for was, card in zip(before.row, after.row, strict=True)
-        if was is None and card is not None
-    ]
-    if not filled:
-        return ""
-    places = "place" if len(filled) == 1 else "places"
-    return (
-        f" The cards paid, shuffled into a new deck, fill the empty face-up {places}: "
-        f"{', '.join(filled)}."
-    )
-
-
-def _joined_text(before: KarakumObservation, after: KarakumObservation) -> str:
-    """The words for the left-side camels that joined the caravan on their own between two views.
-
-    The first camel added (the one bought, or the one chosen to join) is the
-    decision's own and is left out.
-    """
-    seat = before.current
-    added = after.caravans[seat][len(before.caravans[seat]) + 1 :]
-    return _joined_words([c for c in added if c in before.lefts[seat]])
-
-
-GAME = Karakum()

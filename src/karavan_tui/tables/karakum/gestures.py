@@ -15,7 +15,7 @@ from attrs import evolve, field, frozen
 
 from karavan_core.engine import Action
 from karavan_core.games.karakum.components import RES_LETTERS, RESOURCES, Res
-from karavan_core.games.karakum.rules import describe_cards, payments, price
+from karavan_core.games.karakum.rules import payments, price
 from karavan_core.games.karakum.state import (
     Buy,
     DrawCard,
@@ -25,6 +25,7 @@ from karavan_core.games.karakum.state import (
     Step,
     TakeCard,
 )
+from karavan_core.games.karakum.words import describe_cards
 from karavan_core.text import plural
 from karavan_tui.tables.marking import Marked, Marks
 from karavan_tui.tables.outcome import Ask, Confirm, Outcome, Say, play

@@ -125,7 +125,7 @@ class MarketZone(Horizontal):
             text = f"{token}\n{cost} {short(camel.color)}"
             faces.append(CardFace(text, classes, tip, str(camel), new, large))
         self.query_one(CardRow).set_faces(faces)
-        tax_text = f"tax {g.tax} {RES_LETTERS[taxed]} {taxed.value} +1" if taxed else "no tax"
+        tax_text = f"tax {g.tax} {RES_LETTERS[taxed]} {taxed.value} +{C.TAX}" if taxed else "no tax"
         self.border_title = f"Camel market {g.sep} {tax_text}"
 
 
