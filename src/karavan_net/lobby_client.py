@@ -1,0 +1,168 @@
+"""The app's side of the lobby: log in to a `karavan serve` server, then ask and be answered.
+
+:class:`LobbyClient` opens the lobby's WebSocket, proves the account
+(:class:`~karavan_net.lobby.Login`) and then sends one request at a time,
+waiting for its answer; lists of "my tables" the server sends unasked (a table
+of mine changed) go to ``pushed``.  Everything the server sends is read as data.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+from collections.abc import Callable
+
+import aiohttp
+
+from karavan_core.version import __version__
+from karavan_net import lobby as wire
+from karavan_net.client import HostUnreachable
+from karavan_net.codec import ProtocolError
+from karavan_net.lobby import LOBBY_PATH
+from karavan_net.protocol import HEARTBEAT, PROTOCOL
+
+ANSWER_SECONDS = 15.0  # a server that takes longer to answer a request is taken as gone
+
+
+class LobbyRefusedError(Exception):
+    """The server refused the login; ``str()`` is its reason."""
+
+
+class LobbyDeclinedError(Exception):
+    """The server declined a request; ``str()`` is its reason (nothing changed)."""
+
+
+def lobby_url(host: str, port: int) -> str:
+    """The WebSocket address of the lobby served at ``host``:``port``."""
+    shown = f"[{host}]" if ":" in host else host
+    return f"ws://{shown}:{port}{LOBBY_PATH}"
+
+
+class LobbyClient:
+    """One logged-in lobby connection."""
+
+    def __init__(
+        self,
+        host: str,
+        port: int,
+        name: str,
+        secret: str,
+        *,
+        pushed: Callable[[wire.Tables], None] | None = None,
+    ) -> None:
+        self.host = host
+        self.port = port
+        self.name = name
+        self.secret = secret
+        self.pushed = pushed
+        self.account: str | None = None  # the name the server keeps, once logged in
+        self._session: aiohttp.ClientSession | None = None
+        self._ws: aiohttp.ClientWebSocketResponse | None = None
+        self._lock = asyncio.Lock()
+
+    async def connect(self, create: bool = False) -> str:
+        """Log in (``create``: make the account if the server does not know the key).
+
+        Returns the account's name; :class:`LobbyRefusedError` or
+        :class:`~karavan_net.client.HostUnreachable` if it cannot.
+        """
+        self._session = aiohttp.ClientSession()
+        try:
+            self._ws = await self._session.ws_connect(
+                lobby_url(self.host, self.port),
+                heartbeat=HEARTBEAT,
+                max_msg_size=4 * 1024 * 1024,
+                timeout=aiohttp.ClientWSTimeout(ws_close=5.0),
+            )
+        except (aiohttp.ClientError, OSError, TimeoutError) as error:
+            await self.close()
+            raise HostUnreachable(
+                f"No Karavan server answers at {self.host}:{self.port} ({error})."
+            ) from None
+        await self._send(wire.Login(PROTOCOL, self.name, self.secret, create, __version__))
+        answer = await self._receive()
+        if isinstance(answer, wire.LobbyRefused):
+            await self.close()
+            raise LobbyRefusedError(answer.reason)
+        if not isinstance(answer, wire.LoggedIn):
+            await self.close()
+            raise LobbyRefusedError("The server answered the login with something else.")
+        self.account = answer.name
+        return answer.name
+
+    async def ask(self, request: wire.LobbyClientMessage) -> wire.LobbyServerMessage:
+        """Send ``request`` and return its answer; :class:`LobbyDeclinedError` if declined."""
+        async with self._lock:
+            await self._send(request)
+            while True:
+                answer = await self._receive()
+                if isinstance(answer, wire.Tables) and answer.kind == "pushed":
+                    if self.pushed is not None:
+                        self.pushed(answer)
+                    continue
+                if isinstance(answer, wire.LobbyDeclined):
+                    raise LobbyDeclinedError(answer.reason)
+                return answer
+
+    async def tables(self, game: str | None = None) -> wire.Tables:
+        """The lobby's open and running tables."""
+        answer = await self.ask(wire.ListTables(game))
+        assert isinstance(answer, wire.Tables)
+        return answer
+
+    async def mine(self, over: bool = False) -> wire.Tables:
+        """My running tables, or (``over``) my finished ones."""
+        answer = await self.ask(wire.MyTables(over))
+        assert isinstance(answer, wire.Tables)
+        return answer
+
+    async def create(self, request: wire.CreateTable) -> wire.Seated:
+        """Create a table; I sit in its first seat."""
+        answer = await self.ask(request)
+        assert isinstance(answer, wire.Seated)
+        return answer
+
+    async def take(self, table: int, seat: int | None = None) -> wire.Seated:
+        """Take a seat at ``table``."""
+        answer = await self.ask(wire.TakeSeat(table, seat))
+        assert isinstance(answer, wire.Seated)
+        return answer
+
+    async def board(self, game: str) -> wire.Board:
+        """The leaderboard of ``game``."""
+        answer = await self.ask(wire.Leaderboard(game))
+        assert isinstance(answer, wire.Board)
+        return answer
+
+    async def _send(self, message: wire.LobbyClientMessage) -> None:
+        assert self._ws is not None
+        try:
+            await self._ws.send_str(wire.CLIENT.encode(message))
+        except (aiohttp.ClientError, ConnectionError, RuntimeError) as error:
+            raise HostUnreachable(f"The connection to the server dropped ({error}).") from None
+
+    async def _receive(self) -> wire.LobbyServerMessage:
+        assert self._ws is not None
+        try:
+            message = await asyncio.wait_for(self._ws.receive(), ANSWER_SECONDS)
+        except TimeoutError:
+            raise HostUnreachable("The server did not answer in time.") from None
+        if message.type != aiohttp.WSMsgType.TEXT:
+            raise HostUnreachable("The connection to the server closed.")
+        if len(message.data) > 4 * 1024 * 1024:
+            raise HostUnreachable("The server sent far more than a lobby needs.")
+        try:
+            return wire.SERVER.decode(message.data)
+        except ProtocolError as error:
+            raise HostUnreachable(
+                f"The server sent what this Karavan cannot read ({error})."
+            ) from None
+
+    async def close(self) -> None:
+        """Leave the lobby."""
+        if self._ws is not None:
+            with contextlib.suppress(Exception):
+                await self._ws.close()
+        if self._session is not None:
+            await self._session.close()
+        self._ws = self._session = None
