@@ -64,89 +64,122 @@ def _roundtrip_state(game, state):
     return structure_state(game, json.loads(json.dumps(unstructure_state(game, state))))
 
 
-def _check_step(game, match: Match, rng: random.Random, seen_actions: list) -> None:
-    state = match.state
-    snapshot = unstructure_state(game, state)
+# -- the promises, one function each: a failure names the promise it broke ------------------
 
-    # A cattrs save/load round trip gives an equal state.
-    assert _roundtrip_state(game, state) == state
 
-    # An observation hides what it must: a state sampled from it looks the same to that
-    # player, and the same to everyone (the public view, the standings) as the true one.
+def saves_round_trip(game, state) -> None:
+    """A cattrs save/load round trip gives an equal state."""
+    assert _roundtrip_state(game, state) == state, "a state must survive a save round trip"
+
+
+def observations_hide_what_they_must(game, state, rng: random.Random) -> dict:
+    """A state dealt afresh from a player's observation looks the same to that player, and the
+    same to everyone (public view, standings, components) as the true one.  Returns the deals."""
     public = game.observe(state, None)
-    assert public.player is None
+    assert public.player is None, "the public view belongs to nobody"
     standings = game.result(state)
     samples = {}
     for player in range(len(state.players)):
         seen = game.observe(state, player)
         sampled = game.sample_state(seen, random.Random(rng.random()))
-        assert game.observe(sampled, player) == seen
-        assert game.observe(sampled, None) == public
-        assert game.result(sampled) == standings
-        assert game.inventory(sampled) == game.inventory(state)
+        assert game.observe(sampled, player) == seen, "a deal from a view keeps that view"
+        assert game.observe(sampled, None) == public, "a deal from a view keeps the public view"
+        assert game.result(sampled) == standings, "a deal from a view keeps the standings"
+        assert game.inventory(sampled) == game.inventory(state), "a deal makes or loses no card"
         samples[player] = sampled
+    return samples
 
+
+def decisions_are_offered_and_distinct(game, state) -> list:
+    """A game not over offers decisions, each once, each surviving a save round trip."""
     legal = game.legal_actions(state)
     assert legal, "a game that is not over must offer a decision"
     assert len(set(legal)) == len(legal), "legal decisions must be distinct"
     for action in legal[:3]:
-        assert (
-            structure_action(game, json.loads(json.dumps(unstructure_action(game, action))))
-            == action
-        )
+        data = json.loads(json.dumps(unstructure_action(game, action)))
+        assert structure_action(game, data) == action, "a decision must survive a save round trip"
+    return legal
 
-    # An action that is not legal here is refused with a sentence, and changes nothing.
+
+def illegal_decisions_are_refused_in_a_sentence(game, state, legal, seen_actions) -> None:
+    """A decision that is not legal here is refused with a sentence, and changes nothing."""
     for old in seen_actions[-8:]:
         if old not in legal:
             with pytest.raises(IllegalAction) as refused:
                 game.apply(state, old)
-            assert str(refused.value).strip().endswith((".", "!", ")"))
-            break
+            assert str(refused.value).strip().endswith((".", "!", ")")), "a refusal is a sentence"
+            return
 
-    # Every word shown before a decision comes from the decider's observation: it is the
-    # same whatever the hidden cards are, in any state dealt from that observation.
+
+def previews_come_from_the_deciders_view(game, state, legal, dealt) -> None:
+    """Every word shown before a decision is the same in any state dealt from that view."""
     decider = state.to_move
-    seen = game.observe(state, decider)
-    dealt = samples[decider]
-    dealt_seen = game.observe(dealt, decider)
+    seen, dealt_seen = game.observe(state, decider), game.observe(dealt, decider)
     for action in legal:
         words = game.preview(seen, action)
-        assert isinstance(words, str) and words
-        assert game.preview(dealt_seen, action) == words
+        assert isinstance(words, str) and words, "every decision has words"
+        assert game.preview(dealt_seen, action) == words, f"a preview leaks: {action}"
 
-    # A decision said to reveal nothing shows its decider the same next table whatever the
-    # hidden cards are: a gesture may run past it, and taking it back shows nothing.
+
+def quiet_decisions_reveal_nothing(game, state, legal, dealt) -> None:
+    """A decision said to reveal nothing shows its decider the same next table whatever the
+    hidden cards are: a gesture may run past it, and taking it back shows nothing."""
+    decider = state.to_move
+    seen, dealt_seen = game.observe(state, decider), game.observe(dealt, decider)
     for action in legal:
         if not game.reveals(seen, action):
-            assert game.reveals(dealt_seen, action) is False
+            assert game.reveals(dealt_seen, action) is False, "reveals() reads the hidden cards"
             after = game.observe(game.apply(state, action), decider)
             assert game.observe(game.apply(dealt, action), decider) == after, action
 
-    bot = RandomBot(game, rng.randrange(2**31))
-    action = bot.choose(seen, legal)
-    seen_actions.append(action)
-    before = game.inventory(state)
-    match.play(action)
 
-    # apply left its input untouched; nothing was created or lost.
-    assert unstructure_state(game, state) == snapshot
-    assert game.inventory(match.state) == before
+def apply_is_pure_and_conserves(game, state, before_inventory, snapshot, after) -> None:
+    """``apply`` left its input untouched; nothing was created or lost."""
+    assert unstructure_state(game, state) == snapshot, "apply changed the state it was given"
+    assert game.inventory(after) == before_inventory, "a decision made or lost a card"
 
-    # The log line is public: it is the same for the state dealt afresh, once the
-    # same decision led to the same public table.
+
+def the_log_line_is_public(game, match: Match, dealt, action) -> None:
+    """The log line is the same for the state dealt afresh, once the same decision led to the
+    same public table."""
     line = match.log()[-1]
-    assert isinstance(line, str) and line.strip()
+    assert isinstance(line, str) and line.strip(), "every decision has a log line"
     dealt_after = game.apply(dealt, action)
     if game.observe(dealt_after, None) == game.observe(match.state, None):
         redealt = game.describe(game.observe(dealt, None), action, game.observe(dealt_after, None))
-        assert redealt == line
+        assert redealt == line, "a log line leaks what only some players saw"
 
-    # Undo then redo gives an equal state.
-    after = match.state
+
+def undo_and_redo_restore(match: Match, before, after) -> None:
+    """Undo then redo gives equal states."""
     match.undo()
-    assert match.state == state
+    assert match.state == before, "undo restores the state before the decision"
     match.redo()
-    assert match.state == after
+    assert match.state == after, "redo restores the state after it"
+
+
+def no_place_stays_unfilled(game, state, seed) -> None:
+    """No place the rules fill stands empty while a card could fill it."""
+    assert game.unfilled(state) is None, (seed, game.unfilled(state))
+
+
+def _check_step(game, match: Match, rng: random.Random, seen_actions: list) -> None:
+    """Every promise of the contract at the decision ``match`` is at, then that decision."""
+    state = match.state
+    snapshot = unstructure_state(game, state)
+    saves_round_trip(game, state)
+    dealt = observations_hide_what_they_must(game, state, rng)[state.to_move]
+    legal = decisions_are_offered_and_distinct(game, state)
+    illegal_decisions_are_refused_in_a_sentence(game, state, legal, seen_actions)
+    previews_come_from_the_deciders_view(game, state, legal, dealt)
+    quiet_decisions_reveal_nothing(game, state, legal, dealt)
+    action = RandomBot(game, rng.randrange(2**31)).choose(game.observe(state, state.to_move), legal)
+    seen_actions.append(action)
+    inventory = game.inventory(state)
+    match.play(action)
+    apply_is_pure_and_conserves(game, state, inventory, snapshot, match.state)
+    the_log_line_is_public(game, match, dealt, action)
+    undo_and_redo_restore(match, state, match.state)
 
 
 @pytest.mark.parametrize(("game", "players"), CASES)
@@ -179,8 +212,7 @@ def play_and_check(game, players: int, seeds: range, full_every: int) -> None:
                 legal = game.legal_actions(match.state)
                 assert legal, "a game that is not over must offer a decision"
                 match.play(legal[rng.randrange(len(legal))])
-            # No place the rules fill stands empty while a card could fill it.
-            assert game.unfilled(match.state) is None, (seed, game.unfilled(match.state))
+            no_place_stays_unfilled(game, match.state, seed)
             decisions += 1
             assert decisions < MAX_DECISIONS, f"seed {seed} never ends"
         final = match.state
