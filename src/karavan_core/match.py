@@ -15,16 +15,24 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import UTC, datetime
+from enum import StrEnum
 from typing import Any
 
 from attrs import define, field, frozen
-from attrs.validators import in_
 
 from karavan_core.engine import Action, Game, Observation, Result, State
 from karavan_core.text import check_name, printable
 
-HUMAN = "human"
-BOT = "bot"
+
+class SeatKind(StrEnum):
+    """Who plays a seat."""
+
+    HUMAN = "human"
+    BOT = "bot"
+
+
+HUMAN = SeatKind.HUMAN
+BOT = SeatKind.BOT
 MAX_SEED = 10**18  # seeds lie strictly between -MAX_SEED and MAX_SEED: at most 18 digits
 
 
@@ -43,7 +51,7 @@ class Seat:
     """
 
     name: str = field(validator=_fit_name)
-    kind: str = field(default=HUMAN, validator=in_((HUMAN, BOT)))
+    kind: SeatKind = field(default=HUMAN, converter=SeatKind)
     level: str | None = None
 
     def __attrs_post_init__(self) -> None:
