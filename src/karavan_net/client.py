@@ -78,8 +78,10 @@ class TableClient:
         heartbeat: float = HEARTBEAT,
         retry_for: float | None = None,
         memory: Path | None = None,
+        watch: bool = False,
     ) -> None:
         self.memory = memory  # the file of remembered seat secrets, if any
+        self.watch = watch  # a watcher of a server's table: the public view, no seat
         if secret is None:
             secret = remembered(memory, host, port, code, name)
         self.host = host
@@ -151,7 +153,9 @@ class TableClient:
         self._ws = ws
         try:
             await ws.send_str(
-                encode(wire.Hello(PROTOCOL, self.code, self.name, self.secret, __version__))
+                encode(
+                    wire.Hello(PROTOCOL, self.code, self.name, self.secret, __version__, self.watch)
+                )
             )
             welcome = await self._expect(greeted=False)
             if isinstance(welcome, wire.Refused):

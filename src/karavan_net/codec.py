@@ -44,7 +44,8 @@ class Codec(Generic[M]):
         self.what = what
         self._names = {kind.__name__ for kind in types}
         self._union: Any = Union[types]  # noqa: UP007 - a runtime union of classes
-        conv = make_converter(forbid_extra_keys=True)
+        # A field left at its default is not sent (see the table protocol's converter).
+        conv = make_converter(forbid_extra_keys=True, omit_if_default=True)
         for kind in (int, bool, str):
             conv.register_structure_hook(kind, _strict(kind))
         conv.register_structure_hook(Json, lambda value, _: value)

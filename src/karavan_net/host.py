@@ -39,6 +39,7 @@ from karavan_core.version import __version__
 from karavan_net.protocol import (
     MAX_GESTURE,
     PROTOCOL,
+    WATCHING,
     Answer,
     Choice,
     ClientMessage,
@@ -139,6 +140,8 @@ class Host:
         self.events = events
         self.observer: Callable[[int | None, str], None] | None = None
         self.links: dict[int, Link] = {}  # seat -> its connection now
+        self.watchers: set[Link] = set()  # spectators' connections
+        # The log lines each connection has been sent: by seat, or by a watcher's id.
         self._sent_logs: dict[int, tuple[str, ...]] = {}
         self._bot_task: asyncio.Task[None] | None = None
         self.over = asyncio.Event()  # the game is over
@@ -229,6 +232,12 @@ class Host:
         else:
             self._say(f"{self.match.seats[seat].name} is back.")
         assert secret is not None
+        self.admit(link, seat, secret)
+        return True
+
+    def admit(self, link: Link, seat: int, secret: str = "") -> None:
+        """Seat ``link`` in ``seat``, its player proven (by the seat's ``secret``, or by a
+        server's account); a connection that held the seat before is told and closed."""
         old = self.links.get(seat)
         if old is not None and old is not link:
             self._send(None, Refused("Your seat was taken again from another connection."), old)
@@ -239,7 +248,13 @@ class Host:
         self._send(seat, Welcome(PROTOCOL, self.game.name, seat, secret, __version__), link)
         self._broadcast()
         self.kick_bots()
-        return True
+
+    def watch(self, link: Link) -> None:
+        """Let ``link`` watch the table: the public view, live, and never a hidden card."""
+        link.seat = None
+        self.watchers.add(link)
+        self._send(None, Welcome(PROTOCOL, self.game.name, WATCHING, "", __version__), link)
+        self._broadcast()
 
     def returning(self, hello: Hello) -> bool:
         """Whether ``hello`` takes back a seat taken before: it holds that seat's secret."""
@@ -266,6 +281,11 @@ class Host:
 
     def left(self, link: Link) -> None:
         """``link`` is gone (dropped or closed)."""
+        if link in self.watchers:
+            self.watchers.discard(link)
+            self._sent_logs.pop(id(link), None)
+            self._broadcast()
+            return
         seat = link.seat
         if seat is None or self.links.get(seat) is not link:
             return
@@ -400,19 +420,22 @@ class Host:
         self._save_failed = failed is not None
         self._broadcast()
 
-    def update_for(self, seat: int) -> Update:
-        """The table as ``seat`` sees it now (its log lines from where its client is)."""
+    def update_for(self, seat: int | None, key: int | None = None) -> Update:
+        """The table as ``seat`` sees it now (``None``: the public view, a watcher's), its log
+        lines from where the client kept under ``key`` (by default the seat) is."""
         view = self.referee.view(seat)
         game = self.game
         choices = [Choice(unstructure_action(game, a), words) for a, words in view.choices()]
         log = view.log
-        sent = self._sent_logs.get(seat, ())
+        kept = seat if key is None else key
+        assert kept is not None
+        sent = self._sent_logs.get(kept, ())
         start = 0
         for mine, theirs in zip(log, sent, strict=False):
             if mine != theirs:
                 break
             start += 1
-        self._sent_logs[seat] = log
+        self._sent_logs[kept] = log
         return Update(
             number=view.revision,
             to_move=view.observation.to_move,
@@ -437,17 +460,26 @@ class Host:
             return  # the writer says when it is kept, and this comes again
         for seat, link in list(self.links.items()):
             link.refresh(partial(self._update_frame, seat, link))
+        for link in list(self.watchers):
+            link.refresh(partial(self._update_frame, None, link))
 
-    def _update_frame(self, seat: int, link: Link) -> str | None:
-        """The update ``link`` gets now, as ``seat``; ``None`` if it is not to be sent now."""
-        if self.links.get(seat) is not link:
+    def _update_frame(self, seat: int | None, link: Link) -> str | None:
+        """The update ``link`` gets now, as ``seat`` (``None``: a watcher); ``None`` if it is
+        not to be sent now."""
+        if not self._connected(seat, link):
             return None  # gone, or replaced by a newer connection
         if not self.shown:
             return None  # the table changed again since: that change's save brings it
-        text = encode(self.update_for(seat))
+        text = encode(self.update_for(seat, None if seat is not None else id(link)))
         if self.observer is not None:
             self.observer(seat, text)
         return text
+
+    def _connected(self, seat: int | None, link: Link) -> bool:
+        """Whether ``link`` is still ``seat``'s connection (``None``: a watcher's)."""
+        if seat is None:
+            return link in self.watchers
+        return self.links.get(seat) is link
 
     def _send(self, seat: int | None, message: HostMessage, link: Link) -> None:
         text = encode(message)
@@ -476,9 +508,10 @@ class Host:
         """End the table: every client hears ``reason`` (if given), then the save is flushed."""
         if self._bot_task is not None:
             self._bot_task.cancel()
-        for seat, link in list(self.links.items()):
+        for seat, link in [*self.links.items(), *((None, w) for w in self.watchers)]:
             if reason is not None:
                 self._send(seat, Refused(reason), link)
             link.close()
         self.links.clear()
+        self.watchers.clear()
         await asyncio.to_thread(self.referee.flush)

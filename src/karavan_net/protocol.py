@@ -46,6 +46,8 @@ MAX_CLIENT_FRAME = 64 * 1024
 """The largest frame a host reads from a client: a decision is a few hundred bytes."""
 MAX_HOST_FRAME = 8 * 1024 * 1024
 """The largest frame a client reads from a host: an update with a long game's whole log."""
+WATCHING = -1
+"""The seat a :class:`Welcome` names for a watcher: none (the public view is sent)."""
 MAX_GESTURE = 4
 """The most decisions one gesture holds (buying a camel is two: Buy, then Pay)."""
 HEARTBEAT = 10.0
@@ -70,6 +72,7 @@ class Hello:
     name: str
     secret: str | None = None
     program: str = ""
+    watch: bool = False  # watch the table (a server's) rather than take a seat
 
 
 @frozen
@@ -219,7 +222,9 @@ def _strict(kind: type) -> Any:
 
 @cache
 def _converter(side: str) -> cattrs.Converter:
-    conv = make_converter(forbid_extra_keys=True)
+    # A field left at its default is not sent: a message a newer version extends with
+    # optional fields reads the same to an older peer until the new fields are used.
+    conv = make_converter(forbid_extra_keys=True, omit_if_default=True)
     for kind in (int, bool, str):
         conv.register_structure_hook(kind, _strict(kind))
     conv.register_structure_hook(Json, lambda value, _: value)

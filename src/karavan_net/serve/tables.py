@@ -1,0 +1,313 @@
+"""The tables a server runs: each a hosted table whose match and clocks live in the store.
+
+A :class:`ServedTable` is a :class:`~karavan_net.host.Host` (the one referee,
+the one protocol) whose players are proven by their accounts and whose match
+is kept by :class:`StoreKeeper`: every change is committed to the database,
+with the clocks, before any seat is shown it.  The clocks
+(:class:`SeatClocks`) give the seat to move a deadline; when it passes, a bot of
+the table's stand-in level decides for that player and everyone is told.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import Callable
+from datetime import UTC, datetime
+from typing import Any
+
+import attrs
+
+from karavan_core.bots import make_bot
+from karavan_core.engine import IllegalAction
+from karavan_core.match import Match, bot_seed
+from karavan_core.referee import BotTurn, Referee
+from karavan_core.saves import envelope
+from karavan_net.host import Host, Link
+from karavan_net.protocol import Update
+from karavan_net.serve.clocks import Clock
+from karavan_net.serve.ratings import ranks, rated
+from karavan_net.serve.store import SeatClock, Store, TableRecord
+from karavan_net.storage import TableFile
+
+
+def _now() -> datetime:
+    return datetime.now(UTC)
+
+
+class SeatClocks:
+    """The clocks of one table: each seat's bank, the deadline of the seat to move, and
+    whether a bot stood in for a player whose time ran out."""
+
+    def __init__(self, record: TableRecord) -> None:
+        self.clock: Clock = record.clock
+        self.people = {seat.seat for seat in record.seats if seat.kind == "human"}
+        self.seats: dict[int, SeatClock] = {
+            seat.seat: SeatClock(
+                bank_left=seat.bank_left, deadline=seat.deadline, stood_in=seat.stood_in
+            )
+            for seat in record.seats
+        }
+        self.to_move = record.to_move
+
+    def deadline(self) -> datetime | None:
+        """When the seat to move runs out of time (``None``: it never does)."""
+        if self.to_move is None:
+            return None
+        return self.seats[self.to_move].deadline
+
+    def changed(self, to_move: int | None, now: datetime, *, stood_in: bool) -> None:
+        """The table changed and ``to_move`` decides now.
+
+        A turn's time runs while the same seat goes on deciding; when the turn
+        passes, the seat that had it is charged what it used beyond the move's
+        own time, and the next person to move gets a fresh deadline.  A
+        decision a stand-in bot made leaves the mark on its seat; one the player
+        made clears it (``stood_in``: a stand-in made this change).
+        """
+        before = self.to_move
+        if before is not None and before in self.people:
+            mine = self.seats[before]
+            if stood_in:
+                self.seats[before] = SeatClock(bank_left=0.0, deadline=None, stood_in=True)
+            elif to_move != before:
+                bank = self.clock.bank_after(mine.deadline, now, mine.bank_left)
+                self.seats[before] = SeatClock(bank_left=bank, deadline=None, stood_in=False)
+            else:
+                self.seats[before] = SeatClock(
+                    bank_left=mine.bank_left, deadline=mine.deadline, stood_in=False
+                )
+        if to_move is not None and to_move in self.people and to_move != before:
+            mine = self.seats[to_move]
+            deadline = self.clock.deadline(now, mine.bank_left)
+            self.seats[to_move] = SeatClock(
+                bank_left=mine.bank_left, deadline=deadline, stood_in=mine.stood_in
+            )
+        self.to_move = to_move
+
+    def as_data(self) -> dict[str, Any]:
+        """The clocks as JSON-ready data (for the store's writer)."""
+        return {
+            str(seat): [
+                c.bank_left,
+                None if c.deadline is None else c.deadline.isoformat(),
+                c.stood_in,
+            ]
+            for seat, c in self.seats.items()
+        }
+
+
+def clocks_from(data: dict[str, Any]) -> dict[int, SeatClock]:
+    """The clocks :meth:`SeatClocks.as_data` wrote."""
+    return {
+        int(seat): SeatClock(
+            bank_left=float(bank),
+            deadline=None if deadline is None else datetime.fromisoformat(deadline),
+            stood_in=bool(stood_in),
+        )
+        for seat, (bank, deadline, stood_in) in data.items()
+    }
+
+
+class StoreKeeper:
+    """Where a served table's referee keeps its match: the store, with the clocks.
+
+    It is a :class:`~karavan_core.storage.Storage`: :meth:`snapshot` is called
+    on the table's thread at every change, :meth:`write` on the writer's thread.
+    A write that finds the stored game moved on (another process wrote it)
+    fails, and the table is closed rather than overwrite it.
+    """
+
+    def __init__(
+        self,
+        store: Store,
+        record: TableRecord,
+        clocks: SeatClocks,
+        stand_in_deciding: Callable[[], bool],
+    ) -> None:
+        self.store = store
+        self.stand_in_deciding = stand_in_deciding
+        self.table_id = record.id
+        self.game = record.game
+        self.rated = record.rated
+        self.accounts = [seat.account_id for seat in record.seats]
+        self.clocks = clocks
+        self.kept = record.revision
+
+    def snapshot(self, match: Match) -> str:
+        """The match, its clocks and (once over) its result, to keep."""
+        self.clocks.changed(match.to_move, _now(), stood_in=self.stand_in_deciding())
+        outcome = match.outcome()
+        result = None
+        if outcome is not None:
+            names = [seat.name for seat in match.seats]
+            result = {
+                "scores": list(outcome.result.scores),
+                "winners": list(outcome.result.winners),
+                "sentence": outcome.sentence(names),
+            }
+        return json.dumps(
+            {
+                "save": envelope(match),
+                "to_move": match.to_move,
+                "clocks": self.clocks.as_data(),
+                "result": result,
+            },
+            separators=(",", ":"),
+        )
+
+    def write(self, text: str) -> None:
+        """Commit the snapshot ``text``; ``OSError`` if it cannot be (the writer reports it)."""
+        data = json.loads(text)
+        save = data["save"]
+        try:
+            kept = self.store.record(
+                self.table_id,
+                self.kept,
+                save,
+                to_move=data["to_move"],
+                clocks=clocks_from(data["clocks"]),
+                result=data["result"],
+            )
+        except Exception as error:  # the database's own errors: the writer reports an OSError
+            raise OSError(f"the database refused the change ({type(error).__name__})") from None
+        if not kept:
+            raise OSError("the table was changed elsewhere")
+        self.kept = int(save["revision"])
+        if data["result"] is not None and self.rated:
+            self._rate(data["result"])
+
+    def _rate(self, result: dict[str, Any]) -> None:
+        accounts = [a for a in self.accounts if a is not None]
+        if len(accounts) != len(self.accounts) or self.store.rating_changes(self.table_id):
+            return  # bots are not rated, and a game is rated once
+        before = self.store.skills(self.game, accounts)
+        after = rated(before, ranks(result["scores"], result["winners"]))
+        self.store.rate(
+            self.table_id,
+            self.game,
+            {a: (b, n) for a, b, n in zip(accounts, before, after, strict=True)},
+        )
+
+
+class ServedTable(Host):
+    """A table of the server: a host whose seats belong to accounts, kept in the store.
+
+    ``record`` is the table as stored and ``match`` its game, replayed from it.
+    """
+
+    def __init__(
+        self,
+        store: Store,
+        record: TableRecord,
+        match: Match,
+        *,
+        bot_delay: float = 0.6,
+        events: Callable[[str], None] | None = None,
+    ) -> None:
+        self.record = record
+        self.clocks = SeatClocks(record)
+        self.stand_in_deciding = False
+        self.keeper = StoreKeeper(store, record, self.clocks, lambda: self.stand_in_deciding)
+        self._stand_in = make_bot(record.stand_in, match.game, seed=bot_seed(match.seed, 99))
+        self._timer: asyncio.TimerHandle | None = None
+        self._thinking: asyncio.Task[None] | None = None
+        self._last_seen = _now()
+        self._timed_out: str | None = None  # what everyone is told of the stand-in's decision
+        referee = Referee(match, storage=self.keeper)
+        # Every person's seat is its account's from the start: no code, no seat secret.
+        claimed = {seat.seat: "-" for seat in record.seats if seat.kind == "human"}
+        super().__init__(
+            referee,
+            f"table {record.id}",
+            TableFile(None, "", claimed),
+            bot_delay=bot_delay,
+            events=events,
+        )
+        referee.subscribe(self._after_change)
+
+    def _after_change(self, _: object) -> None:
+        if not self.stand_in_deciding:
+            self._timed_out = None  # told once, with the change it was about
+        self.arm_clock()
+
+    def update_for(self, seat: int | None, key: int | None = None) -> Update:
+        """The table as ``seat`` sees it, told of a stand-in's decision where one was made."""
+        update = super().update_for(seat, key)
+        if self._timed_out is not None and update.notice is None:
+            update = attrs.evolve(update, notice=self._timed_out)
+        return update
+
+    def seat_of(self, account_id: int) -> int | None:
+        """The seat ``account_id`` holds at this table, if any."""
+        return self.record.seat_of(account_id)
+
+    def admit_account(self, link: Link, account_id: int, secret: str) -> bool:
+        """Seat ``link`` in the seat of ``account_id``, proven by its ``secret`` (which the
+        welcome gives back, for the client to come back with); ``False`` if it has no seat."""
+        seat = self.seat_of(account_id)
+        if seat is None:
+            return False
+        self.admit(link, seat, secret)
+        return True
+
+    def quiet_for(self) -> float:
+        """Seconds since anyone was last here (0 while someone is)."""
+        if self.links or self.watchers:
+            self._last_seen = _now()
+            return 0.0
+        return (_now() - self._last_seen).total_seconds()
+
+    @property
+    def idle(self) -> bool:
+        """Whether nobody is here and no live clock runs: the table may leave memory."""
+        live = self.record.clock.kind.value == "live" and not self.match.is_over()
+        return not self.links and not self.watchers and not live
+
+    # -- the clock ---------------------------------------------------------------------------
+    def arm_clock(self) -> None:
+        """Wake when the seat to move runs out of time (after every change, and at the start)."""
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+        deadline = self.clocks.deadline()
+        if deadline is None or self.match.is_over():
+            return
+        wait = max(0.0, (deadline - _now()).total_seconds())
+        self._timer = asyncio.get_running_loop().call_later(wait, self._time_up)
+
+    def _time_up(self) -> None:
+        self._timer = None
+        if self._thinking is None or self._thinking.done():
+            self._thinking = asyncio.get_running_loop().create_task(self._stand_in_decides())
+
+    async def _stand_in_decides(self) -> None:
+        """A bot of the table's level decides for the player whose time ran out."""
+        seat = self.match.to_move
+        deadline = self.clocks.deadline()
+        if seat is None or deadline is None or deadline > _now():
+            return
+        referee = self.referee
+        observation = referee.game.observe(self.match.state, seat)
+        turn = BotTurn(referee.revision, seat, observation, referee.legal(), self._stand_in)
+        action = await asyncio.to_thread(turn.choose)
+        if referee.revision != turn.revision:
+            return  # the player decided meanwhile
+        name = self.match.seats[seat].name
+        self.stand_in_deciding = True
+        self._timed_out = f"{name}'s time ran out: a {self.record.stand_in} bot decided for them."
+        try:
+            referee.play(seat, [action])
+        except IllegalAction:
+            return
+        finally:
+            self.stand_in_deciding = False
+        self._say(self._timed_out or "")
+
+    async def close(self, reason: str | None = None) -> None:
+        """End the table in memory (its clock too); the store keeps it."""
+        if self._timer is not None:
+            self._timer.cancel()
+        if self._thinking is not None:
+            self._thinking.cancel()
+        await super().close(reason)

@@ -1,0 +1,182 @@
+"""Whole games at a `karavan serve` server on loopback: accounts, a watcher, ratings, restarts."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+
+import pytest
+
+from karavan_core.registry import all_games
+from karavan_net.bot_client import BotPlayer
+from karavan_net.client import TableClient
+from karavan_net.lobby import CreateTable, SeatAsk
+from karavan_net.lobby_client import LobbyClient
+from karavan_net.protocol import Update
+from karavan_net.serve.server import KaravanServer
+from karavan_net.serve.store import Status, Store
+
+SECRET = "s" * 43
+
+
+@contextlib.asynccontextmanager
+async def serving(path, port: int = 0):
+    store = Store.open(str(path))
+    server = KaravanServer(store, bot_delay=0.0)
+    await server.start("127.0.0.1", port)
+    try:
+        yield server
+    finally:
+        await server.stop()
+        store.close()
+
+
+async def account(port: int, name: str) -> LobbyClient:
+    client = LobbyClient("127.0.0.1", port, name, f"{name}-{SECRET}")
+    await client.connect(create=True)
+    return client
+
+
+def seat_client(port: int, table: int, name: str, **options) -> TableClient:
+    return TableClient("127.0.0.1", port, str(table), name, secret=f"{name}-{SECRET}", **options)
+
+
+@pytest.mark.parametrize("game", [g.name for g in all_games()])
+async def test_two_accounts_play_a_whole_rated_game_while_a_third_watches(tmp_path, game):
+    async with serving(tmp_path / "server.db") as server:
+        port = server.port
+        ann, bob, cid = [await account(port, name) for name in ("Ann", "Bob", "Cid")]
+        seats = [SeatAsk("open"), SeatAsk("player", name="Bob")]
+        made = await ann.create(CreateTable(game, seats, rated=True))
+        await bob.take(made.table)
+        watcher = seat_client(port, made.table, "Cid", watch=True)
+        await watcher.join()
+        public: list[Update] = []
+        players = []
+        for name, seed in (("Ann", 1), ("Bob", 2)):
+            client = seat_client(port, made.table, name)
+            await client.join()
+            players.append(BotPlayer(client, "greedy", seed=seed, out=lambda _: None))
+        watching = asyncio.get_running_loop().create_task(watcher.run(_Collect(public)))
+        results = await asyncio.wait_for(asyncio.gather(*(p.play() for p in players)), 120)
+        assert results == [0, 0]
+        await asyncio.sleep(0.2)
+        watching.cancel()
+        await watcher.close()
+        # The watcher saw the public view only, to the end.
+        assert public and public[-1].outcome is not None
+        assert all(u.legal == [] and u.observation.get("hand") is None for u in public)
+        finished = await ann.mine(over=True)
+        [line] = finished.tables
+        assert line.status == Status.OVER.value and line.result
+        before, after = line.rating_change
+        assert before == 1000 and after != before
+        board = await cid.board(game)
+        assert sorted(entry.name for entry in board.lines) == ["Ann", "Bob"]
+        for client in (ann, bob, cid):
+            await client.close()
+
+
+class _Collect:
+    def __init__(self, updates: list[Update]) -> None:
+        self.updates = updates
+
+    def table_updated(self, update: Update) -> None:
+        self.updates.append(update)
+
+    def declined(self, reason: str) -> None:
+        raise AssertionError(reason)
+
+    def connection_changed(self, connected: bool) -> None:
+        pass
+
+    def closed(self, reason: str) -> None:
+        pass
+
+
+async def test_a_game_goes_on_across_a_restart_of_the_server_with_nothing_lost(tmp_path):
+    """The server stops mid-game (its tables kept in the database) and starts again on the same
+    port; the players' clients come back by themselves and finish the game."""
+    from tests.net.helpers import free_port
+
+    port = free_port()
+    db = tmp_path / "server.db"
+    seen: list[int] = []
+    async with serving(db, port):
+        ann, bob = await account(port, "Ann"), await account(port, "Bob")
+        made = await ann.create(CreateTable("jaipur", [SeatAsk("open"), SeatAsk("open")]))
+        await bob.take(made.table)
+        await ann.close()
+        await bob.close()
+        players = []
+        for name, seed in (("Ann", 1), ("Bob", 2)):
+            client = seat_client(port, made.table, name)
+            await client.join()
+            players.append(
+                BotPlayer(
+                    client,
+                    "greedy",
+                    seed=seed,
+                    out=lambda _: None,
+                    on_update=lambda u: seen.append(u.number),
+                )
+            )
+        playing = [asyncio.get_running_loop().create_task(p.play()) for p in players]
+        while max(seen, default=0) < 12:
+            await asyncio.sleep(0.01)
+        shown = max(seen)
+    # The server is down: nothing shown was lost.
+    store = Store.open(str(db))
+    kept = store.table(made.table)
+    store.close()
+    assert kept is not None and kept.revision >= shown
+    async with serving(db, port):
+        results = await asyncio.wait_for(asyncio.gather(*playing), 120)
+    assert results == [0, 0]
+
+
+async def test_when_a_players_time_runs_out_a_bot_decides_for_them_until_they_decide(tmp_path):
+    from karavan_net.serve.clocks import Clock, ClockKind
+    from karavan_net.serve.lobby_service import LobbyService
+    from karavan_net.serve.store import SeatSpec, TableSpec
+
+    async with serving(tmp_path / "server.db") as server:
+        port = server.port
+        ann, bob = await account(port, "Ann"), await account(port, "Bob")
+        # A clock far quicker than the lobby offers, straight into the store.
+        clock = Clock(kind=ClockKind.LIVE, move_seconds=1, bank_seconds=0)
+        spec = TableSpec(game="jaipur", seats=(SeatSpec(), SeatSpec()), clock=clock)
+        owner = server.store.account_named("Ann")
+        table = server.store.create_table(spec, owner, seed=3)
+        bob_account = server.store.account_named("Bob")
+        LobbyService(server.store).take(bob_account, table.id, None)
+        clients = {}
+        for name in ("Ann", "Bob"):
+            clients[name] = seat_client(port, table.id, name)
+            await clients[name].join()
+        served = server.tables[table.id]
+        first = served.match.to_move
+        late = ("Ann", "Bob")[first]
+        await asyncio.sleep(1.8)  # nobody decides: the stand-in does
+        assert len(served.match.history) >= 1
+        line = (await (ann if late == "Ann" else bob).mine()).tables[0]
+        assert line.seats[first].stood_in
+        told = f"{late}'s time ran out: a hard bot decided for them."
+        assert served.update_for(0).notice == served.update_for(1).notice == told
+        # The late player decides in time on their next turn: the mark goes.
+        client = clients[late]
+        listener = _Collect([])
+        reader = asyncio.get_running_loop().create_task(client.run(listener))
+        while served.match.to_move != first:
+            await asyncio.sleep(0.05)
+        await asyncio.sleep(0.1)
+        update = client.update
+        assert update is not None and update.legal
+        await client.decide(client.action(update.legal[0].action))
+        while served.clocks.seats[first].stood_in:
+            await asyncio.sleep(0.05)
+        reader.cancel()
+        for c in clients.values():
+            await c.close()
+        await ann.close()
+        await bob.close()
