@@ -23,6 +23,7 @@ from karavan_tui.cli import (
     resume,
     review,
     saves,
+    serve,
     simulate,
     web,
 )
@@ -31,7 +32,7 @@ from karavan_tui.cli.levels_help import ListingHelpFormatter, levels_epilog
 
 COMMANDS: dict[str, ModuleType] = {
     module.COMMAND.name: module
-    for module in (saves, new, learn, resume, host, join, web, review, simulate)
+    for module in (saves, new, learn, resume, host, join, web, serve, review, simulate)
 }
 """Each command's module by its name, in the order ``karavan --help`` lists them."""
 
