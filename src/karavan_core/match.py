@@ -148,6 +148,7 @@ class Match:
         self.future: list[tuple[Action, bool]] = []  # undone decisions, next first
         self._log: list[str] = []  # log lines of history[:len(_log)], worked out once
         self._public: list[Observation] = []  # public views of states[:len(_public)], the same
+        self._scores: list[tuple[int, ...]] = []  # scores of states[:len(_scores)], the same
         self.hints = [0] * len(self.seats)  # hints each seat asked for (undo keeps them)
         # Take-backs each seat made past a decision that had revealed something (see the referee).
         self.takebacks = [0] * len(self.seats)
@@ -223,7 +224,9 @@ class Match:
 
     def score_series(self) -> tuple[tuple[int, ...], ...]:
         """Each seat's score after every decision so far (``result`` is defined mid-game)."""
-        results = [self.game.result(state).scores for state in self.states]
+        for state in self.states[len(self._scores) :]:
+            self._scores.append(self.game.result(state).scores)
+        results = self._scores
         return tuple(tuple(scores[seat] for scores in results) for seat in range(len(self.seats)))
 
     def outcome(self) -> Outcome | None:
@@ -348,6 +351,7 @@ class Match:
         del self.states[keep + 1 :]
         del self._log[keep:]
         del self._public[keep + 1 :]
+        del self._scores[keep + 1 :]
 
     def redo(self) -> bool:
         """Replay the next undone gesture and the bot decisions after it; ``False`` if none."""
