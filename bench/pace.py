@@ -3,13 +3,15 @@
 Run with ``python bench/pace.py``.  It prints its figures; it asserts nothing.
 
 In the real app (headless, 80x24, the default pause before a bot's turn and
-Hard bots, the level the New game dialog offers), the humans of a table play
+Hard bots, the level the New game dialog offers; ``--level random`` shows the
+pacing alone, as a Random bot takes no time to choose), the humans of a table play
 seeded random decisions; after each one that hands the table to the bots, the
 clock runs until a human decides again: until it is a human's turn and no bot is
 thinking (the curtain of a hot-seat table counts as that turn).  Per game and
 table: the median, the 90th percentile and the longest of those waits, the
-median seconds the bots' searches took in a wait (what the machine's load
-stretches), and how many bot decisions and bot turns (a bot's decisions in a
+median wall-clock seconds the bots' searches took in a wait (the machine's load
+stretches them, and so does the table being drawn meanwhile: both share one
+interpreter), and how many bot decisions and bot turns (a bot's decisions in a
 row) a wait holds.  Target, with two bots or more: a whole round of the bots'
 decisions in under 3 s.
 """
@@ -33,18 +35,18 @@ if TYPE_CHECKING:
     from karavan_core.engine import Action
     from karavan_core.match import Match
 
-TABLES = {
-    "1 bot": "Ann,bot:hard",
-    "2 bots": "Ann,bot:hard,bot:hard",
-    "2 humans, 2 bots": "Ann,bot:hard,Bea,bot:hard",
+TABLES = {  # LEVEL stands for the bots' level
+    "1 bot": "Ann,bot:LEVEL",
+    "2 bots": "Ann,bot:LEVEL,bot:LEVEL",
+    "2 humans, 2 bots": "Ann,bot:LEVEL,Bea,bot:LEVEL",
 }
 GAMES = ("karakorum", "karakum", "karawane", "jaipur")
 
 
 @frozen
 class Wait:
-    """One wait of the humans: its seconds, the bots' thinking in it (seconds of their
-    searches, pauses left out), and the bots' decisions and turns in it."""
+    """One wait of the humans: its seconds, the bots' thinking in it (wall-clock seconds
+    of their searches, pauses left out), and the bots' decisions and turns in it."""
 
     seconds: float
     thinking: float
@@ -144,8 +146,11 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--delay", type=float, default=DEFAULT_BOT_DELAY, help="pause (s)")
     parser.add_argument("--games", default=",".join(GAMES), help="comma-separated games")
+    parser.add_argument("--level", default="hard", help="the bots' level")
     args = parser.parse_args()
-    print(f"pause {args.delay:g} s, Hard bots, {args.waits} waits per table, seed {args.seed}")
+    print(
+        f"pause {args.delay:g} s, {args.level} bots, {args.waits} waits per table, seed {args.seed}"
+    )
     time_the_bots()
     print(
         "game       table             median    p90    max  thinking (median)"
@@ -155,6 +160,7 @@ def main() -> None:
         for label, seats in TABLES.items():
             if game == "jaipur" and seats.count(",") > 1:
                 continue  # a game for two
+            seats = seats.replace("LEVEL", args.level)
             found = asyncio.run(waits(game, seats, args.waits, args.seed, args.delay))
             if not found:
                 continue
