@@ -15,4 +15,5 @@ def set_state(match: Match, index: int, state: State) -> None:
     if index < 0:
         index += len(match.plies) + 1
     assert index > 0, "stage the deal with Match(..., initial=state)"
-    match.plies[index - 1] = evolve(match.plies[index - 1], after=state, public=None, line=None)
+    ply = match.plies[index - 1]
+    match.plies[index - 1] = evolve(ply, after=state, public=None, line=None, scores=None)

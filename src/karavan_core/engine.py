@@ -167,6 +167,8 @@ class Game(abc.ABC, Generic[S, O, A]):
     action_types: ClassVar[tuple[type[Action], ...]]
     score_label: ClassVar[str] = "Points"  # what ``result(state).scores`` count, as a title
     final_label: ClassVar[str | None] = None  # the title once the game is over, if another
+    # A few words under the scores while the game is on, saying what they count.
+    score_note: ClassVar[str | None] = None
     # Whether a player sees anything the others do not (a hand): without it a hot-seat
     # table needs no curtain between players, every observation being the public view.
     private_views: ClassVar[bool] = True
@@ -329,8 +331,9 @@ class Game(abc.ABC, Generic[S, O, A]):
     def result(self, state: S) -> Result:
         """Scores, winners and the per-player breakdown.
 
-        Also defined mid-game, where it gives the score so far (the app shows it
-        in its score panel and charts it over the game).
+        Also defined mid-game, where it gives the score if the game ended now,
+        counted by the end's own rules (the app shows it in its score panel and
+        charts it over the game; :attr:`score_note` may say what it counts).
         """
 
     # -- information ----------------------------------------------------------

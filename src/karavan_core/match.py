@@ -128,8 +128,8 @@ class Outcome:
 class Ply:
     """One decision made: the decision, the state after it, and whether it opened a gesture.
 
-    The public view after it and its line in the log are worked out the first
-    time they are asked for, and kept with it.
+    The public view after it, its line in the log and the scores after it are
+    worked out the first time they are asked for, and kept with it.
     """
 
     action: Action
@@ -137,6 +137,7 @@ class Ply:
     starts: bool = True
     public: Observation | None = None
     line: str | None = None
+    scores: tuple[int, ...] | None = None
 
 
 class Match:
@@ -170,6 +171,7 @@ class Match:
             game.new_game(names, seed, self.options) if initial is None else initial
         )
         self._dealt: Observation | None = None  # the public view of the deal, once asked for
+        self._dealt_scores: tuple[int, ...] | None = None  # the scores at the deal, the same
         self.plies: list[Ply] = []
         self.undone: list[Ply] = []
         self.hints = [0] * len(self.seats)  # hints each seat asked for (undo keeps them)
@@ -263,7 +265,13 @@ class Match:
 
     def score_series(self) -> tuple[tuple[int, ...], ...]:
         """Each seat's score after every decision so far (``result`` is defined mid-game)."""
-        results = [self.game.result(state).scores for state in self.states]
+        if self._dealt_scores is None:
+            self._dealt_scores = self.game.result(self.initial).scores
+        results = [self._dealt_scores]
+        for ply in self.plies:
+            if ply.scores is None:
+                ply.scores = self.game.result(ply.after).scores
+            results.append(ply.scores)
         return tuple(tuple(scores[seat] for scores in results) for seat in range(len(self.seats)))
 
     def outcome(self) -> Outcome | None:

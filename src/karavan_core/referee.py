@@ -131,17 +131,32 @@ class TakeBackRequest:
 
 @frozen
 class BotTurn:
-    """What a bot needs to decide, off the referee's thread: its view and its choices."""
+    """What a bot needs to decide, off the referee's thread: its view and its choices.
+
+    ``opens``: this decision is the first of the bot's turn (another seat decided
+    last, or nobody yet); the table pauses before such a decision only.
+    """
 
     revision: int
     seat: int
     observation: Observation
     legal: tuple[Action, ...]
     bot: Bot
+    opens: bool = True
 
     def choose(self) -> Action:
         """The bot's decision (slow: call it from a worker)."""
         return self.bot.choose(self.observation, list(self.legal))
+
+    def pause(self, between_turns: float) -> float:
+        """Seconds to wait before this decision is played, the bot's thinking included.
+
+        A turn may be several decisions (Karakorum's reveals, takes and placings,
+        Karakum's two draws): pausing ``between_turns`` before each one would
+        make a round of bots drag, so only a turn's first decision waits and the
+        rest follow as soon as they are chosen.
+        """
+        return between_turns if self.opens else 0.0
 
 
 @frozen
@@ -312,8 +327,10 @@ class Referee:
         seat = self.bot_to_move()
         if seat is None:
             return None
-        observation = self.game.observe(self.match.state, seat)
-        return BotTurn(self.revision, seat, observation, self.legal(), self.bots[seat])
+        match = self.match
+        observation = self.game.observe(match.state, seat)
+        opens = not match.history or match.actor(len(match.history) - 1) != seat
+        return BotTurn(self.revision, seat, observation, self.legal(), self.bots[seat], opens)
 
     def play_bot(self, turn: BotTurn, action: Action) -> bool:
         """Play a bot's decision for ``turn``; ``False`` (nothing played) if the table moved on."""

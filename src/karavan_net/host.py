@@ -496,12 +496,12 @@ class Host:
             self._bot_task = asyncio.get_running_loop().create_task(self._play_bots())
 
     async def _play_bots(self) -> None:
+        loop = asyncio.get_running_loop()
         while (turn := self.referee.bot_turn()) is not None:
-            if self.bot_delay > 0:
-                await asyncio.sleep(self.bot_delay)
-                if turn.revision != self.referee.revision:
-                    continue  # an undo came meanwhile: look again
+            due = loop.time() + turn.pause(self.bot_delay)  # the thinking is part of the pause
             action = await asyncio.to_thread(turn.choose)
+            if (left := due - loop.time()) > 0:
+                await asyncio.sleep(left)
             self.referee.play_bot(turn, action)  # dropped if the table moved on meanwhile
 
     async def close(self, reason: str | None = None) -> None:

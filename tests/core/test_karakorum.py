@@ -10,12 +10,15 @@ from collections import Counter
 
 import pytest
 from attrs import evolve
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from karavan_core import get_game
+from karavan_core import Match, Seat, get_game
 from karavan_core.games.karakorum import state as S  # its decisions: S.Take, S.Place, ...
 from karavan_core.games.karakorum.components import GoalKind, Peak
 from karavan_core.games.karakorum.rules import ALL_CARDS, ALL_GOALS, can_place_all, has_room
 from karavan_core.games.karakorum.state import Card, Expedition, Goal, KarakorumObservation, Step
+from karavan_core.referee import Referee
 from tests.core.rules_helpers import log_line, preview, prompt
 from tests.core.rules_helpers import refuse as refuse_in
 
@@ -569,6 +572,83 @@ def test_result_mid_game_gives_the_standings_so_far():
     assert result.notes[0].startswith("The game is not over")
     # All three tie on yellow at 0, so each drops yellow: 5, 6 and 0.
     assert result.scores == (5, 6, 0) and result.winners == (1,)
+
+
+def test_points_mid_game_close_every_expedition_as_the_end_would():
+    """The deck spent and Adam's two expeditions of three open: counted as they stand, Adam
+    leads no peak (0 to Paulina's 33), yet the end closes them and Adam wins 15 to 2."""
+    reds = (card(R, 5, 1), card(R, 6, 2), card(R, 8, 3))
+    greens = (card(G, 3, 2), card(G, 5, 1), card(G, 6, 1))
+    adam = (Expedition(reds), Expedition(greens))
+    paulina = (ex(G, 2),)  # a lone card: removed at the end, green 3 back to 0
+    state = placing(
+        0, (), adam, deck=(), expeditions=(adam, paulina), tracks=((0, 0, 9), (2, 3, 30))
+    )
+    assert GAME.legal_actions(state) == [S.Done()]
+    result = GAME.result(state)
+    assert result.notes[0].startswith("The game is not over")
+    # Adam: red 0 + 6 axes, green 0 + 4, yellow 9; leads red and green, drops green: 6 + 9.
+    # Paulina: red 2, green 0, yellow 30; leads yellow and drops it: 2 + 0.
+    assert result.scores == (15, 2) and result.winners == (0,)
+    assert dict(result.breakdown[0])["Closed at the end"] == "red +6 (scored), green +4 (scored)"
+    assert state.tracks == ((0, 0, 9), (2, 3, 30))  # scoring it changed nothing
+    final = GAME.apply(state, S.Done())
+    assert final.step is Step.OVER
+    assert GAME.result(final).scores == result.scores
+    assert GAME.result(final).winners == result.winners
+
+
+def test_points_mid_game_pass_the_marker_on_before_closing():
+    """As at the end, the next player closes first: Paulina reaches 30/30/30 and wins at
+    once, though Adam, who holds the marker, would too."""
+    adam = (ex(R, 1, 2, 3),)
+    paulina = (ex(Y, 1, 2, 3),)
+    state = placing(
+        0, (), adam, deck=(), expeditions=(adam, paulina), tracks=((27, 30, 30), (30, 30, 27))
+    )
+    result = GAME.result(state)
+    assert result.winners == (1,)
+    assert "Paulina has all three markers on 30 and wins at once." in result.notes
+
+
+def test_points_mid_game_leave_out_cards_taken_and_not_yet_placed():
+    """A card in hand is on no expedition yet: the end would not count it."""
+    state = placing(0, (card(R, 8, 3),), (ex(R, 1, 2, 3, axes=2),), tracks=((0, 0, 0),) * 2)
+    assert GAME.result(state).scores == (6, 0)  # red 6 from the open expedition only
+
+
+@settings(max_examples=25, deadline=None)
+@given(seed=st.integers(0, 2**32), players=st.integers(2, 4))
+def test_the_points_shown_before_the_end_are_the_result(seed, players):
+    """Random games played through the referee: wherever the table stands as it did when the
+    last round ended (the same markers, expeditions and first player), the points the panel
+    shows are those of the finished game; at the end, they are its result."""
+    rng = random.Random(seed)
+    match = Match(GAME, [Seat(name) for name in NAMES[:players]], seed)
+    referee = Referee(match)
+    shown = [referee.scores()]
+    while not referee.is_over():
+        legal = referee.legal()
+        referee.play(referee.to_move, [legal[rng.randrange(len(legal))]])
+        shown.append(referee.scores())
+    final = match.state
+    result = GAME.result(final)
+    assert shown[-1] == result.scores
+    if final.instant_winner is not None and not final.before_final:
+        return  # won during play: the game never reached its closing
+    last_active = (final.active - 1) % players
+
+    def cards(expeditions):
+        return [[exp.cards for exp in mine] for mine in expeditions]
+
+    ended = cards(final.final_expeditions)
+    for state, scores in zip(match.states, shown, strict=True):
+        if (
+            state.tracks == final.before_final
+            and state.active == last_active
+            and cards(state.expeditions) == ended
+        ):
+            assert scores == result.scores, state
 
 
 # -- information ---------------------------------------------------------------------------

@@ -107,6 +107,27 @@ def test_a_bot_decision_for_a_table_that_moved_on_is_dropped():
     assert referee.match.state is state
 
 
+def test_a_bot_pauses_before_its_turn_not_before_each_decision_of_it():
+    """Karakorum: the bot's reveals, takes and placings of one turn follow one pause."""
+    referee = referee_for("bot:random,Ann,bot:random", seed=6, game=get_game("karakorum"))
+    rng = random.Random(3)
+    seen = {True: 0, False: 0}
+    last = None  # the seat that decided last
+    while len(referee.match.history) < 150:
+        turn = referee.bot_turn()
+        if turn is None:
+            last = referee.to_move
+            play_one(referee, rng)
+            continue
+        opens = turn.seat != last
+        assert turn.opens is opens
+        last = turn.seat
+        assert turn.pause(0.6) == (0.6 if opens else 0.0)
+        seen[opens] += 1
+        assert referee.play_bot(turn, turn.legal[rng.randrange(len(turn.legal))])
+    assert seen[True] and seen[False]  # both kinds met: turns of several decisions
+
+
 def test_bots_are_seeded_the_same_at_every_table():
     a = referee_for("Ann,bot:hard", seed=8)
     b = referee_for("Ann,bot:hard", seed=8)

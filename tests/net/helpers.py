@@ -44,6 +44,7 @@ async def hosting(
     port: int = 0,
     heartbeat: float = 5.0,
     events: list[str] | None = None,
+    bot_delay: float = 0.0,
     **limits: float,
 ) -> AsyncIterator[tuple[Host, HostServer]]:
     """A table for ``match`` served on loopback in this event loop.
@@ -51,7 +52,7 @@ async def hosting(
     ``limits`` are :class:`HostServer`'s (``rate``, ``burst``, ``hello_seconds``).
     """
     said = None if events is None else events.append
-    table = host_for(match, CODE, save_path=save_path, bot_delay=0.0, events=said)
+    table = host_for(match, CODE, save_path=save_path, bot_delay=bot_delay, events=said)
     server = HostServer([table], heartbeat=heartbeat, events=said, **limits)
     await server.start("127.0.0.1", port)
     try:

@@ -12,6 +12,7 @@ import pytest
 
 from karavan_core.games.jaipur.components import Card
 from karavan_core.games.jaipur.state import Sell, TakeCamels, TakeGood
+from karavan_core.games.karakorum.state import Reveal
 from karavan_core.saves import load_match, unstructure_action
 from karavan_net.client import JoinRefused, TableClient
 from karavan_net.host import Host, host_for
@@ -218,6 +219,21 @@ async def test_undo_takes_back_the_bots_decisions_after_yours():
         await until(lambda: len(match.history) == kept)
         assert match.to_move == 0
         await ann.close()
+
+
+async def test_a_host_bot_pauses_before_its_turn_only():
+    """The bot has revealed a card and goes on with its turn: the rest of the turn follows
+    at once, though the table pauses a minute before each bot turn."""
+    match = new_match("karakorum", "bot:random:Robot,Ann", first=0)
+    match.play(Reveal())  # the bot's first decision, still its turn after it
+    assert match.to_move == 0
+    async with hosting(match, bot_delay=60.0) as (_, server):
+        ann = await joined(server.port, "Ann")  # the table waits for her
+        try:
+            await until(lambda: match.to_move == 1, seconds=15)
+            assert len(match.history) > 1
+        finally:
+            await ann.close()
 
 
 async def test_a_dropped_client_comes_back_and_the_game_goes_on():

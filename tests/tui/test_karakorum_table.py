@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections import Counter
 
 import pytest
 from attrs import evolve
@@ -11,6 +12,7 @@ from rich.console import Console
 from textual.app import App
 
 from karavan_core.games.karakorum.components import Peak
+from karavan_core.games.karakorum.rules import ALL_CARDS
 from karavan_core.games.karakorum.state import (
     Card,
     Done,
@@ -346,10 +348,61 @@ async def test_once_the_game_is_over_the_table_offers_no_done_and_scores_are_fin
         await pilot.pause()
         last = app.screen.query_one("#table-row", CardRow).cards[-1]
         assert last.face is not None and last.face.empty and "done" not in str(last.render())
-        assert app.screen.query_one("#scores").border_title == "Points"
+        scores = app.screen.query_one("#scores")
+        assert scores.border_title == "Points" and not scores.border_subtitle
         await pilot.press("left")  # a position of the game in progress
         await pilot.pause()
-        assert app.screen.query_one("#scores").border_title == "Points if it ended now"
+        assert scores.border_title == "Points if it ended now"
+        assert scores.border_subtitle == "all expeditions closed"
+
+
+def closing_position() -> Match:
+    """Ann's turn to end her placing in the last round, the deck spent: her red 5 6 8
+    (6 axes) and green 3 5 6 (4 axes) are open, Bob's lone green 2 too.  Every other card
+    lies on the discard pile."""
+    reds = (Card(Peak.RED, 5, 1), Card(Peak.RED, 6, 2), Card(Peak.RED, 8, 3))
+    greens = (Card(Peak.GREEN, 3, 2), Card(Peak.GREEN, 5, 1), Card(Peak.GREEN, 6, 1))
+    bob = (Card(Peak.GREEN, 2, 1),)
+    match = karakorum_match()
+    rest = Counter(ALL_CARDS)
+    rest.subtract(reds + greens + bob)
+    start = evolve(
+        match.state,
+        step=Step.PLACE,
+        active=0,
+        current=0,
+        deck=(),
+        table=(),
+        discard=tuple(rest.elements()),
+        held=((), ()),
+        expeditions=((Expedition(reds), Expedition(greens)), (Expedition(bob),)),
+        tracks=((0, 0, 9), (2, 3, 30)),
+    )
+    return Match(match.game, match.seats, match.seed, initial=start)
+
+
+async def test_the_points_shown_close_every_expedition_as_the_end_will(tmp_path):
+    """With the markers as they stand Ann leads no peak (0 to Bob's 33); the end closes the
+    expeditions first and she wins 15 to 2: the panel and the tracks show 15 and 2, and say
+    that they count the closing."""
+    match = closing_position()
+    async with running(tmp_path, match) as (app, pilot):
+        screen = game_screen(app)
+        scores = screen.query_one("#scores")
+        lines = str(scores.render()).splitlines()
+        assert [line.split()[-1] for line in lines] == ["15", "2"]
+        assert scores.border_title == "Points if it ended now"
+        assert scores.border_subtitle == "all expeditions closed"
+        tracks = screen.query_one(ClimbersZone)
+        assert tracks.border_title.endswith("= if ended now")
+        assert [line.split("=")[-1].strip() for line in str(tracks.render()).splitlines()[:2]] == [
+            "15",
+            "2",
+        ]
+        assert screen.decide(Done())
+        await settle(pilot, app)
+        assert isinstance(app.screen, GameOverScreen)
+        assert match.outcome().result.scores == (15, 2)
 
 
 def titles_cut(app) -> list[str]:

@@ -52,7 +52,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         type=float,
         default=None,
         metavar="SECONDS",
-        help="pause before each of the host's bots moves (default: the setting, 0.6 s)",
+        help="pause before each turn of the host's bots (default: the setting, 0.6 s)",
     )
 
 

@@ -71,6 +71,13 @@ class LocalPlay(Driver):
         Binding(
             "q", "driver('leave')", "Title", tooltip="Back to the title (the game stays saved)"
         ),
+        # Offered only while bots move (see allows).
+        Binding(
+            "n",
+            "driver('skip')",
+            "Skip",
+            tooltip="Let the computer players move without pausing, up to the next human's turn",
+        ),
     ]
 
     def __init__(self, match: Match, save_path: Path) -> None:
@@ -91,6 +98,7 @@ class LocalPlay(Driver):
         self.viewer: int | None = self.humans[0] if len(self.humans) == 1 else None
         self.bots: dict[int, Bot] = self.referee.bots
         self.thinking = False
+        self.hurrying = False  # the pauses are skipped until a human decides again
         self.hinting = False  # the Expert search is looking for a hint
         self.hint: tuple[State, Hint] | None = None  # the latest hint and the state it is for
         self._pending = False  # a change happened while another screen was on top
@@ -205,6 +213,8 @@ class LocalPlay(Driver):
             screen.redraw()
             return
         match, referee = self.match, self.referee
+        if referee.bot_to_move() is None:
+            self.hurrying = False  # a human decides next (or nobody): pauses come back
         if referee.is_over():
             screen.redraw()
             screen.post_message(GameOver(match))
@@ -225,6 +235,7 @@ class LocalPlay(Driver):
                 return
             self.thinking = True
             screen.refresh_status()
+            screen.refresh_bindings()  # the key that skips the pauses shows while bots move
             self.think(turn, karavan_app(screen).bot_delay)
             return
         if self.viewer != seat and not match.game.private_views:
@@ -307,16 +318,18 @@ class LocalPlay(Driver):
 
     # -- bots ---------------------------------------------------------------------------------
     def think(self, turn: BotTurn, delay: float) -> None:
-        """Let the bot of ``turn`` choose in a worker thread, after a pause players can follow."""
+        """Let the bot of ``turn`` choose in a worker thread; its decision is played once the
+        pause the referee gives it (``delay`` between turns) is over, the thinking included,
+        or at once when the player skips the pauses."""
 
         def choose() -> None:
             worker = get_current_worker()
-            end = time.monotonic() + delay
-            while (left := end - time.monotonic()) > 0:
+            end = time.monotonic() + turn.pause(delay)
+            action = turn.choose()
+            while not self.hurrying and (left := end - time.monotonic()) > 0:
                 if worker.is_cancelled:
                     return
                 time.sleep(min(left, 0.05))
-            action = turn.choose()
             if worker.is_cancelled:
                 return
             try:
@@ -335,6 +348,11 @@ class LocalPlay(Driver):
         self.thinking = False
         if self.referee.play_bot(turn, action):
             self.advance()
+
+    def do_skip(self) -> None:
+        """Play the bots' decisions without pausing until a human is to decide."""
+        self.hurrying = True
+        self.screen.refresh_bindings()
 
     def cancel_bot(self) -> None:
         """Stop a thinking bot; its answer, if it still comes, is ignored."""
@@ -432,12 +450,16 @@ class LocalPlay(Driver):
         """
         if not self.humans and name in DECIDING_KEYS:
             return False
+        if name == "skip":
+            return self.thinking and not self.hurrying
         if name == "undo":
             # Greyed when nothing may be taken back at all; else a refusal says why not.
             return True if self.match.can_undo() and not self.referee.is_over() else None
         if name == "redo":
             return True if self.match.can_redo() else None
         if name == "hint":
+            if self.thinking:
+                return False  # never while bots move: its room in the Footer goes to Skip
             return True if self.hint_allowed() else None
         return True
 

@@ -240,6 +240,7 @@ class TableScreen(Screen[None]):
         game = self.game
         over = frame.to_move is None and bool(frame.winners)
         scores.border_title = (game.final_label if over else None) or game.score_label
+        scores.border_subtitle = None if over else game.score_note
         self.query_one(GameLog).show(frame.log, frame.log_news_from, g)
         if self.driver.NEWS_LINE:
             names = [seat.name for seat in view.seats]

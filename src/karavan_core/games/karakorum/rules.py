@@ -58,6 +58,11 @@ _SCORE: dict[tuple[int, GoalKind | None], Score] = {
 
 T = TypeVar("T")
 
+NOT_OVER = (
+    "The game is not over: these are the standings if it ended now, every expedition "
+    "closed as at the end."
+)
+
 
 # A copy of a state with some fields changed: the rules make several a decision,
 # so the name is values.replace itself rather than a function calling it.
@@ -220,6 +225,7 @@ class Karakorum(Game[KarakorumState, KarakorumObservation, Action]):
     max_players = C.MAX_PLAYERS
     action_types = ACTION_TYPES
     score_label = "Points if it ended now"
+    score_note = "all expeditions closed"  # as the end closes them: see result
     final_label = "Points"
 
     # -- setup --------------------------------------------------------------------
@@ -690,12 +696,23 @@ class Karakorum(Game[KarakorumState, KarakorumObservation, Action]):
         return tuple(out)
 
     def result(self, state: KarakorumState) -> Result:
-        """Winners: an instant 30/30/30 winner, else the best champion (see the notes)."""
+        """Winners: an instant 30/30/30 winner, else the best champion (see the notes).
+
+        A game still in play is scored as if it ended now: as if the round under
+        way were the last and had just ended, so the first-player marker passes on
+        and every expedition is closed (the end's own rules, :meth:`_cancel_all`).
+        Cards taken and not yet placed count for nothing.
+        """
+        if state.step is Step.OVER:
+            return self._final_result(state)
+        ended = self._final_result(self._end_round(evolve(state, deck=())))
+        return evolve(ended, notes=(NOT_OVER, *ended.notes))
+
+    def _final_result(self, state: KarakorumState) -> Result:
+        """The result of a finished game."""
         names, tracks = state.players, state.tracks
         n = len(names)
         notes: list[str] = []
-        if state.step is not Step.OVER:
-            notes.append("The game is not over: these are the standings if it ended now.")
         if state.instant_winner is not None:
             w = state.instant_winner
             sums = tuple(sum(t) for t in tracks)

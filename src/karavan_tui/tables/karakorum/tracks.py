@@ -63,7 +63,7 @@ class ClimbersZone(Widget):
             g = climbers.glyphs
             first = symbols_for(g).first
             self.border_title = (
-                f"Tracks {g.sep} {g.turn} to move {g.sep} {first} first {g.sep} = points now"
+                f"Tracks {g.sep} {g.turn} to move {g.sep} {first} first {g.sep} = if ended now"
             )
 
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
