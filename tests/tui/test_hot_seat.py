@@ -4,11 +4,20 @@ from __future__ import annotations
 
 import pytest
 
+from karavan_tui.modals.choice import ChoiceScreen
 from karavan_tui.modals.confirm import ConfirmScreen
 from karavan_tui.modals.curtain import CurtainScreen
 from karavan_tui.screens.table import TableScreen
 
-from .helpers import game_screen, karakum_match, running, settle, start_with, visible_characters
+from .helpers import (
+    game_screen,
+    karakum_match,
+    running,
+    seeded_match,
+    settle,
+    start_with,
+    visible_characters,
+)
 from .test_snapshots import snap_table
 
 
@@ -163,9 +172,87 @@ async def test_at_the_next_players_curtain_the_last_player_may_still_take_back(t
         assert screen_viewer(app) == 0
         # The news line says what became of her decision, not "nothing new".
         banner = str(app.screen.query_one("#banner").render())
-        assert banner in ("Bob agreed: 1 decision taken back.", "You took back 1 decision.")
+        taken = "took back your last decision."
+        assert banner in (f"Bob agreed: you {taken}", f"You {taken}")
 
 
 def curtain_footer(app) -> str:
     """The keys the curtain on top offers, as its footer shows them."""
     return " ".join(str(key.render()) for key in app.screen.query("FooterKey"))
+
+
+async def play_listed(pilot, app) -> None:
+    """The player to move takes the first decision the move list offers (or a picker's)."""
+    if not isinstance(app.screen, ChoiceScreen):
+        await pilot.press("a")
+        await pilot.pause()
+    assert isinstance(app.screen, ChoiceScreen)
+    await pilot.press("enter")
+    await settle(pilot, app)
+    if game_screen(app).table.marking_status():  # a camel chosen: Enter pays as marked
+        await pilot.press("enter")
+        await settle(pilot, app)
+
+
+def banner_words(app) -> str:
+    """What the news line over the table says."""
+    return str(game_screen(app).query_one("#banner").render())
+
+
+@pytest.mark.parametrize("game", ["karakum", "karawane", "karakorum", "jaipur"])
+async def test_every_game_tells_a_take_back_the_same_way(tmp_path, game):
+    """Ann's undo against a bot, on her second turn: the news line says what went (not the
+    bot's decisions before it, which are news no more), her gesture as her last decision and
+    the bot's after it counted, in every game alike."""
+    async with running(tmp_path, seeded_match(game, "Ann,bot:random")) as (app, pilot):
+        match = game_screen(app).driver.match
+
+        def turns_of_ann() -> int:
+            actors = [match.actor(i) for i in range(len(match.history))]
+            return sum(1 for i, a in enumerate(actors) if a == 0 and (i == 0 or actors[i - 1]))
+
+        # Ann's second turn is over, and the bot's after it: her turn again.
+        while not (
+            match.to_move == 0
+            and turns_of_ann() == 2
+            and match.history
+            and match.actor(len(match.history) - 1) == 1
+        ):
+            await play_listed(pilot, app)
+        wanted = game_screen(app).driver.referee.takeback(0)
+        assert wanted.after > 0 and not wanted.needs
+        await pilot.press("u")
+        await settle(pilot, app)
+        assert len(match.history) == wanted.keep and match.to_move == 0
+        assert banner_words(app) == f"You took back {wanted.words('your')}."
+
+
+async def test_in_karakorum_the_player_who_just_moved_may_take_back_until_the_next_decides(
+    tmp_path,
+):
+    """No curtain in Karakorum: Bob has the table at once, but until he decides, **u** takes
+    back Ann's last decision, as in the games whose curtain she may still undo behind."""
+    async with running(tmp_path, seeded_match("karakorum", "Ann,Bob")) as (app, pilot):
+        driver = game_screen(app).driver
+        match = driver.match
+        while match.to_move == 0:
+            await play_listed(pilot, app)
+        assert match.to_move == 1 and driver.viewer == 1
+        played = len(match.history)
+        wanted = driver.referee.takeback(0)
+        await pilot.press("u")
+        await settle(pilot, app)
+        if isinstance(app.screen, ConfirmScreen):  # it showed a card, or a bot moved: Bob agrees
+            assert "Bob: Ann asks to take back" in visible_characters(app)
+            await pilot.press("y")
+            await settle(pilot, app)
+        assert len(match.history) == wanted.keep < played
+        assert match.to_move == 0 and driver.viewer == 0
+        taken = f"took back {wanted.words('your')}."
+        assert banner_words(app) in (f"You {taken}", f"Bob agreed: you {taken}")
+        # Once Bob has decided, Ann's decision is his to keep: u is about his own.
+        while match.to_move == 0:
+            await play_listed(pilot, app)
+        await play_listed(pilot, app)
+        assert match.actor(len(match.history) - 1) == 1
+        assert driver.taker() == 1

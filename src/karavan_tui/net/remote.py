@@ -233,7 +233,7 @@ class RemoteTable(Driver):
             log_news_from=since + 1,
             status=status,
             news=log[since + 1 :],
-            quiet=printable(update.notice) if update.notice else "",
+            notice=printable(update.notice) if update.notice else "",
         )
 
     def status(self) -> Status | None:

@@ -28,7 +28,7 @@ from karavan_core.match import Match
 from karavan_core.referee import BotTurn, Referee, TakeBackRequest
 from karavan_core.saves import new_save_path, save_match
 from karavan_core.storage import SaveFile
-from karavan_core.text import plural, printable
+from karavan_core.text import printable
 from karavan_core.tournament import derive_seed
 from karavan_tui.context import karavan_app
 from karavan_tui.messages import BackToTitle, GameOver, ShowRules
@@ -157,19 +157,17 @@ class LocalPlay(Driver):
             status=self.status(),
             news=log[since + 1 :],
             news_yours=self.viewer is not None,
-            quiet=self.taken_back_words(),
+            notice=self.taken_back_words(),
             hinted=hint.action if hint is not None else None,
         )
 
     def taken_back_words(self) -> str:
         """What the player at the keyboard is told of a take-back that was the last change
-        (the news line said "nothing new" where a decision had just gone); else ""."""
+        (the referee's words, the same at every table); else ""."""
         last = self.referee.last_change
         if self.viewer is None or last is None or last[0].kind != "undo":
             return ""
-        change = last[0]
-        mine = f"You took back {plural(change.decisions, 'decision')}."
-        return self.referee.notice(self.viewer) or (mine if change.seat == self.viewer else "")
+        return self.referee.notice(self.viewer) or ""
 
     def status(self) -> Status:
         """The hint or the game's prompt, a busy mark, the saved mark (or NOT SAVED)."""
@@ -444,7 +442,18 @@ class LocalPlay(Driver):
     def at_keyboard(self) -> int | None:
         """The human at the keyboard: the viewer, else (bots moving behind the public view,
         or the game over) the human who decided last, who has not passed the keyboard on."""
-        return self.viewer if self.viewer is not None else self.match.last_human()
+        return self.viewer if self.viewer is not None else self.referee.sharing_taker()
+
+    def taker(self) -> int | None:
+        """Whose last gesture the keyboard's undo takes back: the human at the keyboard.
+
+        In hot-seat play without a curtain (Karakorum) nobody takes the keyboard over:
+        the player who just moved keeps their take-back until the next human decides,
+        as the referee says (:meth:`Referee.sharing_taker`).
+        """
+        if len(self.humans) > 1 and not self.game.private_views:
+            return self.referee.sharing_taker()
+        return self.at_keyboard()
 
     def do_undo(self) -> bool:
         """Take back your own last gesture and whatever followed it, as the referee allows;
@@ -452,7 +461,7 @@ class LocalPlay(Driver):
 
         Where it needs the other players' consent, they are asked in turn.
         """
-        seat = self.at_keyboard()
+        seat = self.taker()
         reason = "Nobody has decided yet." if seat is None else self.referee.undo_refusal(seat)
         if reason is not None:
             self.notify(reason, title="Cannot undo", severity="warning")
