@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 import pytest
 
+from karavan_core.games.karakum.state import DrawCard
 from karavan_tui.modals.choice import ChoiceScreen
 from karavan_tui.modals.confirm import ConfirmScreen
-from karavan_tui.modals.curtain import CurtainScreen
+from karavan_tui.modals.curtain import CurtainScreen, TurnOverScreen
 from karavan_tui.screens.table import TableScreen
+from karavan_tui.tables.karakum.gestures import drawn_words
 
 from .helpers import (
     game_screen,
     karakum_match,
+    read_turn_over,
     running,
     seeded_match,
     settle,
@@ -40,6 +45,7 @@ async def test_undo_on_your_first_turn_does_not_take_back_anothers_move(tmp_path
         await lift(pilot, app)
         await pilot.press("enter", "enter")  # Ann draws her two cards
         await settle(pilot, app)
+        assert await read_turn_over(pilot, app)  # which she alone is told
         await lift(pilot, app)  # Bob's turn
         match = game_screen(app).driver.match
         played = list(match.history)
@@ -83,7 +89,10 @@ async def test_while_a_bot_moves_the_last_human_may_take_back_their_move(tmp_pat
         await pilot.pause()
         await pilot.press("enter")
         await pilot.pause()
-        await pilot.press("enter", "enter")  # Ann's two cards; now the bot thinks
+        await pilot.press("enter", "enter")  # Ann's two cards, named to her
+        await pilot.pause()
+        assert isinstance(app.screen, TurnOverScreen)
+        await pilot.press("enter")  # she has read it: now the bot thinks
         await pilot.pause()
         screen = game_screen(app)
         assert screen.driver.thinking and screen.driver.viewer is None
@@ -102,6 +111,7 @@ async def test_the_curtain_tells_in_public_words_what_happened_since_your_last_t
         await lift(pilot, app)
         await pilot.press("enter", "enter")  # Ann draws her two cards
         await settle(pilot, app)
+        assert await read_turn_over(pilot, app)
         assert isinstance(app.screen, CurtainScreen)
         match = game_screen(app).driver.match
         news = match.log()[1:]  # the public lines of Ann's two decisions
@@ -112,6 +122,7 @@ async def test_the_curtain_tells_in_public_words_what_happened_since_your_last_t
         await lift(pilot, app)
         await pilot.press("enter", "enter")  # Bob draws too: Ann is told of Bob's cards only
         await settle(pilot, app)
+        assert await read_turn_over(pilot, app)
         drawn = visible_characters(app)
         assert match.log()[3] in drawn and match.log()[4] in drawn
         assert match.log()[1] not in drawn
@@ -256,3 +267,43 @@ async def test_in_karakorum_the_player_who_just_moved_may_take_back_until_the_ne
         await play_listed(pilot, app)
         assert match.actor(len(match.history) - 1) == 1
         assert driver.taker() == 1
+
+
+async def test_the_cards_drawn_blind_are_named_to_the_drawer_alone_when_the_turn_ends(tmp_path):
+    """Ann draws both her cards from the deck: her turn ends with the second, and before
+    the curtain falls for Bob she alone is told which cards she drew; Bob, his curtain and
+    the log never name them."""
+    async with running(tmp_path, karakum_match("Ann,Bob"), notifications=True) as (app, pilot):
+        await lift(pilot, app)
+        match = game_screen(app).driver.match
+        await pilot.press("enter", "enter")  # the deck is the first card of the row: two blind
+        await settle(pilot, app)
+        assert match.history == [DrawCard(), DrawCard()] and match.to_move == 1
+        hands = [state.hands[0] for state in match.states]
+        drawn = [next(i for i, n in enumerate(new) if n > old[i]) for old, new in pairwise(hands)]
+        words = drawn_words(drawn)
+        assert isinstance(app.screen, TurnOverScreen)
+        told = visible_characters(app)
+        assert "Ann, your turn is over" in told and words in told
+        assert screen_viewer(app) is None  # the table behind it shows no hand any more
+        await pilot.press("enter")
+        await settle(pilot, app)
+        assert isinstance(app.screen, CurtainScreen) and app.screen.player_name == "Bob"
+        assert words not in visible_characters(app)
+        await lift(pilot, app)
+        assert words not in visible_characters(app)
+        assert all("You drew" not in n.message for n in app._notifications)
+        assert all("You drew" not in line for line in match.log())
+
+
+def test_snapshot_of_the_turn_over_screen(snap_compare, tmp_path):
+    """Ann's two cards drawn blind, named to her before Bob's curtain."""
+
+    async def draw_two(pilot):
+        await settle(pilot, pilot.app)
+        await pilot.press("enter", "enter", "enter")  # the curtain lifted, two blind draws
+        await settle(pilot, pilot.app)
+        assert isinstance(pilot.app.screen, TurnOverScreen)
+
+    app = start_with(tmp_path, karakum_match("Ann,Bob"))
+    assert snap_compare(app, terminal_size=(80, 24), run_before=draw_two)

@@ -33,11 +33,11 @@ from karavan_core.tournament import derive_seed
 from karavan_tui.context import karavan_app
 from karavan_tui.messages import BackToTitle, GameOver, ShowRules
 from karavan_tui.modals.confirm import ConfirmScreen
-from karavan_tui.modals.curtain import CurtainScreen
+from karavan_tui.modals.curtain import CurtainScreen, TurnOverScreen
 from karavan_tui.modals.full_log import FullLogScreen
 from karavan_tui.modals.save_as import SaveAsScreen
 from karavan_tui.screens.table import Driver, Frame, Status
-from karavan_tui.tables import View, flag_hint
+from karavan_tui.tables import TurnStep, View, flag_hint
 
 
 def hint_words(hint: Hint) -> str:
@@ -216,6 +216,8 @@ class LocalPlay(Driver):
         turn = referee.bot_turn()
         if turn is not None:
             if len(self.humans) > 1:
+                if self.tell_turn_over():
+                    return
                 self.viewer = None  # hot-seat: while a bot moves, only the public table shows
             screen.redraw()
             if not screen.is_on_top() or self.table.pauses_play:
@@ -228,6 +230,8 @@ class LocalPlay(Driver):
         if self.viewer != seat and not match.game.private_views:
             self.viewer = seat  # nothing is private: the next player just takes the keyboard
         if self.viewer != seat:
+            if self.tell_turn_over():
+                return
             self.viewer = None  # nothing private stays on screen under the curtain
             screen.redraw()
             # A toast about the last player's cards ("Mirage 2 can move…") must not outlive them.
@@ -259,6 +263,36 @@ class LocalPlay(Driver):
             return
         screen.redraw()
         self.table.on_turn()
+
+    def tell_turn_over(self) -> bool:
+        """Hot-seat, the table about to be hidden from the player who has just played: tell
+        them first what only they saw happen in their turn, if anything (a card drawn
+        blind); say whether they are being told (play goes on once they have read it)."""
+        seat = self.viewer
+        last = self.referee.last_change
+        if seat is None or last is None or last[0].kind != "play" or last[0].seat != seat:
+            return False
+        note = self.table.turn_note(self.turn_steps(seat))
+        if not note:
+            return False
+        self.viewer = None
+        self.screen.redraw()
+        self.screen.app.clear_notifications()  # the note says it all, to that player alone
+        name = self.match.seats[seat].name
+        self.screen.app.push_screen(TurnOverScreen(name, note), lambda _: self.advance())
+        return True
+
+    def turn_steps(self, seat: int) -> list[TurnStep]:
+        """``seat``'s decisions since the last of another seat's, each with its own views
+        before and after it (what it saw of its turn)."""
+        match = self.match
+        first = len(match.history)
+        while first > 0 and match.actor(first - 1) == seat:
+            first -= 1
+        return [
+            (match.view(seat, i), match.history[i], match.view(seat, i + 1))
+            for i in range(first, len(match.history))
+        ]
 
     def _my_turn(self) -> bool:
         """Whether the player at the keyboard must decide now; say why not otherwise."""
