@@ -12,6 +12,7 @@ from karavan_tui.modals.confirm import ConfirmScreen
 from karavan_tui.modals.curtain import CurtainScreen, TurnOverScreen
 from karavan_tui.screens.table import TableScreen
 from karavan_tui.tables.karakum.gestures import drawn_words
+from karavan_tui.widgets.cards import CardRow, nearest_open
 
 from .helpers import (
     game_screen,
@@ -307,3 +308,31 @@ def test_snapshot_of_the_turn_over_screen(snap_compare, tmp_path):
 
     app = start_with(tmp_path, karakum_match("Ann,Bob"))
     assert snap_compare(app, terminal_size=(80, 24), run_before=draw_two)
+
+
+async def test_the_next_player_starts_with_the_cursor_where_a_new_table_has_it(tmp_path):
+    """Ann leaves the keys on a card of the market and on one of her hand; Bob's Enter must
+    not act on whatever lies there: each of his rows starts at its first card he can act
+    on, the keys in the market, as when the table opened."""
+    from .test_jaipur_table import jaipur_match
+
+    async with running(tmp_path, jaipur_match("Ann,Bob")) as (app, pilot):
+        await lift(pilot, app)
+        table = game_screen(app).table
+        market = table.query_one("#market", CardRow)
+        hand = table.query_one("#hand-row", CardRow)
+        await pilot.press("end", "left")  # the market's last good, before the exchange card
+        await pilot.press("down", "down", "end")  # the last card in Ann's hand
+        assert app.focused is hand and hand.cursor > 0
+        left = (market.cursor, hand.cursor)
+        await pilot.press("a", "enter")  # she plays from the move list: the keys stay put
+        await settle(pilot, app)
+        await read_turn_over(pilot, app)
+        await lift(pilot, app)
+        assert game_screen(app).driver.viewer == 1
+
+        def first_open(row: CardRow) -> int:
+            return nearest_open([card.face if card.display else None for card in row.cards], 0)
+
+        assert app.focused is market
+        assert (market.cursor, hand.cursor) == (first_open(market), first_open(hand)) != left

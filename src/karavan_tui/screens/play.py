@@ -227,42 +227,54 @@ class LocalPlay(Driver):
             screen.refresh_status()
             self.think(turn, karavan_app(screen).bot_delay)
             return
-        if self.viewer != seat and not match.game.private_views:
+        handed_over = self.viewer != seat and not match.game.private_views
+        if handed_over:
             self.viewer = seat  # nothing is private: the next player just takes the keyboard
         if self.viewer != seat:
-            if self.tell_turn_over():
-                return
-            self.viewer = None  # nothing private stays on screen under the curtain
-            screen.redraw()
-            # A toast about the last player's cards ("Mirage 2 can move…") must not outlive them.
-            screen.app.clear_notifications()
-
-            def lifted(take_back: bool | None) -> None:
-                if take_back:
-                    # Behind the curtain still: the table draws the next one (or asks
-                    # for consent) for whoever decides after the take-back.
-                    if not self.do_undo():
-                        self.advance()
-                    return
-                self.viewer = seat
-                screen.redraw()
-                self.table.on_turn()
-
-            # What happened since that player's last decision, in the public log's words.
-            since = match.last_move_of(seat)
-            news = match.log()[since + 1 :]
-            taker = self.at_keyboard()
-            may_take_back = taker is not None and referee.undo_refusal(taker) is None
-            curtain = CurtainScreen(
-                match.seats[seat].name,
-                news=news,
-                first=since + 1,
-                taker=match.seats[taker].name if taker is not None and may_take_back else None,
-            )
-            screen.app.push_screen(curtain, lifted)
+            if not self.tell_turn_over():
+                self.draw_curtain(seat)
             return
         screen.redraw()
+        if handed_over:
+            self.table.start_afresh()
         self.table.on_turn()
+
+    def draw_curtain(self, seat: int) -> None:
+        """Hot-seat: hide the table until ``seat``'s player takes the keyboard (Enter).
+
+        The curtain tells what happened since that player's last decision; its **u**
+        takes back the last human's decision without lifting it.
+        """
+        screen, match = self.screen, self.match
+        self.viewer = None  # nothing private stays on screen under the curtain
+        screen.redraw()
+        # A toast about the last player's cards ("Mirage 2 can move…") must not outlive them.
+        screen.app.clear_notifications()
+
+        def lifted(take_back: bool | None) -> None:
+            if take_back:
+                # Behind the curtain still: the table draws the next one (or asks
+                # for consent) for whoever decides after the take-back.
+                if not self.do_undo():
+                    self.advance()
+                return
+            self.viewer = seat
+            screen.redraw()
+            self.table.start_afresh()
+            self.table.on_turn()
+
+        # What happened since that player's last decision, in the public log's words.
+        since = match.last_move_of(seat)
+        news = match.log()[since + 1 :]
+        taker = self.at_keyboard()
+        may_take_back = taker is not None and self.referee.undo_refusal(taker) is None
+        curtain = CurtainScreen(
+            match.seats[seat].name,
+            news=news,
+            first=since + 1,
+            taker=match.seats[taker].name if taker is not None and may_take_back else None,
+        )
+        screen.app.push_screen(curtain, lifted)
 
     def tell_turn_over(self) -> bool:
         """Hot-seat, the table about to be hidden from the player who has just played: tell

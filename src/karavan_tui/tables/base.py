@@ -312,6 +312,15 @@ class TableView(Vertical, Generic[O]):
     def on_turn(self) -> None:
         """The player at the keyboard must decide now: open a picker if the step needs one."""
 
+    def start_afresh(self) -> None:
+        """Another player has taken the keyboard: each row's cursor goes back to its first
+        card that can be acted on and the keys to the first zone, as when the table opened,
+        so that Enter never acts on a card the last player pointed at."""
+        for row in self.query(CardRow):
+            row.restart()
+        if self.FIRST_FOCUS:
+            self.query_one(self.FIRST_FOCUS).focus()
+
     def turn_note(self, steps: Sequence[TurnStep]) -> str:
         """What only the player whose turn has just ended saw happen in it, in words ("" if
         nothing): in hot-seat play they are told before the table is hidden from them.
