@@ -105,10 +105,15 @@ def winners_sentence(names: Sequence[str], winners: Sequence[int]) -> str:
 
 @frozen
 class Outcome:
-    """A finished match: the result and every seat's score after each decision."""
+    """A finished match: the result and every seat's charted score after each decision.
+
+    ``rounds`` are the points of the series after which the scores start again from
+    nothing (Jaipur's rounds): the chart draws each round's lines apart.
+    """
 
     result: Result
     series: tuple[tuple[int, ...], ...]  # series[seat][i]: the score after decision i (0: deal)
+    rounds: tuple[int, ...] = ()
 
     def sentence(self, names: Sequence[str]) -> str:
         """The end in one line: ``Ann wins (Ann 12, Bob 9).``"""
@@ -222,15 +227,21 @@ class Match:
         return list(self._public)
 
     def score_series(self) -> tuple[tuple[int, ...], ...]:
-        """Each seat's score after every decision so far (``result`` is defined mid-game)."""
-        results = [self.game.result(state).scores for state in self.states]
+        """Each seat's charted score after every decision so far (:meth:`Game.chart_scores`)."""
+        results = [self.game.chart_scores(state) for state in self.states]
         return tuple(tuple(scores[seat] for scores in results) for seat in range(len(self.seats)))
+
+    def round_ends(self) -> tuple[int, ...]:
+        """The points of :meth:`score_series` after which the scores start again from
+        nothing (a round ended there and another follows)."""
+        last = len(self.states) - 1
+        return tuple(i for i in range(last) if self.game.ends_round(self.states[i]))
 
     def outcome(self) -> Outcome | None:
         """The result and the score series once the game is over; ``None`` before."""
         if not self.is_over():
             return None
-        return Outcome(self.game.result(self.state), self.score_series())
+        return Outcome(self.game.result(self.state), self.score_series(), self.round_ends())
 
     def log(self) -> list[str]:
         """The public log: the opening line, then every decision so far in words.

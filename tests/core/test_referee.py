@@ -325,7 +325,11 @@ def test_the_game_over_refuses_decisions():
         "The game is over."
     )
     outcome = referee.outcome()
-    assert outcome is not None and outcome.series[0][-1] == outcome.result.scores[0]
+    # Jaipur's chart follows the rupees of each round, ending at the last round's totals.
+    rounds = referee.match.state.rounds
+    assert outcome is not None and outcome.result.scores == referee.match.state.seals
+    assert [line[-1] for line in outcome.series] == [s.total for s in rounds[-1].scores]
+    assert len(outcome.rounds) == len(rounds) - 1
     names = ["Ann", "Bob"]
     scores = outcome.result.scores
     winner = names[outcome.result.winners[0]]

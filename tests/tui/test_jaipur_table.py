@@ -29,6 +29,7 @@ from .helpers import (
     game_screen,
     make_app,
     near_the_end,
+    play_to_end,
     play_until_game_over,
     press_to,
     running,
@@ -351,6 +352,12 @@ def test_jaipur_round_summary(snap_compare, tmp_path, size):
     assert match.state.rounds and not game.is_over(match.state)
     app = start_with(tmp_path, match)
     assert snap_compare(app, terminal_size=size, run_before=open_summary)
+
+
+@pytest.mark.slow
+def test_jaipur_game_over(snap_compare, tmp_path):
+    """The results: each round's rupees charted in lines of their own, at 200x50."""
+    assert snap_table(snap_compare, tmp_path, play_to_end(jaipur_match()), (200, 50))
 
 
 @given(
