@@ -21,6 +21,7 @@ from karavan_tui.modals.round_summary import RoundSummaryScreen
 from karavan_tui.screens.table import TableScreen
 from karavan_tui.tables.jaipur.layout import arrivals, new_places, stable_layout
 from karavan_tui.tables.jaipur.zones import MarketZone
+from karavan_tui.widgets.cards import Card as CardWidget
 
 from .helpers import (
     SEED,
@@ -352,6 +353,26 @@ def test_jaipur_round_summary(snap_compare, tmp_path, size):
     assert match.state.rounds and not game.is_over(match.state)
     app = start_with(tmp_path, match)
     assert snap_compare(app, terminal_size=size, run_before=open_summary)
+
+
+@pytest.mark.parametrize("size", [(120, 40), (200, 50)])
+async def test_no_card_wraps_and_each_pile_is_said_on_one_line(tmp_path, size):
+    """Leather's nine tokens too: every line a card shows fits its width, and a good's
+    tokens left take the one line under "tokens left" (counted where they would not fit)."""
+    async with running(tmp_path, jaipur_match(), size) as (app, _pilot):
+        for card in app.screen.query(CardWidget):
+            face = card.face
+            if not card.display or face is None:
+                continue
+            room = card.content_size
+            lines = str(face.text_for(room.height, room.width)).splitlines()
+            assert len(lines) <= room.height and all(cell_len(line) <= room.width for line in lines)
+            if "tokens left" in lines:
+                below = lines[lines.index("tokens left") + 1 :]
+                assert len([line for line in below if line.strip()]) == 1, lines
+        drawn = visible_characters(app)
+        if size == (200, 50):  # the cards are large: leather's pile is on its card
+            assert "4 3 2 1×6" in drawn
 
 
 @pytest.mark.slow
