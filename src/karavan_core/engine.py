@@ -169,6 +169,8 @@ class Game(abc.ABC, Generic[S, O, A]):
     final_label: ClassVar[str | None] = None  # the title once the game is over, if another
     # A few words under the scores while the game is on, saying what they count.
     score_note: ClassVar[str | None] = None
+    # What ``chart_scores`` count, said on the results chart, where not ``result``'s scores.
+    chart_label: ClassVar[str | None] = None
     # Whether a player sees anything the others do not (a hand): without it a hot-seat
     # table needs no curtain between players, every observation being the public view.
     private_views: ClassVar[bool] = True
@@ -332,9 +334,25 @@ class Game(abc.ABC, Generic[S, O, A]):
         """Scores, winners and the per-player breakdown.
 
         Also defined mid-game, where it gives the score if the game ended now,
-        counted by the end's own rules (the app shows it in its score panel and
-        charts it over the game; :attr:`score_note` may say what it counts).
+        counted by the end's own rules (the app shows it in its score panel, where
+        :attr:`score_note` may say what it counts, and, unless :meth:`chart_scores`
+        says otherwise, charts it over the game).
         """
+
+    def chart_scores(self, state: S) -> tuple[int, ...]:
+        """Each player's score at ``state`` as the results chart follows it over the game.
+
+        The result's scores, unless they count something else than what play is
+        about (Jaipur's seals, where each round is played for rupees).  Charted
+        only once the game is over, when every hidden value it counts is shown.
+        """
+        return self.result(state).scores
+
+    def ends_round(self, state: S) -> bool:
+        """Whether the decision that led to ``state`` ended a round after which the
+        :meth:`chart_scores` start again from nothing (the chart draws each round's
+        lines apart).  Never, unless a game says so."""
+        return False
 
     # -- information ----------------------------------------------------------
     @abc.abstractmethod

@@ -113,10 +113,15 @@ def winners_sentence(names: Sequence[str], winners: Sequence[int]) -> str:
 
 @frozen
 class Outcome:
-    """A finished match: the result and every seat's score after each decision."""
+    """A finished match: the result and every seat's charted score after each decision.
+
+    ``rounds`` are the points of the series after which the scores start again from
+    nothing (Jaipur's rounds): the chart draws each round's lines apart.
+    """
 
     result: Result
     series: tuple[tuple[int, ...], ...]  # series[seat][i]: the score after decision i (0: deal)
+    rounds: tuple[int, ...] = ()
 
     def sentence(self, names: Sequence[str]) -> str:
         """The end in one line: ``Ann wins (Ann 12, Bob 9).``"""
@@ -264,21 +269,28 @@ class Match:
         return views
 
     def score_series(self) -> tuple[tuple[int, ...], ...]:
-        """Each seat's score after every decision so far (``result`` is defined mid-game)."""
+        """Each seat's charted score after every decision so far (:meth:`Game.chart_scores`),
+        each worked out once and kept with its decision."""
         if self._dealt_scores is None:
-            self._dealt_scores = self.game.result(self.initial).scores
+            self._dealt_scores = self.game.chart_scores(self.initial)
         results = [self._dealt_scores]
         for ply in self.plies:
             if ply.scores is None:
-                ply.scores = self.game.result(ply.after).scores
+                ply.scores = self.game.chart_scores(ply.after)
             results.append(ply.scores)
         return tuple(tuple(scores[seat] for scores in results) for seat in range(len(self.seats)))
+
+    def round_ends(self) -> tuple[int, ...]:
+        """The points of :meth:`score_series` after which the scores start again from
+        nothing (a round ended there and another follows)."""
+        states = self.states
+        return tuple(i for i in range(len(states) - 1) if self.game.ends_round(states[i]))
 
     def outcome(self) -> Outcome | None:
         """The result and the score series once the game is over; ``None`` before."""
         if not self.is_over():
             return None
-        return Outcome(self.game.result(self.state), self.score_series())
+        return Outcome(self.game.result(self.state), self.score_series(), self.round_ends())
 
     def log(self) -> list[str]:
         """The public log: the opening line, then every decision so far in words.

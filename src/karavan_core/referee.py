@@ -52,7 +52,8 @@ class TakeBack:
     """A take-back ``seat`` may make: back to ``keep`` decisions, ``decisions`` taken back.
 
     ``revealed``: one of them had shown something new; ``needs``: the humans
-    who must agree first (none: it is free).
+    who must agree first (none: it is free); ``after``: how many of them others
+    made after ``seat``'s own last gesture (the rest are that gesture's).
     """
 
     seat: int
@@ -60,6 +61,18 @@ class TakeBack:
     decisions: int
     revealed: bool
     needs: tuple[int, ...]
+    after: int = 0
+
+    def words(self, whose: str) -> str:
+        """What is taken back, in words: "your last decision and the 3 decisions after it".
+
+        However many decisions a gesture holds (a purchase and its payment), it is one
+        decision to the player who made it; the others' after it are counted.
+        """
+        if not self.after:
+            return f"{whose} last decision"
+        later = "decision" if self.after == 1 else f"{self.after} decisions"
+        return f"{whose} last decision and the {later} after it"
 
 
 def takeback_question(answerer: str, asker: str, decisions: int, revealed: bool) -> str:
@@ -77,31 +90,33 @@ def takeback_declined(answerer: str, asker: str) -> str:
 
 
 def takeback_notice(
-    change: Change, request: TakeBackRequest | None, names: Sequence[str], viewer: int | None
+    change: Change, takeback: TakeBack | None, names: Sequence[str], viewer: int | None
 ) -> str | None:
     """What ``viewer`` is told of a take-back ``change`` (``None``: the table's public record).
 
-    ``request`` is the take-back the change answered or carried out (``None`` for a free
-    one).  Nothing is told of other changes, nor to the player who made the change,
-    except an asker whose take-back the others agreed to.
+    ``takeback`` is the take-back the change carried out, asked for or answered.  The
+    same words in every game, at every table: the player who took back is told what
+    went (with who agreed, if anyone had to), the others who took back what; nothing
+    is told of other changes, nor to a player of their own asking or answering.
     """
     if change.seat is None:
         return None
     who, kind = names[change.seat], change.kind
-    if kind == "undo":
-        count = plural(change.decisions, "decision")
+    if kind == "undo" and takeback is not None:
         if viewer != change.seat:
-            return f"{who} took back {count}."
-        needs = request.takeback.needs if request is not None else ()
-        return f"{listed([names[s] for s in needs])} agreed: {count} taken back." if needs else None
+            return f"{who} took back {takeback.words('their')}."
+        mine, needs = takeback.words("your"), takeback.needs
+        if needs:
+            return f"{listed([names[s] for s in needs])} agreed: you took back {mine}."
+        return f"You took back {mine}."
     if viewer == change.seat:
         return None
     if kind == "request" and viewer is None:  # the others are asked, in a question of its own
         return f"{who} asks to take back their last decision."
     if kind == "accepted":
         return f"{who} agrees to the take-back."
-    if kind == "declined" and request is not None:
-        return takeback_declined(who, names[request.takeback.seat])
+    if kind == "declined" and takeback is not None:
+        return takeback_declined(who, names[takeback.seat])
     if kind == "withdrawn":
         return f"{who} no longer asks to take back."
     return None
@@ -246,8 +261,8 @@ class Referee:
         }
         self.held: str | None = None  # while set: why nobody may decide now
         self.request: TakeBackRequest | None = None  # a take-back waiting for consent
-        # The last change, with the take-back request it answered or carried out.
-        self.last_change: tuple[Change, TakeBackRequest | None] | None = None
+        # The last change, with the take-back it carried out, asked for or answered.
+        self.last_change: tuple[Change, TakeBack | None] | None = None
         self._listeners: list[Callable[[Change], None]] = []
         self._cache: dict[object, Any] = {}
 
@@ -378,15 +393,26 @@ class Referee:
         keep = match.undo_target(seat)
         revealed = False
         others = set()
+        after = 0  # the decisions others made after that gesture
         for index in range(keep, len(match.plies)):
             actor = match.actor(index)
             if actor != seat:
                 others.add(actor)
+                after += 1
             observation = self.game.observe(match.state_at(index), actor)
             revealed = revealed or self.game.reveals(observation, match.plies[index].action)
         rest = tuple(h for h in self.humans if h != seat)
         needs = rest if rest and (revealed or others) else ()
-        return TakeBack(seat, keep, len(match.plies) - keep, revealed, needs)
+        return TakeBack(seat, keep, len(match.plies) - keep, revealed, needs, after)
+
+    def sharing_taker(self) -> int | None:
+        """Whose decision an undo takes back where the humans share one keyboard and none
+        has taken it over yet (no curtain was lifted for them, as none is in Karakorum).
+
+        The player who just moved may take their decision back until the next human
+        decides: until then, that is the human who decided last (``None``: nobody has).
+        """
+        return self.match.last_human()
 
     def undo_refusal(self, seat: int | None) -> str | None:
         """Why ``seat`` may not take back now, or ``None`` if it may (perhaps by asking)."""
@@ -420,28 +446,28 @@ class Referee:
             raise IllegalAction("Nobody is waiting for your answer to a take-back.")
         if not accept:
             self.request = None
-            self._changed("declined", seat, 0, about=request)
+            self._changed("declined", seat, 0, about=request.takeback)
             return
         waiting = request.waiting - {seat}
         if waiting:
             self.request = evolve(request, waiting=waiting)
-            self._changed("accepted", seat, 0, keep_request=True, about=request)
+            self._changed("accepted", seat, 0, keep_request=True, about=request.takeback)
             return
         self.request = None
-        self._take_back(request.takeback, request)
+        self._take_back(request.takeback)
 
     def withdraw(self, seat: int) -> None:
         """``seat`` no longer asks to take back (nothing happens if it did not ask)."""
         request = self.request
         if request is not None and request.takeback.seat == seat:
             self.request = None
-            self._changed("withdrawn", seat, 0, about=request)
+            self._changed("withdrawn", seat, 0, about=request.takeback)
 
-    def _take_back(self, wanted: TakeBack, request: TakeBackRequest | None = None) -> None:
+    def _take_back(self, wanted: TakeBack) -> None:
         if wanted.revealed:
             self.match.count_takeback(wanted.seat)
         self.match.undo(wanted.keep)
-        self._changed("undo", wanted.seat, wanted.decisions, about=request)
+        self._changed("undo", wanted.seat, wanted.decisions, about=wanted)
 
     def redo_refusal(self, seat: int | None) -> str | None:
         """Why ``seat`` may not play an undone gesture again now, or ``None`` if it may."""
@@ -494,9 +520,9 @@ class Referee:
         """What ``seat`` is told of the last change where it was a take-back's (else ``None``)."""
         if self.last_change is None:
             return None
-        change, request = self.last_change
+        change, takeback = self.last_change
         names = [info.name for info in self.match.seats]
-        return takeback_notice(change, request, names, seat)
+        return takeback_notice(change, takeback, names, seat)
 
     def seen_by(self, seat: int | None) -> int:
         """How many decisions ``seat`` has seen made: up to its own last one.
@@ -586,7 +612,7 @@ class Referee:
         decisions: int,
         *,
         keep_request: bool = False,
-        about: TakeBackRequest | None = None,
+        about: TakeBack | None = None,
     ) -> None:
         if not keep_request:
             self.request = None  # anything else happening voids a take-back asked for
@@ -596,6 +622,7 @@ class Referee:
         if self.writer is not None:
             self.writer.submit(self.match)
         change = Change(kind, seat, decisions, self.revision)
-        self.last_change = (change, about if about is not None else self.request)
+        asked = self.request.takeback if self.request is not None else None
+        self.last_change = (change, about if about is not None else asked)
         for listener in list(self._listeners):
             listener(change)

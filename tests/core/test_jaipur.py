@@ -392,6 +392,19 @@ def test_the_higher_total_takes_the_seal():
     assert "Bob takes the seal with 13 points to 7." in after.rounds[0].reason
 
 
+def test_the_chart_follows_the_rupees_of_each_round_not_the_seals():
+    """Mid-round: the goods and bonus tokens won so far (no camel token yet); at the
+    round's end, its total; then the next round starts again from nothing."""
+    state = table(herds=(0, 1), goods_won=won((4, 3), (5,)), bonus_won=(NO_BONUS, ((3,), (), ())))
+    assert GAME.chart_scores(state) == (7, 8) and not GAME.ends_round(state)
+    after = end_round(state)
+    assert after.seals == (0, 1) and GAME.result(after).scores == (0, 1)
+    assert GAME.ends_round(after) and GAME.chart_scores(after) == (7, 5 + 3 + 5)
+    taking = next(a for a in GAME.legal_actions(after) if not isinstance(a, Sell))
+    played = GAME.apply(after, taking)
+    assert not GAME.ends_round(played) and GAME.chart_scores(played) == (0, 0)
+
+
 def test_tie_on_points_goes_to_more_bonus_tokens():
     state = table(
         herds=(0, 0),

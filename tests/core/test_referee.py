@@ -12,10 +12,9 @@ import pytest
 from karavan_core import IllegalAction, Match, Seat, get_game
 from karavan_core.games.karakorum.state import StopRevealing, Take
 from karavan_core.games.karakum.state import Buy, DrawCard, Pay
-from karavan_core.referee import Change, Referee
+from karavan_core.referee import Change, Referee, TakeBack
 from karavan_core.saves import load_match
 from karavan_core.storage import SaveFile, SaveWriter
-from karavan_core.text import plural
 
 KARAKUM = get_game("karakum")
 JAIPUR = get_game("jaipur")
@@ -210,16 +209,40 @@ def test_with_two_humans_taking_back_past_the_other_needs_their_consent():
     assert referee.view(0).notice == "Bob declined: Ann's decision stands."
     assert referee.view(1).notice is None
     assert referee.undo(0) is False
+    wanted = referee.takeback(0)
+    bobs = sum(referee.match.actor(i) == 1 for i in range(wanted.keep, len(history)))
     referee.answer(1, True)
     assert referee.request is None
     assert len(referee.match.history) < len(history) and referee.to_move == 0
     assert [c.kind for c in heard] == ["request", "declined", "request", "undo"]
-    taken = plural(len(history) - len(referee.match.history), "decision")
-    assert referee.view(0).notice == f"Bob agreed: {taken} taken back."
-    assert referee.view(1).notice == f"Ann took back {taken}."
+    # Ann's gesture is her last decision to her; Bob's after it are counted.
+    assert wanted.after == bobs > 0
+    later = "decision" if bobs == 1 else f"{bobs} decisions"
+    taken = f"last decision and the {later} after it"
+    assert referee.view(0).notice == f"Bob agreed: you took back your {taken}."
+    assert referee.view(1).notice == f"Ann took back their {taken}."
     # The next change, whatever it is, has nothing to tell of a take-back.
     play_one(referee, rng)
     assert referee.view(0).notice is None and referee.view(1).notice is None
+
+
+def test_a_take_back_is_told_the_same_way_counting_the_players_gesture_as_one_decision():
+    """Against bots, the one who took back is told so too (every table, every game), their
+    gesture counted as their one last decision and the bots' decisions after it counted."""
+    referee = referee_for("Ann,bot:random,bot:random", seed=3, game=get_game("karawane"))
+    rng = random.Random(1)
+    referee.play(0, [referee.legal()[0]])  # a card played: Ann's turn is over
+    while referee.to_move != 0:
+        play_one(referee, rng)
+    bots = len(referee.match.history) - 1
+    assert referee.undo(0) is True and not referee.match.history
+    later = "decision" if bots == 1 else f"{bots} decisions"
+    assert referee.view(0).notice == f"You took back your last decision and the {later} after it."
+    assert referee.notice(None) == f"Ann took back their last decision and the {later} after it."
+    assert TakeBack(0, 4, 1, False, ()).words("your") == "your last decision"
+    # A purchase and its payment are one gesture: one decision to the player who made it.
+    two = TakeBack(0, 4, 3, False, (), after=1)
+    assert two.words("your") == "your last decision and the decision after it"
 
 
 def test_a_take_back_asked_for_is_void_once_anything_else_happens():
@@ -323,7 +346,11 @@ def test_the_game_over_refuses_decisions():
         "The game is over."
     )
     outcome = referee.outcome()
-    assert outcome is not None and outcome.series[0][-1] == outcome.result.scores[0]
+    # Jaipur's chart follows the rupees of each round, ending at the last round's totals.
+    rounds = referee.match.state.rounds
+    assert outcome is not None and outcome.result.scores == referee.match.state.seals
+    assert [line[-1] for line in outcome.series] == [s.total for s in rounds[-1].scores]
+    assert len(outcome.rounds) == len(rounds) - 1
     names = ["Ann", "Bob"]
     scores = outcome.result.scores
     winner = names[outcome.result.winners[0]]

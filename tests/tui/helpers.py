@@ -18,7 +18,7 @@ from karavan_core.registry import get_game
 from karavan_core.saves import new_save_path
 from karavan_tui.app import KaravanApp, create_app
 from karavan_tui.config import AppConfig
-from karavan_tui.modals.curtain import CurtainScreen
+from karavan_tui.modals.curtain import CurtainScreen, TurnOverScreen
 from karavan_tui.modals.new_game import NewGameScreen
 from karavan_tui.screens.game_over import GameOverScreen
 from karavan_tui.screens.table import TableScreen
@@ -161,6 +161,16 @@ async def settle(pilot, app: KaravanApp, rounds: int = 2000) -> None:
         if not games or not games[-1].driver.thinking:
             return
     raise AssertionError("the bot never finished thinking")
+
+
+async def read_turn_over(pilot, app: KaravanApp) -> bool:
+    """Hot-seat: the player whose turn just ended reads, with Enter, what only they saw
+    happen in it (a card drawn blind), if they are told anything; say whether they were."""
+    if not isinstance(app.screen, TurnOverScreen):
+        return False
+    await pilot.press("enter")
+    await settle(pilot, app)
+    return True
 
 
 def visible_characters(app) -> str:

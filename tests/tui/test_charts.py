@@ -17,9 +17,10 @@ from karavan_tui.widgets.chart import (
     key_words,
     plot_columns,
     score_spec,
+    stretches,
 )
 
-from .helpers import karakum_match, play_to_end, running
+from .helpers import karakum_match, play_to_end, running, seeded_match
 
 
 def judged(index: int, after: float, verdict: Verdict) -> ReviewedDecision:
@@ -162,3 +163,42 @@ async def test_a_click_on_the_results_chart_opens_the_replay_at_that_decision(tm
         replay = app.screen
         assert isinstance(replay, TableScreen) and replay.driver.KIND == "replay"
         assert replay.driver.position == chart.decision_at(middle) > 0
+
+
+def test_each_round_of_a_chart_starts_again_from_zero_apart_from_the_last():
+    """Jaipur's rupees start again at each round: the line is drawn in stretches, each
+    round's ending at its total and the next starting from 0 at the same decision."""
+    spec = score_spec(["Ann"], [[0, 3, 8, 0, 5]], rounds=[2], label="rupees")
+    assert spec.rounds == (2,) and spec.y_label == "rupees"
+    points = spec.lines[0].points
+    assert stretches(points, spec.rounds) == [
+        [(0, 0.0), (1, 3.0), (2, 8.0)],
+        [(2, 0.0), (3, 0.0), (4, 5.0)],
+    ]
+    assert stretches(points, ()) == [list(points)]
+
+
+async def test_the_jaipur_results_chart_follows_each_rounds_rupees_in_lines(tmp_path):
+    """Not the seals, which only step from 0 to 2 (columns of points): each player's
+    rupees round by round, up to the best round's total, said on the chart."""
+    match = play_to_end(seeded_match("jaipur", "Ann,bot:random"))
+    rounds = match.state.rounds
+    assert len(rounds) >= 2
+    async with running(tmp_path, size=(120, 50)) as (app, pilot):
+        await app.push_screen(GameOverScreen(match))
+        await pilot.pause()
+        chart = app.screen.query_one(GameChart)
+        spec = chart.spec
+        assert spec is not None
+        best = max(score.total for past in rounds for score in past.scores)
+        assert spec.top == best and spec.y_label == "rupees"
+        states = match.states
+        # The points of the series after a decision that ended a round, the last one aside.
+        ends = [i for i in range(1, len(states) - 1) if states[i].rounds != states[i - 1].rounds]
+        assert spec.rounds == tuple(ends) and len(ends) == len(rounds) - 1
+        for seat, line in enumerate(spec.lines):
+            totals = [line.points[end][1] for end in spec.rounds]
+            assert totals == [past.scores[seat].total for past in rounds[:-1]]
+            assert line.points[-1][1] == rounds[-1].scores[seat].total
+        text = drawn(app)
+        assert "rupees" in text and str(best) in text

@@ -12,7 +12,6 @@ from hypothesis import strategies as st
 from rich.cells import cell_len
 
 from karavan_core.games.jaipur.components import GOODS, Card
-from karavan_core.games.jaipur.rules import sale_ends_round
 from karavan_core.games.jaipur.state import Exchange, Sell, TakeCamels, TakeGood
 from karavan_core.match import Match, Seat
 from karavan_core.registry import get_game
@@ -22,6 +21,7 @@ from karavan_tui.modals.round_summary import RoundSummaryScreen
 from karavan_tui.screens.table import TableScreen
 from karavan_tui.tables.jaipur.layout import arrivals, new_places, stable_layout
 from karavan_tui.tables.jaipur.zones import MarketZone
+from karavan_tui.widgets.cards import Card as CardWidget
 
 from .helpers import (
     SEED,
@@ -30,6 +30,7 @@ from .helpers import (
     game_screen,
     make_app,
     near_the_end,
+    play_to_end,
     play_until_game_over,
     press_to,
     running,
@@ -89,12 +90,8 @@ async def play_turn_by_keys(pilot, match: Match) -> None:
     sales = [a for a in legal if isinstance(a, Sell)]
     if sales:
         good = sales[0].good
-        offered = [a for a in sales if a.good is good]
-        at_once = len(offered) == 1 and not sale_ends_round(match.view(0), offered[0])
         await press_card(pilot, "hand-row", GOODS.index(good))
-        if at_once:
-            return  # one count offered: sold at once
-        assert isinstance(pilot.app.screen, ChoiceScreen)
+        assert isinstance(pilot.app.screen, ChoiceScreen)  # how many, even where one count is
         await pilot.press("end", "enter")  # the biggest sale is listed last
         return
     market = game_screen(pilot.app).table.query_one(MarketZone)
@@ -205,6 +202,34 @@ async def test_an_illegal_sale_is_refused_with_a_notification(tmp_path):
         assert isinstance(app.screen, TableScreen)
         assert [n.message for n in app._notifications] == [reason]
         assert match.history == [] and match.state is state
+
+
+def one_sale(match: Match) -> Sell | None:
+    """The sale of a good that only one count of may be sold now, if Ann is to move."""
+    sales = [a for a in match.legal_actions() if isinstance(a, Sell)] if match.to_move == 0 else []
+    return next((a for a in sales if [b.good for b in sales].count(a.good) == 1), None)
+
+
+async def test_a_stray_enter_on_a_hand_card_sells_nothing(tmp_path):
+    """One count of the good may be sold: Enter on it still asks, and only the answer
+    sells (a second Enter, deliberately, on the question); Esc leaves the hand as it was."""
+    match = jaipur_match(moves=60, until=lambda m: one_sale(m) is not None)
+    sale = one_sale(match)
+    assert sale is not None
+    played = len(match.history)
+    async with running(tmp_path, match) as (app, pilot):
+        await press_card(pilot, "hand-row", GOODS.index(sale.good))
+        assert isinstance(app.screen, ChoiceScreen) and len(match.history) == played
+        assert app.screen.options == [match.game.preview(match.view(0), sale)]
+        await pilot.press("escape")
+        await settle(pilot, app)
+        assert isinstance(app.screen, TableScreen) and len(match.history) == played
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, ChoiceScreen) and len(match.history) == played
+        await pilot.press("enter")
+        await settle(pilot, app)
+        assert match.history[played] == sale
 
 
 @pytest.mark.slow
@@ -328,6 +353,32 @@ def test_jaipur_round_summary(snap_compare, tmp_path, size):
     assert match.state.rounds and not game.is_over(match.state)
     app = start_with(tmp_path, match)
     assert snap_compare(app, terminal_size=size, run_before=open_summary)
+
+
+@pytest.mark.parametrize("size", [(120, 40), (200, 50)])
+async def test_no_card_wraps_and_each_pile_is_said_on_one_line(tmp_path, size):
+    """Leather's nine tokens too: every line a card shows fits its width, and a good's
+    tokens left take the one line under "tokens left" (counted where they would not fit)."""
+    async with running(tmp_path, jaipur_match(), size) as (app, _pilot):
+        for card in app.screen.query(CardWidget):
+            face = card.face
+            if not card.display or face is None:
+                continue
+            room = card.content_size
+            lines = str(face.text_for(room.height, room.width)).splitlines()
+            assert len(lines) <= room.height and all(cell_len(line) <= room.width for line in lines)
+            if "tokens left" in lines:
+                below = lines[lines.index("tokens left") + 1 :]
+                assert len([line for line in below if line.strip()]) == 1, lines
+        drawn = visible_characters(app)
+        if size == (200, 50):  # the cards are large: leather's pile is on its card
+            assert "4 3 2 1×6" in drawn
+
+
+@pytest.mark.slow
+def test_jaipur_game_over(snap_compare, tmp_path):
+    """The results: each round's rupees charted in lines of their own, at 200x50."""
+    assert snap_table(snap_compare, tmp_path, play_to_end(jaipur_match()), (200, 50))
 
 
 @given(

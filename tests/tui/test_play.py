@@ -9,7 +9,7 @@ from karavan_core.match import Match
 from karavan_core.saves import load_match
 from karavan_tui.modals.choice import ChoiceScreen
 from karavan_tui.modals.confirm import ConfirmScreen
-from karavan_tui.modals.curtain import CurtainScreen
+from karavan_tui.modals.curtain import CurtainScreen, TurnOverScreen
 from karavan_tui.modals.save_as import SaveAsScreen
 from karavan_tui.screens.game_over import GameOverScreen
 from karavan_tui.screens.table import TableScreen
@@ -141,8 +141,10 @@ async def test_undo_and_redo_by_key(tmp_path):
         await pilot.press("u")  # back to before Ann's second card (bot moves go too)
         await settle(pilot, app)
         assert match.history == played[:1]
-        taken = len(played) - 1
-        assert str(screen.query_one("#banner").render()) == f"You took back {taken} decisions."
+        bots = len(played) - 2  # her second card is her last decision; the bot's followed it
+        later = "decision" if bots == 1 else f"{bots} decisions"
+        taken = f"You took back your last decision and the {later} after it."
+        assert str(screen.query_one("#banner").render()) == taken
         await pilot.press("u")
         await settle(pilot, app)
         assert match.history == []
@@ -203,7 +205,12 @@ async def test_curtain_between_two_humans_hides_every_private_card(tmp_path):
         hand = screen.driver.match.state.hands[0]
         first = screen.query_one("#hand-row", CardRow).cards[0]
         assert str(first.render()) == f"B ×{hand[0]}\njewelry"
-        await pilot.press("enter", "enter")  # Ann's whole turn
+        await pilot.press("enter", "enter")  # Ann's whole turn: two cards drawn blind
+        await pilot.pause()
+        # Named to her on a screen of their own, the table behind it already public.
+        assert isinstance(app.screen, TurnOverScreen)
+        assert screen.table.view.observation.player is None and not hand_shown(screen)
+        await pilot.press("enter")
         await pilot.pause()
         assert isinstance(app.screen, CurtainScreen)
         assert app.screen.player_name == "Bob"

@@ -20,7 +20,15 @@ from karavan_tui.modals.choice import ChoiceScreen
 from karavan_tui.modals.curtain import CurtainScreen
 from tests.staging import set_state
 
-from .helpers import game_screen, press_to, running, seeded_match, settle, start_with
+from .helpers import (
+    game_screen,
+    press_to,
+    read_turn_over,
+    running,
+    seeded_match,
+    settle,
+    start_with,
+)
 
 # Per game: decisions played before the check, chosen so that pickers have something to offer.
 POSITIONS = {"karakum": 24, "karawane": 9, "karakorum": 14, "jaipur": 12}
@@ -150,6 +158,7 @@ async def test_a_hot_seat_game_through_the_curtain_shows_nobody_a_hidden_card(
                 if isinstance(app.screen, ChoiceScreen):  # a picker the decision needs
                     await pilot.press("enter")
                     await settle(pilot, app)
+            await read_turn_over(pilot, app)  # a card drawn blind: named to its drawer alone
 
 
 async def test_karakorum_move_list_never_names_the_face_down_card(tmp_path):

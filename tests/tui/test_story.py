@@ -39,7 +39,8 @@ async def test_after_a_bots_move_its_changes_are_marked_and_told(tmp_path):
         await pilot.press("u")
         await settle(pilot, app)
         assert not any(card.has_class("-changed") for card in market.cards)
-        assert str(screen.query_one("#banner").render()) == "You took back 2 decisions."
+        taken = "You took back your last decision and the decision after it."
+        assert str(screen.query_one("#banner").render()) == taken
 
 
 def karakum_left_side_join():

@@ -8,7 +8,7 @@ from karavan_core.match import Match, Seat
 from karavan_core.registry import get_game
 from karavan_core.saves import save_match
 from karavan_tui.modals.choice import ChoiceScreen
-from karavan_tui.modals.curtain import CurtainScreen
+from karavan_tui.modals.curtain import CurtainScreen, TurnOverScreen
 from karavan_tui.modals.save_as import SaveAsScreen
 from karavan_tui.modals.saves import SavesScreen
 from karavan_tui.screens.table import TableScreen
@@ -46,6 +46,10 @@ async def test_markup_in_names_is_shown_literally_at_the_table_curtain_and_move_
         await settle(pilot, app)
         await pilot.press("enter")
         await settle(pilot, app)
+        if isinstance(app.screen, TurnOverScreen):  # two cards drawn blind: named to her
+            assert "[/], your turn is over" in visible_characters(app)
+            await pilot.press("enter")
+            await settle(pilot, app)
         assert isinstance(app.screen, CurtainScreen)
         assert "Pass to [bold red]x[/]" in visible_characters(app)
 

@@ -2,6 +2,8 @@
 
 While it is down it tells, in the public log's words, what happened since the
 next player last decided: what they would have seen over the table, and no more.
+Its other side, :class:`TurnOverScreen`, comes first where the player whose turn
+has just ended must still be told what only they saw happen in it.
 """
 
 from __future__ import annotations
@@ -126,3 +128,50 @@ class CurtainScreen(Screen[bool | None]):
     def action_take_back(self) -> None:
         """Take back the last player's decision; the table behind stays hidden."""
         self.dismiss(True)
+
+
+class TurnOverScreen(Screen[None]):
+    """Hot-seat: "NAME, your turn is over", with what only that player saw happen in it.
+
+    Shown to the player who has just played, before the curtain for the next one (or
+    the bots' moves) and never after it: a card drawn blind at the end of a turn
+    would otherwise be named to nobody, as the log must not name it.  An opaque
+    screen like the curtain (the table behind it shows nothing private any more);
+    Enter, or a click, closes it.
+    """
+
+    BINDINGS = [Binding("enter", "done", "Done", key_display="Enter")]
+    DEFAULT_CSS = """
+    TurnOverScreen { align: center middle; background: $background; }
+    TurnOverScreen #turn-over { height: auto; }
+    TurnOverScreen #turn-over-name { text-style: bold; color: $accent; }
+    TurnOverScreen Label { width: 100%; text-align: center; margin: 1 0; }
+    TurnOverScreen #turn-over-note {
+        width: auto; max-width: 100%; height: auto; text-style: bold;
+        border: round $accent; border-title-color: $text-muted; padding: 0 2;
+    }
+    """
+
+    def __init__(self, name: str, note: str) -> None:
+        super().__init__()
+        self.player_name = name
+        self.note = note
+
+    def compose(self) -> ComposeResult:
+        """Whose turn is over, what only they may know of it, and how to go on."""
+        with Vertical(id="turn-over"):
+            yield Label(Content(f"{self.player_name}, your turn is over"), id="turn-over-name")
+            note = Static(Content(self.note), id="turn-over-note")
+            note.border_title = "Only for you"
+            with Center():
+                yield note
+            yield Label(Content(f"{self.player_name}, press Enter once you have read it."))
+        yield Footer()
+
+    def on_click(self) -> None:
+        """A click closes it too."""
+        self.dismiss(None)
+
+    def action_done(self) -> None:
+        """The player has read it."""
+        self.dismiss(None)

@@ -233,7 +233,7 @@ class RemoteTable(Driver):
             log_news_from=since + 1,
             status=status,
             news=log[since + 1 :],
-            quiet=printable(update.notice) if update.notice else "",
+            notice=printable(update.notice) if update.notice else "",
         )
 
     def status(self) -> Status | None:
@@ -300,7 +300,8 @@ class RemoteTable(Driver):
         if update.outcome is not None:
             if not self._over_shown:
                 self._over_shown = True
-                self.app.push_screen(RemoteOverScreen(self.seats, update, self.hosting))
+                label = self.game.chart_label or ""
+                self.app.push_screen(RemoteOverScreen(self.seats, update, self.hosting, label))
             return
         asked = update.takeback
         if asked is not None and self.viewer in asked.waiting and self._asked != update.number:

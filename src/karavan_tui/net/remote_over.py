@@ -24,11 +24,14 @@ class RemoteOverScreen(OverScreen[None]):
         Binding("b", "back", "Table", tooltip="Look at the table again"),
     ]
 
-    def __init__(self, seats: tuple[Seat, ...], update: Update, hosting: bool) -> None:
+    def __init__(
+        self, seats: tuple[Seat, ...], update: Update, hosting: bool, label: str = ""
+    ) -> None:
         super().__init__()
         self.seats = seats
         self.latest = update
         self.hosting = hosting
+        self.chart_label = label  # what the chart counts, where the game says so
 
     def compose(self) -> ComposeResult:
         """Winners, breakdown, chart."""
@@ -45,7 +48,8 @@ class RemoteOverScreen(OverScreen[None]):
         notes = "\n".join(printable(n) for n in outcome.result.notes)
         yield AppHeader()
         with VerticalScroll(id="over"):
-            yield from outcome_body(names, result, notes, outcome.series, ascii_mode)
+            series, rounds, label = outcome.series, outcome.rounds, self.chart_label
+            yield from outcome_body(names, result, notes, series, ascii_mode, rounds, label)
         with Center(id="over-foot"), Horizontal(id="over-buttons"):
             leave = "Close the table (t)" if self.hosting else "Title (t)"
             yield Button(leave, id="leave", variant="primary", compact=True)

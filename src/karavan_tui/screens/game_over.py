@@ -50,13 +50,17 @@ def outcome_body(
     notes: str,
     series: Sequence[Sequence[int]],
     ascii_mode: bool,
+    rounds: Sequence[int] = (),
+    label: str = "",
 ) -> ComposeResult:
-    """What every game-over screen shows: the winners, ``notes``, the breakdown and the chart."""
+    """What every game-over screen shows: the winners, ``notes``, the breakdown and the chart
+    of ``series`` (starting again from 0 after each of ``rounds``; ``label``: what it counts,
+    where the game says so)."""
     star = "*" if ascii_mode else "★"
     yield Static(Content(f"{star} {winners_sentence(names, result.winners)}!"), id="winners")
     yield Static(Content(notes), id="notes")
     yield Static(breakdown_table(names, result, star), id="breakdown")
-    spec = score_spec(names, series)
+    spec = score_spec(names, series, rounds=rounds, label=label)
     chart = GameChart(spec, id="chart")
     chart.ascii_mode = ascii_mode
     yield chart
@@ -132,7 +136,8 @@ class GameOverScreen(OverScreen[str]):
         notes += f" Seed {match.seed}.{self._hints_words()}"
         yield AppHeader()
         with VerticalScroll(id="over"):
-            yield from outcome_body(names, result, notes, match.score_series(), ascii_mode)
+            series, rounds, label = match.score_series(), match.round_ends(), self.chart_label
+            yield from outcome_body(names, result, notes, series, ascii_mode, rounds, label)
         with Center(id="over-foot"), Horizontal(id="over-buttons"):
             yield Button("Rematch (m)", id="rematch", variant="primary", compact=True)
             if match.humans:  # a game of bots alone has nobody to review
@@ -161,9 +166,14 @@ class GameOverScreen(OverScreen[str]):
             return
         names = [seat.name for seat in match.seats]
         slips = [d for d in review.decisions if d.verdict is not Verdict.GOOD]
-        spec = score_spec(names, match.score_series(), slips)
+        spec = score_spec(names, match.score_series(), slips, match.round_ends(), self.chart_label)
         ascii_mode = karavan_app(self).ascii_mode
         self.query_one(GameChart).show(spec, ascii_mode)
+
+    @property
+    def chart_label(self) -> str:
+        """What the chart counts, where the game says so."""
+        return self.match.game.chart_label or ""
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         """Leave by button."""

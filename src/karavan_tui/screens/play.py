@@ -28,16 +28,16 @@ from karavan_core.match import Match
 from karavan_core.referee import BotTurn, Referee, TakeBackRequest
 from karavan_core.saves import new_save_path, save_match
 from karavan_core.storage import SaveFile
-from karavan_core.text import plural, printable
+from karavan_core.text import printable
 from karavan_core.tournament import derive_seed
 from karavan_tui.context import karavan_app
 from karavan_tui.messages import BackToTitle, GameOver, ShowRules
 from karavan_tui.modals.confirm import ConfirmScreen
-from karavan_tui.modals.curtain import CurtainScreen
+from karavan_tui.modals.curtain import CurtainScreen, TurnOverScreen
 from karavan_tui.modals.full_log import FullLogScreen
 from karavan_tui.modals.save_as import SaveAsScreen
 from karavan_tui.screens.table import Driver, Frame, Status
-from karavan_tui.tables import View, flag_hint
+from karavan_tui.tables import TurnStep, View, flag_hint
 
 
 def hint_words(hint: Hint) -> str:
@@ -165,19 +165,17 @@ class LocalPlay(Driver):
             status=self.status(),
             news=log[since + 1 :],
             news_yours=self.viewer is not None,
-            quiet=self.taken_back_words(),
+            notice=self.taken_back_words(),
             hinted=hint.action if hint is not None else None,
         )
 
     def taken_back_words(self) -> str:
         """What the player at the keyboard is told of a take-back that was the last change
-        (the news line said "nothing new" where a decision had just gone); else ""."""
+        (the referee's words, the same at every table); else ""."""
         last = self.referee.last_change
         if self.viewer is None or last is None or last[0].kind != "undo":
             return ""
-        change = last[0]
-        mine = f"You took back {plural(change.decisions, 'decision')}."
-        return self.referee.notice(self.viewer) or (mine if change.seat == self.viewer else "")
+        return self.referee.notice(self.viewer) or ""
 
     def status(self) -> Status:
         """The hint or the game's prompt, a busy mark, the saved mark (or NOT SAVED)."""
@@ -228,6 +226,8 @@ class LocalPlay(Driver):
         turn = referee.bot_turn()
         if turn is not None:
             if len(self.humans) > 1:
+                if self.tell_turn_over():
+                    return
                 self.viewer = None  # hot-seat: while a bot moves, only the public table shows
             screen.redraw()
             if not screen.is_on_top() or self.table.pauses_play:
@@ -238,40 +238,84 @@ class LocalPlay(Driver):
             screen.refresh_bindings()  # the key that skips the pauses shows while bots move
             self.think(turn, karavan_app(screen).bot_delay)
             return
-        if self.viewer != seat and not match.game.private_views:
+        handed_over = self.viewer != seat and not match.game.private_views
+        if handed_over:
             self.viewer = seat  # nothing is private: the next player just takes the keyboard
         if self.viewer != seat:
-            self.viewer = None  # nothing private stays on screen under the curtain
-            screen.redraw()
-            # A toast about the last player's cards ("Mirage 2 can move…") must not outlive them.
-            screen.app.clear_notifications()
-
-            def lifted(take_back: bool | None) -> None:
-                if take_back:
-                    # Behind the curtain still: the table draws the next one (or asks
-                    # for consent) for whoever decides after the take-back.
-                    if not self.do_undo():
-                        self.advance()
-                    return
-                self.viewer = seat
-                screen.redraw()
-                self.table.on_turn()
-
-            # What happened since that player's last decision, in the public log's words.
-            since = match.last_move_of(seat)
-            news = match.log()[since + 1 :]
-            taker = self.at_keyboard()
-            may_take_back = taker is not None and referee.undo_refusal(taker) is None
-            curtain = CurtainScreen(
-                match.seats[seat].name,
-                news=news,
-                first=since + 1,
-                taker=match.seats[taker].name if taker is not None and may_take_back else None,
-            )
-            screen.app.push_screen(curtain, lifted)
+            if not self.tell_turn_over():
+                self.draw_curtain(seat)
             return
         screen.redraw()
+        if handed_over:
+            self.table.start_afresh()
         self.table.on_turn()
+
+    def draw_curtain(self, seat: int) -> None:
+        """Hot-seat: hide the table until ``seat``'s player takes the keyboard (Enter).
+
+        The curtain tells what happened since that player's last decision; its **u**
+        takes back the last human's decision without lifting it.
+        """
+        screen, match = self.screen, self.match
+        self.viewer = None  # nothing private stays on screen under the curtain
+        screen.redraw()
+        # A toast about the last player's cards ("Mirage 2 can move…") must not outlive them.
+        screen.app.clear_notifications()
+
+        def lifted(take_back: bool | None) -> None:
+            if take_back:
+                # Behind the curtain still: the table draws the next one (or asks
+                # for consent) for whoever decides after the take-back.
+                if not self.do_undo():
+                    self.advance()
+                return
+            self.viewer = seat
+            screen.redraw()
+            self.table.start_afresh()
+            self.table.on_turn()
+
+        # What happened since that player's last decision, in the public log's words.
+        since = match.last_move_of(seat)
+        news = match.log()[since + 1 :]
+        taker = self.at_keyboard()
+        may_take_back = taker is not None and self.referee.undo_refusal(taker) is None
+        curtain = CurtainScreen(
+            match.seats[seat].name,
+            news=news,
+            first=since + 1,
+            taker=match.seats[taker].name if taker is not None and may_take_back else None,
+        )
+        screen.app.push_screen(curtain, lifted)
+
+    def tell_turn_over(self) -> bool:
+        """Hot-seat, the table about to be hidden from the player who has just played: tell
+        them first what only they saw happen in their turn, if anything (a card drawn
+        blind); say whether they are being told (play goes on once they have read it)."""
+        seat = self.viewer
+        last = self.referee.last_change
+        if seat is None or last is None or last[0].kind != "play" or last[0].seat != seat:
+            return False
+        note = self.table.turn_note(self.turn_steps(seat))
+        if not note:
+            return False
+        self.viewer = None
+        self.screen.redraw()
+        self.screen.app.clear_notifications()  # the note says it all, to that player alone
+        name = self.match.seats[seat].name
+        self.screen.app.push_screen(TurnOverScreen(name, note), lambda _: self.advance())
+        return True
+
+    def turn_steps(self, seat: int) -> list[TurnStep]:
+        """``seat``'s decisions since the last of another seat's, each with its own views
+        before and after it (what it saw of its turn)."""
+        match = self.match
+        first = len(match.history)
+        while first > 0 and match.actor(first - 1) == seat:
+            first -= 1
+        return [
+            (match.view(seat, i), match.history[i], match.view(seat, i + 1))
+            for i in range(first, len(match.history))
+        ]
 
     def _my_turn(self) -> bool:
         """Whether the player at the keyboard must decide now; say why not otherwise."""
@@ -466,7 +510,18 @@ class LocalPlay(Driver):
     def at_keyboard(self) -> int | None:
         """The human at the keyboard: the viewer, else (bots moving behind the public view,
         or the game over) the human who decided last, who has not passed the keyboard on."""
-        return self.viewer if self.viewer is not None else self.match.last_human()
+        return self.viewer if self.viewer is not None else self.referee.sharing_taker()
+
+    def taker(self) -> int | None:
+        """Whose last gesture the keyboard's undo takes back: the human at the keyboard.
+
+        In hot-seat play without a curtain (Karakorum) nobody takes the keyboard over:
+        the player who just moved keeps their take-back until the next human decides,
+        as the referee says (:meth:`Referee.sharing_taker`).
+        """
+        if len(self.humans) > 1 and not self.game.private_views:
+            return self.referee.sharing_taker()
+        return self.at_keyboard()
 
     def do_undo(self) -> bool:
         """Take back your own last gesture and whatever followed it, as the referee allows;
@@ -474,7 +529,7 @@ class LocalPlay(Driver):
 
         Where it needs the other players' consent, they are asked in turn.
         """
-        seat = self.at_keyboard()
+        seat = self.taker()
         reason = "Nobody has decided yet." if seat is None else self.referee.undo_refusal(seat)
         if reason is not None:
             self.notify(reason, title="Cannot undo", severity="warning")

@@ -91,6 +91,9 @@ class View:
     playing: bool = True
 
 
+# One decision of a player with their own views before and after it.
+TurnStep = tuple[Observation, Action, Observation]
+
 HINT_FLAG = "  (hint)"  # after the hinted decision's words, wherever decisions are listed
 
 
@@ -308,6 +311,24 @@ class TableView(Vertical, Generic[O]):
 
     def on_turn(self) -> None:
         """The player at the keyboard must decide now: open a picker if the step needs one."""
+
+    def start_afresh(self) -> None:
+        """Another player has taken the keyboard: each row's cursor goes back to its first
+        card that can be acted on and the keys to the first zone, as when the table opened,
+        so that Enter never acts on a card the last player pointed at."""
+        for row in self.query(CardRow):
+            row.restart()
+        if self.FIRST_FOCUS:
+            self.query_one(self.FIRST_FOCUS).focus()
+
+    def turn_note(self, steps: Sequence[TurnStep]) -> str:
+        """What only the player whose turn has just ended saw happen in it, in words ("" if
+        nothing): in hot-seat play they are told before the table is hidden from them.
+
+        ``steps`` are their decisions of that turn, each with their own views before and
+        after it.
+        """
+        return ""
 
     # -- hints ------------------------------------------------------------------------
     def hint_places(self, action: Action) -> list[Spot]:

@@ -188,6 +188,12 @@ class CardRow(Horizontal, can_focus=True):
             if there:
                 self.cursor = min(there, key=lambda i: (abs(i - self.cursor), i))
 
+    def restart(self) -> None:
+        """The cursor back to the row's first card that can be acted on (where a new
+        player at the keyboard starts, not where the last one left it)."""
+        faces = [card.face if card.display else None for card in self.cards]
+        self.cursor = nearest_open(faces, 0)
+
     def point_at(self, index: int) -> None:
         """Put the cursor on card ``index`` (or the nearest shown one if it is hidden)."""
         self.cursor = index if self.cards[index].display else self._nearest_shown(index)

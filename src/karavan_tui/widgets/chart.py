@@ -70,6 +70,10 @@ class ChartSpec:
     x_label: str
     marks: tuple[Mark, ...] = ()
     cursor: int | None = None
+    # The decisions after which the lines start again from 0 (a new round): each
+    # round's stretch of a line is drawn apart from the next.
+    rounds: tuple[int, ...] = ()
+    y_label: str = ""  # what the values count, where the key's names do not say it
 
 
 def line(row: int, name: str, points: tuple[tuple[int, float], ...]) -> Line:
@@ -94,11 +98,15 @@ def score_spec(
     names: Sequence[str],
     series: Sequence[Sequence[int]],
     judged: Sequence[ReviewedDecision] = (),
+    rounds: Sequence[int] = (),
+    label: str = "",
 ) -> ChartSpec:
     """Each player's score after every decision (the deal is point 0), on one scale.
 
     A review of the game, if there is one, marks each inaccuracy, mistake and blunder
-    among ``judged`` on its player's line, at the score after it.
+    among ``judged`` on its player's line, at the score after it.  After each of
+    ``rounds`` the scores start again from 0 (Jaipur's rounds); ``label`` says what
+    they count, if the game says so.
     """
     top = max(1, max((max(values) for values in series if values), default=1))
     last = max(1, max((len(values) for values in series), default=1) - 1)
@@ -112,7 +120,23 @@ def score_spec(
         for d in judged
         if d.verdict in MARKERS and d.index + 1 < len(series[d.seat])
     )
-    return ChartSpec(lines, last, float(top), ticks, "decision", marks)
+    x_label = "decision (each round from 0)" if rounds else "decision"
+    return ChartSpec(
+        lines, last, float(top), ticks, x_label, marks, rounds=tuple(rounds), y_label=label
+    )
+
+
+def stretches(
+    points: Sequence[tuple[int, float]], rounds: Sequence[int]
+) -> list[list[tuple[int, float]]]:
+    """A line's points in stretches: after each decision of ``rounds`` (where that round
+    ended, at its final score) the next stretch starts again from 0 at the same decision."""
+    pieces: list[list[tuple[int, float]]] = [[]]
+    for x, y in points:
+        pieces[-1].append((x, y))
+        if x in rounds:
+            pieces.append([(x, 0.0)])
+    return [piece for piece in pieces if len(piece) > 1 or piece is pieces[0]]
 
 
 def chance_spec(
@@ -192,9 +216,9 @@ class GameChart(PlotextPlot):
         plt = self.plt
         plt.clear_figure()
         for line in spec.lines:
-            if line.points:
-                xs = [x for x, _ in line.points]
-                ys = [y for _, y in line.points]
+            for piece in stretches(line.points, spec.rounds) if line.points else ():
+                xs = [x for x, _ in piece]
+                ys = [y for _, y in piece]
                 plt.plot(xs, ys, marker=line.point, color=line.colour)
         for verdict, marker in MARKERS.items():
             marks = [m for m in spec.marks if m.verdict is verdict]
@@ -209,6 +233,8 @@ class GameChart(PlotextPlot):
         plt.ylim(0, spec.top)
         plt.yticks([v for v, _ in spec.y_ticks], [w for _, w in spec.y_ticks])
         plt.xlabel(spec.x_label)
+        if spec.y_label:
+            plt.ylabel(spec.y_label)
         rendered = super().render()
         assert isinstance(rendered, Text)
         if self.ascii_mode:

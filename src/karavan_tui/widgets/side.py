@@ -115,8 +115,8 @@ class News:
 
     ``yours``: someone is at the keyboard; ``weights`` say how telling each decision
     is (higher: more; all alike if not given); ``opening``: nobody has decided
-    anything yet in this game; ``quiet``: what to say instead of "nothing new" when there
-    are no lines (a take-back).
+    anything yet in this game; ``notice``: what became of a decision taken back, said in
+    the lines' place (the table went back: what was news before that is news no more).
     """
 
     lines: tuple[str, ...]
@@ -125,7 +125,7 @@ class News:
     glyphs: Glyphs
     weights: tuple[int, ...] = ()
     opening: bool = False
-    quiet: str = ""
+    notice: str = ""
 
 
 class NewsBanner(Static):
@@ -150,14 +150,14 @@ class NewsBanner(Static):
         g: Glyphs,
         weights: Sequence[int] = (),
         opening: bool = False,
-        quiet: str = "",
+        notice: str = "",
     ) -> None:
         """Tell ``news`` (log lines) by players ``names``; ``yours``: someone is at the keyboard.
 
         ``opening``: no decision has been made yet, so there is no "last move" to speak of;
-        ``quiet``, where given, is said when there is no news (a decision taken back).
+        ``notice``, where given, is said instead of the news (a decision taken back).
         """
-        self.news = News(tuple(news), tuple(names), yours, g, tuple(weights), opening, quiet)
+        self.news = News(tuple(news), tuple(names), yours, g, tuple(weights), opening, notice)
 
     def render(self) -> Text:
         """The news, fitted to the width of the line."""
@@ -169,11 +169,11 @@ class NewsBanner(Static):
 def news_text(news: News, room: int) -> Text:
     """The news line's words for ``room`` cells: the most telling decisions that fit."""
     g = news.glyphs
+    if news.notice and news.yours:
+        return Text(cut(g.words(news.notice), room, g.ellipsis), style="bold")
     if not news.lines:
         if not news.yours:
             quiet = ""
-        elif news.quiet:
-            quiet = g.words(news.quiet)
         elif news.opening:
             quiet = "A new game: nothing has been played yet."
         else:

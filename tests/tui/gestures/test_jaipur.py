@@ -185,17 +185,17 @@ def test_hint_spots_name_the_cards_a_decision_takes_or_gives():
     ]
 
 
-def test_one_count_offered_sells_at_once_unless_the_sale_ends_the_round():
+def test_one_count_offered_still_asks_so_that_a_stray_enter_sells_nothing():
     def single(o, moves, p):
         return any(len(counts(moves, good)) == 1 for good in GOODS)
 
     _, obs, legal, places = find(single)
     good = next(good for good in GOODS if len(counts(legal, good)) == 1)
     (count,) = counts(legal, good)
-    sold = gestures.choose(HAND_ROW, good.index, False, obs, legal, places)
-    assert sold == Play((Sell(good, count),))
+    asked = gestures.choose(HAND_ROW, good.index, False, obs, legal, places)
+    assert asked == Ask(f"Sell {gestures.noun(good)}?", (Sell(good, count),))
     # Two other goods out of tokens, this one's last tokens taken by the sale: the round
-    # would end, so the picker asks first.
+    # would end, and the picker's words say so.
     others = [other for other in GOODS if other is not good][:2]
     piles = tuple(
         () if other in others else pile[:count] if other is good else pile

@@ -364,6 +364,7 @@ class Jaipur(Game[JaipurState, JaipurObservation, Action]):
     max_players = C.PLAYERS
     action_types = ACTION_TYPES
     score_label = "Seals"
+    chart_label = "rupees"
 
     # -- setup --------------------------------------------------------------------
     def deal(self, players: tuple[str, ...], rng: Rng, options: Mapping[str, Any]) -> JaipurState:
@@ -611,6 +612,21 @@ class Jaipur(Game[JaipurState, JaipurObservation, Action]):
             )
             for seat in range(len(state.players))
         )
+
+    def chart_scores(self, state: JaipurState) -> tuple[int, ...]:
+        """The rupees of the round in play: the goods and bonus tokens won in it so far, or,
+        where a round has just ended, its total (the camel token too)."""
+        if self.ends_round(state):
+            return tuple(score.total for score in state.rounds[-1].scores)
+        return tuple(
+            sum(map(sum, goods)) + sum(map(sum, bonus))
+            for goods, bonus in zip(state.goods_won, state.bonus_won, strict=True)
+        )
+
+    def ends_round(self, state: JaipurState) -> bool:
+        """Whether ``state`` follows the end of a round: the next one dealt, nothing played
+        in it yet, or the match over."""
+        return bool(state.rounds) and (state.over or state.turn == 0)
 
     def result(self, state: JaipurState) -> Result:
         """Seals as scores; the breakdown per round; notes on every seal.

@@ -4,40 +4,52 @@ A large card (widgets/cards.py: shown once the table's stylesheet gives the card
 the rows for it) keeps the compact face's two lines on top, so that the letters
 and symbols stay the same in every size, and adds what the card is worth: a
 good's token values still on its pile, the herd's camel token, the exchange's
-rule.  Each line fits 14 cells, the content of a large card.  Plain functions
-of public facts (the piles are on the table for both players to see).
+rule.  Each line fits 14 cells, the content of a large card: nothing wraps.  Plain
+functions of public facts (the piles are on the table for both players to see).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from itertools import groupby
+
+from rich.cells import cell_len
 
 from karavan_core.games.jaipur.components import CAMEL_TOKEN, MIN_EXCHANGE, Card
+from karavan_tui.glyphs import ASCII, Glyphs
+from karavan_tui.words import cut
 
 WIDEST = 14  # cells in a line of a large card (its content, inside the border)
-LINE_TOKENS = 7  # the values a line of a large card holds: seven one-digit values in 13 cells
-TOKEN_LINES = 2  # the lines a card gives the values; more are said with an ellipsis
+RUN = 3  # equal values in a row from which a pile too long for its line counts them
 
 
-def token_values(pile: Sequence[int], ellipsis: str) -> str:
-    """The values on a goods pile, top first, seven a line: "7 7 5 5 5", "none left".
+def times(g: Glyphs) -> str:
+    """The multiplication sign of the symbol set."""
+    return "x" if g == ASCII else "×"
 
-    The longest pile (leather's nine) takes two lines; a longer one would end in
-    ``ellipsis``.
+
+def token_values(pile: Sequence[int], g: Glyphs) -> str:
+    """The values on a goods pile, top first, on one line: "7 7 5 5 5", "none left".
+
+    Where they are too many for the line (leather's nine), a run of equal values is
+    counted instead ("4 3 2 1×6"), as the token chips count a pile; should even that
+    not fit, the line ends in an ellipsis.
     """
     if not pile:
         return "none left"
-    shown = LINE_TOKENS * TOKEN_LINES
-    lines = [
-        " ".join(map(str, pile[start : start + LINE_TOKENS]))
-        for start in range(0, min(len(pile), shown), LINE_TOKENS)
-    ]
-    return "\n".join(lines) + (ellipsis if len(pile) > shown else "")
+    plain = " ".join(map(str, pile))
+    if cell_len(plain) <= WIDEST:
+        return plain
+    runs = [(value, len(list(same))) for value, same in groupby(pile)]
+    counted = " ".join(
+        f"{value}{times(g)}{n}" if n >= RUN else " ".join([str(value)] * n) for value, n in runs
+    )
+    return cut(counted, WIDEST, g.ellipsis)
 
 
-def good_card(face: str, good: Card, piles: Sequence[Sequence[int]], ellipsis: str) -> str:
+def good_card(face: str, good: Card, piles: Sequence[Sequence[int]], g: Glyphs) -> str:
     """A good in full: its compact ``face``, then the tokens a sale of it would take."""
-    return f"{face}\n\ntokens left\n{token_values(piles[good.index], ellipsis)}"
+    return f"{face}\n\ntokens left\n{token_values(piles[good.index], g)}"
 
 
 def camel_card(face: str, camels: int) -> str:

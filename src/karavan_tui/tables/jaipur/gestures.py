@@ -15,7 +15,7 @@ from attrs import field, frozen
 
 from karavan_core.engine import Action
 from karavan_core.games.jaipur.components import GOODS, MARKET_SIZE, NOUNS, Card
-from karavan_core.games.jaipur.rules import describe_cards, sale_ends_round
+from karavan_core.games.jaipur.rules import describe_cards
 from karavan_core.games.jaipur.state import (
     Exchange,
     JaipurObservation,
@@ -137,15 +137,14 @@ def choose(
 def sell(good: Card, obs: JaipurObservation, legal: Collection[Action]) -> Outcome:
     """Sell ``good``: how many, among the sales offered; none offered, the engine says why.
 
-    With one count offered there is nothing to pick, and the sale is made at
-    once, unless it ends the round: the picker then asks first, its words
-    saying so.
+    A sale is never made by Enter on the card alone: the picker asks first, even
+    where one count is offered (its words say what the sale takes, and whether it
+    ends the round), so that a stray Enter sells nothing.
     """
     sales = tuple(a for a in legal if isinstance(a, Sell) and a.good is good)
-    if len(sales) == 1 and not sale_ends_round(obs, sales[0]):
-        return play(sales[0])
     if sales:
-        return Ask(f"Sell {noun(good)}: how many?", sales)
+        title = f"Sell {noun(good)}: how many?" if len(sales) > 1 else f"Sell {noun(good)}?"
+        return Ask(title, sales)
     held = obs.hand[good.index] if obs.hand else 0
     return play(Sell(good, max(1, held)))  # refused: too few, none held, not your turn
 

@@ -33,6 +33,7 @@ from karavan_core.games.jaipur.components import (
 from karavan_core.games.jaipur.state import Exchange, JaipurObservation, Sell, TakeCamels, TakeGood
 from karavan_tui.glyphs import ASCII, Glyphs
 from karavan_tui.tables.jaipur import faces
+from karavan_tui.tables.jaipur.faces import times
 from karavan_tui.tables.jaipur.gestures import noun
 from karavan_tui.tables.jaipur.layout import arrivals, new_places
 from karavan_tui.widgets.cards import CardFace, CardRow
@@ -51,11 +52,6 @@ COLOURS: dict[Card, str] = {
 }
 TICK = "+"  # marks a market card to take in an exchange
 CARD_CELLS = 7  # a card's width where the hand's cards stand side by side (jaipur.tcss)
-
-
-def times(g: Glyphs) -> str:
-    """The multiplication sign of the symbol set."""
-    return "x" if g == ASCII else "×"
 
 
 def swap(g: Glyphs) -> str:
@@ -136,7 +132,7 @@ class MarketZone(CardRow):
             if card is Card.CAMEL:
                 large = faces.camel_card(text, obs.market[card.index])
             else:
-                large = faces.good_card(text, card, obs.goods_piles, g.ellipsis)
+                large = faces.good_card(text, card, obs.goods_piles, g)
             shown.append(CardFace(text, classes, tip if playing else None, card.value, new, large))
         shown += [CardFace("\n", "-empty")] * (MARKET_SIZE - len(data.places))
         can_swap = any(isinstance(action, Exchange) for action in legal)
@@ -287,7 +283,7 @@ class HandZone(HiddenHand):
             )
 
         shown = []
-        piles, ellipsis = data.obs.goods_piles, data.g.ellipsis
+        piles = data.obs.goods_piles
         for good, count in zip(GOODS, hand, strict=True):
             classes = f"-{good.value}"
             if not count:
@@ -300,7 +296,7 @@ class HandZone(HiddenHand):
             if given:
                 classes += " -marked"
             face = f"{LETTERS[good]} {times(data.g)}{count}\n{second}"
-            large = faces.good_card(face, good, piles, ellipsis)
+            large = faces.good_card(face, good, piles, data.g)
             tip_shown = tip if data.playing else None
             shown.append(CardFace(face, classes, tip_shown, key=good.value, large=large))
         return shown

@@ -221,11 +221,17 @@ def drawn_blind(before: KarakumObservation, after: KarakumObservation) -> int | 
     their hand, and is told: one card more in one resource, the deck one card
     smaller and the face-up row as it was.  ``None`` for anything else.
     """
+    if after.row != before.row or after.resource_deck_size != before.resource_deck_size - 1:
+        return None
+    return one_more(before, after)
+
+
+def one_more(before: KarakumObservation, after: KarakumObservation) -> int | None:
+    """The resource of which the player's hand holds one card more in ``after``, if that
+    is all that changed in it between two of their own views; else ``None``."""
     if after.player is None or before.player != after.player or after.hand is None:
         return None
-    if before.hand is None or after.row != before.row:
-        return None
-    if after.resource_deck_size != before.resource_deck_size - 1:
+    if before.hand is None:
         return None
     grown = [
         i for i, (old, new) in enumerate(zip(before.hand, after.hand, strict=True)) if new != old
@@ -233,3 +239,21 @@ def drawn_blind(before: KarakumObservation, after: KarakumObservation) -> int | 
     if len(grown) != 1 or after.hand[grown[0]] != before.hand[grown[0]] + 1:
         return None
     return grown[0]
+
+
+# One decision of the player with their own views before and after it.
+KarakumTurnStep = tuple[KarakumObservation, Action, KarakumObservation]
+
+
+def drawn_in_turn(steps: Sequence[KarakumTurnStep]) -> str:
+    """What the player drew blind in a turn, as the note says it ("" if nothing).
+
+    ``steps`` are their decisions of the turn, each with their own views before and
+    after it: the decision says which cards came from the deck.
+    """
+    drawn = [
+        card
+        for before, action, after in steps
+        if isinstance(action, DrawCard) and (card := one_more(before, after)) is not None
+    ]
+    return drawn_words(drawn) if drawn else ""

@@ -7,15 +7,16 @@ accepts or refuses.
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Sequence
+from typing import Any, cast
 
 from textual.binding import Binding
 
 from karavan_core.engine import Action
 from karavan_core.games.karakum.state import Buy, KarakumObservation, Step, TakeCard
-from karavan_tui.tables.base import CLEAR_MARKS, TableView, View, table_stylesheet
+from karavan_tui.tables.base import CLEAR_MARKS, TableView, TurnStep, View, table_stylesheet
 from karavan_tui.tables.karakum import gestures
-from karavan_tui.tables.karakum.gestures import Payment
+from karavan_tui.tables.karakum.gestures import KarakumTurnStep, Payment
 from karavan_tui.tables.karakum.zones import (
     CaravansZone,
     HandData,
@@ -156,6 +157,10 @@ class KarakumTable(TableView[KarakumObservation]):
             self.paying = gestures.hinted(self.paying, action)
             self.show(self.view)
         super().mark_hint(action, point=point)
+
+    def turn_note(self, steps: Sequence[TurnStep]) -> str:
+        """The cards the player drew blind in the turn just ended (the log does not name them)."""
+        return gestures.drawn_in_turn(cast(Sequence[KarakumTurnStep], steps))
 
     def on_turn(self) -> None:
         """Open the picker a step needs (payment, which camel joins, a forced pass)."""
