@@ -95,6 +95,11 @@ async def _play_tables(
     latencies: list[float] = []
     decisions = 0
     stop_at = time.monotonic() + seconds
+    players: list[BotPlayer] = []
+
+    def stop() -> None:  # the time is up: every seat leaves, whoever is to move
+        for player in players:
+            player.closed("the benchmark's time is up")
 
     async def seat(table: int, name: str, seed: int) -> None:
         nonlocal decisions
@@ -109,13 +114,13 @@ async def _play_tables(
                 del sent[(table, update.number)]
 
         player = BotPlayer(client, "greedy", seed=seed, out=lambda _: None, on_update=updated)
+        players.append(player)
         decide = client.decide
 
         async def paced(*actions):  # think, then decide, noting when
             nonlocal decisions
             await asyncio.sleep(think * rng.uniform(0.5, 1.5))
             if time.monotonic() > stop_at:
-                await client.close()
                 return False
             assert client.update is not None
             sent[(table, client.update.number + 1)] = (time.monotonic(), name)
@@ -130,6 +135,7 @@ async def _play_tables(
         for table, index in tables
         for side, name in enumerate((f"A{index}", f"B{index}"))
     ]
+    asyncio.get_running_loop().call_later(seconds, stop)
     await asyncio.gather(*tasks, return_exceptions=True)
     out.put((latencies, decisions))
 
