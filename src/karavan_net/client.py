@@ -28,6 +28,7 @@ from karavan_net import protocol as wire
 from karavan_net.protocol import (
     HEARTBEAT,
     MAX_HOST_FRAME,
+    MINOR,
     PROTOCOL,
     ProtocolError,
     decode_host,
@@ -37,6 +38,8 @@ from karavan_net.protocol import (
 from karavan_net.seats import remember, remembered
 
 RETRY_DELAYS = (0.1, 0.25, 0.5, 1.0, 2.0, 3.0)
+JOIN_DELAYS = (0.05, 0.2, 0.5, 1.0)
+"""Pauses before joining again when a connection was dropped before the host answered."""
 CONNECT_SECONDS = 10.0
 
 
@@ -45,7 +48,15 @@ class JoinRefused(Exception):
 
 
 class HostUnreachable(Exception):
-    """No table answers at the address; ``str()`` says why."""
+    """No table answers at the address; ``str()`` says why.
+
+    ``dropped``: something took the connection and closed it before any answer
+    (a host whose door was crowded, say): worth another try.
+    """
+
+    def __init__(self, reason: str, *, dropped: bool = False) -> None:
+        super().__init__(reason)
+        self.dropped = dropped
 
 
 class Listener(Protocol):
@@ -64,6 +75,13 @@ class Listener(Protocol):
         """The table is gone for good (ended, refused us, or lost for too long)."""
 
 
+def _refusal(reason: str) -> str:
+    """A host's refusal of our Hello, in words (an older host cannot read this Karavan's)."""
+    if reason.startswith("That Hello message does not fit the protocol"):
+        return "the host runs an older Karavan: use the same version of Karavan as the host"
+    return printable(reason)
+
+
 class TableClient:
     """One seat's connection to a hosted table."""
 
@@ -78,8 +96,10 @@ class TableClient:
         heartbeat: float = HEARTBEAT,
         retry_for: float | None = None,
         memory: Path | None = None,
+        visitor: str | None = None,
     ) -> None:
         self.memory = memory  # the file of remembered seat secrets, if any
+        self.visitor = visitor  # who we are behind a shared web server, told to the host
         if secret is None:
             secret = remembered(memory, host, port, code, name)
         self.host = host
@@ -146,16 +166,21 @@ class TableClient:
                 timeout=aiohttp.ClientWSTimeout(ws_receive=None, ws_close=5.0),
                 autoping=True,
             )
-        except (aiohttp.ClientError, OSError, TimeoutError):
-            raise self._nobody() from None
+        except aiohttp.WSServerHandshakeError:
+            raise self._nobody() from None  # an answer, and not a table's
+        except (aiohttp.ClientConnectorError, TimeoutError):
+            raise self._nobody() from None  # nothing listens there
+        except (aiohttp.ClientError, OSError):
+            raise self._nobody(dropped=True) from None
         self._ws = ws
         try:
-            await ws.send_str(
-                encode(wire.Hello(PROTOCOL, self.code, self.name, self.secret, __version__))
+            hello = wire.Hello(
+                PROTOCOL, self.code, self.name, self.secret, __version__, MINOR, self.visitor
             )
+            await ws.send_str(encode(hello))
             welcome = await self._expect(greeted=False)
             if isinstance(welcome, wire.Refused):
-                raise JoinRefused(printable(welcome.reason))
+                raise JoinRefused(_refusal(welcome.reason))
             if not isinstance(welcome, wire.Welcome):
                 raise self._nobody()
             if welcome.game not in game_names():
@@ -179,14 +204,14 @@ class TableClient:
             raise
         self.connected = True
 
-    def _nobody(self) -> HostUnreachable:
+    def _nobody(self, *, dropped: bool = False) -> HostUnreachable:
         """The one answer for every address where no Karavan table answers.
 
         Nothing listening, a web server, another program's WebSocket: all get
         the same words, so the join screen of a shared Karavan (``karavan
         web``) cannot be used to learn which ports of its machine are open.
         """
-        return HostUnreachable(f"no Karavan table answers at {self.address}")
+        return HostUnreachable(f"no Karavan table answers at {self.address}", dropped=dropped)
 
     async def _expect(self, *, greeted: bool) -> wire.HostMessage:
         """The host's next message.
@@ -211,13 +236,23 @@ class TableClient:
                     f"the host sent what this Karavan cannot read ({error})"
                 ) from None
         if not greeted:
-            raise self._nobody()
+            raise self._nobody(dropped=True)
         raise HostUnreachable(f"the table at {self.address} closed the connection")
 
     async def join(self) -> wire.Welcome:
-        """Connect and take our seat; :class:`JoinRefused` or :class:`HostUnreachable` if not."""
+        """Connect and take our seat; :class:`JoinRefused` or :class:`HostUnreachable` if not.
+
+        A connection dropped before the host answered is tried again a few times.
+        """
         try:
-            await self._connect()
+            for delay in (*JOIN_DELAYS, None):
+                try:
+                    await self._connect()
+                    break
+                except HostUnreachable as error:
+                    if not error.dropped or delay is None:
+                        raise
+                await asyncio.sleep(delay)
         except BaseException:
             await self.close()
             raise

@@ -241,11 +241,6 @@ class Host:
         self.kick_bots()
         return True
 
-    def returning(self, hello: Hello) -> bool:
-        """Whether ``hello`` takes back a seat taken before: it holds that seat's secret."""
-        seat = seat_named(self.match.seats, hello.name)
-        return seat is not None and self.file.holds(seat, hello.secret)
-
     def _join_refusal(self, hello: Hello) -> str | None:
         if hello.protocol != PROTOCOL:
             return (

@@ -20,11 +20,14 @@ legal decisions with their previews, the public log and the public scores.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
+from contextvars import ContextVar
 from functools import cache
 from typing import Any, NewType, Union
 
 import cattrs
 from attrs import field, frozen
+from cattrs.gen import make_dict_unstructure_fn
 from cattrs.preconf.json import make_converter
 from cattrs.strategies import configure_tagged_union
 
@@ -38,6 +41,13 @@ PROTOCOL = 3
 
 Version 2 carries the engine's own :class:`~karavan_core.match.Outcome` at the end;
 version 3 tells each seat of a take-back in words (:attr:`Update.notice`).
+"""
+MINOR = 1
+"""The revision of protocol 3 this Karavan speaks; a client names it in its Hello.
+
+Revision 1 adds messages and fields (each marked "since revision 1"): a host
+sends them only to a client that named revision 1 or later, and writes to an
+older client in the shapes it knows, so a Karavan of revision 0 keeps playing.
 """
 
 DEFAULT_PORT = 7654
@@ -62,7 +72,10 @@ class Hello:
     """A client's first message: which table (``code``) and which seat (``name``).
 
     ``secret`` is the seat's secret from an earlier :class:`Welcome`, to take
-    the seat back after a dropped connection.
+    the seat back after a dropped connection.  ``minor`` is the client's
+    revision of the protocol, and ``visitor`` who the player is behind a
+    shared web server (``karavan web``), so that the host's limits count
+    each visitor apart (both since revision 1).
     """
 
     protocol: int
@@ -70,6 +83,8 @@ class Hello:
     name: str
     secret: str | None = None
     program: str = ""
+    minor: int = 0
+    visitor: str | None = None
 
 
 @frozen
@@ -204,6 +219,14 @@ _CLIENT_TYPES = (Hello, Decide, Undo, Redo, Answer)
 _HOST_TYPES = (Welcome, Refused, Declined, Update)
 
 
+SINCE: dict[type, dict[str, int]] = {
+    Hello: {"minor": 1, "visitor": 1},
+}
+"""The fields each revision added, by message: a host leaves them out for older clients."""
+
+_reader: ContextVar[int] = ContextVar("reader", default=MINOR)  # who a frame is written for
+
+
 class ProtocolError(ValueError):
     """A frame that is not a message of the protocol; ``str()`` says why, as a sentence."""
 
@@ -224,6 +247,9 @@ def _converter(side: str) -> cattrs.Converter:
         conv.register_structure_hook(kind, _strict(kind))
     conv.register_structure_hook(Json, lambda value, _: value)
     conv.register_unstructure_hook(Json, lambda value: value)
+    for message, added in SINCE.items():
+        written = _for_reader(make_dict_unstructure_fn(message, conv), added)
+        conv.register_unstructure_hook(message, written)
     types = _CLIENT_TYPES if side == "client" else _HOST_TYPES
     configure_tagged_union(
         Union[types],  # noqa: UP007 - a runtime union of classes
@@ -234,11 +260,31 @@ def _converter(side: str) -> cattrs.Converter:
     return conv
 
 
-def encode(message: ClientMessage | HostMessage) -> str:
-    """``message`` as one JSON text frame."""
+def _for_reader(
+    unstructure: Callable[[Any], dict[str, Any]], added: dict[str, int]
+) -> Callable[[Any], dict[str, Any]]:
+    """``unstructure`` leaving out the fields its reader's revision does not know."""
+
+    def written(message: Any) -> dict[str, Any]:
+        data = unstructure(message)
+        reader = _reader.get()
+        for name, since in added.items():
+            if since > reader:
+                data.pop(name, None)
+        return data
+
+    return written
+
+
+def encode(message: ClientMessage | HostMessage, minor: int = MINOR) -> str:
+    """``message`` as one JSON text frame, for a reader of protocol revision ``minor``."""
     side = "client" if isinstance(message, _CLIENT_TYPES) else "host"
     union = Union[_CLIENT_TYPES] if side == "client" else Union[_HOST_TYPES]  # noqa: UP007
-    data = _converter(side).unstructure(message, union)
+    token = _reader.set(minor)
+    try:
+        data = _converter(side).unstructure(message, union)
+    finally:
+        _reader.reset(token)
     return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
 
 

@@ -4,8 +4,10 @@ A client connects to ``ws://HOST:PORT/table`` and sends :class:`Hello` within
 :data:`HELLO_SECONDS` of connecting; the code picks the table, the table
 seats it or refuses it.  Until then the connection is a stranger at the
 :class:`~karavan_net.guard.Doorman`, which also closes raw TCP and trickled
-HTTP that never get that far.  Wrong codes are counted per address and, past
-a few, that address's joins wait (:class:`~karavan_net.guard.WrongCodes`).
+HTTP that never get that far.  Wrong codes are counted per visitor, per
+address and at the table, and past a few their answers wait
+(:class:`~karavan_net.guard.WrongCodes`); the right code, or a seat's
+secret, gets in at once from anywhere.
 
 Frames from clients are at most :data:`~karavan_net.protocol.MAX_CLIENT_FRAME`
 bytes (a larger one closes the connection with WebSocket code 1009) and are
@@ -27,7 +29,7 @@ from collections.abc import Awaitable, Callable, Iterable
 from aiohttp import WSCloseCode, WSMsgType, web
 
 from karavan_core.text import printable
-from karavan_net.guard import Bucket, Doorman, WrongCodes
+from karavan_net.guard import Allowance, Bucket, Doorman, WrongCodes
 from karavan_net.host import Host
 from karavan_net.protocol import (
     HEARTBEAT,
@@ -44,13 +46,18 @@ from karavan_net.storage import digest
 HELLO_SECONDS = 5.0
 """Seconds from connecting to saying Hello; the connection is closed after them."""
 GRACE = 1.0  # the doorman's own deadline comes this much later: the refusal goes out first
-STRANGERS_PER_ADDRESS = 8  # connections from one address not yet seated
 MAX_STRANGERS = 256  # connections not yet seated, from everywhere
 MESSAGE_RATE = 20.0
 """Messages a second one connection may send on average (more wait)..."""
 MESSAGE_BURST = 40  # ... and at once
-WRONG_CODE_RATE = 0.5  # wrong codes a second one address may try on average...
-WRONG_CODE_BURST = 5  # ... and at once
+WRONG_CODES_VISITOR = Allowance(rate=0.5, burst=5)
+"""Wrong codes one visitor may try (an address, or one browser behind a web server)."""
+WRONG_CODES_ADDRESS = Allowance(rate=2.0, burst=20)
+"""Wrong codes all the visitors of one address may try (a web server has many)."""
+WRONG_CODES_TABLE = Allowance(rate=5.0, burst=50)
+"""Wrong codes the whole host answers, from every address together."""
+LONGEST_WAIT = 4.0  # the most seconds the answer to a wrong code waits (within the Hello's time)
+MAX_VISITOR = 64  # the longest visitor name a Hello may carry
 MAX_QUEUED = 256  # frames waiting for one client: past this it is too slow and is dropped
 
 
@@ -205,7 +212,9 @@ class HostServer:
         self.hello_seconds = hello_seconds
         self.events = events
         self.connections: set[Connection] = set()
-        self.wrong_codes = WrongCodes(WRONG_CODE_RATE, WRONG_CODE_BURST)
+        self.wrong_codes = WrongCodes(
+            WRONG_CODES_VISITOR, WRONG_CODES_ADDRESS, WRONG_CODES_TABLE, longest=LONGEST_WAIT
+        )
         self.doorman: Doorman | None = None
         self._runner: web.ServerRunner | None = None
         self.port = 0
@@ -219,7 +228,6 @@ class HostServer:
     async def start(self, host: str, port: int) -> int:
         """Listen on ``host``:``port`` (0: any free port); returns the port."""
         self.doorman = Doorman(
-            per_address=STRANGERS_PER_ADDRESS,
             total=MAX_STRANGERS,
             seconds=self.hello_seconds + GRACE,
             loop=asyncio.get_running_loop(),
@@ -265,6 +273,8 @@ class HostServer:
             max_msg_size=MAX_CLIENT_FRAME + 1,
             autoping=True,
         )
+        assert self.doorman is not None
+        self.doorman.knocked(request.protocol)
         await ws.prepare(request)
         connection = Connection(ws, request.remote or "?")
         self.connections.add(connection)
@@ -318,45 +328,34 @@ class HostServer:
         if not isinstance(hello, Hello):
             connection.close(encode(Refused("The first message is a Hello.")))
             return None
-        table = self._table_for(hello, connection)
-        if table is None or not table.join(connection, hello):
+        table = self.tables.get(hello.code)
+        if table is None:
+            await self._wrong_code(hello, connection, doorman.time_left(request.protocol) - GRACE)
+            return None
+        if not table.join(connection, hello):
             return None
         doorman.welcome(request.protocol)
         return table
 
-    def _table_for(self, hello: Hello, connection: Connection) -> Host | None:
-        """The table ``hello``'s code names, or ``None`` (and ``connection`` is refused).
+    async def _wrong_code(self, hello: Hello, connection: Connection, most: float) -> None:
+        """Refuse ``hello``'s wrong code, once the allowances it is counted against allow.
 
-        An address that has tried too many wrong codes has its joins refused
-        unchecked for a while, whatever code they bring, but for players
-        taking back their own seat (their secret shows they know the code).
+        The right code never comes here: a guesser's address and visitor are
+        slowed, never a player who knows the code, whatever address they share.
         """
         address = connection.address
-        table = self.tables.get(hello.code)
-        if table is not None:
-            returning = table.returning(hello)
-        else:
-            digest(hello.secret or "")  # the work a table would do: the time tells nothing
-            returning = False
-        if not self.wrong_codes.may_try(address) and not returning:
-            wait = max(1, round(self.wrong_codes.wait(address)))
-            connection.close(
-                encode(
-                    Refused(
-                        "Too many wrong table codes from your address: "
-                        f"try again in {wait} seconds."
-                    )
-                )
-            )
-            return None
-        if table is None:
-            used_up = self.wrong_codes.wrong(address)
-            self._say(f"A join with a wrong table code from {address}.")
-            if used_up:
-                self._say(f"Too many wrong table codes from {address}: its joins wait a while.")
-            connection.close(encode(Refused("Wrong table code: there is no such table here.")))
-            return None
-        return table
+        visitor = hello.visitor[:MAX_VISITOR] if hello.visitor else None
+        digest(hello.secret or "")  # the work a table would do: the time tells nothing
+        slowed = self.wrong_codes.slowed(address, visitor)
+        wait = self.wrong_codes.wrong(address, visitor)
+        who = address if visitor is None else f"{address} (web visitor {visitor[:8]})"
+        if not slowed:
+            self._say(f"A join with a wrong table code from {who}.")
+            if wait > 0 or self.wrong_codes.slowed(address, visitor):
+                self._say(f"Too many wrong table codes from {who}: their answers wait.")
+        if wait > 0:
+            await asyncio.sleep(max(0.0, min(wait, most)))
+        connection.close(encode(Refused("Wrong table code: there is no such table here.")))
 
 
 class ServerThread:

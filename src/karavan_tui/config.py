@@ -29,6 +29,7 @@ MAX_ADDRESS = 300
 MAX_CODE = 64
 
 SETTINGS_ENV = "KARAVAN_SETTINGS"
+VISITOR_ENV = "KARAVAN_VISITOR"  # set by karavan web: who this tab's visitor is, for hosts
 DEFAULT_THEME = "textual-dark"
 DEFAULT_BOT_DELAY = 0.6
 BOT_DELAYS: tuple[float, ...] = (0.0, 0.3, 0.6, 1.0, 2.0)
@@ -182,7 +183,8 @@ class AppConfig:
     ``ascii`` turns ASCII mode on for this run (``--ascii``) whatever the setting;
     ``seed_factory`` makes the seeds offered for new games (tests fix it);
     ``review_jobs`` is how many processes a review uses, and ``review_budget``
-    the iterations of its searches (tests make both small).
+    the iterations of its searches (tests make both small); ``visitor`` is who
+    plays, to the hosts this Karavan joins, behind ``karavan web``.
     """
 
     saves_dir: Path
@@ -193,3 +195,4 @@ class AppConfig:
     animations: bool = True
     review_jobs: int = field(factory=lambda: max(1, min(4, os.cpu_count() or 1)))
     review_budget: tuple[int, int] = (OPEN_ITERATIONS, FORCED_ITERATIONS)
+    visitor: str | None = field(factory=lambda: os.environ.get(VISITOR_ENV) or None)

@@ -24,7 +24,13 @@ from karavan_net.seats import seats_file
 from karavan_tui import cli
 from karavan_tui.cli import web as web_command
 from karavan_tui.cli.web.server import COOKIE, KaravanServer, full_page, is_loopback, same_origin
-from karavan_tui.cli.web.visitors import Visitors, is_visitor_id, new_visitor_id
+from karavan_tui.cli.web.visitors import (
+    Visitors,
+    is_visitor_id,
+    new_visitor_id,
+    signed,
+    signed_visitor,
+)
 
 from .helpers import CODE, hosting, new_match, until
 
@@ -37,6 +43,7 @@ out.write(b"__GANGLION__\n")
 report = json.dumps({
     "settings": os.environ.get("KARAVAN_SETTINGS"),
     "saves_env": os.environ.get("KARAVAN_SAVES"),
+    "visitor": os.environ.get("KARAVAN_VISITOR"),
     "argv": sys.argv[1:],
 }).encode()
 out.write(b"D" + len(report).to_bytes(4, "big") + report)
@@ -139,7 +146,8 @@ async def test_the_page_gives_each_browser_its_own_visitor_cookie_and_keeps_it(t
         first = web.browsers[0]
         ids = [c.session.cookie_jar.filter_cookies(c.make_url("/"))[COOKIE].value
                for c in web.browsers]  # fmt: skip
-        assert all(is_visitor_id(i) for i in ids) and ids[0] != ids[1]
+        key = web.server.key
+        assert all(is_visitor_id(signed_visitor(key, i)) for i in ids) and ids[0] != ids[1]
         again = await first.get("/")  # the same browser comes back
         morsel = again.cookies[COOKIE]
         assert morsel.value == ids[0]
@@ -151,14 +159,23 @@ async def test_the_page_gives_each_browser_its_own_visitor_cookie_and_keeps_it(t
         assert again.headers["X-Frame-Options"] == "DENY"
 
 
-async def test_a_cookie_that_is_no_visitor_id_is_replaced(tmp_path, stand_in):
+async def test_a_cookie_the_server_did_not_sign_is_replaced(tmp_path, stand_in):
     async with site(stand_in, Visitors(tmp_path / "state")) as web:
         (client,) = web.browsers
-        client.session.cookie_jar.update_cookies({COOKIE: "../../etc"}, client.make_url("/"))
-        answer = await client.get("/")
-        assert is_visitor_id(answer.cookies[COOKIE].value)
+        url = client.make_url("/")
+        mine = client.session.cookie_jar.filter_cookies(url)[COOKIE].value
+        made_up = new_visitor_id()
+        forged = signed(b"another key" * 4, made_up)
+        for cookie in ("../../etc", made_up, forged, f"{made_up}.{mine.split('.')[1]}"):
+            client.session.cookie_jar.update_cookies({COOKIE: cookie}, url)
+            await refused(client, web.origin, 403)  # no tab without a cookie the server signed
+            answer = await client.get("/")
+            given = signed_visitor(web.server.key, answer.cookies[COOKIE].value)
+            assert given is not None and given != made_up
         async with tab(client) as report:
             assert saves_of(report).parent.parent == tmp_path / "state" / "visitors"
+            # The hosts this tab joins know the visitor by a name that is not the cookie.
+            assert report["visitor"] and report["visitor"] not in answer.cookies[COOKIE].value
 
 
 async def test_each_visitor_has_their_own_settings_seats_and_saves(tmp_path, stand_in, monkeypatch):

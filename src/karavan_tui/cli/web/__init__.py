@@ -72,6 +72,7 @@ def run(ctx: Context) -> int:
     visitors = Visitors(Path(args.state) if args.state else default_state_dir(), shared_saves)
     try:
         visitors.state.mkdir(mode=0o700, parents=True, exist_ok=True)
+        visitors.signing_key()
         if shared_saves is not None:
             check_saves_dir(shared_saves)
     except OSError as error:

@@ -4,9 +4,10 @@ textual-serve runs one command for every WebSocket and shares everything
 between them.  This server, a subclass of its :class:`Server`, changes what a
 browser can reach and nothing of the app:
 
-* the page gives the browser a visitor id in an HttpOnly, SameSite cookie,
-  and each tab's Karavan is started with that visitor's settings file (seat
-  secrets beside it) and saves folder (:mod:`.visitors`);
+* the page gives the browser a visitor id in an HttpOnly, SameSite cookie
+  that the server signs, and each tab's Karavan is started with that
+  visitor's settings file (seat secrets beside it), saves folder and a name
+  for the hosts it joins (:mod:`.visitors`);
 * the WebSocket is refused unless it comes from the page's own origin and
   carries a visitor id, so no other page the user visits can drive the app;
 * when a server bound to loopback is asked under a name that is not a
@@ -34,8 +35,15 @@ from textual_serve.server import Server, to_int
 from yarl import URL
 
 from karavan_core.saves import SAVES_ENV
-from karavan_tui.cli.web.visitors import Visit, Visitors, is_visitor_id, new_visitor_id
-from karavan_tui.config import SETTINGS_ENV
+from karavan_tui.cli.web.visitors import (
+    Visit,
+    Visitors,
+    new_visitor_id,
+    signed,
+    signed_visitor,
+    table_name,
+)
+from karavan_tui.config import SETTINGS_ENV, VISITOR_ENV
 
 log = logging.getLogger("karavan.web")
 
@@ -132,13 +140,15 @@ async def _add_safety_headers(request: web.Request, response: web.StreamResponse
 class VisitorApp(AppService):
     """One tab's Karavan: textual-serve's process, with the visitor's own files."""
 
-    def __init__(self, command: str, visit: Visit, **kwargs: Any) -> None:
+    def __init__(self, command: str, visit: Visit, name: str, **kwargs: Any) -> None:
         super().__init__(command, **kwargs)
         self.visit = visit
+        self.name = name  # the visitor as the hosts it joins know it
 
     def _build_environment(self, width: int = 80, height: int = 24) -> dict[str, str]:
         environment = super()._build_environment(width=width, height=height)
         environment[SETTINGS_ENV] = str(self.visit.settings_path)
+        environment[VISITOR_ENV] = self.name
         environment.pop(SAVES_ENV, None)  # the command names the saves folder
         return environment
 
@@ -173,6 +183,7 @@ class KaravanServer(Server):
         self.max_apps = max_apps
         self.ascii_mode = ascii_mode
         self.loopback_only = loopback_only
+        self.key = visitors.signing_key()  # OSError if it cannot be kept
         self.running = 0  # Karavans started and not yet ended
 
     def command_for(self, visit: Visit) -> str:
@@ -212,11 +223,9 @@ class KaravanServer(Server):
             )
         return await handler(request)
 
-    @staticmethod
-    def visitor_of(request: web.Request) -> str | None:
-        """The visitor id the request's cookie carries, if it is one."""
-        visitor = request.cookies.get(COOKIE)
-        return visitor if is_visitor_id(visitor) else None
+    def visitor_of(self, request: web.Request) -> str | None:
+        """The visitor id the request's cookie carries, if this server signed it."""
+        return signed_visitor(self.key, request.cookies.get(COOKIE))
 
     async def handle_index(self, request: web.Request) -> web.StreamResponse:
         """The page (under the address it was asked by), and the visitor's cookie."""
@@ -238,7 +247,7 @@ class KaravanServer(Server):
         visitor = self.visitor_of(request) or new_visitor_id()
         response.set_cookie(
             COOKIE,
-            visitor,
+            signed(self.key, visitor),
             max_age=COOKIE_AGE,
             path="/",
             secure=request.secure,
@@ -269,11 +278,13 @@ class KaravanServer(Server):
             raise web.HTTPInternalServerError(text="Karavan cannot keep your files.\n") from None
         self.running += 1  # counted before the first await: two tabs cannot both take the last
         try:
-            return await self._serve_app(request, visit)
+            return await self._serve_app(request, visit, table_name(self.key, visitor))
         finally:
             self.running -= 1
 
-    async def _serve_app(self, request: web.Request, visit: Visit) -> web.WebSocketResponse:
+    async def _serve_app(
+        self, request: web.Request, visit: Visit, name: str
+    ) -> web.WebSocketResponse:
         """textual-serve's WebSocket loop, around a process that is the visitor's."""
         websocket = web.WebSocketResponse(heartbeat=15)
         width = to_int(request.query.get("width", "80"), 80)
@@ -284,6 +295,7 @@ class KaravanServer(Server):
             app_service = VisitorApp(
                 self.command_for(visit),
                 visit,
+                name,
                 write_bytes=websocket.send_bytes,
                 write_str=websocket.send_str,
                 close=websocket.close,
