@@ -294,10 +294,15 @@ class TableClient:
         assert self.update is not None
         return await self.send(wire.Redo(self.update.number))
 
-    async def answer(self, accept: bool) -> bool:
-        """Agree to (or decline) the take-back another player asks for."""
+    async def answer(self, accept: bool, request: int | None = None) -> bool:
+        """Agree to (or decline) the take-back another player asks for (``request``, if the
+        host numbers its requests)."""
         assert self.update is not None
-        return await self.send(wire.Answer(self.update.number, accept))
+        return await self.send(wire.Answer(self.update.number, accept, request or None))
+
+    async def withdraw(self, request: int) -> bool:
+        """No longer ask for our take-back ``request``."""
+        return await self.send(wire.Withdraw(request))
 
     async def run(self, listener: Listener) -> None:
         """Read the table until it is gone, telling ``listener``; reconnect after drops."""

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import math
 import threading
 from collections.abc import Callable
 from functools import partial
@@ -31,7 +32,7 @@ from typing import Protocol
 
 from karavan_core.engine import IllegalAction
 from karavan_core.match import Match, seat_named
-from karavan_core.referee import Change, Referee, SeatView
+from karavan_core.referee import TAKEBACK_SECONDS, Change, Referee, SeatView
 from karavan_core.saves import structure_action, unstructure_action, unstructure_actions
 from karavan_core.storage import SaveFile
 from karavan_core.text import printable
@@ -51,9 +52,11 @@ from karavan_net.protocol import (
     Refused,
     SeatInfo,
     TakeBackAsked,
+    TakenBack,
     Undo,
     Update,
     Welcome,
+    Withdraw,
     decode_client,
     encode,
     observation_data,
@@ -80,12 +83,23 @@ class Link(Protocol):
         """Send ``text`` (if any) as the last frame, then close the connection."""
 
 
-def _asked(view: SeatView) -> TakeBackAsked | None:
+def _asked(view: SeatView, seconds: float) -> TakeBackAsked | None:
+    """The take-back asked for, as every seat sees it: whose decisions, in the log's words."""
     request = view.request
     if request is None:
         return None
     wanted = request.takeback
-    return TakeBackAsked(wanted.seat, wanted.decisions, sorted(request.waiting), wanted.revealed)
+    lines = view.log[wanted.keep + 1 : wanted.keep + 1 + wanted.decisions]  # line 0: the deal
+    taken = [TakenBack(seat, words) for seat, words in zip(wanted.whose, lines, strict=False)]
+    return TakeBackAsked(
+        wanted.seat,
+        wanted.decisions,
+        sorted(request.waiting),
+        wanted.revealed,
+        request.number,
+        taken,
+        math.ceil(seconds),
+    )
 
 
 def host_for(
@@ -96,8 +110,10 @@ def host_for(
     table_file: TableFile | None = None,
     bot_delay: float = 0.6,
     events: Callable[[str], None] | None = None,
+    takeback_seconds: float = TAKEBACK_SECONDS,
 ) -> Host:
-    """A host for ``match``, saving it to ``save_path`` (if given) after every change.
+    """A host for ``match``, saving it to ``save_path`` (if given) after every change;
+    its take-back requests lapse after ``takeback_seconds``.
 
     The save is written at once (``OSError`` if it cannot be).
     """
@@ -106,7 +122,11 @@ def host_for(
         where = None if save_path is None else TableFile.path_for(save_path)
         table_file = TableFile(where, code, {})
     return Host(
-        Referee(match, storage=storage), code, table_file, bot_delay=bot_delay, events=events
+        Referee(match, storage=storage, takeback_seconds=takeback_seconds),
+        code,
+        table_file,
+        bot_delay=bot_delay,
+        events=events,
     )
 
 
@@ -141,6 +161,7 @@ class Host:
         self.links: dict[int, Link] = {}  # seat -> its connection now
         self._sent_logs: dict[int, tuple[str, ...]] = {}
         self._bot_task: asyncio.Task[None] | None = None
+        self._lapse_timer: asyncio.TimerHandle | None = None
         self.over = asyncio.Event()  # the game is over
         self.ended = asyncio.Event()  # the game is over and every client has gone
         # The newest revision on disk; the save writer tells it from its own thread.
@@ -297,7 +318,9 @@ class Host:
         elif isinstance(message, Redo):
             reason = self.redo(seat, message.number)
         elif isinstance(message, Answer):
-            reason = self.answer(seat, message.number, message.accept)
+            reason = self.answer(seat, message.number, message.accept, message.request)
+        elif isinstance(message, Withdraw):
+            reason = self.withdraw(seat, message.request)
         if reason is not None:
             self.decline(link, reason)
 
@@ -333,9 +356,23 @@ class Host:
         """Take back ``seat``'s last gesture, or ask the others to agree; else the reason."""
         return self._at(number, lambda: self.referee.undo(seat))
 
-    def answer(self, seat: int, number: int, accept: bool) -> str | None:
-        """``seat``'s answer to the take-back asked for; else the reason it cannot answer."""
+    def answer(
+        self, seat: int, number: int, accept: bool, request: int | None = None
+    ) -> str | None:
+        """``seat``'s answer to the take-back asked for; else the reason it cannot answer.
+
+        An answer that names its ``request`` stands whatever the table's number.
+        """
+        if request is not None:
+            return self._at(self.number, lambda: self.referee.answer(seat, accept, request))
         return self._at(number, lambda: self.referee.answer(seat, accept))
+
+    def withdraw(self, seat: int, request: int) -> str | None:
+        """``seat`` no longer asks for its take-back ``request``; else the reason."""
+        current = self.referee.request
+        if current is None or current.number != request:
+            return "That take-back request is no longer open."
+        return self._at(self.number, lambda: self.referee.withdraw(seat))
 
     def redo(self, seat: int, number: int) -> str | None:
         """Replay ``seat``'s undone decision; else the reason."""
@@ -360,6 +397,9 @@ class Host:
         elif change.kind in ("play", "redo") and change.decisions:
             for line in self.referee.log()[-change.decisions :]:
                 self._say(line)
+        request = self.referee.request
+        if change.kind == "request" and request is not None:
+            self._lapse_later(request.number)
         outcome = self.referee.outcome()
         if outcome is not None and change.kind != "hint":
             self._say(f"The game is over: {outcome.sentence([s.name for s in self.match.seats])}")
@@ -367,6 +407,14 @@ class Host:
         self._broadcast()
         self.kick_bots()
         self._check_ended()
+
+    def _lapse_later(self, number: int) -> None:
+        """Run the clock of take-back request ``number``: the referee lapses it when time is up."""
+        if self._lapse_timer is not None:
+            self._lapse_timer.cancel()  # one request is open at a time: the last one's is done
+        seconds = self.referee.takeback_seconds
+        loop = asyncio.get_running_loop()
+        self._lapse_timer = loop.call_later(seconds, self.referee.lapse, number)
 
     # -- what is kept, and shown -----------------------------------------------------------
     @property
@@ -422,7 +470,7 @@ class Host:
             can_undo=view.can_undo,
             can_redo=view.can_redo,
             outcome=view.outcome,
-            takeback=_asked(view),
+            takeback=_asked(view, self.referee.takeback_seconds),
             notice=view.notice,
         )
 
@@ -471,6 +519,8 @@ class Host:
         """End the table: every client hears ``reason`` (if given), then the save is flushed."""
         if self._bot_task is not None:
             self._bot_task.cancel()
+        if self._lapse_timer is not None:
+            self._lapse_timer.cancel()
         for seat, link in list(self.links.items()):
             if reason is not None:
                 self._send(seat, Refused(reason), link)

@@ -111,10 +111,22 @@ class Redo:
 
 @frozen
 class Answer:
-    """My answer to the take-back another player asks for (the table is at ``number``)."""
+    """My answer to the take-back another player asks for (the table is at ``number``).
+
+    ``request`` names the request answered (since revision 1): the answer
+    stands while the bots play on, whatever the table's number.
+    """
 
     number: int
     accept: bool
+    request: int | None = None
+
+
+@frozen
+class Withdraw:
+    """I no longer ask for my take-back ``request`` (since revision 1)."""
+
+    request: int
 
 
 # -- the host's messages ---------------------------------------------------------------
@@ -170,16 +182,30 @@ class Choice:
 
 
 @frozen
+class TakenBack:
+    """One decision a take-back would take back: who made it, and the log's words for it."""
+
+    seat: int
+    words: str
+
+
+@frozen
 class TakeBackAsked:
     """A take-back a player asks for: ``decisions`` decisions of the game, ``waiting`` to answer.
 
-    ``revealed``: one of them had shown something new (else others have decided since).
+    ``revealed``: one of them had shown something new (else others have decided
+    since).  Since revision 1: ``number``, the request's own number (an answer
+    names it); ``taken``, each decision it would take back; ``seconds``, how
+    long the table waits for the answers before the request lapses.
     """
 
     seat: int
     decisions: int
     waiting: list[int]
     revealed: bool = False
+    number: int = 0
+    taken: list[TakenBack] = field(factory=list)
+    seconds: int = 0
 
 
 @frozen
@@ -213,14 +239,16 @@ class Update:
     notice: str | None = None
 
 
-ClientMessage = Hello | Decide | Undo | Redo | Answer
+ClientMessage = Hello | Decide | Undo | Redo | Answer | Withdraw
 HostMessage = Welcome | Refused | Declined | Update
-_CLIENT_TYPES = (Hello, Decide, Undo, Redo, Answer)
+_CLIENT_TYPES = (Hello, Decide, Undo, Redo, Answer, Withdraw)
 _HOST_TYPES = (Welcome, Refused, Declined, Update)
 
 
 SINCE: dict[type, dict[str, int]] = {
     Hello: {"minor": 1, "visitor": 1},
+    Answer: {"request": 1},
+    TakeBackAsked: {"number": 1, "taken": 1, "seconds": 1},
 }
 """The fields each revision added, by message: a host leaves them out for older clients."""
 

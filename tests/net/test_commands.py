@@ -128,6 +128,7 @@ def test_bad_join_arguments_exit_2(capsys, monkeypatch, tmp_path, args, words):
         (("jaipur", "--players", "Ann,Bob", "--code", "nine-char"), "10 to 64"),
         (("--resume", "missing.json"), "no such file"),
         (("jaipur", "--players", "bot:random,bot:random", "--headless"), "human seat"),
+        (("jaipur", "--players", "Ann,Bob", "--takeback-time", "2"), "5 to 600 seconds"),
     ],
 )
 def test_bad_host_arguments_exit_2(capsys, monkeypatch, tmp_path, args, words):

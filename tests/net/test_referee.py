@@ -188,11 +188,18 @@ async def test_take_backs_are_free_while_quiet_and_asked_for_past_another_player
         await bob.answer(False)
         await numbered(6)
         assert bob.update.takeback is None and len(match.history) == 2
-        await ann.undo()
+        # Declined: Ann asks again only once somebody has decided.
+        assert not ann.update.can_undo
+        await refused(ann, "Your take-back request was declined: ask again once somebody")
+        await ann.decide(match.legal_actions()[0])
         await numbered(7)
-        await bob.answer(True)
+        await bob.decide(match.legal_actions()[0])
         await numbered(8)
-        assert match.history == [] and bob.update.takeback is None
+        await ann.undo()
+        await numbered(9)
+        await bob.answer(True, bob.update.takeback.number)
+        await numbered(10)
+        assert len(match.history) == 2 and bob.update.takeback is None
         # Ann cannot answer for Bob.
         number = table.number
         await ann.answer(True)

@@ -12,6 +12,7 @@ import asyncio
 from pathlib import Path
 
 from karavan_core.match import Match
+from karavan_core.referee import TAKEBACK_SECONDS
 from karavan_core.saves import SaveError, load_match, remove_abandoned_temps
 from karavan_core.text import printable
 from karavan_net.host import Host, host_for
@@ -46,6 +47,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--headless",
         action="store_true",
         help="every human seat is remote; print what happens instead of opening the table",
+    )
+    parser.add_argument(
+        "--takeback-time",
+        type=float,
+        default=TAKEBACK_SECONDS,
+        metavar="SECONDS",
+        help="how long a take-back request waits for the others' answers before it lapses "
+        f"(default {TAKEBACK_SECONDS:g})",
     )
     parser.add_argument(
         "--bot-delay",
@@ -97,6 +106,8 @@ def run(ctx: Context) -> int:
         bot_delay = Settings.load(default_settings_path()).bot_delay
     if not 0 <= bot_delay <= 60:
         ctx.error("--bot-delay: from 0 to 60 seconds")
+    if not 5 <= args.takeback_time <= 600:
+        ctx.error("--takeback-time: from 5 to 600 seconds")
     headless = args.headless
 
     def event(line: str) -> None:
@@ -107,7 +118,13 @@ def run(ctx: Context) -> int:
         remove_abandoned_temps(path.parent, deep=False)
     try:
         host = host_for(
-            match, code, save_path=path, table_file=table_file, bot_delay=bot_delay, events=event
+            match,
+            code,
+            save_path=path,
+            table_file=table_file,
+            bot_delay=bot_delay,
+            events=event,
+            takeback_seconds=args.takeback_time,
         )
     except OSError as error:
         return fail(f"cannot save to {path}: {error.strerror or error}")

@@ -62,6 +62,7 @@ class RemoteTable(Driver):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("u,ctrl+z", "driver('undo')", "Undo", tooltip="Take back your last decision"),
         Binding("r,ctrl+y", "driver('redo')", "Redo", tooltip="Play your undone decision again"),
+        Binding("w", "driver('withdraw')", "Withdraw", tooltip="No longer ask to take back"),
         Binding("a", "driver('actions')", "Moves", tooltip="Every legal decision, in words"),
         Binding("l", "driver('full_log')", "Log", tooltip="Read the whole log"),
         Binding("f1,question_mark", "driver('rules')", "Rules", key_display="F1"),
@@ -83,7 +84,7 @@ class RemoteTable(Driver):
         self.waiting = False  # a decision is on its way to the host
         self.online = True
         self.ending: str | None = None
-        self._asked: int | None = None  # the table's number when we were last asked to agree
+        self._asked: tuple[int, int] | None = None  # the question we were last asked (a key)
         self._asking: ConfirmScreen | None = None  # that question, while it is open
         self._turn_number: int | None = None
         self._statuses: list[str] | None = None
@@ -147,8 +148,12 @@ class RemoteTable(Driver):
         if self.hosting and all(seat.status != "empty" for seat in update.seats):
             karavan_app(self.screen).withdraw_notes(HOSTING)  # nobody left to invite
         asked = update.takeback
-        if self._asking is not None and (asked is None or self.viewer not in asked.waiting):
-            self._asking.dismiss(None)  # answered, withdrawn or voided meanwhile
+        if self._asking is not None and (
+            asked is None
+            or self.viewer not in asked.waiting
+            or self._question_key(update, asked) != self._asked
+        ):
+            self._asking.dismiss(None)  # answered, ended, or the bots' replies joined it
         self.screen.redraw()
         self._after_update()
 
@@ -245,7 +250,8 @@ class RemoteTable(Driver):
         asked = update.takeback
         if asked is not None and asked.seat == self.viewer:
             waiting = [self.seats[s].name for s in asked.waiting if 0 <= s < len(self.seats)]
-            prompt, first = f"Your take-back waits for {listed(waiting)} to agree", True
+            prompt = f"Your take-back waits for {listed(waiting)} to agree (w withdraws it)"
+            first = True
         bot_moving = (
             update.to_move is not None
             and 0 <= update.to_move < len(self.seats)
@@ -303,13 +309,21 @@ class RemoteTable(Driver):
                 self.app.push_screen(RemoteOverScreen(self.seats, update, self.hosting))
             return
         asked = update.takeback
-        if asked is not None and self.viewer in asked.waiting and self._asked != update.number:
-            self._asked = update.number  # asked once per change of the table
-            self.ask_answer(asked)
-            return
+        if asked is not None and self.viewer in asked.waiting:
+            key = self._question_key(update, asked)
+            if self._asked != key:
+                self._asked = key  # asked once per question: again if the bots' replies join
+                self.ask_answer(asked)
+                return
         if self._my_move() and self._turn_number != update.number:
             self._turn_number = update.number
             self.table.on_turn()
+
+    @staticmethod
+    def _question_key(update: Update, asked: TakeBackAsked) -> tuple[int, int]:
+        """Which question ``asked`` puts: the request and how many decisions it takes back
+        (a host that numbers no request: the table's change)."""
+        return (asked.number or -update.number, asked.decisions)
 
     def ask_answer(self, asked: TakeBackAsked) -> None:
         """Another player asks to take back: agree or decline (the host hears either)."""
@@ -319,11 +333,19 @@ class RemoteTable(Driver):
         question = takeback_question(
             names[self.viewer], names[asked.seat], asked.decisions, asked.revealed
         )
+        lines = [
+            f"- {printable(taken.words)}{' (yours)' if taken.seat == self.viewer else ''}"
+            for taken in asked.taken
+        ]
+        if lines:
+            question = "\n".join([question, *lines])
+        if asked.seconds:
+            question += f"\nUnanswered, it lapses in {asked.seconds} seconds."
 
         def answered(yes: bool | None) -> None:
             self._asking = None
             if yes is not None:  # None: the question was withdrawn before we answered
-                self._send(self.client.answer(yes))
+                self._send(self.client.answer(yes, asked.number))
 
         self._asking = ConfirmScreen.consent(question)
         self.app.push_screen(self._asking, answered)
@@ -411,6 +433,9 @@ class RemoteTable(Driver):
             return True if update is not None and update.can_undo and self.online else None
         if name == "redo":
             return True if update is not None and update.can_redo and self.online else None
+        if name == "withdraw":  # shown only while our own request waits
+            asked = None if update is None else update.takeback
+            return asked is not None and asked.seat == self.viewer and self.online
         return True
 
     def do_undo(self) -> None:
@@ -418,6 +443,13 @@ class RemoteTable(Driver):
         if self.latest is None or not self.online:
             return
         self._send(self.client.undo())
+
+    def do_withdraw(self) -> None:
+        """No longer ask to take back."""
+        asked = None if self.latest is None else self.latest.takeback
+        if asked is None or asked.seat != self.viewer or not self.online:
+            return
+        self._send(self.client.withdraw(asked.number))
 
     def do_redo(self) -> None:
         """Ask the host to replay our undone decision."""
