@@ -253,11 +253,14 @@ class Referee:
         self.game = match.game
         self._kept: Callable[[int], None] | None = None
         self.writer = None if storage is None else SaveWriter(storage)
+        self._make_bot = bots
         self.bots: dict[int, Bot] = {
             seat: bots(info.level or "random", self.game, bot_seed(match.seed, seat))
             for seat, info in enumerate(match.seats)
             if info.is_bot
         }
+        # Bots playing a person's seat while they are away (a hosted table's), by seat.
+        self.stand_ins: dict[int, Bot] = {}
         self.held: str | None = None  # while set: why nobody may decide now
         self.request: TakeBackRequest | None = None  # a take-back waiting for consent
         self.takeback_seconds = takeback_seconds
@@ -293,7 +296,9 @@ class Referee:
     def bot_to_move(self) -> int | None:
         """The bot seat that decides now, if a bot does (and the table is not held)."""
         seat = self.to_move
-        if seat is None or seat not in self.bots or self.held is not None:
+        if seat is None or self.held is not None:
+            return None
+        if seat not in self.bots and seat not in self.stand_ins:
             return None
         return seat  # a take-back asked for does not hold a bot up: it goes back too
 
@@ -341,6 +346,9 @@ class Referee:
             raise IllegalAction(f"It is not your turn: {name} decides now.")
         if seat in self.bots:
             raise IllegalAction(f"A bot plays {match.seats[seat].name}'s seat.")
+        if seat in self.stand_ins:
+            name = match.seats[seat].name
+            raise IllegalAction(f"A bot plays {name}'s seat until {name} is back.")
 
     def bot_turn(self) -> BotTurn | None:
         """What the bot to move needs to decide, or ``None`` if no bot decides now."""
@@ -348,13 +356,16 @@ class Referee:
         if seat is None:
             return None
         observation = self.game.observe(self.match.state, seat)
-        return BotTurn(self.revision, seat, observation, self.legal(), self.bots[seat])
+        bot = self.bots.get(seat) or self.stand_ins[seat]
+        return BotTurn(self.revision, seat, observation, self.legal(), bot)
 
     def play_bot(self, turn: BotTurn, action: Action) -> bool:
         """Play a bot's decision for ``turn``; ``False`` (nothing played) if the table moved on."""
         if turn.revision != self.revision or self.bot_to_move() != turn.seat:
             return False
         self.match.play(action, by=turn.seat, legal=self.legal())
+        if turn.seat in self.stand_ins:
+            self._people_decided += 1  # a person's seat decided, though a bot played it
         if self.request is not None:  # the bot's reply goes back with what it answered
             self.request = evolve(self.request, takeback=self._covering(self.request.takeback))
         self._changed("play", turn.seat, 1)
@@ -458,6 +469,7 @@ class Referee:
             self._requests += 1
             self.request = TakeBackRequest(wanted, frozenset(wanted.needs), self._requests)
             self._changed("request", seat, 0)
+            self._stand_ins_answer()
             return False
         self._take_back(wanted)
         return True
@@ -495,6 +507,30 @@ class Referee:
             return False
         self._end_request(request, "lapsed", request.takeback.seat)
         return True
+
+    def _stand_ins_answer(self) -> None:
+        """The bots standing in for absent players answer the open request, by the bots' rule."""
+        bots = set(self.bots) | set(self.stand_ins)
+        for seat in sorted(self.stand_ins):
+            request = self.request
+            if request is None or seat not in request.waiting:
+                continue
+            wanted = request.takeback
+            self.answer(seat, bot_agrees(wanted.seat, wanted.whose, bots), request.number)
+
+    # -- absent players -----------------------------------------------------------------
+    def stand_in(self, seat: int, level: str | None) -> None:
+        """A bot of ``level`` plays person ``seat``'s decisions from now on (``None``: none,
+        the person plays again).  Raises :class:`IllegalAction` for a seat that is no person's."""
+        if seat not in self.humans:
+            raise IllegalAction("Only a person's seat can be handed to a bot.")
+        if level is None:
+            self.stand_ins.pop(seat, None)
+        else:
+            made = self._make_bot(level, self.game, bot_seed(self.match.seed, seat))
+            self.stand_ins[seat] = made
+            self._stand_ins_answer()
+        self._cache.clear()
 
     def _end_request(self, request: TakeBackRequest, how: str, seat: int) -> None:
         """Close ``request`` unanswered (``how``: declined, withdrawn or lapsed)."""
@@ -537,7 +573,7 @@ class Referee:
         match = self.match
         since = self.seen_by(seat)
         made = len(match.history)
-        human_turn = seat is not None and seat == match.to_move and seat not in self.bots
+        human_turn = seat is not None and seat == match.to_move and self.bot_to_move() is None
         legal = self.legal() if human_turn and self.held is None else ()
         return SeatView(
             game=self.game,

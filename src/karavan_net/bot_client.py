@@ -72,7 +72,8 @@ class BotPlayer:
 
     # -- playing ------------------------------------------------------------------------
     async def play(self) -> int:
-        """Play until the game is over (0) or the table is lost (1)."""
+        """Play until the game is over or the host closes the table (0), or the table is
+        lost (1)."""
         client = self.client
         reader = asyncio.get_running_loop().create_task(client.run(self))
         try:
@@ -87,6 +88,9 @@ class BotPlayer:
                 if update is None:
                     if client.update is not None and client.update.outcome is not None:
                         self.report(client.update)
+                        return 0
+                    if client.closed_why == "closed":  # the host's doing: nothing went wrong
+                        self.out(str(self.ending))
                         return 0
                     self.out(f"The table is gone: {self.ending}")
                     return 1

@@ -113,6 +113,7 @@ class TableClient:
         self.update: wire.Update | None = None
         self.log: list[str] = []
         self.connected = False
+        self.closed_why: str | None = None  # why the host ended the table for us, if it did
         self._session: aiohttp.ClientSession | None = None
         self._ws: aiohttp.ClientWebSocketResponse | None = None
         self._closing = False
@@ -179,7 +180,7 @@ class TableClient:
             )
             await ws.send_str(encode(hello))
             welcome = await self._expect(greeted=False)
-            if isinstance(welcome, wire.Refused):
+            if isinstance(welcome, wire.Refused | wire.Closed):
                 raise JoinRefused(_refusal(welcome.reason))
             if not isinstance(welcome, wire.Welcome):
                 raise self._nobody()
@@ -346,6 +347,9 @@ class TableClient:
                 elif isinstance(message, wire.Declined):
                     listener.declined(printable(message.reason))
                 elif isinstance(message, wire.Refused):
+                    return printable(message.reason)
+                elif isinstance(message, wire.Closed):
+                    self.closed_why = message.why
                     return printable(message.reason)
         except (ConnectionError, aiohttp.ClientError, RuntimeError):
             pass

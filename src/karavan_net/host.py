@@ -30,6 +30,7 @@ from functools import partial
 from pathlib import Path
 from typing import Protocol
 
+from karavan_core.bots import BOT_LEVELS
 from karavan_core.engine import IllegalAction
 from karavan_core.match import Match, seat_named
 from karavan_core.referee import TAKEBACK_SECONDS, Change, Referee, SeatView
@@ -43,6 +44,7 @@ from karavan_net.protocol import (
     Answer,
     Choice,
     ClientMessage,
+    Closed,
     Decide,
     Declined,
     Hello,
@@ -65,9 +67,11 @@ from karavan_net.storage import TableFile
 
 
 class Link(Protocol):
-    """One client connection, as the host sees it."""
+    """One client connection, as the host sees it: its seat, and the revision of the
+    protocol it speaks (:data:`~karavan_net.protocol.MINOR`; 0 for an older Karavan)."""
 
     seat: int | None
+    minor: int
 
     def send(self, text: str) -> None:
         """Queue ``text`` (one frame) for the client."""
@@ -81,6 +85,17 @@ class Link(Protocol):
 
     def close(self, text: str | None = None) -> None:
         """Send ``text`` (if any) as the last frame, then close the connection."""
+
+
+AWAY_LEVEL = "hard"
+"""The bot that plays an absent player's seat once the table's away limit has passed."""
+REPLACED = "Your seat was taken from another connection."
+"""What a connection is told when the same seat joins again from elsewhere."""
+
+
+def closing(reason: str, why: str, minor: int) -> HostMessage:
+    """The last message to a client whose table ends (an older client: a refusal)."""
+    return Closed(reason, why) if minor >= 1 else Refused(reason)
 
 
 def _asked(view: SeatView, seconds: float) -> TakeBackAsked | None:
@@ -162,6 +177,10 @@ class Host:
         self._sent_logs: dict[int, tuple[str, ...]] = {}
         self._bot_task: asyncio.Task[None] | None = None
         self._lapse_timer: asyncio.TimerHandle | None = None
+        self.away_limit: float | None = None  # seconds before a bot plays an absent seat
+        self.away_level = AWAY_LEVEL
+        self._away_timers: dict[int, asyncio.TimerHandle] = {}
+        self._stand_in_levels: dict[int, str] = {}  # the level of each bot standing in
         self.over = asyncio.Event()  # the game is over
         self.ended = asyncio.Event()  # the game is over and every client has gone
         # The newest revision on disk; the save writer tells it from its own thread.
@@ -196,12 +215,21 @@ class Host:
         return all(self.claimed(seat) for seat in self.humans)
 
     def _hold_until_seated(self) -> None:
-        empty = [self.match.seats[seat].name for seat in self.humans if not self.claimed(seat)]
-        if empty:
-            verb = "has" if len(empty) == 1 else "have"
-            self.referee.hold(f"The game starts once {' and '.join(empty)} {verb} joined.")
-        else:
+        stand_ins = self.referee.stand_ins
+        empty = [
+            self.match.seats[seat].name
+            for seat in self.humans
+            if not self.claimed(seat) and seat not in stand_ins
+        ]
+        if not empty:
             self.referee.hold(None)
+            return
+        verb = "has" if len(empty) == 1 else "have"
+        names = " and ".join(empty)
+        if self.match.history:  # a freed seat: the game waits for a player to take it
+            self.referee.hold(f"The game goes on once {names} {verb} taken the seat.")
+        else:
+            self.referee.hold(f"The game starts once {names} {verb} joined.")
 
     def reserve(self, seat: int) -> str:
         """Give ``seat`` a fresh secret (the host's own terminal plays it) and return it."""
@@ -221,7 +249,9 @@ class Host:
                 status = "away"
             else:
                 status = "empty"
-            infos.append(SeatInfo(seat.name, seat.kind, seat.level, status))
+            stand_in = self.referee.stand_ins.get(index)
+            level = None if stand_in is None else self._stand_in_levels.get(index)
+            infos.append(SeatInfo(seat.name, seat.kind, seat.level, status, level))
         return infos
 
     def _say(self, line: str) -> None:
@@ -243,17 +273,19 @@ class Host:
         seat = seat_named(self.match.seats, hello.name)
         assert seat is not None
         secret = hello.secret
+        name = self.match.seats[seat].name
         if not self.claimed(seat):
             secret = self.file.claim(seat)
-            self._say(f"{self.match.seats[seat].name} joined.")
-            self._hold_until_seated()
+            self._say(f"{name} joined.")
         else:
-            self._say(f"{self.match.seats[seat].name} is back.")
+            self._say(f"{name} is back.")
         assert secret is not None
+        self._returned(seat)
         old = self.links.get(seat)
         if old is not None and old is not link:
-            self._send(None, Refused("Your seat was taken again from another connection."), old)
+            self._send(seat, closing(REPLACED, "replaced", old.minor), old)
             old.close()
+        link.minor = hello.minor
         link.seat = seat
         self.links[seat] = link
         self._sent_logs.pop(seat, None)  # a new connection gets the whole log
@@ -261,6 +293,18 @@ class Host:
         self._broadcast()
         self.kick_bots()
         return True
+
+    def _returned(self, seat: int) -> None:
+        """``seat``'s player is here: no more waiting for them, and a bot gives the seat back."""
+        timer = self._away_timers.pop(seat, None)
+        if timer is not None:
+            timer.cancel()
+        if seat in self.referee.stand_ins:
+            self.referee.stand_in(seat, None)
+            self._stand_in_levels.pop(seat, None)
+            name = self.match.seats[seat].name
+            self._say(f"{name} is back: the bot gives the seat back.")
+        self._hold_until_seated()
 
     def _join_refusal(self, hello: Hello) -> str | None:
         if hello.protocol != PROTOCOL:
@@ -277,7 +321,10 @@ class Host:
             bot = self.match.seats[seat].name
             return f"{bot} is a bot's seat at this table (its players: {humans})."
         if self.claimed(seat) and not self.file.holds(seat, hello.secret):
-            return f"{self.match.seats[seat].name}'s seat is taken."
+            name = self.match.seats[seat].name
+            if seat in self.links:
+                return f"{name}'s seat is taken: {name} is at the table now."
+            return f"{name} is away: ask the host to free the seat."
         return None
 
     def left(self, link: Link) -> None:
@@ -289,6 +336,7 @@ class Host:
         self._sent_logs.pop(seat, None)
         if not self.match.is_over():
             self._say(f"{self.match.seats[seat].name} is away.")
+            self._away_from_now(seat)
         self._broadcast()
         self._check_ended()
 
@@ -297,6 +345,95 @@ class Host:
             self.over.set()
             if not self.links:
                 self.ended.set()
+
+    # -- absent players ----------------------------------------------------------------
+    def start(self) -> None:
+        """The table is served: absent players' time starts, and the bots move if it is theirs."""
+        for seat in self.humans:
+            if self.claimed(seat) and seat not in self.links:
+                self._away_from_now(seat)
+        self.kick_bots()
+
+    def _away_from_now(self, seat: int) -> None:
+        """Start ``seat``'s away time, if the table has a limit."""
+        if self.away_limit is None or seat in self.referee.stand_ins:
+            return
+        old = self._away_timers.pop(seat, None)
+        if old is not None:
+            old.cancel()
+        loop = asyncio.get_running_loop()
+        self._away_timers[seat] = loop.call_later(self.away_limit, self._away_too_long, seat)
+
+    def _away_too_long(self, seat: int) -> None:
+        self._away_timers.pop(seat, None)
+        if seat in self.links or self.match.is_over() or seat in self.referee.stand_ins:
+            return
+        name, level = self.match.seats[seat].name, self.away_level
+        self._say(
+            f"{name} has been away too long: a {level} bot plays the seat until {name} is back."
+        )
+        self._stand_in(seat, level)
+
+    def seat_of(self, name: str) -> int:
+        """The person's seat called ``name``; :class:`IllegalAction` if there is none."""
+        seat = seat_named(self.match.seats, name)
+        if seat is None or seat not in self.humans:
+            players = ", ".join(self.match.seats[i].name for i in self.humans)
+            raise IllegalAction(f"No player's seat is called {printable(name)[:40]} ({players}).")
+        return seat
+
+    def _absent(self, seat: int) -> str:
+        """``seat``'s name, if its player is not at the table; else :class:`IllegalAction`."""
+        name = self.match.seats[seat].name
+        if seat in self.links:
+            raise IllegalAction(f"{name} is at the table: only an absent player's seat changes.")
+        if self.match.is_over():
+            raise IllegalAction("The game is over.")
+        return name
+
+    def free(self, seat: int) -> str:
+        """Forget absent ``seat``'s secret: whoever joins by its name with the code takes it.
+
+        Returns what the table is told; :class:`IllegalAction` if the seat may not be freed.
+        """
+        name = self._absent(seat)
+        if not self.claimed(seat):
+            raise IllegalAction(f"{name}'s seat is free already: it waits for {name} to join.")
+        self.file.release(seat)
+        line = f"The host freed {name}'s seat: whoever joins as {name} with the code takes it."
+        self._say(line)
+        self._hold_until_seated()
+        self._broadcast()
+        return line
+
+    def hand_to_bot(self, seat: int, level: str | None) -> str:
+        """A bot of ``level`` plays absent ``seat`` until its player is back (``None``: the
+        bot leaves, the seat waits for them).  Returns what the table is told."""
+        name = self._absent(seat)
+        if level is None:
+            if seat not in self.referee.stand_ins:
+                raise IllegalAction(f"No bot plays {name}'s seat.")
+            line = f"The bot leaves {name}'s seat: it waits for {name}."
+        else:
+            if level not in BOT_LEVELS:
+                raise IllegalAction(
+                    f"No bot level {printable(level)[:20]} ({', '.join(BOT_LEVELS)})."
+                )
+            line = f"The host hands {name}'s seat to a {level} bot until {name} is back."
+        self._say(line)
+        self._stand_in(seat, level)
+        return line
+
+    def _stand_in(self, seat: int, level: str | None) -> None:
+        self.referee.stand_in(seat, level)
+        if level is None:
+            self._stand_in_levels.pop(seat, None)
+            self._away_from_now(seat)
+        else:
+            self._stand_in_levels[seat] = level
+        self._hold_until_seated()
+        self._broadcast()
+        self.kick_bots()
 
     # -- what clients send ---------------------------------------------------------------
     def receive(self, link: Link, text: str | bytes) -> None:
@@ -487,13 +624,13 @@ class Host:
             return None  # gone, or replaced by a newer connection
         if not self.shown:
             return None  # the table changed again since: that change's save brings it
-        text = encode(self.update_for(seat))
+        text = encode(self.update_for(seat), link.minor)
         if self.observer is not None:
             self.observer(seat, text)
         return text
 
     def _send(self, seat: int | None, message: HostMessage, link: Link) -> None:
-        text = encode(message)
+        text = encode(message, link.minor)
         if self.observer is not None:
             self.observer(seat, text)
         link.send(text)
@@ -515,15 +652,18 @@ class Host:
             action = await asyncio.to_thread(turn.choose)
             self.referee.play_bot(turn, action)  # dropped if the table moved on meanwhile
 
-    async def close(self, reason: str | None = None) -> None:
-        """End the table: every client hears ``reason`` (if given), then the save is flushed."""
+    async def close(self, reason: str | None = None, why: str = "closed") -> None:
+        """End the table: every client hears ``reason`` (if given; ``why`` it ends, see
+        :class:`Closed`) and stops, then the save is flushed."""
         if self._bot_task is not None:
             self._bot_task.cancel()
         if self._lapse_timer is not None:
             self._lapse_timer.cancel()
+        for timer in self._away_timers.values():
+            timer.cancel()
         for seat, link in list(self.links.items()):
             if reason is not None:
-                self._send(seat, Refused(reason), link)
+                self._send(seat, closing(reason, why, link.minor), link)
             link.close()
         self.links.clear()
         await asyncio.to_thread(self.referee.flush)

@@ -151,6 +151,20 @@ class Refused:
 
 
 @frozen
+class Closed:
+    """The table ends for this connection, with the reason (since revision 1; an older
+    client is sent :class:`Refused`).
+
+    ``why`` is ``"closed"`` (the host closed the table mid-game: it stays saved),
+    ``"over"`` (the game has ended) or ``"replaced"`` (the seat was taken from
+    another connection).  The client does not try to come back.
+    """
+
+    reason: str
+    why: str
+
+
+@frozen
 class Declined:
     """A decision, undo or message of yours was refused with ``reason``; nothing changed."""
 
@@ -163,14 +177,16 @@ class SeatInfo:
     """A seat as every player sees it.
 
     ``status`` is ``"here"`` (connected), ``"away"`` (joined once, not
-    connected now), ``"empty"`` (nobody has joined yet) or ``"bot"`` (the host
-    plays it).
+    connected now), ``"empty"`` (nobody has joined yet, or the host freed it)
+    or ``"bot"`` (the host plays it).  ``stand_in`` (since revision 1) is the
+    level of the bot that plays a person's seat while they are away.
     """
 
     name: str
     kind: str
     level: str | None
     status: str
+    stand_in: str | None = None
 
 
 @frozen
@@ -240,15 +256,16 @@ class Update:
 
 
 ClientMessage = Hello | Decide | Undo | Redo | Answer | Withdraw
-HostMessage = Welcome | Refused | Declined | Update
+HostMessage = Welcome | Refused | Declined | Update | Closed
 _CLIENT_TYPES = (Hello, Decide, Undo, Redo, Answer, Withdraw)
-_HOST_TYPES = (Welcome, Refused, Declined, Update)
+_HOST_TYPES = (Welcome, Refused, Declined, Update, Closed)
 
 
 SINCE: dict[type, dict[str, int]] = {
     Hello: {"minor": 1, "visitor": 1},
     Answer: {"request": 1},
     TakeBackAsked: {"number": 1, "taken": 1, "seconds": 1},
+    SeatInfo: {"stand_in": 1},
 }
 """The fields each revision added, by message: a host leaves them out for older clients."""
 

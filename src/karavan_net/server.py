@@ -25,6 +25,7 @@ import contextlib
 import threading
 from collections import deque
 from collections.abc import Awaitable, Callable, Iterable
+from typing import TypeVar
 
 from aiohttp import WSCloseCode, WSMsgType, web
 
@@ -42,6 +43,8 @@ from karavan_net.protocol import (
     encode,
 )
 from karavan_net.storage import digest
+
+T = TypeVar("T")
 
 HELLO_SECONDS = 5.0
 """Seconds from connecting to saying Hello; the connection is closed after them."""
@@ -79,6 +82,7 @@ class Connection:
         self.ws = ws
         self.address = address
         self.seat: int | None = None
+        self.minor = 0  # the protocol revision the client speaks, from its Hello
         self.most_waiting = 0
         self._waiting: deque[str | _Refresh | None] = deque()
         self._fresh: Callable[[], str | None] | None = None
@@ -240,10 +244,11 @@ class HostServer:
         self.port = addresses[0][1] if addresses else port
         return self.port
 
-    async def stop(self, reason: str | None = None) -> None:
-        """Close every table (telling the clients ``reason`` if given) and stop listening."""
+    async def stop(self, reason: str | None = None, why: str = "closed") -> None:
+        """Close every table (telling the clients ``reason`` if given, and ``why``) and stop
+        listening."""
         for table in self.tables.values():
-            await table.close(reason)
+            await table.close(reason, why)
         for connection in list(self.connections):
             await connection.finish()
         if self._runner is not None:
@@ -404,14 +409,23 @@ class ServerThread:
         assert callable(function)
         self.loop.call_soon_threadsafe(function)
 
-    def stop(self, reason: str | None = None) -> None:
-        """Close the tables (telling the clients ``reason`` if given) and end the thread."""
+    async def ask(self, function: Callable[[], T]) -> T:
+        """``function()`` run on the server's loop, awaited from another loop (its error too)."""
+
+        async def run() -> T:
+            return function()
+
+        return await asyncio.wrap_future(asyncio.run_coroutine_threadsafe(run(), self.loop))
+
+    def stop(self, reason: str | None = None, why: str = "closed") -> None:
+        """Close the tables (telling the clients ``reason`` if given, and ``why``) and end
+        the thread."""
         if not self.thread.is_alive():
             return
 
         async def finish() -> None:
             try:
-                await self.server.stop(reason)
+                await self.server.stop(reason, why)
             finally:
                 assert self._stopped is not None
                 self._stopped.set()

@@ -26,6 +26,7 @@ from karavan_core.registry import all_games, get_game
 from karavan_core.saves import SaveError, load_match, new_save_path
 from karavan_core.text import printable
 from karavan_net.client import TableClient
+from karavan_net.hosting import HostControl
 from karavan_tui import textual_fixes  # noqa: F401 - applied on import
 from karavan_tui.config import AppConfig, Settings
 from karavan_tui.context import Karavan
@@ -530,28 +531,26 @@ class KaravanApp(Karavan):
 
 class TableApp(KaravanApp):
     """Karavan's app that opens ``client``'s table (already joined) when it starts:
-    ``karavan join``, and the host's own terminal (``hosting``)."""
+    ``karavan join``, and the host's own terminal (with its ``control`` of the table)."""
 
     def __init__(
         self,
         config: AppConfig,
         client: TableClient,
         *,
-        hosting: bool = False,
+        control: HostControl | None = None,
         save_path: Path | None = None,
-        invitation: str | None = None,
     ) -> None:
         super().__init__(config)
         self.client = client
-        self.hosting = hosting
+        self.control = control
         self.save_path = save_path
-        self.invitation = invitation
 
     def on_mount(self) -> None:
         """The table (then Textual runs the app's own ``on_mount``: settings and size)."""
-        open_table(self, self.client, hosting=self.hosting, save_path=self.save_path)
-        if self.invitation:
-            self.notify(self.invitation, title=HOSTING, timeout=30)
+        open_table(self, self.client, control=self.control, save_path=self.save_path)
+        if self.control is not None and self.control.invitation:
+            self.notify("\n".join(self.control.invitation), title=HOSTING, timeout=30)
 
 
 def create_app(

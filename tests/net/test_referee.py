@@ -135,14 +135,14 @@ async def test_joins_refused_by_code_name_seat_and_protocol():
         # The seat is taken: not without its secret, nor with a wrong one.
         for secret in (None, "guess"):
             intruder = TableClient("127.0.0.1", server.port, CODE, "ann", secret=secret)
-            with pytest.raises(JoinRefused, match="taken"):
+            with pytest.raises(JoinRefused, match=r"^Ann's seat is taken: Ann is at the table now"):
                 await intruder.join()
         assert table.links[0] is not None and ann.connected
         await ann.close()
         await until(lambda: 0 not in table.links)
-        # Even while Ann is away, her seat waits for her secret.
+        # Even while Ann is away, her seat waits for her secret; the refusal says what to do.
         intruder = TableClient("127.0.0.1", server.port, CODE, "Ann")
-        with pytest.raises(JoinRefused, match="taken"):
+        with pytest.raises(JoinRefused, match=r"^Ann is away: ask the host to free the seat\.$"):
             await intruder.join()
 
 

@@ -14,6 +14,7 @@ from karavan_core.games.jaipur.components import Card
 from karavan_core.games.jaipur.state import Sell
 from karavan_core.match import Match
 from karavan_net.client import TableClient
+from karavan_net.hosting import HostControl
 from karavan_tui.app import TableApp
 from karavan_tui.config import AppConfig, LastJoin, Settings
 from karavan_tui.modals.choice import ChoiceScreen
@@ -203,11 +204,12 @@ def test_a_remembered_table_is_checked_like_anything_read_from_a_file(tmp_path):
 
 async def test_the_hosts_note_on_how_to_join_goes_once_every_seat_is_taken(tmp_path):
     match = new_match("karakum", "Ann,Bob", first=0)
-    async with hosting(match) as (_table, server):
+    async with hosting(match) as (table, server):
         host_client = TableClient("127.0.0.1", server.port, CODE, "Ann")
         await host_client.join()
-        invitation = f"Each player joins with: karavan join 127.0.0.1:{server.port} {CODE}"
-        app = TableApp(config(tmp_path), host_client, hosting=True, invitation=invitation)
+        invitation = [f"Each player joins with: karavan join 127.0.0.1:{server.port} {CODE}"]
+        control = HostControl(table, invitation)
+        app = TableApp(config(tmp_path), host_client, control=control)
         async with app.run_test(size=(80, 24)) as pilot:
 
             def notes() -> list[str]:

@@ -211,7 +211,7 @@ async def test_a_seat_taken_by_one_visitor_cannot_be_taken_by_another(tmp_path, 
             await TableClient("127.0.0.1", server.port, CODE, "Bob", memory=other_seats).join()
         await playing.close()
         await until(lambda: 1 not in table.links)
-        with pytest.raises(JoinRefused, match="Bob's seat is taken"):  # not even while away
+        with pytest.raises(JoinRefused, match="Bob is away: ask the host"):  # nor while away
             await TableClient("127.0.0.1", server.port, CODE, "Bob", memory=other_seats).join()
         back = TableClient("127.0.0.1", server.port, CODE, "Bob", memory=first_seats)
         await back.join()  # the first visitor's reloaded tab takes it back

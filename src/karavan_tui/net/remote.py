@@ -22,11 +22,13 @@ from typing import Any, ClassVar
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
 
+from karavan_core.bots import BOT_LEVELS
 from karavan_core.engine import Action, IllegalAction, Observation, State
 from karavan_core.match import BOT, HUMAN, Seat
 from karavan_core.referee import takeback_question
 from karavan_core.text import clean_name, printable
 from karavan_net.client import TableClient
+from karavan_net.hosting import HostControl
 from karavan_net.protocol import TakeBackAsked, Update
 from karavan_tui.context import karavan_app
 from karavan_tui.messages import BackToTitle, ShowRules
@@ -43,6 +45,34 @@ HOSTING = "Hosting"
 REPEAT_SECONDS = 3.0  # the same toast again within this time is not shown twice
 
 
+def presence_change(
+    name: str, was: tuple[str, str | None], now: tuple[str, str | None]
+) -> str | None:
+    """What the table is told when seat ``name``'s (status, stand-in) changes from ``was``."""
+    (before, standing), (status, stand_in) = was, now
+    if status == "here":
+        if standing is not None:
+            return f"{name} is back: the bot gives the seat back."
+        return f"{name} is {'back' if before == 'away' else 'here'}."
+    if stand_in is not None and stand_in != standing:
+        return f"A {clean_name(stand_in)} bot plays {name}'s seat until {name} is back."
+    if standing is not None and stand_in is None:
+        return f"The bot leaves {name}'s seat: it waits for {name}."
+    if status == "away" and before == "here":
+        return f"{name} is away."
+    if status == "empty" and before == "away":
+        return f"{name}'s seat is free: whoever joins as {name} with the code takes it."
+    return None
+
+
+def presence_words(name: str, status: str, stand_in: str | None) -> str:
+    """A seat as the host's Seats list says it."""
+    said = {"away": "away", "empty": "free, waiting for a player"}.get(status, status)
+    if stand_in:
+        said += f", a {clean_name(stand_in)} bot plays"
+    return f"{name}: {said}"
+
+
 def seat_of(info_name: str, kind: str, level: str | None) -> Seat:
     """A seat as the host described it, its name made safe to show."""
     name = clean_name(info_name)
@@ -54,8 +84,9 @@ def seat_of(info_name: str, kind: str, level: str | None) -> Seat:
 class RemoteTable(Driver):
     """A seat at a hosted table.
 
-    ``hosting`` is true in the host's own terminal: leaving the table there
-    closes it for everyone (it stays saved).
+    ``control`` is given in the host's own terminal (``hosting``): there the
+    host frees an absent player's seat or hands it to a bot, and leaving the
+    table closes it for everyone (it stays saved).
     """
 
     KIND = "join"
@@ -63,6 +94,7 @@ class RemoteTable(Driver):
         Binding("u,ctrl+z", "driver('undo')", "Undo", tooltip="Take back your last decision"),
         Binding("r,ctrl+y", "driver('redo')", "Redo", tooltip="Play your undone decision again"),
         Binding("w", "driver('withdraw')", "Withdraw", tooltip="No longer ask to take back"),
+        Binding("e", "driver('seats')", "Seats", tooltip="Free an absent player's seat, or a bot"),
         Binding("a", "driver('actions')", "Moves", tooltip="Every legal decision, in words"),
         Binding("l", "driver('full_log')", "Log", tooltip="Read the whole log"),
         Binding("f1,question_mark", "driver('rules')", "Rules", key_display="F1"),
@@ -70,11 +102,16 @@ class RemoteTable(Driver):
     ]
 
     def __init__(
-        self, client: TableClient, *, hosting: bool = False, save_path: Path | None = None
+        self,
+        client: TableClient,
+        *,
+        control: HostControl | None = None,
+        save_path: Path | None = None,
     ) -> None:
         self.client = client
         self.game = client.game
-        self.hosting = hosting
+        self.control = control
+        self.hosting = control is not None
         self.viewer = client.seat
         self.save_path = save_path
         self.latest: Update | None = None
@@ -87,7 +124,7 @@ class RemoteTable(Driver):
         self._asked: tuple[int, int] | None = None  # the question we were last asked (a key)
         self._asking: ConfirmScreen | None = None  # that question, while it is open
         self._turn_number: int | None = None
-        self._statuses: list[str] | None = None
+        self._statuses: list[tuple[str, str | None]] | None = None
         self._reader: asyncio.Task[None] | None = None
         self._over_shown = False
         self._sampled: tuple[int, State] | None = None  # a state dealt for check(), by number
@@ -189,20 +226,17 @@ class RemoteTable(Driver):
         self.screen.refresh_bindings()
 
     def _tell_presence(self, update: Update) -> None:
-        statuses = [seat.status for seat in update.seats]
+        statuses = [(seat.status, seat.stand_in) for seat in update.seats]
         before, self._statuses = self._statuses, statuses
         if before is None or len(before) != len(statuses):
             return
         if update.outcome is not None:  # the players go once it is over: nobody is away
             return
         for index, (was, now) in enumerate(zip(before, statuses, strict=True)):
-            if index == self.viewer or was == now:
-                continue
-            name = self.seats[index].name
-            if now == "here":
-                self.notify(f"{name} is {'back' if was == 'away' else 'here'}.")
-            elif now == "away":
-                self.notify(f"{name} is away.", severity="warning")
+            if index != self.viewer and was != now:
+                said = presence_change(self.seats[index].name, was, now)
+                if said is not None:
+                    self.notify(said, severity="warning" if now[0] != "here" else "information")
 
     # -- drawing -----------------------------------------------------------------------
     def frame(self) -> Frame | None:
@@ -269,12 +303,16 @@ class RemoteTable(Driver):
         if self.latest is None:
             return ""
         empty = [self.seats[i].name for i, s in enumerate(self.latest.seats) if s.status == "empty"]
-        away = [self.seats[i].name for i, s in enumerate(self.latest.seats) if s.status == "away"]
+        away = [
+            self.seats[i].name + (f" (a {clean_name(s.stand_in)} bot plays)" if s.stand_in else "")
+            for i, s in enumerate(self.latest.seats)
+            if s.status == "away"
+        ]
         if self.latest.outcome is not None:  # leaving a finished game is not being away
             away = []
         parts = []
         if empty:
-            parts.append(f"waiting for {' and '.join(empty)} to join")
+            parts.append(f"waiting for {' and '.join(empty)} to take the seat")
         if away:
             parts.append(f"{' and '.join(away)} {'is' if len(away) == 1 else 'are'} away")
         said = "; ".join(parts)
@@ -433,6 +471,8 @@ class RemoteTable(Driver):
             return True if update is not None and update.can_undo and self.online else None
         if name == "redo":
             return True if update is not None and update.can_redo and self.online else None
+        if name == "seats":  # the host's, while somebody is missing
+            return self.hosting and bool(self.absent_seats())
         if name == "withdraw":  # shown only while our own request waits
             asked = None if update is None else update.takeback
             return asked is not None and asked.seat == self.viewer and self.online
@@ -450,6 +490,67 @@ class RemoteTable(Driver):
         if asked is None or asked.seat != self.viewer or not self.online:
             return
         self._send(self.client.withdraw(asked.number))
+
+    def absent_seats(self) -> list[int]:
+        """The people's seats whose player is not at the table now."""
+        latest = self.latest
+        if latest is None or latest.outcome is not None:
+            return []
+        return [
+            index
+            for index, info in enumerate(latest.seats)
+            if index != self.viewer and info.kind != BOT and info.status != "here"
+        ]
+
+    def do_seats(self) -> None:
+        """The host: free an absent player's seat, or hand it to a bot (or take the bot off)."""
+        control, seats = self.control, self.absent_seats()
+        if control is None:
+            return
+        if not seats:
+            self.notify("Every player is at the table.")
+            return
+        assert self.latest is not None
+        infos = self.latest.seats
+        labels = [
+            presence_words(self.seats[i].name, infos[i].status, infos[i].stand_in) for i in seats
+        ]
+
+        def picked(index: int) -> None:
+            self.seat_actions(seats[index])
+
+        self.screen.choose("Whose seat?", labels, picked, beside=False)
+
+    def seat_actions(self, seat: int) -> None:
+        """What the host may do with absent ``seat``: free it, a bot of some level, or no bot."""
+        control, latest = self.control, self.latest
+        if control is None or latest is None:
+            return
+        name = self.seats[seat].name
+        info = latest.seats[seat]
+        # Each option: its words, and the bot level it hands the seat to ("" frees it).
+        options: list[tuple[str, str | None]] = []
+        if info.status == "away":
+            options.append((f"Free the seat: whoever joins as {name} takes it", ""))
+        options += [(f"A {level} bot plays it until {name} is back", level) for level in BOT_LEVELS]
+        if info.stand_in:
+            options.append((f"Take the bot off: the seat waits for {name}", None))
+
+        def picked(index: int) -> None:
+            level = options[index][1]
+            doing = control.free(seat) if level == "" else control.hand_to_bot(seat, level)
+            asyncio.get_running_loop().create_task(self._manage(doing))
+
+        self.screen.choose(f"{name}'s seat", [words for words, _ in options], picked, beside=False)
+
+    async def _manage(self, doing: Coroutine[Any, Any, str]) -> None:
+        """Carry out the host's change to a seat, and say what came of it."""
+        try:
+            said = await doing
+        except IllegalAction as error:
+            self.notify(str(error), title="Not done", severity="warning")
+            return
+        self.notify(said, title="Seats")
 
     def do_redo(self) -> None:
         """Ask the host to replay our undone decision."""
@@ -478,6 +579,8 @@ class RemoteTable(Driver):
             yield SystemCommand("Undo", "Take back your last decision", self.do_undo)
         if latest is not None and latest.can_redo and self.online:
             yield SystemCommand("Redo", "Play your undone decision again", self.do_redo)
+        if self.hosting and self.absent_seats():
+            yield SystemCommand("Seats", "Free an absent player's seat, or a bot", self.do_seats)
         yield SystemCommand("Log", "Read the whole log", self.do_full_log)
         yield SystemCommand("Leave", "Leave the table", self.do_leave)
 
@@ -516,9 +619,14 @@ class RemoteTable(Driver):
 
 
 def open_table(
-    app: App[Any], client: TableClient, *, hosting: bool = False, save_path: Path | None = None
+    app: App[Any],
+    client: TableClient,
+    *,
+    control: HostControl | None = None,
+    save_path: Path | None = None,
 ) -> None:
-    """Open ``client``'s table (already joined) in ``app`` above its title screen."""
+    """Open ``client``'s table (already joined) in ``app`` above its title screen
+    (``control``: in the host's own terminal)."""
     while len(app.screen_stack) > 1:
         app.pop_screen()
-    app.push_screen(TableScreen(RemoteTable(client, hosting=hosting, save_path=save_path)))
+    app.push_screen(TableScreen(RemoteTable(client, control=control, save_path=save_path)))
