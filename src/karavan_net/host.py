@@ -181,6 +181,7 @@ class Host:
         self.away_level = AWAY_LEVEL
         self._away_timers: dict[int, asyncio.TimerHandle] = {}
         self._stand_in_levels: dict[int, str] = {}  # the level of each bot standing in
+        self._joined_at: dict[int, int] = {}  # the table's number when each seat last joined
         self.over = asyncio.Event()  # the game is over
         self.ended = asyncio.Event()  # the game is over and every client has gone
         # The newest revision on disk; the save writer tells it from its own thread.
@@ -288,6 +289,7 @@ class Host:
         link.minor = hello.minor
         link.seat = seat
         self.links[seat] = link
+        self._joined_at[seat] = self.number  # what was told before is not told again
         self._sent_logs.pop(seat, None)  # a new connection gets the whole log
         self._send(seat, Welcome(PROTOCOL, self.game.name, seat, secret, __version__), link)
         self._broadcast()
@@ -608,7 +610,7 @@ class Host:
             can_redo=view.can_redo,
             outcome=view.outcome,
             takeback=_asked(view, self.referee.takeback_seconds),
-            notice=view.notice,
+            notice=view.notice if self._joined_at.get(seat, -1) < view.revision else None,
         )
 
     def _broadcast(self) -> None:

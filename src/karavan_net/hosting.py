@@ -191,13 +191,13 @@ async def serve_headless(
         await server.stop()
         return fail(f"cannot save to {path}: {error.strerror or error}")
     server.add(host)
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for signum in (signal.SIGINT, signal.SIGTERM):  # before the lines: one may stop at once
+        loop.add_signal_handler(signum, stop.set)
     lines = announce(host, bind, port, path, host.humans)
     for line in [*lines, TYPE_HELP]:
         out(line)
-    stop = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for signum in (signal.SIGINT, signal.SIGTERM):
-        loop.add_signal_handler(signum, stop.set)
 
     def typed(line: str) -> None:
         for said in command(host, line, lines[1:-1]):

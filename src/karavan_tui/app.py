@@ -61,6 +61,8 @@ from karavan_tui.screens.title import TitleScreen
 from karavan_tui.screens.too_small import MIN_HEIGHT, MIN_WIDTH, TooSmallScreen
 from karavan_tui.widgets.chrome import AppHeader, TickBox, use_ascii_scrollbars
 
+TURN_TITLE = "Your turn"  # the terminal's (the browser tab's) title while it is
+
 
 class AsciiCommandPalette(CommandPalette):
     """Textual's command palette drawn with ASCII characters only."""
@@ -97,6 +99,7 @@ class KaravanApp(Karavan):
         self.ascii_mode = config.ascii or self.settings.ascii
         self._settings_applied = False  # until then, theme changes are not the player's
         self.crash_report: Path | None = None  # written if an unexpected error stops the app
+        self.turn_told = False  # whether the title says it is the player's turn
         # Reviews made this session, by the match they judge (a review takes a while).
         self.reviews: dict[tuple[object, ...], GameReview] = {}
         if not config.animations:
@@ -209,6 +212,18 @@ class KaravanApp(Karavan):
         """Change how long bots pause."""
         self.settings.bot_delay = delay
         self.save_settings()
+
+    def tell_turn(self, mine: bool) -> None:
+        """At a hosted table: a bell (if the settings have it) and the terminal's title, which
+        is the browser tab's under ``karavan web``, say that it is the player's turn."""
+        if mine == self.turn_told:
+            return
+        self.turn_told = mine
+        if mine and self.settings.bell:
+            self.bell()
+        title = f"{TURN_TITLE} - {self.TITLE}" if mine else self.TITLE
+        if not self.is_headless and self._driver is not None:
+            self._driver.write(f"\x1b]2;{title}\x07")  # the window's (or tab's) title
 
     def get_key_display(self, binding: Binding) -> str:
         """Key names for the Footer; plain ASCII ("enter", not "⏎") in ASCII mode."""

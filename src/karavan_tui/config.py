@@ -52,6 +52,7 @@ class Settings:
     theme: str = DEFAULT_THEME
     ascii: bool = False
     bot_delay: float = DEFAULT_BOT_DELAY
+    bell: bool = True  # a bell when it is your turn at a hosted table, after the others'
     # What the new game dialog offers next time: the game last started, the name of its
     # first human player, and its seats (so also how many played).
     last_game: str | None = None
@@ -76,6 +77,8 @@ class Settings:
             settings.theme = data["theme"]
         if isinstance(data.get("ascii"), bool):
             settings.ascii = data["ascii"]
+        if isinstance(data.get("bell"), bool):
+            settings.bell = data["bell"]
         delay = data.get("bot_delay")
         if isinstance(delay, int | float) and not isinstance(delay, bool) and 0 <= delay <= 10:
             settings.bot_delay = float(delay)
@@ -103,6 +106,7 @@ class Settings:
         data = {
             "theme": self.theme,
             "ascii": self.ascii,
+            "bell": self.bell,
             "bot_delay": self.bot_delay,
             "last_game": self.last_game,
             "player_name": self.player_name,

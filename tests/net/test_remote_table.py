@@ -59,6 +59,21 @@ async def in_the_app(tmp_path, port: int, name: str):
         yield app, pilot, client
 
 
+@contextlib.asynccontextmanager
+async def in_the_hosts_app(tmp_path, match, invitation=lambda port: [], size=(80, 24)):
+    """``match`` hosted here, its first seat played in the host's own app (with its control
+    of the table and the ``invitation(port)`` lines); yields the table, server, app, pilot."""
+    async with hosting(match) as (table, server):
+        client = TableClient("127.0.0.1", server.port, CODE, match.seats[0].name)
+        await client.join()
+        control = HostControl(table, invitation(server.port))
+        app = TableApp(config(tmp_path), client, control=control)
+        async with app.run_test(size=size, notifications=True) as pilot:
+            await waiting(pilot, lambda: isinstance(app.screen, TableScreen))
+            yield table, server, app, pilot
+        await client.close()
+
+
 @pytest.mark.slow
 async def test_a_pilot_player_and_a_headless_bot_play_karakum(tmp_path):
     match = new_match("karakum", "Ann,Bob", first=0)

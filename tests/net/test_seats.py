@@ -11,14 +11,12 @@ import pytest
 
 from karavan_core.engine import IllegalAction
 from karavan_net.client import JoinRefused, TableClient
-from karavan_net.hosting import HostControl, command
-from karavan_tui.app import TableApp
+from karavan_net.hosting import command
 from karavan_tui.modals.choice import ChoiceScreen
 from karavan_tui.net.remote import presence_change
-from karavan_tui.screens.table import TableScreen
 
 from .helpers import CODE, hosting, joined, new_match, until
-from .test_remote_table import config, waiting
+from .test_remote_table import in_the_hosts_app, waiting
 
 
 async def away(table, client) -> None:
@@ -100,29 +98,23 @@ async def test_an_away_limit_hands_the_seat_to_a_bot_and_everyone_is_told():
 
 async def test_the_host_frees_a_seat_by_a_key_in_the_app(tmp_path):
     match = new_match("karakum", "Ann,Bob", first=0)
-    async with hosting(match) as (table, server):
-        host_client = TableClient("127.0.0.1", server.port, CODE, "Ann")
-        await host_client.join()
-        app = TableApp(config(tmp_path), host_client, control=HostControl(table, []))
-        async with app.run_test(size=(80, 24), notifications=True) as pilot:
-            await waiting(pilot, lambda: isinstance(app.screen, TableScreen))
-            screen = app.screen
-            bob = await joined(server.port, "Bob")
-            await waiting(pilot, lambda: screen.driver.latest.seats[1].status == "here")
-            assert not screen.driver.allows("seats")  # everybody is here: no key
-            await away(table, bob)
-            await waiting(pilot, lambda: screen.driver.allows("seats"))
-            await pilot.press("e")
-            await waiting(pilot, lambda: isinstance(app.screen, ChoiceScreen))
-            await pilot.press("enter")  # Bob's seat
-            await waiting(pilot, lambda: isinstance(app.screen, ChoiceScreen))
-            await pilot.pause()
-            await pilot.press("enter")  # free it
-            await until(lambda: not table.claimed(1))
-            await waiting(pilot, lambda: screen.driver.latest.seats[1].status == "empty")
-            told = [note.message for note in app._notifications]
-            assert any("The host freed Bob's seat" in message for message in told), told
-        await host_client.close()
+    async with in_the_hosts_app(tmp_path, match) as (table, server, app, pilot):
+        screen = app.screen
+        bob = await joined(server.port, "Bob")
+        await waiting(pilot, lambda: screen.driver.latest.seats[1].status == "here")
+        assert not screen.driver.allows("seats")  # everybody is here: no key
+        await away(table, bob)
+        await waiting(pilot, lambda: screen.driver.allows("seats"))
+        await pilot.press("e")
+        await waiting(pilot, lambda: isinstance(app.screen, ChoiceScreen))
+        await pilot.press("enter")  # Bob's seat
+        await waiting(pilot, lambda: isinstance(app.screen, ChoiceScreen))
+        await pilot.pause()
+        await pilot.press("enter")  # free it
+        await until(lambda: not table.claimed(1))
+        await waiting(pilot, lambda: screen.driver.latest.seats[1].status == "empty")
+        told = [note.message for note in app._notifications]
+        assert any("The host freed Bob's seat" in message for message in told), told
 
 
 @pytest.mark.parametrize("verb", ["free Cid", "bot Cid random", "back Ann"])

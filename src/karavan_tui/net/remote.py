@@ -157,6 +157,7 @@ class RemoteTable(Driver):
 
     def stop(self) -> None:
         """Leave the table."""
+        karavan_app(self.screen).tell_turn(False)
         if self._reader is not None:
             self._reader.cancel()
         asyncio.get_running_loop().create_task(self.client.close())
@@ -182,6 +183,9 @@ class RemoteTable(Driver):
             if update.notice:  # a take-back: said, or the table would change without a word
                 self.notify(printable(update.notice), title="Take-back")
         self._tell_presence(update)
+        # A bell and the title once the others have moved and it is our turn again.
+        mine = update.to_move == self.viewer and bool(update.legal) and update.outcome is None
+        karavan_app(self.screen).tell_turn(mine)
         if self.hosting and all(seat.status != "empty" for seat in update.seats):
             karavan_app(self.screen).withdraw_notes(HOSTING)  # nobody left to invite
         asked = update.takeback
@@ -212,17 +216,19 @@ class RemoteTable(Driver):
         self.screen.refresh_bindings()
 
     def closed(self, reason: str) -> None:
-        """The table is gone for good."""
+        """The table is gone for good (or for this Karavan: its seat was taken elsewhere)."""
         self.online = False
-        self.ending = reason
+        self.ending = printable(reason)
         over = self.latest is not None and self.latest.outcome is not None
+        titles = {"replaced": "Seat taken elsewhere", "closed": "The host closed the table"}
         self.notify(
             reason,
-            title="The table is closed",
+            title=titles.get(self.client.closed_why or "", "The table is closed"),
             severity="information" if over else "error",
             timeout=10,
         )
-        self.screen.refresh_status()
+        karavan_app(self.screen).tell_turn(False)
+        self.screen.redraw()
         self.screen.refresh_bindings()
 
     def _tell_presence(self, update: Update) -> None:
@@ -273,7 +279,23 @@ class RemoteTable(Driver):
             status=status,
             news=log[since + 1 :],
             quiet=printable(update.notice) if update.notice else "",
+            invite=self.invitation(),
         )
+
+    def invitation(self) -> str:
+        """In the host's terminal: how the players whose seat nobody has taken join."""
+        update = self.latest
+        if self.control is None or update is None or update.outcome is not None:
+            return ""
+        empty = {info.name for info in update.seats if info.status == "empty"}
+        lines = [line.strip() for line in self.control.invitation if line.startswith("  ")]
+        wanted = [line for line in lines if line.rsplit("--name ", 1)[-1] in empty]
+        return "\n".join(wanted)
+
+    def do_invite(self) -> None:
+        """Show again the lines that tell the players how to join."""
+        if self.control is not None and self.control.invitation:
+            self.notify("\n".join(self.control.invitation), title=HOSTING, timeout=30)
 
     def status(self) -> Status | None:
         """Whose turn, what to decide, and who is away."""
@@ -281,6 +303,12 @@ class RemoteTable(Driver):
         if update is None or observation is None:
             return None
         prompt, first = self.game.prompt(observation), False
+        if update.to_move is not None and update.to_move != self.viewer:
+            # The game's prompt speaks to the player who decides: the others are told whose turn.
+            name = self.seats[update.to_move].name if update.to_move < len(self.seats) else "?"
+            prompt = f"{name}'s turn"
+        if self.ending is not None:
+            prompt, first = self.ending, True  # no prompt: this Karavan no longer plays here
         asked = update.takeback
         if asked is not None and asked.seat == self.viewer:
             waiting = [self.seats[s].name for s in asked.waiting if 0 <= s < len(self.seats)]
@@ -297,7 +325,7 @@ class RemoteTable(Driver):
     def presence(self) -> str:
         """Who is missing, in words ("" when everybody is here)."""
         if self.ending is not None:
-            return printable(self.ending)
+            return ""  # the status line says why the table ended, and nothing else
         if not self.online:
             return "Reconnecting to the table..."
         if self.latest is None:
@@ -581,6 +609,8 @@ class RemoteTable(Driver):
             yield SystemCommand("Redo", "Play your undone decision again", self.do_redo)
         if self.hosting and self.absent_seats():
             yield SystemCommand("Seats", "Free an absent player's seat, or a bot", self.do_seats)
+        if self.control is not None and self.control.invitation:
+            yield SystemCommand("Invitation", "How the players join this table", self.do_invite)
         yield SystemCommand("Log", "Read the whole log", self.do_full_log)
         yield SystemCommand("Leave", "Leave the table", self.do_leave)
 
