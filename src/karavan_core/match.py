@@ -120,6 +120,10 @@ class Match:
     """A game in progress with its whole history (a :class:`~karavan_core.referee.Referee`
     runs it at a table)."""
 
+    seen_by: int | None = None
+    """The seat whose view the states were dealt from (:mod:`karavan_core.seen`), if they
+    were: such a match may be shown only as that seat, or everyone, saw it."""
+
     def __init__(
         self,
         game: Game[Any, Any, Any],

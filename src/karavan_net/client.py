@@ -14,14 +14,17 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
 import aiohttp
 
 from karavan_core.engine import Action, Game, Observation
+from karavan_core.match import Match, Seat
 from karavan_core.registry import game_names, get_game
 from karavan_core.saves import converter_for, structure_action, unstructure_action
+from karavan_core.seen import seen_match
 from karavan_core.text import clean_name, printable
 from karavan_core.version import __version__
 from karavan_net import protocol as wire
@@ -114,9 +117,11 @@ class TableClient:
         self.log: list[str] = []
         self.connected = False
         self.closed_why: str | None = None  # why the host ended the table for us, if it did
+        self.record: wire.Record | None = None  # the finished game as we saw it, once sent
         self._session: aiohttp.ClientSession | None = None
         self._ws: aiohttp.ClientWebSocketResponse | None = None
         self._closing = False
+        self._rematch = False  # the host started a rematch: coming back is no news
 
     # -- facts ---------------------------------------------------------------------------------
     @property
@@ -150,6 +155,28 @@ class TableClient:
     def action(self, data: Any) -> Action:
         """The decision in ``data`` (from the host)."""
         return structure_action(self.game, data)
+
+    def seen(self, seats: Sequence[Seat]) -> Match | None:
+        """The finished game as we saw it (from the host's :class:`Record`), to review and
+        replay; ``None`` until the host has sent it, or if it does not fit."""
+        record = self.record
+        if record is None or record.seat != self.seat:
+            return None
+        try:
+            observations = [self.observation(data) for data in record.observations]
+            actions = [self.action(data) for data in record.actions]
+            return seen_match(
+                self.game,
+                seats,
+                record.seat,
+                observations,
+                actions,
+                record.seed,
+                hints=record.hints,
+                takebacks=record.takebacks,
+            )
+        except Exception:  # outside data that does not fit is no game
+            return None
 
     # -- connecting --------------------------------------------------------------------------
     async def _connect(self) -> None:
@@ -317,18 +344,22 @@ class TableClient:
                     listener.closed(reason)
                 return
             self.connected = False
-            listener.connection_changed(False)
+            quiet, self._rematch = self._rematch, False
+            if not quiet:
+                listener.connection_changed(False)
             reason = await self._rejoin()
             if reason is not None:
                 await self.close()
                 listener.closed(reason)
                 return
-            listener.connection_changed(True)
+            if not quiet:
+                listener.connection_changed(True)
             assert self.update is not None
             listener.table_updated(self.update)
 
     async def _read(self, listener: Listener) -> str | None:
-        """Read frames until the connection ends: ``None`` if it dropped, else why it closed."""
+        """Read frames until the connection ends: ``None`` if it dropped (or the host starts a
+        rematch), else why it closed."""
         ws = self._ws
         if ws is None:
             return None
@@ -348,9 +379,14 @@ class TableClient:
                     listener.declined(printable(message.reason))
                 elif isinstance(message, wire.Refused):
                     return printable(message.reason)
+                elif isinstance(message, wire.Closed) and message.why == "rematch":
+                    self.record, self._rematch = None, True
+                    break  # a new game at the same table: we take our seat there at once
                 elif isinstance(message, wire.Closed):
                     self.closed_why = message.why
                     return printable(message.reason)
+                elif isinstance(message, wire.Record):
+                    self.record = message
         except (ConnectionError, aiohttp.ClientError, RuntimeError):
             pass
         await self._drop()

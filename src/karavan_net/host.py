@@ -24,6 +24,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import math
+import secrets
 import threading
 from collections.abc import Callable
 from functools import partial
@@ -32,7 +33,7 @@ from typing import Protocol
 
 from karavan_core.bots import BOT_LEVELS
 from karavan_core.engine import IllegalAction
-from karavan_core.match import Match, seat_named
+from karavan_core.match import MAX_SEED, Match, seat_named
 from karavan_core.referee import TAKEBACK_SECONDS, Change, Referee, SeatView
 from karavan_core.saves import structure_action, unstructure_action, unstructure_actions
 from karavan_core.storage import SaveFile
@@ -50,6 +51,7 @@ from karavan_net.protocol import (
     Hello,
     HostMessage,
     ProtocolError,
+    Record,
     Redo,
     Refused,
     SeatInfo,
@@ -136,13 +138,15 @@ def host_for(
     if table_file is None:
         where = None if save_path is None else TableFile.path_for(save_path)
         table_file = TableFile(where, code, {})
-    return Host(
+    host = Host(
         Referee(match, storage=storage, takeback_seconds=takeback_seconds),
         code,
         table_file,
         bot_delay=bot_delay,
         events=events,
     )
+    host.save_path = save_path
+    return host
 
 
 class Host:
@@ -173,6 +177,7 @@ class Host:
         self.bot_delay = bot_delay
         self.events = events
         self.observer: Callable[[int | None, str], None] | None = None
+        self.save_path: Path | None = None  # the save the match is kept in, if one
         self.links: dict[int, Link] = {}  # seat -> its connection now
         self._sent_logs: dict[int, tuple[str, ...]] = {}
         self._bot_task: asyncio.Task[None] | None = None
@@ -182,6 +187,7 @@ class Host:
         self._away_timers: dict[int, asyncio.TimerHandle] = {}
         self._stand_in_levels: dict[int, str] = {}  # the level of each bot standing in
         self._joined_at: dict[int, int] = {}  # the table's number when each seat last joined
+        self._records: dict[int, Record] = {}  # the finished game as each seat saw it
         self.over = asyncio.Event()  # the game is over
         self.ended = asyncio.Event()  # the game is over and every client has gone
         # The newest revision on disk; the save writer tells it from its own thread.
@@ -255,7 +261,8 @@ class Host:
             infos.append(SeatInfo(seat.name, seat.kind, seat.level, status, level))
         return infos
 
-    def _say(self, line: str) -> None:
+    def say(self, line: str) -> None:
+        """Tell the host's console ``line`` (what a headless host prints)."""
         if self.events is not None:
             self.events(printable(line))
 
@@ -277,9 +284,9 @@ class Host:
         name = self.match.seats[seat].name
         if not self.claimed(seat):
             secret = self.file.claim(seat)
-            self._say(f"{name} joined.")
+            self.say(f"{name} joined.")
         else:
-            self._say(f"{name} is back.")
+            self.say(f"{name} is back.")
         assert secret is not None
         self._returned(seat)
         old = self.links.get(seat)
@@ -293,6 +300,7 @@ class Host:
         self._sent_logs.pop(seat, None)  # a new connection gets the whole log
         self._send(seat, Welcome(PROTOCOL, self.game.name, seat, secret, __version__), link)
         self._broadcast()
+        self._send_record(seat, link)
         self.kick_bots()
         return True
 
@@ -305,7 +313,7 @@ class Host:
             self.referee.stand_in(seat, None)
             self._stand_in_levels.pop(seat, None)
             name = self.match.seats[seat].name
-            self._say(f"{name} is back: the bot gives the seat back.")
+            self.say(f"{name} is back: the bot gives the seat back.")
         self._hold_until_seated()
 
     def _join_refusal(self, hello: Hello) -> str | None:
@@ -337,7 +345,7 @@ class Host:
         del self.links[seat]
         self._sent_logs.pop(seat, None)
         if not self.match.is_over():
-            self._say(f"{self.match.seats[seat].name} is away.")
+            self.say(f"{self.match.seats[seat].name} is away.")
             self._away_from_now(seat)
         self._broadcast()
         self._check_ended()
@@ -371,7 +379,7 @@ class Host:
         if seat in self.links or self.match.is_over() or seat in self.referee.stand_ins:
             return
         name, level = self.match.seats[seat].name, self.away_level
-        self._say(
+        self.say(
             f"{name} has been away too long: a {level} bot plays the seat until {name} is back."
         )
         self._stand_in(seat, level)
@@ -403,7 +411,7 @@ class Host:
             raise IllegalAction(f"{name}'s seat is free already: it waits for {name} to join.")
         self.file.release(seat)
         line = f"The host freed {name}'s seat: whoever joins as {name} with the code takes it."
-        self._say(line)
+        self.say(line)
         self._hold_until_seated()
         self._broadcast()
         return line
@@ -422,7 +430,7 @@ class Host:
                     f"No bot level {printable(level)[:20]} ({', '.join(BOT_LEVELS)})."
                 )
             line = f"The host hands {name}'s seat to a {level} bot until {name} is back."
-        self._say(line)
+        self.say(line)
         self._stand_in(seat, level)
         return line
 
@@ -532,18 +540,21 @@ class Host:
     def _changed(self, change: Change) -> None:
         notice = self.referee.notice(None)  # the public record of a take-back
         if notice is not None:
-            self._say(notice)
+            self.say(notice)
         elif change.kind in ("play", "redo") and change.decisions:
             for line in self.referee.log()[-change.decisions :]:
-                self._say(line)
+                self.say(line)
         request = self.referee.request
         if change.kind == "request" and request is not None:
             self._lapse_later(request.number)
         outcome = self.referee.outcome()
         if outcome is not None and change.kind != "hint":
-            self._say(f"The game is over: {outcome.sentence([s.name for s in self.match.seats])}")
+            self.say(f"The game is over: {outcome.sentence([s.name for s in self.match.seats])}")
         self._loop = asyncio.get_running_loop()
         self._broadcast()
+        if outcome is not None:
+            for seat, link in list(self.links.items()):
+                self._send_record(seat, link)
         self.kick_bots()
         self._check_ended()
 
@@ -576,9 +587,9 @@ class Host:
     def _kept_now(self) -> None:
         failed = self.referee.save_error
         if failed is not None and not self._save_failed:
-            self._say(f"The autosave failed: {failed.strerror or failed}")
+            self.say(f"The autosave failed: {failed.strerror or failed}")
         elif failed is None and self._save_failed:
-            self._say("The autosave works again.")
+            self.say("The autosave works again.")
         self._save_failed = failed is not None
         self._broadcast()
 
@@ -631,6 +642,22 @@ class Host:
             self.observer(seat, text)
         return text
 
+    def _send_record(self, seat: int, link: Link) -> None:
+        """Once the game is over: the game as ``seat`` saw it, for its review and replay."""
+        if not self.match.is_over() or link.minor < 1:
+            return
+        if seat not in self._records:
+            match, game = self.match, self.game
+            self._records[seat] = Record(
+                seat,
+                [observation_data(game, match.view(seat, i)) for i in range(len(match.states))],
+                unstructure_actions(game, match.history),
+                secrets.randbelow(MAX_SEED),  # not the game's seed: that would deal every card
+                match.hints[seat],
+                match.takebacks[seat],
+            )
+        self._send(seat, self._records[seat], link)
+
     def _send(self, seat: int | None, message: HostMessage, link: Link) -> None:
         text = encode(message, link.minor)
         if self.observer is not None:
@@ -654,6 +681,28 @@ class Host:
             action = await asyncio.to_thread(turn.choose)
             self.referee.play_bot(turn, action)  # dropped if the table moved on meanwhile
 
+    def rematch(self, save_path: Path | None, seed: int) -> Host:
+        """A new game of the same seats at this table, dealt from ``seed``: same code, same
+        seats' secrets (each player's Karavan takes its seat again), same limits.
+
+        Its save is written at once to ``save_path`` (``OSError`` if it cannot be).
+        """
+        old = self.match
+        match = Match(self.game, old.seats, seed, old.options)
+        where = None if save_path is None else TableFile.path_for(save_path)
+        file = TableFile(where, self.code, self.file.digests, self.file.settings)
+        new = host_for(
+            match,
+            self.code,
+            save_path=save_path,
+            table_file=file,
+            bot_delay=self.bot_delay,
+            events=self.events,
+            takeback_seconds=self.referee.takeback_seconds,
+        )
+        new.away_limit, new.away_level = self.away_limit, self.away_level
+        return new
+
     async def close(self, reason: str | None = None, why: str = "closed") -> None:
         """End the table: every client hears ``reason`` (if given; ``why`` it ends, see
         :class:`Closed`) and stops, then the save is flushed."""
@@ -668,4 +717,6 @@ class Host:
                 self._send(seat, closing(reason, why, link.minor), link)
             link.close()
         self.links.clear()
+        if self.match.is_over():
+            self.ended.set()  # nobody is left to read the result here
         await asyncio.to_thread(self.referee.flush)

@@ -165,6 +165,24 @@ class Closed:
 
 
 @frozen
+class Record:
+    """The finished game as this seat saw it, for its review and replay (since revision 1).
+
+    ``observations`` holds the seat's own observation of every position, the
+    deal first, and ``actions`` every decision (save format); ``seed`` deals
+    what the seat never saw (a fresh one, not the game's).  ``hints`` and
+    ``takebacks`` are the seat's own counts.
+    """
+
+    seat: int
+    observations: list[Json]
+    actions: list[Json]
+    seed: int
+    hints: int = 0
+    takebacks: int = 0
+
+
+@frozen
 class Declined:
     """A decision, undo or message of yours was refused with ``reason``; nothing changed."""
 
@@ -256,9 +274,9 @@ class Update:
 
 
 ClientMessage = Hello | Decide | Undo | Redo | Answer | Withdraw
-HostMessage = Welcome | Refused | Declined | Update | Closed
+HostMessage = Welcome | Refused | Declined | Update | Closed | Record
 _CLIENT_TYPES = (Hello, Decide, Undo, Redo, Answer, Withdraw)
-_HOST_TYPES = (Welcome, Refused, Declined, Update, Closed)
+_HOST_TYPES = (Welcome, Refused, Declined, Update, Closed, Record)
 
 
 SINCE: dict[type, dict[str, int]] = {

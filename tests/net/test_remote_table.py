@@ -66,7 +66,7 @@ async def in_the_hosts_app(tmp_path, match, invitation=lambda port: [], size=(80
     async with hosting(match) as (table, server):
         client = TableClient("127.0.0.1", server.port, CODE, match.seats[0].name)
         await client.join()
-        control = HostControl(table, invitation(server.port))
+        control = HostControl(table, invitation(server.port), server=server)
         app = TableApp(config(tmp_path), client, control=control)
         async with app.run_test(size=size, notifications=True) as pilot:
             await waiting(pilot, lambda: isinstance(app.screen, TableScreen))

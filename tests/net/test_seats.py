@@ -11,7 +11,7 @@ import pytest
 
 from karavan_core.engine import IllegalAction
 from karavan_net.client import JoinRefused, TableClient
-from karavan_net.hosting import command
+from karavan_net.hosting import HostControl, command
 from karavan_tui.modals.choice import ChoiceScreen
 from karavan_tui.net.remote import presence_change
 
@@ -30,6 +30,7 @@ async def away(table, client) -> None:
 async def test_the_host_frees_an_absent_players_seat_and_a_new_karavan_takes_it():
     match = new_match("karakum", "Ann,Bob", first=0)
     async with hosting(match) as (table, server):
+        control = HostControl(table, [])
         ann, bob = await joined(server.port, "Ann"), await joined(server.port, "Bob")
         await until(lambda: ann.update.legal != [])
         await ann.decide(ann.action(ann.update.legal[0].action))
@@ -41,10 +42,10 @@ async def test_the_host_frees_an_absent_players_seat_and_a_new_karavan_takes_it(
         # Bob's new browser has no secret: it is told what to do.
         with pytest.raises(JoinRefused, match=r"^Bob is away: ask the host to free the seat\.$"):
             await TableClient("127.0.0.1", server.port, CODE, "Bob").join()
-        assert command(table, "free bob", []) == []  # the headless host's command
+        assert command(control, "free bob") == []  # the headless host's command
         await until(lambda: ann.update.seats[1].status == "empty")
         assert table.referee.held == "The game goes on once Bob has taken the seat."
-        assert command(table, "free Bob", []) == [
+        assert command(control, "free Bob") == [
             "Bob's seat is free already: it waits for Bob to join."
         ]
         newcomer = TableClient("127.0.0.1", server.port, CODE, "Bob")
@@ -60,11 +61,12 @@ async def test_the_host_frees_an_absent_players_seat_and_a_new_karavan_takes_it(
 async def test_a_bot_plays_an_absent_players_seat_until_the_player_is_back():
     match = new_match("jaipur", "Ann,Bob", first=0)
     async with hosting(match) as (table, server):
+        control = HostControl(table, [])
         ann, bob = await joined(server.port, "Ann"), await joined(server.port, "Bob")
         secret = bob.secret
         await away(table, bob)
-        assert command(table, "bot Bob genius", [])[0].startswith("No bot level genius")
-        assert command(table, "bot Bob random", []) == []
+        assert command(control, "bot Bob genius")[0].startswith("No bot level genius")
+        assert command(control, "bot Bob random") == []
         await until(lambda: ann.update.seats[1].stand_in == "random")
         for _ in range(3):  # Ann plays, and the bot answers for Bob
             await until(lambda: ann.update.legal != [] and ann.update.number == table.number)
@@ -122,8 +124,9 @@ async def test_a_headless_hosts_command_that_cannot_be_done_says_why(verb):
     match = new_match("karakum", "Ann,Bob", first=0)
     async with hosting(match) as (table, server):
         ann = await joined(server.port, "Ann")
-        answer = command(table, verb, [])
+        control = HostControl(table, [])
+        answer = command(control, verb)
         assert len(answer) == 1 and ("No player's seat" in answer[0] or "at the table" in answer[0])
-        assert command(table, "hello", [])[0].startswith("Commands")
+        assert command(control, "hello")[0].startswith("Commands")
         await asyncio.sleep(0)
         await ann.close()

@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 from attrs import evolve
@@ -17,7 +18,7 @@ from attrs import evolve
 from karavan_core.bots import BOT_LEVELS
 from karavan_core.match import Match
 from karavan_core.referee import TAKEBACK_SECONDS
-from karavan_core.saves import SaveError, load_match, remove_abandoned_temps
+from karavan_core.saves import SaveError, load_match, new_save_path, remove_abandoned_temps
 from karavan_core.text import printable
 from karavan_net.host import AWAY_LEVEL, Host, host_for
 from karavan_net.hosting import (
@@ -181,7 +182,8 @@ def run(ctx: Context) -> int:
         def out(line: str) -> None:
             print(line, flush=True)
 
-        return asyncio.run(serve_headless(make_host, bind, port, path, fail, out))
+        saves = partial(new_save_path, ctx.folder)
+        return asyncio.run(serve_headless(make_host, bind, port, path, fail, out, saves=saves))
     return _host_with_table(ctx, make_host, bind, port, path)
 
 
@@ -216,6 +218,9 @@ def _host_with_table(
     thread.call(host.start)
     local = "127.0.0.1" if bind in ("0.0.0.0", "") else "::1" if bind == "::" else bind
     name = host.match.seats[seat].name
+    saves = partial(new_save_path, ctx.folder)
+    invite = lines[1:-1] if remote else []
+    control = HostControl(host, invite, thread, server=server, saves=saves)
 
     async def play() -> int:
         client = TableClient(local, port, host.code, name, secret=secret)
@@ -223,7 +228,6 @@ def _host_with_table(
             await client.join()
         except (JoinRefused, HostUnreachable) as error:
             return fail(f"cannot open the table here: {error}")
-        control = HostControl(host, lines[1:-1] if remote else [], thread)
         app = TableApp(ctx.app_config(), client, control=control, save_path=path)
         await app.run_async()
         await client.close()
@@ -232,7 +236,8 @@ def _host_with_table(
     try:
         status = asyncio.run(play())
     finally:
-        thread.stop(*closing_words(host.match.is_over()))
-    if not host.match.is_over():
-        print(printable(f"The table is closed. {resume_line(path, bind, port)}."))
+        last = control.host  # after a rematch, the last game's
+        thread.stop(*closing_words(last.match.is_over()))
+    if not last.match.is_over():
+        print(printable(f"The table is closed. {resume_line(last.save_path or path, bind, port)}."))
     return status

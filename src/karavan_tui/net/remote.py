@@ -24,7 +24,7 @@ from textual.binding import Binding, BindingType
 
 from karavan_core.bots import BOT_LEVELS
 from karavan_core.engine import Action, IllegalAction, Observation, State
-from karavan_core.match import BOT, HUMAN, Seat
+from karavan_core.match import BOT, HUMAN, Match, Seat
 from karavan_core.referee import takeback_question
 from karavan_core.text import clean_name, printable
 from karavan_net.client import TableClient
@@ -129,6 +129,7 @@ class RemoteTable(Driver):
         self._over_shown = False
         self._sampled: tuple[int, State] | None = None  # a state dealt for check(), by number
         self._last_note: tuple[tuple[str, str], float] = (("", ""), 0.0)
+        self._seen: Match | None = None  # the finished game as this player saw it, once built
 
     def notify(self, message: str, **kwargs: Any) -> None:
         """A toast, unless the same one went up a moment ago (keys pressed again and again)."""
@@ -176,6 +177,8 @@ class RemoteTable(Driver):
             )
             return
         fresh = update.number != (self.latest.number if self.latest else None)
+        if self.latest is not None and self.latest.outcome is not None and update.outcome is None:
+            self._new_game()  # the host started a rematch: this is its first position
         self.latest, self.observation, self.choices = update, observation, choices
         self.seats = seats
         if fresh:
@@ -197,6 +200,27 @@ class RemoteTable(Driver):
             self._asking.dismiss(None)  # answered, ended, or the bots' replies joined it
         self.screen.redraw()
         self._after_update()
+
+    def _new_game(self) -> None:
+        """A rematch: back to the table from the results, ready for the new game."""
+        app = self.app
+        while app.screen is not self.screen and len(app.screen_stack) > 1:
+            app.pop_screen()
+        self._over_shown = False
+        self._turn_number = self._asked = self._statuses = self._sampled = None
+        self._seen = None
+        self.notify("A rematch: a new game with the same seats.", title="Rematch")
+
+    def seen(self) -> Match | None:
+        """The finished game as this player saw it, once the host has sent it."""
+        if self._seen is None:
+            self._seen = self.client.seen(self.seats)
+        return self._seen
+
+    def do_rematch(self) -> None:
+        """The host: a new game with the same seats."""
+        if self.control is not None:
+            asyncio.get_running_loop().create_task(self._manage(self.control.rematch(), None))
 
     def declined(self, reason: str) -> None:
         """The host refused what we sent: say why; nothing changed."""
@@ -372,7 +396,9 @@ class RemoteTable(Driver):
         if update.outcome is not None:
             if not self._over_shown:
                 self._over_shown = True
-                self.app.push_screen(RemoteOverScreen(self.seats, update, self.hosting))
+                rematch = self.do_rematch if self.hosting else None
+                over = RemoteOverScreen(self.seats, update, self.hosting, self.seen, rematch)
+                self.app.push_screen(over)
             return
         asked = update.takeback
         if asked is not None and self.viewer in asked.waiting:
@@ -571,14 +597,16 @@ class RemoteTable(Driver):
 
         self.screen.choose(f"{name}'s seat", [words for words, _ in options], picked, beside=False)
 
-    async def _manage(self, doing: Coroutine[Any, Any, str]) -> None:
-        """Carry out the host's change to a seat, and say what came of it."""
+    async def _manage(self, doing: Coroutine[Any, Any, str], title: str | None = "Seats") -> None:
+        """Carry out the host's change to the table; say what came of it (under ``title``, if
+        the table does not tell it anyway), or why it was not done."""
         try:
             said = await doing
         except IllegalAction as error:
             self.notify(str(error), title="Not done", severity="warning")
             return
-        self.notify(said, title="Seats")
+        if title is not None:
+            self.notify(said, title=title)
 
     def do_redo(self) -> None:
         """Ask the host to replay our undone decision."""
