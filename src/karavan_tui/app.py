@@ -458,7 +458,8 @@ class KaravanApp(Karavan):
             else:
                 self.show_replay(match, back=back)
 
-        self.push_screen(SavesScreen(self.config.saves_dir, selected), chosen)
+        saves = SavesScreen(self.config.saves_dir, selected, self.config.saves_words)
+        self.push_screen(saves, chosen)
 
     def show_review(self, match: Match, back: Callable[[], None] | None = None) -> None:
         """Open the review of ``match``'s human players; ``back`` is called once it closes.

@@ -30,6 +30,7 @@ MAX_CODE = 64
 
 SETTINGS_ENV = "KARAVAN_SETTINGS"
 VISITOR_ENV = "KARAVAN_VISITOR"  # set by karavan web: who this tab's visitor is, for hosts
+SAVES_WORDS_ENV = "KARAVAN_SAVES_WORDS"  # set by karavan web: its saves folder, in words
 DEFAULT_THEME = "textual-dark"
 DEFAULT_BOT_DELAY = 0.6
 BOT_DELAYS: tuple[float, ...] = (0.0, 0.3, 0.6, 1.0, 2.0)
@@ -188,7 +189,8 @@ class AppConfig:
     ``seed_factory`` makes the seeds offered for new games (tests fix it);
     ``review_jobs`` is how many processes a review uses, and ``review_budget``
     the iterations of its searches (tests make both small); ``visitor`` is who
-    plays, to the hosts this Karavan joins, behind ``karavan web``.
+    plays, to the hosts this Karavan joins, behind ``karavan web``, and
+    ``saves_words`` names the saves folder there (its path is the server's).
     """
 
     saves_dir: Path
@@ -200,3 +202,4 @@ class AppConfig:
     review_jobs: int = field(factory=lambda: max(1, min(4, os.cpu_count() or 1)))
     review_budget: tuple[int, int] = (OPEN_ITERATIONS, FORCED_ITERATIONS)
     visitor: str | None = field(factory=lambda: os.environ.get(VISITOR_ENV) or None)
+    saves_words: str | None = field(factory=lambda: os.environ.get(SAVES_WORDS_ENV) or None)

@@ -31,7 +31,10 @@ from karavan_tui.cli.web.visitors import (
     signed,
     signed_visitor,
 )
+from karavan_tui.modals.saves import SavesScreen
+from karavan_tui.widgets.chrome import WEB_ICON, AppHeader
 
+from ..tui.helpers import make_app, visible_characters
 from .helpers import CODE, hosting, new_match, until
 
 # Says it is a Textual app, reports its settings file and argv in one data packet, then
@@ -44,6 +47,7 @@ report = json.dumps({
     "settings": os.environ.get("KARAVAN_SETTINGS"),
     "saves_env": os.environ.get("KARAVAN_SAVES"),
     "visitor": os.environ.get("KARAVAN_VISITOR"),
+    "saves_words": os.environ.get("KARAVAN_SAVES_WORDS"),
     "argv": sys.argv[1:],
 }).encode()
 out.write(b"D" + len(report).to_bytes(4, "big") + report)
@@ -79,9 +83,12 @@ class Site:
         return f"http://127.0.0.1:{self.http.port}"
 
 
-async def opened(http: TestServer, stack: contextlib.AsyncExitStack) -> TestClient:
-    """A browser of its own (its own cookie jar) that has opened the page."""
-    client = TestClient(http)
+async def opened(
+    http: TestServer, stack: contextlib.AsyncExitStack, source: str = "127.0.0.1"
+) -> TestClient:
+    """A browser of its own (its own cookie jar), at address ``source``, that has opened
+    the page."""
+    client = TestClient(http, connector=aiohttp.TCPConnector(local_addr=(source, 0)))
     await client.start_server()
     stack.push_async_callback(client.close)
     page = await client.get("/")
@@ -97,7 +104,9 @@ async def site(
     browsers: int = 1,
     max_apps: int = 4,
     loopback_only: bool = True,
+    **caps: int,
 ) -> AsyncIterator[Site]:
+    """``caps``: the server's ``per_visitor`` and ``per_address``."""
     server = KaravanServer(
         visitors,
         host="127.0.0.1",
@@ -105,6 +114,7 @@ async def site(
         program=stand_in,
         max_apps=max_apps,
         loopback_only=loopback_only,
+        **caps,
     )
     http = TestServer(server.application(), host="127.0.0.1")
     await http.start_server()
@@ -321,6 +331,55 @@ async def test_past_the_cap_the_page_says_full_and_no_app_starts(tmp_path, stand
     assert "runs one game at once" in full_page(1)
 
 
+async def test_one_visitor_takes_no_more_than_its_share_nor_one_address(tmp_path, stand_in):
+    visitors = Visitors(tmp_path / "state")
+    async with site(stand_in, visitors, browsers=2, max_apps=10, per_address=5) as web:
+        greedy, neighbour = web.browsers
+        async with contextlib.AsyncExitStack() as tabs:
+            for _ in range(3):
+                await tabs.enter_async_context(tab(greedy))
+            # A fourth tab of the same browser: refused, and its page says why.
+            with pytest.raises(aiohttp.WSServerHandshakeError) as error:
+                await greedy.ws_connect("/ws", headers={"Origin": web.origin})
+            assert error.value.status == 503
+            page = await greedy.get("/")
+            assert page.status == 503 and "You play 3 games here already" in await page.text()
+            # Made-up cookies are refused; fresh ones are new visitors of the same address.
+            jar = greedy.session.cookie_jar
+            jar.update_cookies({COOKIE: new_visitor_id()}, greedy.make_url("/"))
+            await refused(greedy, web.origin, 403)
+            jar.clear()
+            assert (await greedy.get("/")).status == 200  # a new visitor
+            for _ in range(2):
+                await tabs.enter_async_context(tab(greedy))
+            assert web.server.by_address["127.0.0.1"] == 5
+            page = await neighbour.get("/")
+            assert "Your address plays 5 games here already" in await page.text()
+            # Someone at another address still gets a place.
+            elsewhere = await opened(web.http, tabs, source="127.0.0.2")
+            async with tab(elsewhere) as report:
+                assert report["settings"]
+            assert web.server.running == 6
+        await until(lambda: web.server.running == 0)
+        assert not web.server.by_visitor and not web.server.by_address
+
+
+async def test_the_page_asks_nothing_from_elsewhere_and_follows_the_apps_title(tmp_path, stand_in):
+    async with site(stand_in, Visitors(tmp_path / "state")) as web:
+        (client,) = web.browsers
+        page = await (await client.get("/")).text()
+        own = f"127.0.0.1:{web.http.port}/"
+        addresses = [word for word in page.split('"') if "://" in word and own not in word]
+        assert addresses == ["http://www.w3.org/2000/svg"], addresses  # a name, not a request
+        assert 'url("/static/fonts/RobotoMono-VariableFont_wght.ttf")' in page
+        font = await client.get("/static/fonts/RobotoMono-VariableFont_wght.ttf")
+        assert font.status == 200 and len(await font.read()) > 10_000
+        # The tab's title follows the terminal's (OSC 2), read before textual.js sees the bytes.
+        assert page.index("document.title = title") < page.index("js/textual.js")
+        async with tab(client) as report:
+            assert report["saves_words"] == "your saves"
+
+
 # -- static files --------------------------------------------------------------------------
 
 
@@ -359,3 +418,24 @@ def test_the_command_shares_saves_only_when_told_and_checks_its_options(
     assert cli.main(["web", "--state", str(tmp_path / "file" / "state")]) == 2
     assert "cannot keep the visitors' files in" in capsys.readouterr().err
     assert len(served) == 2
+
+
+# -- what a visitor's Karavan shows --------------------------------------------------------
+
+
+async def test_a_visitors_load_dialog_names_the_folder_in_words_and_the_header_icon_is_drawn(
+    tmp_path, monkeypatch
+):
+    app = make_app(tmp_path)
+    app.config.saves_words = "your saves"  # what karavan web tells each tab's Karavan
+    monkeypatch.setattr(type(app), "is_web", property(lambda _: True))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("l")
+        await pilot.pause()
+        assert isinstance(app.screen, SavesScreen)
+        title = str(app.screen.query_one("#saves-title").render())
+        assert title == "Saved games in your saves, last played first"
+        assert str(tmp_path) not in visible_characters(app)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen.query_one(AppHeader).icon == WEB_ICON  # the page's font has it
