@@ -207,6 +207,7 @@ class _Buckets:
         self.buckets: dict[str, Bucket] = {}
 
     def get(self, key: str) -> Bucket:
+        """The bucket of ``key`` (a full one for a key not seen yet)."""
         bucket = self.buckets.get(key)
         if bucket is None:
             if len(self.buckets) >= self.remembered:
@@ -218,6 +219,7 @@ class _Buckets:
         return bucket
 
     def used_up(self, key: str) -> bool:
+        """Whether ``key`` has no whole try left now."""
         bucket = self.buckets.get(key)
         return bucket is not None and not bucket.ready()
 
