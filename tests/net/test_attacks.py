@@ -23,7 +23,7 @@ from karavan_core.match import Match
 from karavan_core.saves import load_match, unstructure_action
 from karavan_net.client import HostUnreachable, TableClient
 from karavan_net.host import Host
-from karavan_net.protocol import MAX_CLIENT_FRAME, Declined, Update, Welcome
+from karavan_net.protocol import MAX_CLIENT_FRAME, Declined, Record, Update, Welcome
 from karavan_net.server import MAX_STRANGERS, MESSAGE_RATE, Connection
 
 from .helpers import CODE, Raw, free_port, hosting, joined, new_match, until
@@ -37,11 +37,12 @@ def decide(table: Host, number: int, *actions) -> str:
 
 
 async def reply(raw: Raw, text: str):
-    """Send ``text`` and return the first answer that is not an update."""
+    """Send ``text`` and return the first answer that is not an update (or, at the end, the
+    game as that seat saw it)."""
     await raw.ws.send_str(text)
     while True:
         message = await raw.next()
-        if not isinstance(message, Update):
+        if not isinstance(message, Update | Record):
             return message
 
 

@@ -58,7 +58,7 @@ def test_karavan_host_clears_abandoned_temp_files_and_saves_once_it_listens(tmp_
     abandoned.write_text("{")
     served: dict[str, object] = {}
 
-    async def serve(make_host, bind, port, path, fail, out):
+    async def serve(make_host, bind, port, path, fail, out, **_):
         assert not path.exists()  # nothing is written before the host listens
         make_host(port)
         served["path"] = path
