@@ -84,7 +84,7 @@ LOCAL_FONT = """<style>
 FOLLOW_TITLE = r"""<script>
       (() => {
         const Socket = window.WebSocket;
-        const named = /\]2;([^]*)(?:|\)/g;
+        const named = /\x1b\]2;([^\x07\x1b]*)(?:\x07|\x1b\\)/g;
         window.WebSocket = class extends Socket {
           constructor(...args) {
             super(...args);
@@ -96,8 +96,8 @@ FOLLOW_TITLE = r"""<script>
               let title = null;
               for (const found of text.matchAll(named)) title = found[1];
               if (title !== null) document.title = title;
-              const open = text.lastIndexOf("]2;");
-              rest = open >= 0 && !/[]/.test(text.slice(open + 4)) ? text.slice(open) : "";
+              const open = text.lastIndexOf("\x1b]2;");
+              rest = open >= 0 && !/[\x07\x1b]/.test(text.slice(open + 4)) ? text.slice(open) : "";
             });
           }
         };
