@@ -6,16 +6,19 @@ limit hands an absent player's seat to a bot by itself, told to everyone."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import json
 
 import pytest
 
 from karavan_core.engine import IllegalAction
 from karavan_net.client import JoinRefused, TableClient
 from karavan_net.hosting import HostControl, command
+from karavan_net.protocol import Welcome
 from karavan_tui.modals.choice import ChoiceScreen
 from karavan_tui.net.remote import presence_change
 
-from .helpers import CODE, hosting, joined, new_match, until
+from .helpers import CODE, Raw, hosting, joined, new_match, until
 from .test_remote_table import in_the_hosts_app, waiting
 
 
@@ -130,3 +133,46 @@ async def test_a_headless_hosts_command_that_cannot_be_done_says_why(verb):
         assert command(control, "hello")[0].startswith("Commands")
         await asyncio.sleep(0)
         await ann.close()
+
+
+async def test_an_older_karavan_is_written_to_in_the_shapes_it_knows():
+    """A client of protocol revision 0 at a table with a take-back request, a stand-in bot and
+    an end: none of revision 1's fields or messages reach it."""
+    match = new_match("jaipur", "Ann,Bob", first=0)
+    async with hosting(match) as (table, server):
+        frames: list[tuple[int | None, str]] = []
+        table.observer = lambda seat, text: frames.append((seat, text))
+        old = await Raw.hello(server.port, "Ann", minor=0)
+        assert isinstance(await old.next(), Welcome)
+        reading = asyncio.ensure_future(keep_reading(old))
+        bob = await joined(server.port, "Bob")
+        await until(lambda: old.update is not None and old.update.legal != [])
+        await old.ws.send_str(decide_first(old))
+        await until(lambda: bob.update.legal != [] and bob.update.number == table.number)
+        await bob.decide(bob.action(bob.update.legal[0].action))
+        await until(lambda: match.to_move == 0)
+        await bob.undo()  # past Ann's decision: she is asked
+        await until(lambda: table.referee.request is not None)
+        await away(table, bob)
+        HostControl(table, []).host.hand_to_bot(1, "random")
+        await until(lambda: table.referee.request is None or len(frames) > 12)
+        reading.cancel()
+        await old.close()
+        sent = [text for seat, text in frames if seat == 0]
+        assert any('"takeback":{"seat":1' in text for text in sent)  # asked, the old way
+        assert not any(word in text for text in sent for word in REVISION_1)
+
+
+REVISION_1 = ('"stand_in"', '"taken"', '"seconds"', '"type":"Closed"', '"type":"Record"')
+
+
+async def keep_reading(raw) -> None:
+    """Read what the host sends ``raw`` (its latest update kept) until it is stopped."""
+    while not raw.ws.closed:
+        with contextlib.suppress(TimeoutError):
+            await raw.next()
+
+
+def decide_first(raw) -> str:
+    choice = raw.update.legal[0].action
+    return json.dumps({"type": "Decide", "number": raw.update.number, "actions": [choice]})
