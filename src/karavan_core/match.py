@@ -154,6 +154,10 @@ class Match:
     other and redo moves them back, as python-chess's move stack pops and pushes.
     """
 
+    seen_by: int | None = None
+    """The seat whose view the states were dealt from (:mod:`karavan_core.seen`), if they
+    were: such a match may be shown only as that seat, or everyone, saw it."""
+
     def __init__(
         self,
         game: Game[Any, Any, Any],
@@ -279,6 +283,16 @@ class Match:
                 ply.scores = self.game.chart_scores(ply.after)
             results.append(ply.scores)
         return tuple(tuple(scores[seat] for scores in results) for seat in range(len(self.seats)))
+
+    def keep_scores(self, series: Sequence[Sequence[int]]) -> None:
+        """Take ``series`` (``series[seat][i]``, as :meth:`score_series` gives it) as the
+        charted scores: a game rebuilt from one player's view knows them from its record."""
+        columns = list(zip(*series, strict=True))
+        if len(columns) != len(self.plies) + 1:
+            raise ValueError("The scores do not follow the game's decisions.")
+        self._dealt_scores = tuple(columns[0])
+        for ply, scores in zip(self.plies, columns[1:], strict=True):
+            ply.scores = tuple(scores)
 
     def round_ends(self) -> tuple[int, ...]:
         """The points of :meth:`score_series` after which the scores start again from

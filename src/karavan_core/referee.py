@@ -16,7 +16,7 @@ Call it from one thread (the UI's, or the host's event loop).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -37,7 +37,8 @@ class Change:
     ``"undo"`` (``decisions`` taken back, asked by ``seat``), ``"redo"``
     (``decisions`` played again), ``"hint"`` (``seat`` asked for a hint),
     ``"request"`` (``seat`` asks the others to agree to a take-back),
-    ``"accepted"`` / ``"declined"`` (``seat`` answered it) or ``"withdrawn"``.
+    ``"accepted"`` / ``"declined"`` (``seat`` answered it), ``"withdrawn"``
+    (the asker no longer asks) or ``"lapsed"`` (nobody answered in time).
     ``revision`` is the table's revision after the change.
     """
 
@@ -52,8 +53,8 @@ class TakeBack:
     """A take-back ``seat`` may make: back to ``keep`` decisions, ``decisions`` taken back.
 
     ``revealed``: one of them had shown something new; ``needs``: the humans
-    who must agree first (none: it is free); ``after``: how many of them others
-    made after ``seat``'s own last gesture (the rest are that gesture's).
+    who must agree first (none: it is free); ``whose``: the seat that made
+    each decision taken back, in order.
     """
 
     seat: int
@@ -61,7 +62,12 @@ class TakeBack:
     decisions: int
     revealed: bool
     needs: tuple[int, ...]
-    after: int = 0
+    whose: tuple[int, ...] = ()
+
+    @property
+    def after(self) -> int:
+        """How many of the decisions others made after ``seat``'s own last gesture."""
+        return sum(1 for actor in self.whose if actor != self.seat)
 
     def words(self, whose: str) -> str:
         """What is taken back, in words: "your last decision and the 3 decisions after it".
@@ -73,6 +79,18 @@ class TakeBack:
             return f"{whose} last decision"
         later = "decision" if self.after == 1 else f"{self.after} decisions"
         return f"{whose} last decision and the {later} after it"
+
+
+def bot_agrees(asker: int, whose: Sequence[int], bots: Collection[int]) -> bool:
+    """The fixed rule by which a bot answers a take-back it is asked to agree to.
+
+    ``whose``: the seat of each decision taken back.  A bot agrees when every
+    one is the ``asker``'s own or a bot's (``bots``: the seats bots play, the
+    answering one among them), and declines when one is another player's: a
+    bot never gives away a person's decision.  Knowing nothing of whose they
+    are (``whose`` empty, from an older host), it declines.
+    """
+    return bool(whose) and all(seat == asker or seat in bots for seat in whose)
 
 
 def takeback_question(answerer: str, asker: str, decisions: int, revealed: bool) -> str:
@@ -90,19 +108,27 @@ def takeback_declined(answerer: str, asker: str) -> str:
 
 
 def takeback_notice(
-    change: Change, takeback: TakeBack | None, names: Sequence[str], viewer: int | None
+    change: Change, request: TakeBackRequest | None, names: Sequence[str], viewer: int | None
 ) -> str | None:
     """What ``viewer`` is told of a take-back ``change`` (``None``: the table's public record).
 
-    ``takeback`` is the take-back the change carried out, asked for or answered.  The
-    same words in every game, at every table: the player who took back is told what
-    went (with who agreed, if anyone had to), the others who took back what; nothing
-    is told of other changes, nor to a player of their own asking or answering.
+    ``request`` is the take-back the change answered, ended or carried out (a free one
+    carried out comes as a request nobody had to answer).  The same words in every game,
+    at every table: the player who took back is told what went (with who agreed, if
+    anyone had to), the others who took back what.  Nothing else is told to the player
+    who made the change, except an asker whose request lapsed.
     """
     if change.seat is None:
         return None
     who, kind = names[change.seat], change.kind
-    if kind == "undo" and takeback is not None:
+    if kind == "lapsed":  # nobody did it: everyone is told, the asker too
+        return f"{who}'s take-back request lapsed: it was not answered in time."
+    if kind == "play" and request is not None and viewer != change.seat:
+        if request.takeback.seat == change.seat:
+            return f"{who} played on and no longer asks to take back."
+        return f"{who} played on instead: {names[request.takeback.seat]}'s decision stands."
+    if kind == "undo" and request is not None:
+        takeback = request.takeback
         if viewer != change.seat:
             return f"{who} took back {takeback.words('their')}."
         mine, needs = takeback.words("your"), takeback.needs
@@ -115,8 +141,8 @@ def takeback_notice(
         return f"{who} asks to take back their last decision."
     if kind == "accepted":
         return f"{who} agrees to the take-back."
-    if kind == "declined" and takeback is not None:
-        return takeback_declined(who, names[takeback.seat])
+    if kind == "declined" and request is not None:
+        return takeback_declined(who, names[request.takeback.seat])
     if kind == "withdrawn":
         return f"{who} no longer asks to take back."
     return None
@@ -126,11 +152,14 @@ def takeback_notice(
 class TakeBackRequest:
     """A take-back asked for and waiting for the other humans' answers.
 
-    Any change at the table but an answer voids it.
+    It ends when it is answered, withdrawn or lapses, or when a person decides
+    instead (the asker playing on withdraws it; anyone else declines it); the
+    bots' decisions meanwhile go back with the rest.
     """
 
     takeback: TakeBack
     waiting: frozenset[int]  # the humans yet to answer
+    number: int = 0  # which request of the table it is: an answer names it
 
     def question(self, seats: Sequence[Seat], seat: int) -> str:
         """What ``seat`` is asked: who wants to take back what, and why it needs consent."""
@@ -227,6 +256,8 @@ class SeatView:
 
 
 T = TypeVar("T")
+TAKEBACK_SECONDS = 30.0
+"""How long a take-back request waits for its answers before it lapses, unless a table says."""
 MATCH_CHANGES = frozenset({"play", "undo", "redo", "hint"})  # the changes the match makes itself
 BotMaker = Callable[[str, Game[Any, Any, Any], int], Bot]
 
@@ -240,7 +271,9 @@ class Referee:
 
     ``storage`` (if given) keeps the match after every change, through one
     background writer.  ``bots`` builds the bot of each bot seat (tests may
-    pass their own).
+    pass their own).  A take-back request not answered within
+    ``takeback_seconds`` lapses: the table that runs a clock calls
+    :meth:`lapse` once that time is up.
     """
 
     def __init__(
@@ -249,20 +282,29 @@ class Referee:
         *,
         storage: Storage | None = None,
         bots: BotMaker = _make_bot,
+        takeback_seconds: float = TAKEBACK_SECONDS,
     ) -> None:
         self.match = match
         self.game = match.game
         self._kept: Callable[[int], None] | None = None
         self.writer = None if storage is None else SaveWriter(storage)
+        self._make_bot = bots
         self.bots: dict[int, Bot] = {
             seat: bots(info.level or "random", self.game, bot_seed(match.seed, seat))
             for seat, info in enumerate(match.seats)
             if info.is_bot
         }
+        # Bots playing a person's seat while they are away (a hosted table's), by seat.
+        self.stand_ins: dict[int, Bot] = {}
         self.held: str | None = None  # while set: why nobody may decide now
         self.request: TakeBackRequest | None = None  # a take-back waiting for consent
-        # The last change, with the take-back it carried out, asked for or answered.
-        self.last_change: tuple[Change, TakeBack | None] | None = None
+        self.takeback_seconds = takeback_seconds
+        self._requests = 0  # take-back requests asked at this table so far
+        self._people_decided = 0  # decisions people have made here (not the host's bots)
+        # Who may not ask again before the next decision of a person, and why.
+        self._barred: dict[int, tuple[int, str]] = {}
+        # The last change, with the take-back request it answered or carried out.
+        self.last_change: tuple[Change, TakeBackRequest | None] | None = None
         self._listeners: list[Callable[[Change], None]] = []
         self._cache: dict[object, Any] = {}
 
@@ -289,11 +331,11 @@ class Referee:
     def bot_to_move(self) -> int | None:
         """The bot seat that decides now, if a bot does (and the table is not held)."""
         seat = self.to_move
-        if seat is None or seat not in self.bots or self.held is not None:
+        if seat is None or self.held is not None:
             return None
-        if self.request is not None:
-            return None  # the bots wait for the answers to a take-back asked for
-        return seat
+        if seat not in self.bots and seat not in self.stand_ins:
+            return None
+        return seat  # a take-back asked for does not hold a bot up: it goes back too
 
     def legal(self) -> tuple[Action, ...]:
         """The decisions open to the seat to move (listed once per revision)."""
@@ -317,7 +359,10 @@ class Referee:
         self._may_decide(seat)
         # The match walks the gesture once (Match.gesture_states) and changes nothing if it fails.
         self.match.play(*actions, by=seat, legal=self.legal())
-        self._changed("play", seat, len(actions))
+        # A person who plays instead of answering ends the request (the asker withdraws it).
+        ended, self.request = self.request, None
+        self._people_decided += 1
+        self._changed("play", seat, len(actions), about=ended)
 
     def _check(self, seat: int, actions: Sequence[Action]) -> None:
         """The one legality path: :class:`IllegalAction` unless ``seat`` may play ``actions``."""
@@ -336,6 +381,9 @@ class Referee:
             raise IllegalAction(f"It is not your turn: {name} decides now.")
         if seat in self.bots:
             raise IllegalAction(f"A bot plays {match.seats[seat].name}'s seat.")
+        if seat in self.stand_ins:
+            name = match.seats[seat].name
+            raise IllegalAction(f"A bot plays {name}'s seat until {name} is back.")
 
     def bot_turn(self) -> BotTurn | None:
         """What the bot to move needs to decide, or ``None`` if no bot decides now."""
@@ -344,14 +392,19 @@ class Referee:
             return None
         match = self.match
         observation = self.game.observe(match.state, seat)
-        opens = not match.history or match.actor(len(match.history) - 1) != seat
-        return BotTurn(self.revision, seat, observation, self.legal(), self.bots[seat], opens)
+        bot = self.bots.get(seat) or self.stand_ins[seat]
+        opens = not match.plies or match.actor(len(match.plies) - 1) != seat
+        return BotTurn(self.revision, seat, observation, self.legal(), bot, opens)
 
     def play_bot(self, turn: BotTurn, action: Action) -> bool:
         """Play a bot's decision for ``turn``; ``False`` (nothing played) if the table moved on."""
         if turn.revision != self.revision or self.bot_to_move() != turn.seat:
             return False
         self.match.play(action, by=turn.seat, legal=self.legal())
+        if turn.seat in self.stand_ins:
+            self._people_decided += 1  # a person's seat decided, though a bot played it
+        if self.request is not None:  # the bot's reply goes back with what it answered
+            self.request = evolve(self.request, takeback=self._covering(self.request.takeback))
         self._changed("play", turn.seat, 1)
         return True
 
@@ -391,19 +444,11 @@ class Referee:
                 )
             raise IllegalAction("You have made no decision to take back.")
         keep = match.undo_target(seat)
-        revealed = False
-        others = set()
-        after = 0  # the decisions others made after that gesture
-        for index in range(keep, len(match.plies)):
-            actor = match.actor(index)
-            if actor != seat:
-                others.add(actor)
-                after += 1
-            observation = self.game.observe(match.state_at(index), actor)
-            revealed = revealed or self.game.reveals(observation, match.plies[index].action)
+        wanted = self._covering(TakeBack(seat, keep, 0, False, ()))
         rest = tuple(h for h in self.humans if h != seat)
-        needs = rest if rest and (revealed or others) else ()
-        return TakeBack(seat, keep, len(match.plies) - keep, revealed, needs, after)
+        others = any(actor != seat for actor in wanted.whose)
+        needs = rest if rest and (wanted.revealed or others) else ()
+        return evolve(wanted, needs=needs)
 
     def sharing_taker(self) -> int | None:
         """Whose decision an undo takes back where the humans share one keyboard and none
@@ -414,66 +459,148 @@ class Referee:
         """
         return self.match.last_human()
 
+    def _covering(self, wanted: TakeBack) -> TakeBack:
+        """``wanted`` counting every decision from its ``keep`` to now: how many, whose,
+        and whether one showed something new."""
+        match = self.match
+        whose = tuple(match.actor(index) for index in range(wanted.keep, len(match.plies)))
+        revealed = any(
+            self.game.reveals(
+                self.game.observe(match.state_at(index), actor), match.plies[index].action
+            )
+            for index, actor in enumerate(whose, start=wanted.keep)
+        )
+        return evolve(wanted, decisions=len(whose), revealed=revealed, whose=whose)
+
     def undo_refusal(self, seat: int | None) -> str | None:
         """Why ``seat`` may not take back now, or ``None`` if it may (perhaps by asking)."""
         if seat is None:
             return "Nobody is at the table to take a decision back."
         try:
+            self._may_ask(seat)
             self.takeback(seat)
         except IllegalAction as error:
             return str(error)
         return None
+
+    def _may_ask(self, seat: int) -> None:
+        """:class:`IllegalAction` while ``seat`` may not ask for a take-back, whatever it is.
+
+        One request is open at a time, and a player whose request was declined,
+        withdrawn or lapsed asks again only once somebody has decided since.
+        """
+        request = self.request
+        if request is not None:
+            asker = request.takeback.seat
+            if asker == seat:
+                raise IllegalAction(
+                    "Your take-back request waits for its answers: withdraw it first."
+                )
+            name = self.match.seats[asker].name
+            raise IllegalAction(f"{name}'s take-back request waits for its answers first.")
+        barred = self._barred.get(seat)
+        if barred is not None and barred[0] == self._people_decided:
+            raise IllegalAction(
+                f"Your take-back request was {barred[1]}: ask again once somebody has decided."
+            )
 
     def undo(self, seat: int) -> bool:
         """Take back ``seat``'s last gesture (and whatever followed), or ask the others first.
 
         Returns ``True`` if it was taken back, ``False`` if it now waits for the
         other humans' answers (:attr:`request`).  Raises :class:`IllegalAction`
-        with the reason when there is nothing ``seat`` may take back.
+        with the reason when ``seat`` may not take back now.
         """
+        self._may_ask(seat)
         wanted = self.takeback(seat)
         if wanted.needs:
-            self.request = TakeBackRequest(wanted, frozenset(wanted.needs))
-            self._changed("request", seat, 0, keep_request=True)
+            self._requests += 1
+            self.request = TakeBackRequest(wanted, frozenset(wanted.needs), self._requests)
+            self._changed("request", seat, 0)
+            self._stand_ins_answer()
             return False
         self._take_back(wanted)
         return True
 
-    def answer(self, seat: int, accept: bool) -> None:
-        """``seat``'s answer to the take-back asked for; raises if it has nothing to answer."""
+    def answer(self, seat: int, accept: bool, number: int | None = None) -> None:
+        """``seat``'s answer to the take-back asked for (request ``number``, if named);
+        raises if it has nothing to answer."""
         request = self.request
         if request is None or seat not in request.waiting:
             raise IllegalAction("Nobody is waiting for your answer to a take-back.")
+        if number is not None and number != request.number:
+            raise IllegalAction("That take-back request is no longer open.")
         if not accept:
-            self.request = None
-            self._changed("declined", seat, 0, about=request.takeback)
+            self._end_request(request, "declined", seat)
             return
         waiting = request.waiting - {seat}
         if waiting:
             self.request = evolve(request, waiting=waiting)
-            self._changed("accepted", seat, 0, keep_request=True, about=request.takeback)
+            self._changed("accepted", seat, 0, about=request)
             return
         self.request = None
-        self._take_back(request.takeback)
+        self._take_back(request.takeback, request)
 
     def withdraw(self, seat: int) -> None:
-        """``seat`` no longer asks to take back (nothing happens if it did not ask)."""
+        """``seat`` no longer asks to take back; raises if it has no request open."""
         request = self.request
-        if request is not None and request.takeback.seat == seat:
-            self.request = None
-            self._changed("withdrawn", seat, 0, about=request.takeback)
+        if request is None or request.takeback.seat != seat:
+            raise IllegalAction("You have no take-back request to withdraw.")
+        self._end_request(request, "withdrawn", seat)
 
-    def _take_back(self, wanted: TakeBack) -> None:
+    def lapse(self, number: int) -> bool:
+        """Request ``number`` lapses if it is still open (its time is up); whether it did."""
+        request = self.request
+        if request is None or request.number != number:
+            return False
+        self._end_request(request, "lapsed", request.takeback.seat)
+        return True
+
+    def _stand_ins_answer(self) -> None:
+        """The bots standing in for absent players answer the open request, by the bots' rule."""
+        bots = set(self.bots) | set(self.stand_ins)
+        for seat in sorted(self.stand_ins):
+            request = self.request
+            if request is None or seat not in request.waiting:
+                continue
+            wanted = request.takeback
+            self.answer(seat, bot_agrees(wanted.seat, wanted.whose, bots), request.number)
+
+    # -- absent players -----------------------------------------------------------------
+    def stand_in(self, seat: int, level: str | None) -> None:
+        """A bot of ``level`` plays person ``seat``'s decisions from now on (``None``: none,
+        the person plays again).  Raises :class:`IllegalAction` for a seat that is no person's."""
+        if seat not in self.humans:
+            raise IllegalAction("Only a person's seat can be handed to a bot.")
+        if level is None:
+            self.stand_ins.pop(seat, None)
+        else:
+            made = self._make_bot(level, self.game, bot_seed(self.match.seed, seat))
+            self.stand_ins[seat] = made
+            self._stand_ins_answer()
+        self._cache.clear()
+
+    def _end_request(self, request: TakeBackRequest, how: str, seat: int) -> None:
+        """Close ``request`` unanswered (``how``: declined, withdrawn or lapsed)."""
+        self.request = None
+        self._barred[request.takeback.seat] = (self._people_decided, how)
+        self._changed(how, seat, 0, about=request)
+
+    def _take_back(self, wanted: TakeBack, request: TakeBackRequest | None = None) -> None:
         if wanted.revealed:
             self.match.count_takeback(wanted.seat)
         self.match.undo(wanted.keep)
-        self._changed("undo", wanted.seat, wanted.decisions, about=wanted)
+        # A free take-back is told as a request nobody had to answer.
+        told = request if request is not None else TakeBackRequest(wanted, frozenset())
+        self._changed("undo", wanted.seat, wanted.decisions, about=told)
 
     def redo_refusal(self, seat: int | None) -> str | None:
         """Why ``seat`` may not play an undone gesture again now, or ``None`` if it may."""
         match = self.match
         if not match.undone:
             return "There is nothing to redo."
+        if self.request is not None:
+            return "A take-back request waits for its answers first."
         if seat is not None and match.to_move != seat:
             return "Only the player who took a decision back can play it again."
         return None
@@ -496,7 +623,7 @@ class Referee:
         match = self.match
         since = self.seen_by(seat)
         made = len(match.history)
-        human_turn = seat is not None and seat == match.to_move and seat not in self.bots
+        human_turn = seat is not None and seat == match.to_move and self.bot_to_move() is None
         legal = self.legal() if human_turn and self.held is None else ()
         return SeatView(
             game=self.game,
@@ -520,9 +647,9 @@ class Referee:
         """What ``seat`` is told of the last change where it was a take-back's (else ``None``)."""
         if self.last_change is None:
             return None
-        change, takeback = self.last_change
+        change, request = self.last_change
         names = [info.name for info in self.match.seats]
-        return takeback_notice(change, takeback, names, seat)
+        return takeback_notice(change, request, names, seat)
 
     def seen_by(self, seat: int | None) -> int:
         """How many decisions ``seat`` has seen made: up to its own last one.
@@ -611,18 +738,14 @@ class Referee:
         seat: int | None,
         decisions: int,
         *,
-        keep_request: bool = False,
-        about: TakeBack | None = None,
+        about: TakeBackRequest | None = None,
     ) -> None:
-        if not keep_request:
-            self.request = None  # anything else happening voids a take-back asked for
         if kind not in MATCH_CHANGES:
             self.match.bump()  # the match counted its own change already
         self._cache.clear()
         if self.writer is not None:
             self.writer.submit(self.match)
         change = Change(kind, seat, decisions, self.revision)
-        asked = self.request.takeback if self.request is not None else None
-        self.last_change = (change, about if about is not None else asked)
+        self.last_change = (change, about if about is not None else self.request)
         for listener in list(self._listeners):
             listener(change)

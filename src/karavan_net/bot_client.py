@@ -12,9 +12,11 @@ import random
 from collections.abc import Callable
 
 from karavan_core.bots import make_bot
+from karavan_core.match import BOT
+from karavan_core.referee import bot_agrees
 from karavan_core.text import clean_name
 from karavan_net.client import TableClient
-from karavan_net.protocol import Update
+from karavan_net.protocol import TakeBackAsked, Update
 
 
 class BotPlayer:
@@ -40,6 +42,7 @@ class BotPlayer:
         self.declines: list[str] = []
         # The table number the bot last answered: it does not answer the same twice.
         self.answered = -1
+        self.consented: set[int] = set()  # the take-back requests it has answered
 
     # -- the listener -------------------------------------------------------------------
     def table_updated(self, update: Update) -> None:
@@ -69,7 +72,8 @@ class BotPlayer:
 
     # -- playing ------------------------------------------------------------------------
     async def play(self) -> int:
-        """Play until the game is over (0) or the table is lost (1)."""
+        """Play until the game is over or the host closes the table (0), or the table is
+        lost (1)."""
         client = self.client
         reader = asyncio.get_running_loop().create_task(client.run(self))
         try:
@@ -85,11 +89,15 @@ class BotPlayer:
                     if client.update is not None and client.update.outcome is not None:
                         self.report(client.update)
                         return 0
+                    if client.closed_why == "closed":  # the host's doing: nothing went wrong
+                        self.out(str(self.ending))
+                        return 0
                     self.out(f"The table is gone: {self.ending}")
                     return 1
                 if update.outcome is not None:
                     self.report(update)
                     return 0
+                await self.consent(update)
                 if update.to_move != client.seat or not update.legal:
                     continue
                 if update.number == self.answered:
@@ -102,6 +110,18 @@ class BotPlayer:
         finally:
             await client.close()
             reader.cancel()
+
+    async def consent(self, update: Update) -> None:
+        """Answer a take-back the bot is asked to agree to, by the bots' fixed rule."""
+        asked: TakeBackAsked | None = update.takeback
+        seat = self.client.seat
+        key = asked.number if asked is not None and asked.number else -update.number
+        if asked is None or seat not in asked.waiting or key in self.consented:
+            return
+        self.consented.add(key)  # an older host numbers no request: one answer per change
+        bots = {seat} | {i for i, info in enumerate(update.seats) if info.kind == BOT}
+        whose = [taken.seat for taken in asked.taken]
+        await self.client.answer(bot_agrees(asked.seat, whose, bots), asked.number)
 
     def report(self, update: Update) -> None:
         """Print the result: every seat's score and the winners."""

@@ -14,20 +14,24 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
 import aiohttp
 
 from karavan_core.engine import Action, Game, Observation
+from karavan_core.match import Match, Seat
 from karavan_core.registry import game_names, get_game
 from karavan_core.saves import converter_for, structure_action, unstructure_action
+from karavan_core.seen import seen_match
 from karavan_core.text import clean_name, printable
 from karavan_core.version import __version__
 from karavan_net import protocol as wire
 from karavan_net.protocol import (
     HEARTBEAT,
     MAX_HOST_FRAME,
+    MINOR,
     PROTOCOL,
     ProtocolError,
     decode_host,
@@ -37,6 +41,8 @@ from karavan_net.protocol import (
 from karavan_net.seats import remember, remembered
 
 RETRY_DELAYS = (0.1, 0.25, 0.5, 1.0, 2.0, 3.0)
+JOIN_DELAYS = (0.05, 0.2, 0.5, 1.0)
+"""Pauses before joining again when a connection was dropped before the host answered."""
 CONNECT_SECONDS = 10.0
 
 
@@ -45,7 +51,15 @@ class JoinRefused(Exception):
 
 
 class HostUnreachable(Exception):
-    """No table answers at the address; ``str()`` says why."""
+    """No table answers at the address; ``str()`` says why.
+
+    ``dropped``: something took the connection and closed it before any answer
+    (a host whose door was crowded, say): worth another try.
+    """
+
+    def __init__(self, reason: str, *, dropped: bool = False) -> None:
+        super().__init__(reason)
+        self.dropped = dropped
 
 
 class Listener(Protocol):
@@ -64,6 +78,13 @@ class Listener(Protocol):
         """The table is gone for good (ended, refused us, or lost for too long)."""
 
 
+def _refusal(reason: str) -> str:
+    """A host's refusal of our Hello, in words (an older host cannot read this Karavan's)."""
+    if reason.startswith("That Hello message does not fit the protocol"):
+        return "the host runs an older Karavan: use the same version of Karavan as the host"
+    return printable(reason)
+
+
 class TableClient:
     """One seat's connection to a hosted table."""
 
@@ -78,9 +99,11 @@ class TableClient:
         heartbeat: float = HEARTBEAT,
         retry_for: float | None = None,
         memory: Path | None = None,
+        visitor: str | None = None,
         watch: bool = False,
     ) -> None:
         self.memory = memory  # the file of remembered seat secrets, if any
+        self.visitor = visitor  # who we are behind a shared web server, told to the host
         self.watch = watch  # a watcher of a server's table: the public view, no seat
         if secret is None:
             secret = remembered(memory, host, port, code, name)
@@ -95,9 +118,12 @@ class TableClient:
         self.update: wire.Update | None = None
         self.log: list[str] = []
         self.connected = False
+        self.closed_why: str | None = None  # why the host ended the table for us, if it did
+        self.record: wire.Record | None = None  # the finished game as we saw it, once sent
         self._session: aiohttp.ClientSession | None = None
         self._ws: aiohttp.ClientWebSocketResponse | None = None
         self._closing = False
+        self._rematch = False  # the host started a rematch: coming back is no news
 
     # -- facts ---------------------------------------------------------------------------------
     @property
@@ -132,6 +158,30 @@ class TableClient:
         """The decision in ``data`` (from the host)."""
         return structure_action(self.game, data)
 
+    def seen(self, seats: Sequence[Seat]) -> Match | None:
+        """The finished game as we saw it (from the host's :class:`Record`), to review and
+        replay; ``None`` until the host has sent it, or if it does not fit."""
+        record = self.record
+        if record is None or record.seat != self.seat:
+            return None
+        outcome = None if self.update is None else self.update.outcome
+        try:
+            observations = [self.observation(data) for data in record.observations]
+            actions = [self.action(data) for data in record.actions]
+            return seen_match(
+                self.game,
+                seats,
+                record.seat,
+                observations,
+                actions,
+                record.seed,
+                hints=record.hints,
+                takebacks=record.takebacks,
+                series=None if outcome is None else outcome.series,
+            )
+        except Exception:  # outside data that does not fit is no game
+            return None
+
     # -- connecting --------------------------------------------------------------------------
     async def _connect(self) -> None:
         if self._session is None:
@@ -148,18 +198,28 @@ class TableClient:
                 timeout=aiohttp.ClientWSTimeout(ws_receive=None, ws_close=5.0),
                 autoping=True,
             )
-        except (aiohttp.ClientError, OSError, TimeoutError):
-            raise self._nobody() from None
+        except aiohttp.WSServerHandshakeError:
+            raise self._nobody() from None  # an answer, and not a table's
+        except (aiohttp.ClientConnectorError, TimeoutError):
+            raise self._nobody() from None  # nothing listens there
+        except (aiohttp.ClientError, OSError):
+            raise self._nobody(dropped=True) from None
         self._ws = ws
         try:
-            await ws.send_str(
-                encode(
-                    wire.Hello(PROTOCOL, self.code, self.name, self.secret, __version__, self.watch)
-                )
+            hello = wire.Hello(
+                PROTOCOL,
+                self.code,
+                self.name,
+                self.secret,
+                __version__,
+                MINOR,
+                self.visitor,
+                self.watch,
             )
+            await ws.send_str(encode(hello))
             welcome = await self._expect(greeted=False)
-            if isinstance(welcome, wire.Refused):
-                raise JoinRefused(printable(welcome.reason))
+            if isinstance(welcome, wire.Refused | wire.Closed):
+                raise JoinRefused(_refusal(welcome.reason))
             if not isinstance(welcome, wire.Welcome):
                 raise self._nobody()
             if welcome.game not in game_names():
@@ -183,14 +243,14 @@ class TableClient:
             raise
         self.connected = True
 
-    def _nobody(self) -> HostUnreachable:
+    def _nobody(self, *, dropped: bool = False) -> HostUnreachable:
         """The one answer for every address where no Karavan table answers.
 
         Nothing listening, a web server, another program's WebSocket: all get
         the same words, so the join screen of a shared Karavan (``karavan
         web``) cannot be used to learn which ports of its machine are open.
         """
-        return HostUnreachable(f"no Karavan table answers at {self.address}")
+        return HostUnreachable(f"no Karavan table answers at {self.address}", dropped=dropped)
 
     async def _expect(self, *, greeted: bool) -> wire.HostMessage:
         """The host's next message.
@@ -215,13 +275,23 @@ class TableClient:
                     f"the host sent what this Karavan cannot read ({error})"
                 ) from None
         if not greeted:
-            raise self._nobody()
+            raise self._nobody(dropped=True)
         raise HostUnreachable(f"the table at {self.address} closed the connection")
 
     async def join(self) -> wire.Welcome:
-        """Connect and take our seat; :class:`JoinRefused` or :class:`HostUnreachable` if not."""
+        """Connect and take our seat; :class:`JoinRefused` or :class:`HostUnreachable` if not.
+
+        A connection dropped before the host answered is tried again a few times.
+        """
         try:
-            await self._connect()
+            for delay in (*JOIN_DELAYS, None):
+                try:
+                    await self._connect()
+                    break
+                except HostUnreachable as error:
+                    if not error.dropped or delay is None:
+                        raise
+                await asyncio.sleep(delay)
         except BaseException:
             await self.close()
             raise
@@ -263,10 +333,15 @@ class TableClient:
         assert self.update is not None
         return await self.send(wire.Redo(self.update.number))
 
-    async def answer(self, accept: bool) -> bool:
-        """Agree to (or decline) the take-back another player asks for."""
+    async def answer(self, accept: bool, request: int | None = None) -> bool:
+        """Agree to (or decline) the take-back another player asks for (``request``, if the
+        host numbers its requests)."""
         assert self.update is not None
-        return await self.send(wire.Answer(self.update.number, accept))
+        return await self.send(wire.Answer(self.update.number, accept, request or None))
+
+    async def withdraw(self, request: int) -> bool:
+        """No longer ask for our take-back ``request``."""
+        return await self.send(wire.Withdraw(request))
 
     async def run(self, listener: Listener) -> None:
         """Read the table until it is gone, telling ``listener``; reconnect after drops."""
@@ -280,18 +355,22 @@ class TableClient:
                     listener.closed(reason)
                 return
             self.connected = False
-            listener.connection_changed(False)
+            quiet, self._rematch = self._rematch, False
+            if not quiet:
+                listener.connection_changed(False)
             reason = await self._rejoin()
             if reason is not None:
                 await self.close()
                 listener.closed(reason)
                 return
-            listener.connection_changed(True)
+            if not quiet:
+                listener.connection_changed(True)
             assert self.update is not None
             listener.table_updated(self.update)
 
     async def _read(self, listener: Listener) -> str | None:
-        """Read frames until the connection ends: ``None`` if it dropped, else why it closed."""
+        """Read frames until the connection ends: ``None`` if it dropped (or the host starts a
+        rematch), else why it closed."""
         ws = self._ws
         if ws is None:
             return None
@@ -311,6 +390,14 @@ class TableClient:
                     listener.declined(printable(message.reason))
                 elif isinstance(message, wire.Refused):
                     return printable(message.reason)
+                elif isinstance(message, wire.Closed) and message.why == "rematch":
+                    self.record, self._rematch = None, True
+                    break  # a new game at the same table: we take our seat there at once
+                elif isinstance(message, wire.Closed):
+                    self.closed_why = message.why
+                    return printable(message.reason)
+                elif isinstance(message, wire.Record):
+                    self.record = message
         except (ConnectionError, aiohttp.ClientError, RuntimeError):
             pass
         await self._drop()

@@ -18,6 +18,8 @@ import time
 from collections.abc import Callable, Hashable
 from typing import Protocol
 
+from attrs import frozen
+
 
 class Bucket:
     """A token bucket: ``rate`` tokens a second on average, at most ``burst`` at once.
@@ -27,11 +29,17 @@ class Bucket:
     """
 
     def __init__(
-        self, rate: float, burst: float, clock: Callable[[], float] = time.monotonic
+        self,
+        rate: float,
+        burst: float,
+        clock: Callable[[], float] = time.monotonic,
+        *,
+        most_owed: float | None = None,
     ) -> None:
         self.rate = rate
         self.burst = burst
         self.clock = clock
+        self.most_owed = most_owed  # the deepest the bucket runs into debt (None: no floor)
         self.tokens = float(burst)
         self._last = clock()
 
@@ -44,6 +52,8 @@ class Bucket:
         """Take a token; the seconds to wait before using it (0: at once)."""
         self._refill()
         self.tokens -= 1  # owed when below zero: waiting that long pays it back
+        if self.most_owed is not None:
+            self.tokens = max(self.tokens, -self.most_owed)
         return 0.0 if self.tokens >= 0 else -self.tokens / self.rate
 
     def ready(self) -> bool:
@@ -82,28 +92,32 @@ def peer_address(transport: Transport) -> str:
 
 
 class Doorman:
-    """The connections that have not said Hello: at most ``per_address`` from each
-    address and ``total`` in all, each for ``seconds`` at most.
+    """The connections that have not said Hello: ``total`` at most, each for ``seconds`` at most.
 
-    A newcomer past a limit sends the oldest stranger of its address (or of
-    all) away, never itself: a player who connects and says Hello at once
-    always gets in.  ``loop`` runs the timers.
+    A newcomer always gets in.  When the door is full, the address that holds
+    the most strangers (the newcomer's counted) gives way: its oldest stranger
+    that has not yet asked for the table's WebSocket goes first (see
+    :meth:`knocked`), else its oldest.  So a crowd from elsewhere sends away
+    only its own while an address waits with its share of the door or less,
+    and a churner on the players' own address spreads over the whole door:
+    each of its connections, and the player's among them, stays as long as
+    the door takes to fill, far longer than a player takes to say Hello.
+    ``loop`` runs the timers.
     """
 
     def __init__(
         self,
         *,
-        per_address: int,
         total: int,
         seconds: float,
         loop: asyncio.AbstractEventLoop,
     ) -> None:
-        self.per_address = per_address
         self.total = total
         self.seconds = seconds
         self.loop = loop
         self._strangers: dict[Hashable, tuple[str, Transport, asyncio.TimerHandle, float]] = {}
         self._by_address: dict[str, dict[Hashable, None]] = {}
+        self._knocked: set[Hashable] = set()
         self.turned_away = 0  # strangers closed: their time was up, or newcomers needed room
 
     def __len__(self) -> int:
@@ -116,15 +130,25 @@ class Doorman:
     def arrived(self, key: Hashable, transport: Transport) -> None:
         """A connection ``key`` was made: a stranger until :meth:`welcome`."""
         address = peer_address(transport)
-        mine = self._by_address.setdefault(address, {})
-        if len(mine) >= self.per_address:
-            self._send_away(next(iter(mine)))
         if len(self._strangers) >= self.total:
-            self._send_away(next(iter(self._strangers)))
+            self._send_away(self._gives_way(address))
         deadline = self.loop.time() + self.seconds
         timer = self.loop.call_at(deadline, self._send_away, key)
         self._strangers[key] = (address, transport, timer, deadline)
         self._by_address.setdefault(address, {})[key] = None
+
+    def _gives_way(self, newcomer: str) -> Hashable:
+        """The stranger that makes room for a newcomer from ``newcomer`` at a full door."""
+        most = max(self._by_address, key=lambda address: len(self._by_address[address]))
+        if len(self._by_address.get(newcomer, ())) + 1 >= len(self._by_address[most]):
+            most = newcomer  # with the newcomer in, its own address holds the most
+        waiting = self._by_address[most]
+        return next((key for key in waiting if key not in self._knocked), next(iter(waiting)))
+
+    def knocked(self, key: Hashable) -> None:
+        """The stranger ``key`` has asked for the table's WebSocket: others give way first."""
+        if key in self._strangers:
+            self._knocked.add(key)
 
     def time_left(self, key: Hashable) -> float:
         """Seconds the stranger ``key`` has left to say Hello (0 if it is no stranger)."""
@@ -156,6 +180,7 @@ class Doorman:
         found = self._strangers.pop(key, None)
         if found is None:
             return
+        self._knocked.discard(key)
         address, _transport, timer, _deadline = found
         timer.cancel()
         mine = self._by_address.get(address)
@@ -165,54 +190,105 @@ class Doorman:
                 del self._by_address[address]
 
 
-class WrongCodes:
-    """The wrong table codes each address has tried: ``burst`` at once, then ``rate`` a second.
+class _Buckets:
+    """A bucket for each key, at most ``remembered`` of them.
 
-    An address past its allowance has its joins refused unchecked until it
-    may try again, whatever code they name: the answer then tells nothing
-    about the code.  At most ``remembered`` addresses are kept: those whose
-    allowance has filled up again go first, then the oldest.
+    The keys whose allowance has filled up again are forgotten first, then the oldest.
+    """
+
+    def __init__(
+        self, rate: float, burst: float, owed: float, clock: Callable[[], float], remembered: int
+    ) -> None:
+        self.rate = rate
+        self.burst = burst
+        self.owed = owed
+        self.clock = clock
+        self.remembered = remembered
+        self.buckets: dict[str, Bucket] = {}
+
+    def get(self, key: str) -> Bucket:
+        """The bucket of ``key`` (a full one for a key not seen yet)."""
+        bucket = self.buckets.get(key)
+        if bucket is None:
+            if len(self.buckets) >= self.remembered:
+                self.buckets = {k: b for k, b in self.buckets.items() if not b.full}
+                while len(self.buckets) >= self.remembered:
+                    del self.buckets[next(iter(self.buckets))]
+            bucket = Bucket(self.rate, self.burst, self.clock, most_owed=self.owed)
+            self.buckets[key] = bucket
+        return bucket
+
+    def used_up(self, key: str) -> bool:
+        """Whether ``key`` has no whole try left now."""
+        bucket = self.buckets.get(key)
+        return bucket is not None and not bucket.ready()
+
+
+@frozen
+class Allowance:
+    """Wrong codes one may try: ``burst`` at once, then ``rate`` a second."""
+
+    rate: float
+    burst: float
+
+    def owing(self, longest: float) -> tuple[float, float, float]:
+        """Rate, burst and the most owed, so that nobody waits more than ``longest`` seconds."""
+        return self.rate, self.burst, self.rate * longest
+
+
+class WrongCodes:
+    """The wrong table codes tried: per visitor, per address and at the whole table.
+
+    A wrong code takes one try from the allowance of its visitor (the address
+    and, behind a shared web server, the visitor it names), of its address
+    and of the table; once one of them is used up, the answer waits until
+    that allowance has a try again (:meth:`wrong` says how long, at most
+    ``longest`` seconds).  So a guesser is slowed wherever it guesses from,
+    while a Hello with the right code or a seat's secret is never counted
+    here: it gets in at once, from any address.  At most ``remembered``
+    visitors and addresses are kept.
     """
 
     def __init__(
         self,
-        rate: float,
-        burst: float,
+        visitor: Allowance,
+        address: Allowance,
+        table: Allowance,
+        *,
+        longest: float,
         clock: Callable[[], float] = time.monotonic,
         remembered: int = 4096,
     ) -> None:
-        self.rate = rate
-        self.burst = burst
-        self.clock = clock
-        self.remembered = remembered
-        self._buckets: dict[str, Bucket] = {}
+        self.longest = longest
+        self._visitors = _Buckets(*visitor.owing(longest), clock, remembered)
+        self._addresses = _Buckets(*address.owing(longest), clock, remembered)
+        rate, burst, owed = table.owing(longest)
+        self._table = Bucket(rate, burst, clock, most_owed=owed)
 
     def __len__(self) -> int:
-        return len(self._buckets)
+        return len(self._visitors.buckets)
 
     def __contains__(self, address: object) -> bool:
-        return address in self._buckets
+        return address in self._addresses.buckets
 
-    def may_try(self, address: str) -> bool:
-        """Whether a join from ``address`` has its code checked now."""
-        bucket = self._buckets.get(address)
-        return bucket is None or bucket.ready()
+    @staticmethod
+    def visitor_key(address: str, visitor: str | None) -> str:
+        """Who tried a code: the address, and the visitor it names (behind a web server)."""
+        return address if not visitor else f"{address} {visitor}"
 
-    def wrong(self, address: str) -> bool:
-        """Count a wrong code from ``address``; whether that used up its allowance."""
-        bucket = self._buckets.get(address)
-        if bucket is None:
-            if len(self._buckets) >= self.remembered:
-                self._buckets = {a: b for a, b in self._buckets.items() if not b.full}
-                while len(self._buckets) >= self.remembered:
-                    del self._buckets[next(iter(self._buckets))]
-            bucket = self._buckets[address] = Bucket(self.rate, self.burst, self.clock)
-        bucket.take()
-        return not bucket.ready()
+    def wrong(self, address: str, visitor: str | None = None) -> float:
+        """Count a wrong code; the seconds its answer waits (0: at once)."""
+        buckets = (
+            self._visitors.get(self.visitor_key(address, visitor)),
+            self._addresses.get(address),
+            self._table,
+        )
+        return min(self.longest, max(bucket.delay() for bucket in buckets))
 
-    def wait(self, address: str) -> float:
-        """Seconds until ``address`` may try a code again (0: now)."""
-        bucket = self._buckets.get(address)
-        if bucket is None or bucket.ready():
-            return 0.0
-        return (1 - bucket.tokens) / bucket.rate
+    def slowed(self, address: str, visitor: str | None = None) -> bool:
+        """Whether the next wrong code from there waits for its answer."""
+        return (
+            self._visitors.used_up(self.visitor_key(address, visitor))
+            or self._addresses.used_up(address)
+            or not self._table.ready()
+        )

@@ -20,11 +20,14 @@ legal decisions with their previews, the public log and the public scores.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
+from contextvars import ContextVar
 from functools import cache
 from typing import Any, NewType, Union
 
 import cattrs
 from attrs import field, frozen
+from cattrs.gen import make_dict_unstructure_fn
 from cattrs.preconf.json import make_converter
 from cattrs.strategies import configure_tagged_union
 
@@ -38,6 +41,13 @@ PROTOCOL = 3
 
 Version 2 carries the engine's own :class:`~karavan_core.match.Outcome` at the end;
 version 3 tells each seat of a take-back in words (:attr:`Update.notice`).
+"""
+MINOR = 1
+"""The revision of protocol 3 this Karavan speaks; a client names it in its Hello.
+
+Revision 1 adds messages and fields (each marked "since revision 1"): a host
+sends them only to a client that named revision 1 or later, and writes to an
+older client in the shapes it knows, so a Karavan of revision 0 keeps playing.
 """
 
 DEFAULT_PORT = 7654
@@ -64,7 +74,10 @@ class Hello:
     """A client's first message: which table (``code``) and which seat (``name``).
 
     ``secret`` is the seat's secret from an earlier :class:`Welcome`, to take
-    the seat back after a dropped connection.
+    the seat back after a dropped connection.  ``minor`` is the client's
+    revision of the protocol, and ``visitor`` who the player is behind a
+    shared web server (``karavan web``), so that the host's limits count
+    each visitor apart (both since revision 1).
     """
 
     protocol: int
@@ -72,6 +85,8 @@ class Hello:
     name: str
     secret: str | None = None
     program: str = ""
+    minor: int = 0
+    visitor: str | None = None
     watch: bool = False  # watch the table (a server's) rather than take a seat
 
 
@@ -99,10 +114,22 @@ class Redo:
 
 @frozen
 class Answer:
-    """My answer to the take-back another player asks for (the table is at ``number``)."""
+    """My answer to the take-back another player asks for (the table is at ``number``).
+
+    ``request`` names the request answered (since revision 1): the answer
+    stands while the bots play on, whatever the table's number.
+    """
 
     number: int
     accept: bool
+    request: int | None = None
+
+
+@frozen
+class Withdraw:
+    """I no longer ask for my take-back ``request`` (since revision 1)."""
+
+    request: int
 
 
 # -- the host's messages ---------------------------------------------------------------
@@ -127,6 +154,38 @@ class Refused:
 
 
 @frozen
+class Closed:
+    """The table ends for this connection, with the reason (since revision 1; an older
+    client is sent :class:`Refused`).
+
+    ``why`` is ``"closed"`` (the host closed the table mid-game: it stays saved),
+    ``"over"`` (the game has ended) or ``"replaced"`` (the seat was taken from
+    another connection).  The client does not try to come back.
+    """
+
+    reason: str
+    why: str
+
+
+@frozen
+class Record:
+    """The finished game as this seat saw it, for its review and replay (since revision 1).
+
+    ``observations`` holds the seat's own observation of every position, the
+    deal first, and ``actions`` every decision (save format); ``seed`` deals
+    what the seat never saw (a fresh one, not the game's).  ``hints`` and
+    ``takebacks`` are the seat's own counts.
+    """
+
+    seat: int
+    observations: list[Json]
+    actions: list[Json]
+    seed: int
+    hints: int = 0
+    takebacks: int = 0
+
+
+@frozen
 class Declined:
     """A decision, undo or message of yours was refused with ``reason``; nothing changed."""
 
@@ -139,14 +198,16 @@ class SeatInfo:
     """A seat as every player sees it.
 
     ``status`` is ``"here"`` (connected), ``"away"`` (joined once, not
-    connected now), ``"empty"`` (nobody has joined yet) or ``"bot"`` (the host
-    plays it).
+    connected now), ``"empty"`` (nobody has joined yet, or the host freed it)
+    or ``"bot"`` (the host plays it).  ``stand_in`` (since revision 1) is the
+    level of the bot that plays a person's seat while they are away.
     """
 
     name: str
     kind: str
     level: str | None
     status: str
+    stand_in: str | None = None
 
 
 @frozen
@@ -158,16 +219,30 @@ class Choice:
 
 
 @frozen
+class TakenBack:
+    """One decision a take-back would take back: who made it, and the log's words for it."""
+
+    seat: int
+    words: str
+
+
+@frozen
 class TakeBackAsked:
     """A take-back a player asks for: ``decisions`` decisions of the game, ``waiting`` to answer.
 
-    ``revealed``: one of them had shown something new (else others have decided since).
+    ``revealed``: one of them had shown something new (else others have decided
+    since).  Since revision 1: ``number``, the request's own number (an answer
+    names it); ``taken``, each decision it would take back; ``seconds``, how
+    long the table waits for the answers before the request lapses.
     """
 
     seat: int
     decisions: int
     waiting: list[int]
     revealed: bool = False
+    number: int = 0
+    taken: list[TakenBack] = field(factory=list)
+    seconds: int = 0
 
 
 @frozen
@@ -201,10 +276,21 @@ class Update:
     notice: str | None = None
 
 
-ClientMessage = Hello | Decide | Undo | Redo | Answer
-HostMessage = Welcome | Refused | Declined | Update
-_CLIENT_TYPES = (Hello, Decide, Undo, Redo, Answer)
-_HOST_TYPES = (Welcome, Refused, Declined, Update)
+ClientMessage = Hello | Decide | Undo | Redo | Answer | Withdraw
+HostMessage = Welcome | Refused | Declined | Update | Closed | Record
+_CLIENT_TYPES = (Hello, Decide, Undo, Redo, Answer, Withdraw)
+_HOST_TYPES = (Welcome, Refused, Declined, Update, Closed, Record)
+
+
+SINCE: dict[type, dict[str, int]] = {
+    Hello: {"minor": 1, "visitor": 1},
+    Answer: {"request": 1},
+    TakeBackAsked: {"number": 1, "taken": 1, "seconds": 1},
+    SeatInfo: {"stand_in": 1},
+}
+"""The fields each revision added, by message: a host leaves them out for older clients."""
+
+_reader: ContextVar[int] = ContextVar("reader", default=MINOR)  # who a frame is written for
 
 
 class ProtocolError(ValueError):
@@ -229,6 +315,9 @@ def _converter(side: str) -> cattrs.Converter:
         conv.register_structure_hook(kind, _strict(kind))
     conv.register_structure_hook(Json, lambda value, _: value)
     conv.register_unstructure_hook(Json, lambda value: value)
+    for message, added in SINCE.items():
+        written = _for_reader(make_dict_unstructure_fn(message, conv), added)
+        conv.register_unstructure_hook(message, written)
     types = _CLIENT_TYPES if side == "client" else _HOST_TYPES
     configure_tagged_union(
         Union[types],  # noqa: UP007 - a runtime union of classes
@@ -239,11 +328,31 @@ def _converter(side: str) -> cattrs.Converter:
     return conv
 
 
-def encode(message: ClientMessage | HostMessage) -> str:
-    """``message`` as one JSON text frame."""
+def _for_reader(
+    unstructure: Callable[[Any], dict[str, Any]], added: dict[str, int]
+) -> Callable[[Any], dict[str, Any]]:
+    """``unstructure`` leaving out the fields its reader's revision does not know."""
+
+    def written(message: Any) -> dict[str, Any]:
+        data = unstructure(message)
+        reader = _reader.get()
+        for name, since in added.items():
+            if since > reader:
+                data.pop(name, None)
+        return data
+
+    return written
+
+
+def encode(message: ClientMessage | HostMessage, minor: int = MINOR) -> str:
+    """``message`` as one JSON text frame, for a reader of protocol revision ``minor``."""
     side = "client" if isinstance(message, _CLIENT_TYPES) else "host"
     union = Union[_CLIENT_TYPES] if side == "client" else Union[_HOST_TYPES]  # noqa: UP007
-    data = _converter(side).unstructure(message, union)
+    token = _reader.set(minor)
+    try:
+        data = _converter(side).unstructure(message, union)
+    finally:
+        _reader.reset(token)
     return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
 
 

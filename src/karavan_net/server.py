@@ -4,8 +4,10 @@ A client connects to ``ws://HOST:PORT/table`` and sends :class:`Hello` within
 :data:`HELLO_SECONDS` of connecting; the code picks the table, the table
 seats it or refuses it.  Until then the connection is a stranger at the
 :class:`~karavan_net.guard.Doorman`, which also closes raw TCP and trickled
-HTTP that never get that far.  Wrong codes are counted per address and, past
-a few, that address's joins wait (:class:`~karavan_net.guard.WrongCodes`).
+HTTP that never get that far.  Wrong codes are counted per visitor, per
+address and at the table, and past a few their answers wait
+(:class:`~karavan_net.guard.WrongCodes`); the right code, or a seat's
+secret, gets in at once from anywhere.
 
 Frames from clients are at most :data:`~karavan_net.protocol.MAX_CLIENT_FRAME`
 bytes (a larger one closes the connection with WebSocket code 1009) and are
@@ -23,11 +25,12 @@ import contextlib
 import threading
 from collections import deque
 from collections.abc import Awaitable, Callable, Iterable
+from typing import TypeVar
 
 from aiohttp import WSCloseCode, WSMsgType, web
 
 from karavan_core.text import printable
-from karavan_net.guard import Bucket, Doorman, WrongCodes
+from karavan_net.guard import Allowance, Bucket, Doorman, WrongCodes
 from karavan_net.host import Host
 from karavan_net.protocol import (
     HEARTBEAT,
@@ -41,16 +44,23 @@ from karavan_net.protocol import (
 )
 from karavan_net.storage import digest
 
+T = TypeVar("T")
+
 HELLO_SECONDS = 5.0
 """Seconds from connecting to saying Hello; the connection is closed after them."""
 GRACE = 1.0  # the doorman's own deadline comes this much later: the refusal goes out first
-STRANGERS_PER_ADDRESS = 8  # connections from one address not yet seated
 MAX_STRANGERS = 256  # connections not yet seated, from everywhere
 MESSAGE_RATE = 20.0
 """Messages a second one connection may send on average (more wait)..."""
 MESSAGE_BURST = 40  # ... and at once
-WRONG_CODE_RATE = 0.5  # wrong codes a second one address may try on average...
-WRONG_CODE_BURST = 5  # ... and at once
+WRONG_CODES_VISITOR = Allowance(rate=0.5, burst=5)
+"""Wrong codes one visitor may try (an address, or one browser behind a web server)."""
+WRONG_CODES_ADDRESS = Allowance(rate=2.0, burst=20)
+"""Wrong codes all the visitors of one address may try (a web server has many)."""
+WRONG_CODES_TABLE = Allowance(rate=5.0, burst=50)
+"""Wrong codes the whole host answers, from every address together."""
+LONGEST_WAIT = 4.0  # the most seconds the answer to a wrong code waits (within the Hello's time)
+MAX_VISITOR = 64  # the longest visitor name a Hello may carry
 MAX_QUEUED = 256  # frames waiting for one client: past this it is too slow and is dropped
 
 
@@ -72,6 +82,7 @@ class Connection:
         self.ws = ws
         self.address = address
         self.seat: int | None = None
+        self.minor = 0  # the protocol revision the client speaks, from its Hello
         self.most_waiting = 0
         self._waiting: deque[str | _Refresh | None] = deque()
         self._fresh: Callable[[], str | None] | None = None
@@ -205,7 +216,9 @@ class HostServer:
         self.hello_seconds = hello_seconds
         self.events = events
         self.connections: set[Connection] = set()
-        self.wrong_codes = WrongCodes(WRONG_CODE_RATE, WRONG_CODE_BURST)
+        self.wrong_codes = WrongCodes(
+            WRONG_CODES_VISITOR, WRONG_CODES_ADDRESS, WRONG_CODES_TABLE, longest=LONGEST_WAIT
+        )
         self.doorman: Doorman | None = None
         self._runner: web.ServerRunner | None = None
         self.port = 0
@@ -219,7 +232,6 @@ class HostServer:
     async def start(self, host: str, port: int) -> int:
         """Listen on ``host``:``port`` (0: any free port); returns the port."""
         self.doorman = Doorman(
-            per_address=STRANGERS_PER_ADDRESS,
             total=MAX_STRANGERS,
             seconds=self.hello_seconds + GRACE,
             loop=asyncio.get_running_loop(),
@@ -232,10 +244,11 @@ class HostServer:
         self.port = addresses[0][1] if addresses else port
         return self.port
 
-    async def stop(self, reason: str | None = None) -> None:
-        """Close every table (telling the clients ``reason`` if given) and stop listening."""
+    async def stop(self, reason: str | None = None, why: str = "closed") -> None:
+        """Close every table (telling the clients ``reason`` if given, and ``why``) and stop
+        listening."""
         for table in self.tables.values():
-            await table.close(reason)
+            await table.close(reason, why)
         for connection in list(self.connections):
             await connection.finish()
         if self._runner is not None:
@@ -265,6 +278,8 @@ class HostServer:
             max_msg_size=MAX_CLIENT_FRAME + 1,
             autoping=True,
         )
+        assert self.doorman is not None
+        self.doorman.knocked(request.protocol)
         await ws.prepare(request)
         connection = Connection(ws, request.remote or "?")
         self.connections.add(connection)
@@ -318,45 +333,49 @@ class HostServer:
         if not isinstance(hello, Hello):
             connection.close(encode(Refused("The first message is a Hello.")))
             return None
-        table = self._table_for(hello, connection)
-        if table is None or not table.join(connection, hello):
+        table = await self.seat(hello, connection, doorman.time_left(request.protocol) - GRACE)
+        if table is None:
             return None
         doorman.welcome(request.protocol)
         return table
 
-    def _table_for(self, hello: Hello, connection: Connection) -> Host | None:
-        """The table ``hello``'s code names, or ``None`` (and ``connection`` is refused).
-
-        An address that has tried too many wrong codes has its joins refused
-        unchecked for a while, whatever code they bring, but for players
-        taking back their own seat (their secret shows they know the code).
-        """
-        address = connection.address
+    async def seat(self, hello: Hello, connection: Connection, most: float) -> Host | None:
+        """The table ``hello`` names, with ``connection`` seated there (or watching); ``None``
+        if it is refused (and closed).  ``most``: the seconds left to answer."""
         table = self.tables.get(hello.code)
-        if table is not None:
-            returning = table.returning(hello)
-        else:
-            digest(hello.secret or "")  # the work a table would do: the time tells nothing
-            returning = False
-        if not self.wrong_codes.may_try(address) and not returning:
-            wait = max(1, round(self.wrong_codes.wait(address)))
-            connection.close(
-                encode(
-                    Refused(
-                        "Too many wrong table codes from your address: "
-                        f"try again in {wait} seconds."
-                    )
-                )
-            )
-            return None
         if table is None:
-            used_up = self.wrong_codes.wrong(address)
-            self._say(f"A join with a wrong table code from {address}.")
-            if used_up:
-                self._say(f"Too many wrong table codes from {address}: its joins wait a while.")
-            connection.close(encode(Refused("Wrong table code: there is no such table here.")))
+            await self._wrong_code(hello, connection, most)
             return None
-        return table
+        return table if table.join(connection, hello) else None
+
+    async def _wrong_code(self, hello: Hello, connection: Connection, most: float) -> None:
+        """Refuse ``hello``'s wrong code, once the allowances it is counted against allow.
+
+        The right code never comes here: a guesser's address and visitor are
+        slowed, never a player who knows the code, whatever address they share.
+        """
+        digest(hello.secret or "")  # the work a table would do: the time tells nothing
+        guess = ("join with a wrong table code", "wrong table codes")
+        await self.slow_the_guesser(connection.address, hello.visitor, most, guess)
+        connection.close(encode(Refused("Wrong table code: there is no such table here.")))
+
+    async def slow_the_guesser(
+        self, address: str, visitor: str | None, most: float, guess: tuple[str, str]
+    ) -> None:
+        """Count a wrong guess from ``address`` (and a web ``visitor``), and wait as long as
+        the allowances say (at most ``most`` seconds) before it is answered.  ``guess`` says
+        it for the console: one, then many ("join with a wrong table code", "wrong table
+        codes")."""
+        visitor = visitor[:MAX_VISITOR] if visitor else None
+        slowed = self.wrong_codes.slowed(address, visitor)
+        wait = self.wrong_codes.wrong(address, visitor)
+        who = address if visitor is None else f"{address} (web visitor {visitor[:8]})"
+        if not slowed:
+            self._say(f"A {guess[0]} from {who}.")
+            if wait > 0 or self.wrong_codes.slowed(address, visitor):
+                self._say(f"Too many {guess[1]} from {who}: their answers wait.")
+        if wait > 0:
+            await asyncio.sleep(max(0.0, min(wait, most)))
 
 
 class ServerThread:
@@ -405,14 +424,23 @@ class ServerThread:
         assert callable(function)
         self.loop.call_soon_threadsafe(function)
 
-    def stop(self, reason: str | None = None) -> None:
-        """Close the tables (telling the clients ``reason`` if given) and end the thread."""
+    async def ask(self, function: Callable[[], T]) -> T:
+        """``function()`` run on the server's loop, awaited from another loop (its error too)."""
+
+        async def run() -> T:
+            return function()
+
+        return await asyncio.wrap_future(asyncio.run_coroutine_threadsafe(run(), self.loop))
+
+    def stop(self, reason: str | None = None, why: str = "closed") -> None:
+        """Close the tables (telling the clients ``reason`` if given, and ``why``) and end
+        the thread."""
         if not self.thread.is_alive():
             return
 
         async def finish() -> None:
             try:
-                await self.server.stop(reason)
+                await self.server.stop(reason, why)
             finally:
                 assert self._stopped is not None
                 self._stopped.set()

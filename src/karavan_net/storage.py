@@ -1,4 +1,5 @@
-"""What a host keeps beside its save: the table's code and a hash of each seat's secret."""
+"""What a host keeps beside its save: the table's code, a hash of each seat's secret, and
+where and how it was served."""
 
 from __future__ import annotations
 
@@ -8,6 +9,9 @@ import json
 import os
 import secrets
 from pathlib import Path
+
+import attrs
+from attrs import frozen
 
 from karavan_core.saves import atomic_write, read_limited
 
@@ -53,18 +57,63 @@ def digest(secret: str) -> str:
     return hashlib.sha256(secret.encode("utf-8", "replace")).hexdigest()
 
 
-class TableFile:
-    """The table's own file beside its save: its code and a hash of each seat's secret.
+@frozen
+class TableSettings:
+    """How a table was served: where it listened, and the limits its host set.
 
-    A host restarted from the save reads it back, so the players' clients can
-    take their seats again with the secrets they hold.  Only hashes are kept,
-    in a file only its owner can read.
+    ``away_limit`` is the seconds an absent player's seat waits before a bot of
+    ``away_level`` plays it (``None``: it waits for them).
     """
 
-    def __init__(self, path: Path | None, code: str, digests: dict[int, str]) -> None:
+    bind: str | None = None
+    port: int | None = None
+    takeback_seconds: float | None = None
+    away_limit: float | None = None
+    away_level: str | None = None
+
+    @classmethod
+    def read(cls, data: object) -> TableSettings:
+        """The settings in a table file (outside data): each one kept only if it fits."""
+        if not isinstance(data, dict):
+            return cls()
+        bind, port = data.get("bind"), data.get("port")
+        level = data.get("away_level")
+        return cls(
+            bind if isinstance(bind, str) and 0 < len(bind) <= 255 and bind.isprintable() else None,
+            port if isinstance(port, int) and _within(port, 1, 65535) else None,
+            _within(data.get("takeback_seconds"), 1, 3600),
+            _within(data.get("away_limit"), 1, 86400),
+            level if isinstance(level, str) and level.isidentifier() and len(level) < 20 else None,
+        )
+
+
+def _within(value: object, low: float, high: float) -> float | None:
+    """``value`` if it is a number from ``low`` to ``high``, else ``None``."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None
+    return float(value) if low <= value <= high else None
+
+
+class TableFile:
+    """The table's own file beside its save: its code, a hash of each seat's secret and
+    how it was served (:class:`TableSettings`).
+
+    A host restarted from the save reads it back, so the players' clients can
+    take their seats again with the secrets they hold, at the same address.
+    Only hashes are kept, in a file only its owner can read.
+    """
+
+    def __init__(
+        self,
+        path: Path | None,
+        code: str,
+        digests: dict[int, str],
+        settings: TableSettings | None = None,
+    ) -> None:
         self.path = path
         self.code = code
         self.digests = dict(digests)
+        self.settings = settings or TableSettings()
 
     @staticmethod
     def path_for(save_path: Path) -> Path:
@@ -93,7 +142,7 @@ class TableFile:
             code = check_code(data["code"], MIN_OLD_CODE)
         except ValueError:
             return None
-        return cls(path, code, kept)
+        return cls(path, code, kept, TableSettings.read(data.get("settings")))
 
     def claimed(self, seat: int) -> bool:
         """Whether somebody has taken ``seat`` (and holds its secret)."""
@@ -106,6 +155,11 @@ class TableFile:
         self.write()
         return secret
 
+    def release(self, seat: int) -> None:
+        """Forget ``seat``'s secret: whoever has the code may take the seat by its name."""
+        if self.digests.pop(seat, None) is not None:
+            self.write()
+
     def holds(self, seat: int, secret: str | None) -> bool:
         """Whether ``secret`` is ``seat``'s."""
         kept = self.digests.get(seat)
@@ -115,7 +169,11 @@ class TableFile:
         """Write the file (readable by its owner only)."""
         if self.path is None:
             return
-        data = {"code": self.code, "secrets": {str(k): v for k, v in self.digests.items()}}
+        data = {
+            "code": self.code,
+            "secrets": {str(k): v for k, v in self.digests.items()},
+            "settings": attrs.asdict(self.settings),
+        }
         if not self.path.exists():
             fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
             os.close(fd)

@@ -26,6 +26,7 @@ from karavan_core.registry import all_games, get_game
 from karavan_core.saves import SaveError, load_match, new_save_path
 from karavan_core.text import printable
 from karavan_net.client import TableClient
+from karavan_net.hosting import HostControl
 from karavan_tui import textual_fixes  # noqa: F401 - applied on import
 from karavan_tui.config import AppConfig, Settings
 from karavan_tui.context import Karavan
@@ -59,6 +60,8 @@ from karavan_tui.screens.table import Driver, TableScreen
 from karavan_tui.screens.title import TitleScreen
 from karavan_tui.screens.too_small import MIN_HEIGHT, MIN_WIDTH, TooSmallScreen
 from karavan_tui.widgets.chrome import AppHeader, TickBox, use_ascii_scrollbars
+
+TURN_TITLE = "Your turn"  # the terminal's (the browser tab's) title while it is
 
 
 class AsciiCommandPalette(CommandPalette):
@@ -96,6 +99,7 @@ class KaravanApp(Karavan):
         self.ascii_mode = config.ascii or self.settings.ascii
         self._settings_applied = False  # until then, theme changes are not the player's
         self.crash_report: Path | None = None  # written if an unexpected error stops the app
+        self.turn_told = False  # whether the title says it is the player's turn
         # Reviews made this session, by the match they judge (a review takes a while).
         self.reviews: dict[tuple[object, ...], GameReview] = {}
         if not config.animations:
@@ -208,6 +212,18 @@ class KaravanApp(Karavan):
         """Change how long bots pause."""
         self.settings.bot_delay = delay
         self.save_settings()
+
+    def tell_turn(self, mine: bool) -> None:
+        """At a hosted table: a bell (if the settings have it) and the terminal's title, which
+        is the browser tab's under ``karavan web``, say that it is the player's turn."""
+        if mine == self.turn_told:
+            return
+        self.turn_told = mine
+        if mine and self.settings.bell:
+            self.bell()
+        title = f"{TURN_TITLE} - {self.TITLE}" if mine else self.TITLE
+        if not self.is_headless and self._driver is not None:
+            self._driver.write(f"\x1b]2;{title}\x07")  # the window's (or tab's) title
 
     def get_key_display(self, binding: Binding) -> str:
         """Key names for the Footer; plain ASCII ("enter", not "⏎") in ASCII mode."""
@@ -442,7 +458,8 @@ class KaravanApp(Karavan):
             else:
                 self.show_replay(match, back=back)
 
-        self.push_screen(SavesScreen(self.config.saves_dir, selected), chosen)
+        saves = SavesScreen(self.config.saves_dir, selected, self.config.saves_words)
+        self.push_screen(saves, chosen)
 
     def show_review(self, match: Match, back: Callable[[], None] | None = None) -> None:
         """Open the review of ``match``'s human players; ``back`` is called once it closes.
@@ -530,28 +547,26 @@ class KaravanApp(Karavan):
 
 class TableApp(KaravanApp):
     """Karavan's app that opens ``client``'s table (already joined) when it starts:
-    ``karavan join``, and the host's own terminal (``hosting``)."""
+    ``karavan join``, and the host's own terminal (with its ``control`` of the table)."""
 
     def __init__(
         self,
         config: AppConfig,
         client: TableClient,
         *,
-        hosting: bool = False,
+        control: HostControl | None = None,
         save_path: Path | None = None,
-        invitation: str | None = None,
     ) -> None:
         super().__init__(config)
         self.client = client
-        self.hosting = hosting
+        self.control = control
         self.save_path = save_path
-        self.invitation = invitation
 
     def on_mount(self) -> None:
         """The table (then Textual runs the app's own ``on_mount``: settings and size)."""
-        open_table(self, self.client, hosting=self.hosting, save_path=self.save_path)
-        if self.invitation:
-            self.notify(self.invitation, title=HOSTING, timeout=30)
+        open_table(self, self.client, control=self.control, save_path=self.save_path)
+        if self.control is not None and self.control.invitation:
+            self.notify("\n".join(self.control.invitation), title=HOSTING, timeout=30)
 
 
 def create_app(

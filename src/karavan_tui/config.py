@@ -29,6 +29,8 @@ MAX_ADDRESS = 300
 MAX_CODE = 64
 
 SETTINGS_ENV = "KARAVAN_SETTINGS"
+VISITOR_ENV = "KARAVAN_VISITOR"  # set by karavan web: who this tab's visitor is, for hosts
+SAVES_WORDS_ENV = "KARAVAN_SAVES_WORDS"  # set by karavan web: its saves folder, in words
 DEFAULT_THEME = "textual-dark"
 DEFAULT_BOT_DELAY = 0.6
 BOT_DELAYS: tuple[float, ...] = (0.0, 0.3, 0.6, 1.0, 2.0)
@@ -51,6 +53,7 @@ class Settings:
     theme: str = DEFAULT_THEME
     ascii: bool = False
     bot_delay: float = DEFAULT_BOT_DELAY
+    bell: bool = True  # a bell when it is your turn at a hosted table, after the others'
     # What the new game dialog offers next time: the game last started, the name of its
     # first human player, and its seats (so also how many played).
     last_game: str | None = None
@@ -75,6 +78,8 @@ class Settings:
             settings.theme = data["theme"]
         if isinstance(data.get("ascii"), bool):
             settings.ascii = data["ascii"]
+        if isinstance(data.get("bell"), bool):
+            settings.bell = data["bell"]
         delay = data.get("bot_delay")
         if isinstance(delay, int | float) and not isinstance(delay, bool) and 0 <= delay <= 10:
             settings.bot_delay = float(delay)
@@ -102,6 +107,7 @@ class Settings:
         data = {
             "theme": self.theme,
             "ascii": self.ascii,
+            "bell": self.bell,
             "bot_delay": self.bot_delay,
             "last_game": self.last_game,
             "player_name": self.player_name,
@@ -182,7 +188,9 @@ class AppConfig:
     ``ascii`` turns ASCII mode on for this run (``--ascii``) whatever the setting;
     ``seed_factory`` makes the seeds offered for new games (tests fix it);
     ``review_jobs`` is how many processes a review uses, and ``review_budget``
-    the iterations of its searches (tests make both small).
+    the iterations of its searches (tests make both small); ``visitor`` is who
+    plays, to the hosts this Karavan joins, behind ``karavan web``, and
+    ``saves_words`` names the saves folder there (its path is the server's).
     """
 
     saves_dir: Path
@@ -193,3 +201,5 @@ class AppConfig:
     animations: bool = True
     review_jobs: int = field(factory=lambda: max(1, min(4, os.cpu_count() or 1)))
     review_budget: tuple[int, int] = (OPEN_ITERATIONS, FORCED_ITERATIONS)
+    visitor: str | None = field(factory=lambda: os.environ.get(VISITOR_ENV) or None)
+    saves_words: str | None = field(factory=lambda: os.environ.get(SAVES_WORDS_ENV) or None)

@@ -55,6 +55,10 @@ class Karavan(App[None]):
         """Set the bots' pause (and remember it)."""
         raise NotImplementedError
 
+    def tell_turn(self, mine: bool) -> None:
+        """Say (``mine``) that the player must decide, or that they have decided."""
+        raise NotImplementedError
+
     def action_new_game(self) -> None:
         """The new game dialog."""
         raise NotImplementedError

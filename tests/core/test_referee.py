@@ -12,7 +12,7 @@ import pytest
 from karavan_core import IllegalAction, Match, Seat, get_game
 from karavan_core.games.karakorum.state import StopRevealing, Take
 from karavan_core.games.karakum.state import Buy, DrawCard, Pay
-from karavan_core.referee import Change, Referee, TakeBack
+from karavan_core.referee import Change, Referee, TakeBack, bot_agrees
 from karavan_core.saves import load_match
 from karavan_core.storage import SaveFile, SaveWriter
 
@@ -179,8 +179,9 @@ def test_with_two_humans_your_quiet_last_gesture_comes_back_freely():
         assert referee.match.history == []
 
 
-def test_with_two_humans_taking_back_past_the_other_needs_their_consent():
-    referee = referee_for("Ann,Bob", seed=6)
+def two_humans_past_bob(seed: int = 6) -> tuple[Referee, random.Random]:
+    """Ann and Bob, each having decided, Ann to move: her take-back goes past Bob's."""
+    referee = referee_for("Ann,Bob", seed=seed)
     rng = random.Random(4)
     while referee.to_move == 0:
         play_one(referee, rng)
@@ -190,6 +191,11 @@ def test_with_two_humans_taking_back_past_the_other_needs_their_consent():
     play_one(referee, rng)
     while referee.to_move == 1:
         play_one(referee, rng)
+    return referee, rng
+
+
+def test_with_two_humans_taking_back_past_the_other_needs_their_consent():
+    referee, rng = two_humans_past_bob()
     history = list(referee.match.history)
     # Ann asks to take back her last gesture, past Bob's: Bob must agree.
     assert referee.takeback(0).needs == (1,)
@@ -208,13 +214,20 @@ def test_with_two_humans_taking_back_past_the_other_needs_their_consent():
     # Each is told in words what became of it, but never of their own doing.
     assert referee.view(0).notice == "Bob declined: Ann's decision stands."
     assert referee.view(1).notice is None
+    assert [c.kind for c in heard] == ["request", "declined"]
+    # Declined, it is not asked again before somebody decides.
+    refused = "Your take-back request was declined: ask again once somebody has decided."
+    assert referee.undo_refusal(0) == refused and not referee.view(0).can_undo
+    with pytest.raises(IllegalAction, match=refused):
+        referee.undo(0)
+
+    referee, rng = two_humans_past_bob()  # the same table, and this time Bob agrees
     assert referee.undo(0) is False
     wanted = referee.takeback(0)
     bobs = sum(referee.match.actor(i) == 1 for i in range(wanted.keep, len(history)))
     referee.answer(1, True)
     assert referee.request is None
     assert len(referee.match.history) < len(history) and referee.to_move == 0
-    assert [c.kind for c in heard] == ["request", "declined", "request", "undo"]
     # Ann's gesture is her last decision to her; Bob's after it are counted.
     assert wanted.after == bobs > 0
     later = "decision" if bobs == 1 else f"{bobs} decisions"
@@ -241,11 +254,57 @@ def test_a_take_back_is_told_the_same_way_counting_the_players_gesture_as_one_de
     assert referee.notice(None) == f"Ann took back their last decision and the {later} after it."
     assert TakeBack(0, 4, 1, False, ()).words("your") == "your last decision"
     # A purchase and its payment are one gesture: one decision to the player who made it.
-    two = TakeBack(0, 4, 3, False, (), after=1)
+    two = TakeBack(0, 4, 3, False, (), whose=(0, 0, 1))
     assert two.words("your") == "your last decision and the decision after it"
 
 
-def test_a_take_back_asked_for_is_void_once_anything_else_happens():
+def test_one_request_is_open_at_a_time_and_it_answers_only_to_its_own_number():
+    referee, _rng = two_humans_past_bob()
+    assert referee.undo(0) is False
+    request = referee.request
+    assert request is not None and request.number == 1
+    assert referee.undo_refusal(0) == (
+        "Your take-back request waits for its answers: withdraw it first."
+    )
+    assert referee.undo_refusal(1) == "Ann's take-back request waits for its answers first."
+    assert referee.redo_refusal(0) == "There is nothing to redo."
+    with pytest.raises(IllegalAction, match="no longer open"):
+        referee.answer(1, True, number=2)
+    assert referee.request is request
+    with pytest.raises(IllegalAction, match="no take-back request to withdraw"):
+        referee.withdraw(1)
+
+
+def test_a_withdrawn_request_is_told_and_not_asked_again_before_a_decision():
+    referee, rng = two_humans_past_bob()
+    assert referee.undo(0) is False
+    referee.withdraw(0)
+    assert referee.request is None
+    assert referee.view(1).notice == "Ann no longer asks to take back."
+    assert referee.undo_refusal(0) == (
+        "Your take-back request was withdrawn: ask again once somebody has decided."
+    )
+    play_one(referee, rng)  # Ann decides: she may ask again
+    assert referee.undo_refusal(0) is None
+
+
+def test_a_request_lapses_once_its_time_is_up_and_everyone_is_told():
+    referee, _rng = two_humans_past_bob()
+    referee.takeback_seconds = 30.0
+    assert referee.undo(0) is False
+    request = referee.request
+    assert request is not None
+    assert not referee.lapse(request.number + 1)  # another request's time: nothing happens
+    assert referee.lapse(request.number) and referee.request is None
+    lapsed = "Ann's take-back request lapsed: it was not answered in time."
+    assert referee.view(0).notice == referee.view(1).notice == lapsed
+    assert not referee.lapse(request.number)
+    assert referee.undo_refusal(0) == (
+        "Your take-back request was lapsed: ask again once somebody has decided."
+    )
+
+
+def test_a_request_stands_while_the_bots_reply_and_ends_when_a_person_plays():
     referee = referee_for("Ann,Bob,bot:random", seed=8)
     rng = random.Random(5)
     while referee.to_move != 1:
@@ -253,13 +312,32 @@ def test_a_take_back_asked_for_is_void_once_anything_else_happens():
     while referee.to_move == 1:
         play_one(referee, rng)
     assert referee.undo(0) is False and referee.request is not None
-    while referee.to_move != 1:  # the bot waits for the answers
-        assert referee.bot_to_move() is None
-        referee.withdraw(0)
+    asked = referee.request.takeback
+    while referee.to_move == 2:  # the bot waits for nobody: its reply joins the take-back
+        assert referee.bot_to_move() == 2
         play_one(referee, rng)
-        assert referee.undo(0) is False
+    assert referee.request is not None
+    grown = referee.request.takeback
+    assert grown.decisions > asked.decisions and grown.whose[-1] == 2
+    assert grown.whose[: asked.decisions] == asked.whose
+    assert referee.to_move == 0
+    play_one(referee, rng)  # Ann plays on: she no longer asks
+    assert referee.request is None
+    assert referee.view(1).notice == "Ann played on and no longer asks to take back."
+    assert referee.view(0).notice is None
+    while referee.to_move != 1:
+        play_one(referee, rng)
+    assert referee.undo(0) is False  # decisions came since: she may ask again
     play_one(referee, rng)  # Bob plays instead of answering
     assert referee.request is None
+    assert referee.view(0).notice == "Bob played on instead: Ann's decision stands."
+
+
+def test_a_bot_agrees_to_take_back_the_askers_decisions_and_bots_but_no_other_players():
+    assert bot_agrees(0, (0, 2, 2), bots={2})
+    assert bot_agrees(0, (0, 1, 2), bots={1, 2})  # the answering bot's own
+    assert not bot_agrees(0, (0, 1, 2), bots={2})  # a person's decision
+    assert not bot_agrees(0, (), bots={1, 2})  # nothing known of whose they are
 
 
 def test_a_finished_game_is_final():

@@ -15,7 +15,16 @@ from karavan_core.registry import get_game
 from karavan_net.bot_client import BotPlayer
 from karavan_net.client import TableClient
 from karavan_net.host import Host, host_for
-from karavan_net.protocol import PROTOCOL, Hello, Update, Welcome, decode_host, encode, table_url
+from karavan_net.protocol import (
+    MINOR,
+    PROTOCOL,
+    Hello,
+    Update,
+    Welcome,
+    decode_host,
+    encode,
+    table_url,
+)
 from karavan_net.server import HostServer, ServerThread
 
 CODE = "test-table-code"
@@ -78,13 +87,17 @@ class Raw:
         protocol: int = PROTOCOL,
         secret=None,
         source: str = "127.0.0.1",
+        visitor: str | None = None,
+        minor: int = MINOR,
     ):
-        """Connect from ``source`` (an address of this machine) and say Hello."""
+        """Connect from ``source`` (an address of this machine) and say Hello (of protocol
+        revision ``minor``, as ``visitor`` behind a web server if given)."""
         connector = aiohttp.TCPConnector(local_addr=(source, 0))
         session = aiohttp.ClientSession(connector=connector)
         ws = await session.ws_connect(table_url("127.0.0.1", port))
         raw = cls(session, ws)
-        await ws.send_str(encode(Hello(protocol, code, name, secret)))
+        hello = Hello(protocol, code, name, secret, minor=minor, visitor=visitor)
+        await ws.send_str(encode(hello, minor))
         return raw
 
     async def next(self):

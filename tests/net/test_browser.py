@@ -30,6 +30,13 @@ CHROMIUM_ARGS = [
 ESCAPES = re.compile(r"\x1b\[[0-9;?<>=]*[A-Za-z~]|\x1b[()][A-Z0-9]|\x1b[=>]|\x1b\][^\x07]*\x07")
 KARAVAN = [sys.executable, "-m", "karavan_tui"]
 TABLE_CODE = "browser-test-table"
+# The bytes of a terminal title (OSC 2) coming in on one of the page's WebSockets.
+TITLE_FROM_TERMINAL = """() => {
+    const socket = new WebSocket("ws://127.0.0.1:9/nowhere");
+    const title = new TextEncoder().encode("\\x1b]2;Your turn - Karavan\\x07");
+    socket.dispatchEvent(new MessageEvent("message", { data: title.buffer }));
+    socket.close();
+}"""
 VIEWPORT = {"width": 1280, "height": 800}
 
 
@@ -45,6 +52,8 @@ class Tab:
     def __init__(self, context: Any, url: str) -> None:
         self.page = context.new_page()
         self.frames: list[str | bytes] = []
+        self.asked: list[str] = []  # every address the page asked for
+        self.page.on("request", lambda request: self.asked.append(request.url))
         self.page.on("websocket", lambda ws: ws.on("framereceived", self.keep))
         self.page.goto(url)
         assert self.page.title() == "Karavan"
@@ -142,6 +151,13 @@ def test_karavan_web_serves_each_visitor_their_own_app_in_a_browser(tmp_path):
             tab = Tab(first, url)
             tab.wait_for("Join a table")
             assert "New game" in shown(tab.frames)
+            # The page asked nothing from elsewhere (its font included)...
+            origin = f"http://127.0.0.1:{port}/"
+            assert all(asked.startswith((origin, "ws://127.0.0.1")) for asked in tab.asked)
+            # ... and the tab takes the title the app gives its terminal (its turn at a table).
+            tab.page.evaluate(TITLE_FROM_TERMINAL)
+            assert tab.page.title() == "Your turn - Karavan"
+            tab.page.evaluate("document.title = 'Karavan'")
             tab.page.screenshot(path=str(tmp_path / "title.png"))
             tab.press("n")
             tab.wait_for("Start")

@@ -11,6 +11,7 @@ import pytest
 
 from karavan_core.saves import load_match
 from karavan_net import client as client_module
+from karavan_net.hosting import CLOSED_MIDGAME
 from karavan_tui import cli
 
 from .helpers import CODE, free_port, hosting_in_thread, new_match
@@ -128,6 +129,7 @@ def test_bad_join_arguments_exit_2(capsys, monkeypatch, tmp_path, args, words):
         (("jaipur", "--players", "Ann,Bob", "--code", "nine-char"), "10 to 64"),
         (("--resume", "missing.json"), "no such file"),
         (("jaipur", "--players", "bot:random,bot:random", "--headless"), "human seat"),
+        (("jaipur", "--players", "Ann,Bob", "--takeback-time", "2"), "5 to 600 seconds"),
     ],
 )
 def test_bad_host_arguments_exit_2(capsys, monkeypatch, tmp_path, args, words):
@@ -142,37 +144,52 @@ def test_bad_host_arguments_exit_2(capsys, monkeypatch, tmp_path, args, words):
 
 @pytest.mark.slow
 def test_a_stopped_host_resumed_from_its_save_takes_its_players_back(tmp_path):
+    """The host stops: the bots lent from afar are told and end; reopened (at the port its
+    table file kept), the same players join again with the secrets their Karavan kept."""
     port = str(free_port())
-    common = ["--headless", "--port", port, "--saves", "saves", "--bot-delay", "0"]
+    common = ["--headless", "--saves", "saves", "--bot-delay", "0"]
     host = start("host", "karakum", "--players", "Ann,Bob", "--code", "resume-test", *common,
-                 "--seed", "5", cwd=tmp_path)  # fmt: skip
+                 "--port", port, "--seed", "5", cwd=tmp_path)  # fmt: skip
     assert host.stdout is not None
     lines = [host.stdout.readline() for _ in range(5)]
     save = lines[-1].split("Saving to ", 1)[1].split(" (", 1)[0]
-    joins = [
-        start("join", f"127.0.0.1:{port}", "resume-test", "--name", name, "--bot", "random",
-              cwd=tmp_path)
-        for name in ("Ann", "Bob")
-    ]  # fmt: skip
+
+    def bots() -> list[subprocess.Popen[str]]:
+        return [
+            start("join", f"127.0.0.1:{port}", "resume-test", "--name", name, "--bot", "random",
+                  cwd=tmp_path)
+            for name in ("Ann", "Bob")
+        ]  # fmt: skip
+
+    joins = bots()
     try:
         seen = 0
         while seen < 20:  # twenty decisions, then the host is stopped
             line = host.stdout.readline()
             assert line, "the host ended early"
-            seen += " joined." not in line
+            seen += " joined." not in line and not line.startswith("Type help")
         host.terminate()
         rest = host.communicate(timeout=30)[0]
         assert host.returncode == 0
-        assert f"Stopped. karavan host --resume {save} reopens the table." in rest
+        assert (
+            f"Stopped. karavan host --resume {save} reopens the table at 127.0.0.1:{port}." in rest
+        )
+        outputs = [join.communicate(timeout=60)[0] for join in joins]
+        assert [join.returncode for join in joins] == [0, 0], outputs
+        for output in outputs:
+            assert output.splitlines()[-1] == CLOSED_MIDGAME
         again = start("host", "--resume", save, *common, cwd=tmp_path)
+        assert again.stdout is not None
+        opening = again.stdout.readline()  # listening: the players may come
+        assert f"at 127.0.0.1:{port} (table code resume-test)" in opening
+        joins = bots()
         outputs = [join.communicate(timeout=120)[0] for join in joins]
         assert [join.returncode for join in joins] == [0, 0], outputs
         for output in outputs:
-            assert "Lost the table: reconnecting..." in output and "Back at the table." in output
             assert output.splitlines()[-1].startswith("The game is over:")
         final = again.communicate(timeout=60)[0]
         assert again.returncode == 0, final
-        assert "table code resume-test" in final and "Ann is back." in final
+        assert "Ann is back." in final
     finally:
         for process in (host, *joins):
             process.kill()

@@ -48,7 +48,7 @@ def test_a_table_file_of_an_earlier_karavan_keeps_its_short_code(tmp_path):
     assert check_code(" ten-chars0 ") == "ten-chars0"
 
 
-def test_karavan_host_clears_abandoned_temp_files_and_saves_before_serving(tmp_path, monkeypatch):
+def test_karavan_host_clears_abandoned_temp_files_and_saves_once_it_listens(tmp_path, monkeypatch):
     monkeypatch.setenv("KARAVAN_SETTINGS", str(tmp_path / "settings.json"))
     saves = tmp_path / "saves"
     saves.mkdir()
@@ -58,7 +58,9 @@ def test_karavan_host_clears_abandoned_temp_files_and_saves_before_serving(tmp_p
     abandoned.write_text("{")
     served: dict[str, object] = {}
 
-    async def serve(host, bind, port, path, fail, out):
+    async def serve(make_host, bind, port, path, fail, out, **_):
+        assert not path.exists()  # nothing is written before the host listens
+        make_host(port)
         served["path"] = path
         served["on disk"] = path.exists() and load_match(path).history == []
         served["temp left"] = abandoned.exists()

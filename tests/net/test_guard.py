@@ -1,11 +1,12 @@
 """The host's limits on their own, on a clock the test turns: the message rate, the wrong
-codes per address, and the door that no crowd of silent connections can block."""
+codes per visitor, address and table, and the door that no crowd of silent connections can
+block."""
 
 from __future__ import annotations
 
 import asyncio
 
-from karavan_net.guard import Bucket, Doorman, WrongCodes
+from karavan_net.guard import Allowance, Bucket, Doorman, WrongCodes
 
 
 class Clock:
@@ -31,25 +32,67 @@ def test_a_bucket_lets_a_burst_through_then_makes_the_rest_wait_their_turn():
     assert bucket.delay() > 0
 
 
-def test_wrong_codes_are_counted_per_address_and_forgotten_once_paid_back():
+def test_a_bucket_owes_no_more_than_it_is_told():
     clock = Clock()
-    codes = WrongCodes(rate=0.5, burst=3, clock=clock, remembered=50)
-    assert codes.may_try("10.0.0.1")
-    assert [codes.wrong("10.0.0.1") for _ in range(3)] == [False, False, True]
-    assert not codes.may_try("10.0.0.1")
-    assert codes.may_try("10.0.0.2")  # another address is not held up
-    assert round(codes.wait("10.0.0.1"), 6) == 2.0
-    clock.now += 2
-    assert codes.may_try("10.0.0.1") and codes.wait("10.0.0.1") == 0
-    assert codes.wrong("10.0.0.1")  # one try came back, and it is used up again
+    bucket = Bucket(rate=1, burst=1, clock=clock, most_owed=2)
+    assert [bucket.delay() for _ in range(5)] == [0, 1, 2, 2, 2]
+
+
+def codes(clock: Clock, remembered: int = 4096) -> WrongCodes:
+    return WrongCodes(
+        Allowance(rate=0.5, burst=3),
+        Allowance(rate=1, burst=5),
+        Allowance(rate=2, burst=9),
+        longest=4,
+        clock=clock,
+        remembered=remembered,
+    )
+
+
+def test_wrong_codes_are_answered_later_once_a_visitor_has_tried_a_few():
+    clock = Clock()
+    wrong = codes(clock)
+    assert not wrong.slowed("10.0.0.1")
+    assert [wrong.wrong("10.0.0.1") for _ in range(3)] == [0, 0, 0]
+    assert wrong.slowed("10.0.0.1") and not wrong.slowed("10.0.0.2")
+    # Past its allowance each answer waits, the longer the more it tries, up to 4 seconds.
+    assert [wrong.wrong("10.0.0.1") for _ in range(4)] == [2, 4, 4, 4]
+    assert wrong.wrong("10.0.0.2") == 0  # another address is not held up
     clock.now += 3600
-    codes.wrong("10.0.0.2")
+    assert not wrong.slowed("10.0.0.1") and wrong.wrong("10.0.0.1") == 0
+
+
+def test_behind_one_address_each_visitor_counts_apart_and_all_of_them_together():
+    clock = Clock()
+    wrong = codes(clock)
+    web = "127.0.0.1"
+    assert [wrong.wrong(web, "bad-tab") for _ in range(3)] == [0, 0, 0]
+    assert wrong.slowed(web, "bad-tab") and not wrong.slowed(web, "good-tab")
+    assert wrong.wrong(web, "good-tab") == 0  # another visitor's mistake is answered at once
+    # A guesser that names a new visitor every time is held by the address's allowance.
+    answers = [wrong.wrong(web, f"made-up-{i}") for i in range(3)]
+    assert answers == [0, 1, 2] and wrong.slowed(web, "good-tab")
+
+
+def test_wrong_codes_from_everywhere_are_held_once_the_table_has_answered_enough():
+    wrong = codes(Clock())
+    answers = [wrong.wrong(f"10.0.1.{i}") for i in range(11)]
+    assert answers[:9] == [0] * 9 and answers[9:] == [0.5, 1]
+    assert wrong.slowed("10.9.9.9")
+
+
+def test_wrong_codes_remember_so_many_addresses_the_paid_back_first():
+    clock = Clock()
+    wrong = codes(clock, remembered=50)
+    wrong.wrong("10.0.0.1")
+    clock.now += 3600
+    wrong.wrong("10.0.0.2")
     for index in range(49):  # a crowd of addresses: the one paid back is forgotten first
-        codes.wrong(f"10.1.0.{index}")
-    assert len(codes) == 50 and "10.0.0.1" not in codes and "10.0.0.2" in codes
+        wrong.wrong(f"10.1.0.{index}")
+    assert len(wrong) == 50 and "10.0.0.1" not in wrong and "10.0.0.2" in wrong
     for index in range(100):  # then the oldest
-        codes.wrong(f"10.2.0.{index}")
-    assert len(codes) == 50 and "10.0.0.2" not in codes and "10.2.0.99" in codes
+        wrong.wrong(f"10.2.0.{index}")
+    assert len(wrong) == 50 and "10.0.0.2" not in wrong and "10.2.0.99" in wrong
 
 
 class Socket:
@@ -66,32 +109,47 @@ class Socket:
         self.cut = True
 
 
-async def test_the_doorman_lets_newcomers_in_by_sending_the_oldest_strangers_away():
-    doorman = Doorman(per_address=3, total=5, seconds=60, loop=asyncio.get_running_loop())
+async def test_at_a_full_door_the_address_that_holds_the_most_gives_way():
+    doorman = Doorman(total=5, seconds=60, loop=asyncio.get_running_loop())
     crowd = [Socket("10.0.0.66") for _ in range(10)]
     for socket in crowd:
         doorman.arrived(socket, socket)
-    # One address holds three places at most: each newcomer sent its oldest away.
-    assert [s.cut for s in crowd] == [True] * 7 + [False] * 3
-    assert doorman.from_address("10.0.0.66") == 3
+    # Alone at the door, the crowd fills it, then each newcomer sends its own oldest away.
+    assert [s.cut for s in crowd] == [True] * 5 + [False] * 5
     player = Socket("10.0.0.1")
-    doorman.arrived(player, player)
+    doorman.arrived(player, player)  # the crowd holds the most: it makes room
+    assert not player.cut and sum(not s.cut for s in crowd) == 4
     doorman.welcome(player)  # said Hello at once: no longer the doorman's
     others = [Socket(f"10.0.1.{i}") for i in range(4)]
     for socket in others:
         doorman.arrived(socket, socket)
-    # Five strangers in all: the oldest of the crowd made room, the player was never counted.
     assert len(doorman) == 5 and not player.cut
     assert sum(not s.cut for s in crowd) == 1 and not any(s.cut for s in others)
-    assert doorman.turned_away == 9
-    for socket in crowd + others:
+    # Now one stranger each: a newcomer from one of these addresses sends its own away...
+    again = Socket("10.0.1.0")
+    doorman.arrived(again, again)
+    assert others[0].cut and not again.cut and doorman.from_address("10.0.1.0") == 1
+    assert doorman.turned_away == 10
+    for socket in crowd + others + [again]:
         doorman.left(socket)
     assert len(doorman) == 0 and doorman.from_address("10.0.0.66") == 0
     doorman.close()
 
 
+async def test_a_stranger_that_has_asked_for_the_table_goes_after_the_silent_ones():
+    doorman = Doorman(total=4, seconds=60, loop=asyncio.get_running_loop())
+    player = Socket("127.0.0.1")
+    doorman.arrived(player, player)
+    doorman.knocked(player)  # its WebSocket asked for: its Hello comes next
+    churn = [Socket("127.0.0.1") for _ in range(50)]
+    for socket in churn:
+        doorman.arrived(socket, socket)
+    assert not player.cut and sum(not s.cut for s in churn) == 3
+    doorman.close()
+
+
 async def test_a_stranger_that_stays_silent_is_cut_when_its_time_is_up():
-    doorman = Doorman(per_address=3, total=5, seconds=0.05, loop=asyncio.get_running_loop())
+    doorman = Doorman(total=5, seconds=0.05, loop=asyncio.get_running_loop())
     silent, polite = Socket("10.0.0.2"), Socket("10.0.0.3")
     doorman.arrived(silent, silent)
     doorman.arrived(polite, polite)

@@ -136,14 +136,14 @@ async def test_joins_refused_by_code_name_seat_and_protocol():
         # The seat is taken: not without its secret, nor with a wrong one.
         for secret in (None, "guess"):
             intruder = TableClient("127.0.0.1", server.port, CODE, "ann", secret=secret)
-            with pytest.raises(JoinRefused, match="taken"):
+            with pytest.raises(JoinRefused, match=r"^Ann's seat is taken: Ann is at the table now"):
                 await intruder.join()
         assert table.links[0] is not None and ann.connected
         await ann.close()
         await until(lambda: 0 not in table.links)
-        # Even while Ann is away, her seat waits for her secret.
+        # Even while Ann is away, her seat waits for her secret; the refusal says what to do.
         intruder = TableClient("127.0.0.1", server.port, CODE, "Ann")
-        with pytest.raises(JoinRefused, match="taken"):
+        with pytest.raises(JoinRefused, match=r"^Ann is away: ask the host to free the seat\.$"):
             await intruder.join()
 
 
@@ -189,11 +189,18 @@ async def test_take_backs_are_free_while_quiet_and_asked_for_past_another_player
         await bob.answer(False)
         await numbered(6)
         assert bob.update.takeback is None and len(match.history) == 2
-        await ann.undo()
+        # Declined: Ann asks again only once somebody has decided.
+        assert not ann.update.can_undo
+        await refused(ann, "Your take-back request was declined: ask again once somebody")
+        await ann.decide(match.legal_actions()[0])
         await numbered(7)
-        await bob.answer(True)
+        await bob.decide(match.legal_actions()[0])
         await numbered(8)
-        assert match.history == [] and bob.update.takeback is None
+        await ann.undo()
+        await numbered(9)
+        await bob.answer(True, bob.update.takeback.number)
+        await numbered(10)
+        assert len(match.history) == 2 and bob.update.takeback is None
         # Ann cannot answer for Bob.
         number = table.number
         await ann.answer(True)

@@ -14,6 +14,7 @@ from karavan_core.games.jaipur.components import Card
 from karavan_core.games.jaipur.state import Sell
 from karavan_core.match import Match
 from karavan_net.client import TableClient
+from karavan_net.hosting import HostControl
 from karavan_tui.app import TableApp
 from karavan_tui.config import AppConfig, LastJoin, Settings
 from karavan_tui.modals.choice import ChoiceScreen
@@ -56,6 +57,21 @@ async def in_the_app(tmp_path, port: int, name: str):
     async with app.run_test(size=(100, 30)) as pilot:
         await waiting(pilot, lambda: isinstance(app.screen, TableScreen))
         yield app, pilot, client
+
+
+@contextlib.asynccontextmanager
+async def in_the_hosts_app(tmp_path, match, invitation=lambda port: [], size=(80, 24)):
+    """``match`` hosted here, its first seat played in the host's own app (with its control
+    of the table and the ``invitation(port)`` lines); yields the table, server, app, pilot."""
+    async with hosting(match) as (table, server):
+        client = TableClient("127.0.0.1", server.port, CODE, match.seats[0].name)
+        await client.join()
+        control = HostControl(table, invitation(server.port), server=server)
+        app = TableApp(config(tmp_path), client, control=control)
+        async with app.run_test(size=size, notifications=True) as pilot:
+            await waiting(pilot, lambda: isinstance(app.screen, TableScreen))
+            yield table, server, app, pilot
+        await client.close()
 
 
 @pytest.mark.slow
@@ -203,11 +219,12 @@ def test_a_remembered_table_is_checked_like_anything_read_from_a_file(tmp_path):
 
 async def test_the_hosts_note_on_how_to_join_goes_once_every_seat_is_taken(tmp_path):
     match = new_match("karakum", "Ann,Bob", first=0)
-    async with hosting(match) as (_table, server):
+    async with hosting(match) as (table, server):
         host_client = TableClient("127.0.0.1", server.port, CODE, "Ann")
         await host_client.join()
-        invitation = f"Each player joins with: karavan join 127.0.0.1:{server.port} {CODE}"
-        app = TableApp(config(tmp_path), host_client, hosting=True, invitation=invitation)
+        invitation = [f"Each player joins with: karavan join 127.0.0.1:{server.port} {CODE}"]
+        control = HostControl(table, invitation)
+        app = TableApp(config(tmp_path), host_client, control=control)
         async with app.run_test(size=(80, 24)) as pilot:
 
             def notes() -> list[str]:
@@ -288,48 +305,99 @@ async def test_a_take_back_asked_at_a_hosted_table_is_answered_on_the_other_play
             await until(lambda: len(match.history) == 2 and ann.update.number == table.number)
             await ann.undo()
             await waiting(pilot, lambda: isinstance(app.screen, ConfirmScreen))
-            assert "Bob: Ann asks to take back 2 decisions" in visible_characters(app)
+            shown = visible_characters(app)
+            assert "Bob: Ann asks to take back 2 decisions" in shown
+            # Each decision it would take back, in the log's words, and whose it is.
+            words = match.log()[1:]
+            assert f"- {words[0]}" in shown and f"- {words[1]} (yours)" in shown
+            assert "it lapses in 30 seconds" in shown
             assert ann.update.takeback is not None and ann.update.takeback.waiting == [1]
             await pilot.press("n")
             await until(lambda: ann.update.takeback is None)
             assert len(match.history) == 2 and isinstance(app.screen, TableScreen)
+            await ann.decide(match.legal_actions()[0])  # declined: asked again after a decision
+            await waiting(pilot, lambda: screen.driver._my_move())
+            await bob.decide(match.legal_actions()[0])
+            await until(lambda: len(match.history) == 4 and ann.update.number == table.number)
             await ann.undo()
             await waiting(pilot, lambda: isinstance(app.screen, ConfirmScreen))
             await pilot.press("y")
-            await until(lambda: len(match.history) == 0)
+            await until(lambda: len(match.history) == 2)
             await waiting(pilot, lambda: screen.driver.latest.number == table.number)
             assert screen.driver.latest.takeback is None and isinstance(app.screen, TableScreen)
         await ann.close()
         await bob.close()
 
 
-async def test_who_asked_to_take_back_sees_whom_it_waits_for(tmp_path):
+async def one_decision_each(pilot, screen, clients, match, table) -> None:
+    """Ann (in the app, played through her client ``clients[0]``), then Bob, decide once."""
+    ann, bob = clients
+    await waiting(pilot, lambda: screen.driver._my_move())
+    await ann.decide(match.legal_actions()[0])
+    await until(lambda: bob.update is not None and bob.update.to_move == 1)
+    await bob.decide(match.legal_actions()[0])
+    await waiting(pilot, lambda: screen.driver.latest.number == table.number)
+
+
+@contextlib.asynccontextmanager
+async def ann_in_the_app(tmp_path):
+    """Ann in the app, Bob headless, at a Jaipur table: ``(match, table, app, pilot, ann,
+    bob)``, ``ann`` being the client of Ann's app."""
     match = new_match("jaipur", "Ann,Bob", first=0)
     async with hosting(match) as (table, server):
         bob = await joined(server.port, "Bob")
         async with in_the_app(tmp_path, server.port, "Ann") as (app, pilot, ann):
-            screen = app.screen
-            await waiting(pilot, lambda: screen.driver._my_move())
-            await ann.decide(match.legal_actions()[0])
-            await until(lambda: bob.update is not None and bob.update.to_move == 1)
-            await bob.decide(match.legal_actions()[0])
-            await waiting(pilot, lambda: screen.driver.latest.number == table.number)
+            yield match, table, app, pilot, ann, bob
+        await ann.close()
+        await bob.close()
+
+
+async def test_who_asked_to_take_back_sees_whom_it_waits_for(tmp_path):
+    async with ann_in_the_app(tmp_path) as (match, table, app, pilot, ann, bob):
+        screen = app.screen
+
+        async def both_decide() -> None:
+            await one_decision_each(pilot, screen, (ann, bob), match, table)
+
+        async def ask() -> None:
             await pilot.press("u")
             await until(lambda: bob.update.takeback is not None)
             await waiting(pilot, lambda: screen.driver.latest.takeback is not None)
-            assert "Your take-back waits for Bob to agree" in visible_characters(app)
-            # Whatever Bob answers, Ann is told in words (the table alone would say little).
-            told = lambda words: any(n.message == words for n in app._notifications)  # noqa: E731
-            await bob.answer(False)
-            await waiting(pilot, lambda: told("Bob declined: Ann's decision stands."))
-            await pilot.press("u")
-            await until(lambda: bob.update.takeback is not None)
-            await bob.answer(True)
-            agreed = "Bob agreed: you took back your last decision and the decision after it."
-            await waiting(pilot, lambda: told(agreed))
-            assert not match.history
-            await waiting(pilot, lambda: screen.driver.latest.number == table.number)
-            banner = str(screen.query_one("#banner").render())
-            assert banner == agreed, banner
-        await ann.close()
-        await bob.close()
+
+        await both_decide()
+        await ask()
+        assert "Your take-back waits for Bob to agree" in visible_characters(app)
+        # Whatever Bob answers, Ann is told in words (the table alone would say little).
+        told = lambda words: any(n.message == words for n in app._notifications)  # noqa: E731
+        await bob.answer(True)
+        agreed = "Bob agreed: you took back your last decision and the decision after it."
+        await waiting(pilot, lambda: told(agreed))
+        assert not match.history
+        await waiting(pilot, lambda: screen.driver.latest.number == table.number)
+        banner = str(screen.query_one("#banner").render())
+        assert banner == agreed, banner
+        await both_decide()
+        await ask()
+        await bob.answer(False)
+        await waiting(pilot, lambda: told("Bob declined: Ann's decision stands."))
+        # Declined: not asked again before somebody decides (the key is greyed).
+        await waiting(pilot, lambda: screen.driver.latest.number == table.number)
+        assert screen.driver.allows("undo") is None and not screen.driver.latest.can_undo
+        await pilot.press("u")
+        await pilot.pause()
+        assert bob.update.takeback is None and len(match.history) == 2
+
+
+async def test_the_asker_withdraws_by_key_and_the_other_is_told(tmp_path):
+    async with ann_in_the_app(tmp_path) as (match, table, app, pilot, ann, bob):
+        screen = app.screen
+        assert screen.driver.allows("withdraw") is False  # no request: no key
+        await one_decision_each(pilot, screen, (ann, bob), match, table)
+        await pilot.press("u")
+        await until(lambda: bob.update.takeback is not None)
+        await waiting(pilot, lambda: screen.driver.allows("withdraw") is True)
+        assert "w withdraws it" in visible_characters(app)
+        await pilot.press("w")
+        await until(lambda: bob.update.takeback is None)
+        assert bob.update.notice == "Ann no longer asks to take back."
+        assert len(match.history) == 2

@@ -24,8 +24,17 @@ from karavan_net.seats import seats_file
 from karavan_tui import cli
 from karavan_tui.cli import web as web_command
 from karavan_tui.cli.web.server import COOKIE, KaravanServer, full_page, is_loopback, same_origin
-from karavan_tui.cli.web.visitors import Visitors, is_visitor_id, new_visitor_id
+from karavan_tui.cli.web.visitors import (
+    Visitors,
+    is_visitor_id,
+    new_visitor_id,
+    signed,
+    signed_visitor,
+)
+from karavan_tui.modals.saves import SavesScreen
+from karavan_tui.widgets.chrome import WEB_ICON, AppHeader
 
+from ..tui.helpers import make_app, visible_characters
 from .helpers import CODE, hosting, new_match, until
 
 # Says it is a Textual app, reports its settings file and argv in one data packet, then
@@ -37,6 +46,8 @@ out.write(b"__GANGLION__\n")
 report = json.dumps({
     "settings": os.environ.get("KARAVAN_SETTINGS"),
     "saves_env": os.environ.get("KARAVAN_SAVES"),
+    "visitor": os.environ.get("KARAVAN_VISITOR"),
+    "saves_words": os.environ.get("KARAVAN_SAVES_WORDS"),
     "argv": sys.argv[1:],
 }).encode()
 out.write(b"D" + len(report).to_bytes(4, "big") + report)
@@ -72,9 +83,12 @@ class Site:
         return f"http://127.0.0.1:{self.http.port}"
 
 
-async def opened(http: TestServer, stack: contextlib.AsyncExitStack) -> TestClient:
-    """A browser of its own (its own cookie jar) that has opened the page."""
-    client = TestClient(http)
+async def opened(
+    http: TestServer, stack: contextlib.AsyncExitStack, source: str = "127.0.0.1"
+) -> TestClient:
+    """A browser of its own (its own cookie jar), at address ``source``, that has opened
+    the page."""
+    client = TestClient(http, connector=aiohttp.TCPConnector(local_addr=(source, 0)))
     await client.start_server()
     stack.push_async_callback(client.close)
     page = await client.get("/")
@@ -90,7 +104,9 @@ async def site(
     browsers: int = 1,
     max_apps: int = 4,
     loopback_only: bool = True,
+    **caps: int,
 ) -> AsyncIterator[Site]:
+    """``caps``: the server's ``per_visitor`` and ``per_address``."""
     server = KaravanServer(
         visitors,
         host="127.0.0.1",
@@ -98,6 +114,7 @@ async def site(
         program=stand_in,
         max_apps=max_apps,
         loopback_only=loopback_only,
+        **caps,
     )
     http = TestServer(server.application(), host="127.0.0.1")
     await http.start_server()
@@ -139,7 +156,8 @@ async def test_the_page_gives_each_browser_its_own_visitor_cookie_and_keeps_it(t
         first = web.browsers[0]
         ids = [c.session.cookie_jar.filter_cookies(c.make_url("/"))[COOKIE].value
                for c in web.browsers]  # fmt: skip
-        assert all(is_visitor_id(i) for i in ids) and ids[0] != ids[1]
+        key = web.server.key
+        assert all(is_visitor_id(signed_visitor(key, i)) for i in ids) and ids[0] != ids[1]
         again = await first.get("/")  # the same browser comes back
         morsel = again.cookies[COOKIE]
         assert morsel.value == ids[0]
@@ -151,14 +169,23 @@ async def test_the_page_gives_each_browser_its_own_visitor_cookie_and_keeps_it(t
         assert again.headers["X-Frame-Options"] == "DENY"
 
 
-async def test_a_cookie_that_is_no_visitor_id_is_replaced(tmp_path, stand_in):
+async def test_a_cookie_the_server_did_not_sign_is_replaced(tmp_path, stand_in):
     async with site(stand_in, Visitors(tmp_path / "state")) as web:
         (client,) = web.browsers
-        client.session.cookie_jar.update_cookies({COOKIE: "../../etc"}, client.make_url("/"))
-        answer = await client.get("/")
-        assert is_visitor_id(answer.cookies[COOKIE].value)
+        url = client.make_url("/")
+        mine = client.session.cookie_jar.filter_cookies(url)[COOKIE].value
+        made_up = new_visitor_id()
+        forged = signed(b"another key" * 4, made_up)
+        for cookie in ("../../etc", made_up, forged, f"{made_up}.{mine.split('.')[1]}"):
+            client.session.cookie_jar.update_cookies({COOKIE: cookie}, url)
+            await refused(client, web.origin, 403)  # no tab without a cookie the server signed
+            answer = await client.get("/")
+            given = signed_visitor(web.server.key, answer.cookies[COOKIE].value)
+            assert given is not None and given != made_up
         async with tab(client) as report:
             assert saves_of(report).parent.parent == tmp_path / "state" / "visitors"
+            # The hosts this tab joins know the visitor by a name that is not the cookie.
+            assert report["visitor"] and report["visitor"] not in answer.cookies[COOKIE].value
 
 
 async def test_each_visitor_has_their_own_settings_seats_and_saves(tmp_path, stand_in, monkeypatch):
@@ -194,7 +221,7 @@ async def test_a_seat_taken_by_one_visitor_cannot_be_taken_by_another(tmp_path, 
             await TableClient("127.0.0.1", server.port, CODE, "Bob", memory=other_seats).join()
         await playing.close()
         await until(lambda: 1 not in table.links)
-        with pytest.raises(JoinRefused, match="Bob's seat is taken"):  # not even while away
+        with pytest.raises(JoinRefused, match="Bob is away: ask the host"):  # nor while away
             await TableClient("127.0.0.1", server.port, CODE, "Bob", memory=other_seats).join()
         back = TableClient("127.0.0.1", server.port, CODE, "Bob", memory=first_seats)
         await back.join()  # the first visitor's reloaded tab takes it back
@@ -304,6 +331,55 @@ async def test_past_the_cap_the_page_says_full_and_no_app_starts(tmp_path, stand
     assert "runs one game at once" in full_page(1)
 
 
+async def test_one_visitor_takes_no_more_than_its_share_nor_one_address(tmp_path, stand_in):
+    visitors = Visitors(tmp_path / "state")
+    async with site(stand_in, visitors, browsers=2, max_apps=10, per_address=5) as web:
+        greedy, neighbour = web.browsers
+        async with contextlib.AsyncExitStack() as tabs:
+            for _ in range(3):
+                await tabs.enter_async_context(tab(greedy))
+            # A fourth tab of the same browser: refused, and its page says why.
+            with pytest.raises(aiohttp.WSServerHandshakeError) as error:
+                await greedy.ws_connect("/ws", headers={"Origin": web.origin})
+            assert error.value.status == 503
+            page = await greedy.get("/")
+            assert page.status == 503 and "You play 3 games here already" in await page.text()
+            # Made-up cookies are refused; fresh ones are new visitors of the same address.
+            jar = greedy.session.cookie_jar
+            jar.update_cookies({COOKIE: new_visitor_id()}, greedy.make_url("/"))
+            await refused(greedy, web.origin, 403)
+            jar.clear()
+            assert (await greedy.get("/")).status == 200  # a new visitor
+            for _ in range(2):
+                await tabs.enter_async_context(tab(greedy))
+            assert web.server.by_address["127.0.0.1"] == 5
+            page = await neighbour.get("/")
+            assert "Your address plays 5 games here already" in await page.text()
+            # Someone at another address still gets a place.
+            elsewhere = await opened(web.http, tabs, source="127.0.0.2")
+            async with tab(elsewhere) as report:
+                assert report["settings"]
+            assert web.server.running == 6
+        await until(lambda: web.server.running == 0)
+        assert not web.server.by_visitor and not web.server.by_address
+
+
+async def test_the_page_asks_nothing_from_elsewhere_and_follows_the_apps_title(tmp_path, stand_in):
+    async with site(stand_in, Visitors(tmp_path / "state")) as web:
+        (client,) = web.browsers
+        page = await (await client.get("/")).text()
+        own = f"127.0.0.1:{web.http.port}/"
+        addresses = [word for word in page.split('"') if "://" in word and own not in word]
+        assert addresses == ["http://www.w3.org/2000/svg"], addresses  # a name, not a request
+        assert 'url("/static/fonts/RobotoMono-VariableFont_wght.ttf")' in page
+        font = await client.get("/static/fonts/RobotoMono-VariableFont_wght.ttf")
+        assert font.status == 200 and len(await font.read()) > 10_000
+        # The tab's title follows the terminal's (OSC 2), read before textual.js sees the bytes.
+        assert page.index("document.title = title") < page.index("js/textual.js")
+        async with tab(client) as report:
+            assert report["saves_words"] == "your saves"
+
+
 # -- static files --------------------------------------------------------------------------
 
 
@@ -342,3 +418,24 @@ def test_the_command_shares_saves_only_when_told_and_checks_its_options(
     assert cli.main(["web", "--state", str(tmp_path / "file" / "state")]) == 2
     assert "cannot keep the visitors' files in" in capsys.readouterr().err
     assert len(served) == 2
+
+
+# -- what a visitor's Karavan shows --------------------------------------------------------
+
+
+async def test_a_visitors_load_dialog_names_the_folder_in_words_and_the_header_icon_is_drawn(
+    tmp_path, monkeypatch
+):
+    app = make_app(tmp_path)
+    app.config.saves_words = "your saves"  # what karavan web tells each tab's Karavan
+    monkeypatch.setattr(type(app), "is_web", property(lambda _: True))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.press("l")
+        await pilot.pause()
+        assert isinstance(app.screen, SavesScreen)
+        title = str(app.screen.query_one("#saves-title").render())
+        assert title == "Saved games in your saves, last played first"
+        assert str(tmp_path) not in visible_characters(app)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen.query_one(AppHeader).icon == WEB_ICON  # the page's font has it

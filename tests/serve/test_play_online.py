@@ -154,7 +154,7 @@ async def test_when_a_players_time_runs_out_a_bot_decides_for_them_until_they_de
         for name in ("Ann", "Bob"):
             clients[name] = seat_client(port, table.id, name)
             await clients[name].join()
-        served = server.tables[table.id]
+        served = server.served[table.id]
         first = served.match.to_move
         late = ("Ann", "Bob")[first]
         await asyncio.sleep(1.8)  # nobody decides: the stand-in does

@@ -209,7 +209,7 @@ class ServedTable(Host):
         self.clocks = SeatClocks(record)
         self.stand_in_deciding = False
         self.keeper = StoreKeeper(store, record, self.clocks, lambda: self.stand_in_deciding)
-        self._stand_in = make_bot(record.stand_in, match.game, seed=bot_seed(match.seed, 99))
+        self._late_bot = make_bot(record.stand_in, match.game, seed=bot_seed(match.seed, 99))
         self._timer: asyncio.TimerHandle | None = None
         self._thinking: asyncio.Task[None] | None = None
         self._last_seen = _now()
@@ -238,17 +238,13 @@ class ServedTable(Host):
             update = attrs.evolve(update, notice=self._timed_out)
         return update
 
-    def seat_of(self, account_id: int) -> int | None:
-        """The seat ``account_id`` holds at this table, if any."""
-        return self.record.seat_of(account_id)
-
-    def admit_account(self, link: Link, account_id: int, secret: str) -> bool:
+    def admit_account(self, link: Link, account_id: int, secret: str, minor: int) -> bool:
         """Seat ``link`` in the seat of ``account_id``, proven by its ``secret`` (which the
         welcome gives back, for the client to come back with); ``False`` if it has no seat."""
-        seat = self.seat_of(account_id)
+        seat = self.record.seat_of(account_id)
         if seat is None:
             return False
-        self.admit(link, seat, secret)
+        self.admit(link, seat, secret, minor)
         return True
 
     def quiet_for(self) -> float:
@@ -289,7 +285,7 @@ class ServedTable(Host):
             return
         referee = self.referee
         observation = referee.game.observe(self.match.state, seat)
-        turn = BotTurn(referee.revision, seat, observation, referee.legal(), self._stand_in)
+        turn = BotTurn(referee.revision, seat, observation, referee.legal(), self._late_bot)
         action = await asyncio.to_thread(turn.choose)
         if referee.revision != turn.revision:
             return  # the player decided meanwhile
@@ -302,12 +298,12 @@ class ServedTable(Host):
             return
         finally:
             self.stand_in_deciding = False
-        self._say(self._timed_out or "")
+        self.say(self._timed_out or "")
 
-    async def close(self, reason: str | None = None) -> None:
+    async def close(self, reason: str | None = None, why: str = "closed") -> None:
         """End the table in memory (its clock too); the store keeps it."""
         if self._timer is not None:
             self._timer.cancel()
         if self._thinking is not None:
             self._thinking.cancel()
-        await super().close(reason)
+        await super().close(reason, why)

@@ -126,21 +126,33 @@ def add_deal_arguments(parser: argparse.ArgumentParser, players_help: str, requi
     parser.add_argument("--first", metavar="NAME", help="who starts (default: drawn at random)")
 
 
-def add_listen_arguments(parser: argparse.ArgumentParser, port: int) -> None:
-    """``--port N`` (default ``port``) and ``--bind ADDRESS``, where a server listens."""
-    parser.add_argument("--port", type=int, default=port, help=f"port (default {port})")
+def add_listen_arguments(
+    parser: argparse.ArgumentParser, port: int, remembered: str | None = None
+) -> None:
+    """``--port N`` (default ``port``) and ``--bind ADDRESS``, where a server listens.
+
+    With ``remembered`` (words saying where the address was kept), both default
+    to ``None``: the command takes the remembered address where it has one.
+    """
+    kept = f"{remembered}, else " if remembered else ""
+    parser.add_argument(
+        "--port",
+        type=int,
+        default=None if remembered else port,
+        help=f"port (default: {kept}{port})",
+    )
     parser.add_argument(
         "--bind",
-        default="127.0.0.1",
+        default=None if remembered else "127.0.0.1",
         metavar="ADDRESS",
-        help="address to listen on (default 127.0.0.1: this machine only; see the README "
-        "to serve across the internet safely)",
+        help=f"address to listen on (default: {kept}127.0.0.1, this machine only; see the "
+        "README to serve across the internet safely)",
     )
 
 
-def check_port(ctx: Context, port: int) -> int:
-    """``port`` if it is one (0 to 65535); else the arguments are refused."""
-    if not 0 <= port < 65536:
+def check_port(ctx: Context, port: int | None) -> int | None:
+    """``port`` if it is one (0 to 65535, or not given); else the arguments are refused."""
+    if port is not None and not 0 <= port < 65536:
         ctx.error(f"--port: {port} is not a port (0 to 65535)")
     return port
 

@@ -9,15 +9,27 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
+from attrs import evolve
+
+from karavan_core.bots import BOT_LEVELS
 from karavan_core.match import Match
-from karavan_core.saves import SaveError, load_match, remove_abandoned_temps
+from karavan_core.referee import TAKEBACK_SECONDS
+from karavan_core.saves import SaveError, load_match, new_save_path, remove_abandoned_temps
 from karavan_core.text import printable
-from karavan_net.host import Host, host_for
-from karavan_net.hosting import CLOSED_AT_END, announce, serve_headless
+from karavan_net.host import AWAY_LEVEL, Host, host_for
+from karavan_net.hosting import (
+    HostControl,
+    announce,
+    closing_words,
+    resume_line,
+    serve_headless,
+)
 from karavan_net.protocol import DEFAULT_PORT
-from karavan_net.storage import TableFile, check_code, new_code
+from karavan_net.storage import TableFile, TableSettings, check_code, new_code
 from karavan_tui.cli import common
 from karavan_tui.cli.common import Command, Context, Failed, check_port, fail, find_save
 from karavan_tui.config import Settings, default_settings_path
@@ -31,7 +43,8 @@ COMMAND = Command(
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    """A new table's ``GAME --players ...`` or ``--resume FILE``, where to serve it, its code."""
+    """A new table's ``GAME --players ...`` or ``--resume FILE``, where to serve it, its code
+    and its limits."""
     common.add_game_argument(parser, optional=True)
     common.add_deal_arguments(
         parser,
@@ -40,12 +53,32 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         required=False,
     )
     parser.add_argument("--resume", metavar="FILE", help="reopen the hosted table saved in FILE")
-    common.add_listen_arguments(parser, DEFAULT_PORT)
+    common.add_listen_arguments(parser, DEFAULT_PORT, remembered="with --resume, the table's")
     parser.add_argument("--code", help="the table code (default: a random one, not to be guessed)")
     parser.add_argument(
         "--headless",
         action="store_true",
-        help="every human seat is remote; print what happens instead of opening the table",
+        help="every human seat is remote; print what happens instead of opening the table "
+        "(and read commands that free a seat or hand it to a bot)",
+    )
+    parser.add_argument(
+        "--takeback-time",
+        type=float,
+        metavar="SECONDS",
+        help="how long a take-back request waits for the others' answers before it lapses "
+        f"(default {TAKEBACK_SECONDS:g})",
+    )
+    parser.add_argument(
+        "--away-limit",
+        type=float,
+        metavar="SECONDS",
+        help="after this long away, a player's seat is played by a bot until they are back "
+        "(default: the table waits for them)",
+    )
+    parser.add_argument(
+        "--away-bot",
+        metavar="LEVEL",
+        help=f"the bot that plays an absent player's seat (default {AWAY_LEVEL})",
     )
     parser.add_argument(
         "--bot-delay",
@@ -54,6 +87,24 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="SECONDS",
         help="pause before each turn of the host's bots (default: the setting, 0.6 s)",
     )
+
+
+def _settings(ctx: Context, kept: TableSettings) -> TableSettings:
+    """How to serve the table: the arguments given, else what its table file ``kept``."""
+    args = ctx.args
+    takeback = args.takeback_time or kept.takeback_seconds or TAKEBACK_SECONDS
+    if not 5 <= takeback <= 600:
+        ctx.error("--takeback-time: from 5 to 600 seconds")
+    away = args.away_limit if args.away_limit is not None else kept.away_limit
+    if away is not None and not 5 <= away <= 86400:
+        ctx.error("--away-limit: from 5 seconds to a day (86400)")
+    level = (args.away_bot or kept.away_level or AWAY_LEVEL).lower()
+    if level not in BOT_LEVELS:
+        ctx.error(f"--away-bot: no bot level {printable(repr(level))}; the levels are: "
+                  f"{', '.join(BOT_LEVELS)}")  # fmt: skip
+    bind = args.bind or kept.bind or "127.0.0.1"
+    port = args.port if args.port is not None else kept.port or DEFAULT_PORT
+    return TableSettings(bind, port, takeback, away, level)
 
 
 def _match_from_args(ctx: Context) -> tuple[Match, Path]:
@@ -82,16 +133,17 @@ def run(ctx: Context) -> int:
     match, path = _match_from_args(ctx)
     if not match.humans:
         ctx.error("--players: a hosted table needs at least one human seat")
-    table_file = TableFile.read(path) if args.resume is not None else None
+    kept = TableFile.read(path) if args.resume is not None else None
     try:
         if args.code is not None:
             code = check_code(args.code)
-        elif table_file is not None:
-            code = table_file.code
+        elif kept is not None:
+            code = kept.code
         else:
             code = new_code()
     except ValueError as error:
         ctx.error(f"--code: {error}")
+    settings = _settings(ctx, kept.settings if kept is not None else TableSettings())
     bot_delay = args.bot_delay
     if bot_delay is None:
         bot_delay = Settings.load(default_settings_path()).bot_delay
@@ -105,42 +157,70 @@ def run(ctx: Context) -> int:
 
     if not path.resolve().is_relative_to(ctx.folder.resolve()):
         remove_abandoned_temps(path.parent, deep=False)
-    try:
+    table_file = kept or TableFile(TableFile.path_for(path), code, {})
+
+    def make_host(port: int) -> Host:
+        """The table, once its port is known: its save and table file are written now."""
+        table_file.settings = evolve(settings, port=port)
         host = host_for(
-            match, code, save_path=path, table_file=table_file, bot_delay=bot_delay, events=event
+            match,
+            code,
+            save_path=path,
+            table_file=table_file,
+            bot_delay=bot_delay,
+            events=event,
+            takeback_seconds=settings.takeback_seconds or TAKEBACK_SECONDS,
         )
-    except OSError as error:
-        return fail(f"cannot save to {path}: {error.strerror or error}")
+        host.away_limit = settings.away_limit
+        host.away_level = settings.away_level or AWAY_LEVEL
+        return host
+
+    bind = settings.bind or "127.0.0.1"
+    port = DEFAULT_PORT if settings.port is None else settings.port
     if headless:
 
         def out(line: str) -> None:
             print(line, flush=True)
 
-        return asyncio.run(serve_headless(host, args.bind, args.port, path, fail, out))
-    return _host_with_table(ctx, host, args.bind, args.port, path)
+        saves = partial(new_save_path, ctx.folder)
+        return asyncio.run(serve_headless(make_host, bind, port, path, fail, out, saves=saves))
+    return _host_with_table(ctx, make_host, bind, port, path)
 
 
-def _host_with_table(ctx: Context, host: Host, bind: str, port: int, path: Path) -> int:
-    """Serve ``host`` on a thread of its own and play its first human seat in the app here."""
+def _host_with_table(
+    ctx: Context, make_host: Callable[[int], Host], bind: str, port: int, path: Path
+) -> int:
+    """Listen on a thread of its own, then serve the table ``make_host`` makes there and play
+    its first human seat in the app here."""
     from karavan_net.client import HostUnreachable, JoinRefused, TableClient
     from karavan_net.server import HostServer, ServerThread
     from karavan_tui.app import TableApp
 
-    seat = host.humans[0]
-    server = HostServer([host], events=host.events)
+    server = HostServer()
     thread = ServerThread(server, bind, port)
     try:
         port = thread.start()
     except OSError as error:
         return fail(f"cannot listen on {bind}:{port}: {error.strerror or error}")
+    try:
+        host = make_host(port)
+    except OSError as error:
+        thread.stop()
+        return fail(f"cannot save to {path}: {error.strerror or error}")
+    server.events = host.events
+    seat = host.humans[0]
     secret = host.reserve(seat)
+    thread.call(lambda: server.add(host))
     remote = [i for i in host.humans if i != seat]
     lines = announce(host, bind, port, path, remote)
     for line in lines:
         print(line, flush=True)
-    thread.call(host.kick_bots)
+    thread.call(host.start)
     local = "127.0.0.1" if bind in ("0.0.0.0", "") else "::1" if bind == "::" else bind
     name = host.match.seats[seat].name
+    saves = partial(new_save_path, ctx.folder)
+    invite = lines[1:-1] if remote else []
+    control = HostControl(host, invite, thread, server=server, saves=saves)
 
     async def play() -> int:
         client = TableClient(local, port, host.code, name, secret=secret)
@@ -148,8 +228,7 @@ def _host_with_table(ctx: Context, host: Host, bind: str, port: int, path: Path)
             await client.join()
         except (JoinRefused, HostUnreachable) as error:
             return fail(f"cannot open the table here: {error}")
-        invite = "\n".join(lines[1:-1]) if remote else None
-        app = TableApp(ctx.app_config(), client, hosting=True, save_path=path, invitation=invite)
+        app = TableApp(ctx.app_config(), client, control=control, save_path=path)
         await app.run_async()
         await client.close()
         return app.return_code or 0
@@ -157,8 +236,8 @@ def _host_with_table(ctx: Context, host: Host, bind: str, port: int, path: Path)
     try:
         status = asyncio.run(play())
     finally:
-        over = host.match.is_over()
-        thread.stop(CLOSED_AT_END if over else None)
-    if not host.match.is_over():
-        print(printable(f"The table is closed. karavan host --resume {path} reopens it."))
+        last = control.host  # after a rematch, the last game's
+        thread.stop(*closing_words(last.match.is_over()))
+    if not last.match.is_over():
+        print(printable(f"The table is closed. {resume_line(last.save_path or path, bind, port)}."))
     return status

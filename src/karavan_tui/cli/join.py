@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 
 from karavan_core.bots import BOT_LEVELS
 from karavan_core.text import check_name, printable
@@ -15,7 +16,7 @@ from karavan_net.client import HostUnreachable, JoinRefused, TableClient
 from karavan_net.protocol import parse_address
 from karavan_net.seats import seats_file
 from karavan_tui.cli.common import Command, Context, fail
-from karavan_tui.config import default_settings_path
+from karavan_tui.config import LastJoin, Settings, default_settings_path
 
 COMMAND = Command(
     "join",
@@ -52,7 +53,22 @@ def run(ctx: Context) -> int:
         levels = ", ".join(BOT_LEVELS)
         ctx.error(f"--bot: no bot level {printable(repr(args.bot))}; the levels are: {levels}")
     bot = None if args.bot is None else args.bot.lower()
-    return asyncio.run(_join(ctx, host, port, name, bot))
+    try:
+        return asyncio.run(_join(ctx, host, port, name, bot))
+    except KeyboardInterrupt:  # Ctrl+C: the seat is left as a dropped connection leaves it
+        print(printable(f"Stopped: {name} left the table."), flush=True)
+        return 130
+
+
+def remember_join(address: str, code: str, name: str) -> None:
+    """Have the Join dialog offer this table next time (a settings file that cannot be
+    written is no reason to stop)."""
+    path = default_settings_path()
+    settings = Settings.load(path)
+    settings.last_join = LastJoin.load({"address": address, "code": code, "name": name})
+    with contextlib.suppress(OSError):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        settings.save(path)
 
 
 async def _join(ctx: Context, host: str, port: int, name: str, bot: str | None) -> int:
@@ -69,6 +85,7 @@ async def _join(ctx: Context, host: str, port: int, name: str, bot: str | None) 
 
         print(f"Playing {printable(name)}'s seat at {client.address} as a {bot} bot.", flush=True)
         return await BotPlayer(client, bot, out=lambda line: print(line, flush=True)).play()
+    remember_join(ctx.args.address.strip(), ctx.args.code, name)
     from karavan_tui.app import TableApp
 
     app = TableApp(ctx.app_config(), client)

@@ -56,9 +56,13 @@ class SavesScreen(ModalScreen[tuple[str, Path] | None]):
     SavesScreen #saves-note { color: $text-muted; width: 100%; }
     """
 
-    def __init__(self, folder: Path, selected: Path | None = None) -> None:
+    def __init__(
+        self, folder: Path, selected: Path | None = None, words: str | None = None
+    ) -> None:
+        """The saves in ``folder`` (called ``words`` where its path is nobody's business)."""
         super().__init__()
         self.folder = folder
+        self.words = words
         self.selected = selected  # the save to highlight once listed (back from its replay)
         self.saves: list[SaveSummary] = []
         self.reading = True
@@ -66,7 +70,7 @@ class SavesScreen(ModalScreen[tuple[str, Path] | None]):
     def compose(self) -> ComposeResult:
         """Title, list and a note on unreadable files."""
         with Vertical():
-            where = printable(shown_path(self.folder))
+            where = printable(self.words or shown_path(self.folder))
             yield Label(Content(f"Saved games in {where}, last played first"), id="saves-title")
             yield OptionList(id="saves")
             yield Label("Reading the saves...", id="saves-note")

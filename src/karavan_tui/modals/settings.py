@@ -1,4 +1,4 @@
-"""Settings: theme, ASCII mode and how long bots pause before moving."""
+"""Settings: theme, ASCII mode, the bell and how long bots pause before moving."""
 
 from __future__ import annotations
 
@@ -50,6 +50,11 @@ class SettingsScreen(ModalScreen[None]):
                     "plain symbols for simple terminals", settings.ascii, id="ascii", compact=True
                 )
             with Horizontal():
+                yield Label("Bell", classes="label")
+                yield TickBox(
+                    "when it is your turn at a hosted table", settings.bell, id="bell", compact=True
+                )
+            with Horizontal():
                 yield Label("Bot pause", classes="label")
                 delays = sorted(set(BOT_DELAYS) | {settings.bot_delay})
                 yield Select(
@@ -75,8 +80,13 @@ class SettingsScreen(ModalScreen[None]):
             karavan_app(self).set_bot_delay(float(delay))
 
     def on_checkbox_changed(self, event: Checkbox.Changed) -> None:
-        """Turn ASCII mode on or off."""
-        karavan_app(self).set_ascii(event.value)
+        """Turn ASCII mode or the bell on or off."""
+        app = karavan_app(self)
+        if event.checkbox.id == "bell":
+            app.settings.bell = event.value
+            app.save_settings()
+        else:
+            app.set_ascii(event.value)
 
     def action_close(self) -> None:
         """Close."""

@@ -108,8 +108,9 @@ class JoinScreen(ModalScreen[TableClient | None]):
         self.joining = True
         self.problem("")
         self.query_one("#join-problem", Static).update(Content("Joining..."))
-        memory = seats_file(karavan_app(self).config.settings_path)
-        client = TableClient(host, port, code, name, memory=memory)
+        config = karavan_app(self).config
+        memory = seats_file(config.settings_path)
+        client = TableClient(host, port, code, name, memory=memory, visitor=config.visitor)
         address = self.query_one("#join-address", Input).value.strip()
         self.run_worker(self.join(client, LastJoin(address, code, name)), exclusive=True)
 

@@ -22,11 +22,13 @@ from typing import Any, ClassVar
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
 
+from karavan_core.bots import BOT_LEVELS
 from karavan_core.engine import Action, IllegalAction, Observation, State
-from karavan_core.match import BOT, HUMAN, Seat
+from karavan_core.match import BOT, HUMAN, Match, Seat
 from karavan_core.referee import takeback_question
 from karavan_core.text import clean_name, printable
 from karavan_net.client import TableClient
+from karavan_net.hosting import HostControl
 from karavan_net.protocol import TakeBackAsked, Update
 from karavan_tui.context import karavan_app
 from karavan_tui.messages import BackToTitle, ShowRules
@@ -43,6 +45,34 @@ HOSTING = "Hosting"
 REPEAT_SECONDS = 3.0  # the same toast again within this time is not shown twice
 
 
+def presence_change(
+    name: str, was: tuple[str, str | None], now: tuple[str, str | None]
+) -> str | None:
+    """What the table is told when seat ``name``'s (status, stand-in) changes from ``was``."""
+    (before, standing), (status, stand_in) = was, now
+    if status == "here":
+        if standing is not None:
+            return f"{name} is back: the bot gives the seat back."
+        return f"{name} is {'back' if before == 'away' else 'here'}."
+    if stand_in is not None and stand_in != standing:
+        return f"A {clean_name(stand_in)} bot plays {name}'s seat until {name} is back."
+    if standing is not None and stand_in is None:
+        return f"The bot leaves {name}'s seat: it waits for {name}."
+    if status == "away" and before == "here":
+        return f"{name} is away."
+    if status == "empty" and before == "away":
+        return f"{name}'s seat is free: whoever joins as {name} with the code takes it."
+    return None
+
+
+def presence_words(name: str, status: str, stand_in: str | None) -> str:
+    """A seat as the host's Seats list says it."""
+    said = {"away": "away", "empty": "free, waiting for a player"}.get(status, status)
+    if stand_in:
+        said += f", a {clean_name(stand_in)} bot plays"
+    return f"{name}: {said}"
+
+
 def seat_of(info_name: str, kind: str, level: str | None) -> Seat:
     """A seat as the host described it, its name made safe to show."""
     name = clean_name(info_name)
@@ -54,14 +84,17 @@ def seat_of(info_name: str, kind: str, level: str | None) -> Seat:
 class RemoteTable(Driver):
     """A seat at a hosted table.
 
-    ``hosting`` is true in the host's own terminal: leaving the table there
-    closes it for everyone (it stays saved).
+    ``control`` is given in the host's own terminal (``hosting``): there the
+    host frees an absent player's seat or hands it to a bot, and leaving the
+    table closes it for everyone (it stays saved).
     """
 
     KIND = "join"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("u,ctrl+z", "driver('undo')", "Undo", tooltip="Take back your last decision"),
         Binding("r,ctrl+y", "driver('redo')", "Redo", tooltip="Play your undone decision again"),
+        Binding("w", "driver('withdraw')", "Withdraw", tooltip="No longer ask to take back"),
+        Binding("e", "driver('seats')", "Seats", tooltip="Free an absent player's seat, or a bot"),
         Binding("a", "driver('actions')", "Moves", tooltip="Every legal decision, in words"),
         Binding("l", "driver('full_log')", "Log", tooltip="Read the whole log"),
         Binding("f1,question_mark", "driver('rules')", "Rules", key_display="F1"),
@@ -69,11 +102,16 @@ class RemoteTable(Driver):
     ]
 
     def __init__(
-        self, client: TableClient, *, hosting: bool = False, save_path: Path | None = None
+        self,
+        client: TableClient,
+        *,
+        control: HostControl | None = None,
+        save_path: Path | None = None,
     ) -> None:
         self.client = client
         self.game = client.game
-        self.hosting = hosting
+        self.control = control
+        self.hosting = control is not None
         self.viewer = client.seat
         self.save_path = save_path
         self.latest: Update | None = None
@@ -83,14 +121,15 @@ class RemoteTable(Driver):
         self.waiting = False  # a decision is on its way to the host
         self.online = True
         self.ending: str | None = None
-        self._asked: int | None = None  # the table's number when we were last asked to agree
+        self._asked: tuple[int, int] | None = None  # the question we were last asked (a key)
         self._asking: ConfirmScreen | None = None  # that question, while it is open
         self._turn_number: int | None = None
-        self._statuses: list[str] | None = None
+        self._statuses: list[tuple[str, str | None]] | None = None
         self._reader: asyncio.Task[None] | None = None
         self._over_shown = False
         self._sampled: tuple[int, State] | None = None  # a state dealt for check(), by number
         self._last_note: tuple[tuple[str, str], float] = (("", ""), 0.0)
+        self._seen: Match | None = None  # the finished game as this player saw it, once built
 
     def notify(self, message: str, **kwargs: Any) -> None:
         """A toast, unless the same one went up a moment ago (keys pressed again and again)."""
@@ -119,6 +158,7 @@ class RemoteTable(Driver):
 
     def stop(self) -> None:
         """Leave the table."""
+        karavan_app(self.screen).tell_turn(False)
         if self._reader is not None:
             self._reader.cancel()
         asyncio.get_running_loop().create_task(self.client.close())
@@ -137,6 +177,8 @@ class RemoteTable(Driver):
             )
             return
         fresh = update.number != (self.latest.number if self.latest else None)
+        if self.latest is not None and self.latest.outcome is not None and update.outcome is None:
+            self._new_game()  # the host started a rematch: this is its first position
         self.latest, self.observation, self.choices = update, observation, choices
         self.seats = seats
         if fresh:
@@ -144,13 +186,41 @@ class RemoteTable(Driver):
             if update.notice:  # a take-back: said, or the table would change without a word
                 self.notify(printable(update.notice), title="Take-back")
         self._tell_presence(update)
+        # A bell and the title once the others have moved and it is our turn again.
+        mine = update.to_move == self.viewer and bool(update.legal) and update.outcome is None
+        karavan_app(self.screen).tell_turn(mine)
         if self.hosting and all(seat.status != "empty" for seat in update.seats):
             karavan_app(self.screen).withdraw_notes(HOSTING)  # nobody left to invite
         asked = update.takeback
-        if self._asking is not None and (asked is None or self.viewer not in asked.waiting):
-            self._asking.dismiss(None)  # answered, withdrawn or voided meanwhile
+        if self._asking is not None and (
+            asked is None
+            or self.viewer not in asked.waiting
+            or self._question_key(update, asked) != self._asked
+        ):
+            self._asking.dismiss(None)  # answered, ended, or the bots' replies joined it
         self.screen.redraw()
         self._after_update()
+
+    def _new_game(self) -> None:
+        """A rematch: back to the table from the results, ready for the new game."""
+        app = self.app
+        while app.screen is not self.screen and len(app.screen_stack) > 1:
+            app.pop_screen()
+        self._over_shown = False
+        self._turn_number = self._asked = self._statuses = self._sampled = None
+        self._seen = None
+        self.notify("A rematch: a new game with the same seats.", title="Rematch")
+
+    def seen(self) -> Match | None:
+        """The finished game as this player saw it, once the host has sent it."""
+        if self._seen is None:
+            self._seen = self.client.seen(self.seats)
+        return self._seen
+
+    def do_rematch(self) -> None:
+        """The host: a new game with the same seats."""
+        if self.control is not None:
+            asyncio.get_running_loop().create_task(self._manage(self.control.rematch(), None))
 
     def declined(self, reason: str) -> None:
         """The host refused what we sent: say why; nothing changed."""
@@ -170,34 +240,33 @@ class RemoteTable(Driver):
         self.screen.refresh_bindings()
 
     def closed(self, reason: str) -> None:
-        """The table is gone for good."""
+        """The table is gone for good (or for this Karavan: its seat was taken elsewhere)."""
         self.online = False
-        self.ending = reason
+        self.ending = printable(reason)
         over = self.latest is not None and self.latest.outcome is not None
+        titles = {"replaced": "Seat taken elsewhere", "closed": "The host closed the table"}
         self.notify(
             reason,
-            title="The table is closed",
+            title=titles.get(self.client.closed_why or "", "The table is closed"),
             severity="information" if over else "error",
             timeout=10,
         )
-        self.screen.refresh_status()
+        karavan_app(self.screen).tell_turn(False)
+        self.screen.redraw()
         self.screen.refresh_bindings()
 
     def _tell_presence(self, update: Update) -> None:
-        statuses = [seat.status for seat in update.seats]
+        statuses = [(seat.status, seat.stand_in) for seat in update.seats]
         before, self._statuses = self._statuses, statuses
         if before is None or len(before) != len(statuses):
             return
         if update.outcome is not None:  # the players go once it is over: nobody is away
             return
         for index, (was, now) in enumerate(zip(before, statuses, strict=True)):
-            if index == self.viewer or was == now:
-                continue
-            name = self.seats[index].name
-            if now == "here":
-                self.notify(f"{name} is {'back' if was == 'away' else 'here'}.")
-            elif now == "away":
-                self.notify(f"{name} is away.", severity="warning")
+            if index != self.viewer and was != now:
+                said = presence_change(self.seats[index].name, was, now)
+                if said is not None:
+                    self.notify(said, severity="warning" if now[0] != "here" else "information")
 
     # -- drawing -----------------------------------------------------------------------
     def frame(self) -> Frame | None:
@@ -234,7 +303,23 @@ class RemoteTable(Driver):
             status=status,
             news=log[since + 1 :],
             notice=printable(update.notice) if update.notice else "",
+            invite=self.invitation(),
         )
+
+    def invitation(self) -> str:
+        """In the host's terminal: how the players whose seat nobody has taken join."""
+        update = self.latest
+        if self.control is None or update is None or update.outcome is not None:
+            return ""
+        empty = {info.name for info in update.seats if info.status == "empty"}
+        lines = [line.strip() for line in self.control.invitation if line.startswith("  ")]
+        wanted = [line for line in lines if line.rsplit("--name ", 1)[-1] in empty]
+        return "\n".join(wanted)
+
+    def do_invite(self) -> None:
+        """Show again the lines that tell the players how to join."""
+        if self.control is not None and self.control.invitation:
+            self.notify("\n".join(self.control.invitation), title=HOSTING, timeout=30)
 
     def status(self) -> Status | None:
         """Whose turn, what to decide, and who is away."""
@@ -242,10 +327,17 @@ class RemoteTable(Driver):
         if update is None or observation is None:
             return None
         prompt, first = self.game.prompt(observation), False
+        if update.to_move is not None and update.to_move != self.viewer:
+            # The game's prompt speaks to the player who decides: the others are told whose turn.
+            name = self.seats[update.to_move].name if update.to_move < len(self.seats) else "?"
+            prompt = f"{name}'s turn"
+        if self.ending is not None:
+            prompt, first = self.ending, True  # no prompt: this Karavan no longer plays here
         asked = update.takeback
         if asked is not None and asked.seat == self.viewer:
             waiting = [self.seats[s].name for s in asked.waiting if 0 <= s < len(self.seats)]
-            prompt, first = f"Your take-back waits for {listed(waiting)} to agree", True
+            prompt = f"Your take-back waits for {listed(waiting)} to agree (w withdraws it)"
+            first = True
         bot_moving = (
             update.to_move is not None
             and 0 <= update.to_move < len(self.seats)
@@ -257,18 +349,22 @@ class RemoteTable(Driver):
     def presence(self) -> str:
         """Who is missing, in words ("" when everybody is here)."""
         if self.ending is not None:
-            return printable(self.ending)
+            return ""  # the status line says why the table ended, and nothing else
         if not self.online:
             return "Reconnecting to the table..."
         if self.latest is None:
             return ""
         empty = [self.seats[i].name for i, s in enumerate(self.latest.seats) if s.status == "empty"]
-        away = [self.seats[i].name for i, s in enumerate(self.latest.seats) if s.status == "away"]
+        away = [
+            self.seats[i].name + (f" (a {clean_name(s.stand_in)} bot plays)" if s.stand_in else "")
+            for i, s in enumerate(self.latest.seats)
+            if s.status == "away"
+        ]
         if self.latest.outcome is not None:  # leaving a finished game is not being away
             away = []
         parts = []
         if empty:
-            parts.append(f"waiting for {' and '.join(empty)} to join")
+            parts.append(f"waiting for {' and '.join(empty)} to take the seat")
         if away:
             parts.append(f"{' and '.join(away)} {'is' if len(away) == 1 else 'are'} away")
         said = "; ".join(parts)
@@ -300,17 +396,29 @@ class RemoteTable(Driver):
         if update.outcome is not None:
             if not self._over_shown:
                 self._over_shown = True
+                rematch = self.do_rematch if self.hosting else None
                 label = self.game.chart_label or ""
-                self.app.push_screen(RemoteOverScreen(self.seats, update, self.hosting, label))
+                over = RemoteOverScreen(
+                    self.seats, update, self.hosting, self.seen, rematch, label=label
+                )
+                self.app.push_screen(over)
             return
         asked = update.takeback
-        if asked is not None and self.viewer in asked.waiting and self._asked != update.number:
-            self._asked = update.number  # asked once per change of the table
-            self.ask_answer(asked)
-            return
+        if asked is not None and self.viewer in asked.waiting:
+            key = self._question_key(update, asked)
+            if self._asked != key:
+                self._asked = key  # asked once per question: again if the bots' replies join
+                self.ask_answer(asked)
+                return
         if self._my_move() and self._turn_number != update.number:
             self._turn_number = update.number
             self.table.on_turn()
+
+    @staticmethod
+    def _question_key(update: Update, asked: TakeBackAsked) -> tuple[int, int]:
+        """Which question ``asked`` puts: the request and how many decisions it takes back
+        (a host that numbers no request: the table's change)."""
+        return (asked.number or -update.number, asked.decisions)
 
     def ask_answer(self, asked: TakeBackAsked) -> None:
         """Another player asks to take back: agree or decline (the host hears either)."""
@@ -320,11 +428,19 @@ class RemoteTable(Driver):
         question = takeback_question(
             names[self.viewer], names[asked.seat], asked.decisions, asked.revealed
         )
+        lines = [
+            f"- {printable(taken.words)}{' (yours)' if taken.seat == self.viewer else ''}"
+            for taken in asked.taken
+        ]
+        if lines:
+            question = "\n".join([question, *lines])
+        if asked.seconds:
+            question += f"\nUnanswered, it lapses in {asked.seconds} seconds."
 
         def answered(yes: bool | None) -> None:
             self._asking = None
             if yes is not None:  # None: the question was withdrawn before we answered
-                self._send(self.client.answer(yes))
+                self._send(self.client.answer(yes, asked.number))
 
         self._asking = ConfirmScreen.consent(question)
         self.app.push_screen(self._asking, answered)
@@ -412,6 +528,11 @@ class RemoteTable(Driver):
             return True if update is not None and update.can_undo and self.online else None
         if name == "redo":
             return True if update is not None and update.can_redo and self.online else None
+        if name == "seats":  # the host's, while somebody is missing
+            return self.hosting and bool(self.absent_seats())
+        if name == "withdraw":  # shown only while our own request waits
+            asked = None if update is None else update.takeback
+            return asked is not None and asked.seat == self.viewer and self.online
         return True
 
     def do_undo(self) -> None:
@@ -419,6 +540,76 @@ class RemoteTable(Driver):
         if self.latest is None or not self.online:
             return
         self._send(self.client.undo())
+
+    def do_withdraw(self) -> None:
+        """No longer ask to take back."""
+        asked = None if self.latest is None else self.latest.takeback
+        if asked is None or asked.seat != self.viewer or not self.online:
+            return
+        self._send(self.client.withdraw(asked.number))
+
+    def absent_seats(self) -> list[int]:
+        """The people's seats whose player is not at the table now."""
+        latest = self.latest
+        if latest is None or latest.outcome is not None:
+            return []
+        return [
+            index
+            for index, info in enumerate(latest.seats)
+            if index != self.viewer and info.kind != BOT and info.status != "here"
+        ]
+
+    def do_seats(self) -> None:
+        """The host: free an absent player's seat, or hand it to a bot (or take the bot off)."""
+        control, seats = self.control, self.absent_seats()
+        if control is None:
+            return
+        if not seats:
+            self.notify("Every player is at the table.")
+            return
+        assert self.latest is not None
+        infos = self.latest.seats
+        labels = [
+            presence_words(self.seats[i].name, infos[i].status, infos[i].stand_in) for i in seats
+        ]
+
+        def picked(index: int) -> None:
+            self.seat_actions(seats[index])
+
+        self.screen.choose("Whose seat?", labels, picked, beside=False)
+
+    def seat_actions(self, seat: int) -> None:
+        """What the host may do with absent ``seat``: free it, a bot of some level, or no bot."""
+        control, latest = self.control, self.latest
+        if control is None or latest is None:
+            return
+        name = self.seats[seat].name
+        info = latest.seats[seat]
+        # Each option: its words, and the bot level it hands the seat to ("" frees it).
+        options: list[tuple[str, str | None]] = []
+        if info.status == "away":
+            options.append((f"Free the seat: whoever joins as {name} takes it", ""))
+        options += [(f"A {level} bot plays it until {name} is back", level) for level in BOT_LEVELS]
+        if info.stand_in:
+            options.append((f"Take the bot off: the seat waits for {name}", None))
+
+        def picked(index: int) -> None:
+            level = options[index][1]
+            doing = control.free(seat) if level == "" else control.hand_to_bot(seat, level)
+            asyncio.get_running_loop().create_task(self._manage(doing))
+
+        self.screen.choose(f"{name}'s seat", [words for words, _ in options], picked, beside=False)
+
+    async def _manage(self, doing: Coroutine[Any, Any, str], title: str | None = "Seats") -> None:
+        """Carry out the host's change to the table; say what came of it (under ``title``, if
+        the table does not tell it anyway), or why it was not done."""
+        try:
+            said = await doing
+        except IllegalAction as error:
+            self.notify(str(error), title="Not done", severity="warning")
+            return
+        if title is not None:
+            self.notify(said, title=title)
 
     def do_redo(self) -> None:
         """Ask the host to replay our undone decision."""
@@ -447,6 +638,10 @@ class RemoteTable(Driver):
             yield SystemCommand("Undo", "Take back your last decision", self.do_undo)
         if latest is not None and latest.can_redo and self.online:
             yield SystemCommand("Redo", "Play your undone decision again", self.do_redo)
+        if self.hosting and self.absent_seats():
+            yield SystemCommand("Seats", "Free an absent player's seat, or a bot", self.do_seats)
+        if self.control is not None and self.control.invitation:
+            yield SystemCommand("Invitation", "How the players join this table", self.do_invite)
         yield SystemCommand("Log", "Read the whole log", self.do_full_log)
         yield SystemCommand("Leave", "Leave the table", self.do_leave)
 
@@ -485,9 +680,14 @@ class RemoteTable(Driver):
 
 
 def open_table(
-    app: App[Any], client: TableClient, *, hosting: bool = False, save_path: Path | None = None
+    app: App[Any],
+    client: TableClient,
+    *,
+    control: HostControl | None = None,
+    save_path: Path | None = None,
 ) -> None:
-    """Open ``client``'s table (already joined) in ``app`` above its title screen."""
+    """Open ``client``'s table (already joined) in ``app`` above its title screen
+    (``control``: in the host's own terminal)."""
     while len(app.screen_stack) > 1:
         app.pop_screen()
-    app.push_screen(TableScreen(RemoteTable(client, hosting=hosting, save_path=save_path)))
+    app.push_screen(TableScreen(RemoteTable(client, control=control, save_path=save_path)))

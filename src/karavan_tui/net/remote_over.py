@@ -1,6 +1,9 @@
-"""The end of a hosted game, on a player's screen: the outcome as the host sent it."""
+"""The end of a hosted game, on a player's screen: the outcome as the host sent it, the
+review and the replay of the game as this player saw it, and the host's rematch."""
 
 from __future__ import annotations
+
+from collections.abc import Callable
 
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -8,30 +11,49 @@ from textual.containers import Center, Horizontal, VerticalScroll
 from textual.widgets import Button, Footer
 
 from karavan_core.engine import Result
-from karavan_core.match import Seat
+from karavan_core.match import Match, Seat
 from karavan_core.text import printable
 from karavan_net.protocol import Update
 from karavan_tui.messages import BackToTitle
 from karavan_tui.screens.game_over import OverScreen, outcome_body
+from karavan_tui.screens.replay import Replay
+from karavan_tui.screens.review import ReviewScreen
+from karavan_tui.screens.table import TableScreen
 from karavan_tui.widgets.chrome import AppHeader
 
 
 class RemoteOverScreen(OverScreen[None]):
-    """The end of a hosted game: winners, breakdown and chart, as the host sent them."""
+    """The end of a hosted game: winners, breakdown and chart, as the host sent them.
+
+    ``seen()`` is the game as this player saw it, once the host has sent it;
+    ``rematch`` (the host's own terminal) starts a new game with the same seats.
+    """
 
     BINDINGS = [
         Binding("t,escape", "leave", "Title"),
         Binding("b", "back", "Table", tooltip="Look at the table again"),
+        Binding("v", "review", "Review", tooltip="Your decisions judged by the Expert"),
+        Binding("p", "replay", "Replay", tooltip="Step through the game as you saw it"),
+        Binding("m", "rematch", "Rematch", tooltip="A new game with the same seats"),
     ]
 
     def __init__(
-        self, seats: tuple[Seat, ...], update: Update, hosting: bool, label: str = ""
+        self,
+        seats: tuple[Seat, ...],
+        update: Update,
+        hosting: bool,
+        seen: Callable[[], Match | None] = lambda: None,
+        rematch: Callable[[], None] | None = None,
+        *,
+        label: str = "",
     ) -> None:
         super().__init__()
         self.seats = seats
         self.latest = update
         self.hosting = hosting
         self.chart_label = label  # what the chart counts, where the game says so
+        self.seen = seen
+        self.rematch = rematch
 
     def compose(self) -> ComposeResult:
         """Winners, breakdown, chart."""
@@ -54,6 +76,10 @@ class RemoteOverScreen(OverScreen[None]):
             leave = "Close the table (t)" if self.hosting else "Title (t)"
             yield Button(leave, id="leave", variant="primary", compact=True)
             yield Button("Table (b)", id="back", compact=True)
+            yield Button("Review (v)", id="review", compact=True)
+            yield Button("Replay (p)", id="replay", compact=True)
+            if self.rematch is not None:
+                yield Button("Rematch (m)", id="rematch", compact=True)
         yield Footer()
 
     def on_mount(self) -> None:
@@ -62,11 +88,41 @@ class RemoteOverScreen(OverScreen[None]):
         self.query_one("#leave", Button).focus(scroll_visible=False)
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
-        """Leave or look back."""
-        if event.button.id == "back":
-            self.action_back()
-        else:
-            self.action_leave()
+        """Leave, look back, review, replay or start again."""
+        actions = {
+            "back": self.action_back,
+            "review": self.action_review,
+            "replay": self.action_replay,
+            "rematch": self.action_rematch,
+        }
+        actions.get(event.button.id or "", self.action_leave)()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Rematch only in the host's own terminal."""
+        return self.rematch is not None if action == "rematch" else True
+
+    def _game_seen(self) -> Match | None:
+        match = self.seen()
+        if match is None:
+            self.notify("The host has not sent the game yet: try again in a moment.")
+        return match
+
+    def action_review(self) -> None:
+        """The review of this player's decisions, from what they saw."""
+        match = self._game_seen()
+        if match is not None and match.seen_by is not None:
+            self.app.push_screen(ReviewScreen(match, [match.seen_by]))
+
+    def action_replay(self) -> None:
+        """Step through the game as this player saw it."""
+        match = self._game_seen()
+        if match is not None:
+            self.app.push_screen(TableScreen(Replay(match, 0, match.seen_by)))
+
+    def action_rematch(self) -> None:
+        """The host: a new game with the same seats."""
+        if self.rematch is not None:
+            self.rematch()
 
     def action_back(self) -> None:
         """Back to the table."""

@@ -4,7 +4,9 @@ The table is drawn from an observation, as at play: a player's own (only their
 cards), or the public view.  While the game is in progress only the humans'
 views are offered (each behind the curtain when several share the screen), so
 a replay shows nobody a card they could not see.  Once the game is over every
-seat's view is offered, and every hidden card can be turned face up.
+seat's view is offered, and every hidden card can be turned face up, but for a
+game as one player saw it (a hosted game's, :attr:`Match.seen_by`): that one
+shows only that player's view, or everyone's, as its unseen cards are made up.
 """
 
 from __future__ import annotations
@@ -75,7 +77,9 @@ class Replay(Driver):
         self.game = match.game
         self.over = match.is_over()
         humans = list(match.humans)
-        if viewers is None:
+        if match.seen_by is not None:
+            viewers = [PUBLIC, match.seen_by]  # nothing else was seen
+        elif viewers is None:
             viewers = [PUBLIC, *(range(len(match.seats)) if self.over else humans)]
         self.viewers = list(viewers)
         self.viewer = viewer if viewer in self.viewers else self.viewers[0]
@@ -83,6 +87,7 @@ class Replay(Driver):
         self.guarded = not self.over and len(humans) > 1
         self.position = max(0, min(position, len(match.history)))
         self.face_up = False
+        self.disclosed = self.over and match.seen_by is None  # whether cards may go face up
         self.judged = {d.index: d for d in review.decisions} if review is not None else {}
 
     def frame(self) -> Frame:
@@ -107,7 +112,7 @@ class Replay(Driver):
             judged = None
         words = judged_words(judged) if judged is not None else self._decision_words(at)
         face_up = None
-        if self.face_up and self.over:
+        if self.face_up and self.disclosed:
             face_up = Text()
             for what, cards in game.disclose(state):
                 face_up.append(f"{what}: ", style="bold")
@@ -115,7 +120,7 @@ class Replay(Driver):
         return Frame(
             view,
             subtitle=f"Replay of {game.title}",
-            log_title=f"Log {g.sep} seed {match.seed}",
+            log_title=f"Log {g.sep} seed {match.seed}" if match.seen_by is None else "Log",
             to_move=to_move,
             winners=result.winners if game.is_over(state) else (),
             log=match.log()[: at + 1],
@@ -132,7 +137,7 @@ class Replay(Driver):
         names = [seat.name for seat in self.match.seats]
         whose = "the game is over" if to_move is None else f"{names[to_move]} to decide"
         seen = "everyone's view" if self.viewer is None else f"as {names[self.viewer]} saw it"
-        if self.face_up and self.over:
+        if self.face_up and self.disclosed:
             seen = "every card face up"
         sep = self.glyphs.sep
         where = f"Decision {at + 1} of {total}" if at < total else f"After all {total} decisions"
@@ -142,8 +147,10 @@ class Replay(Driver):
         """The decision taken here, as the log tells it (public words), or how to move on."""
         if at < len(self.match.history):
             return f"Next: {self.match.log()[at + 1]}"
-        if self.over:
+        if self.disclosed:
             return "The end of the game. Left steps back, f turns every card face up."
+        if self.over:
+            return "The end of the game. Left steps back."
         return "The last position saved. Left steps back."
 
     # -- the table's gestures (a replay plays nothing) -------------------------------
@@ -168,7 +175,7 @@ class Replay(Driver):
         offered at all rather than greyed (a greyed key did nothing, without a word).
         """
         if name == "face_up":
-            return self.over
+            return self.disclosed
         if name == "viewer":
             return len(self.viewers) > 1
         return True
@@ -212,7 +219,7 @@ class Replay(Driver):
 
     def do_face_up(self) -> None:
         """Turn every card face up, or back (only once the game is over)."""
-        if not self.over:
+        if not self.disclosed:
             self.notify("Cards are turned face up only once the game is over.")
             return
         self.face_up = not self.face_up

@@ -283,7 +283,7 @@ class ReviewScreen(Screen[None]):
 
     def viewers(self, seat: int | None = None) -> list[int | None] | None:
         """Who the replay may show the table as: anyone once the game is over, else the judged."""
-        if self.match.is_over():
+        if self.match.is_over() and self.match.seen_by is None:
             return None  # the replay offers every seat
         return [None, *self.seats]
 

@@ -70,6 +70,7 @@ class Frame:
     hinted: Action | None = None  # the decision to mark on the table
     info: str = ""  # the replay's position line
     face_up: Text | None = None  # every card face up (a finished game's replay)
+    invite: str = ""  # how the players still missing join (the host's own table)
 
 
 class Driver:
@@ -191,6 +192,7 @@ class TableScreen(Screen[None]):
             yield self.table
             with Vertical(id="side"):
                 yield ScoreBoard(id="scores")
+                yield Static("", id="invite", markup=False)
                 yield GameLog(id="log")
                 if not self.driver.NEWS_LINE:
                     with VerticalScroll(id="face-up"):
@@ -201,6 +203,7 @@ class TableScreen(Screen[None]):
 
     def on_mount(self) -> None:
         """Let the driver begin."""
+        self.query_one("#invite").border_title = "How to join"
         if not self.driver.NEWS_LINE:
             self.query_one("#face-up").border_title = "Every card face up"
         self.driver.start()
@@ -242,6 +245,10 @@ class TableScreen(Screen[None]):
         scores.border_title = (game.final_label if over else None) or game.score_label
         scores.border_subtitle = None if over else game.score_note
         self.query_one(GameLog).show(frame.log, frame.log_news_from, g)
+        invite = self.query_one("#invite", Static)
+        invite.display = bool(frame.invite)
+        if frame.invite:
+            invite.update(frame.invite)
         if self.driver.NEWS_LINE:
             names = [seat.name for seat in view.seats]
             weights = [self.table.news_weight(action) for action in view.news]

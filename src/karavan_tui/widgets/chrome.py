@@ -11,10 +11,12 @@ from textual.widgets import Checkbox, Header
 
 UNICODE_ICON = "⭘"
 ASCII_ICON = "*"
+WEB_ICON = "≈"  # in a browser: in the page's own font (Roboto Mono), where ⭘ is not
 
 
 class AppHeader(Header):
-    """The header of every screen: its icon is plain ASCII in ASCII mode."""
+    """The header of every screen: its icon is plain ASCII in ASCII mode, and one the
+    page's font draws in a browser."""
 
     def on_mount(self) -> None:
         """Take the icon of the current symbol set."""
@@ -22,7 +24,7 @@ class AppHeader(Header):
 
     def follow_ascii(self, on: bool) -> None:
         """Show the icon of ASCII mode (``on``) or of Unicode."""
-        self.icon = ASCII_ICON if on else UNICODE_ICON
+        self.icon = ASCII_ICON if on else WEB_ICON if self.app.is_web else UNICODE_ICON
 
 
 class AsciiScrollBarRender(ScrollBarRender):

@@ -20,6 +20,7 @@ from karavan_tui.cli.common import Command, Context, add_listen_arguments, check
 from karavan_tui.cli.web.visitors import Visitors, default_state_dir
 
 DEFAULT_MAX_APPS = 10  # each Karavan is a process of some 45 MB
+DEFAULT_PER_VISITOR = 3  # tabs of one browser
 
 
 COMMAND = Command(
@@ -48,6 +49,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help=f"Karavans running at once, one per tab (default {DEFAULT_MAX_APPS}); "
         "past that the page says the server is full",
     )
+    parser.add_argument(
+        "--max-apps-per-visitor",
+        type=int,
+        default=DEFAULT_PER_VISITOR,
+        metavar="N",
+        help=f"Karavans one visitor (a browser) runs at once (default {DEFAULT_PER_VISITOR})",
+    )
+    parser.add_argument(
+        "--max-apps-per-address",
+        type=int,
+        metavar="N",
+        help="Karavans run at once for the visitors of one address (default: half of "
+        "--max-apps, or all of them on loopback, where every visitor has the same address)",
+    )
 
 
 def binds_loopback(bind: str) -> bool:
@@ -64,14 +79,18 @@ def run(ctx: Context) -> int:
     """Serve the app to browsers with textual-serve."""
     args = ctx.args
     check_port(ctx, args.port)
-    if args.max_apps < 1:
-        ctx.error(f"--max-apps: {args.max_apps} is not a number of Karavans (1 or more)")
+    for option in ("max_apps", "max_apps_per_visitor", "max_apps_per_address"):
+        value = getattr(args, option)
+        if value is not None and value < 1:
+            name = "--" + option.replace("_", "-")
+            ctx.error(f"{name}: {value} is not a number of Karavans (1 or more)")
     # Only a --saves given here shares a folder: $KARAVAN_SAVES is the operator's own.
     shared = getattr(args, "saves", None)
     shared_saves = Path(shared) if shared else None
     visitors = Visitors(Path(args.state) if args.state else default_state_dir(), shared_saves)
     try:
         visitors.state.mkdir(mode=0o700, parents=True, exist_ok=True)
+        visitors.signing_key()
         if shared_saves is not None:
             check_saves_dir(shared_saves)
     except OSError as error:
@@ -85,14 +104,20 @@ def serve(ctx: Context, visitors: Visitors) -> int:
     from karavan_tui.cli.web.server import KaravanServer  # aiohttp and textual-serve, late
 
     args = ctx.args
+    loopback = binds_loopback(args.bind)
+    per_address = args.max_apps_per_address
+    if per_address is None:
+        per_address = args.max_apps if loopback else max(1, args.max_apps // 2)
     server = KaravanServer(
         visitors,
         host=args.bind,
         port=args.port,
         program=[sys.executable, "-m", "karavan_tui"],
         max_apps=args.max_apps,
+        per_visitor=args.max_apps_per_visitor,
+        per_address=per_address,
         ascii_mode=bool(getattr(args, "ascii", False)),
-        loopback_only=binds_loopback(args.bind),
+        loopback_only=loopback,
     )
     shown = f"[{args.bind}]" if ":" in args.bind else args.bind
     saves = (
@@ -103,7 +128,8 @@ def serve(ctx: Context, visitors: Visitors) -> int:
     print(
         printable(
             f"Serving Karavan at http://{shown}:{args.port} (Ctrl+C stops): at most "
-            f"{args.max_apps} at once, {saves}, the visitors' files in {visitors.state}."
+            f"{args.max_apps} at once ({args.max_apps_per_visitor} a visitor, {per_address} an "
+            f"address), {saves}, the visitors' files in {visitors.state}."
         ),
         flush=True,
     )

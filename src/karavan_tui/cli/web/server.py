@@ -4,14 +4,19 @@ textual-serve runs one command for every WebSocket and shares everything
 between them.  This server, a subclass of its :class:`Server`, changes what a
 browser can reach and nothing of the app:
 
-* the page gives the browser a visitor id in an HttpOnly, SameSite cookie,
-  and each tab's Karavan is started with that visitor's settings file (seat
-  secrets beside it) and saves folder (:mod:`.visitors`);
+* the page gives the browser a visitor id in an HttpOnly, SameSite cookie
+  that the server signs, and each tab's Karavan is started with that
+  visitor's settings file (seat secrets beside it), saves folder and a name
+  for the hosts it joins (:mod:`.visitors`);
 * the WebSocket is refused unless it comes from the page's own origin and
   carries a visitor id, so no other page the user visits can drive the app;
 * when a server bound to loopback is asked under a name that is not a
   loopback one (DNS rebinding), it answers nothing;
-* at most ``max_apps`` Karavans run at once; past that the page says so;
+* at most ``max_apps`` Karavans run at once, at most ``per_visitor`` of one
+  visitor and ``per_address`` from one address (a made-up cookie is only a
+  new visitor from the same address); past that the page says so;
+* the page asks nothing from elsewhere (its font is served here) and follows
+  the title the app gives its terminal (the tab says when it is your turn);
 * the static files are served without listing their folders, and there is
   no download route (Karavan delivers no files).
 """
@@ -22,7 +27,9 @@ import asyncio
 import html
 import ipaddress
 import logging
+import re
 import shlex
+from collections import Counter
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
@@ -34,8 +41,15 @@ from textual_serve.server import Server, to_int
 from yarl import URL
 
 from karavan_core.saves import SAVES_ENV
-from karavan_tui.cli.web.visitors import Visit, Visitors, is_visitor_id, new_visitor_id
-from karavan_tui.config import SETTINGS_ENV
+from karavan_tui.cli.web.visitors import (
+    Visit,
+    Visitors,
+    new_visitor_id,
+    signed,
+    signed_visitor,
+    table_name,
+)
+from karavan_tui.config import SAVES_WORDS_ENV, SETTINGS_ENV, VISITOR_ENV
 
 log = logging.getLogger("karavan.web")
 
@@ -55,6 +69,46 @@ def titled(page: str, title: str = "Karavan") -> str:
     if "<title>" in page:
         return page
     return page.replace("<head>", f"<head>\n    <title>{html.escape(title)}</title>", 1)
+
+
+# textual-serve's page asks Google for its font: the same font is among its static files.
+FONT_LINK = re.compile(r"<link[^>]*fonts\.googleapis\.com[^>]*>", re.S)
+LOCAL_FONT = """<style>
+      @font-face {
+        font-family: "Roboto Mono";
+        src: url("/static/fonts/RobotoMono-VariableFont_wght.ttf") format("truetype");
+      }
+    </style>"""
+# The app names its terminal (OSC 2) when it is the player's turn; xterm.js keeps that to
+# itself, so the page reads it from the bytes on their way and gives it to the tab.
+FOLLOW_TITLE = r"""<script>
+      (() => {
+        const Socket = window.WebSocket;
+        const named = /\x1b\]2;([^\x07\x1b]*)(?:\x07|\x1b\\)/g;
+        window.WebSocket = class extends Socket {
+          constructor(...args) {
+            super(...args);
+            const decoder = new TextDecoder();
+            let rest = "";
+            this.addEventListener("message", (event) => {
+              if (typeof event.data === "string") return;
+              const text = rest + decoder.decode(new Uint8Array(event.data), { stream: true });
+              let title = null;
+              for (const found of text.matchAll(named)) title = found[1];
+              if (title !== null) document.title = title;
+              const open = text.lastIndexOf("\x1b]2;");
+              rest = open >= 0 && !/[\x07\x1b]/.test(text.slice(open + 4)) ? text.slice(open) : "";
+            });
+          }
+        };
+      })();
+    </script>"""
+
+
+def at_home(page: str) -> str:
+    """``page`` with its font served here and the tab following the app's title."""
+    page = FONT_LINK.sub(LOCAL_FONT, page, count=1)
+    return page.replace("<script src=", f"{FOLLOW_TITLE}\n    <script src=", 1)
 
 
 def is_loopback(host: str) -> bool:
@@ -99,9 +153,19 @@ def same_origin(origin: str | None, scheme: str, host: str) -> bool:
     )
 
 
-def full_page(max_apps: int) -> str:
-    """The page shown while every place is taken."""
-    places = "one game" if max_apps == 1 else f"{max_apps} games"
+def games(count: int) -> str:
+    """``count`` games, in words."""
+    return "one game" if count == 1 else f"{count} games"
+
+
+def all_taken(max_apps: int) -> str:
+    """Why no Karavan starts while ``max_apps`` run."""
+    return f"This server runs {games(max_apps)} at once, and all of them are being played."
+
+
+def full_page(max_apps: int, why: str | None = None) -> str:
+    """The page shown while every place is taken (or every place ``why`` says is)."""
+    said = why or all_taken(max_apps)
     return f"""<!DOCTYPE html>
 <html>
   <head>
@@ -116,7 +180,7 @@ def full_page(max_apps: int) -> str:
   <body>
     <main>
       <h1>Karavan is full</h1>
-      <p>This server runs {places} at once, and all of them are being played.
+      <p>{html.escape(said)}
       Try again in a few minutes.</p>
       <p><a href="/">Try again</a></p>
     </main>
@@ -132,13 +196,19 @@ async def _add_safety_headers(request: web.Request, response: web.StreamResponse
 class VisitorApp(AppService):
     """One tab's Karavan: textual-serve's process, with the visitor's own files."""
 
-    def __init__(self, command: str, visit: Visit, **kwargs: Any) -> None:
+    def __init__(
+        self, command: str, visit: Visit, name: str, saves_words: str, **kwargs: Any
+    ) -> None:
         super().__init__(command, **kwargs)
         self.visit = visit
+        self.name = name  # the visitor as the hosts it joins know it
+        self.saves_words = saves_words  # the saves folder, in words: its path is the server's
 
     def _build_environment(self, width: int = 80, height: int = 24) -> dict[str, str]:
         environment = super()._build_environment(width=width, height=height)
         environment[SETTINGS_ENV] = str(self.visit.settings_path)
+        environment[VISITOR_ENV] = self.name
+        environment[SAVES_WORDS_ENV] = self.saves_words
         environment.pop(SAVES_ENV, None)  # the command names the saves folder
         return environment
 
@@ -164,6 +234,8 @@ class KaravanServer(Server):
         port: int,
         program: Sequence[str],
         max_apps: int,
+        per_visitor: int = 3,
+        per_address: int | None = None,
         ascii_mode: bool = False,
         loopback_only: bool = True,
     ) -> None:
@@ -173,7 +245,12 @@ class KaravanServer(Server):
         self.max_apps = max_apps
         self.ascii_mode = ascii_mode
         self.loopback_only = loopback_only
+        self.key = visitors.signing_key()  # OSError if it cannot be kept
+        self.per_visitor = per_visitor
+        self.per_address = max_apps if per_address is None else per_address
         self.running = 0  # Karavans started and not yet ended
+        self.by_visitor: Counter[str] = Counter()  # ... of each visitor
+        self.by_address: Counter[str] = Counter()  # ... for each address
 
     def command_for(self, visit: Visit) -> str:
         """The shell command of a tab of the visitor ``visit`` is for (one process: ``exec``)."""
@@ -212,16 +289,26 @@ class KaravanServer(Server):
             )
         return await handler(request)
 
-    @staticmethod
-    def visitor_of(request: web.Request) -> str | None:
-        """The visitor id the request's cookie carries, if it is one."""
-        visitor = request.cookies.get(COOKIE)
-        return visitor if is_visitor_id(visitor) else None
+    def visitor_of(self, request: web.Request) -> str | None:
+        """The visitor id the request's cookie carries, if this server signed it."""
+        return signed_visitor(self.key, request.cookies.get(COOKIE))
+
+    def no_place(self, visitor: str | None, address: str) -> str | None:
+        """Why a new Karavan may not start for ``visitor`` at ``address`` now (``None``: it may)."""
+        if self.running >= self.max_apps:
+            return all_taken(self.max_apps)
+        if visitor is not None and self.by_visitor[visitor] >= self.per_visitor:
+            return f"You play {games(self.per_visitor)} here already: close one of your tabs."
+        if self.by_address[address] >= self.per_address:
+            return f"Your address plays {games(self.per_address)} here already."
+        return None
 
     async def handle_index(self, request: web.Request) -> web.StreamResponse:
         """The page (under the address it was asked by), and the visitor's cookie."""
-        if self.running >= self.max_apps:
-            full = web.Response(status=503, text=full_page(self.max_apps), content_type="text/html")
+        why = self.no_place(self.visitor_of(request), request.remote or "?")
+        if why is not None:
+            text = full_page(self.max_apps, why)
+            full = web.Response(status=503, text=text, content_type="text/html")
             full.headers["Retry-After"] = "60"
             full.headers["Cache-Control"] = "no-store"
             return full
@@ -233,12 +320,12 @@ class KaravanServer(Server):
             "application": {"name": self.title},
         }
         response = aiohttp_jinja2.render_template("app_index.html", request, context)
-        response.text = titled(response.text or "")
+        response.text = at_home(titled(response.text or ""))
         response.headers["Cache-Control"] = "no-store"
         visitor = self.visitor_of(request) or new_visitor_id()
         response.set_cookie(
             COOKIE,
-            visitor,
+            signed(self.key, visitor),
             max_age=COOKIE_AGE,
             path="/",
             secure=request.secure,
@@ -257,23 +344,33 @@ class KaravanServer(Server):
         visitor = self.visitor_of(request)
         if visitor is None:
             raise web.HTTPForbidden(text="Open Karavan's page first (it needs its cookie).\n")
-        if self.running >= self.max_apps:
+        address = request.remote or "?"
+        why = self.no_place(visitor, address)
+        if why is not None:
             raise web.HTTPServiceUnavailable(
-                text=f"Karavan is full ({self.max_apps} games at once): try again later.\n",
-                headers={"Retry-After": "60"},
+                text=f"Karavan is full: {why} Try again later.\n", headers={"Retry-After": "60"}
             )
         try:
             visit = self.visitors.visit(visitor)
         except OSError as error:
             log.error("cannot make a visitor's folder: %s", error)
             raise web.HTTPInternalServerError(text="Karavan cannot keep your files.\n") from None
-        self.running += 1  # counted before the first await: two tabs cannot both take the last
+        # Counted before the first await: two tabs cannot both take the last place.
+        self.running += 1
+        self.by_visitor[visitor] += 1
+        self.by_address[address] += 1
         try:
-            return await self._serve_app(request, visit)
+            return await self._serve_app(request, visit, table_name(self.key, visitor))
         finally:
             self.running -= 1
+            self.by_visitor[visitor] -= 1
+            self.by_address[address] -= 1
+            self.by_visitor = +self.by_visitor  # forget whoever plays nothing now
+            self.by_address = +self.by_address
 
-    async def _serve_app(self, request: web.Request, visit: Visit) -> web.WebSocketResponse:
+    async def _serve_app(
+        self, request: web.Request, visit: Visit, name: str
+    ) -> web.WebSocketResponse:
         """textual-serve's WebSocket loop, around a process that is the visitor's."""
         websocket = web.WebSocketResponse(heartbeat=15)
         width = to_int(request.query.get("width", "80"), 80)
@@ -284,6 +381,8 @@ class KaravanServer(Server):
             app_service = VisitorApp(
                 self.command_for(visit),
                 visit,
+                name,
+                "your saves" if self.visitors.shared_saves is None else "everyone's saves",
                 write_bytes=websocket.send_bytes,
                 write_str=websocket.send_str,
                 close=websocket.close,

@@ -7,13 +7,18 @@ visitor is ever in reach of another: a tab typing a name that another
 visitor's tab already plays has no secret for that seat, so the host refuses
 it; a tab lists and opens only its visitor's saves.
 
-The folders are named by a digest of the id, so that the state folder's
-listing gives away no cookie.
+The cookie carries the id signed with a key kept in the state folder: a
+cookie the server did not sign is a stranger's, who is given a new id.  The
+folders are named by a digest of the id, so that the state folder's listing
+gives away no cookie.  A host a visitor joins is told a name for the visitor
+(:func:`table_name`), so that its limits count each visitor apart.
 """
 
 from __future__ import annotations
 
+import base64
 import hashlib
+import hmac
 import os
 import re
 import secrets
@@ -23,6 +28,7 @@ from attrs import frozen
 
 STATE_ENV = "XDG_STATE_HOME"
 _VISITOR_ID = re.compile(r"[A-Za-z0-9_-]{43}")  # what token_urlsafe(32) gives
+KEY_FILE = "cookie-key"  # in the state folder: the key that signs the visitors' cookies
 
 
 def default_state_dir() -> Path:
@@ -56,6 +62,22 @@ class Visitors:
     state: Path
     shared_saves: Path | None = None
 
+    def signing_key(self) -> bytes:
+        """The key that signs the cookies, made at the first start (the owner's only); OSError."""
+        path = self.state / KEY_FILE
+        self.state.mkdir(mode=0o700, parents=True, exist_ok=True)
+        try:
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        except FileExistsError:
+            key = path.read_bytes()
+            if len(key) >= 32:
+                return key
+            fd = os.open(path, os.O_WRONLY | os.O_TRUNC)
+        key = secrets.token_bytes(32)
+        with os.fdopen(fd, "wb") as out:
+            out.write(key)
+        return key
+
     def folder(self, visitor: str) -> Path:
         """The folder of ``visitor`` (a valid id), whether or not it exists yet."""
         if not is_visitor_id(visitor):
@@ -73,3 +95,28 @@ class Visitors:
         saves = folder / "saves"
         saves.mkdir(mode=0o700, exist_ok=True)
         return Visit(settings_path=folder / "settings.json", saves_dir=saves)
+
+
+def _mac(key: bytes, text: str) -> str:
+    digest = hmac.new(key, text.encode("ascii"), hashlib.sha256).digest()
+    return base64.urlsafe_b64encode(digest).decode("ascii").rstrip("=")
+
+
+def signed(key: bytes, visitor: str) -> str:
+    """The cookie of ``visitor``: the id and its signature."""
+    return f"{visitor}.{_mac(key, visitor)[:32]}"
+
+
+def signed_visitor(key: bytes, cookie: str | None) -> str | None:
+    """The visitor id a cookie carries, if the server signed it (else ``None``)."""
+    if cookie is None or "." not in cookie:
+        return None
+    visitor, signature = cookie.split(".", 1)
+    if not is_visitor_id(visitor):
+        return None
+    return visitor if hmac.compare_digest(signature, _mac(key, visitor)[:32]) else None
+
+
+def table_name(key: bytes, visitor: str) -> str:
+    """What a host is told of ``visitor``: a name of its own, which gives away no cookie."""
+    return _mac(key, f"table {visitor}")[:16]
