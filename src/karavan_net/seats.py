@@ -42,7 +42,7 @@ def remembered(path: Path | None, host: str, port: int, code: str, name: str) ->
 
 
 @contextlib.contextmanager
-def _locked(path: Path) -> Iterator[None]:
+def locked(path: Path) -> Iterator[None]:
     """Hold an exclusive lock beside ``path`` while it is read, changed and written.
 
     Every Karavan on a machine shares the file (two terminals, or the tabs of
@@ -69,7 +69,7 @@ def remember(path: Path | None, host: str, port: int, code: str, name: str, secr
     key = _key(host, port, code, name)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        with _locked(path):
+        with locked(path):
             kept = _read(path)
             kept.pop(key, None)
             kept[key] = secret

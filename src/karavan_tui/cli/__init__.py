@@ -15,6 +15,7 @@ from types import ModuleType
 from karavan_core.saves import default_saves_dir
 from karavan_core.version import __version__
 from karavan_tui.cli import (
+    account,
     common,
     host,
     join,
@@ -32,7 +33,7 @@ from karavan_tui.cli.levels_help import ListingHelpFormatter, levels_epilog
 
 COMMANDS: dict[str, ModuleType] = {
     module.COMMAND.name: module
-    for module in (saves, new, learn, resume, host, join, web, serve, review, simulate)
+    for module in (saves, new, learn, resume, host, join, web, serve, account, review, simulate)
 }
 """Each command's module by its name, in the order ``karavan --help`` lists them."""
 

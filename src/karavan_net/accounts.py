@@ -1,0 +1,122 @@
+"""The player's accounts on `karavan serve` servers, as their Karavan keeps them.
+
+An account is a name and a secret the app makes on first use; the server keeps
+only the secret's hash and asks for the secret on every connection.  The app
+keeps each server's account in a small file beside the settings, readable by
+its owner only.  ``karavan account export`` writes one to a file (as private
+as the secret itself) and ``karavan account import`` reads it on another
+machine: both Karavans then play as the same player, at once if they like.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+from pathlib import Path
+
+from attrs import frozen
+
+from karavan_core.saves import atomic_write, read_limited
+from karavan_core.text import check_name, printable
+from karavan_net.lobby import DEFAULT_SERVER_PORT
+from karavan_net.protocol import parse_address
+from karavan_net.seats import locked
+
+SECRET_BYTES = 32  # 43 URL-safe characters: not to be guessed
+EXPORT_FORMAT = "karavan-account"
+
+
+@frozen
+class Account:
+    """A player's account on ``server`` (``HOST:PORT``)."""
+
+    server: str
+    name: str
+    secret: str
+
+
+def new_secret() -> str:
+    """A fresh account secret."""
+    return secrets.token_urlsafe(SECRET_BYTES)
+
+
+def accounts_file(settings_path: Path) -> Path:
+    """Where the accounts live: beside the settings file."""
+    return settings_path.with_name("accounts.json")
+
+
+def server_key(address: str) -> str:
+    """An address as the accounts file keys it: ``host:port``, whatever was typed."""
+    host, port = parse_address(address, DEFAULT_SERVER_PORT)
+    return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+
+
+def _fits(server: object, name: object, secret: object) -> bool:
+    if not (isinstance(server, str) and isinstance(name, str) and isinstance(secret, str)):
+        return False
+    try:
+        server_key(server)
+        check_name(name)
+    except ValueError:
+        return False
+    return 32 <= len(secret) <= 256 and secret.isascii() and secret.isprintable()
+
+
+def _read(path: Path) -> dict[str, Account]:
+    try:
+        data = json.loads(read_limited(path))
+    except Exception:  # missing or unreadable: no account kept
+        return {}
+    if not isinstance(data, dict):
+        return {}
+    kept = {}
+    for server, entry in data.items():
+        if isinstance(entry, dict) and _fits(server, entry.get("name"), entry.get("secret")):
+            kept[server] = Account(server, entry["name"], entry["secret"])
+    return kept
+
+
+def account_for(path: Path, server: str) -> Account | None:
+    """The account kept for ``server``, if any."""
+    return _read(path).get(server_key(server))
+
+
+def keep(path: Path, account: Account) -> None:
+    """Keep ``account`` (replacing the one kept for its server); ``OSError`` if it cannot be."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with locked(path):
+        kept = _read(path)
+        kept[server_key(account.server)] = account
+        if not path.exists():
+            os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+        data = {s: {"name": a.name, "secret": a.secret} for s, a in kept.items()}
+        atomic_write(path, json.dumps(data, indent=2) + "\n")
+
+
+def export_account(account: Account, target: Path) -> None:
+    """Write ``account`` to ``target``, readable by its owner only; ``OSError`` if it cannot be."""
+    data = {
+        "format": EXPORT_FORMAT,
+        "server": account.server,
+        "name": account.name,
+        "secret": account.secret,
+    }
+    if not target.exists():
+        os.close(os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
+    atomic_write(target, json.dumps(data, indent=2) + "\n")
+
+
+def import_account(source: Path) -> Account:
+    """The account exported to ``source``; ``ValueError`` with one line if it is not one."""
+    try:
+        data = json.loads(read_limited(source))
+    except Exception:
+        raise ValueError(f"{printable(str(source))}: not a Karavan account file") from None
+    if not isinstance(data, dict) or data.get("format") != EXPORT_FORMAT:
+        raise ValueError(f"{printable(str(source))}: not a Karavan account file")
+    server, name, secret = data.get("server"), data.get("name"), data.get("secret")
+    if not _fits(server, name, secret):
+        raise ValueError(f"{printable(str(source))}: the account inside is damaged")
+    assert isinstance(server, str) and isinstance(name, str) and isinstance(secret, str)
+    return Account(server_key(server), name, secret)
