@@ -91,7 +91,17 @@ class LobbyClient:
         return answer.name
 
     async def ask(self, request: wire.LobbyClientMessage) -> wire.LobbyServerMessage:
-        """Send ``request`` and return its answer; :class:`LobbyDeclinedError` if declined."""
+        """Send ``request`` and return its answer; :class:`LobbyDeclinedError` if declined.
+
+        One request at a time, each read to its answer even if the caller gives up
+        meanwhile: an answer left unread would be taken for the next request's.
+        """
+        answer = await asyncio.shield(self._exchange(request))
+        if isinstance(answer, wire.LobbyDeclined):
+            raise LobbyDeclinedError(answer.reason)
+        return answer
+
+    async def _exchange(self, request: wire.LobbyClientMessage) -> wire.LobbyServerMessage:
         async with self._lock:
             await self._send(request)
             while True:
@@ -100,8 +110,6 @@ class LobbyClient:
                     if self.pushed is not None:
                         self.pushed(answer)
                     continue
-                if isinstance(answer, wire.LobbyDeclined):
-                    raise LobbyDeclinedError(answer.reason)
                 return answer
 
     async def tables(self, game: str | None = None) -> wire.Tables:

@@ -25,8 +25,10 @@ from karavan_core.match import Match
 from karavan_core.registry import all_games, get_game
 from karavan_core.saves import SaveError, load_match, new_save_path
 from karavan_core.text import printable
+from karavan_net.accounts import Account, accounts_file
 from karavan_net.client import TableClient
 from karavan_net.hosting import HostControl
+from karavan_net.lobby_client import LobbyClient
 from karavan_tui import textual_fixes  # noqa: F401 - applied on import
 from karavan_tui.config import AppConfig, Settings
 from karavan_tui.context import Karavan
@@ -49,6 +51,8 @@ from karavan_tui.modals.new_game import NewGameRequest, NewGameScreen
 from karavan_tui.modals.saves import SavesScreen
 from karavan_tui.modals.settings import SettingsScreen
 from karavan_tui.net.join_screen import JoinScreen
+from karavan_tui.net.lobby_screen import LobbyScreen
+from karavan_tui.net.online import OnlineScreen
 from karavan_tui.net.remote import HOSTING, open_table
 from karavan_tui.screens.game_over import GameOverScreen
 from karavan_tui.screens.lesson import DEFAULT_NAME, LessonPlay
@@ -90,9 +94,11 @@ class KaravanApp(Karavan):
         config: AppConfig,
         start: tuple[Match, Path] | None = None,
         lesson: str | None = None,
+        online: str | None = None,
     ) -> None:
         super().__init__()
         self.config = config
+        self.online = online  # the server whose lobby opens first (karavan online SERVER)
         self.settings = Settings.load(config.settings_path)
         self.start = start
         self.lesson = lesson  # the game whose lesson opens first (karavan learn GAME)
@@ -266,6 +272,8 @@ class KaravanApp(Karavan):
             self.open_match(match, path)
         elif self.lesson is not None:
             self.open_lesson(self.lesson)
+        elif self.online is not None:
+            self.action_online(self.online)
         self.check_size(self.size.width, self.size.height)
 
     def on_resize(self, event: Resize) -> None:
@@ -285,8 +293,9 @@ class KaravanApp(Karavan):
 
     # -- moving between screens (the screens post messages; the app opens what they ask) ----
     def show_title(self, then_new: bool = False) -> None:
-        """Close everything above the title screen."""
-        while len(self.screen_stack) > 1:
+        """Close everything above the title screen, or above a server's lobby where one is
+        open (a table left there goes back to it)."""
+        while len(self.screen_stack) > 1 and not getattr(self.screen, "is_home", False):
             self.pop_screen()
         if then_new:
             self.call_next(self.action_new_game)
@@ -434,6 +443,20 @@ class KaravanApp(Karavan):
         settings = self.settings
         self.push_screen(JoinScreen(settings.last_join, settings.player_name), joined)
 
+    def action_online(self, server: str | None = None) -> None:
+        """Play online: log in to a server (``server``, else the one last played on) and
+        open its lobby."""
+
+        def logged_in(done: tuple[LobbyClient, Account] | None) -> None:
+            if done is not None:
+                self.push_screen(LobbyScreen(*done))
+
+        settings = self.settings
+        accounts = accounts_file(self.config.settings_path)
+        self.push_screen(
+            OnlineScreen(server or settings.last_server, settings.player_name, accounts), logged_in
+        )
+
     def action_load(self, selected: Path | None = None) -> None:
         """Show the saved games (``selected`` highlighted, if it is among them).
 
@@ -570,11 +593,14 @@ class TableApp(KaravanApp):
 
 
 def create_app(
-    config: AppConfig, start: tuple[Match, Path] | None = None, lesson: str | None = None
+    config: AppConfig,
+    start: tuple[Match, Path] | None = None,
+    lesson: str | None = None,
+    online: str | None = None,
 ) -> KaravanApp:
     """Build the app from ``config``, optionally opening ``start`` (a match and its save
-    file) or the lesson of the game called ``lesson``."""
-    return KaravanApp(config, start, lesson)
+    file), the lesson of the game called ``lesson``, or Play online at the server ``online``."""
+    return KaravanApp(config, start, lesson, online)
 
 
 def _then(back: Callable[[], None] | None) -> Callable[[object], None]:

@@ -63,6 +63,8 @@ class Settings:
     lessons: dict[str, int] = Factory(dict)
     # The table last joined, so that the Join dialog offers it again after a drop.
     last_join: LastJoin | None = None
+    # The server last played on (Play online offers it again).
+    last_server: str | None = None
 
     @classmethod
     def load(cls, path: Path) -> Settings:
@@ -100,6 +102,9 @@ class Settings:
                 and 0 <= step < 1000
             }
         settings.last_join = LastJoin.load(data.get("last_join"))
+        server = data.get("last_server")
+        if isinstance(server, str) and len(server) <= MAX_ADDRESS and _address(server):
+            settings.last_server = server
         return settings
 
     def save(self, path: Path) -> None:
@@ -114,6 +119,7 @@ class Settings:
             "last_seats": [{"name": seat.name, "bot": seat.level} for seat in self.last_seats],
             "lessons": self.lessons,
             "last_join": None if self.last_join is None else attrs.asdict(self.last_join),
+            "last_server": self.last_server,
         }
         atomic_write(path, json.dumps(data, indent=2) + "\n")
 
@@ -143,6 +149,15 @@ class LastJoin:
         if len(address) > MAX_ADDRESS or printable(address) != address or not _fits(name):
             return None
         return cls(address, code, name)
+
+
+def _address(text: str) -> bool:
+    """Whether ``text`` (read from the settings file: outside data) is an address to offer."""
+    try:
+        parse_address(text)
+    except ValueError:
+        return False
+    return printable(text) == text and text.isprintable()
 
 
 def _fits(name: str) -> bool:

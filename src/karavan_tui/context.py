@@ -71,6 +71,10 @@ class Karavan(App[None]):
         """Join a hosted table."""
         raise NotImplementedError
 
+    def action_online(self, server: str | None = None) -> None:
+        """Play online: a server's lobby."""
+        raise NotImplementedError
+
     def action_rules(self) -> None:
         """The rules (of the open game, if any)."""
         raise NotImplementedError

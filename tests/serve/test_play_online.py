@@ -136,7 +136,7 @@ async def test_a_game_goes_on_across_a_restart_of_the_server_with_nothing_lost(t
 
 
 async def test_when_a_players_time_runs_out_a_bot_decides_for_them_until_they_decide(tmp_path):
-    from karavan_net.serve.clocks import Clock, ClockKind
+    from karavan_net.clocks import Clock, ClockKind
     from karavan_net.serve.lobby_service import LobbyService
     from karavan_net.serve.store import SeatSpec, TableSpec
 

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from karavan_net.serve.clocks import Clock
+from karavan_net.clocks import Clock
 from karavan_net.serve.ratings import Skill, ranks, rated
 from karavan_net.serve.store import (
     KeyKind,

@@ -17,6 +17,7 @@ from karavan_core.match import BOT, HUMAN, MAX_SEED, Match, Seat
 from karavan_core.registry import game_names, get_game
 from karavan_core.saves import envelope
 from karavan_core.text import check_name, printable
+from karavan_net.clocks import Clock, time_left
 from karavan_net.lobby import (
     Board,
     BoardLine,
@@ -25,7 +26,6 @@ from karavan_net.lobby import (
     TableLine,
     Tables,
 )
-from karavan_net.serve.clocks import Clock, time_left
 from karavan_net.serve.ratings import Skill
 from karavan_net.serve.store import (
     AccountInfo,

@@ -32,7 +32,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, selectinload
 
 from karavan_core.text import check_name
-from karavan_net.serve.clocks import Clock, ClockKind, shifted
+from karavan_net.clocks import Clock, ClockKind, shifted
 from karavan_net.serve.ratings import Skill
 from karavan_net.serve.schema import (
     Account,

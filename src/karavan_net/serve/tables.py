@@ -23,9 +23,9 @@ from karavan_core.engine import IllegalAction
 from karavan_core.match import Match, bot_seed
 from karavan_core.referee import BotTurn, Referee
 from karavan_core.saves import envelope
+from karavan_net.clocks import Clock
 from karavan_net.host import Host, Link
 from karavan_net.protocol import Update
-from karavan_net.serve.clocks import Clock
 from karavan_net.serve.ratings import ranks, rated
 from karavan_net.serve.store import SeatClock, Store, TableRecord
 from karavan_net.storage import TableFile

@@ -21,6 +21,7 @@ from karavan_tui.cli import (
     join,
     learn,
     new,
+    online,
     resume,
     review,
     saves,
@@ -33,7 +34,20 @@ from karavan_tui.cli.levels_help import ListingHelpFormatter, levels_epilog
 
 COMMANDS: dict[str, ModuleType] = {
     module.COMMAND.name: module
-    for module in (saves, new, learn, resume, host, join, web, serve, account, review, simulate)
+    for module in (
+        saves,
+        new,
+        learn,
+        resume,
+        online,
+        host,
+        join,
+        web,
+        serve,
+        account,
+        review,
+        simulate,
+    )
 }
 """Each command's module by its name, in the order ``karavan --help`` lists them."""
 

@@ -204,12 +204,17 @@ def new_from_args(ctx: Context) -> tuple[Match, Path]:
     return match, new_save_path(ctx.folder, game.name)
 
 
-def open_app(config: AppConfig, start: tuple[Match, Path] | None, lesson: str | None = None) -> int:
-    """Run the app until it closes (at ``start``'s table, or ``lesson``'s, if given); 1
-    (with one line saying where the report is) after a crash."""
+def open_app(
+    config: AppConfig,
+    start: tuple[Match, Path] | None,
+    lesson: str | None = None,
+    online: str | None = None,
+) -> int:
+    """Run the app until it closes (at ``start``'s table, ``lesson``'s, or the lobby of the
+    server ``online``, if given); 1 (with one line saying where the report is) after a crash."""
     from karavan_tui.app import create_app  # imported late: `karavan saves` stays quick
 
-    app = create_app(config, start, lesson)
+    app = create_app(config, start, lesson, online)
     app.run()
     if app.return_code and app.crash_report is not None:
         return fail(

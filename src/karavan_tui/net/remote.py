@@ -685,9 +685,11 @@ def open_table(
     *,
     control: HostControl | None = None,
     save_path: Path | None = None,
+    above: bool = False,
 ) -> None:
-    """Open ``client``'s table (already joined) in ``app`` above its title screen
-    (``control``: in the host's own terminal)."""
-    while len(app.screen_stack) > 1:
+    """Open ``client``'s table (already joined) in ``app`` above its title screen, or
+    (``above``) above the screen shown, a server's lobby (``control``: in the host's own
+    terminal)."""
+    while not above and len(app.screen_stack) > 1:
         app.pop_screen()
     app.push_screen(TableScreen(RemoteTable(client, control=control, save_path=save_path)))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable
 
 from textual import work
@@ -19,10 +20,16 @@ from karavan_core.registry import all_games, get_game
 from karavan_core.saves import SaveSummary, list_saves, resumable
 from karavan_core.text import local_time, plural
 from karavan_core.version import __version__
+from karavan_net.accounts import account_for, accounts_file
+from karavan_net.lobby import DEFAULT_SERVER_PORT
+from karavan_net.lobby_client import LobbyClient
+from karavan_net.protocol import parse_address
 from karavan_tui.context import karavan_app
 from karavan_tui.messages import OpenLesson, OpenSave
 from karavan_tui.modals.choice import ChoiceScreen
 from karavan_tui.widgets.chrome import AppHeader
+
+ONLINE_LOOK_SECONDS = 3.0  # how long the title waits for the server to say whose turn it is
 
 _ART = r"""
  _  __
@@ -45,6 +52,7 @@ class TitleScreen(Screen[None]):
         Binding("t", "learn", "Learn"),
         Binding("c", "resume", "Resume"),
         Binding("l", "app.load", "Load"),
+        Binding("o", "app.online", "Online", show=False),
         Binding("j", "app.join", "Join"),
         Binding("f1,question_mark", "app.rules", "Rules", key_display="F1"),
         Binding("q", "app.quit", "Quit"),
@@ -54,6 +62,7 @@ class TitleScreen(Screen[None]):
         super().__init__()
         self.latest: SaveSummary | None = None
         self.looking = False  # the saves are being read
+        self.my_turns = 0  # online tables waiting for the player's decision
 
     def compose(self) -> ComposeResult:
         """Banner, games and menu."""
@@ -77,9 +86,36 @@ class TitleScreen(Screen[None]):
         self.fill_menu()
 
     def fill_menu(self) -> None:
-        """Build the menu now, and look for the latest game to resume off the UI thread."""
+        """Build the menu now, and look for the latest game to resume off the UI thread (and
+        for online tables waiting for the player)."""
         self.show_menu(self.latest, looking=True)
         self.find_latest()
+        self.look_online()
+
+    @work(exclusive=True, group="online", exit_on_error=False)
+    async def look_online(self) -> None:
+        """Ask the server last played on how many of the player's tables wait for them."""
+        app = karavan_app(self)
+        server = app.settings.last_server
+        if not server:
+            return
+        account = account_for(accounts_file(app.config.settings_path), server)
+        if account is None:
+            return
+        host, port = parse_address(account.server, DEFAULT_SERVER_PORT)
+        client = LobbyClient(host, port, account.name, account.secret)
+        try:
+            await asyncio.wait_for(client.connect(), ONLINE_LOOK_SECONDS)
+        except (Exception, TimeoutError):  # no server, or another problem: nothing to mark
+            await client.close()
+            return
+        try:
+            self.my_turns = (await client.mine()).my_turns
+        except Exception:  # the server went away meanwhile
+            return
+        finally:
+            await client.close()
+        self.show_menu(self.latest, self.looking)
 
     @work(thread=True, exclusive=True, group="saves", exit_on_error=False)
     def find_latest(self) -> None:
@@ -110,6 +146,10 @@ class TitleScreen(Screen[None]):
         else:
             menu.add_option(Option("Resume (no game in progress)", id="resume", disabled=True))
         menu.add_option(Option("Load a saved game", id="load"))
+        online = "Play online"
+        if self.my_turns:
+            online += f" ({plural(self.my_turns, 'table')} waiting for your move)"
+        menu.add_option(Option(online, id="online"))
         menu.add_option(Option("Join a table", id="join"))
         menu.add_option(Option("Rules", id="rules"))
         menu.add_option(Option("Settings", id="settings"))
@@ -124,6 +164,7 @@ class TitleScreen(Screen[None]):
             "learn": self.action_learn,
             "resume": self.action_resume,
             "load": app.action_load,
+            "online": app.action_online,
             "join": app.action_join,
             "rules": app.action_rules,
             "settings": app.action_settings,

@@ -1,0 +1,177 @@
+"""Play online: the server's address and, the first time there, a name; then the lobby.
+
+The account is the app's own: a secret made on first use and kept beside the
+settings (:mod:`karavan_net.accounts`); the server keeps only its hash.  Once
+logged in, the dialog dismisses with the lobby's client, and the address is
+remembered for next time.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.content import Content
+from textual.screen import ModalScreen
+from textual.widgets import Button, Footer, Input, Label, Static
+
+from karavan_core.text import MAX_NAME_LENGTH, check_name, printable
+from karavan_net.accounts import Account, account_for, keep, new_secret, server_key
+from karavan_net.client import HostUnreachable
+from karavan_net.lobby import DEFAULT_SERVER_PORT
+from karavan_net.lobby_client import LobbyClient, LobbyRefusedError
+from karavan_net.protocol import parse_address
+from karavan_tui.config import MAX_ADDRESS
+from karavan_tui.context import karavan_app
+
+DEFAULT_SERVER = f"127.0.0.1:{DEFAULT_SERVER_PORT}"
+
+
+async def log_in(account: Account, create: bool) -> LobbyClient:
+    """The lobby's client for ``account``, logged in (``create``: a new account)."""
+    host, port = parse_address(account.server, DEFAULT_SERVER_PORT)
+    client = LobbyClient(host, port, account.name, account.secret)
+    await client.connect(create=create)
+    return client
+
+
+class OnlineScreen(ModalScreen[tuple[LobbyClient, Account] | None]):
+    """Ask for the server (and a name, the first time there); dismisses with the logged-in
+    lobby client and its account, or ``None``."""
+
+    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+    DEFAULT_CSS = """
+    OnlineScreen { align: center middle; }
+    OnlineScreen > Vertical {
+        width: 64; height: auto; border: thick $accent; background: $surface; padding: 1 2;
+    }
+    OnlineScreen .row { height: auto; margin-top: 1; }
+    OnlineScreen .row Label { width: 10; }
+    OnlineScreen .row Input { width: 1fr; }
+    OnlineScreen #online-problem { color: $error; margin-top: 1; height: auto; }
+    OnlineScreen #online-hint { color: $text-muted; margin-top: 1; height: auto; }
+    OnlineScreen #online-buttons { height: auto; margin-top: 1; align-horizontal: right; }
+    OnlineScreen Button { margin-left: 2; }
+    """
+
+    def __init__(self, server: str | None, name: str | None, accounts: Path) -> None:
+        """Offer ``server`` (the last one played on) and ``name`` (the player's usual one)."""
+        super().__init__()
+        self.server = server or DEFAULT_SERVER
+        self.player_name = name or ""
+        self.accounts = accounts
+        self.busy = False
+
+    def compose(self) -> ComposeResult:
+        """The server and the name."""
+        with Vertical():
+            yield Label("Play online")
+            with Horizontal(classes="row"):
+                yield Label("Server")
+                yield Input(self.server, id="online-server", compact=True, max_length=MAX_ADDRESS)
+            with Horizontal(classes="row"):
+                yield Label("Name")
+                yield Input(
+                    self.player_name, id="online-name", compact=True, max_length=MAX_NAME_LENGTH + 2
+                )
+            yield Static("", id="online-problem")
+            yield Static("", id="online-hint")
+            with Horizontal(id="online-buttons"):
+                yield Button("Cancel", id="cancel", compact=True)
+                yield Button("Go (enter)", id="go", variant="primary", compact=True)
+        yield Footer()
+
+    def on_mount(self) -> None:
+        """Say whether this Karavan already has an account on the server offered."""
+        self.show_account()
+        self.query_one("#online-server", Input).focus()
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        """The server typed may be one where we have an account."""
+        if event.input.id == "online-server":
+            self.show_account()
+
+    def known(self) -> Account | None:
+        """The account kept for the server typed, if any."""
+        try:
+            return account_for(self.accounts, self.query_one("#online-server", Input).value)
+        except ValueError:
+            return None
+
+    def show_account(self) -> None:
+        """Under the fields: who we play as there, or that a name makes an account."""
+        account = self.known()
+        name_input = self.query_one("#online-name", Input)
+        if account is not None:
+            name_input.value = account.name
+            name_input.disabled = True
+            hint = f"You play as {account.name} on this server."
+        else:
+            name_input.disabled = False
+            hint = "New to this server: the name you choose is your account's (unique there)."
+        self.query_one("#online-hint", Static).update(Content(hint))
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        """Enter goes."""
+        self.submit()
+
+    def on_button_pressed(self, event: Button.Pressed) -> None:
+        """Go or cancel."""
+        if event.button.id == "go":
+            self.submit()
+        else:
+            self.action_cancel()
+
+    def problem(self, text: str) -> None:
+        """Say what is wrong, as plain text."""
+        self.query_one("#online-problem", Static).update(Content(text))
+
+    def submit(self) -> None:
+        """Check the fields, then log in in the background."""
+        if self.busy:
+            return
+        typed = self.query_one("#online-server", Input).value
+        try:
+            server = server_key(typed)
+        except ValueError as error:
+            self.problem(printable(str(error)))
+            return
+        account = self.known()
+        create = account is None
+        if account is None:
+            try:
+                name = check_name(self.query_one("#online-name", Input).value)
+            except ValueError as error:
+                self.problem(printable(str(error)))
+                return
+            account = Account(server, name, new_secret())
+        self.busy = True
+        self.problem("Connecting...")
+        self.run_worker(self.go(account, create), exclusive=True)
+
+    async def go(self, account: Account, create: bool) -> None:
+        """Log in (making the account the first time), or say why not."""
+        try:
+            client = await log_in(account, create)
+        except (LobbyRefusedError, HostUnreachable) as error:
+            self.busy = False
+            self.problem(f"Cannot play online: {printable(str(error)).rstrip('.')}.")
+            return
+        if create:
+            try:
+                keep(self.accounts, account)
+            except OSError as error:
+                await client.close()
+                self.busy = False
+                self.problem(f"Cannot keep your account here: {error.strerror or error}.")
+                return
+        app = karavan_app(self)
+        app.settings.last_server = account.server
+        app.save_settings()
+        self.dismiss((client, account))
+
+    def action_cancel(self) -> None:
+        """Close without going online."""
+        self.dismiss(None)

@@ -1,0 +1,148 @@
+"""Play online in the app (Pilot, by keys) at a `karavan serve` server on loopback."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+
+from textual.widgets import DataTable, Input
+
+from karavan_net.accounts import account_for, accounts_file
+from karavan_net.lobby import CreateTable, SeatAsk
+from karavan_net.lobby_client import LobbyClient
+from karavan_net.serve.server import KaravanServer
+from karavan_net.serve.store import Store
+from karavan_tui.net.create_table import CreateTableScreen
+from karavan_tui.net.lobby_screen import LobbyScreen
+from karavan_tui.net.online import OnlineScreen
+from karavan_tui.screens.table import TableScreen
+from karavan_tui.screens.title import TitleScreen
+
+from ..tui.helpers import make_app, settle, visible_characters
+
+
+@contextlib.asynccontextmanager
+async def serving(tmp_path):
+    store = Store.open(str(tmp_path / "server.db"))
+    server = KaravanServer(store, bot_delay=0.0)
+    await server.start("127.0.0.1", 0)
+    try:
+        yield server
+    finally:
+        await server.stop()
+        store.close()
+
+
+async def waiting(pilot, condition, seconds: float = 20.0) -> None:
+    loop = asyncio.get_running_loop()
+    end = loop.time() + seconds
+    while not condition():
+        assert loop.time() < end, "timed out waiting"
+        await pilot.pause(0.05)
+
+
+async def online(pilot, app, port: int, name: str) -> LobbyScreen:
+    """From the title: o, the server, a name, Enter; the lobby."""
+    await pilot.press("o")
+    await waiting(pilot, lambda: isinstance(app.screen, OnlineScreen))
+    app.screen.query_one("#online-server", Input).value = f"127.0.0.1:{app.test_port}"
+    app.screen.query_one("#online-name", Input).value = name
+    await pilot.press("enter")
+    await waiting(pilot, lambda: isinstance(app.screen, LobbyScreen))
+    return app.screen
+
+
+async def test_from_the_title_to_a_move_at_an_online_table_and_back_to_the_lobby(tmp_path):
+    async with serving(tmp_path) as server:
+        app = make_app(tmp_path)
+        app.test_port = server.port
+        async with app.run_test(size=(100, 30)) as pilot:
+            await settle(pilot, app)
+            assert isinstance(app.screen, TitleScreen)
+            assert "Play online" in visible_characters(app)
+            lobby = await online(pilot, app, server.port, "Ann")
+            # The account is kept beside the settings, only for this server.
+            kept = account_for(accounts_file(app.config.settings_path), f"127.0.0.1:{server.port}")
+            assert kept is not None and kept.name == "Ann"
+            await waiting(pilot, lambda: "Ann on 127.0.0.1" in visible_characters(app))
+            # A table against a Hard bot: it starts at once, and its table opens.
+            await pilot.press("c")
+            await waiting(pilot, lambda: isinstance(app.screen, CreateTableScreen))
+            app.screen.query_one("#kind-1").value = "bot:hard"
+            await pilot.press("ctrl+s")
+            await waiting(pilot, lambda: isinstance(app.screen, TableScreen), 30)
+            table = app.screen
+            await waiting(pilot, lambda: table.driver.latest is not None)
+            # Play moves by keys until one of Ann's decisions has been made.
+            served = next(iter(server.served.values()))
+            while not any(served.match.actor(i) == 0 for i in range(len(served.match.history))):
+                if table.driver.latest.legal:
+                    await pilot.press("a")
+                    await pilot.pause(0.2)
+                    await pilot.press("enter")
+                await pilot.pause(0.1)
+            # Leaving the table goes back to the lobby, where it is one of my tables.
+            await pilot.press("q")
+            await waiting(pilot, lambda: isinstance(app.screen, LobbyScreen))
+            assert app.screen is lobby
+            await pilot.press("r")
+            await waiting(pilot, lambda: lobby.lines["mine"] != [])
+
+
+async def test_a_watcher_sees_the_public_table_and_no_hand(tmp_path):
+    async with serving(tmp_path) as server:
+        port = server.port
+        players = []
+        for name in ("Bob", "Cid"):
+            client = LobbyClient("127.0.0.1", port, name, f"{name}-" + "x" * 40)
+            await client.connect(create=True)
+            players.append(client)
+        made = await players[0].create(CreateTable("jaipur", [SeatAsk("open"), SeatAsk("open")]))
+        await players[1].take(made.table)
+        app = make_app(tmp_path)
+        app.test_port = port
+        async with app.run_test(size=(100, 30)) as pilot:
+            await settle(pilot, app)
+            lobby = await online(pilot, app, port, "Ann")
+            await waiting(pilot, lambda: lobby.lines["lobby"] != [])
+            lobby.query_one(DataTable).focus()
+            await pilot.press("w")
+            await waiting(pilot, lambda: isinstance(app.screen, TableScreen))
+            screen = app.screen
+            await waiting(pilot, lambda: screen.driver.latest is not None)
+            assert screen.driver.latest.legal == []
+            assert screen.driver.observation.player is None
+            text = visible_characters(app)
+            assert "Bob" in text and "Cid" in text
+        for client in players:
+            await client.close()
+
+
+async def test_the_title_says_when_online_tables_wait_for_the_players_move(tmp_path):
+    from karavan_net.accounts import Account, accounts_file, keep
+    from karavan_tui.config import Settings
+
+    async with serving(tmp_path) as server:
+        port = server.port
+        accounts = {}
+        for name in ("Ann", "Bob"):
+            accounts[name] = Account(f"127.0.0.1:{port}", name, f"{name}-" + "y" * 40)
+            client = LobbyClient("127.0.0.1", port, name, accounts[name].secret)
+            await client.connect(create=True)
+            accounts[name] = (accounts[name], client)
+        ann, bob = accounts["Ann"][1], accounts["Bob"][1]
+        made = await ann.create(CreateTable("karawane", [SeatAsk("open"), SeatAsk("open")]))
+        await bob.take(made.table)
+        mover = "Ann" if (await ann.mine()).my_turns else "Bob"
+        account = accounts[mover][0]
+        app = make_app(tmp_path)
+        keep(accounts_file(app.config.settings_path), account)
+        settings = Settings.load(app.config.settings_path)
+        settings.last_server = account.server
+        settings.save(app.config.settings_path)
+        app = make_app(tmp_path)
+        async with app.run_test(size=(100, 30)) as pilot:
+            waited = "Play online (1 table waiting for your move)"
+            await waiting(pilot, lambda: waited in visible_characters(app))
+        await ann.close()
+        await bob.close()
