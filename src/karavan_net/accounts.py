@@ -46,6 +46,11 @@ def accounts_file(settings_path: Path) -> Path:
     return settings_path.with_name("accounts.json")
 
 
+def bot_accounts_file(settings_path: Path) -> Path:
+    """Where the accounts of the bots this machine lends to servers live."""
+    return settings_path.with_name("bot-accounts.json")
+
+
 def server_key(address: str) -> str:
     """An address as the accounts file keys it: ``host:port``, whatever was typed."""
     host, port = parse_address(address, DEFAULT_SERVER_PORT)
@@ -63,6 +68,13 @@ def _fits(server: object, name: object, secret: object) -> bool:
     return 32 <= len(secret) <= 256 and secret.isascii() and secret.isprintable()
 
 
+def _entry_key(server: str, name: str | None) -> str:
+    """How an account is kept: by its server, and (a bot's, of which a machine may lend
+    several) by its name too."""
+    key = server_key(server)
+    return key if name is None else f"{key} {name.casefold()}"
+
+
 def _read(path: Path) -> dict[str, Account]:
     try:
         data = json.loads(read_limited(path))
@@ -71,26 +83,32 @@ def _read(path: Path) -> dict[str, Account]:
     if not isinstance(data, dict):
         return {}
     kept = {}
-    for server, entry in data.items():
-        if isinstance(entry, dict) and _fits(server, entry.get("name"), entry.get("secret")):
-            kept[server] = Account(server, entry["name"], entry["secret"])
+    for key, entry in data.items():
+        if not isinstance(entry, dict) or not isinstance(key, str):
+            continue
+        server = entry.get("server", key)
+        if _fits(server, entry.get("name"), entry.get("secret")):
+            kept[key] = Account(server, entry["name"], entry["secret"])
     return kept
 
 
-def account_for(path: Path, server: str) -> Account | None:
-    """The account kept for ``server``, if any."""
-    return _read(path).get(server_key(server))
+def account_for(path: Path, server: str, name: str | None = None) -> Account | None:
+    """The account kept for ``server`` (a bot's: of that ``name``), if any."""
+    return _read(path).get(_entry_key(server, name))
 
 
-def keep(path: Path, account: Account) -> None:
-    """Keep ``account`` (replacing the one kept for its server); ``OSError`` if it cannot be."""
+def keep(path: Path, account: Account, by_name: bool = False) -> None:
+    """Keep ``account``, replacing the one kept for its server (``by_name``: for its server
+    and name, as bots are kept); ``OSError`` if it cannot be."""
     path.parent.mkdir(parents=True, exist_ok=True)
     with locked(path):
         kept = _read(path)
-        kept[server_key(account.server)] = account
+        kept[_entry_key(account.server, account.name if by_name else None)] = account
         if not path.exists():
             os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600))
-        data = {s: {"name": a.name, "secret": a.secret} for s, a in kept.items()}
+        data = {
+            key: {"server": a.server, "name": a.name, "secret": a.secret} for key, a in kept.items()
+        }
         atomic_write(path, json.dumps(data, indent=2) + "\n")
 
 

@@ -180,3 +180,29 @@ async def test_when_a_players_time_runs_out_a_bot_decides_for_them_until_they_de
             await c.close()
         await ann.close()
         await bob.close()
+
+
+async def test_a_lent_bot_takes_an_open_seat_and_plays_its_games(tmp_path):
+    """karavan join SERVER --bot LEVEL --games N: the bot takes the free seat it finds."""
+    from karavan_net.accounts import Account
+    from karavan_net.lobby_bot import lend_bot
+
+    async with serving(tmp_path / "server.db") as server:
+        port = server.port
+        ann = await account(port, "Ann")
+        made = await ann.create(CreateTable("jaipur", [SeatAsk("open"), SeatAsk("open")]))
+        lines: list[str] = []
+        robot = Account(f"127.0.0.1:{port}", "Robo", "r" * 43)
+        lending = asyncio.get_running_loop().create_task(
+            lend_bot(robot, "greedy", 1, lines.append, create=True)
+        )
+        while (await ann.mine()).tables[0].status != "playing":
+            await asyncio.sleep(0.1)
+        client = seat_client(port, made.table, "Ann")
+        await client.join()
+        mine = BotPlayer(client, "greedy", seed=3, out=lambda _: None)
+        assert await asyncio.wait_for(mine.play(), 120) == 0
+        assert await asyncio.wait_for(lending, 30) == 0
+        assert lines[0] == f"Playing at table {made.table} (jaipur) as a greedy bot."
+        assert lines[-1] == "1 game played."
+        await ann.close()

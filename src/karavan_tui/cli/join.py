@@ -1,7 +1,8 @@
 """``karavan join HOST:PORT CODE --name NAME``: take a seat at a hosted table.
 
 The seat is played in the app, or headless by a bot (``--bot LEVEL``), which
-prints the result and exits.
+prints the result and exits.  Without a code, the address is a `karavan serve`
+server's, and the bot takes open seats there for ``--games N`` games.
 """
 
 from __future__ import annotations
@@ -12,7 +13,16 @@ import contextlib
 
 from karavan_core.bots import BOT_LEVELS
 from karavan_core.text import check_name, printable
+from karavan_net.accounts import (
+    Account,
+    account_for,
+    bot_accounts_file,
+    keep,
+    new_secret,
+    server_key,
+)
 from karavan_net.client import HostUnreachable, JoinRefused, TableClient
+from karavan_net.lobby_client import LobbyRefusedError
 from karavan_net.protocol import parse_address
 from karavan_net.seats import seats_file
 from karavan_tui.cli.common import Command, Context, fail
@@ -28,8 +38,22 @@ COMMAND = Command(
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """``HOST:PORT CODE --name NAME [--bot LEVEL]``."""
     parser.add_argument("address", metavar="HOST:PORT", help="where the table is")
-    parser.add_argument("code", metavar="CODE", help="the table's code")
-    parser.add_argument("--name", required=True, help="your seat's name, as the host set it")
+    parser.add_argument(
+        "code",
+        metavar="CODE",
+        nargs="?",
+        help="the table's code (left out: HOST:PORT is a server's, where --bot takes open seats)",
+    )
+    parser.add_argument(
+        "--name", required=True, help="your seat's name, as the host set it (a bot's account)"
+    )
+    parser.add_argument(
+        "--games",
+        type=int,
+        default=1,
+        metavar="N",
+        help="at a server: how many games the bot plays (default 1)",
+    )
     parser.add_argument(
         "--bot",
         metavar="LEVEL",
@@ -53,10 +77,43 @@ def run(ctx: Context) -> int:
         levels = ", ".join(BOT_LEVELS)
         ctx.error(f"--bot: no bot level {printable(repr(args.bot))}; the levels are: {levels}")
     bot = None if args.bot is None else args.bot.lower()
+    if args.code is None:
+        if bot is None:
+            ctx.error("a table's CODE is needed (or --bot, to lend a bot to a server)")
+        if not 1 <= args.games <= 10_000:
+            ctx.error("--games: from 1 to 10000")
+        return _lend(args.address, name, bot, args.games)
     try:
         return asyncio.run(_join(ctx, host, port, name, bot))
     except KeyboardInterrupt:  # Ctrl+C: the seat is left as a dropped connection leaves it
         print(printable(f"Stopped: {name} left the table."), flush=True)
+        return 130
+
+
+def _lend(address: str, name: str, level: str, games: int) -> int:
+    """Lend a bot to the server at ``address`` for ``games`` games, as the account ``name``."""
+    from karavan_net.lobby_bot import lend_bot
+
+    kept = bot_accounts_file(default_settings_path())
+    account = account_for(kept, address, name)
+    create = account is None
+    if account is None:
+        account = Account(server_key(address), name, new_secret())
+    try:
+        if create:
+            keep(kept, account, by_name=True)
+    except OSError as error:
+        return fail(f"cannot keep the bot's account in {kept}: {error.strerror or error}")
+
+    def out(line: str) -> None:
+        print(printable(line), flush=True)
+
+    try:
+        return asyncio.run(lend_bot(account, level, games, out, create))
+    except (HostUnreachable, LobbyRefusedError) as error:
+        return fail(f"cannot play at {address}: {error}")
+    except KeyboardInterrupt:
+        print(printable(f"Stopped: {name} left the server."), flush=True)
         return 130
 
 
