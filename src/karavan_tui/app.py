@@ -25,10 +25,10 @@ from karavan_core.match import Match
 from karavan_core.registry import all_games, get_game
 from karavan_core.saves import SaveError, load_match, new_save_path
 from karavan_core.text import printable
-from karavan_net.accounts import Account, accounts_file
-from karavan_net.client import TableClient
+from karavan_net.accounts import Account, account_for, accounts_file
+from karavan_net.client import HostUnreachable, TableClient
 from karavan_net.hosting import HostControl
-from karavan_net.lobby_client import LobbyClient
+from karavan_net.lobby_client import LobbyClient, LobbyRefusedError
 from karavan_tui import textual_fixes  # noqa: F401 - applied on import
 from karavan_tui.config import AppConfig, Settings
 from karavan_tui.context import Karavan
@@ -52,7 +52,7 @@ from karavan_tui.modals.saves import SavesScreen
 from karavan_tui.modals.settings import SettingsScreen
 from karavan_tui.net.join_screen import JoinScreen
 from karavan_tui.net.lobby_screen import LobbyScreen
-from karavan_tui.net.online import OnlineScreen
+from karavan_tui.net.online import OnlineScreen, log_in
 from karavan_tui.net.remote import HOSTING, open_table
 from karavan_tui.screens.game_over import GameOverScreen
 from karavan_tui.screens.lesson import DEFAULT_NAME, LessonPlay
@@ -273,7 +273,7 @@ class KaravanApp(Karavan):
         elif self.lesson is not None:
             self.open_lesson(self.lesson)
         elif self.online is not None:
-            self.action_online(self.online)
+            self.action_online(self.online, direct=True)
         self.check_size(self.size.width, self.size.height)
 
     def on_resize(self, event: Resize) -> None:
@@ -443,19 +443,33 @@ class KaravanApp(Karavan):
         settings = self.settings
         self.push_screen(JoinScreen(settings.last_join, settings.player_name), joined)
 
-    def action_online(self, server: str | None = None) -> None:
+    def action_online(self, server: str | None = None, direct: bool = False) -> None:
         """Play online: log in to a server (``server``, else the one last played on) and
-        open its lobby."""
-
-        def logged_in(done: tuple[LobbyClient, Account] | None) -> None:
-            if done is not None:
-                self.push_screen(LobbyScreen(*done))
-
+        open its lobby; ``direct``: straight in where this Karavan has an account there."""
         settings = self.settings
         accounts = accounts_file(self.config.settings_path)
-        self.push_screen(
-            OnlineScreen(server or settings.last_server, settings.player_name, accounts), logged_in
-        )
+        server = server or settings.last_server
+        account = account_for(accounts, server) if direct and server else None
+        if account is not None:
+            self.run_worker(self._log_in(account), exclusive=True, group="online")
+            return
+        self.push_screen(OnlineScreen(server, settings.player_name, accounts), self._online)
+
+    def _online(self, done: tuple[LobbyClient, Account] | None) -> None:
+        if done is not None:
+            self.push_screen(LobbyScreen(*done))
+
+    async def _log_in(self, account: Account) -> None:
+        """Into the lobby as ``account``; the dialog, saying why, if that fails."""
+        try:
+            client = await log_in(account, create=False)
+        except (LobbyRefusedError, HostUnreachable) as error:
+            self.notify(printable(str(error)), title="Play online", severity="warning")
+            accounts = accounts_file(self.config.settings_path)
+            screen = OnlineScreen(account.server, account.name, accounts)
+            self.push_screen(screen, self._online)
+            return
+        self._online((client, account))
 
     def action_load(self, selected: Path | None = None) -> None:
         """Show the saved games (``selected`` highlighted, if it is among them).

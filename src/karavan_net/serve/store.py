@@ -296,6 +296,19 @@ class Store:
                 raise StoreError("That key already belongs to an account.") from None
             raise StoreError(f"The name {name} is taken on this server: choose another.") from None
 
+    def add_key(self, account_id: int, kind: KeyKind, digest: str) -> None:
+        """Let the key ``digest`` of ``kind`` prove account ``account_id`` too (an SSH key, or
+        the secret of a session the SSH door opens); a key already kept changes nothing."""
+        try:
+            with self._session() as session:
+                session.add(
+                    AccountKey(
+                        account_id=account_id, kind=kind.value, digest=digest, created_at=_now()
+                    )
+                )
+        except IntegrityError:
+            return
+
     # -- tables ----------------------------------------------------------------------------
     def create_table(self, spec: TableSpec, creator: AccountInfo, seed: int) -> TableRecord:
         """A new open table of ``spec``, ``creator`` in its first seat (if that is a person's)."""

@@ -10,8 +10,11 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
+import shutil
 import signal
+import sys
 from pathlib import Path
+from typing import Any
 
 from karavan_core.text import printable
 from karavan_net.lobby import DEFAULT_SERVER_PORT
@@ -34,6 +37,12 @@ def default_database() -> Path:
     return Path(base) / "karavan" / "server.db"
 
 
+def default_state() -> Path:
+    """``$XDG_STATE_HOME/karavan/serve`` (``~/.local/state/karavan/serve``)."""
+    base = os.environ.get("XDG_STATE_HOME") or Path.home() / ".local" / "state"
+    return Path(base) / "karavan" / "serve"
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """Where to listen and where to keep everything."""
     common.add_listen_arguments(parser, DEFAULT_SERVER_PORT)
@@ -41,6 +50,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "--db",
         metavar="PATH_OR_URL",
         help=f"the database: an SQLite file, or a postgresql:// URL (default {default_database()})",
+    )
+    parser.add_argument(
+        "--ssh",
+        type=int,
+        metavar="PORT",
+        help="also let players in by ssh on PORT (ssh -p PORT name@server): nothing to install",
+    )
+    parser.add_argument(
+        "--state",
+        metavar="DIR",
+        help=f"where the ssh door keeps its host key and each key's settings "
+        f"(default {default_state()})",
     )
 
 
@@ -51,6 +72,8 @@ def run(ctx: Context) -> int:
 
     args = ctx.args
     check_port(ctx, args.port)
+    if args.ssh is not None:
+        check_port(ctx, args.ssh)
     where = args.db or str(default_database())
     try:
         store = Store.open(where)
@@ -68,11 +91,19 @@ def run(ctx: Context) -> int:
             return fail(f"cannot listen on {args.bind}:{args.port}: {error.strerror or error}")
         out(f"Karavan server at {args.bind}:{port}, keeping its tables in {where}.")
         out(f"Players reach it from the app: Play online, server {args.bind}:{port}.")
+        door = None
+        if args.ssh is not None:
+            door = await _open_door(store, args, port, out)
+            if door is None:
+                await server.stop()
+                return 2
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
         for signum in (signal.SIGINT, signal.SIGTERM):
             loop.add_signal_handler(signum, stop.set)
         await stop.wait()
+        if door is not None:
+            await door.stop()
         await server.stop()
         out("Stopped. Every table is kept: karavan serve picks them up again.")
         return 0
@@ -81,6 +112,24 @@ def run(ctx: Context) -> int:
         return asyncio.run(serve())
     finally:
         store.close()
+
+
+async def _open_door(store: Any, args: argparse.Namespace, port: int, out: Any) -> Any:
+    """The ssh door, listening; ``None`` (said why) if it cannot."""
+    from karavan_net.serve.ssh import SshDoor
+
+    state = Path(args.state) if args.state else default_state()
+    lobby = f"{'127.0.0.1' if args.bind in ('0.0.0.0', '', '::') else args.bind}:{port}"
+    beside = Path(sys.executable).with_name("karavan")  # this Karavan's own command
+    karavan = str(beside) if beside.exists() else shutil.which("karavan") or "karavan"
+    door = SshDoor(store, lobby, state / "keys", karavan, events=out)
+    try:
+        ssh_port = await door.start(args.bind, args.ssh, state / "ssh_host_key")
+    except OSError as error:
+        fail(f"cannot listen for ssh on {args.bind}:{args.ssh}: {error.strerror or error}")
+        return None
+    out(f"Players with only ssh come in with: ssh -p {ssh_port} NAME@{args.bind}")
+    return door
 
 
 def _why(error: Exception) -> str:
