@@ -16,8 +16,8 @@ SECRET = "k" * 43
 
 
 @contextlib.asynccontextmanager
-async def serving(tmp_path, **options):
-    store = Store.open(str(tmp_path / "server.db"))
+async def serving(database, **options):
+    store = Store.open(database)
     server = KaravanServer(store, **options)
     port = await server.start("127.0.0.1", 0)
     try:
@@ -37,9 +37,9 @@ async def player(port: int, name: str, create: bool = True):
         await client.close()
 
 
-async def test_two_accounts_meet_at_a_table_through_the_lobby(tmp_path):
+async def test_two_accounts_meet_at_a_table_through_the_lobby(database):
     async with (
-        serving(tmp_path) as (_, port),
+        serving(database) as (_, port),
         player(port, "Ann") as ann,
         player(port, "Bob") as bob,
     ):
@@ -57,8 +57,8 @@ async def test_two_accounts_meet_at_a_table_through_the_lobby(tmp_path):
         assert mine.my_turns == (1 if mine.tables[0].to_move == 0 else 0)
 
 
-async def test_a_known_key_logs_in_again_and_an_unknown_one_is_refused(tmp_path):
-    async with serving(tmp_path) as (_, port):
+async def test_a_known_key_logs_in_again_and_an_unknown_one_is_refused(database):
+    async with serving(database) as (_, port):
         async with player(port, "Ann"):
             pass
         again = LobbyClient("127.0.0.1", port, "Ann", f"Ann-{SECRET}")
@@ -72,8 +72,8 @@ async def test_a_known_key_logs_in_again_and_an_unknown_one_is_refused(tmp_path)
             await taken.connect(create=True)
 
 
-async def test_a_request_the_lobby_cannot_grant_is_declined_in_words(tmp_path):
-    async with serving(tmp_path) as (_, port), player(port, "Ann") as ann:
+async def test_a_request_the_lobby_cannot_grant_is_declined_in_words(database):
+    async with serving(database) as (_, port), player(port, "Ann") as ann:
         with pytest.raises(LobbyDeclinedError, match="no game called"):
             await ann.create(CreateTable("chess", [SeatAsk("open"), SeatAsk("open")]))
         with pytest.raises(LobbyDeclinedError, match="no such table"):
@@ -81,7 +81,7 @@ async def test_a_request_the_lobby_cannot_grant_is_declined_in_words(tmp_path):
         assert (await ann.tables()).tables == []
 
 
-async def test_nothing_answers_where_no_server_is(tmp_path):
+async def test_nothing_answers_where_no_server_is():
     from tests.net.helpers import free_port
 
     client = LobbyClient("127.0.0.1", free_port(), "Ann", SECRET)

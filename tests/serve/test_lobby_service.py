@@ -13,8 +13,8 @@ SECRET = "s" * 43
 
 
 @pytest.fixture
-def lobby(tmp_path):
-    store = Store.open(str(tmp_path / "server.db"))
+def lobby(database):
+    store = Store.open(database)
     yield LobbyService(store)
     store.close()
 

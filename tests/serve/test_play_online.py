@@ -42,8 +42,8 @@ def seat_client(port: int, table: int, name: str, **options) -> TableClient:
 
 
 @pytest.mark.parametrize("game", [g.name for g in all_games()])
-async def test_two_accounts_play_a_whole_rated_game_while_a_third_watches(tmp_path, game):
-    async with serving(tmp_path / "server.db") as server:
+async def test_two_accounts_play_a_whole_rated_game_while_a_third_watches(database, game):
+    async with serving(database) as server:
         port = server.port
         ann, bob, cid = [await account(port, name) for name in ("Ann", "Bob", "Cid")]
         seats = [SeatAsk("open"), SeatAsk("player", name="Bob")]
@@ -94,13 +94,13 @@ class _Collect:
         pass
 
 
-async def test_a_game_goes_on_across_a_restart_of_the_server_with_nothing_lost(tmp_path):
+async def test_a_game_goes_on_across_a_restart_of_the_server_with_nothing_lost(database):
     """The server stops mid-game (its tables kept in the database) and starts again on the same
     port; the players' clients come back by themselves and finish the game."""
     from tests.net.helpers import free_port
 
     port = free_port()
-    db = tmp_path / "server.db"
+    db = database
     seen: list[int] = []
     async with serving(db, port):
         ann, bob = await account(port, "Ann"), await account(port, "Bob")
@@ -135,12 +135,12 @@ async def test_a_game_goes_on_across_a_restart_of_the_server_with_nothing_lost(t
     assert results == [0, 0]
 
 
-async def test_when_a_players_time_runs_out_a_bot_decides_for_them_until_they_decide(tmp_path):
+async def test_when_a_players_time_runs_out_a_bot_decides_for_them_until_they_decide(database):
     from karavan_net.clocks import Clock, ClockKind
     from karavan_net.serve.lobby_service import LobbyService
     from karavan_net.serve.store import SeatSpec, TableSpec
 
-    async with serving(tmp_path / "server.db") as server:
+    async with serving(database) as server:
         port = server.port
         ann, bob = await account(port, "Ann"), await account(port, "Bob")
         # A clock far quicker than the lobby offers, straight into the store.
@@ -182,12 +182,12 @@ async def test_when_a_players_time_runs_out_a_bot_decides_for_them_until_they_de
         await bob.close()
 
 
-async def test_a_lent_bot_takes_an_open_seat_and_plays_its_games(tmp_path):
+async def test_a_lent_bot_takes_an_open_seat_and_plays_its_games(database):
     """karavan join SERVER --bot LEVEL --games N: the bot takes the free seat it finds."""
     from karavan_net.accounts import Account
     from karavan_net.lobby_bot import lend_bot
 
-    async with serving(tmp_path / "server.db") as server:
+    async with serving(database) as server:
         port = server.port
         ann = await account(port, "Ann")
         made = await ann.create(CreateTable("jaipur", [SeatAsk("open"), SeatAsk("open")]))

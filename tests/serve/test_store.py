@@ -25,8 +25,8 @@ GOLDEN = Path(__file__).with_name("golden")
 
 
 @pytest.fixture
-def store(tmp_path):
-    opened = Store.open(str(tmp_path / "server.db"))
+def store(database):
+    opened = Store.open(database)
     yield opened
     opened.close()
 
@@ -35,8 +35,8 @@ def account(store: Store, name: str):
     return store.create_account(name, KeyKind.SECRET, key_digest(f"secret of {name}"))
 
 
-def test_an_empty_database_is_brought_to_the_newest_schema(tmp_path):
-    store = Store(str(tmp_path / "new.db"))
+def test_an_empty_database_is_brought_to_the_newest_schema(database):
+    store = Store(database)
     assert store.schema_revision() is None
     store.migrate()
     assert store.schema_revision() == store.newest_revision() is not None
