@@ -109,6 +109,7 @@ class TableClient:
             secret = remembered(memory, host, port, code, name)
         self.host = host
         self.port = port
+        self.home = (host, port)  # where we first joined (a server's processes send us on)
         self.code = code
         self.name = name
         self.secret = secret
@@ -218,6 +219,9 @@ class TableClient:
             )
             await ws.send_str(encode(hello))
             welcome = await self._expect(greeted=False)
+            if isinstance(welcome, wire.Moved):
+                self._move_to(welcome.address)
+                raise HostUnreachable("the table is run elsewhere", dropped=True)
             if isinstance(welcome, wire.Refused | wire.Closed):
                 raise JoinRefused(_refusal(welcome.reason))
             if not isinstance(welcome, wire.Welcome):
@@ -291,7 +295,8 @@ class TableClient:
                 except HostUnreachable as error:
                     if not error.dropped or delay is None:
                         raise
-                await asyncio.sleep(delay)
+                if (self.host, self.port) == self.home:
+                    await asyncio.sleep(delay)  # sent elsewhere, it goes there at once
         except BaseException:
             await self.close()
             raise
@@ -403,14 +408,28 @@ class TableClient:
         await self._drop()
         return None
 
+    def _move_to(self, address: str) -> None:
+        """The server runs the table in another process, at ``address``: go there."""
+        try:
+            host, port = wire.parse_address(address)
+        except ValueError:
+            raise JoinRefused("the server sent us to an address that is none") from None
+        self.host, self.port = host, port
+
     async def _rejoin(self) -> str | None:
-        """Connect again with our secret: ``None`` once back, else why we gave up."""
+        """Connect again with our secret: ``None`` once back, else why we gave up.
+
+        Every other try goes to the address first joined: a server of several
+        processes may have sent us to one that is gone, and takes us back there.
+        """
         started = time.monotonic()
         attempt = 0
         while not self._closing:
             delay = RETRY_DELAYS[min(attempt, len(RETRY_DELAYS) - 1)]
             attempt += 1
             await asyncio.sleep(delay)
+            if attempt % 2 == 0:
+                self.host, self.port = self.home
             try:
                 await self._connect()
             except JoinRefused as refused:

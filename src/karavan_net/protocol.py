@@ -42,12 +42,14 @@ PROTOCOL = 3
 Version 2 carries the engine's own :class:`~karavan_core.match.Outcome` at the end;
 version 3 tells each seat of a take-back in words (:attr:`Update.notice`).
 """
-MINOR = 1
+MINOR = 2
 """The revision of protocol 3 this Karavan speaks; a client names it in its Hello.
 
 Revision 1 adds messages and fields (each marked "since revision 1"): a host
 sends them only to a client that named revision 1 or later, and writes to an
 older client in the shapes it knows, so a Karavan of revision 0 keeps playing.
+Revision 2 lets a client watch a server's table (:attr:`Hello.watch`) and be
+sent to the server process that runs a table (:class:`Moved`).
 """
 
 DEFAULT_PORT = 7654
@@ -87,7 +89,7 @@ class Hello:
     program: str = ""
     minor: int = 0
     visitor: str | None = None
-    watch: bool = False  # watch the table (a server's) rather than take a seat
+    watch: bool = False  # watch the table (a server's) rather than take a seat (since 2)
 
 
 @frozen
@@ -276,14 +278,22 @@ class Update:
     notice: str | None = None
 
 
+@frozen
+class Moved:
+    """The table is run by another process of the same server: join it at ``address``
+    (``HOST:PORT``) instead; the connection ends (since revision 2)."""
+
+    address: str
+
+
 ClientMessage = Hello | Decide | Undo | Redo | Answer | Withdraw
-HostMessage = Welcome | Refused | Declined | Update | Closed | Record
+HostMessage = Welcome | Refused | Declined | Update | Closed | Record | Moved
 _CLIENT_TYPES = (Hello, Decide, Undo, Redo, Answer, Withdraw)
-_HOST_TYPES = (Welcome, Refused, Declined, Update, Closed, Record)
+_HOST_TYPES = (Welcome, Refused, Declined, Update, Closed, Record, Moved)
 
 
 SINCE: dict[type, dict[str, int]] = {
-    Hello: {"minor": 1, "visitor": 1},
+    Hello: {"minor": 1, "visitor": 1, "watch": 2},
     Answer: {"request": 1},
     TakeBackAsked: {"number": 1, "taken": 1, "seconds": 1},
     SeatInfo: {"stand_in": 1},
@@ -418,6 +428,13 @@ def parse_address(text: str, default_port: int = DEFAULT_PORT) -> tuple[str, int
     if not port_text.isdigit() or not 0 < int(port_text) < 65536:
         raise ValueError(f"{port_text!r} is not a port (a number from 1 to 65535).")
     return host, int(port_text)
+
+
+def moved(address: str, minor: int) -> Moved | Refused:
+    """Send a client to the process at ``address``, in the words an older client reads."""
+    if minor >= 2:
+        return Moved(address)
+    return Refused(f"This table is served at {address} now: join it there.")
 
 
 def table_url(host: str, port: int) -> str:

@@ -75,6 +75,11 @@ class GameTable(Base):
     to_move: Mapped[int | None] = mapped_column(Integer)
     save: Mapped[dict[str, object] | None] = mapped_column(JSON)  # the save envelope
     result: Mapped[dict[str, object] | None] = mapped_column(JSON)
+    # The server process running the table now (several may share one database), until
+    # when unless it renews its lease, and where its players reach it.
+    lease_owner: Mapped[str | None] = mapped_column(String(64))
+    lease_until: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), index=True)
+    lease_address: Mapped[str | None] = mapped_column(String(300))
     seats: Mapped[list[TableSeat]] = relationship(
         back_populates="table", order_by="TableSeat.seat", cascade="all, delete-orphan"
     )

@@ -20,9 +20,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import secrets
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any, TypeVar
 
 from aiohttp import WSCloseCode, WSMsgType, web
@@ -33,7 +34,7 @@ from karavan_net import lobby as wire
 from karavan_net.codec import ProtocolError
 from karavan_net.guard import Bucket
 from karavan_net.host import Host
-from karavan_net.protocol import HEARTBEAT, PROTOCOL, Hello, Refused, encode
+from karavan_net.protocol import HEARTBEAT, PROTOCOL, Hello, Refused, encode, moved
 from karavan_net.serve.lobby_service import LobbyService
 from karavan_net.serve.store import (
     AccountInfo,
@@ -58,6 +59,8 @@ T = TypeVar("T")
 ALIVE = "alive_at"  # the mark of when the server was last seen running
 BEAT_SECONDS = 5.0  # how often it says so (and looks for turn-based tables out of time)
 IDLE_SECONDS = 30.0  # how long a table nobody is at stays in memory
+LEASE_SECONDS = 8.0  # how long a process runs a table unless it renews its lease...
+RENEW_SECONDS = 2.0  # ... which it does this often: a lost process's tables move on in 10 s
 UNKNOWN_KEY = ("login with a key no account has", "unknown keys")
 
 
@@ -78,6 +81,7 @@ class KaravanServer(HostServer):
         burst: float = MESSAGE_BURST,
         hello_seconds: float = HELLO_SECONDS,
         bot_delay: float = 0.6,
+        address: str | None = None,
         events: Callable[[str], None] | None = None,
     ) -> None:
         super().__init__(
@@ -88,8 +92,13 @@ class KaravanServer(HostServer):
         self.bot_delay = bot_delay
         self.sessions: dict[int, set[Connection]] = {}  # account -> its lobby connections
         self.served: dict[int, ServedTable] = {}  # the tables in memory, by number
-        self._loading: dict[int, asyncio.Future[ServedTable | None]] = {}
+        self._loading: dict[int, asyncio.Future[ServedTable | str | None]] = {}
         self._beat: asyncio.Task[None] | None = None
+        self._leases: asyncio.Task[None] | None = None
+        # This process, among the processes that may share the database, and where its
+        # players reach it (the address the others send them to).
+        self.owner = secrets.token_hex(8)
+        self.address = address
         one_writer = store.engine.dialect.name == "sqlite"
         self._db = ThreadPoolExecutor(max_workers=1 if one_writer else 4, thread_name_prefix="db")
 
@@ -102,8 +111,13 @@ class KaravanServer(HostServer):
         """Listen on ``host``:``port`` (0: any free port), pick the tables up where they were,
         and keep the clocks; returns the port."""
         port = await super().start(host, port)
+        if self.address is None:
+            shown = "127.0.0.1" if host in ("0.0.0.0", "", "::") else host
+            self.address = f"[{shown}]:{port}" if ":" in shown else f"{shown}:{port}"
         await self._resume()
-        self._beat = asyncio.get_running_loop().create_task(self._beating())
+        loop = asyncio.get_running_loop()
+        self._beat = loop.create_task(self._beating())
+        self._leases = loop.create_task(self._renewing())
         return port
 
     async def _resume(self) -> None:
@@ -116,9 +130,8 @@ class KaravanServer(HostServer):
                 moved = await self.db(self.store.shift_deadlines, gap)
                 if moved:
                     self._say(f"{moved} clocks given back the {round(gap.total_seconds())} s down.")
-        for record in await self.db(self.store.running):
-            if record.clock.kind.value == "live":
-                await self.table(record.id)
+        for table_id in await self.db(self.store.orphans, datetime.now(UTC)):
+            await self.table(table_id)
 
     async def _beating(self) -> None:
         """Say the server is alive, wake the tables whose turn-based time is up, and let go of
@@ -129,18 +142,35 @@ class KaravanServer(HostServer):
             for table_id in await self.db(self.store.due, now):
                 if table_id not in self.served:
                     await self.table(table_id)
+            for table_id in await self.db(self.store.orphans, now):  # their process was lost
+                if table_id not in self.served:
+                    await self.table(table_id)
             for table_id, table in list(self.served.items()):
                 if table.idle and table.quiet_for() > IDLE_SECONDS:
                     await self._unload(table_id)
             await asyncio.sleep(BEAT_SECONDS)
 
+    async def _renewing(self) -> None:
+        """Keep the leases of the tables this process runs; let go of those it lost (another
+        process took them over, or a change could not be kept)."""
+        while True:
+            await asyncio.sleep(RENEW_SECONDS)
+            ids = list(self.served)
+            held = await self.db(self.store.renew_leases, self.owner, ids, LEASE_SECONDS)
+            for table_id in ids:
+                table = self.served.get(table_id)
+                if table is not None and (table_id not in held or table.lost.is_set()):
+                    self._say(f"Table {table_id} is run elsewhere now: this process lets go.")
+                    await self._unload(table_id)
+
     async def stop(self, reason: str | None = None, why: str = "closed") -> None:
         """Close every connection and table (the store keeps them; the players' clients come
         back once the server is up again) and stop listening."""
-        if self._beat is not None:
-            self._beat.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._beat
+        for task in (self._beat, self._leases):
+            if task is not None:
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
         for table_id in list(self.served):
             await self._unload(table_id)
         await super().stop(reason, why)
@@ -154,31 +184,47 @@ class KaravanServer(HostServer):
         return await super()._handle(request)
 
     # -- the tables ----------------------------------------------------------------------------
-    async def table(self, table_id: int) -> ServedTable | None:
-        """Table ``table_id`` in memory, loaded from the store (and verified) if need be;
-        ``None`` if there is no such table being played."""
+    async def table(self, table_id: int) -> ServedTable | str | None:
+        """Table ``table_id`` in memory, loaded from the store (and verified) if need be; the
+        address of the process that runs it if another does; ``None`` if there is no such
+        table being played."""
         table = self.served.get(table_id)
         if table is not None:
             return table
         loading = self._loading.get(table_id)
         if loading is not None:
             return await loading
-        future: asyncio.Future[ServedTable | None] = asyncio.get_running_loop().create_future()
+        future: asyncio.Future[ServedTable | str | None] = (
+            asyncio.get_running_loop().create_future()
+        )
         self._loading[table_id] = future
         try:
-            table = await self._load(table_id)
-            if table is not None:
-                self.served[table_id] = table
-                table.arm_clock()
-                table.kick_bots()
-            future.set_result(table)
-            return table
+            found = await self._load(table_id)
+            if isinstance(found, ServedTable):
+                self.served[table_id] = found
+                found.arm_clock()
+                found.kick_bots()
+            future.set_result(found)
+            return found
         finally:
             del self._loading[table_id]
 
-    async def _load(self, table_id: int) -> ServedTable | None:
+    async def _load(self, table_id: int) -> ServedTable | str | None:
+        record = await self.db(self.store.table, table_id, False)
+        if record is None or record.status is not Status.PLAYING:
+            return None
+        assert self.address is not None
+        lease = await self.db(
+            self.store.take_lease, table_id, self.owner, self.address, LEASE_SECONDS
+        )
+        if not lease.held:
+            return lease.address
+        if lease.lapsed is not None:  # its process was lost: the time since is not charged
+            gap = datetime.now(UTC) - (lease.lapsed - timedelta(seconds=LEASE_SECONDS))
+            await self.db(self.store.shift_deadlines, max(gap, timedelta()), table_id)
+            self._say(f"Table {table_id} taken over from a process that was lost.")
         record = await self.db(self.store.table, table_id)
-        if record is None or record.status is Status.OPEN or record.save is None:
+        if record is None or record.save is None:
             return None
         where = f"table {table_id}"
         try:
@@ -187,12 +233,20 @@ class KaravanServer(HostServer):
         except SaveError as error:
             self._say(f"Table {table_id} cannot be played: {error}")
             return None
-        return ServedTable(self.store, record, match, bot_delay=self.bot_delay, events=self.events)
+        return ServedTable(
+            self.store,
+            record,
+            match,
+            owner=self.owner,
+            bot_delay=self.bot_delay,
+            events=self.events,
+        )
 
     async def _unload(self, table_id: int) -> None:
         table = self.served.pop(table_id, None)
         if table is not None:
             await table.close()
+            await self.db(self.store.release, self.owner, table_id)
 
     async def seat(self, hello: Hello, connection: Connection, most: float) -> Host | None:
         """The table ``hello`` names by number, ``connection`` seated there by its account (or
@@ -212,6 +266,9 @@ class KaravanServer(HostServer):
             return None
         table_id = int(hello.code) if hello.code.isdigit() and len(hello.code) < 12 else -1
         table = await self.table(table_id)
+        if isinstance(table, str):  # another process runs it: the client goes there
+            connection.close(encode(moved(table, hello.minor)))
+            return None
         if table is None:
             refuse("There is no such table being played here.")
             return None

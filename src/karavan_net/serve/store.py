@@ -174,6 +174,17 @@ class TableRecord:
 
 
 @frozen(kw_only=True)
+class Lease:
+    """What asking for a table's lease gave: whether it is held now, where the process that
+    holds it listens, and (taken over from a process that was lost) when that one's lease
+    ran out."""
+
+    held: bool
+    address: str | None
+    lapsed: datetime | None
+
+
+@frozen(kw_only=True)
 class SeatClock:
     """A seat's clock after a change: its bank, its deadline, whether a bot stood in."""
 
@@ -347,7 +358,7 @@ class Store:
             session.flush()
             return _table_record(table)
 
-    def table(self, table_id: int, *, with_save: bool = True) -> TableRecord | None:
+    def table(self, table_id: int, with_save: bool = True) -> TableRecord | None:
         """The stored table ``table_id``, if there is one."""
         with self._session() as session:
             table = session.get(GameTable, table_id, options=_WITH_SEATS)
@@ -411,14 +422,19 @@ class Store:
         to_move: int | None,
         clocks: dict[int, SeatClock],
         result: dict[str, Any] | None = None,
+        owner: str | None = None,
     ) -> bool:
         """Keep the table's game ``save`` (its revision follows ``after``) with its clocks;
-        ``False``, keeping nothing, if the stored game is no longer at ``after``."""
+        ``False``, keeping nothing, if the stored game is no longer at ``after`` or (with
+        ``owner``) that process no longer holds the table's lease."""
         revision = int(save["revision"])
+        where = [GameTable.id == table_id, GameTable.revision == after]
+        if owner is not None:
+            where.append(GameTable.lease_owner == owner)
         with self._session() as session:
             changed = session.execute(
                 update(GameTable)
-                .where(GameTable.id == table_id, GameTable.revision == after)
+                .where(*where)
                 .values(
                     save=save,
                     revision=revision,
@@ -511,8 +527,9 @@ class Store:
             )
             return _aware(session.scalar(query))
 
-    def shift_deadlines(self, gap: timedelta) -> int:
-        """Move every running deadline on by ``gap`` (the server was down); how many moved."""
+    def shift_deadlines(self, gap: timedelta, table_id: int | None = None) -> int:
+        """Move running deadlines on by ``gap``: those of the tables no process holds (the
+        server was down), or of table ``table_id`` (its process was lost); how many moved."""
         moved = 0
         with self._session() as session:
             query = (
@@ -520,10 +537,70 @@ class Store:
                 .join(GameTable)
                 .where(GameTable.status == Status.PLAYING.value, TableSeat.deadline.is_not(None))
             )
+            if table_id is None:
+                query = query.where(GameTable.lease_owner.is_(None))
+            else:
+                query = query.where(GameTable.id == table_id)
             for seat in session.scalars(query):
                 seat.deadline = shifted(_aware(seat.deadline), gap)
                 moved += 1
         return moved
+
+    # -- leases: which process runs a table ------------------------------------------------
+    def take_lease(self, table_id: int, owner: str, address: str, seconds: float) -> Lease:
+        """Let process ``owner`` (reached at ``address``) run table ``table_id`` for
+        ``seconds``, unless another process holds it and its lease still runs."""
+        now = _now()
+        with self._session() as session:
+            table = session.get(GameTable, table_id, with_for_update=True)
+            if table is None:
+                return Lease(held=False, address=None, lapsed=None)
+            until = _aware(table.lease_until)
+            others = table.lease_owner is not None and table.lease_owner != owner
+            # A process at our own address is an earlier run of ours, lost: no waiting for it.
+            earlier = table.lease_address == address
+            if others and not earlier and until is not None and until > now:
+                return Lease(held=False, address=table.lease_address, lapsed=None)
+            table.lease_owner, table.lease_address = owner, address
+            table.lease_until = now + timedelta(seconds=seconds)
+            return Lease(held=True, address=address, lapsed=until if others else None)
+
+    def renew_leases(self, owner: str, table_ids: Sequence[int], seconds: float) -> set[int]:
+        """Renew ``owner``'s leases of ``table_ids``; the tables it still holds."""
+        if not table_ids:
+            return set()
+        until = _now() + timedelta(seconds=seconds)
+        with self._session() as session:
+            session.execute(
+                update(GameTable)
+                .where(GameTable.id.in_(table_ids), GameTable.lease_owner == owner)
+                .values(lease_until=until)
+            )
+            held = session.scalars(
+                select(GameTable.id).where(
+                    GameTable.id.in_(table_ids), GameTable.lease_owner == owner
+                )
+            )
+            return set(held)
+
+    def release(self, owner: str, table_id: int) -> None:
+        """``owner`` no longer runs table ``table_id``."""
+        with self._session() as session:
+            session.execute(
+                update(GameTable)
+                .where(GameTable.id == table_id, GameTable.lease_owner == owner)
+                .values(lease_owner=None, lease_until=None, lease_address=None)
+            )
+
+    def orphans(self, now: datetime) -> list[int]:
+        """The live tables being played that no process runs now (their process was lost)."""
+        with self._session() as session:
+            query = select(GameTable.id).where(
+                GameTable.status == Status.PLAYING.value,
+                GameTable.clock == ClockKind.LIVE.value,
+                (GameTable.lease_owner.is_(None)) | (GameTable.lease_until < now),
+            )
+            return list(session.scalars(query))
 
     # -- ratings ---------------------------------------------------------------------------
     def skills(self, game: str, account_ids: Sequence[int]) -> list[Skill]:

@@ -11,6 +11,7 @@ the table's stand-in level decides for that player and everyone is told.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 from collections.abc import Callable
 from datetime import UTC, datetime
@@ -124,8 +125,10 @@ class StoreKeeper:
         record: TableRecord,
         clocks: SeatClocks,
         stand_in_deciding: Callable[[], bool],
+        owner: str | None = None,
     ) -> None:
         self.store = store
+        self.owner = owner  # the process whose lease lets it write the table
         self.stand_in_deciding = stand_in_deciding
         self.table_id = record.id
         self.game = record.game
@@ -168,11 +171,12 @@ class StoreKeeper:
                 to_move=data["to_move"],
                 clocks=clocks_from(data["clocks"]),
                 result=data["result"],
+                owner=self.owner,
             )
         except Exception as error:  # the database's own errors: the writer reports an OSError
             raise OSError(f"the database refused the change ({type(error).__name__})") from None
         if not kept:
-            raise OSError("the table was changed elsewhere")
+            raise OSError("the table is run elsewhere now")
         self.kept = int(save["revision"])
         if data["result"] is not None and self.rated:
             self._rate(data["result"])
@@ -202,13 +206,15 @@ class ServedTable(Host):
         record: TableRecord,
         match: Match,
         *,
+        owner: str | None = None,
         bot_delay: float = 0.6,
         events: Callable[[str], None] | None = None,
     ) -> None:
         self.record = record
         self.clocks = SeatClocks(record)
         self.stand_in_deciding = False
-        self.keeper = StoreKeeper(store, record, self.clocks, lambda: self.stand_in_deciding)
+        self.lost = asyncio.Event()  # a change could not be kept: this process must let go
+        self.keeper = StoreKeeper(store, record, self.clocks, lambda: self.stand_in_deciding, owner)
         self._late_bot = make_bot(record.stand_in, match.game, seed=bot_seed(match.seed, 99))
         self._timer: asyncio.TimerHandle | None = None
         self._thinking: asyncio.Task[None] | None = None
@@ -246,6 +252,17 @@ class ServedTable(Host):
             return False
         self.admit(link, seat, secret, minor)
         return True
+
+    def _kept_elsewhere(self, revision: int) -> None:
+        """The writer's thread: a change is kept, or (another process runs the table now, or
+        the database refused it) it is not, and is never shown: the table lets go."""
+        if self.referee.save_error is not None:
+            loop = self._loop
+            if loop is not None:
+                with contextlib.suppress(RuntimeError):
+                    loop.call_soon_threadsafe(self.lost.set)
+            return
+        super()._kept_elsewhere(revision)
 
     def quiet_for(self) -> float:
         """Seconds since anyone was last here (0 while someone is)."""
