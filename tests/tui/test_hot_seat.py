@@ -64,15 +64,7 @@ async def test_undo_on_your_first_turn_does_not_take_back_anothers_move(tmp_path
         # The card he drew showed him something: Ann is asked, behind the public view.
         assert isinstance(app.screen, ConfirmScreen) and screen_viewer(app) is None
         assert "Ann: Bob asks to take back 1 decision" in visible_characters(app)
-        await pilot.press("n")
-        await settle(pilot, app)
-        assert len(match.history) == 3
-        assert app._notifications and "Ann declined" in list(app._notifications)[-1].message
-        if isinstance(app.screen, CurtainScreen):
-            await lift(pilot, app)
-        await pilot.press("u")
-        await settle(pilot, app)
-        await pilot.press("y")  # Ann agrees this time
+        await pilot.press("y")  # Ann agrees
         await settle(pilot, app)
         if isinstance(app.screen, CurtainScreen):
             await lift(pilot, app)  # back to Bob
@@ -80,6 +72,20 @@ async def test_undo_on_your_first_turn_does_not_take_back_anothers_move(tmp_path
         await pilot.press("r")
         await settle(pilot, app)
         assert len(match.history) == 3
+        await pilot.press("u")  # asked again, and this time Ann declines
+        await settle(pilot, app)
+        await pilot.press("n")
+        await settle(pilot, app)
+        assert len(match.history) == 3
+        assert app._notifications and "Ann declined" in list(app._notifications)[-1].message
+        if isinstance(app.screen, CurtainScreen):
+            await lift(pilot, app)
+        await pilot.press("u")  # a declined request is not asked again until somebody decides
+        await settle(pilot, app)
+        assert len(match.history) == 3 and isinstance(app.screen, TableScreen)
+        assert list(app._notifications)[-1].message == (
+            "Your take-back request was declined: ask again once somebody has decided."
+        )
 
 
 @pytest.mark.slow
