@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 import subprocess
 import sys
 
@@ -10,7 +11,14 @@ import pytest
 from attrs import evolve
 
 from karavan_core import Match, Seat, get_game, load_match, save_match
-from karavan_core.analysis import Analyst, Verdict, decision_accuracy, review_dict, review_match
+from karavan_core.analysis import (
+    Analyst,
+    Verdict,
+    decision_accuracy,
+    gesture_hints,
+    review_dict,
+    review_match,
+)
 from karavan_core.analysis.review import tasks_for
 from karavan_core.bots import make_bot
 from karavan_core.games.jaipur.components import Card
@@ -215,3 +223,30 @@ def jaipur_after(moves: int) -> Match:
     for _ in range(moves):
         match.play(match.legal_actions()[0])
     return match
+
+
+@pytest.mark.parametrize("game", ["karakum", "karawane", "karakorum", "jaipur"])
+def test_the_review_never_faults_a_decision_the_hint_chose(game):
+    rules = get_game(game)
+    seats = [Seat("Ann"), Seat("Bob", "bot", "random")]
+    match = Match(rules, seats, seed=5, options={"first_player": 0})
+    rng = random.Random(5)
+    budget = (60, 40)  # small searches: the same promise, sooner
+    hinted = {}
+    while len(hinted) < 12 and not match.is_over():
+        legal = match.legal_actions()
+        if match.to_move == 0 and len(legal) > 1:
+            seen = rules.observe(match.state, 0)
+            (hint,) = gesture_hints(rules, seen, legal, match.seed, len(match.history), budget)
+            hinted[len(match.history)] = hint.action
+            match.play(hint.action)
+        else:
+            match.play(rng.choice(legal))
+    # Judged in other processes (whose hash seeds differ), as the app's review is.
+    review = review_match(match, jobs=2, budget=budget)
+    assert review is not None
+    judged = [d for d in review.decisions if d.index in hinted]
+    assert len(judged) == len(hinted) == 12
+    for decision in judged:
+        assert decision.judgement.best == decision.judgement.played == hinted[decision.index]
+        assert decision.verdict is Verdict.GOOD and decision.judgement.lost == 0
