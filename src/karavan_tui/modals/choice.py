@@ -116,6 +116,20 @@ class ChoiceScreen(ModalScreen[int | None]):
         dialog = self.query_one(Vertical)
         dialog.styles.offset = beside_offset(self.beside, dialog.outer_size, self.side, self.size)
 
+    def flag(self, index: int, suffix: str) -> None:
+        """Add ``suffix`` to entry ``index`` (a hint that came while the list was open or
+        opening) and put the cursor on it, where it is shown."""
+        if self.options[index].endswith(suffix):
+            return
+        self.options[index] += suffix
+        self.highlight = index  # where the list is still to be made
+        for choices in self.query("#choices").results(OptionList):
+            shown = [option.id for option in choices.options]
+            if str(index) in shown:
+                words = karavan_app(self).glyphs.words(self.numbered_entry(index))
+                choices.replace_option_prompt(str(index), Content(words))
+                choices.highlighted = shown.index(str(index))
+
     def _options(self, indexes: Sequence[int] | range) -> list[Option]:
         # Each option keeps its place in the whole list as its id, whatever the filter;
         # its words (often the engine's previews) are drawn in the current symbol set.
