@@ -16,7 +16,6 @@ from pathlib import Path
 import attrs
 from attrs import Factory, define, field, frozen
 
-from karavan_core.analysis.judge import ADVICE_BUDGET
 from karavan_core.bots import BOT_LEVELS
 from karavan_core.match import BOT, Seat, names_differ
 from karavan_core.registry import game_names
@@ -183,7 +182,7 @@ class AppConfig:
     ``seed_factory`` makes the seeds offered for new games (tests fix it);
     ``review_jobs`` is how many processes a review uses, and ``review_budget``
     the iterations of its searches and of a hint's, which is the review's open
-    search (tests make both small).
+    search (``None``: each game's own; tests make both small).
     """
 
     saves_dir: Path
@@ -193,4 +192,4 @@ class AppConfig:
     seed_factory: Callable[[], int] = _random_seed
     animations: bool = True
     review_jobs: int = field(factory=lambda: max(1, min(4, os.cpu_count() or 1)))
-    review_budget: tuple[int, int] = ADVICE_BUDGET
+    review_budget: tuple[int, int] | None = None

@@ -32,10 +32,16 @@ from karavan_core.tournament import derive_seed
 # same search), and of each forced search that weighs one decision.  Against
 # searches of 3,000 and 1,500 iterations, over 36 decisions each of a Jaipur and
 # a Karakorum game, these gave 71 verdicts of 72 alike (1,000 and 600 gave 72) in
-# about half the time (docs/performance.md).
-OPEN_ITERATIONS = 600
-FORCED_ITERATIONS = 300
-ADVICE_BUDGET = (OPEN_ITERATIONS, FORCED_ITERATIONS)
+# about half the time; Jaipur, whose iterations cost the most (its widened tree
+# ranks every decision of each new node), gets 400 and 200, which gave the same
+# verdicts there in a third less time (docs/performance.md).
+ADVICE_BUDGET = (600, 300)
+GAME_ADVICE_BUDGETS: dict[str, tuple[int, int]] = {"jaipur": (400, 200)}
+
+
+def advice_budget(game: Game[Any, Any, Any]) -> tuple[int, int]:
+    """The iterations of ``game``'s open search (a hint's) and of each forced search."""
+    return GAME_ADVICE_BUDGETS.get(game.name, ADVICE_BUDGET)
 
 
 class Verdict(StrEnum):
@@ -115,6 +121,7 @@ class Analyst:
     The same ``seed`` and observation always give the same answer.  A hint and
     the review's judgement of the same decision are the same open search (see
     :func:`advice_seed`), so the review never faults a decision the hint chose.
+    The searches' iterations are the game's :func:`advice_budget` unless given.
     ``progress``, where given, is told the share of a judgement done (0 to 1)
     while the searches run.
     """
@@ -123,11 +130,14 @@ class Analyst:
         self,
         game: Game[Any, Any, Any],
         seed: int = 0,
-        open_iterations: int = OPEN_ITERATIONS,
-        forced_iterations: int = FORCED_ITERATIONS,
+        open_iterations: int | None = None,
+        forced_iterations: int | None = None,
         progress: Callable[[float], None] | None = None,
     ) -> None:
         self.game = game
+        own_open, own_forced = advice_budget(game)
+        open_iterations = own_open if open_iterations is None else open_iterations
+        forced_iterations = own_forced if forced_iterations is None else forced_iterations
         self.open = ExpertBot(game, seed, iterations=open_iterations)
         self.forced = ExpertBot(game, seed, iterations=forced_iterations)
         self.progress = progress
@@ -201,7 +211,7 @@ def gesture_hints(
     legal: Sequence[Action],
     match_seed: int,
     index: int,
-    budget: tuple[int, int] = ADVICE_BUDGET,
+    budget: tuple[int, int] | None = None,
     follows: Callable[[Action], bool] = lambda action: False,
 ) -> tuple[Hint, ...]:
     """The hint for decision ``index`` of a match, and for the decisions it ``follows`` with.
@@ -214,12 +224,13 @@ def gesture_hints(
     from a deal of ``observation``'s hidden cards: a decision that shows the
     player nothing new (the only kind a gesture goes on past) leads every
     deal to the same one.  ``budget`` is the review's (its open search is the
-    hint's).
+    hint's; by default the game's :func:`advice_budget`).
     """
     hints: list[Hint] = []
     player = observation.player
+    iterations = advice_budget(game) if budget is None else budget
     while True:
-        analyst = Analyst(game, advice_seed(match_seed, index), *budget)
+        analyst = Analyst(game, advice_seed(match_seed, index), *iterations)
         hint = analyst.hint(observation, legal)
         hints.append(hint)
         if not follows(hint.action) or game.reveals(observation, hint.action):

@@ -19,11 +19,11 @@ from typing import Any
 from attrs import frozen
 
 from karavan_core.analysis.judge import (
-    ADVICE_BUDGET,
     THRESHOLDS,
     Analyst,
     Judgement,
     Verdict,
+    advice_budget,
     advice_seed,
 )
 from karavan_core.engine import Action, Observation
@@ -44,7 +44,7 @@ class Task:
     legal: tuple[Action, ...]
     played: Action
     seed: int
-    budget: tuple[int, int] = ADVICE_BUDGET  # the searches' iterations
+    budget: tuple[int, int]  # the searches' iterations: the open one's, each forced one's
 
 
 @frozen
@@ -112,13 +112,15 @@ class GameReview:
 def tasks_for(
     match: Match,
     seats: Sequence[int] | None = None,
-    budget: tuple[int, int] = ADVICE_BUDGET,
+    budget: tuple[int, int] | None = None,
 ) -> list[Task]:
     """The decisions of ``match`` to judge: humans' (of ``seats``, if given) with a real choice.
 
-    ``budget`` is the iterations of the open and of each forced search.
+    ``budget`` is the iterations of the open and of each forced search (by
+    default the game's :func:`~karavan_core.analysis.judge.advice_budget`).
     """
     game = match.game
+    iterations = advice_budget(game) if budget is None else budget
     rated = set(match.humans)
     if seats is not None:
         rated &= set(seats)
@@ -133,7 +135,7 @@ def tasks_for(
             continue
         seed = advice_seed(match.seed, index)
         observation = game.observe(state, seat)
-        tasks.append(Task(game.name, index, seat, observation, legal, played, seed, budget))
+        tasks.append(Task(game.name, index, seat, observation, legal, played, seed, iterations))
     return tasks
 
 
@@ -236,12 +238,12 @@ def review_match(
     progress: Callable[[float, int], None] | None = None,
     seats: Sequence[int] | None = None,
     cancelled: Callable[[], bool] | None = None,
-    budget: tuple[int, int] = ADVICE_BUDGET,
+    budget: tuple[int, int] | None = None,
 ) -> GameReview | None:
     """Judge every human decision of ``match`` that had a choice, in ``jobs`` processes.
 
     ``seats`` limits the review to those players; ``budget`` is the searches'
-    iterations (the open search's, then each forced one's).
+    iterations (the open search's, then each forced one's; by default the game's).
 
     ``progress(done, total)`` is called before the first decision is judged,
     while decisions are judged (``done`` then counts the share of each one under
