@@ -1,6 +1,7 @@
 """Benchmark of the review and the hint: seconds per judged decision, per hint, per game.
 
     python bench/review.py [--games GAME,...] [--seed N] [--jobs 2] [--whole-only]
+    python bench/review.py --budgets 1000/600,600/300 [--reference 3000/1500] [--decisions 36]
 
 For each game it plays one two-player game, a human seat (played by Greedy,
 which makes the mistakes a review is for) against Hard, saves nothing, and:
@@ -13,10 +14,17 @@ which makes the mistakes a review is for) against Hard, saves nothing, and:
 * asks for a hint at each of the human's decisions: CPU seconds per hint,
   mean and worst (the app answers a hint from one worker thread).
 
-``--whole-only`` measures the whole review alone.  The machine's load average
-is printed before and after: the wall-clock figures grow with it.  The targets
-of issue 56 (a Karakorum game in 20 s, a Jaipur game in 8 s, with two
-processes) are printed beside them.  Figures, not tests: nothing is asserted.
+``--whole-only`` measures the whole review alone.  ``--budgets`` measures what
+a budget (open search / each forced search) costs the verdicts instead: every
+few of the game's judged decisions (``--decisions`` of them) are judged with
+each budget and with a ``--reference`` budget of far larger searches (seeded
+apart), and it prints how many verdicts and preferred decisions agree with the
+reference's, the mean difference of the chance lost, and the CPU seconds per
+judgement (the preferred decision is not searched again, as in the review).
+
+The machine's load average is printed before and after: the wall-clock figures
+grow with it.  The targets of issue 56 (a Karakorum game in 20 s, a Jaipur game
+in 8 s, with two processes) are printed beside them.  Figures, not tests: nothing is asserted.
 """
 
 from __future__ import annotations
@@ -27,7 +35,7 @@ import statistics
 import time
 
 from karavan_core import Match, Seat, all_games, get_game
-from karavan_core.analysis import Analyst, review_match
+from karavan_core.analysis import Analyst, Judgement, review_match
 from karavan_core.analysis.review import judge_task, tasks_for
 from karavan_core.bots import make_bot
 
@@ -108,11 +116,47 @@ def measure(name: str, seed: int, jobs: int, whole_only: bool) -> dict[str, floa
     return figures
 
 
+def judged_with(task, game, budget: tuple[int, int], seed: int) -> tuple[Judgement, float]:
+    """``task``'s decision judged with ``budget``, and the CPU seconds it took."""
+    start = time.process_time()
+    judgement = Analyst(game, seed, *budget).judge(task.observation, task.legal, task.played)
+    return judgement, time.process_time() - start
+
+
+def budget_figures(name: str, seed: int, budgets, reference, decisions: int) -> None:
+    """Print, for each of ``budgets``, how its verdicts compare with the ``reference``'s."""
+    match = played_game(name, seed)
+    tasks = tasks_for(match)
+    chosen = tasks[:: max(1, len(tasks) // decisions)][:decisions]
+    truth = [judged_with(task, match.game, reference, task.seed + 1)[0] for task in chosen]
+    wrong = [verdict.value for verdict in (j.verdict for j in truth) if verdict.value != "good"]
+    print(f"{name}: {len(chosen)} decisions, reference {reference}: {len(wrong)} not good")
+    for budget in budgets:
+        judged = [judged_with(task, match.game, budget, task.seed) for task in chosen]
+        same = sum(j.verdict == t.verdict for (j, _), t in zip(judged, truth, strict=True))
+        best = sum(j.best == t.best for (j, _), t in zip(judged, truth, strict=True))
+        error = statistics.fmean(
+            abs(j.lost - t.lost) for (j, _), t in zip(judged, truth, strict=True)
+        )
+        seconds = statistics.fmean(s for _, s in judged)
+        print(
+            f"  {budget[0]:>5}/{budget[1]:<5} verdicts alike {same}/{len(chosen)}, "
+            f"preferred alike {best}, mean |lost - reference's| {error:.4f}, "
+            f"{seconds:.3f} s/judged"
+        )
+
+
 def load() -> str:
     """The machine's load average over 1, 5 and 15 minutes, as text."""
     if not hasattr(os, "getloadavg"):
         return "unknown"
     return " ".join(f"{figure:.1f}" for figure in os.getloadavg())
+
+
+def parse_budget(text: str) -> tuple[int, int]:
+    """``"600/300"`` as the iterations (open search, each forced search)."""
+    open_iterations, forced = text.split("/")
+    return int(open_iterations), int(forced)
 
 
 def main() -> None:
@@ -122,8 +166,16 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=3)
     parser.add_argument("--jobs", type=int, default=2, help="processes for the whole review")
     parser.add_argument("--whole-only", action="store_true", help="time the whole review only")
+    parser.add_argument("--budgets", help="compare budgets OPEN/FORCED,... with the reference")
+    parser.add_argument("--reference", default="3000/1500", help="the reference's OPEN/FORCED")
+    parser.add_argument("--decisions", type=int, default=36, help="decisions to compare")
     args = parser.parse_args()
     names = args.games.split(",") if args.games else [g.name for g in all_games()]
+    if args.budgets:
+        budgets = [parse_budget(text) for text in args.budgets.split(",")]
+        for name in names:
+            budget_figures(name, args.seed, budgets, parse_budget(args.reference), args.decisions)
+        return
     whole = f"whole game, {args.jobs} jobs"
     header = (
         f"{'game':<10} {'decisions':>9} {'judged':>6} {'bar still':>9} {whole:>20} "

@@ -143,6 +143,19 @@ def test_the_review_of_a_save_is_the_same_every_time_and_in_any_number_of_proces
     json.dumps(one)  # all of it is JSON
 
 
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_reviews_progress_moves_before_its_first_decision_is_judged(tmp_path, jobs):
+    match = short_game(tmp_path)
+    steps: list[float] = []
+    review = review_match(
+        match, jobs=jobs, progress=lambda done, total: steps.append(done), budget=(200, 120)
+    )
+    assert review is not None and steps[-1] == len(review.decisions) == 4
+    first_judged = next(i for i, done in enumerate(steps) if done >= 1)
+    assert any(0 < done < 1 for done in steps[:first_judged])
+    assert steps == sorted(steps)  # it never goes back
+
+
 def test_a_review_judges_each_decision_from_its_players_observation_only():
     match = Match(JAIPUR, [Seat("Ann"), Seat("Bob")], seed=3)
     for _ in range(6):

@@ -123,7 +123,7 @@ def flag_hint(words: list[str], actions: Sequence[Action], hinted: Sequence[Acti
     return index
 
 
-def hint_words(hints: Sequence[Hint], words: str | None = None) -> str:
+def hint_status(hints: Sequence[Hint], words: str | None = None) -> str:
     """A hint as the status line says it: its chance first (so that a cut keeps it), then
     ``words``, by default those of its decisions."""
     said = " ".join(hint.words for hint in hints) if words is None else words
@@ -353,7 +353,7 @@ class TableView(Vertical, Generic[O]):
 
     def hint_words(self, hints: Sequence[Hint]) -> str:
         """What the status line says of the ``hints`` of one gesture."""
-        return hint_words(hints)
+        return hint_status(hints)
 
     def mark_hint(self, gesture: Sequence[Action], *, point: bool = False) -> None:
         """Mark the cards of a hinted ``gesture`` (its decisions; empty clears the marks).

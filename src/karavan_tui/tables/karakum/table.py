@@ -15,7 +15,7 @@ from textual.binding import Binding
 from karavan_core.analysis import Hint
 from karavan_core.engine import Action
 from karavan_core.games.karakum.state import Buy, KarakumObservation, Step, TakeCard
-from karavan_tui.tables.base import CLEAR_MARKS, TableView, View, hint_words, table_stylesheet
+from karavan_tui.tables.base import CLEAR_MARKS, TableView, View, hint_status, table_stylesheet
 from karavan_tui.tables.karakum import gestures
 from karavan_tui.tables.karakum.gestures import Payment
 from karavan_tui.tables.karakum.zones import (
@@ -160,7 +160,7 @@ class KarakumTable(TableView[KarakumObservation]):
         """A purchase is said as paying says it (the camel, its price and the cards)."""
         gesture = [hint.action for hint in hints]
         words = gestures.purchase_words(gesture, self.obs) if self.view else None
-        return hint_words(hints, words)
+        return hint_status(hints, words)
 
     def mark_hint(self, gesture: Sequence[Action], *, point: bool = False) -> None:
         """Mark the hinted cards; a hinted payment is marked in the hand, ready to pay."""
