@@ -12,7 +12,6 @@ opens pickers and passes the keys on.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
-from functools import partial
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -32,12 +31,11 @@ from karavan_tui.glyphs import Glyphs
 from karavan_tui.modals.choice import ChoiceScreen
 from karavan_tui.tables import HINT_FLAG, TableView, View, hinted_index, table_for
 from karavan_tui.widgets.chrome import AppHeader
+from karavan_tui.widgets.redraw import redraw_for_a_moment
 from karavan_tui.widgets.side import GameLog, NewsBanner, ScoreBoard, StatusLine
 
 # From this size a picker about a part of the table opens beside it, over the side panel.
 WIDE, TALL = 120, 40
-# A change drawn under a dialog is drawn again this many times, this often (seconds).
-REPAINTS, REPAINT_SECONDS = 8, 0.1
 
 
 @frozen
@@ -285,20 +283,9 @@ class TableScreen(Screen[None]):
             self.repaint_under_dialog()
 
     def repaint_under_dialog(self) -> None:
-        """Lay this screen out and draw it again beneath the dialog over it, a few times.
-
-        Textual drops a covered screen's update that falls in a batch of the
-        dialog's own (its Footer being composed) and then waits for the
-        screen's next event: a hint that came just as a picker opened stayed
-        "Looking for a hint" under it until it closed.  The screen is asked
-        again, every REPAINT_SECONDS for a moment, so that one ask falls
-        outside any batch.
-        """
-        if self.nudging is not None:
-            self.nudging.stop()
-        self.nudging = self.set_interval(
-            REPAINT_SECONDS, partial(self.refresh, layout=True), repeat=REPAINTS
-        )
+        """Have this screen drawn again beneath the dialog over it (see widgets/redraw.py:
+        a hint that came just as a picker opened stayed "Looking for a hint" under it)."""
+        self.nudging = redraw_for_a_moment(self, self.nudging)
 
     # -- the table's host (TableHost) -----------------------------------------------------
     def decide(self, *actions: Action) -> bool:
