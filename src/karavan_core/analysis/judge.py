@@ -34,7 +34,7 @@ from karavan_core.tournament import derive_seed
 # a Karakorum game, these gave 71 verdicts of 72 alike (1,000 and 600 gave 72) in
 # about half the time; Jaipur, whose iterations cost the most (its widened tree
 # ranks every decision of each new node), gets 400 and 200, which gave the same
-# verdicts there in a third less time (docs/performance.md).
+# verdicts there as 600 and 300 in 29% less time (docs/performance.md).
 ADVICE_BUDGET = (600, 300)
 GAME_ADVICE_BUDGETS: dict[str, tuple[int, int]] = {"jaipur": (400, 200)}
 
