@@ -287,3 +287,29 @@ async def test_hints_play_as_shown_and_the_review_agrees_with_them(tmp_path, gam
         assert decision.judgement.played == hinted[decision.index]
         assert decision.judgement.best == decision.judgement.played
         assert decision.verdict is Verdict.GOOD and decision.judgement.lost == 0
+
+
+def joining(match: Match) -> bool:
+    """Ann chooses which of her left-side camels joins her caravan first."""
+    return match.state.step is KarakumStep.JOIN
+
+
+async def test_a_hint_chosen_in_a_steps_own_picker_opens_that_picker_on_it(tmp_path, monkeypatch):
+    match, _ = ann_to_move("karakum", 1, joining)
+    joins = match.legal_actions()
+    hinted = joins[-1]
+    before = len(match.history)
+    hint_with(monkeypatch, lambda *_: hinted)
+    async with running(tmp_path, match) as (app, pilot):
+        assert isinstance(app.screen, ChoiceScreen)  # the step opens its picker at once
+        await pilot.press("escape")
+        await pilot.pause()
+        await pilot.press("h")
+        await settle(pilot, app)
+        picker = app.screen
+        assert isinstance(picker, ChoiceScreen)
+        flagged = [i for i, words in enumerate(picker.options) if words.endswith("(hint)")]
+        assert flagged == [len(joins) - 1] == [picker.query_one("#choices").highlighted]
+        await pilot.press("enter")
+        await settle(pilot, app)
+        assert match.history[before] == hinted

@@ -387,10 +387,15 @@ class TableView(Vertical, Generic[O]):
         Where the table marks cards for a gesture of several (an exchange, a
         payment, a card to place), the hint's cards are marked that way and the
         cursor goes where Enter plays them: Enter plays the hint, Esc clears it,
-        and a mark changed makes the marks the player's own.
+        and a mark changed makes the marks the player's own.  A decision no card
+        makes is chosen in the picker its step opens: that picker opens on it.
         """
         spot = self.hint_marks(tuple(gesture))
         if spot is None:
+            if gesture and not self.hint_places(gesture[0]):
+                # No card on the table makes it (a camel to join first): the step's own
+                # picker opens again, on the hinted entry.
+                self.on_turn()
             return
         self._laid = self.marks_now()
         self.marks_changed()
