@@ -7,8 +7,10 @@ For each game it plays one two-player game, a human seat (played by Greedy,
 which makes the mistakes a review is for) against Hard, saves nothing, and:
 
 * reviews the whole game with ``--jobs`` worker processes, as the app does: the
-  wall-clock time a player waits for it, and how long the progress bar stood
-  still first (until the first report of any progress);
+  wall-clock time a player waits for it, how long the progress bar stood still
+  first (until the first report of any progress), and the CPU seconds of all
+  its processes divided by ``--jobs`` (what the review would take on a machine
+  with that many cores to itself, whatever else runs meanwhile);
 * judges every decision of the human seat on one core (this process, pinned):
   CPU seconds per judged decision, mean and worst;
 * asks for a hint at each of the human's decisions: CPU seconds per hint,
@@ -31,6 +33,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import resource
 import statistics
 import time
 
@@ -61,9 +64,17 @@ def on_cores(cores: set[int] | None) -> None:
         os.sched_setaffinity(0, cores)
 
 
-def whole_review(match: Match, jobs: int) -> tuple[float, float]:
-    """Wall-clock seconds until the review's bar first moves, and until the review is done."""
-    start = time.perf_counter()
+def cpu_so_far() -> float:
+    """CPU seconds this process and its ended worker processes have taken so far."""
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    workers = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + workers.ru_utime + workers.ru_stime
+
+
+def whole_review(match: Match, jobs: int) -> tuple[float, float, float]:
+    """Wall-clock seconds until the review's bar first moves and until the review is done,
+    and the CPU seconds it took in all its processes."""
+    start, cpu = time.perf_counter(), cpu_so_far()
     moved: list[float] = []
 
     def progress(done: float, total: int) -> None:
@@ -72,7 +83,7 @@ def whole_review(match: Match, jobs: int) -> tuple[float, float]:
 
     review_match(match, jobs=jobs, progress=progress)
     whole = time.perf_counter() - start
-    return (moved[0] if moved else whole), whole
+    return (moved[0] if moved else whole), whole, cpu_so_far() - cpu
 
 
 def cpu_seconds(tasks: list, work) -> list[float]:
@@ -95,12 +106,13 @@ def measure(name: str, seed: int, jobs: int, whole_only: bool) -> dict[str, floa
     hints on one core (unless ``whole_only``)."""
     match = played_game(name, seed)
     tasks = tasks_for(match)
-    first, whole = whole_review(match, jobs)
+    first, whole, cpu = whole_review(match, jobs)
     figures = {
         "decisions": len(match.history),
         "judged": len(tasks),
         "first": first,
         "whole": whole,
+        "shared": cpu / jobs,
     }
     if not whole_only:
         judged = cpu_seconds(tasks, judge_task)
@@ -179,7 +191,7 @@ def main() -> None:
     whole = f"whole game, {args.jobs} jobs"
     header = (
         f"{'game':<10} {'decisions':>9} {'judged':>6} {'bar still':>9} {whole:>20} "
-        f"{'target':>7} {'s/judged':>9} {'worst':>6} {'s/hint':>7} {'worst':>6}"
+        f"{'CPU/jobs':>8} {'target':>7} {'s/judged':>9} {'worst':>6} {'s/hint':>7} {'worst':>6}"
     )
     print(f"load average before: {load()}")
     print(header)
@@ -189,7 +201,7 @@ def main() -> None:
         target = f"{TARGETS[name]:.0f}s" if name in TARGETS else "-"
         line = (
             f"{name:<10} {f['decisions']:>9} {f['judged']:>6} {f['first']:>8.1f}s "
-            f"{f['whole']:>19.1f}s {target:>7}"
+            f"{f['whole']:>19.1f}s {f['shared']:>7.1f}s {target:>7}"
         )
         if not args.whole_only:
             line += (
