@@ -25,10 +25,12 @@ import multiprocessing
 import os
 import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 from multiprocessing import resource_tracker
+from multiprocessing.queues import Queue
+from typing import Any
 
 _STARTING = threading.Lock()  # one thread at a time lends sys.stderr a real file
 
@@ -68,17 +70,41 @@ def quiet_worker() -> None:
         os.close(null)
 
 
+def start_worker(setup: Callable[..., object] | None, args: tuple[Any, ...]) -> None:
+    """A worker's start: quiet (see :func:`quiet_worker`), then the pool's own ``setup``."""
+    quiet_worker()
+    if setup is not None:
+        setup(*args)
+
+
+_SPAWN = multiprocessing.get_context("spawn")
+
+
+def worker_queue() -> Queue[Any]:
+    """A queue on which worker processes can tell the host something while they work.
+
+    Handed to the workers through :func:`worker_pool`'s ``setup``; the host only reads it.
+    """
+    start_resource_tracker()  # the queue's lock needs the tracker, whatever stderr is
+    return _SPAWN.Queue()
+
+
 @contextmanager
-def worker_pool(jobs: int) -> Iterator[ProcessPoolExecutor]:
+def worker_pool(
+    jobs: int, setup: Callable[..., object] | None = None, *args: Any
+) -> Iterator[ProcessPoolExecutor]:
     """``jobs`` quiet "spawn" worker processes for the ``with`` block.
 
-    A worker that dies fails the futures of the work it held, instead of
-    leaving them waiting.  Leaving the block normally waits for the work given;
-    leaving it by an exception (a task's error, Ctrl+C) ends the workers at once.
+    Each worker runs ``setup(*args)`` before its first task, where given (a
+    module-level function, as "spawn" pickles it).  A worker that dies fails
+    the futures of the work it held, instead of leaving them waiting.  Leaving
+    the block normally waits for the work given; leaving it by an exception (a
+    task's error, Ctrl+C) ends the workers at once.
     """
     start_resource_tracker()
-    context = multiprocessing.get_context("spawn")
-    pool = ProcessPoolExecutor(jobs, mp_context=context, initializer=quiet_worker)
+    pool = ProcessPoolExecutor(
+        jobs, mp_context=_SPAWN, initializer=start_worker, initargs=(setup, args)
+    )
     try:
         yield pool
     except BaseException:

@@ -16,7 +16,6 @@ from pathlib import Path
 import attrs
 from attrs import Factory, define, field, frozen
 
-from karavan_core.analysis.judge import FORCED_ITERATIONS, OPEN_ITERATIONS
 from karavan_core.bots import BOT_LEVELS
 from karavan_core.match import BOT, Seat, names_differ
 from karavan_core.registry import game_names
@@ -203,7 +202,8 @@ class AppConfig:
     ``ascii`` turns ASCII mode on for this run (``--ascii``) whatever the setting;
     ``seed_factory`` makes the seeds offered for new games (tests fix it);
     ``review_jobs`` is how many processes a review uses, and ``review_budget``
-    the iterations of its searches (tests make both small); ``visitor`` is who
+    the iterations of its searches and of a hint's, which is the review's open
+    search (``None``: each game's own; tests make both small); ``visitor`` is who
     plays, to the hosts this Karavan joins, behind ``karavan web``, and
     ``saves_words`` names the saves folder there (its path is the server's).
     """
@@ -215,6 +215,6 @@ class AppConfig:
     seed_factory: Callable[[], int] = _random_seed
     animations: bool = True
     review_jobs: int = field(factory=lambda: max(1, min(4, os.cpu_count() or 1)))
-    review_budget: tuple[int, int] = (OPEN_ITERATIONS, FORCED_ITERATIONS)
+    review_budget: tuple[int, int] | None = None
     visitor: str | None = field(factory=lambda: os.environ.get(VISITOR_ENV) or None)
     saves_words: str | None = field(factory=lambda: os.environ.get(SAVES_WORDS_ENV) or None)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import random
 import subprocess
 import sys
 
@@ -10,7 +11,14 @@ import pytest
 from attrs import evolve
 
 from karavan_core import Match, Seat, get_game, load_match, save_match
-from karavan_core.analysis import Analyst, Verdict, decision_accuracy, review_dict, review_match
+from karavan_core.analysis import (
+    Analyst,
+    Verdict,
+    decision_accuracy,
+    gesture_hints,
+    review_dict,
+    review_match,
+)
 from karavan_core.analysis.review import tasks_for
 from karavan_core.bots import make_bot
 from karavan_core.games.jaipur.components import Card
@@ -135,6 +143,19 @@ def test_the_review_of_a_save_is_the_same_every_time_and_in_any_number_of_proces
     json.dumps(one)  # all of it is JSON
 
 
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_a_reviews_progress_moves_before_its_first_decision_is_judged(tmp_path, jobs):
+    match = short_game(tmp_path)
+    steps: list[float] = []
+    review = review_match(
+        match, jobs=jobs, progress=lambda done, total: steps.append(done), budget=(200, 120)
+    )
+    assert review is not None and steps[-1] == len(review.decisions) == 4
+    first_judged = next(i for i, done in enumerate(steps) if done >= 1)
+    assert any(0 < done < 1 for done in steps[:first_judged])
+    assert steps == sorted(steps)  # it never goes back
+
+
 def test_a_review_judges_each_decision_from_its_players_observation_only():
     match = Match(JAIPUR, [Seat("Ann"), Seat("Bob")], seed=3)
     for _ in range(6):
@@ -215,3 +236,30 @@ def jaipur_after(moves: int) -> Match:
     for _ in range(moves):
         match.play(match.legal_actions()[0])
     return match
+
+
+@pytest.mark.parametrize("game", ["karakum", "karawane", "karakorum", "jaipur"])
+def test_the_review_never_faults_a_decision_the_hint_chose(game):
+    rules = get_game(game)
+    seats = [Seat("Ann"), Seat("Bob", "bot", "random")]
+    match = Match(rules, seats, seed=5, options={"first_player": 0})
+    rng = random.Random(5)
+    budget = (60, 40)  # small searches: the same promise, sooner
+    hinted = {}
+    while len(hinted) < 12 and not match.is_over():
+        legal = match.legal_actions()
+        if match.to_move == 0 and len(legal) > 1:
+            seen = rules.observe(match.state, 0)
+            (hint,) = gesture_hints(rules, seen, legal, match.seed, len(match.history), budget)
+            hinted[len(match.history)] = hint.action
+            match.play(hint.action)
+        else:
+            match.play(rng.choice(legal))
+    # Judged in other processes (whose hash seeds differ), as the app's review is.
+    review = review_match(match, jobs=2, budget=budget)
+    assert review is not None
+    judged = [d for d in review.decisions if d.index in hinted]
+    assert len(judged) == len(hinted) == 12
+    for decision in judged:
+        assert decision.judgement.best == decision.judgement.played == hinted[decision.index]
+        assert decision.verdict is Verdict.GOOD and decision.judgement.lost == 0

@@ -123,7 +123,7 @@ async def test_a_lesson_step_waits_for_its_move_and_says_why(tmp_path):
         await pilot.press("n")
         await settle(pilot, app)
         assert driver.expected() == (TakeCamels(),)
-        assert driver.table.hinted == TakeCamels()  # the camels are marked on the table
+        assert driver.table.hinted == (TakeCamels(),)  # the camels are marked on the table
         assert app.screen.query(".-hinted")
         assert "Take the camels" in status_text(app)
         # n on a step that waits for a move says which move (it used to do nothing).

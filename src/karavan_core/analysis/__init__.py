@@ -9,7 +9,9 @@ from karavan_core.analysis.judge import (
     Hint,
     Judgement,
     Verdict,
+    advice_seed,
     decision_accuracy,
+    gesture_hints,
     verdict_for,
 )
 from karavan_core.analysis.review import (
@@ -29,7 +31,9 @@ __all__ = [
     "PlayerSummary",
     "ReviewedDecision",
     "Verdict",
+    "advice_seed",
     "decision_accuracy",
+    "gesture_hints",
     "review_dict",
     "review_match",
     "verdict_for",

@@ -9,26 +9,28 @@ whatever the number of worker processes.
 
 from __future__ import annotations
 
+import queue
+import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, wait
+from multiprocessing.queues import Queue
 from typing import Any
 
 from attrs import frozen
 
 from karavan_core.analysis.judge import (
-    FORCED_ITERATIONS,
-    OPEN_ITERATIONS,
     THRESHOLDS,
     Analyst,
     Judgement,
     Verdict,
+    advice_budget,
+    advice_seed,
 )
 from karavan_core.engine import Action, Observation
 from karavan_core.match import Match
-from karavan_core.processes import stop_workers, worker_pool
+from karavan_core.processes import stop_workers, worker_pool, worker_queue
 from karavan_core.registry import get_game
 from karavan_core.saves.codec import unstructure_actions
-from karavan_core.tournament import derive_seed
 
 
 @frozen
@@ -42,7 +44,7 @@ class Task:
     legal: tuple[Action, ...]
     played: Action
     seed: int
-    budget: tuple[int, int] = (OPEN_ITERATIONS, FORCED_ITERATIONS)  # the searches' iterations
+    budget: tuple[int, int]  # the searches' iterations: the open one's, each forced one's
 
 
 @frozen
@@ -110,13 +112,15 @@ class GameReview:
 def tasks_for(
     match: Match,
     seats: Sequence[int] | None = None,
-    budget: tuple[int, int] = (OPEN_ITERATIONS, FORCED_ITERATIONS),
+    budget: tuple[int, int] | None = None,
 ) -> list[Task]:
     """The decisions of ``match`` to judge: humans' (of ``seats``, if given) with a real choice.
 
-    ``budget`` is the iterations of the open and of each forced search.
+    ``budget`` is the iterations of the open and of each forced search (by
+    default the game's :func:`~karavan_core.analysis.judge.advice_budget`).
     """
     game = match.game
+    iterations = advice_budget(game) if budget is None else budget
     rated = set(match.humans)
     if seats is not None:
         rated &= set(seats)
@@ -129,16 +133,19 @@ def tasks_for(
         legal = tuple(game.legal_actions(state))
         if len(legal) < 2:
             continue
-        seed = derive_seed(match.seed, "review", index)
+        seed = advice_seed(match.seed, index)
         observation = game.observe(state, seat)
-        tasks.append(Task(game.name, index, seat, observation, legal, played, seed, budget))
+        tasks.append(Task(game.name, index, seat, observation, legal, played, seed, iterations))
     return tasks
 
 
-def judge_task(task: Task) -> ReviewedDecision:
-    """Judge one decision (in whichever process runs it)."""
+def judge_task(task: Task, progress: Callable[[float], None] | None = None) -> ReviewedDecision:
+    """Judge one decision (in whichever process runs it).
+
+    ``progress``, where given, is told the share of the judgement done as it runs.
+    """
     game = get_game(task.game)
-    analyst = Analyst(game, task.seed, *task.budget)
+    analyst = Analyst(game, task.seed, *task.budget, progress=progress)
     judgement = analyst.judge(task.observation, task.legal, task.played)
     return ReviewedDecision(
         task.index,
@@ -150,48 +157,115 @@ def judge_task(task: Task) -> ReviewedDecision:
     )
 
 
+class ReviewCancelled(Exception):
+    """Raised inside a review to stop it where it is: the review was cancelled."""
+
+
+# The most often a review tells how far a judgement under way has got, in seconds
+# (each report may wait for a screen to draw it).
+REPORT_SECONDS = 0.1
+
+
+class Tally:
+    """The decisions of a review judged so far, and how far those under way have got.
+
+    Reports ``progress(done, total)``, where ``done`` counts the decisions
+    judged plus the share done of each one under way, so that the bar moves
+    while the first decisions are still being judged.
+    """
+
+    def __init__(
+        self,
+        total: int,
+        progress: Callable[[float, int], None] | None,
+        cancelled: Callable[[], bool] | None,
+    ) -> None:
+        self.total = total
+        self.progress = progress
+        self.cancelled = cancelled
+        self.done: list[ReviewedDecision] = []
+        self.under_way: dict[int, float] = {}  # decision index -> share judged
+        self.finished: set[int] = set()
+        self.reported = 0.0  # when the last share under way was reported
+
+    def stopped(self) -> bool:
+        """Whether the review was cancelled."""
+        return self.cancelled is not None and self.cancelled()
+
+    def report(self) -> None:
+        """Tell how far the review is."""
+        if self.progress is not None:
+            self.progress(len(self.done) + sum(self.under_way.values()), self.total)
+
+    def moved(self, index: int, share: float) -> None:
+        """Decision ``index`` is judged as far as ``share``; said at most every REPORT_SECONDS."""
+        if index in self.finished:
+            return  # a late word from a worker about a decision judged already
+        self.under_way[index] = share
+        now = time.monotonic()
+        if now - self.reported >= REPORT_SECONDS:
+            self.reported = now
+            self.report()
+
+    def take(self, reviewed: ReviewedDecision) -> None:
+        """A decision is judged."""
+        self.under_way.pop(reviewed.index, None)
+        self.finished.add(reviewed.index)
+        self.done.append(reviewed)
+        self.report()
+
+    def listener(
+        self, index: int, also: Callable[[], None] | None = None
+    ) -> Callable[[float], None]:
+        """What a judgement of decision ``index`` in this process tells of its progress.
+
+        ``also`` runs each time too; a cancelled review raises :class:`ReviewCancelled`.
+        """
+
+        def told(share: float) -> None:
+            self.moved(index, share)
+            if also is not None:
+                also()
+            if self.stopped():
+                raise ReviewCancelled
+
+        return told
+
+
 def review_match(
     match: Match,
     jobs: int = 1,
-    progress: Callable[[int, int], None] | None = None,
+    progress: Callable[[float, int], None] | None = None,
     seats: Sequence[int] | None = None,
     cancelled: Callable[[], bool] | None = None,
-    budget: tuple[int, int] = (OPEN_ITERATIONS, FORCED_ITERATIONS),
+    budget: tuple[int, int] | None = None,
 ) -> GameReview | None:
     """Judge every human decision of ``match`` that had a choice, in ``jobs`` processes.
 
     ``seats`` limits the review to those players; ``budget`` is the searches'
-    iterations (the open search's, then each forced one's).
+    iterations (the open search's, then each forced one's; by default the game's).
 
-    ``progress(done, total)`` is called before the first and after each judged
-    decision; the review comes back ``None`` if ``cancelled()`` turns true.
-    What goes wrong is raised: a judging error as it is, a worker process that
-    died as :class:`concurrent.futures.process.BrokenProcessPool`.
+    ``progress(done, total)`` is called before the first decision is judged,
+    while decisions are judged (``done`` then counts the share of each one under
+    way) and after each; the review comes back ``None`` if ``cancelled()``
+    turns true.  What goes wrong is raised: a judging error as it is, a worker
+    process that died as :class:`concurrent.futures.process.BrokenProcessPool`.
     """
     tasks = tasks_for(match, seats, budget)
-    done: list[ReviewedDecision] = []
-    if progress is not None:
-        progress(0, len(tasks))
-
-    def stopped() -> bool:
-        return cancelled is not None and cancelled()
-
-    def take(reviewed: ReviewedDecision) -> None:
-        done.append(reviewed)
-        if progress is not None:
-            progress(len(done), len(tasks))
-
-    if jobs <= 1 or len(tasks) < 2:
-        # One at a time, asking before each: a cancelled review stops at once.
-        for task in tasks:
-            if stopped():
-                break
-            take(judge_task(task))
-    else:
-        _judge_in_processes(tasks, min(jobs, len(tasks)), take, stopped)
-        done.sort(key=lambda reviewed: reviewed.index)
-    finished = len(done) == len(tasks) and not stopped()
-    if not finished:
+    tally = Tally(len(tasks), progress, cancelled)
+    tally.report()
+    try:
+        if jobs <= 1 or len(tasks) < 2:
+            for task in tasks:
+                if tally.stopped():
+                    break
+                tally.take(judge_task(task, tally.listener(task.index)))
+        else:
+            _judge_in_processes(tasks, min(jobs, len(tasks)), tally)
+    except ReviewCancelled:
+        return None
+    done = sorted(tally.done, key=lambda reviewed: reviewed.index)
+    if len(done) != len(tasks) or tally.stopped():
         return None
     return GameReview(
         match.game.name,
@@ -202,30 +276,57 @@ def review_match(
     )
 
 
-WAKE_SECONDS = 0.2  # how often a review in processes looks whether it was cancelled
+WAKE_SECONDS = 0.1  # how often a review in processes looks for news and whether it was cancelled
+
+# In a worker process of a review: where it tells the host how far its judgement is.
+_REPORTS: list[Queue[tuple[int, float]]] = []
 
 
-def _judge_in_processes(
-    tasks: Sequence[Task],
-    jobs: int,
-    take: Callable[[ReviewedDecision], None],
-    stopped: Callable[[], bool],
-) -> None:
-    """Judge ``tasks`` in ``jobs`` worker processes, each judgement to ``take`` as it comes.
+def _report_to(reports: Queue[tuple[int, float]]) -> None:
+    """A review's worker process starts: it will report on ``reports``."""
+    _REPORTS.append(reports)
 
-    Once ``stopped()`` turns true the workers are ended at once, whatever they
-    were judging; a judging error (or a worker's death) is raised.
+
+def _judge_reporting(task: Task) -> ReviewedDecision:
+    """Judge ``task`` in a worker process, telling the host how far it is as it goes."""
+    reports = _REPORTS[-1]
+    return judge_task(task, lambda share: reports.put((task.index, share)))
+
+
+def _judge_in_processes(tasks: Sequence[Task], jobs: int, tally: Tally) -> None:
+    """Judge ``tasks`` in ``jobs`` worker processes, each judgement to ``tally`` as it comes.
+
+    Worker processes take a second or more to start: meanwhile this process
+    judges the first decision itself, so that the review moves at once.  Once
+    the review is cancelled the workers are ended at once, whatever they were
+    judging; a judging error (or a worker's death) is raised.
     """
-    with worker_pool(jobs) as pool:
-        pending = {pool.submit(judge_task, task) for task in tasks}
-        while pending and not stopped():
-            ready, pending = wait(pending, timeout=WAKE_SECONDS, return_when=FIRST_COMPLETED)
-            for future in ready:
-                if stopped():  # several may finish at once; none is taken once closed
-                    break
-                take(future.result())
-        if pending:
-            stop_workers(pool)
+    reports = worker_queue()
+
+    def news() -> None:
+        while True:
+            try:
+                index, share = reports.get_nowait()
+            except queue.Empty:
+                return
+            tally.moved(index, share)
+
+    try:
+        with worker_pool(jobs, _report_to, reports) as pool:
+            pending = {pool.submit(_judge_reporting, task) for task in tasks[1:]}
+            first = tasks[0]
+            tally.take(judge_task(first, tally.listener(first.index, news)))
+            while pending and not tally.stopped():
+                ready, pending = wait(pending, timeout=WAKE_SECONDS, return_when=FIRST_COMPLETED)
+                news()
+                for future in ready:
+                    if tally.stopped():  # several may finish at once; none is taken once closed
+                        break
+                    tally.take(future.result())
+            if pending:
+                stop_workers(pool)
+    finally:
+        reports.close()
 
 
 def review_dict(review: GameReview, match: Match) -> dict[str, Any]:

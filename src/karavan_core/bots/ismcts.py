@@ -15,7 +15,7 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import attrs
@@ -32,6 +32,9 @@ from karavan_core.engine import Action, Game, Observation, State
 
 # Decisions a playout may take past its depth limit to finish the turn under way.
 MAX_TURN_FINISH = 8
+# How often a search tells its ``progress`` listener how far it is: every this many
+# iterations (a few hundredths of a second at most).
+PROGRESS_EVERY = 50
 
 
 class Node:
@@ -139,6 +142,7 @@ class SearchBot(Bot):
         observation: Observation,
         legal: Sequence[Action] | None = None,
         until_settled: bool = False,
+        progress: Callable[[int], None] | None = None,
     ) -> Node:
         """Run the budget of iterations from ``observation`` and return the root.
 
@@ -149,6 +153,9 @@ class SearchBot(Bot):
         not change which root decision is visited most (what :meth:`choose`
         takes), so it decides as the whole budget would; hints and reviews,
         which read every decision's figures, run the budget out.
+        ``progress``, where given, is told the iterations run so far every
+        :data:`PROGRESS_EVERY` of them (a review's bar moves with it; an
+        exception it raises stops the search).
         """
         rng = self.decision_rng(observation)
         game = self.game
@@ -219,6 +226,8 @@ class SearchBot(Bot):
                 if visited.mover is not None:
                     visited.reward += rewards[visited.mover]
             done += 1
+            if progress is not None and done % PROGRESS_EVERY == 0:
+                progress(done)
             # The leader needs more visits than are left, so only past half the budget.
             if until_settled and 2 * done > budget and _settled(root, budget - done):
                 break

@@ -124,7 +124,7 @@ def _review_with_progress(
     with progress_bar(console) as progress:
         task = progress.add_task(f"{match.game.title}: judging decisions", total=None)
 
-        def advance(done: int, total: int) -> None:
+        def advance(done: float, total: int) -> None:
             progress.update(task, completed=done, total=total)
 
         review = review_match(match, jobs, advance, seats)

@@ -11,10 +11,12 @@ from textual.content import Content
 from textual.events import Key
 from textual.geometry import Offset, Region, Size
 from textual.screen import ModalScreen
+from textual.timer import Timer
 from textual.widgets import Footer, Label, OptionList
 from textual.widgets.option_list import Option
 
 from karavan_tui.context import karavan_app
+from karavan_tui.widgets.redraw import redraw_for_a_moment
 
 
 def beside_offset(part: Region, dialog: Size, side: Region, room: Size) -> Offset:
@@ -83,6 +85,7 @@ class ChoiceScreen(ModalScreen[int | None]):
         self.options = list(options)
         self.searchable = searchable
         self.query_text = ""
+        self.redrawing: Timer | None = None  # drawn again after a late flag (see flag)
         typed = "type to narrow down, " if searchable else ""
         self.hint = hint or f"Enter or click to choose, {typed}Esc to cancel"
 
@@ -101,7 +104,7 @@ class ChoiceScreen(ModalScreen[int | None]):
     def on_mount(self) -> None:
         """Start on the entry to highlight, if any."""
         if self.highlight is not None:
-            self.query_one("#choices", OptionList).highlighted = self.highlight
+            self.show_entry(self.highlight)
         if self.beside is not None and self.side is not None:
             dialog = self.query_one(Vertical)
             dialog.styles.width = self.side.width  # the side panel's width, no more
@@ -115,6 +118,30 @@ class ChoiceScreen(ModalScreen[int | None]):
             return
         dialog = self.query_one(Vertical)
         dialog.styles.offset = beside_offset(self.beside, dialog.outer_size, self.side, self.size)
+
+    def flag(self, index: int, suffix: str) -> None:
+        """Add ``suffix`` to entry ``index`` (a hint that came while the list was open or
+        opening) and put the cursor on it, where it is shown."""
+        if self.options[index].endswith(suffix):
+            return
+        self.options[index] += suffix
+        self.highlight = index
+        self.show_entry(index)
+        # It may be opening, and the update dropped (see widgets/redraw.py).
+        self.redrawing = redraw_for_a_moment(self, self.redrawing)
+
+    def show_entry(self, index: int) -> None:
+        """Draw entry ``index`` as it reads now, the cursor on it, where the list shows it.
+
+        Before the list is mounted there is none to draw: :meth:`on_mount` draws it then
+        (the list may have been made from the entries as they read before).
+        """
+        for choices in self.query("#choices").results(OptionList):
+            shown = [option.id for option in choices.options]
+            if str(index) in shown:
+                words = karavan_app(self).glyphs.words(self.numbered_entry(index))
+                choices.replace_option_prompt(str(index), Content(words))
+                choices.highlighted = shown.index(str(index))
 
     def _options(self, indexes: Sequence[int] | range) -> list[Option]:
         # Each option keeps its place in the whole list as its id, whatever the filter;

@@ -121,7 +121,7 @@ class LessonPlay(LocalPlay):
         if expected and self.match.to_move == LEARNER:
             super().advance()  # the learner decides: the table as usual
             if screen.is_on_top():  # the cursor on the card to use: Enter plays it
-                self.table.mark_hint(expected[0], point=True)
+                self.table.mark_hint(expected[:1], point=True)
         else:
             screen.redraw()
         self.tell()
@@ -211,7 +211,7 @@ class LessonPlay(LocalPlay):
         return evolve(
             frame,
             subtitle=f"Learn to play {self.game.title} {g.sep} {step}",
-            hinted=expected[0] if expected and self.match.to_move == LEARNER else None,
+            hinted=expected[:1] if self.match.to_move == LEARNER else (),
         )
 
     def status(self) -> Status:

@@ -21,7 +21,7 @@ from textual.app import SystemCommand
 from textual.binding import Binding, BindingType
 from textual.worker import get_current_worker
 
-from karavan_core.analysis import Analyst, Hint
+from karavan_core.analysis import Hint, gesture_hints
 from karavan_core.bots import Bot
 from karavan_core.engine import Action, IllegalAction, Observation, State
 from karavan_core.match import Match
@@ -29,7 +29,6 @@ from karavan_core.referee import BotTurn, Referee, TakeBackRequest
 from karavan_core.saves import new_save_path, save_match
 from karavan_core.storage import SaveFile
 from karavan_core.text import printable
-from karavan_core.tournament import derive_seed
 from karavan_tui.context import karavan_app
 from karavan_tui.messages import BackToTitle, GameOver, ShowRules
 from karavan_tui.modals.confirm import ConfirmScreen
@@ -40,9 +39,9 @@ from karavan_tui.screens.table import Driver, Frame, Status
 from karavan_tui.tables import TurnStep, View, flag_hint
 
 
-def hint_words(hint: Hint) -> str:
-    """A hint as the status line says it: the chance first, so that a cut keeps it."""
-    return f"Hint ({hint.win:.0%} to win): {hint.words}"
+def gesture_of(hint: tuple[Hint, ...] | None) -> tuple[Action, ...]:
+    """The decisions a hint suggests, in order (none without a hint)."""
+    return () if hint is None else tuple(h.action for h in hint)
 
 
 # The keys of a player deciding, which a game of bots alone does not offer.
@@ -100,7 +99,8 @@ class LocalPlay(Driver):
         self.thinking = False
         self.hurrying = False  # the pauses are skipped until a human decides again
         self.hinting = False  # the Expert search is looking for a hint
-        self.hint: tuple[State, Hint] | None = None  # the latest hint and the state it is for
+        # The latest hint (a gesture's decisions, each hinted) and the state it is for.
+        self.hint: tuple[State, tuple[Hint, ...]] | None = None
         self._pending = False  # a change happened while another screen was on top
         self.saved_note = "saved"  # any mark: the status draws the symbol set's own
         self.referee.subscribe(lambda _: self._saving())
@@ -166,7 +166,7 @@ class LocalPlay(Driver):
             news=log[since + 1 :],
             news_yours=self.viewer is not None,
             notice=self.taken_back_words(),
-            hinted=hint.action if hint is not None else None,
+            hinted=gesture_of(hint),
         )
 
     def taken_back_words(self) -> str:
@@ -189,7 +189,7 @@ class LocalPlay(Driver):
         match = self.match
         seat = match.to_move
         prompt = (
-            hint_words(hint)
+            self.table.hint_words(hint)
             if hint is not None
             else "Looking for a hint"
             if self.hinting
@@ -198,7 +198,7 @@ class LocalPlay(Driver):
             if seat is not None and match.seats[seat].is_bot
             else self.game.prompt(match.view(self.viewer))
         )
-        return Status(prompt, busy=self.thinking or self.hinting, note=note)
+        return Status(prompt, busy=self.thinking or self.hinting, note=note, hint=hint is not None)
 
     # -- whose decision -------------------------------------------------------------------
     def advance(self) -> None:
@@ -414,7 +414,7 @@ class LocalPlay(Driver):
             and not self.thinking
         )
 
-    def current_hint(self) -> Hint | None:
+    def current_hint(self) -> tuple[Hint, ...] | None:
         """The hint for the position on the table, if one was asked for it."""
         if self.hint is None or not self.hint_allowed():
             return None
@@ -422,12 +422,16 @@ class LocalPlay(Driver):
         return hint if state is self.match.state else None
 
     def do_hint(self) -> None:
-        """Ask the Expert search, in a worker, what to play now (from the player's view only)."""
+        """Ask the Expert search, in a worker, what to play now (from the player's view only).
+
+        It is the search the review judges this decision by (the same seed and budget),
+        so the review never faults a decision the hint chose.
+        """
         if not self._my_turn():
             return
         hint = self.current_hint()
         if hint is not None:  # asked already: point at it again, counted once
-            self.table.mark_hint(hint.action, point=True)
+            self.show_hint(hint)
             return
         if self.hinting:
             return
@@ -437,27 +441,33 @@ class LocalPlay(Driver):
         # The search is given the player's own observation and decisions, never the state.
         observation = self.game.observe(state, seat)
         legal = list(self.referee.legal())
-        seed = derive_seed(self.match.seed, "hint", len(self.match.history))
         self.hinting = True
         self.screen.refresh_status()
-        self.find_hint(observation, legal, seed, lambda found: self._hint_found(state, seat, found))
+        self.find_hint(observation, legal, lambda found: self._hint_found(state, seat, found))
 
     def find_hint(
         self,
         observation: Observation,
         legal: list[Action],
-        seed: int,
-        done: Callable[[Hint], None],
+        done: Callable[[tuple[Hint, ...] | Exception], None],
     ) -> None:
-        """Search for a hint off the UI thread; ``done`` gets it on the UI thread."""
+        """Search for a hint off the UI thread; ``done`` gets it (or what went wrong) on the
+        UI thread."""
+        game, follows = self.game, self.table.hint_follows
+        seed, index = self.match.seed, len(self.match.history)
+        budget = karavan_app(self.screen).config.review_budget
 
         def search() -> None:
             worker = get_current_worker()
-            hint = Analyst(self.game, seed).hint(observation, legal)
+            found: tuple[Hint, ...] | Exception
+            try:
+                found = gesture_hints(game, observation, legal, seed, index, budget, follows)
+            except Exception as error:  # said on the status line, not left "thinking"
+                found = error
             if worker.is_cancelled:
                 return
             try:
-                self.screen.app.call_from_thread(done, hint)
+                self.screen.app.call_from_thread(done, found)
             except RuntimeError:  # the app closed meanwhile
                 return
 
@@ -465,19 +475,32 @@ class LocalPlay(Driver):
             search, thread=True, exclusive=True, group="hint", exit_on_error=False
         )
 
-    def _hint_found(self, state: State, seat: int, hint: Hint) -> None:
+    def _hint_found(self, state: State, seat: int, found: tuple[Hint, ...] | Exception) -> None:
         """Show a hint, counted in the save, unless the game moved on since it was asked."""
         if not self.hinting:
             return
         self.hinting = False
+        if isinstance(found, Exception):
+            self.screen.refresh_status()
+            self.notify(f"No hint this time: {found}", title="Hint", severity="error")
+            return
         if self.match.state is not state or self.viewer != seat:
             self.screen.refresh_status()
             return
-        self.hint = (state, hint)
+        self.hint = (state, found)
         self.referee.count_hint(seat)
-        # Marked on the table and said on the status line, both gone with the move: no
-        # toast, which would cover the table and outlive the position it is for.
-        self.table.mark_hint(hint.action, point=True)
+        self.show_hint(found)
+
+    def show_hint(self, hint: tuple[Hint, ...]) -> None:
+        """Mark the hint on the table, laid where Enter plays it, and in any picker open.
+
+        Marked on the table and said on the status line, both gone with the move: no
+        toast, which would cover the table and outlive the position it is for.
+        """
+        gesture = gesture_of(hint)
+        self.table.mark_hint(gesture, point=True)
+        self.table.lay_hint(gesture)
+        self.screen.flag_in_picker(gesture)
         self.screen.refresh_status()
 
     def cancel_hint(self) -> None:
@@ -574,8 +597,7 @@ class LocalPlay(Driver):
         # each is listed once.
         choices = self.referee.view(self.viewer).choices(distinct=True)
         words, actions = [w for _, w in choices], [a for a, _ in choices]
-        hint = self.current_hint()
-        highlight = flag_hint(words, actions, hint.action if hint is not None else None)
+        highlight = flag_hint(words, actions, gesture_of(self.current_hint()))
         title = "Every move you can make now"
         pick = self.table.take_listed
         self.screen.choose(
@@ -584,6 +606,7 @@ class LocalPlay(Driver):
             lambda i: pick(actions[i]),
             searchable=True,
             highlight=highlight,
+            actions=actions,
             beside=False,
         )
 

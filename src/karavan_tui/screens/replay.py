@@ -127,7 +127,7 @@ class Replay(Driver):
             log_news_from=at if at else None,
             # The judgement or the next decision, whatever the table marks.
             status=Status(words, first=True),
-            hinted=judged.judgement.best if judged is not None else None,
+            hinted=(judged.judgement.best,) if judged is not None else (),
             info=self._info(at, to_move),
             face_up=face_up,
         )

@@ -140,7 +140,7 @@ class ReviewScreen(Screen[None]):
         app = karavan_app(self)
         bar = self.query_one(ProgressBar)
 
-        def progress(done: int, total: int) -> None:
+        def progress(done: float, total: int) -> None:
             with contextlib.suppress(RuntimeError):  # the app closed meanwhile
                 app.call_from_thread(bar.update, total=total, progress=done)
 

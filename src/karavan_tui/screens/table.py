@@ -22,14 +22,16 @@ from textual.binding import BindingsMap, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.geometry import Region
 from textual.screen import Screen
+from textual.timer import Timer
 from textual.widgets import Footer, Static
 
 from karavan_core.engine import Action, Game
 from karavan_tui.context import karavan_app
 from karavan_tui.glyphs import Glyphs
 from karavan_tui.modals.choice import ChoiceScreen
-from karavan_tui.tables import TableView, View, table_for
+from karavan_tui.tables import HINT_FLAG, TableView, View, hinted_index, table_for
 from karavan_tui.widgets.chrome import AppHeader
+from karavan_tui.widgets.redraw import redraw_for_a_moment
 from karavan_tui.widgets.side import GameLog, NewsBanner, ScoreBoard, StatusLine
 
 # From this size a picker about a part of the table opens beside it, over the side panel.
@@ -41,7 +43,8 @@ class Status:
     """What the status line says: the driver's words, and what comes with them.
 
     The table's marking status ("3 cards marked: …") goes before ``prompt``
-    unless the prompt comes ``first`` (a take-back waiting for an answer);
+    unless the prompt comes ``first`` (a take-back waiting for an answer), or
+    the prompt is a ``hint`` whose marks are on the table (then it says both);
     ``presence`` (who or what holds the game up) goes before everything.
     """
 
@@ -50,6 +53,7 @@ class Status:
     note: str = ""  # the saved mark
     first: bool = False
     presence: str = ""
+    hint: bool = False  # the prompt says a hint: marks the hint laid are said as it
 
 
 @frozen
@@ -67,7 +71,7 @@ class Frame:
     news: Sequence[str] = ()  # the news line's log lines
     news_yours: bool = True  # someone is at the keyboard: "nothing new" may be said
     notice: str = ""  # said on the news line instead of the news: what a take-back took back
-    hinted: Action | None = None  # the decision to mark on the table
+    hinted: tuple[Action, ...] = ()  # the gesture to mark on the table (its decisions)
     info: str = ""  # the replay's position line
     face_up: Text | None = None  # every card face up (a finished game's replay)
     invite: str = ""  # how the players still missing join (the host's own table)
@@ -179,6 +183,9 @@ class TableScreen(Screen[None]):
         elif self.table.FIRST_FOCUS:
             self.AUTO_FOCUS = self.table.FIRST_FOCUS  # type: ignore[misc]  # read per instance
         self.shown: Frame | None = None
+        # The picker open now, with the decisions its entries stand for (if they are some).
+        self.picker: tuple[ChoiceScreen, tuple[Action, ...]] | None = None
+        self.nudging: Timer | None = None  # drawing again under a dialog (repaint_under_dialog)
         driver.attach(self)
 
     def compose(self) -> ComposeResult:
@@ -274,11 +281,19 @@ class TableScreen(Screen[None]):
 
     def draw_status(self, status: Status) -> None:
         """The status line: the presence, then the marks or the driver's words."""
-        marking = None if status.first else self.table.marking_status()
+        hint = status.prompt if status.hint else None
+        marking = None if status.first else self.table.marking_status(hint)
         prompt = marking or status.prompt
         if status.presence:  # first: a missing player or connection holds the game up
             prompt = f"{status.presence} {self.glyphs.sep} {prompt}"
         self.query_one(StatusLine).show(prompt, status.busy, status.note, self.glyphs)
+        if self.is_mounted and not self.is_on_top():
+            self.repaint_under_dialog()
+
+    def repaint_under_dialog(self) -> None:
+        """Have this screen drawn again beneath the dialog over it (see widgets/redraw.py:
+        a hint that came just as a picker opened stayed "Looking for a hint" under it)."""
+        self.nudging = redraw_for_a_moment(self, self.nudging)
 
     # -- the table's host (TableHost) -----------------------------------------------------
     def decide(self, *actions: Action) -> bool:
@@ -300,11 +315,14 @@ class TableScreen(Screen[None]):
         on_pick: Callable[[int], object],
         searchable: bool = False,
         highlight: int | None = None,
+        actions: Sequence[Action] = (),
         beside: bool = True,
     ) -> None:
         """Ask the player to pick one of ``options`` (a long list can be ``searchable``).
 
-        ``highlight`` is the option the cursor starts on (the hinted one, if any).  A
+        ``highlight`` is the option the cursor starts on (the hinted one, if any);
+        ``actions`` are the decisions the options stand for, where they are some (a
+        hint that comes while the picker is open is flagged among them).  A
         choice about a part of the table opens ``beside`` it (not the list of every move).
         Where the keys play nothing (a replay) no picker opens: the driver says why.
         """
@@ -326,7 +344,17 @@ class TableScreen(Screen[None]):
             beside=self.concerned() if beside else None,
             side=self.query_one("#side").region,
         )
+        self.picker = (picker, tuple(actions))
         self.app.push_screen(picker, picked)
+
+    def flag_in_picker(self, gesture: Sequence[Action]) -> None:
+        """Flag the hinted ``gesture`` in the picker open now, if it lists a decision of it."""
+        if self.picker is None:
+            return
+        picker, actions = self.picker
+        index = hinted_index(actions, gesture)
+        if picker in self.app.screen_stack and index is not None:  # open, or opening
+            picker.flag(index, HINT_FLAG)
 
     def concerned(self) -> Region | None:
         """On a large screen, the table's focused part: a picker about it opens beside it.

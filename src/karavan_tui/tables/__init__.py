@@ -4,7 +4,15 @@ from __future__ import annotations
 
 import importlib
 
-from karavan_tui.tables.base import TableHost, TableView, TurnStep, View, flag_hint
+from karavan_tui.tables.base import (
+    HINT_FLAG,
+    TableHost,
+    TableView,
+    TurnStep,
+    View,
+    flag_hint,
+    hinted_index,
+)
 
 # Game name -> (module, class) of its table.  Imported on demand so that the
 # title screen starts without loading every table.
@@ -23,4 +31,13 @@ def table_for(game_name: str) -> type[TableView]:
     return table
 
 
-__all__ = ["TableHost", "TableView", "TurnStep", "View", "flag_hint", "table_for"]
+__all__ = [
+    "HINT_FLAG",
+    "TableHost",
+    "TableView",
+    "TurnStep",
+    "View",
+    "flag_hint",
+    "hinted_index",
+    "table_for",
+]

@@ -18,6 +18,7 @@ from textual.containers import Vertical
 from textual.widget import Widget
 from typing_extensions import TypeVar
 
+from karavan_core.analysis import Hint
 from karavan_core.engine import Action, Game, Observation
 from karavan_core.match import Seat
 from karavan_tui.glyphs import Glyphs
@@ -46,10 +47,13 @@ class TableHost(Protocol):
         on_pick: Callable[[int], object],
         searchable: bool = False,
         highlight: int | None = None,
+        actions: Sequence[Action] = (),
     ) -> None:
         """Ask the player to pick one of ``options``; ``on_pick`` gets its index.
 
-        ``highlight`` is the option the cursor starts on (the hinted one, if any).
+        ``highlight`` is the option the cursor starts on (the hinted one, if any);
+        ``actions``, where each option is one decision, are those decisions (a
+        hint that comes while the picker is open is flagged among them).
         """
 
     def check(self, *actions: Action) -> str | None:
@@ -97,16 +101,36 @@ TurnStep = tuple[Observation, Action, Observation]
 HINT_FLAG = "  (hint)"  # after the hinted decision's words, wherever decisions are listed
 
 
-def flag_hint(words: list[str], actions: Sequence[Action], hinted: Action | None) -> int | None:
-    """Flag the ``hinted`` decision among ``actions`` (``words`` are theirs, changed in place).
+def hinted_index(actions: Sequence[Action], hinted: Sequence[Action]) -> int | None:
+    """Where the ``hinted`` gesture's first decision listed in ``actions`` is; ``None``: not there.
+
+    ``hinted`` holds the gesture's decisions in order (empty: no hint), so a
+    list of payments finds the payment of a hinted purchase.
+    """
+    listed = list(actions)
+    for action in hinted:
+        if action in listed:
+            return listed.index(action)
+    return None
+
+
+def flag_hint(words: list[str], actions: Sequence[Action], hinted: Sequence[Action]) -> int | None:
+    """Flag the ``hinted`` gesture's decision among ``actions`` (``words`` are theirs, changed
+    in place).
 
     Returns its index, for the list's cursor to start on; ``None`` if it is not listed.
     """
-    if hinted is None or hinted not in actions:
-        return None
-    index = list(actions).index(hinted)
-    words[index] += HINT_FLAG
+    index = hinted_index(actions, hinted)
+    if index is not None:
+        words[index] += HINT_FLAG
     return index
+
+
+def hint_status(hints: Sequence[Hint], words: str | None = None) -> str:
+    """A hint as the status line says it: its chance first (so that a cut keeps it), then
+    ``words``, by default those of its decisions."""
+    said = " ".join(hint.words for hint in hints) if words is None else words
+    return f"Hint ({hints[0].win:.0%} to win): {said}"
 
 
 def table_stylesheet(name: str) -> str:
@@ -137,7 +161,8 @@ class TableView(Vertical, Generic[O]):
         super().__init__(**kwargs)
         self.host = host
         self.view: View | None = None  # what is shown; its observations are of type O
-        self.hinted: Action | None = None  # the decision a hint suggests now, if any
+        self.hinted: tuple[Action, ...] = ()  # the gesture a hint suggests now (empty: none)
+        self._laid: object | None = None  # the marks a hint laid on the table (see lay_hint)
         # True while the table shows the players something to read first (a round
         # summary): the game screen starts no bot until it is False again.
         self.pauses_play = False
@@ -205,6 +230,7 @@ class TableView(Vertical, Generic[O]):
             words,
             lambda index: self.decide(*before, choices[index]),
             highlight=highlight,
+            actions=choices,
         )
 
     def take_listed(self, action: Action) -> None:
@@ -273,11 +299,17 @@ class TableView(Vertical, Generic[O]):
             self.show(self.view)
         self.host.refresh_status()
 
-    def marking_status(self) -> str | None:
-        """While cards are marked for a choice of several: what they make, for the status line."""
+    def marking_status(self, hint: str | None = None) -> str | None:
+        """While cards are marked for a choice of several: what they make, for the status line.
+
+        Marks a hint laid (``hint`` is what the status says of it) are said as that
+        hint, with the keys that play it.
+        """
         marked = self.marked_gesture()
         if marked is None or self.view is None:
             return None
+        if hint is not None and self.hint_laid():
+            return f"{hint} {self.view.glyphs.sep} {self.laid_keys(marked)}"
         refusal = self.host.check(*marked.actions) if marked.actions else None
         return marked.status(refusal, self.view.glyphs.sep)
 
@@ -335,20 +367,76 @@ class TableView(Vertical, Generic[O]):
         """The cards that make ``action``: (id of their row, index in it), the main one first."""
         return []
 
-    def mark_hint(self, action: Action | None, *, point: bool = False) -> None:
-        """Mark the cards of a hinted ``action`` (``None`` clears the marks).
+    def hint_follows(self, action: Action) -> bool:
+        """Whether this table plays ``action`` together with its player's next decision, as
+        one gesture (a hint of it then names both)."""
+        return False
+
+    def hint_words(self, hints: Sequence[Hint]) -> str:
+        """What the status line says of the ``hints`` of one gesture."""
+        return hint_status(hints)
+
+    def mark_hint(self, gesture: Sequence[Action], *, point: bool = False) -> None:
+        """Mark the cards of a hinted ``gesture`` (its decisions; empty clears the marks).
 
         With ``point``, the cursor goes to its main card too, so that Enter plays
         it (or opens its picker).
         """
-        self.hinted = action
+        self.hinted = tuple(gesture)
         for card in self.query(".-hinted"):
             card.remove_class("-hinted")
-        if action is None:
+        if not gesture:
+            self._laid = None
             return
-        for number, (row_id, index) in enumerate(self.hint_places(action)):
-            row = self.query_one(f"#{row_id}", CardRow)
-            row.cards[index].add_class("-hinted")
-            if point and number == 0:
-                row.point_at(index)
-                row.focus()
+        for action in gesture:
+            for number, (row_id, index) in enumerate(self.hint_places(action)):
+                row = self.query_one(f"#{row_id}", CardRow)
+                row.cards[index].add_class("-hinted")
+                if point and number == 0 and action == gesture[0]:
+                    self.point_at((row_id, index))
+
+    def point_at(self, spot: Spot) -> None:
+        """Put the cursor on the card at ``spot`` and the keys in its row."""
+        row_id, index = spot
+        row = self.query_one(f"#{row_id}", CardRow)
+        row.point_at(index)
+        row.focus()
+
+    def lay_hint(self, gesture: Sequence[Action]) -> None:
+        """Lay a hinted ``gesture`` on the table as the player's own marks would be.
+
+        Where the table marks cards for a gesture of several (an exchange, a
+        payment, a card to place), the hint's cards are marked that way and the
+        cursor goes where Enter plays them: Enter plays the hint, Esc clears it,
+        and a mark changed makes the marks the player's own.  A decision no card
+        makes is chosen in the picker its step opens: that picker opens on it.
+        """
+        spot = self.hint_marks(tuple(gesture))
+        if spot is None:
+            if gesture and not self.hint_places(gesture[0]):
+                # No card on the table makes it (a camel to join first): the step's own
+                # picker opens again, on the hinted entry.
+                self.on_turn()
+            return
+        self._laid = self.marks_now()
+        self.marks_changed()
+        self.point_at(spot)
+
+    def hint_marks(self, gesture: tuple[Action, ...]) -> Spot | None:
+        """Mark ``gesture``'s cards as the player would to make it; return where Enter plays it.
+
+        ``None`` (nothing marked) where this table has no marks for such a gesture.
+        """
+        return None
+
+    def marks_now(self) -> object | None:
+        """The cards marked now, as a value that equals itself while they stay (or ``None``)."""
+        return None
+
+    def hint_laid(self) -> bool:
+        """Whether the marks on the table are those a hint laid, untouched since."""
+        return self._laid is not None and self.marks_now() == self._laid
+
+    def laid_keys(self, marked: Marked) -> str:
+        """The keys the status line offers for marks a hint laid."""
+        return marked.keys

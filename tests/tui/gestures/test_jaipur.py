@@ -185,6 +185,20 @@ def test_hint_spots_name_the_cards_a_decision_takes_or_gives():
     ]
 
 
+def test_a_hinted_exchange_is_marked_as_the_player_would_mark_it():
+    places = [Card.GOLD, Card.CAMEL, Card.GOLD, Card.SPICE, Card.CAMEL]
+    take = [0] * len(GOODS)
+    take[Card.GOLD.index] = 2
+    give = [0] * len(GOODS)
+    give[Card.LEATHER.index] = 1
+    exchange = Exchange(tuple(take), tuple(give), 1)
+    marks = gestures.hinted_exchange(exchange, places)
+    assert marks is not None and marks.exchange(places) == exchange
+    assert list(marks.taking) == [0, 2]
+    assert list(marks.giving) == [Card.LEATHER, Card.CAMEL]
+    assert gestures.hinted_exchange(TakeGood(Card.SPICE), places) is None
+
+
 def test_one_count_offered_still_asks_so_that_a_stray_enter_sells_nothing():
     def single(o, moves, p):
         return any(len(counts(moves, good)) == 1 for good in GOODS)

@@ -19,6 +19,7 @@ from karavan_tui.tables.karakorum.gestures import (
     choose_expedition,
     choose_on_table,
     hint_places,
+    hinted_place,
     mark,
     marked_gesture,
     marks_fit,
@@ -238,6 +239,20 @@ def test_a_hint_marks_the_slots_its_decision_acts_on():
     obs, _ = ann(taking)
     assert hint_places(obs, S.Take(obs.table[-1])) == [(TABLE_ROW, len(obs.table))]
     assert hint_places(obs, S.Take(Card(Peak.RED, 99, 0))) == []  # no such card on the table
+
+
+def test_a_hinted_card_to_place_is_marked_and_enter_goes_to_its_expedition():
+    state = position(placing_with_choice)
+    obs, legal = ann(state)
+    place = next(a for a in legal if isinstance(a, S.Place))
+    slot = NEW_SLOT if place.expedition is None else place.expedition
+    laid = hinted_place(obs, place)
+    assert laid == (NONE.alone(place.card), (EXP_ROW, slot))
+    assert choose_expedition(obs, legal, laid[0], slot) == play(place)
+    assert hinted_place(obs, S.Done()) is None
+    taking = position(at(Step.TAKE))
+    obs, legal = ann(taking)
+    assert hinted_place(obs, S.Place(obs.table[0], None)) is None  # not while taking
 
 
 def test_a_turn_starts_on_the_likeliest_decision_of_its_step():

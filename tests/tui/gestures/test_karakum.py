@@ -157,6 +157,24 @@ def test_a_hinted_payment_is_marked_and_hint_spots_name_the_cards():
     assert gestures.hint_spots(Buy(4)) == [(MARKET_ROW, 4)]
 
 
+def test_a_hinted_purchase_is_marked_with_its_payment_and_said_as_paying_says_it():
+    state, obs, legal = find(lambda o, moves: any(isinstance(a, Buy) for a in moves))
+    buy = next(a for a in legal if isinstance(a, Buy))
+    ways = gestures.ways_to_pay(obs, buy.slot)
+    paid = Pay(ways[-1])
+    assert gestures.hint_follows(buy) and not gestures.hint_follows(paid)
+    payment = gestures.hinted_payment((buy, paid), obs)
+    assert payment == Payment(buy.slot, True, gestures.paid_with(paid.cards))
+    said = gestures.marked(payment, obs)
+    assert said is not None and gestures.purchase_words((buy, paid), obs) == f"{said.words}."
+    assert gestures.hinted_payment((buy,), obs) is None  # a purchase comes with its payment
+    assert gestures.hinted_payment((paid,), obs) is None  # a payment alone, while buying
+    assert gestures.purchase_words((DrawCard(),), obs) is None
+    bought = GAME.apply(state, buy)
+    seen = GAME.observe(bought, 0)
+    assert gestures.hinted_payment((paid,), seen) == Payment(buy.slot, False, payment.cards)
+
+
 def test_a_card_drawn_blind_is_named_to_its_drawer_only():
     """The log says 'draws a card'; the drawer's own two views tell which, nobody else's."""
     state, before, legal = find(lambda obs, legal: DrawCard() in legal and obs.resource_deck_size)

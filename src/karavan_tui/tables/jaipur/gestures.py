@@ -180,6 +180,16 @@ def give_picker(take: tuple[int, ...], offers: Sequence[Exchange]) -> Ask:
     return Ask(f"For {describe_cards(take)}, you give:", ways, labels)
 
 
+def hinted_exchange(action: Action, places: Sequence[Card | None]) -> ExchangeMarks | None:
+    """The marks a player would make for a hinted exchange: the market places of the goods it
+    takes, and the cards it gives (``None`` for any other decision)."""
+    if not isinstance(action, Exchange):
+        return None
+    taking = [index for row, index in hint_spots(action, places) if row == MARKET_ROW]
+    giving = zip((*GOODS, Card.CAMEL), (*action.give, action.camels), strict=True)
+    return ExchangeMarks(Marks.of((place, 1) for place in taking), Marks.of(giving))
+
+
 def hint_spots(action: Action, places: Sequence[Card | None]) -> list[Spot]:
     """The market places and hand cards a decision takes or gives, the main one first."""
     if isinstance(action, TakeGood):

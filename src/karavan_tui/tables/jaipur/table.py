@@ -172,3 +172,15 @@ class JaipurTable(TableView[JaipurObservation]):
     def hint_places(self, action: Action) -> list[Spot]:
         """The market places and hand cards a decision takes or gives."""
         return gestures.hint_spots(action, self.places)
+
+    def hint_marks(self, gesture: tuple[Action, ...]) -> Spot | None:
+        """A hinted exchange is marked as the player would mark it; Enter exchanges."""
+        marks = gestures.hinted_exchange(gesture[0], self.places) if gesture else None
+        if marks is None:
+            return None
+        self.marks = marks
+        return self.hint_places(gesture[0])[0]
+
+    def marks_now(self) -> object | None:
+        """The exchange marked, if any."""
+        return self.marks or None

@@ -201,6 +201,17 @@ def hint_places(obs: KarakorumObservation, action: Action) -> list[Spot]:
     return []
 
 
+def hinted_place(obs: KarakorumObservation, action: Action) -> tuple[Marks[Card], Spot] | None:
+    """A hinted card to place, marked as the player would mark it, and the slot of its
+    expedition, where Enter places it; ``None`` for any other hint."""
+    if obs.step is not Step.PLACE or not isinstance(action, S.Place):
+        return None
+    if action.card not in row_cards(obs):
+        return None
+    target = NEW_SLOT if action.expedition is None else action.expedition
+    return Marks(((action.card, 1),)), (EXP_ROW, target)
+
+
 def turn_places(obs: KarakorumObservation, legal: Sequence[Action]) -> list[Spot]:
     """Where the cursors go when a turn starts: the likeliest decision of the step.
 

@@ -141,6 +141,22 @@ class KarakorumTable(TableView[KarakorumObservation]):
         """The slots of the table row and the expeditions a decision acts on."""
         return gestures.hint_places(self.obs, action)
 
+    def hint_marks(self, gesture: tuple[Action, ...]) -> Spot | None:
+        """A hinted card to place is marked to place; the cursor goes to its expedition."""
+        laid = gestures.hinted_place(self.obs, gesture[0]) if gesture and self.view else None
+        if laid is None:
+            return None
+        self.marked, spot = laid
+        return spot
+
+    def marks_now(self) -> object | None:
+        """The cards marked, if any."""
+        return self.marked or None
+
+    def laid_keys(self, marked: Marked) -> str:
+        """The cursor is on the hinted card's expedition: Enter places it there."""
+        return "Enter places it, Esc clears"
+
     def on_turn(self) -> None:
         """Put the cursor on the likeliest decision of this step, in the zone it belongs to."""
         if self.view is None or not self.view.legal:

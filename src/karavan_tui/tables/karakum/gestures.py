@@ -190,6 +190,30 @@ def hinted(payment: Payment | None, action: Action) -> Payment | None:
     return payment
 
 
+def hint_follows(action: Action) -> bool:
+    """Whether the table plays ``action`` with the next decision: a camel bought is paid for."""
+    return isinstance(action, Buy)
+
+
+def hinted_payment(gesture: Sequence[Action], obs: KarakumObservation) -> Payment | None:
+    """A hinted purchase (the camel, then its payment) or payment, marked as the player would
+    mark it; ``None`` for any other hint."""
+    match tuple(gesture):
+        case (Buy(slot=slot), Pay(cards=cards)):
+            return Payment(slot, True, paid_with(cards))
+        case (Pay(cards=cards),) if obs.step is Step.PAY and obs.slot is not None:
+            return Payment(obs.slot, False, paid_with(cards))
+    return None
+
+
+def purchase_words(gesture: Sequence[Action], obs: KarakumObservation) -> str | None:
+    """A hinted purchase in the words the table uses while paying ("Buy the red 4 for 3
+    units with ..."); ``None`` for any other hint."""
+    payment = hinted_payment(gesture, obs)
+    said = marked(payment, obs) if payment is not None and payment.buying else None
+    return None if said is None else f"{said.words}."
+
+
 def hint_spots(action: Action) -> list[Spot]:
     """The card a decision takes or buys, or the hand cards it pays with."""
     if isinstance(action, DrawCard):

@@ -12,9 +12,17 @@ from typing import Any, cast
 
 from textual.binding import Binding
 
+from karavan_core.analysis import Hint
 from karavan_core.engine import Action
 from karavan_core.games.karakum.state import Buy, KarakumObservation, Step, TakeCard
-from karavan_tui.tables.base import CLEAR_MARKS, TableView, TurnStep, View, table_stylesheet
+from karavan_tui.tables.base import (
+    CLEAR_MARKS,
+    TableView,
+    TurnStep,
+    View,
+    hint_status,
+    table_stylesheet,
+)
 from karavan_tui.tables.karakum import gestures
 from karavan_tui.tables.karakum.gestures import KarakumTurnStep, Payment
 from karavan_tui.tables.karakum.zones import (
@@ -151,12 +159,34 @@ class KarakumTable(TableView[KarakumObservation]):
         """The card a decision takes or buys, or the hand cards it pays with."""
         return gestures.hint_spots(action)
 
-    def mark_hint(self, action: Action | None, *, point: bool = False) -> None:
+    def hint_follows(self, action: Action) -> bool:
+        """A camel hinted to buy comes with its payment: the table plays both together."""
+        return gestures.hint_follows(action)
+
+    def hint_words(self, hints: Sequence[Hint]) -> str:
+        """A purchase is said as paying says it (the camel, its price and the cards)."""
+        gesture = [hint.action for hint in hints]
+        words = gestures.purchase_words(gesture, self.obs) if self.view else None
+        return hint_status(hints, words)
+
+    def mark_hint(self, gesture: Sequence[Action], *, point: bool = False) -> None:
         """Mark the hinted cards; a hinted payment is marked in the hand, ready to pay."""
-        if point and action is not None and self.paying is not None and self.view:
-            self.paying = gestures.hinted(self.paying, action)
+        if point and gesture and self.paying is not None and self.view:
+            self.paying = gestures.hinted(self.paying, gesture[0])
             self.show(self.view)
-        super().mark_hint(action, point=point)
+        super().mark_hint(gesture, point=point)
+
+    def hint_marks(self, gesture: tuple[Action, ...]) -> Spot | None:
+        """A hinted purchase or payment is marked as paying marks it; Enter buys (or pays)."""
+        payment = gestures.hinted_payment(gesture, self.obs) if self.view else None
+        if payment is None:
+            return None
+        self.paying = payment
+        return (gestures.MARKET_ROW, payment.slot)
+
+    def marks_now(self) -> object | None:
+        """The purchase being paid for, if any."""
+        return self.paying
 
     def turn_note(self, steps: Sequence[TurnStep]) -> str:
         """The cards the player drew blind in the turn just ended (the log does not name them)."""

@@ -6,6 +6,8 @@ offers for it (a picker), or as a camel on the track, then the card to play on i
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from textual.events import Resize
 
 from karavan_core.engine import Action
@@ -101,10 +103,10 @@ class KarawaneTable(TableView[KarawaneObservation]):
         """The hand card a decision plays (the cursor goes there: Enter plays it)."""
         return gestures.hint_places(self.obs, action)
 
-    def mark_hint(self, action: Action | None, *, point: bool = False) -> None:
+    def mark_hint(self, gesture: Sequence[Action], *, point: bool = False) -> None:
         """Mark the hinted card in the hand and the camel it moves on the track."""
-        super().mark_hint(action, point=point)
-        self.query_one(TrackZone).hinted = gestures.hinted_camel(action)
+        super().mark_hint(gesture, point=point)
+        self.query_one(TrackZone).hinted = gestures.hinted_camel(gesture[0] if gesture else None)
 
     def on_turn(self) -> None:
         """Bring the keyboard to the hand: every decision starts with a card."""
