@@ -62,11 +62,6 @@ def camel_text(camel: Camel, new: bool = False, g: Glyphs | None = None) -> Text
     return text
 
 
-def short(res: Res) -> str:
-    """The good a camel of colour ``res`` is paid with, in at most five letters."""
-    return res.good[:5]
-
-
 def mark(new: bool, g: Glyphs) -> str:
     """The change mark before a card's text, when another player changed it."""
     return g.changed if new else ""
@@ -119,10 +114,12 @@ class MarketZone(Horizontal):
             tip = f"{camel.color.value} {camel.value}: costs {paid}"
             if camel.color is taxed:
                 tip += f" (taxed +{cost - camel.value})"
-            # The second line names the good that pays: the camel's letter is its colour.
+            # The second line says the cost: the good that pays is the one of the camel's
+            # letter, as on the hand's cards (its name, "jewelry", leaves no room for a number
+            # in a narrow card; the tooltip and the large card say both).
             token = f"{mark(new, g)}{RES_LETTERS[camel.color]}{camel.value}{tax}"
             large = full.camel_card(token, camel, cost, camel.color is taxed)
-            text = f"{token}\n{cost} {short(camel.color)}"
+            text = f"{token}\ncost {cost}"
             faces.append(CardFace(text, classes, tip, str(camel), new, large))
         self.query_one(CardRow).set_faces(faces)
         tax_text = f"tax {g.tax} {RES_LETTERS[taxed]} {taxed.value} +{C.TAX}" if taxed else "no tax"

@@ -1,0 +1,28 @@
+"""The words on screen: right, whole where the player must read them, and one word per thing."""
+
+from __future__ import annotations
+
+from karavan_core.games.karakum.components import RESOURCES
+from karavan_core.games.karakum.rules import price
+from karavan_tui.widgets.cards import CardRow
+
+from .helpers import game_screen, karakum_match, running
+
+
+async def test_karakum_names_each_good_by_one_word_on_its_cards(tmp_path):
+    # The market's cards said "5 jewel" and "7 spice" beside a hand of "jewelry" and "spices".
+    match = karakum_match(moves=30)
+    async with running(tmp_path, match) as (app, _):
+        screen = game_screen(app)
+        rows = ("#market-row", "#resources", "#hand-row")
+        faces = [
+            str(card.render()) for row in rows for card in screen.query_one(row, CardRow).cards
+        ]
+        words = {word for face in faces for word in face.split()}
+        names = {res.good for res in RESOURCES}
+        assert names & words
+        assert not [w for w in words for name in names if w != name and name.startswith(w)]
+        market = screen.query_one("#market-row", CardRow).cards
+        obs = match.view(0)
+        costs = [f"cost {price(obs.market, slot)}" for slot in range(len(obs.market))]
+        assert [str(card.render()).splitlines()[1] for card in market] == costs
