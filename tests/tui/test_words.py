@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from karavan_core.games.karakum.components import RESOURCES
 from karavan_core.games.karakum.rules import price
+from karavan_tui.screens.game_over import GameOverScreen
 from karavan_tui.widgets.cards import CardRow
 
-from .helpers import game_screen, karakum_match, running
+from .helpers import game_screen, karakum_match, running, seeded_match, visible_characters
 
 
 async def test_karakum_names_each_good_by_one_word_on_its_cards(tmp_path):
@@ -26,3 +27,13 @@ async def test_karakum_names_each_good_by_one_word_on_its_cards(tmp_path):
         obs = match.view(0)
         costs = [f"cost {price(obs.market, slot)}" for slot in range(len(obs.market))]
         assert [str(card.render()).splitlines()[1] for card in market] == costs
+
+
+async def test_the_results_count_one_point_in_the_singular(tmp_path):
+    # A finished Karakum game whose left sides are worth a point each: "1 points" before.
+    match = seeded_match("karakum", "Ann,Bob", seed=72, first=0, moves=10_000)
+    assert match.is_over()
+    async with running(tmp_path, match, size=(120, 40)) as (app, _):
+        assert isinstance(app.screen, GameOverScreen)
+        text = visible_characters(app)
+        assert "1 point, half is 0" in text and "1 points" not in text

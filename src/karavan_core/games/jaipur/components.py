@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from enum import StrEnum
 
+from karavan_core.text import plural
+
 
 class Card(StrEnum):
     """A card of the deck: one of the six goods, or a camel."""
@@ -28,8 +30,8 @@ class Card(StrEnum):
 
     def amount(self, n: int) -> str:
         """``n`` cards of this kind in words: "1 diamond", "3 spice", "2 camels"."""
-        singular, plural = NOUNS[self]
-        return f"{n} {singular if n == 1 else plural}"
+        singular, many = NOUNS[self]
+        return plural(n, singular, many)
 
 
 CARDS: tuple[Card, ...] = tuple(Card)

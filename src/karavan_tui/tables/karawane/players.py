@@ -27,6 +27,7 @@ from karavan_core.games.karawane.components import (
     Card,
 )
 from karavan_core.games.karawane.state import KarawaneObservation
+from karavan_core.text import plural
 from karavan_tui.glyphs import ASCII, Glyphs
 from karavan_tui.tables.karawane.gestures import SEAT_LETTERS, camel_name
 from karavan_tui.words import cells, cut, padded, widest, wrap_tokens
@@ -108,8 +109,7 @@ def player_blocks(players: Players, room: int, wrap: bool = True, coming: bool =
         if seat:
             text.append("\n")
         seat_badge(text, players, seat, width)
-        points = "point" if scores[seat] == 1 else "points"
-        text.append(f"  {scores[seat]} {points}", style="bold")
+        text.append(f"  {plural(scores[seat], 'point')}", style="bold")
         text.append(
             f" {g.sep} hand {obs.hand_sizes[seat]} {g.sep} deck {obs.deck_sizes[seat]}",
             style="dim",
