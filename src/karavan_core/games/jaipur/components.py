@@ -29,7 +29,7 @@ class Card(StrEnum):
         return CARD_INDEX[self]
 
     def amount(self, n: int) -> str:
-        """``n`` cards of this kind in words: "1 diamond", "3 spice", "2 camels"."""
+        """``n`` cards of this kind in words: "1 diamond", "3 spices", "2 camels"."""
         singular, many = NOUNS[self]
         return plural(n, singular, many)
 
@@ -44,7 +44,7 @@ NOUNS: dict[Card, tuple[str, str]] = {
     Card.GOLD: ("gold", "gold"),
     Card.SILVER: ("silver", "silver"),
     Card.CLOTH: ("cloth", "cloth"),
-    Card.SPICE: ("spice", "spice"),
+    Card.SPICE: ("spice", "spices"),
     Card.LEATHER: ("leather", "leather"),
     Card.CAMEL: ("camel", "camels"),
 }
