@@ -29,11 +29,22 @@ async def test_karakum_names_each_good_by_one_word_on_its_cards(tmp_path):
         assert [str(card.render()).splitlines()[1] for card in market] == costs
 
 
-async def test_the_results_count_one_point_in_the_singular(tmp_path):
-    # A finished Karakum game whose left sides are worth a point each: "1 points" before.
-    match = seeded_match("karakum", "Ann,Bob", seed=72, first=0, moves=10_000)
+async def results_text(tmp_path, game: str, seats: str, seed: int) -> str:
+    """What the results of ``game`` played at random to its end (``seed``) say at 120x40."""
+    match = seeded_match(game, seats, seed=seed, first=0, moves=10_000)
     assert match.is_over()
     async with running(tmp_path, match, size=(120, 40)) as (app, _):
         assert isinstance(app.screen, GameOverScreen)
-        text = visible_characters(app)
-        assert "1 point, half is 0" in text and "1 points" not in text
+        return visible_characters(app)
+
+
+async def test_the_results_count_one_point_in_the_singular(tmp_path):
+    # A finished Karakum game whose left sides are worth a point each: "1 points" before.
+    text = await results_text(tmp_path, "karakum", "Ann,Bob", seed=72)
+    assert "1 point, half is 0" in text and "1 points" not in text
+
+
+async def test_a_karakorum_removal_at_the_base_camp_is_not_told_as_a_gain(tmp_path):
+    # The results said "red +0 (removed)" beside another player's "red -3 (removed)".
+    text = await results_text(tmp_path, "karakorum", "Ann,Bob", seed=0)
+    assert "stays at 0 (removed)" in text and "+0 (removed)" not in text

@@ -977,9 +977,16 @@ def _closing_words(state: KarakorumState, seat: int) -> str:
         ]
         return ", ".join(changes) or "no change"
     _, closed, _ = _closing(state.before_final[seat], state.final_expeditions[seat])
-    words = [
-        f"{exp.color.value} {moved:+d} "
-        + ("(scored)" if len(exp.cards) >= C.MIN_SCORING_CARDS else "(removed)")
-        for exp, moved in closed
-    ]
-    return ", ".join(words) or "no expedition to close"
+    return ", ".join(_closed_words(exp, moved) for exp, moved in closed) or "no expedition to close"
+
+
+def _closed_words(exp: Expedition, moved: int) -> str:
+    """One expedition closed at the end: "green +6 (scored)", "red -3 (removed)".
+
+    A removal costs nothing to a marker at the base camp: "+0" would read as a gain
+    beside another player's "-3", so it says where the marker stays.
+    """
+    peak = exp.color.value
+    if len(exp.cards) >= C.MIN_SCORING_CARDS:
+        return f"{peak} {moved:+d} (scored)"
+    return f"{peak} {moved:+d} (removed)" if moved else f"{peak} stays at 0 (removed)"
