@@ -271,8 +271,11 @@ class LessonPlay(LocalPlay):
 
     @staticmethod
     def instead(words: str, step: Step) -> str:
-        """The lesson's answer to another decision than its own: which, and why."""
-        return f"Not this one. The lesson plays: {words.rstrip('.')}, because {step.why}"
+        """The lesson's answer to another decision than its own: which to make, and why.
+
+        Said as what the learner is to do: the lesson plays none of the learner's moves.
+        """
+        return f"Not this one. Make this move instead: {words.rstrip('.')}, because {step.why}"
 
     def check(self, *actions: Action) -> str | None:
         """The rules' refusal, else the lesson's (another decision than the step's)."""
