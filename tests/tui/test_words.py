@@ -7,7 +7,16 @@ from karavan_core.games.karakum.rules import price
 from karavan_tui.screens.game_over import GameOverScreen
 from karavan_tui.widgets.cards import CardRow
 
-from .helpers import game_screen, karakum_match, running, seeded_match, visible_characters
+from .helpers import (
+    game_screen,
+    karakum_match,
+    make_app,
+    running,
+    seeded_match,
+    settle,
+    visible_characters,
+)
+from .test_lessons import open_lesson, pick_from_moves
 
 
 async def test_karakum_names_each_good_by_one_word_on_its_cards(tmp_path):
@@ -48,3 +57,26 @@ async def test_a_karakorum_removal_at_the_base_camp_is_not_told_as_a_gain(tmp_pa
     # The results said "red +0 (removed)" beside another player's "red -3 (removed)".
     text = await results_text(tmp_path, "karakorum", "Ann,Bob", seed=0)
     assert "stays at 0 (removed)" in text and "+0 (removed)" not in text
+
+
+async def test_a_lesson_step_after_a_stretch_played_for_the_learner_tells_it_over_the_table(
+    tmp_path,
+):
+    # The panel told Greedy's round while the line over the table said "Nothing new since
+    # your last move": the lesson had played the learner's pass after it.
+    app = make_app(tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        driver = await open_lesson(pilot, app, "karakorum")
+        while "Greedy's round went by" not in str(driver.current.say):
+            if driver.expected():
+                await pick_from_moves(pilot, app, driver)
+            else:
+                await pilot.press("n")
+            await settle(pilot, app)
+        banner = str(app.screen.query_one("#banner").render())
+        assert banner.startswith("• ") and "Nothing new" not in banner, banner
+        # Right after the learner's own move the line says which it was.
+        await pick_from_moves(pilot, app, driver)
+        banner = str(app.screen.query_one("#banner").render())
+        assert banner.startswith("Your last move: Learner takes"), banner

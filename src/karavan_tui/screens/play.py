@@ -166,6 +166,8 @@ class LocalPlay(Driver):
             news=log[since + 1 :],
             news_yours=self.viewer is not None,
             notice=self.taken_back_words(),
+            # The log opens with the deal: the viewer's last decision is line ``since``.
+            own=log[since] if since and self.viewer is not None else "",
             hinted=hint.action if hint is not None else None,
         )
 

@@ -116,7 +116,9 @@ class News:
     ``yours``: someone is at the keyboard; ``weights`` say how telling each decision
     is (higher: more; all alike if not given); ``opening``: nobody has decided
     anything yet in this game; ``notice``: what became of a decision taken back, said in
-    the lines' place (the table went back: what was news before that is news no more).
+    the lines' place (the table went back: what was news before that is news no more);
+    ``own``: the log line of the last decision of the player at the keyboard, told when
+    nothing came after it (rather than "nothing new" just after one's own move).
     """
 
     lines: tuple[str, ...]
@@ -126,6 +128,7 @@ class News:
     weights: tuple[int, ...] = ()
     opening: bool = False
     notice: str = ""
+    own: str = ""
 
 
 class NewsBanner(Static):
@@ -151,13 +154,15 @@ class NewsBanner(Static):
         weights: Sequence[int] = (),
         opening: bool = False,
         notice: str = "",
+        own: str = "",
     ) -> None:
         """Tell ``news`` (log lines) by players ``names``; ``yours``: someone is at the keyboard.
 
         ``opening``: no decision has been made yet, so there is no "last move" to speak of;
-        ``notice``, where given, is said instead of the news (a decision taken back).
+        ``notice``, where given, is said instead of the news (a decision taken back);
+        ``own``, the viewer's last decision, is told when nothing came after it.
         """
-        self.news = News(tuple(news), tuple(names), yours, g, tuple(weights), opening, notice)
+        self.news = News(tuple(news), tuple(names), yours, g, tuple(weights), opening, notice, own)
 
     def render(self) -> Text:
         """The news, fitted to the width of the line."""
@@ -176,6 +181,8 @@ def news_text(news: News, room: int) -> Text:
             quiet = ""
         elif news.opening:
             quiet = "A new game: nothing has been played yet."
+        elif news.own:
+            quiet = f"Your last move: {g.words(first_sentence(news.own))}"
         else:
             quiet = "Nothing new since your last move."
         return Text(quiet, style="dim")
