@@ -4,8 +4,10 @@ from __future__ import annotations
 
 from karavan_core.games.karakum.components import RESOURCES
 from karavan_core.games.karakum.rules import price
+from karavan_tui.glyphs import glyphs
 from karavan_tui.screens.game_over import GameOverScreen
 from karavan_tui.widgets.cards import CardRow
+from karavan_tui.widgets.side import News, first_sentence, news_text
 
 from .helpers import (
     game_screen,
@@ -80,3 +82,44 @@ async def test_a_lesson_step_after_a_stretch_played_for_the_learner_tells_it_ove
         await pick_from_moves(pilot, app, driver)
         banner = str(app.screen.query_one("#banner").render())
         assert banner.startswith("Your last move: Learner takes"), banner
+
+
+LONGEST = "Annabelle-Marguerite-Xyz"  # a name as long as a name may be (24 characters)
+
+
+async def news_at_80x24(tmp_path, match) -> tuple[str, int]:
+    """The news line over ``match``'s table at 80x24, and how many rows it takes."""
+    async with running(tmp_path, match) as (app, _):
+        banner = game_screen(app).query_one("#banner")
+        return str(banner.render()), banner.region.height
+
+
+async def test_at_80x24_a_long_news_line_loses_its_last_clause_rather_than_end_cut(tmp_path):
+    # "• Random bot 2 removes the red expedition (2); the red marker stays at the ba…"
+    match = seeded_match("karakorum", f"{LONGEST},bot:random,bot:random", moves=30)
+    told, rows = await news_at_80x24(tmp_path, match)
+    assert (told, rows) == ("• Random bot 2 removes the red expedition (2).", 1)
+
+
+async def test_at_80x24_a_news_line_too_long_for_a_row_takes_a_second(tmp_path):
+    # A payment by a player of the longest name: its first clause alone needs two rows.
+    match = seeded_match("karakum", f"Ann,bot:random:{LONGEST}", moves=93)
+    told, rows = await news_at_80x24(tmp_path, match)
+    assert rows == 2 and "…" not in told and "caravan master." in told, told
+    payment = next(line for line in match.log()[-2:] if " pays " in line)
+    assert first_sentence(payment) in " ".join(told.split("\n")), told
+
+
+def test_no_news_line_of_a_random_game_is_cut_at_80x24():
+    """The first sentence of every log line, the longest names playing, fits the news line's
+    two rows at 80x24 (78 cells) whole, however many decisions are told with it."""
+    for name in ("karakum", "karawane", "karakorum", "jaipur"):
+        seats = ",".join(f"{LONGEST[:-1]}{i}" for i in range(2 if name == "jaipur" else 4))
+        match = seeded_match(name, seats, seed=7, moves=10_000)
+        log = match.log()
+        names = tuple(seat.name for seat in match.seats)
+        for end in range(2, len(log)):
+            news = News(tuple(log[max(1, end - 3) : end]), names, True, glyphs(False))
+            assert "…" not in news_text(news, 78, 2).plain, log[end - 1]
+        own = News((), names, True, glyphs(False), own=max(log[1:], key=len))
+        assert "…" not in news_text(own, 78, 2).plain

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import re
+from collections.abc import Iterator, Sequence
 from typing import Any, Literal
 
 from attrs import frozen
@@ -10,13 +11,14 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.content import Content
+from textual.geometry import Size
 from textual.reactive import reactive
 from textual.widgets import Static
 
 from karavan_core.match import Seat
 from karavan_core.text import plural
 from karavan_tui.glyphs import Glyphs
-from karavan_tui.words import cells, cut, padded, widest
+from karavan_tui.words import cut, padded, widest
 
 
 class ScoreBoard(Static):
@@ -132,18 +134,22 @@ class News:
 
 
 class NewsBanner(Static):
-    """One line over the table: what the others did since your last decision, in words.
+    """A line over the table (two where one is too short): what the others did since your
+    last decision, in words.
 
     Each decision is told by the first sentence of its log line, a player's
     decisions in a row joined ("Bob takes 2 camels, then sells 3 leather"), in
     the order they were made.  When the line is full, the least telling go
     first (by the table's weights: ending a turn tells less than what was done
-    in it), then the earliest.  The log beside the table has every one of them
-    in full, in bold.  The line is laid out for the width it has whenever it is
-    drawn, so a resize tells the news again in the room there is.
+    in it), then the earliest.  A sentence too long for one line wraps onto a
+    second (the stylesheet's max-height) rather than end cut; past that it loses
+    its last clauses.  The log beside the table has every one of them in full,
+    in bold.  The line is laid out for the width it has whenever it is drawn,
+    so a resize tells the news again in the room there is.
     """
 
-    news: reactive[News | None] = reactive(None, layout=False)
+    # A change may take the line from one row to two: the screen is laid out again.
+    news: reactive[News | None] = reactive(None, layout=True)
 
     def show(
         self,
@@ -164,47 +170,148 @@ class NewsBanner(Static):
         """
         self.news = News(tuple(news), tuple(names), yours, g, tuple(weights), opening, notice, own)
 
-    def render(self) -> Text:
+    @property
+    def rows(self) -> int:
+        """The most rows the news may take (the stylesheet's max-height; one if unset)."""
+        most = self.styles.max_height
+        return int(most.value) if most is not None and most.is_cells else 1
+
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        """As many rows as the news laid out for ``width`` takes."""
+        if self.news is None:
+            return 1
+        return max(1, len(news_text(self.news, width, self.rows).wrap(width)))
+
+    def render(self) -> Content:
         """The news, fitted to the width of the line."""
         if self.news is None:
-            return Text("")
-        return news_text(self.news, self.content_region.width or 78)
+            return Content("")
+        return news_text(self.news, self.content_region.width or 78, self.rows)
 
 
-def news_text(news: News, room: int) -> Text:
-    """The news line's words for ``room`` cells: the most telling decisions that fit."""
+def fits(text: str, room: int, rows: int) -> bool:
+    """Whether ``text`` wrapped at ``room`` cells takes at most ``rows`` rows."""
+    return len(Content(text).wrap(room)) <= rows
+
+
+# Where a sentence too long for its lines may end early: after a clause ("; ", ": ").
+CLAUSE_ENDS = ("; ", ": ")
+# An aside in brackets, which a sentence too long for its lines may leave out.
+ASIDE = re.compile(r" \([^()]*\)")
+
+
+def shortened(text: str, room: int, rows: int, keep: int = 0) -> str | None:
+    """The longest of ``text``'s shorter forms (:func:`shorter_forms`) that fits in ``rows``
+    rows of ``room`` cells; ``None`` if none does."""
+    return next((form for form in shorter_forms(text, keep) if fits(form, room, rows)), None)
+
+
+def shorter_forms(text: str, keep: int = 0) -> Iterator[str]:
+    """``text`` said in fewer words, losing the least first: without its asides in brackets,
+    the last first ("(1 point)", "(3 axes)"), then without its last clauses (ending with a
+    full stop), asides kept and then dropped.
+
+    Nothing within the first ``keep`` characters (a sentence's subject) is left out.
+    """
+    asides = [match for match in ASIDE.finditer(text) if match.start() > keep]
+    bare = text
+    for aside in reversed(asides):
+        bare = bare[: aside.start()] + bare[aside.end() :]
+        yield bare
+    for form in (text, bare) if asides else (text,):
+        ends = sorted(i for end in CLAUSE_ENDS for i in _find_all(form, end) if i > keep)
+        for end in reversed(ends):
+            yield form[:end].rstrip(".") + "."
+
+
+def fitted(text: str, room: int, rows: int, g: Glyphs, keep: int = 0) -> str:
+    """``text`` in at most ``rows`` rows of ``room`` cells, in as few as it takes: whole, else
+    in fewer words (see :func:`shorter_forms`), a row more only where neither fits; should
+    even its first clause be too long for them all, cut after a word."""
+    for used in range(1, rows + 1):
+        if fits(text, room, used):
+            return text
+        shorter = shortened(text, room, used, keep)
+        if shorter is not None:
+            return shorter
+    words = text.split(" ")
+    for count in range(len(words) - 1, 0, -1):
+        shorter = " ".join(words[:count]) + g.ellipsis
+        if fits(shorter, room, rows):
+            return shorter
+    return cut(text, room, g.ellipsis)
+
+
+def _find_all(text: str, part: str) -> list[int]:
+    """Every place ``part`` starts in ``text``."""
+    places, at = [], text.find(part)
+    while at >= 0:
+        places.append(at)
+        at = text.find(part, at + 1)
+    return places
+
+
+def quiet_words(news: News) -> str:
+    """What the news line says when there is no news."""
+    g = news.glyphs
+    if not news.yours:
+        return ""
+    if news.opening:
+        return "A new game: nothing has been played yet."
+    if news.own:
+        return f"Your last move: {g.words(first_sentence(news.own))}"
+    return "Nothing new since your last move."
+
+
+def news_text(news: News, room: int, rows: int = 1) -> Content:
+    """The news line's words for ``rows`` rows of ``room`` cells: the most telling decisions
+    that fit, in as few rows as they fit in."""
     g = news.glyphs
     if news.notice and news.yours:
-        return Text(cut(g.words(news.notice), room, g.ellipsis), style="bold")
+        return Content.styled(fitted(g.words(news.notice), room, rows, g), "bold")
     if not news.lines:
-        if not news.yours:
-            quiet = ""
-        elif news.opening:
-            quiet = "A new game: nothing has been played yet."
-        elif news.own:
-            quiet = f"Your last move: {g.words(first_sentence(news.own))}"
-        else:
-            quiet = "Nothing new since your last move."
-        return Text(quiet, style="dim")
+        words = quiet_words(news)
+        return Content.styled(fitted(words, room, rows, g, words.find(": ") + 1), "dim")
     said = [g.words(first_sentence(line).rstrip(".")) for line in news.lines]
     names = [g.words(name) for name in news.names]  # as the lines write them
     actors = [next((n for n in names if line.startswith(n + " ")), None) for line in said]
     weights = news.weights
     worth = list(weights) if len(weights) == len(said) else [0] * len(said)
-    kept: list[int] = []
     # The most telling first (the newest of equals), then the others that fit.
-    for index in sorted(range(len(said)), key=lambda i: (-worth[i], -i)):
+    order = sorted(range(len(said)), key=lambda i: (-worth[i], -i))
+    # Where the most telling alone is too long for a row, it loses its last clauses (the
+    # log has it whole) rather than push the table down a row; failing that it takes two.
+    alone = banner_line(order[:1], said, actors, g, count=None)
+    subject = len(g.changed) + 1 + len(actors[order[0]] or "")
+    for used in range(1, rows + 1):
+        line = packed(order, said, actors, g, room, used) or shortened(alone, room, used, subject)
+        if line is not None:
+            return Content.styled(line, "bold")
+    return Content.styled(fitted(alone, room, rows, g, subject), "bold")
+
+
+def packed(
+    order: Sequence[int],
+    said: Sequence[str],
+    actors: Sequence[str | None],
+    g: Glyphs,
+    room: int,
+    rows: int,
+) -> str | None:
+    """The decisions of ``said`` taken in ``order`` while they fit in ``rows`` rows, the ones
+    left out counted in as many words as there is room for; ``None`` when the first of
+    ``order`` alone does not fit."""
+    kept: list[int] = []
+    for index in order:
         candidate = sorted([index, *kept])
-        if kept and cells(banner_line(candidate, said, actors, g)) > room:
+        if kept and not fits(banner_line(candidate, said, actors, g), room, rows):
             break
         kept = candidate
-    line = banner_line(kept, said, actors, g)
-    for count in ("short", "brief"):  # the moves left out, counted in fewer words
-        if cells(line) > room:
-            line = banner_line(kept, said, actors, g, count=count)
-    if cells(line) > room:  # even the most telling alone is too long: the log has it whole
-        line = cut(banner_line(kept, said, actors, g, count=None), room, g.ellipsis)
-    return Text(line, style="bold")
+    for count in ("words", "short", "brief", None):  # the moves left out, in fewer words
+        line = banner_line(kept, said, actors, g, count=count)
+        if fits(line, room, rows):
+            return line
+    return None
 
 
 def banner_line(
