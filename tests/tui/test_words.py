@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from karavan_core.games.karakum.components import RESOURCES
+from karavan_core.games.karakum.components import RESOURCES, Res
 from karavan_core.games.karakum.rules import price
 from karavan_tui.glyphs import glyphs
 from karavan_tui.screens.game_over import GameOverScreen
@@ -19,6 +19,7 @@ from .helpers import (
     visible_characters,
 )
 from .test_lessons import open_lesson, pick_from_moves
+from .test_marking import karakum_buying_position, mark
 
 
 async def test_karakum_names_each_good_by_one_word_on_its_cards(tmp_path):
@@ -123,3 +124,26 @@ def test_no_news_line_of_a_random_game_is_cut_at_80x24():
             assert "…" not in news_text(news, 78, 2).plain, log[end - 1]
         own = News((), names, True, glyphs(False), own=max(log[1:], key=len))
         assert "…" not in news_text(own, 78, 2).plain
+
+
+async def test_at_80x24_a_payment_that_does_not_pay_is_told_on_the_status_line_uncut(tmp_path):
+    # "Buy the … with …. That payment gives 9 units, and the green 5 costs exactly 5 units (o…"
+    match, slot, _ = karakum_buying_position()
+    async with running(tmp_path, match) as (app, pilot):
+        screen = game_screen(app)
+        screen.table.buy(slot)
+        await pilot.pause()
+        camel = match.state.market[slot]
+        held = match.state.hands[0]
+        # Every card that makes units (the camel's good, gold, pairs of the others): too much.
+        counts = [
+            n if res in (camel.color, Res.GOLD) else n - n % 2
+            for res, n in zip(RESOURCES, held, strict=True)
+        ]
+        row = screen.query_one("#hand-row", CardRow)
+        for index, count in enumerate(counts):
+            while screen.table.paying.counts[index] != count:
+                await mark(pilot, row, index)
+        status = screen.query_one("#status")
+        said = str(status.render())
+        assert "That payment makes" in said and "…" not in said and status.region.height == 2, said

@@ -206,6 +206,13 @@ def shortened(text: str, room: int, rows: int, keep: int = 0) -> str | None:
     return next((form for form in shorter_forms(text, keep) if fits(form, room, rows)), None)
 
 
+def subject(text: str) -> int:
+    """How much of ``text`` a shorter form keeps whole: its first sentence, or, for a
+    prompt of one ("Ann: take a card"), what comes before its first colon."""
+    ends = [at for at in (text.find(". "), text.find("? ")) if at >= 0]
+    return min(ends) + 1 if ends else max(0, text.find(": ")) + 1
+
+
 def shorter_forms(text: str, keep: int = 0) -> Iterator[str]:
     """``text`` said in fewer words, losing the least first: without its asides in brackets,
     the last first ("(1 point)", "(3 axes)"), then without its last clauses (ending with a
@@ -363,9 +370,12 @@ class StatusLine(Static):
     """Whose turn it is and what they must decide, plus the quiet indicators.
 
     The prompt may wrap onto the lines the status line has (its max-height);
-    when it needs more, the prompt is cut with an ellipsis so that the
-    indicators ("thinking", "saved") always stay in sight at its end.  It is
-    laid out for its width whenever it is drawn, a resize included.
+    when it needs more, it is said in fewer words (:func:`shorter_forms`: its
+    asides in brackets, then its last clauses, left out; its first sentence, or
+    the subject before its first colon, kept), and only should that not do, cut
+    with an ellipsis, so that the indicators ("thinking", "saved") always stay in
+    sight at its end.  It is laid out for its width whenever it is drawn, a
+    resize included.
     """
 
     said: reactive[Said | None] = reactive(None, layout=True)  # one line, or two
@@ -398,6 +408,10 @@ class StatusLine(Static):
         lines = self.styles.max_height
         most = int(lines.value) if lines is not None and lines.is_cells else 0
         if room and most and len(text.wrap(room)) > most:
+            for form in shorter_forms(words, subject(words)):
+                shorter = Content.assemble((form, "bold"), *tail)
+                if len(shorter.wrap(room)) <= most:
+                    return shorter
             # Cut the prompt, at the longest length that fits with the indicators.
             low, high = 0, len(words)
             while low < high:
