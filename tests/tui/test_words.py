@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from karavan_core.games.karakum.components import RESOURCES, Res
 from karavan_core.games.karakum.rules import price
 from karavan_tui.glyphs import glyphs
@@ -147,3 +149,25 @@ async def test_at_80x24_a_payment_that_does_not_pay_is_told_on_the_status_line_u
         status = screen.query_one("#status")
         said = str(status.render())
         assert "That payment makes" in said and "…" not in said and status.region.height == 2, said
+
+
+@pytest.mark.parametrize("game", ["karakum", "karawane", "karakorum", "jaipur"])
+async def test_at_80x24_a_long_name_is_cut_in_the_points_panel_its_score_beside_it(tmp_path, game):
+    # A 23-character name broke onto two lines, its score under it.
+    others = ["Bartholomew-Fitzgerald-Q", "Cid"][: 1 if game == "jaipur" else 2]
+    seats = ",".join([LONGEST, *(f"bot:random:{name}" for name in others)])
+    async with running(tmp_path, seeded_match(game, seats, moves=20)) as (app, _):
+        screen = game_screen(app)
+        board = screen.query_one("#scores")
+        lines = str(board.render()).splitlines()
+        assert board.content_region.height == len(lines) == 1 + len(others), lines
+        assert all(line.rstrip()[-1].isdigit() for line in lines), lines
+        assert LONGEST[:5] in lines[0] and "…" in lines[0] and others[-1][:5] in lines[-1]
+        if game == "karakorum":
+            return  # no hand: the expeditions' zone is named in words that fit
+        # The hand's title: the name whole where it fits, cut where it leaves no room for what
+        # follows it (Jaipur's "Enter sells" was cut instead).
+        title = str(screen.query_one("#hand").border_title)
+        cut_name = f"{LONGEST[:15]}…'s hand · "
+        assert title.startswith(cut_name if game == "jaipur" else f"{LONGEST}'s hand"), title
+        assert game != "jaipur" or title.endswith("Enter sells"), title

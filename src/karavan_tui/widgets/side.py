@@ -13,18 +13,35 @@ from textual.containers import VerticalScroll
 from textual.content import Content
 from textual.geometry import Size
 from textual.reactive import reactive
+from textual.widget import Widget
 from textual.widgets import Static
 
 from karavan_core.match import Seat
 from karavan_core.text import plural
 from karavan_tui.glyphs import Glyphs
-from karavan_tui.words import cut, padded, widest
+from karavan_tui.words import cut, name_column, padded
 
 
-class ScoreBoard(Static):
-    """Each player's score so far, the player to move marked."""
+@frozen
+class Standing:
+    """What the score board shows: each seat's score, who is to move, who won."""
 
-    _last: Text | None = None
+    seats: tuple[Seat, ...]
+    scores: tuple[int, ...]
+    to_move: int | None
+    winners: tuple[int, ...]
+    glyphs: Glyphs
+
+
+class ScoreBoard(Widget):
+    """Each player's score so far, the player to move marked: one line per player.
+
+    Laid out for its width when drawn: a name too long for the panel (at 80 columns,
+    24 characters are) is cut with an ellipsis rather than push its score to a line of
+    its own.
+    """
+
+    standing: reactive[Standing | None] = reactive(None, layout=True)
 
     def show(
         self,
@@ -35,18 +52,31 @@ class ScoreBoard(Static):
         g: Glyphs,
     ) -> None:
         """Draw one line per seat."""
-        width = widest(seat.name for seat in seats)  # in cells: an emoji takes two
+        self.standing = Standing(tuple(seats), tuple(scores), to_move, tuple(winners), g)
+
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        """A line per seat."""
+        return len(self.standing.seats) if self.standing is not None else 1
+
+    def render(self) -> Text:
+        """A line per seat: the mark, the name (cut if need be), the score."""
+        standing = self.standing
+        if standing is None:
+            return Text()
+        g = standing.glyphs
+        digits = max(3, *(len(str(score)) for score in standing.scores))
+        room = self.content_region.width or 10_000
+        names, width = name_column([s.name for s in standing.seats], room - 3 - digits, g.ellipsis)
         text = Text()
-        for index, seat in enumerate(seats):
+        for index, name in enumerate(names):
             if index:
                 text.append("\n")
-            mark = g.turn if index == to_move else g.winner if index in winners else " "
+            mine = index == standing.to_move
+            mark = g.turn if mine else g.winner if index in standing.winners else " "
             text.append(f"{mark} ", style="bold")
-            text.append(padded(seat.name, width), style="bold" if index == to_move else "")
-            text.append(f" {scores[index]:>3}")
-        if text != self._last:
-            self._last = text
-            self.update(text)
+            text.append(padded(name, width), style="bold" if mine else "")
+            text.append(f" {standing.scores[index]:>{digits}}")
+        return text
 
 
 LOG_TAIL = 40  # entries drawn beside the table; the whole log is one key away

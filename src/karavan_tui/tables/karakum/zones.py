@@ -15,7 +15,6 @@ from attrs import frozen
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Horizontal
-from textual.content import Content
 from textual.reactive import reactive, var
 from textual.widget import Widget
 from textual.widgets import Static
@@ -215,7 +214,7 @@ class HandZone(HiddenHand):
             faces.append(CardFace(text, classes, tip, key=res.value, large=large))
         row.set_faces(faces)
         name = obs.players[obs.player]
-        self.border_title = Content(f"{name}'s hand {g.sep} {plural(sum(obs.hand), 'card')}")
+        self.title_hand(name, f" {g.sep} {plural(sum(obs.hand), 'card')}", g.ellipsis)
 
 
 class CaravansZone(Widget):

@@ -11,7 +11,6 @@ from typing import Any
 
 from attrs import frozen
 from rich.text import Text
-from textual.content import Content
 from textual.events import Click
 from textual.message import Message
 from textual.reactive import reactive, var
@@ -339,6 +338,5 @@ class HandZone(SharedHand):
         ]
         row.set_faces(faces)
         seat = obs.player
-        self.border_title = Content(
-            f"{obs.players[seat]}'s hand ({SEAT_LETTERS[seat]}) {g.sep} deck {obs.deck_sizes[seat]}"
-        )
+        after = f" ({SEAT_LETTERS[seat]}) {g.sep} deck {obs.deck_sizes[seat]}"
+        self.title_hand(obs.players[seat], after, g.ellipsis)
