@@ -59,7 +59,7 @@ from karavan_tui.screens.rules import RulesScreen
 from karavan_tui.screens.table import Driver, TableScreen
 from karavan_tui.screens.title import TitleScreen
 from karavan_tui.screens.too_small import MIN_HEIGHT, MIN_WIDTH, TooSmallScreen
-from karavan_tui.widgets.chrome import AppHeader, TickBox, use_ascii_scrollbars
+from karavan_tui.widgets.chrome import AppHeader, DropDown, TickBox, use_ascii_scrollbars
 
 TURN_TITLE = "Your turn"  # the terminal's (the browser tab's) title while it is
 
@@ -200,10 +200,15 @@ class KaravanApp(Karavan):
         self.save_settings()
         use_ascii_scrollbars(on)
         for screen in self.screen_stack:  # what Textual draws itself: icons, keys, scrollbars
+            # Textual restyles the screen on top alone for a class of the app: the title
+            # under a game kept its rounded box once shown again.
+            self.update_styles(screen)
             for header in screen.query(AppHeader):
                 header.follow_ascii(on)
             for box in screen.query(TickBox):
                 box.refresh()
+            for listing in screen.query(DropDown):
+                listing.follow_ascii(on)
             screen.refresh_bindings()
             screen.refresh(layout=True)
         self.redraw_game()

@@ -15,6 +15,7 @@ from karavan_tui.modals.choice import ChoiceScreen
 from karavan_tui.modals.curtain import CurtainScreen
 from karavan_tui.modals.new_game import NewGameScreen
 from karavan_tui.modals.saves import SavesScreen
+from karavan_tui.modals.settings import SettingsScreen
 from karavan_tui.screens.game_over import GameOverScreen
 from karavan_tui.screens.rules import RulesScreen, rules_text
 from karavan_tui.screens.table import TableScreen
@@ -113,6 +114,26 @@ async def test_ascii_mode_reaches_header_footer_and_table(tmp_path):
 def non_ascii(app) -> list[str]:
     """The characters outside ASCII on the screen now."""
     return sorted({ch for ch in visible_characters(app) if not ch.isascii()})
+
+
+async def test_ascii_mode_turned_on_at_a_table_reaches_the_title_settings_and_empty_places(
+    tmp_path,
+):
+    """The empty places of the table are dots (not the separator's bar), the title under the
+    table loses its rounded box, and the drop-down lists keep an arrow ("v")."""
+    async with running(tmp_path, seeded_match("karakorum", "Ann,bot:random")) as (app, pilot):
+        app.set_ascii(True)
+        await pilot.pause()
+        row = game_screen(app).query_one("#table-row", CardRow)
+        empty = [card for card in row.cards if card.has_class("-empty")]
+        assert empty and {str(card.render()).split("\n")[0] for card in empty} == {"."}
+        await press_to(pilot, "q", TitleScreen)
+        assert non_ascii(app) == []
+        app.push_screen(SettingsScreen())
+        await pilot.pause()
+        arrows = app.screen.query("SelectCurrent .down-arrow")
+        assert arrows and {str(arrow.render()) for arrow in arrows} == {"v"}
+        assert all(arrow.display for arrow in arrows) and non_ascii(app) == []
 
 
 @pytest.mark.slow
@@ -477,8 +498,6 @@ async def test_the_save_name_box_takes_as_many_characters_as_a_save_name_may_hav
 
 
 async def test_an_unticked_checkbox_shows_an_empty_box_in_either_symbol_set(tmp_path):
-    from karavan_tui.modals.settings import SettingsScreen
-
     app = make_app(tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:
         app.push_screen(SettingsScreen())

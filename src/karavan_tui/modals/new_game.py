@@ -18,6 +18,7 @@ from karavan_core.match import BOT, HUMAN, MAX_SEED, Seat, names_differ
 from karavan_core.text import MAX_NAME_LENGTH, check_name
 from karavan_tui.config import MAX_SEATS
 from karavan_tui.messages import ShowRules
+from karavan_tui.widgets.chrome import DropDown
 
 
 @frozen
@@ -105,7 +106,7 @@ class NewGameScreen(ModalScreen[NewGameRequest | None]):
             with VerticalScroll(id="form", can_focus=False):
                 with Horizontal(classes="field"):
                     yield Label("Game", classes="label")
-                    yield Select(
+                    yield DropDown(
                         [(game.title, game.name) for game in self.games.values()],
                         value=first_game.name,
                         allow_blank=False,
@@ -114,7 +115,7 @@ class NewGameScreen(ModalScreen[NewGameRequest | None]):
                     )
                 with Horizontal(classes="field"):
                     yield Label("Players", classes="label")
-                    yield Select(
+                    yield DropDown(
                         self._count_options(first_game),
                         value=count,
                         allow_blank=False,
@@ -125,7 +126,7 @@ class NewGameScreen(ModalScreen[NewGameRequest | None]):
                     kind, name = self._seat_prefill(index)
                     with Horizontal(classes="field seat", id=f"seat-{index}"):
                         yield Label(f"Seat {index + 1}", classes="label")
-                        yield Select(
+                        yield DropDown(
                             kind_options(),
                             value=kind,
                             allow_blank=False,
@@ -143,7 +144,7 @@ class NewGameScreen(ModalScreen[NewGameRequest | None]):
                         )
                 with Horizontal(classes="field"):
                     yield Label("First", classes="label")
-                    yield Select(
+                    yield DropDown(
                         self._first_options(count),
                         value="random",
                         allow_blank=False,

@@ -98,7 +98,7 @@ class MarketZone(Horizontal):
         faces = []
         for slot, camel in enumerate(obs.market):
             if camel is None:
-                faces.append(CardFace(f"{g.sep}\nempty", "-empty"))
+                faces.append(CardFace(f"{g.blank}\nempty", "-empty"))
                 continue
             new = before is not None and camel not in before.market
             cost = price(obs.market, slot)
@@ -153,7 +153,7 @@ class ResourceZone(CardRow):
         ]
         for slot, card in enumerate(obs.row):
             if card is None:
-                faces.append(CardFace(f"{g.sep}\nempty", "-empty"))
+                faces.append(CardFace(f"{g.blank}\nempty", "-empty"))
                 continue
             off = "" if TakeCard(slot) in legal else " -off"
             new = before is not None and (before.row[slot] != card or TakeCard(slot) in data.news)

@@ -128,7 +128,7 @@ def track_text(track: Track, hinted: Camel | None, room: int) -> tuple[Text, dic
     g = track.glyphs
     moved = moved_camels(track)
     per_row = DESERT_SQUARES if room >= LABEL + CELL * DESERT_SQUARES else 10
-    empty = "." if g == ASCII else "·"
+    empty = g.blank
     where = desert_camels(track)
     text, spots = city_line(track, hinted)
 
