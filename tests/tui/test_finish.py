@@ -6,6 +6,7 @@ import json
 import re
 
 import pytest
+from textual.containers import VerticalScroll
 from textual.widgets import Button, TabbedContent
 
 from karavan_core import all_games
@@ -31,6 +32,7 @@ from .helpers import (
     open_new_game_dialog,
     play_to_end,
     press_to,
+    rules_shown,
     running,
     seeded_match,
     settle,
@@ -202,8 +204,29 @@ async def test_rules_open_with_f1_and_question_mark_on_the_games_tab(tmp_path):
             await pilot.press(key)
             await pilot.pause()
             assert isinstance(app.screen, RulesScreen)
-            assert "assumes" in app.screen.query_one("#karakum").query_one("Markdown").source
+            assert "assumes" in await rules_shown(pilot, "karakum")
             await press_to(pilot, "escape", TableScreen)
+
+
+async def test_left_and_right_go_from_one_game_s_rules_to_the_next_at_once(tmp_path):
+    # They did nothing until Tab had put the focus on the tabs.
+    async with running(tmp_path) as (app, pilot):
+        await press_to(pilot, "f1", RulesScreen)
+        tabs = app.screen.query_one(TabbedContent)
+        names = [game.name for game in all_games()]
+        assert tabs.active == names[0]
+        await pilot.press("right")
+        await pilot.pause()
+        assert tabs.active == names[1]
+        await pilot.press("left", "left")
+        await pilot.pause()
+        assert tabs.active == names[-1]  # around at the end
+        # The text of the game shown has the keys: Down scrolls it.
+        shown = tabs.active_pane.query_one(VerticalScroll)
+        assert app.screen.focused is shown and "Jaipur" in await rules_shown(pilot, "jaipur")
+        await pilot.press("down")
+        await pilot.pause()
+        assert shown.scroll_y > 0
 
 
 async def test_the_rules_in_ascii_mode_are_plain_ascii_on_every_tab(tmp_path):
@@ -218,7 +241,7 @@ async def test_the_rules_in_ascii_mode_are_plain_ascii_on_every_tab(tmp_path):
             await pilot.pause()
             drawn = visible_characters(app)
             assert sorted({ch for ch in drawn if not ch.isascii()}) == [], game.name
-        karakum = app.screen.query_one("#karakum").query_one("Markdown").source
+        karakum = await rules_shown(pilot, "karakum")
         assert "(**M**)" in karakum and "(\\*)" in karakum and "or **M**" not in karakum
 
 
