@@ -16,8 +16,9 @@ from textual.binding import Binding
 from textual.command import CommandPalette, SearchIcon
 from textual.content import Content
 from textual.events import Resize
-from textual.notifications import Notify, SeverityLevel
+from textual.notifications import Notifications, Notify, SeverityLevel
 from textual.screen import Screen
+from textual.widgets._toast import ToastRack
 
 from karavan_core.analysis import GameReview
 from karavan_core.lessons import OPPONENT_NAME, get_lesson
@@ -139,6 +140,19 @@ class KaravanApp(Karavan):
             ):
                 self._unnotify(shown, refresh=False)
         super()._on_notify(event)
+
+    def _refresh_notifications(self) -> None:
+        """The toasts on the screen on top; the screens under it show none.
+
+        A dialog lets the screen under it show through, and that screen's toasts stayed
+        as they were when the dialog opened: a refusal said again in the dialog stood
+        twice on screen, the stale copy beside the new one.  A screen shown again gets
+        the toasts still due (Textual refreshes them on its resume).
+        """
+        super()._refresh_notifications()
+        for screen in self.screen_stack[:-1]:
+            for rack in screen.query_children(ToastRack):
+                self.call_later(rack.show, Notifications())
 
     def withdraw_notes(self, title: str) -> None:
         """Take down the toasts titled ``title``: what they said is no longer so."""

@@ -377,3 +377,14 @@ async def test_saving_under_the_name_offered_keeps_the_file_and_its_name(tmp_pat
         assert screen.driver.save_path == path and path.exists()
         assert sorted(p.name for p in path.parent.iterdir()) == [path.name]
         assert list(app._notifications)[-1].message == f"Saved as {path.name}."
+
+
+async def test_a_bad_save_name_typed_again_is_refused_in_one_toast(tmp_path):
+    # The table under the dialog kept the first refusal's toast beside the dialog's new one.
+    async with running(tmp_path, karakum_match(), notifications=True) as (app, pilot):
+        for _ in range(2):
+            await press_to(pilot, "s", SaveAsScreen)
+            await pilot.press("/", "enter")  # a name may not hold a slash
+            await pilot.pause(0.3)
+            assert visible_characters(app).count("Not a save name") == 1
+            await press_to(pilot, "escape", TableScreen)
