@@ -279,7 +279,18 @@ async def test_new_game_dialog_seats_hard_bots_and_says_how_each_seat_plays(tmp_
         bot.value = "bot:random"
         await pilot.pause()
         assert str(bot.tooltip) == "Random bot: picks any legal move at random"
-        assert dialog.query_one("#name-1").value == "Random bot 2"
+        # A lone bot of its level is not numbered by its seat ("Random bot 2" at a table of
+        # two read as if there were another); two of one level are numbered in turn.
+        assert dialog.query_one("#name-1").value == "Random bot"
+        dialog.query_one("#count").value = 3
+        dialog.query_one("#kind-2").value = "bot:random"
+        await pilot.pause()
+        names = [dialog.query_one(f"#name-{index}").value for index in range(3)]
+        assert names == ["Player 1", "Random bot 1", "Random bot 2"]
+        dialog.query_one("#kind-1").value = "bot:expert"
+        await pilot.pause()
+        names = [dialog.query_one(f"#name-{index}").value for index in range(3)]
+        assert names == ["Player 1", "Expert bot", "Random bot"]
 
 
 @pytest.mark.slow

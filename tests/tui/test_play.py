@@ -63,7 +63,7 @@ async def test_whole_game_human_against_random_bot_through_keys(tmp_path):
     """Title → new game dialog → a whole seeded game, human moves by keys → game over."""
     async with against_random_bot(tmp_path) as (app, pilot):  # Karakum, Player 1 against a bot
         screen = game_screen(app)
-        assert [seat.name for seat in screen.driver.match.seats] == ["Player 1", "Random bot 2"]
+        assert [seat.name for seat in screen.driver.match.seats] == ["Player 1", "Random bot"]
         assert screen.driver.match.seed == 4242
         await play_out_by_keys(pilot, app)
 
