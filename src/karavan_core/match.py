@@ -97,8 +97,8 @@ def bot_names(levels: Sequence[str | None]) -> list[str | None]:
 
 def parse_table(texts: Sequence[str]) -> list[Seat]:
     """The seats ``texts`` name, each read by :meth:`Seat.parse`, the bots given no name
-    named by :func:`bot_names` (not by their seat: a lone Hard bot at a table of two was
-    "Hard bot 2")."""
+    named by :func:`bot_names` (not by their seat: "Hard bot 2" at a table of two reads as
+    if there were another)."""
     seats = [Seat.parse(text, index) for index, text in enumerate(texts)]
     unnamed = [
         seat.level

@@ -144,10 +144,10 @@ class KaravanApp(Karavan):
     def _refresh_notifications(self) -> None:
         """The toasts on the screen on top; the screens under it show none.
 
-        A dialog lets the screen under it show through, and that screen's toasts stayed
-        as they were when the dialog opened: a refusal said again in the dialog stood
-        twice on screen, the stale copy beside the new one.  A screen shown again gets
-        the toasts still due (Textual refreshes them on its resume).
+        A dialog lets the screen under it show through, and Textual leaves that screen's
+        toasts as they were when the dialog opened: a refusal said again in the dialog
+        would stand twice on screen, the stale copy beside the new one.  A screen shown
+        again gets the toasts still due (Textual refreshes them on its resume).
         """
         super()._refresh_notifications()
         for screen in self.screen_stack[:-1]:
@@ -215,7 +215,7 @@ class KaravanApp(Karavan):
         use_ascii_scrollbars(on)
         for screen in self.screen_stack:  # what Textual draws itself: icons, keys, scrollbars
             # Textual restyles the screen on top alone for a class of the app: the title
-            # under a game kept its rounded box once shown again.
+            # under a table would keep its rounded box once shown again.
             self.update_styles(screen)
             for header in screen.query(AppHeader):
                 header.follow_ascii(on)

@@ -209,7 +209,7 @@ async def test_rules_open_with_f1_and_question_mark_on_the_games_tab(tmp_path):
 
 
 async def test_left_and_right_go_from_one_game_s_rules_to_the_next_at_once(tmp_path):
-    # They did nothing until Tab had put the focus on the tabs.
+    # Not only once Tab has put the focus on the tabs: straight away.
     async with running(tmp_path) as (app, pilot):
         await press_to(pilot, "f1", RulesScreen)
         tabs = app.screen.query_one(TabbedContent)
@@ -280,7 +280,7 @@ async def test_new_game_dialog_seats_hard_bots_and_says_how_each_seat_plays(tmp_
         await pilot.pause()
         assert str(bot.tooltip) == "Random bot: picks any legal move at random"
         # A lone bot of its level is not numbered by its seat ("Random bot 2" at a table of
-        # two read as if there were another); two of one level are numbered in turn.
+        # two reads as if there were another); two of one level are numbered in turn.
         assert dialog.query_one("#name-1").value == "Random bot"
         dialog.query_one("#count").value = 3
         dialog.query_one("#kind-2").value = "bot:random"

@@ -137,7 +137,7 @@ async def test_a_lesson_step_waits_for_its_move_and_says_why(tmp_path):
         assert driver.match.history == []
         await pilot.pause()
         text = panel_text(app)
-        # Said as the learner's move to make (it read as if the lesson would play it).
+        # Said as the learner's move to make, not as one the lesson will play.
         move = "Learner takes all 3 camels from the market, because camels"
         assert f"Not this one. Make this move instead: {move}" in text
         assert "camels come all together" in text and "Take the camels" in status_text(app)

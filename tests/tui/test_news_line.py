@@ -38,7 +38,7 @@ async def test_a_new_game_does_not_speak_of_a_last_move_before_the_first(tmp_pat
         banner = str(screen.query_one("#banner").render())
         assert "new game" not in banner
         # Ann is still revealing: nobody else has moved since her move, which the line tells
-        # ("nothing new since your last move" read oddly right after it).
+        # (rather than "nothing new since your last move" right after it).
         assert match.to_move == 0 and match.last_move_of(0) == len(match.history)
         assert banner == f"Your last move: {match.log()[-1]}"
 

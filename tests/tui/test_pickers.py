@@ -93,7 +93,7 @@ async def test_at_80x24_the_move_list_keeps_its_hint_line_in_sight(tmp_path, nam
 # Karakorum offers five decisions at the most (four expeditions and a new one, say).
 @pytest.mark.parametrize("name", ["karakum", "karawane", "jaipur"])
 async def test_at_80x24_a_picker_shows_six_entries_from_the_first(tmp_path, name):
-    # Karawane's list, at the bottom to keep the track in sight, showed three, in a frame.
+    # Karawane's list too, at the bottom to keep the track in sight.
     match = next(
         m
         for moves in range(300)

@@ -380,7 +380,7 @@ async def test_saving_under_the_name_offered_keeps_the_file_and_its_name(tmp_pat
 
 
 async def test_a_bad_save_name_typed_again_is_refused_in_one_toast(tmp_path):
-    # The table under the dialog kept the first refusal's toast beside the dialog's new one.
+    # Not the first refusal's toast left on the table under the dialog beside the new one.
     async with running(tmp_path, karakum_match(), notifications=True) as (app, pilot):
         for _ in range(2):
             await press_to(pilot, "s", SaveAsScreen)

@@ -25,7 +25,7 @@ from .test_marking import karakum_buying_position, mark
 
 
 async def test_karakum_names_each_good_by_one_word_on_its_cards(tmp_path):
-    # The market's cards said "5 jewel" and "7 spice" beside a hand of "jewelry" and "spices".
+    # No cut name ("5 jewel", "7 spice") beside a hand of "jewelry" and "spices".
     match = karakum_match(moves=30)
     async with running(tmp_path, match) as (app, _):
         screen = game_screen(app)
@@ -53,13 +53,13 @@ async def results_text(tmp_path, game: str, seats: str, seed: int) -> str:
 
 
 async def test_the_results_count_one_point_in_the_singular(tmp_path):
-    # A finished Karakum game whose left sides are worth a point each: "1 points" before.
+    # A finished Karakum game whose left sides are worth a point each: not "1 points".
     text = await results_text(tmp_path, "karakum", "Ann,Bob", seed=72)
     assert "1 point, half is 0" in text and "1 points" not in text
 
 
 async def test_a_karakorum_removal_at_the_base_camp_is_not_told_as_a_gain(tmp_path):
-    # The results said "red +0 (removed)" beside another player's "red -3 (removed)".
+    # Not "red +0 (removed)", which reads as a gain beside another's "red -3 (removed)".
     text = await results_text(tmp_path, "karakorum", "Ann,Bob", seed=0)
     assert "stays at 0 (removed)" in text and "+0 (removed)" not in text
 
@@ -67,8 +67,8 @@ async def test_a_karakorum_removal_at_the_base_camp_is_not_told_as_a_gain(tmp_pa
 async def test_a_lesson_step_after_a_stretch_played_for_the_learner_tells_it_over_the_table(
     tmp_path,
 ):
-    # The panel told Greedy's round while the line over the table said "Nothing new since
-    # your last move": the lesson had played the learner's pass after it.
+    # The panel tells Greedy's round: the line over the table must too, not "Nothing new
+    # since your last move" because the lesson played the learner's pass after it.
     app = make_app(tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot, app)
@@ -98,7 +98,7 @@ async def news_at_80x24(tmp_path, match) -> tuple[str, int]:
 
 
 async def test_at_80x24_a_long_news_line_loses_its_last_clause_rather_than_end_cut(tmp_path):
-    # "• Random bot 2 removes the red expedition (2); the red marker stays at the ba…"
+    # Not "• Random bot 2 removes the red expedition (2); the red marker stays at the ba…"
     match = seeded_match("karakorum", f"{LONGEST},bot:random,bot:random", moves=30)
     told, rows = await news_at_80x24(tmp_path, match)
     assert (told, rows) == ("• Random bot 2 removes the red expedition (2).", 1)
@@ -129,7 +129,7 @@ def test_no_news_line_of_a_random_game_is_cut_at_80x24():
 
 
 async def test_at_80x24_a_payment_that_does_not_pay_is_told_on_the_status_line_uncut(tmp_path):
-    # "Buy the … with …. That payment gives 9 units, and the green 5 costs exactly 5 units (o…"
+    # Not "Buy the … with …. That payment gives 9 units, and the green 5 costs exactly 5 u…"
     match, slot, _ = karakum_buying_position()
     async with running(tmp_path, match) as (app, pilot):
         screen = game_screen(app)
@@ -153,7 +153,7 @@ async def test_at_80x24_a_payment_that_does_not_pay_is_told_on_the_status_line_u
 
 @pytest.mark.parametrize("game", ["karakum", "karawane", "karakorum", "jaipur"])
 async def test_at_80x24_a_long_name_is_cut_in_the_points_panel_its_score_beside_it(tmp_path, game):
-    # A 23-character name broke onto two lines, its score under it.
+    # Not a 23-character name on two lines, its score under it.
     others = ["Bartholomew-Fitzgerald-Q", "Cid"][: 1 if game == "jaipur" else 2]
     seats = ",".join([LONGEST, *(f"bot:random:{name}" for name in others)])
     async with running(tmp_path, seeded_match(game, seats, moves=20)) as (app, _):
@@ -166,7 +166,7 @@ async def test_at_80x24_a_long_name_is_cut_in_the_points_panel_its_score_beside_
         if game == "karakorum":
             return  # no hand: the expeditions' zone is named in words that fit
         # The hand's title: the name whole where it fits, cut where it leaves no room for what
-        # follows it (Jaipur's "Enter sells" was cut instead).
+        # follows it (Jaipur's "Enter sells").
         title = str(screen.query_one("#hand").border_title)
         cut_name = f"{LONGEST[:15]}…'s hand · "
         assert title.startswith(cut_name if game == "jaipur" else f"{LONGEST}'s hand"), title

@@ -62,7 +62,7 @@ class RulesScreen(Screen[None]):
 
     A game's rules are laid out when its tab is first shown, a section at a time: its
     opening straight away, each next section once the screen has been drawn (laying out
-    the four documents at once made F1 take a second or two).
+    the four documents at once takes a second or two).
     """
 
     BINDINGS = [
