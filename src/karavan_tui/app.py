@@ -305,10 +305,18 @@ class KaravanApp(Karavan):
     # -- moving between screens (the screens post messages; the app opens what they ask) ----
     def show_title(self, then_new: bool = False) -> None:
         """Close everything above the title screen."""
+        self.close_tables()
         while len(self.screen_stack) > 1:
             self.pop_screen()
         if then_new:
             self.call_next(self.action_new_game)
+
+    def close_tables(self) -> None:
+        """Tell every table about to close so, before the title looks for a game to resume
+        (a game nobody decided in is no game to resume: its file goes first)."""
+        for screen in self.screen_stack:
+            if isinstance(screen, TableScreen):
+                screen.driver.closing()
 
     def on_back_to_title(self, message: BackToTitle) -> None:
         """A screen asks for the title."""
@@ -323,6 +331,7 @@ class KaravanApp(Karavan):
     def open_table(self, make: Callable[[], Driver], folder: Path, keep: str) -> None:
         """Close everything above the title and open the table ``make`` drives; a driver
         that cannot ``keep`` its game in ``folder`` is reported instead."""
+        self.close_tables()
         while len(self.screen_stack) > 1:
             self.pop_screen()
         try:

@@ -186,6 +186,30 @@ async def test_save_quit_resume_from_title_and_continue(tmp_path):
         assert load_match(saved).history == screen.driver.match.history
 
 
+async def test_a_game_left_before_any_decision_leaves_no_save_to_resume(tmp_path):
+    """Opened and left at once, a game is no game to resume; one decision, and it is."""
+    saves = tmp_path / "saves"
+    app = make_app(tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        for decisions in (0, 1):
+            app.open_match(karakum_match(first=0))  # Ann decides first
+            await settle(pilot, app)
+            if decisions:
+                await pilot.press("enter", "enter")  # draws two cards: one decision each
+                await settle(pilot, app)
+            await press_to(pilot, "q", TitleScreen)
+            await settle(pilot, app)
+            for _ in range(50):  # the title reads the saves in a worker
+                if not app.screen.looking:
+                    break
+                await pilot.pause(0.02)
+            resume = str(app.screen.query_one("#menu").get_option("resume").prompt)
+            if decisions:
+                assert resume.startswith("Resume Karakum") and len(list(saves.iterdir())) == 1
+            else:
+                assert resume == "Resume (no game in progress)" and not list(saves.iterdir())
+
+
 def hand_shown(screen: TableScreen) -> bool:
     return bool(screen.query_one("#hand-row").display)
 

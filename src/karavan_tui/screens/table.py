@@ -125,6 +125,9 @@ class Driver:
     def flush(self) -> None:
         """Wait until what must be kept is on disk."""
 
+    def closing(self) -> None:
+        """The screen is about to close (before the one under it is shown again)."""
+
     # -- drawing --------------------------------------------------------------------------
     def frame(self) -> Frame | None:
         """What to draw now (``None`` before there is anything)."""
