@@ -171,3 +171,15 @@ async def test_at_80x24_a_long_name_is_cut_in_the_points_panel_its_score_beside_
         cut_name = f"{LONGEST[:15]}…'s hand · "
         assert title.startswith(cut_name if game == "jaipur" else f"{LONGEST}'s hand"), title
         assert game != "jaipur" or title.endswith("Enter sells"), title
+
+
+@pytest.mark.parametrize("game", ["karakum", "karakorum"])
+async def test_at_200x50_the_results_table_has_a_line_per_row_of_the_breakdown(tmp_path, game):
+    # Not cells wrapped within a hundred columns while a hundred more stand empty.
+    seats = "Annabelle,bot:random,bot:random,bot:random"
+    match = seeded_match(game, seats, moves=10_000)
+    async with running(tmp_path, match, size=(200, 50)) as (app, _):
+        assert isinstance(app.screen, GameOverScreen)
+        table = app.screen.query_one("#breakdown")
+        rows = {label for lines in match.game.result(match.state).breakdown for label, _ in lines}
+        assert table.region.height == 1 + len(rows), str(table.render())
