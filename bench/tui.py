@@ -10,6 +10,9 @@ Run with ``python bench/tui.py``.  It prints its figures; it asserts nothing.
   after the game changed; also until Pilot finds every widget idle (which adds
   Pilot's own round trip through every widget).  Median, early and late in a
   game.  Target: under 50 ms.
+* **Rules**: from F1 on the title to the first frame of the rules screen (the opening of
+  the first game's rules), and until the rest of that game's rules is laid out (a
+  section a frame, keys answered in between).  Median.
 """
 
 from __future__ import annotations
@@ -21,10 +24,13 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 START_RUNS = 5
 KEY_ROUNDS = 40
+RULES_ROUNDS = 8
 
 
 def child_title(saves: str) -> None:
@@ -59,6 +65,21 @@ def startup_times(runs: int) -> list[float]:
     return times
 
 
+def stamped_frames(app: Any, wanted: Callable[[Any], bool]) -> list[float]:
+    """The times of the frames ``app`` draws from now on of a screen that is ``wanted``
+    (a list that fills as they are drawn)."""
+    frames: list[float] = []
+    display = app._display
+
+    def timed_display(screen: Any, renderable: Any) -> Any:
+        if wanted(screen):
+            frames.append(time.perf_counter())
+        return display(screen, renderable)
+
+    app._display = timed_display
+    return frames
+
+
 async def key_latencies(moves_before: int, rounds: int) -> tuple[list[float], list[float]]:
     """Per decision key (alternately draw and undo): seconds to the first frame drawn after
     the game changed, and seconds until Pilot finds every widget idle."""
@@ -82,16 +103,9 @@ async def key_latencies(moves_before: int, rounds: int) -> tuple[list[float], li
             animations=False,
         )
         app = create_app(config, (match, Path(folder) / "bench.json"))
-        frames: list[float] = []
         marker = {"decisions": -1}
-        display = app._display
-
-        def timed_display(screen, renderable):  # stamp frames drawn after the change
-            if len(match.history) != marker["decisions"]:
-                frames.append(time.perf_counter())
-            return display(screen, renderable)
-
-        app._display = timed_display  # type: ignore[method-assign]
+        # The frames drawn after the change.
+        frames = stamped_frames(app, lambda _: len(match.history) != marker["decisions"])
         to_frame, to_idle = [], []
         async with app.run_test(size=(80, 24)) as pilot:
             await pilot.pause()
@@ -112,6 +126,37 @@ async def key_latencies(moves_before: int, rounds: int) -> tuple[list[float], li
                     assert len(match.history) != marker["decisions"], "the key changed nothing"
                     await pilot.pause(0.02)
     return to_frame, to_idle
+
+
+async def rules_latencies(rounds: int) -> tuple[list[float], list[float]]:
+    """Per F1 on the title: seconds to the rules screen's first frame, and until the whole
+    of the first game's rules is laid out."""
+    from karavan_tui.app import create_app
+    from karavan_tui.config import AppConfig
+    from karavan_tui.screens.rules import RulesScreen
+
+    with tempfile.TemporaryDirectory() as folder:
+        config = AppConfig(
+            saves_dir=Path(folder), settings_path=Path(folder) / "settings.json", animations=False
+        )
+        app = create_app(config)
+        frames = stamped_frames(app, lambda screen: isinstance(screen, RulesScreen))
+        to_frame, to_whole = [], []
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            for _ in range(rounds):
+                frames.clear()
+                start = time.perf_counter()
+                await pilot.press("f1")
+                while not frames:
+                    await asyncio.sleep(0.001)
+                to_frame.append(frames[0] - start)
+                while not isinstance(app.screen, RulesScreen) or app.screen.pending:
+                    await asyncio.sleep(0.001)
+                to_whole.append(time.perf_counter() - start)
+                await pilot.press("escape")
+                await pilot.pause(0.05)
+    return to_frame, to_whole
 
 
 def ms(seconds: float) -> str:
@@ -142,6 +187,12 @@ def main() -> None:
             f"median {ms(statistics.median(to_idle))} until Pilot sees every widget idle "
             f"({len(to_frame)} keys)"
         )
+    to_frame, to_whole = asyncio.run(rules_latencies(RULES_ROUNDS))
+    print(
+        f"F1 to the rules at 80x24: median {ms(statistics.median(to_frame))} to the first "
+        f"frame, {ms(statistics.median(to_whole))} until the game's rules are all laid out "
+        f"({len(to_frame)} times)"
+    )
 
 
 if __name__ == "__main__":

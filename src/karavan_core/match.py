@@ -18,7 +18,7 @@ from datetime import UTC, datetime
 from enum import StrEnum
 from typing import Any
 
-from attrs import define, field, frozen
+from attrs import define, evolve, field, frozen
 
 from karavan_core.engine import Action, Game, Observation, Result, State
 from karavan_core.text import check_name, printable
@@ -72,9 +72,45 @@ class Seat:
             level = parts[1].strip().lower() if len(parts) > 1 and parts[1].strip() else "random"
             name = parts[2].strip() if len(parts) > 2 and parts[2].strip() else None
             if name is None:
-                return cls(f"{printable(level).capitalize()[:12]} bot {index + 1}", BOT, level)
+                return cls(bot_name(level, index + 1), BOT, level)
             return cls(check_name(name), BOT, level)
         return cls(check_name(text), HUMAN, None)
+
+
+def bot_name(level: str, number: int | None = None) -> str:
+    """A bot's name where none was given: "Hard bot", or "Hard bot 2" with a ``number``."""
+    base = f"{printable(level).capitalize()[:12]} bot"
+    return base if number is None else f"{base} {number}"
+
+
+def bot_names(levels: Sequence[str | None]) -> list[str | None]:
+    """The names the bots of a table take where none was given, by each seat's level
+    (``None``: a human, who gets none): "Hard bot" for the only bot of its level, "Hard bot
+    1" and "Hard bot 2" for two, numbered in the order they sit."""
+    many = {level for level in levels if level is not None and levels.count(level) > 1}
+    names: list[str | None] = []
+    for index, level in enumerate(levels):
+        number = levels[: index + 1].count(level) if level in many else None
+        names.append(None if level is None else bot_name(level, number))
+    return names
+
+
+def parse_table(texts: Sequence[str]) -> list[Seat]:
+    """The seats ``texts`` name, each read by :meth:`Seat.parse`, the bots given no name
+    named by :func:`bot_names` (not by their seat: "Hard bot 2" at a table of two reads as
+    if there were another)."""
+    seats = [Seat.parse(text, index) for index, text in enumerate(texts)]
+    unnamed = [
+        seat.level
+        if seat.is_bot and seat.name == Seat.parse(f"{BOT}:{seat.level}", index).name
+        else None
+        for index, seat in enumerate(seats)
+    ]
+    names = bot_names(unnamed)
+    return [
+        seat if name is None else evolve(seat, name=name)
+        for seat, name in zip(seats, names, strict=True)
+    ]
 
 
 def names_differ(seats: Iterable[Seat]) -> bool:

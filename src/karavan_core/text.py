@@ -92,9 +92,14 @@ def parse_json(text: str) -> Any:
     return json.loads(text, parse_float=_finite, parse_constant=_no_constant)
 
 
-def plural(n: int, word: str) -> str:
-    """``n`` and ``word``, with an "s" unless ``n`` is one: "1 card", "3 cards"."""
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+def plural(n: int, word: str, many: str | None = None) -> str:
+    """``n`` and ``word``, in the plural unless ``n`` is one: "1 card", "3 cards", "0 cards".
+
+    The plural is ``word`` with an "s" unless ``many`` gives another ("process",
+    "processes"; a good that is not counted, such as "silk", gives ``word`` itself).
+    Every count in words goes through here.
+    """
+    return f"{n} {word}" if n == 1 else f"{n} {word + 's' if many is None else many}"
 
 
 def listed(words: Sequence[str]) -> str:

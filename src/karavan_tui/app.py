@@ -6,7 +6,7 @@ it the same way, from an :class:`~karavan_tui.config.AppConfig`.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -16,8 +16,9 @@ from textual.binding import Binding
 from textual.command import CommandPalette, SearchIcon
 from textual.content import Content
 from textual.events import Resize
-from textual.notifications import Notify, SeverityLevel
+from textual.notifications import Notifications, Notify, SeverityLevel
 from textual.screen import Screen
+from textual.widgets._toast import ToastRack
 
 from karavan_core.analysis import GameReview
 from karavan_core.lessons import OPPONENT_NAME, get_lesson
@@ -63,7 +64,7 @@ from karavan_tui.screens.rules import RulesScreen
 from karavan_tui.screens.table import Driver, TableScreen
 from karavan_tui.screens.title import TitleScreen
 from karavan_tui.screens.too_small import MIN_HEIGHT, MIN_WIDTH, TooSmallScreen
-from karavan_tui.widgets.chrome import AppHeader, TickBox, use_ascii_scrollbars
+from karavan_tui.widgets.chrome import AppHeader, DropDown, TickBox, use_ascii_scrollbars
 
 TURN_TITLE = "Your turn"  # the terminal's (the browser tab's) title while it is
 
@@ -146,6 +147,19 @@ class KaravanApp(Karavan):
                 self._unnotify(shown, refresh=False)
         super()._on_notify(event)
 
+    def _refresh_notifications(self) -> None:
+        """The toasts on the screen on top; the screens under it show none.
+
+        A dialog lets the screen under it show through, and Textual leaves that screen's
+        toasts as they were when the dialog opened: a refusal said again in the dialog
+        would stand twice on screen, the stale copy beside the new one.  A screen shown
+        again gets the toasts still due (Textual refreshes them on its resume).
+        """
+        super()._refresh_notifications()
+        for screen in self.screen_stack[:-1]:
+            for rack in screen.query_children(ToastRack):
+                self.call_later(rack.show, Notifications())
+
     def withdraw_notes(self, title: str) -> None:
         """Take down the toasts titled ``title``: what they said is no longer so."""
         shown = self.glyphs.words(title)
@@ -206,10 +220,15 @@ class KaravanApp(Karavan):
         self.save_settings()
         use_ascii_scrollbars(on)
         for screen in self.screen_stack:  # what Textual draws itself: icons, keys, scrollbars
+            # Textual restyles the screen on top alone for a class of the app: the title
+            # under a table would keep its rounded box once shown again.
+            self.update_styles(screen)
             for header in screen.query(AppHeader):
                 header.follow_ascii(on)
             for box in screen.query(TickBox):
                 box.refresh()
+            for listing in screen.query(DropDown):
+                listing.follow_ascii(on)
             screen.refresh_bindings()
             screen.refresh(layout=True)
         self.redraw_game()
@@ -295,10 +314,20 @@ class KaravanApp(Karavan):
     def show_title(self, then_new: bool = False) -> None:
         """Close everything above the title screen, or above a server's lobby where one is
         open (a table left there goes back to it)."""
+        homes = [i for i, screen in enumerate(self.screen_stack) if getattr(screen, "is_home", 0)]
+        self.close_tables(self.screen_stack[max(homes, default=0) + 1 :])
         while len(self.screen_stack) > 1 and not getattr(self.screen, "is_home", False):
             self.pop_screen()
         if then_new:
             self.call_next(self.action_new_game)
+
+    def close_tables(self, screens: Sequence[Screen[object]] | None = None) -> None:
+        """Tell every table about to close (of ``screens``; all by default) so, before the
+        title looks for a game to resume (a game nobody decided in is no game to resume: its
+        file goes first)."""
+        for screen in self.screen_stack if screens is None else screens:
+            if isinstance(screen, TableScreen):
+                screen.driver.closing()
 
     def on_back_to_title(self, message: BackToTitle) -> None:
         """A screen asks for the title."""
@@ -313,6 +342,7 @@ class KaravanApp(Karavan):
     def open_table(self, make: Callable[[], Driver], folder: Path, keep: str) -> None:
         """Close everything above the title and open the table ``make`` drives; a driver
         that cannot ``keep`` its game in ``folder`` is reported instead."""
+        self.close_tables()
         while len(self.screen_stack) > 1:
             self.pop_screen()
         try:

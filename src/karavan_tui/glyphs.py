@@ -21,6 +21,7 @@ class Glyphs:
     bar: str
     changed: str  # marks what other players changed since your last decision
     ellipsis: str
+    blank: str  # an empty place on the table (a card taken, a square free)
     plain: bool = False  # ASCII only: outside words are shown with ASCII stand-ins
 
     def words(self, text: str) -> str:
@@ -45,6 +46,7 @@ UNICODE = Glyphs(
     bar="│",
     changed="•",
     ellipsis="…",
+    blank="·",
 )
 # The typography the engine's words use, and what ASCII mode shows for each.
 STAND_INS = str.maketrans(
@@ -76,6 +78,7 @@ ASCII = Glyphs(
     bar="|",
     changed="!",
     ellipsis="...",
+    blank=".",
     plain=True,
 )
 

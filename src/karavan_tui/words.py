@@ -33,12 +33,23 @@ def padded(text: str, width: int) -> str:
     return text + " " * max(0, width - cell_len(text))
 
 
-def cut(text: str, width: int, mark: str = "~") -> str:
-    """``text`` in at most ``width`` cells: if longer, cut and ended with ``mark``."""
+def cut(text: str, width: int, mark: str) -> str:
+    """``text`` in at most ``width`` cells: if longer, cut and ended with ``mark`` (the
+    symbol set's ellipsis)."""
     if cell_len(text) <= width:
         return text
     # set_cell_size pads with a space where a wide character would be split in two.
     return set_cell_size(text, max(0, width - cell_len(mark))) + mark
+
+
+def name_column(names: Sequence[str], most: int, mark: str) -> tuple[list[str], int]:
+    """``names`` as a column of at most ``most`` cells shows them, and the column's width.
+
+    A tight zone cuts a long name with ``mark`` (the ellipsis) rather than let its line wrap
+    and push what follows the name under it; each name fits whole where there is room.
+    """
+    shown = [cut(name, max(most, cell_len(mark) + 1), mark) for name in names]
+    return shown, widest(shown)
 
 
 def wrap_tokens(text: Text, tokens: Sequence[Text], used: int, room: int, indent: int) -> None:

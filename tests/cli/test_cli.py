@@ -174,7 +174,7 @@ def test_new_opens_the_table_with_the_seats_seed_and_first_player(tmp_path, open
     )
     [(config, (match, path))] = opened
     assert config.saves_dir == tmp_path
-    assert [seat.name for seat in match.seats] == ["Ann", "Random bot 2", "Bob"]
+    assert [seat.name for seat in match.seats] == ["Ann", "Random bot", "Bob"]
     assert match.seats[1].is_bot and match.seats[1].level == "random"
     assert match.seed == 17 and match.to_move == 2
     assert path.parent == tmp_path and not path.exists()

@@ -175,7 +175,7 @@ def test_exchange_moves_cards_both_ways_without_refill():
     assert after.market == market(camel=3, leather=2)
     assert after.deck == state.deck  # an exchange never refills
     assert log_line(GAME, state, action) == (
-        "Ann exchanges 2 camels + 1 leather for 1 silver + 2 spice."
+        "Ann exchanges 2 camels + 1 leather for 1 silver + 2 spices."
     )
 
 

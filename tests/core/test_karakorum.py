@@ -513,6 +513,17 @@ def test_the_breakdown_names_a_scoring_and_a_removal_that_cancel_out():
     assert dict(GAME.result(state).breakdown[1])["Closed at the end"] == "no expedition to close"
 
 
+def test_the_breakdown_says_a_removal_at_the_base_camp_leaves_the_marker_at_0():
+    """A lone card removed with its marker at 0 costs nothing: said so, not as "+0"."""
+    state = placing(0, (), (ex(G, 2, 3, 4), ex(R, 9)), deck=(), tracks=((0, 4, 0), (2, 0, 20)))
+    state = GAME.apply(state, S.Done())
+    breakdown = dict(GAME.result(state).breakdown[0])
+    assert (
+        breakdown["Closed at the end"]
+        == f"green +{ex(G, 2, 3, 4).axes} (scored), red stays at 0 (removed)"
+    )
+
+
 def test_final_cancelling_starts_with_the_new_active_player():
     """Both would reach 30/30/30; Paulina cancels first and wins at once."""
     adam = (ex(R, 1, 2, 3),)

@@ -337,20 +337,23 @@ def test_a_wrong_payment_is_refused():
     state = GAME.apply(table(market=market, hands=(hand(P, P, B, GOLD), hand())), Buy(1))
     # Each refusal says what is wrong with it, in numbers.
     assert refuse(state, Pay(hand(P))) == (
-        "That payment gives 1 unit, and the purple 2 costs exactly 2 units (one silk or one "
-        "gold is a unit, and so are two alike of another good)."
+        "That payment makes 1 unit, not the 2 the purple 2 costs: a unit is one silk, one "
+        "gold, or two alike of another good."
     )
-    assert refuse(state, Pay(hand(P, P, GOLD))).startswith("That payment gives 3 units,")
+    assert refuse(state, Pay(hand(P, P, GOLD))).startswith(
+        "That payment makes 3 units, not the 2 the purple 2 costs:"
+    )
     assert refuse(state, Pay(hand(P, B))) == (  # a single jewelry is no unit
-        "Jewelry pays for the purple 2 only in pairs (two alike make a unit), and this "
-        "payment holds 1 jewelry."
+        "Jewelry can pay for the purple 2 only in pairs; this payment holds 1 jewelry."
     )
     assert refuse(state, Pay(hand(P, P, P))) == "You do not hold those cards."
     assert "pay" in refuse(state, TakeCard(0))  # first the payment
     # The tax is part of the price, and is said to be.
     taxed = (camel(P, 3), camel(P, 2), camel(G, 5), camel(R, 4), camel(OR, 6))
     state = GAME.apply(table(market=taxed, hands=(hand(P, P, P, GOLD), hand())), Buy(1))
-    assert "costs exactly 3 units, 1 of them tax (" in refuse(state, Pay(hand(P)))
+    assert "makes 1 unit, not the 3 the purple 2 costs (1 of them tax):" in refuse(
+        state, Pay(hand(P))
+    )
 
 
 def test_unaffordable_camel_is_refused_with_its_price():

@@ -8,6 +8,7 @@ import pytest
 
 from karavan_core import IllegalAction, Match, Seat, get_game
 from karavan_core.games.karakum.state import Buy, DrawCard, Pay
+from karavan_core.match import bot_names, parse_table
 
 KARAKUM = get_game("karakum")
 
@@ -25,6 +26,16 @@ def test_seat_parsing():
     bot = Seat.parse("bot:random", 2)
     assert bot.is_bot and bot.level == "random" and bot.name == "Random bot 3"
     assert Seat.parse("bot:greedy:Omar") == Seat("Omar", "bot", "greedy")
+    # At a table, a bot given no name is named by its level, numbered only among its likes.
+    table = parse_table(["Ann", "bot:hard", "bot:random", "bot:hard:Hal", "bot:random"])
+    assert [seat.name for seat in table] == [
+        "Ann",
+        "Hard bot",
+        "Random bot 1",
+        "Hal",
+        "Random bot 2",
+    ]
+    assert bot_names([None, "hard"]) == [None, "Hard bot"]
     with pytest.raises(ValueError):
         Seat.parse("  ")
 

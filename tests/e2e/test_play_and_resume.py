@@ -100,7 +100,7 @@ def test_a_game_against_hard_by_keys_then_undo_save_quit_and_resume(
     assert match.game.title == title and match.seed == SEED
     assert [(seat.name, seat.kind, seat.level) for seat in match.seats] == [
         (PLAYER, "human", None),
-        ("Hard bot 2", "bot", "hard"),
+        ("Hard bot", "bot", "hard"),
     ]
     for keys in DECISIONS:
         before, made = table(terminal), len(match.history)

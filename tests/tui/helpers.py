@@ -10,7 +10,7 @@ from pathlib import Path
 
 from textual.pilot import Pilot
 from textual.screen import Screen
-from textual.widgets import Footer, Label
+from textual.widgets import Footer, Label, TabbedContent
 from textual.worker import WorkerCancelled, WorkerFailed
 
 from karavan_core.match import Match, Seat
@@ -171,6 +171,16 @@ async def read_turn_over(pilot, app: KaravanApp) -> bool:
     await pilot.press("enter")
     await settle(pilot, app)
     return True
+
+
+async def rules_shown(pilot, game_name: str) -> str:
+    """The rules screen's text of ``game_name`` (its tab shown), once it is all laid out."""
+    screen = pilot.app.screen
+    screen.query_one(TabbedContent).active = game_name
+    await pilot.pause()
+    while screen.pending:  # a section at a time
+        await pilot.pause()
+    return screen.text_of(game_name)
 
 
 def visible_characters(app) -> str:

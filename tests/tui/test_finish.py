@@ -6,6 +6,7 @@ import json
 import re
 
 import pytest
+from textual.containers import VerticalScroll
 from textual.widgets import Button, TabbedContent
 
 from karavan_core import all_games
@@ -15,6 +16,7 @@ from karavan_tui.modals.choice import ChoiceScreen
 from karavan_tui.modals.curtain import CurtainScreen
 from karavan_tui.modals.new_game import NewGameScreen
 from karavan_tui.modals.saves import SavesScreen
+from karavan_tui.modals.settings import SettingsScreen
 from karavan_tui.screens.game_over import GameOverScreen
 from karavan_tui.screens.rules import RulesScreen, rules_text
 from karavan_tui.screens.table import TableScreen
@@ -30,6 +32,7 @@ from .helpers import (
     open_new_game_dialog,
     play_to_end,
     press_to,
+    rules_shown,
     running,
     seeded_match,
     settle,
@@ -115,6 +118,26 @@ def non_ascii(app) -> list[str]:
     return sorted({ch for ch in visible_characters(app) if not ch.isascii()})
 
 
+async def test_ascii_mode_turned_on_at_a_table_reaches_the_title_settings_and_empty_places(
+    tmp_path,
+):
+    """The empty places of the table are dots (not the separator's bar), the title under the
+    table loses its rounded box, and the drop-down lists keep an arrow ("v")."""
+    async with running(tmp_path, seeded_match("karakorum", "Ann,bot:random")) as (app, pilot):
+        app.set_ascii(True)
+        await pilot.pause()
+        row = game_screen(app).query_one("#table-row", CardRow)
+        empty = [card for card in row.cards if card.has_class("-empty")]
+        assert empty and {str(card.render()).split("\n")[0] for card in empty} == {"."}
+        await press_to(pilot, "q", TitleScreen)
+        assert non_ascii(app) == []
+        app.push_screen(SettingsScreen())
+        await pilot.pause()
+        arrows = app.screen.query("SelectCurrent .down-arrow")
+        assert arrows and {str(arrow.render()) for arrow in arrows} == {"v"}
+        assert all(arrow.display for arrow in arrows) and non_ascii(app) == []
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("game", [game.name for game in all_games()])
 async def test_ascii_mode_reaches_the_engines_words_in_the_news_log_and_move_list(tmp_path, game):
@@ -181,8 +204,29 @@ async def test_rules_open_with_f1_and_question_mark_on_the_games_tab(tmp_path):
             await pilot.press(key)
             await pilot.pause()
             assert isinstance(app.screen, RulesScreen)
-            assert "assumes" in app.screen.query_one("#karakum").query_one("Markdown").source
+            assert "assumes" in await rules_shown(pilot, "karakum")
             await press_to(pilot, "escape", TableScreen)
+
+
+async def test_left_and_right_go_from_one_game_s_rules_to_the_next_at_once(tmp_path):
+    # Not only once Tab has put the focus on the tabs: straight away.
+    async with running(tmp_path) as (app, pilot):
+        await press_to(pilot, "f1", RulesScreen)
+        tabs = app.screen.query_one(TabbedContent)
+        names = [game.name for game in all_games()]
+        assert tabs.active == names[0]
+        await pilot.press("right")
+        await pilot.pause()
+        assert tabs.active == names[1]
+        await pilot.press("left", "left")
+        await pilot.pause()
+        assert tabs.active == names[-1]  # around at the end
+        # The text of the game shown has the keys: Down scrolls it.
+        shown = tabs.active_pane.query_one(VerticalScroll)
+        assert app.screen.focused is shown and "Jaipur" in await rules_shown(pilot, "jaipur")
+        await pilot.press("down")
+        await pilot.pause()
+        assert shown.scroll_y > 0
 
 
 async def test_the_rules_in_ascii_mode_are_plain_ascii_on_every_tab(tmp_path):
@@ -197,7 +241,7 @@ async def test_the_rules_in_ascii_mode_are_plain_ascii_on_every_tab(tmp_path):
             await pilot.pause()
             drawn = visible_characters(app)
             assert sorted({ch for ch in drawn if not ch.isascii()}) == [], game.name
-        karakum = app.screen.query_one("#karakum").query_one("Markdown").source
+        karakum = await rules_shown(pilot, "karakum")
         assert "(**M**)" in karakum and "(\\*)" in karakum and "or **M**" not in karakum
 
 
@@ -235,7 +279,18 @@ async def test_new_game_dialog_seats_hard_bots_and_says_how_each_seat_plays(tmp_
         bot.value = "bot:random"
         await pilot.pause()
         assert str(bot.tooltip) == "Random bot: picks any legal move at random"
-        assert dialog.query_one("#name-1").value == "Random bot 2"
+        # A lone bot of its level is not numbered by its seat ("Random bot 2" at a table of
+        # two reads as if there were another); two of one level are numbered in turn.
+        assert dialog.query_one("#name-1").value == "Random bot"
+        dialog.query_one("#count").value = 3
+        dialog.query_one("#kind-2").value = "bot:random"
+        await pilot.pause()
+        names = [dialog.query_one(f"#name-{index}").value for index in range(3)]
+        assert names == ["Player 1", "Random bot 1", "Random bot 2"]
+        dialog.query_one("#kind-1").value = "bot:expert"
+        await pilot.pause()
+        names = [dialog.query_one(f"#name-{index}").value for index in range(3)]
+        assert names == ["Player 1", "Expert bot", "Random bot"]
 
 
 @pytest.mark.slow
@@ -477,8 +532,6 @@ async def test_the_save_name_box_takes_as_many_characters_as_a_save_name_may_hav
 
 
 async def test_an_unticked_checkbox_shows_an_empty_box_in_either_symbol_set(tmp_path):
-    from karavan_tui.modals.settings import SettingsScreen
-
     app = make_app(tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:
         app.push_screen(SettingsScreen())

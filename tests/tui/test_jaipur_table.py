@@ -33,6 +33,7 @@ from .helpers import (
     play_to_end,
     play_until_game_over,
     press_to,
+    rules_shown,
     running,
     settle,
     start_with,
@@ -575,9 +576,9 @@ async def test_the_rules_explain_what_the_table_abbreviates(tmp_path):
     """F1 at the table: the rules say what K, "sold D3 G2 L2" and "seen in hand" mean."""
     from karavan_tui.screens.rules import RulesScreen
 
-    async with running(tmp_path, jaipur_match(moves=6)) as (app, pilot):
+    async with running(tmp_path, jaipur_match(moves=6)) as (_, pilot):
         await press_to(pilot, "f1", RulesScreen)
-        text = app.screen.query_one("#jaipur").query_one("Markdown").source
+        text = await rules_shown(pilot, "jaipur")
         assert "**K**" in text and "herd K3" in text
         assert "sold D3 G2 L2" in text and "seen in hand" in text
 

@@ -94,7 +94,7 @@ async def test_whole_game_human_against_random_bot_through_keys_and_a_click(tmp_
         screen = game_screen(app)
         match = screen.driver.match
         assert match.game.name == "karawane" and match.seed == SEED
-        assert [seat.name for seat in match.seats] == ["Player 1", "Random bot 2"]
+        assert [seat.name for seat in match.seats] == ["Player 1", "Random bot"]
         # The first move by mouse: camel A1 in the city, then the first card offered for it.
         assert match.to_move == 0
         await click_camel(pilot, app, 0, 0)

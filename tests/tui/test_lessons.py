@@ -137,9 +137,9 @@ async def test_a_lesson_step_waits_for_its_move_and_says_why(tmp_path):
         assert driver.match.history == []
         await pilot.pause()
         text = panel_text(app)
-        assert (
-            "The lesson plays: Learner takes all 3 camels from the market, because camels" in text
-        )
+        # Said as the learner's move to make, not as one the lesson will play.
+        move = "Learner takes all 3 camels from the market, because camels"
+        assert f"Not this one. Make this move instead: {move}" in text
         assert "camels come all together" in text and "Take the camels" in status_text(app)
         # The note over the table points to the panel instead of saying it all again.
         assert last_note(app).message == LESSON_REFUSAL
@@ -163,7 +163,7 @@ async def test_a_lesson_step_waits_for_its_move_and_says_why(tmp_path):
         assert "What happened" in text
         for line in driver.match.log()[1:]:
             assert line.split(".")[0] in text
-        assert "The lesson plays" not in text
+        assert "Make this move instead" not in text
         assert driver.step == 2 and "Sell your two diamonds" in status_text(app)
 
 

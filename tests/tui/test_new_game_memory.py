@@ -51,8 +51,8 @@ async def test_the_dialog_offers_the_last_tables_seats_in_this_run_and_the_next(
         remembered = seats_shown(dialog)
         assert remembered == [
             ("human", "Zoe"),
-            ("bot:hard", "Hard bot 2"),
-            (expert, f"{expert.split(':')[1].capitalize()} bot 3"),
+            ("bot:hard", "Hard bot"),
+            (expert, f"{expert.split(':')[1].capitalize()} bot"),
         ]
     again = make_app(tmp_path)  # the next run of the app, from the same settings file
     async with again.run_test(size=(80, 24)) as pilot:

@@ -37,9 +37,10 @@ async def test_a_new_game_does_not_speak_of_a_last_move_before_the_first(tmp_pat
         assert match.history
         banner = str(screen.query_one("#banner").render())
         assert "new game" not in banner
-        # Ann is still revealing: nobody else has moved since her move.
+        # Ann is still revealing: nobody else has moved since her move, which the line tells
+        # (rather than "nothing new since your last move" right after it).
         assert match.to_move == 0 and match.last_move_of(0) == len(match.history)
-        assert banner == "Nothing new since your last move."
+        assert banner == f"Your last move: {match.log()[-1]}"
 
 
 def test_decisions_left_out_of_the_line_are_counted_and_the_key_to_read_them_named():

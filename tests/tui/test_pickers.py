@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from textual.containers import Vertical
 from textual.geometry import Offset, Region, Size
@@ -9,7 +11,7 @@ from textual.geometry import Offset, Region, Size
 from karavan_core.games.karakum.state import Buy
 from karavan_tui.modals.choice import ChoiceScreen, beside_offset
 
-from .helpers import running, seeded_match, start_with
+from .helpers import running, seeded_match, start_with, visible_characters
 from .test_snapshots import affordable_match, steady
 
 
@@ -86,3 +88,22 @@ async def test_at_80x24_the_move_list_keeps_its_hint_line_in_sight(tmp_path, nam
         for part in ("#choice-title", "#choice-search", "#choices", "#choice-hint"):
             region = listing.query_one(part).region
             assert region.height and dialog.contains_region(region), (part, region, dialog)
+
+
+# Karakorum offers five decisions at the most (four expeditions and a new one, say).
+@pytest.mark.parametrize("name", ["karakum", "karawane", "jaipur"])
+async def test_at_80x24_a_picker_shows_six_entries_from_the_first(tmp_path, name):
+    # Karawane's list too, at the bottom to keep the track in sight.
+    match = next(
+        m
+        for moves in range(300)
+        if (m := seeded_match(name, "Ann,bot:random", seed=4, first=0, moves=moves)).to_move == 0
+        and len(m.legal_actions()) >= 8
+    )
+    async with running(tmp_path, match) as (app, pilot):
+        await pilot.press("a")
+        await pilot.pause()
+        text = visible_characters(app)
+        # The entries inside the dialog (its border, then the list's own where it had one).
+        numbers = [int(n) for n in re.findall(r"█ ▊?(\d+)\. \w", text)]
+        assert numbers[:6] == [1, 2, 3, 4, 5, 6], text

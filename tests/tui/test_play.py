@@ -63,7 +63,7 @@ async def test_whole_game_human_against_random_bot_through_keys(tmp_path):
     """Title → new game dialog → a whole seeded game, human moves by keys → game over."""
     async with against_random_bot(tmp_path) as (app, pilot):  # Karakum, Player 1 against a bot
         screen = game_screen(app)
-        assert [seat.name for seat in screen.driver.match.seats] == ["Player 1", "Random bot 2"]
+        assert [seat.name for seat in screen.driver.match.seats] == ["Player 1", "Random bot"]
         assert screen.driver.match.seed == 4242
         await play_out_by_keys(pilot, app)
 
@@ -184,6 +184,30 @@ async def test_save_quit_resume_from_title_and_continue(tmp_path):
         assert len(screen.driver.match.history) > len(played)
         screen.driver.flush()
         assert load_match(saved).history == screen.driver.match.history
+
+
+async def test_a_game_left_before_any_decision_leaves_no_save_to_resume(tmp_path):
+    """Opened and left at once, a game is no game to resume; one decision, and it is."""
+    saves = tmp_path / "saves"
+    app = make_app(tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        for decisions in (0, 1):
+            app.open_match(karakum_match(first=0))  # Ann decides first
+            await settle(pilot, app)
+            if decisions:
+                await pilot.press("enter", "enter")  # draws two cards: one decision each
+                await settle(pilot, app)
+            await press_to(pilot, "q", TitleScreen)
+            await settle(pilot, app)
+            for _ in range(50):  # the title reads the saves in a worker
+                if not app.screen.looking:
+                    break
+                await pilot.pause(0.02)
+            resume = str(app.screen.query_one("#menu").get_option("resume").prompt)
+            if decisions:
+                assert resume.startswith("Resume Karakum") and len(list(saves.iterdir())) == 1
+            else:
+                assert resume == "Resume (no game in progress)" and not list(saves.iterdir())
 
 
 def hand_shown(screen: TableScreen) -> bool:
@@ -377,3 +401,14 @@ async def test_saving_under_the_name_offered_keeps_the_file_and_its_name(tmp_pat
         assert screen.driver.save_path == path and path.exists()
         assert sorted(p.name for p in path.parent.iterdir()) == [path.name]
         assert list(app._notifications)[-1].message == f"Saved as {path.name}."
+
+
+async def test_a_bad_save_name_typed_again_is_refused_in_one_toast(tmp_path):
+    # Not the first refusal's toast left on the table under the dialog beside the new one.
+    async with running(tmp_path, karakum_match(), notifications=True) as (app, pilot):
+        for _ in range(2):
+            await press_to(pilot, "s", SaveAsScreen)
+            await pilot.press("/", "enter")  # a name may not hold a slash
+            await pilot.pause(0.3)
+            assert visible_characters(app).count("Not a save name") == 1
+            await press_to(pilot, "escape", TableScreen)

@@ -61,7 +61,7 @@ async def test_the_karakum_cards_are_drawn_large_at_200x50_their_costs_in_words(
         assert "chain 3 camels worth 11" in caravans  # each caravan's worth on a line of its own
         await pilot.resize_terminal(80, 24)
         await pilot.pause()
-        assert str(table.query_one("#market-row", CardRow).cards[0].render()) == "•R1✱\n2 spice"
+        assert str(table.query_one("#market-row", CardRow).cards[0].render()) == "•R1✱\ncost 2"
         assert "worth" not in str(table.query_one("#caravans").render())
 
 

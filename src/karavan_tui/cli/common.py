@@ -18,7 +18,7 @@ from typing import NoReturn, TypeVar
 from attrs import frozen
 
 from karavan_core.bots import BOT_LEVELS
-from karavan_core.match import Match, Seat, names_differ, seat_named
+from karavan_core.match import Match, Seat, names_differ, parse_table, seat_named
 from karavan_core.registry import game_names, get_game
 from karavan_core.saves import check_saves_dir, new_save_path, remove_abandoned_temps
 from karavan_core.text import printable
@@ -168,18 +168,16 @@ def find_save(folder: Path, name: str) -> Path:
 
 def parse_seats(ctx: Context, text: str) -> list[Seat]:
     """The seats of ``--players`` (the arguments are refused on a bad list)."""
-    seats = []
-    for index, part in enumerate(text.split(",")):
-        try:
-            seat = Seat.parse(part, index)
-        except ValueError as error:
-            ctx.error(f"--players: {printable(str(error))}")
+    try:
+        seats = parse_table(text.split(","))
+    except ValueError as error:
+        ctx.error(f"--players: {printable(str(error))}")
+    for seat in seats:
         if seat.is_bot and seat.level not in BOT_LEVELS:
             ctx.error(
                 f"--players: no bot level {printable(repr(seat.level))}; "
                 f"the levels are: {', '.join(BOT_LEVELS)}"
             )
-        seats.append(seat)
     if not names_differ(seats):
         ctx.error("--players: every player needs a different name")
     return seats

@@ -24,7 +24,7 @@ from karavan_core.analysis import (
 )
 from karavan_core.match import Match, seat_named
 from karavan_core.saves import SaveError, atomic_write, check_writable, load_match
-from karavan_core.text import printable
+from karavan_core.text import plural, printable
 from karavan_tui.cli.common import Command, Context, fail, find_save
 from karavan_tui.cli.progress import figures_table, progress_bar
 
@@ -109,7 +109,7 @@ def run(ctx: Context) -> int:
         console.print("No inaccuracy, mistake or blunder: every decision held its chance.")
     console.print(
         f"{len(review.decisions)} decisions judged of {review.total_decisions} in "
-        f"{elapsed:.1f} s with {args.jobs} {'process' if args.jobs == 1 else 'processes'}."
+        f"{elapsed:.1f} s with {plural(args.jobs, 'process', 'processes')}."
     )
     if args.json:
         data = review_dict(review, match)

@@ -49,16 +49,21 @@ class ChoiceScreen(ModalScreen[int | None]):
         border: thick $accent; background: $surface; padding: 0 1;
     }
     ChoiceScreen #choice-title { text-style: bold; width: 100%; margin-bottom: 1; }
-    ChoiceScreen OptionList { height: auto; max-height: 14; border: none; padding: 0; }
+    /* The list is all the dialog holds to focus: no border of its own, its rows all entries. */
+    ChoiceScreen OptionList, ChoiceScreen OptionList:focus {
+        height: auto; max-height: 14; border: none; padding: 0;
+    }
     /* The search line takes a row of the list's, so the hint under it stays in the dialog. */
     ChoiceScreen.-searchable OptionList { max-height: 13; }
     ChoiceScreen #choice-hint { color: $text-muted; margin-top: 1; }
     ChoiceScreen #choice-search { color: $text-accent; width: 100%; }
+    /* At the bottom (over Karawane's hand, its track kept in sight) six entries at least, the
+       status line under the dialog still in sight. */
     ChoiceScreen.-bottom { align: center bottom; }
     ChoiceScreen.-bottom > Vertical { max-height: 11; margin-bottom: 1; }
-    ChoiceScreen.-bottom OptionList { max-height: 6; }
-    ChoiceScreen.-bottom.-searchable OptionList { max-height: 5; }
+    ChoiceScreen.-bottom OptionList, ChoiceScreen.-bottom.-searchable OptionList { max-height: 6; }
     ChoiceScreen.-bottom #choice-title { margin-bottom: 0; }
+    ChoiceScreen.-bottom #choice-hint { margin-top: 0; }
     ChoiceScreen.-beside { align: left top; }
     .-ascii ChoiceScreen > Vertical { border: ascii $accent; }
     """

@@ -14,10 +14,11 @@ from textual.widgets import Button, Footer, Input, Label, Select
 
 from karavan_core.bots import BOT_LEVELS
 from karavan_core.engine import Game
-from karavan_core.match import BOT, HUMAN, MAX_SEED, Seat, names_differ
+from karavan_core.match import BOT, HUMAN, MAX_SEED, Seat, bot_name, bot_names, names_differ
 from karavan_core.text import MAX_NAME_LENGTH, check_name
 from karavan_tui.config import MAX_SEATS
 from karavan_tui.messages import ShowRules
+from karavan_tui.widgets.chrome import DropDown
 
 
 @frozen
@@ -60,11 +61,19 @@ def seat_kind(seat: Seat) -> str:
     return HUMAN if seat.level is None else f"{BOT}:{seat.level}"
 
 
-def default_name(index: int, kind: str) -> str:
-    """The name a seat starts with."""
-    if kind == HUMAN:
-        return f"Player {index + 1}"
-    return f"{bot_level(kind).capitalize()} bot {index + 1}"
+def default_names(kinds: Sequence[str]) -> list[str]:
+    """The names the seats of ``kinds`` start with: "Player 2" for a human in seat 2, the bots'
+    as :func:`~karavan_core.match.bot_names` makes them ("Hard bot", or numbered where several
+    of a level sit)."""
+    bots = bot_names([None if kind == HUMAN else bot_level(kind) for kind in kinds])
+    return [f"Player {index + 1}" if name is None else name for index, name in enumerate(bots)]
+
+
+# Every name the dialog makes up: a seat that still has one is renamed as the table changes.
+MADE_UP = frozenset(
+    [f"Player {n}" for n in range(1, MAX_SEATS + 1)]
+    + [bot_name(level, n) for level in BOT_LEVELS for n in (None, *range(1, MAX_SEATS + 1))]
+)
 
 
 class NewGameScreen(ModalScreen[NewGameRequest | None]):
@@ -105,7 +114,7 @@ class NewGameScreen(ModalScreen[NewGameRequest | None]):
             with VerticalScroll(id="form", can_focus=False):
                 with Horizontal(classes="field"):
                     yield Label("Game", classes="label")
-                    yield Select(
+                    yield DropDown(
                         [(game.title, game.name) for game in self.games.values()],
                         value=first_game.name,
                         allow_blank=False,
@@ -114,7 +123,7 @@ class NewGameScreen(ModalScreen[NewGameRequest | None]):
                     )
                 with Horizontal(classes="field"):
                     yield Label("Players", classes="label")
-                    yield Select(
+                    yield DropDown(
                         self._count_options(first_game),
                         value=count,
                         allow_blank=False,
@@ -125,7 +134,7 @@ class NewGameScreen(ModalScreen[NewGameRequest | None]):
                     kind, name = self._seat_prefill(index)
                     with Horizontal(classes="field seat", id=f"seat-{index}"):
                         yield Label(f"Seat {index + 1}", classes="label")
-                        yield Select(
+                        yield DropDown(
                             kind_options(),
                             value=kind,
                             allow_blank=False,
@@ -143,7 +152,7 @@ class NewGameScreen(ModalScreen[NewGameRequest | None]):
                         )
                 with Horizontal(classes="field"):
                     yield Label("First", classes="label")
-                    yield Select(
+                    yield DropDown(
                         self._first_options(count),
                         value="random",
                         allow_blank=False,
@@ -167,7 +176,7 @@ class NewGameScreen(ModalScreen[NewGameRequest | None]):
         kind = HUMAN if index == 0 else default_bot()
         if index == 0 and self.player_name:
             return kind, self.player_name
-        return kind, default_name(index, kind)
+        return kind, default_names([HUMAN] * index + [kind])[index]
 
     @staticmethod
     def _fitted_count(game: Game[Any, Any, Any], count: int) -> int:
@@ -185,6 +194,7 @@ class NewGameScreen(ModalScreen[NewGameRequest | None]):
     def on_mount(self) -> None:
         """Show as many seats as players."""
         self._show_seats()
+        self._name_seats()
 
     @property
     def game(self) -> Game[Any, Any, Any]:
@@ -219,12 +229,17 @@ class NewGameScreen(ModalScreen[NewGameRequest | None]):
         elif select.id == "count":
             self._show_seats()
         elif select.id and select.id.startswith("kind-"):
-            index = int(select.id.split("-")[1])
             select.tooltip = kind_tooltip(str(event.value))
+        self._name_seats()
+
+    def _name_seats(self) -> None:
+        """Rename the seats that still have a name the dialog made up, as the table is now
+        (a second Hard bot makes the first "Hard bot 1")."""
+        kinds = [str(self.query_one(f"#kind-{index}", Select).value) for index in range(self.count)]
+        for index, default in enumerate(default_names(kinds)):
             name = self.query_one(f"#name-{index}", Input)
-            # Rename only a seat that still has a name the dialog made up.
-            if name.value in {default_name(index, kind) for _, kind in kind_options()}:
-                name.value = default_name(index, str(event.value))
+            if name.value in MADE_UP and name.value != default:
+                name.value = default
 
     def on_button_pressed(self, event: Button.Pressed) -> None:
         """Start or cancel."""

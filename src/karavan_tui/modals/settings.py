@@ -10,7 +10,7 @@ from textual.widgets import Checkbox, Footer, Label, Select
 
 from karavan_tui.config import BOT_DELAYS
 from karavan_tui.context import karavan_app
-from karavan_tui.widgets.chrome import TickBox
+from karavan_tui.widgets.chrome import DropDown, TickBox
 
 
 class SettingsScreen(ModalScreen[None]):
@@ -37,7 +37,7 @@ class SettingsScreen(ModalScreen[None]):
             yield Label("Settings", id="settings-title")
             with Horizontal():
                 yield Label("Theme", classes="label")
-                yield Select(
+                yield DropDown(
                     [(name, name) for name in sorted(app.available_themes)],
                     value=app.theme,
                     allow_blank=False,
@@ -57,7 +57,7 @@ class SettingsScreen(ModalScreen[None]):
             with Horizontal():
                 yield Label("Bot pause", classes="label")
                 delays = sorted(set(BOT_DELAYS) | {settings.bot_delay})
-                yield Select(
+                yield DropDown(
                     [(f"{delay:g} s", delay) for delay in delays],
                     value=settings.bot_delay,
                     allow_blank=False,

@@ -89,6 +89,9 @@ class OverScreen(Screen[T]):
     /* On a wide terminal the words keep a readable width, centred; the chart a wider one. */
     OverScreen #over > * { max-width: 100; }
     OverScreen #over > #chart { max-width: 140; }
+    /* The breakdown as wide as its cells are, up to the whole width: a cell wraps only
+       where the screen is too narrow for its table. */
+    OverScreen #over > #breakdown { width: auto; max-width: 100%; }
     OverScreen #winners { text-style: bold; color: $success; }
     OverScreen #chart { margin-top: 1; height: 1fr; min-height: 9; }
     OverScreen #chart-key { color: $text-muted; }

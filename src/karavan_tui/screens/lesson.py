@@ -76,6 +76,9 @@ class LessonPlay(LocalPlay):
         # The panel tells the decisions from the learner's last one on (back at a step: the
         # stretch played for the learner before it).
         self.told_from = max(0, match.last_move_of(LEARNER) - 1)
+        # Decisions made once the learner's last gesture at the keyboard was played (the
+        # lesson plays some of the learner's own): the news line tells what came after.
+        self.keyed_to = 0
         self.advice = ""  # why the lesson's decision, after another was tried
         self.panel = LessonPanel(id="lesson")
 
@@ -203,15 +206,25 @@ class LessonPlay(LocalPlay):
         self.panel.show(title, happened, step.say, self.advice, self.glyphs)
 
     def frame(self) -> Frame:
-        """The table as usual, the lesson's decision marked on it."""
+        """The table as usual, the lesson's decision marked on it, and the news of the step."""
         frame = super().frame()
         expected = self.expected()
         g = self.glyphs
         step = f"step {self.step + 1} of {len(self.lesson.steps)}"
+        # The news line tells what the panel tells, but for the learner's own gesture: the
+        # decisions the lesson played since (the learner's too), not since the learner's last.
+        since = max(self.told_from, self.keyed_to)
+        mine = since == self.keyed_to > 0
+        log, news = frame.log, frame.log[since + 1 :]
+        # Nothing since the step began, where no move of the learner's came last: said so.
+        untold = not news and not mine and len(log) > 1
         return evolve(
             frame,
             subtitle=f"Learn to play {self.game.title} {g.sep} {step}",
             hinted=expected[:1] if self.match.to_move == LEARNER else (),
+            news=news,
+            own=log[since] if mine else "",
+            notice="Nothing new since this step began." if untold else frame.notice,
         )
 
     def status(self) -> Status:
@@ -271,8 +284,11 @@ class LessonPlay(LocalPlay):
 
     @staticmethod
     def instead(words: str, step: Step) -> str:
-        """The lesson's answer to another decision than its own: which, and why."""
-        return f"Not this one. The lesson plays: {words.rstrip('.')}, because {step.why}"
+        """The lesson's answer to another decision than its own: which to make, and why.
+
+        Said as what the learner is to do: the lesson plays none of the learner's moves.
+        """
+        return f"Not this one. Make this move instead: {words.rstrip('.')}, because {step.why}"
 
     def check(self, *actions: Action) -> str | None:
         """The rules' refusal, else the lesson's (another decision than the step's)."""
@@ -294,6 +310,7 @@ class LessonPlay(LocalPlay):
             return False
         self.advice = ""
         self.told_from = len(self.match.history)
+        self.keyed_to = self.told_from + len(gesture)
         return super().decide(*gesture)
 
     def allows(self, name: str) -> bool | None:

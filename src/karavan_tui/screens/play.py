@@ -86,6 +86,9 @@ class LocalPlay(Driver):
         # raises OSError before play starts), then after every change, off the UI thread.  A
         # save opened only to look at stays as it was ("last played" too).
         self.save_path = save_path
+        # A game begun here and left before anyone decided leaves no save behind (it would
+        # be the title's Resume); one opened from its file, or named, stays.
+        self.begun_here = not save_path.exists()
         if save_path.exists():
             if not os.access(save_path.parent, os.W_OK):
                 raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), str(save_path))
@@ -119,10 +122,18 @@ class LocalPlay(Driver):
             self.screen.redraw()
 
     def stop(self) -> None:
-        """Leave only once every position is on disk."""
+        """Leave only once every position is on disk; a game left untouched, not at all."""
         self.cancel_bot()
         self.cancel_hint()
         self.flush()
+        self.closing()
+
+    def closing(self) -> None:
+        """The table is about to close: a game begun here that nobody decided in goes."""
+        match = self.match
+        if self.begun_here and not match.history and not match.can_redo():
+            self.flush()
+            self.save_path.unlink(missing_ok=True)
 
     # -- saving -------------------------------------------------------------------------
     def _saving(self) -> None:
@@ -166,6 +177,8 @@ class LocalPlay(Driver):
             news=log[since + 1 :],
             news_yours=self.viewer is not None,
             notice=self.taken_back_words(),
+            # The log opens with the deal: the viewer's last decision is line ``since``.
+            own=log[since] if since and self.viewer is not None else "",
             hinted=gesture_of(hint),
         )
 
@@ -627,6 +640,7 @@ class LocalPlay(Driver):
                 self.notify(f"Could not save: {error.strerror or error}", severity="error")
                 return
             self.save_path = path
+            self.begun_here = False  # named: kept, played or not
             self.screen.refresh_status()
             self.notify(f"Saved as {printable(path.name)}.")
 

@@ -41,6 +41,12 @@ def ascii_rules(text: str) -> str:
     return re.sub(r"\((\S) or \\\1\)", r"(\\\1)", text)  # "(* or \*)": "(\*)"
 
 
+def sections(text: str) -> list[str]:
+    """``text`` (Markdown) cut before each heading of its second level: the opening first."""
+    parts = re.split(r"(?m)^(?=## )", text)
+    return [part for part in parts if part]
+
+
 class RulesMarkdown(Markdown):
     """The rules' Markdown, its list bullets plain ASCII in ASCII mode."""
 
@@ -52,35 +58,81 @@ class RulesMarkdown(Markdown):
 
 
 class RulesScreen(Screen[None]):
-    """One tab per game, opened on the game being played."""
+    """One tab per game, opened on the game being played; Left and Right go to the others.
 
-    BINDINGS = [Binding("escape,q", "close", "Back")]
+    A game's rules are laid out when its tab is first shown, a section at a time: its
+    opening straight away, each next section once the screen has been drawn (laying out
+    the four documents at once takes a second or two).
+    """
+
+    BINDINGS = [
+        Binding("escape,q", "close", "Back"),
+        # Before the text's own keys: it has nothing to scroll sideways.
+        Binding("left", "tab(-1)", "Other game", key_display="←→", priority=True),
+        Binding("right", "tab(1)", "Next game", show=False, priority=True),
+    ]
     DEFAULT_CSS = """
     RulesScreen Markdown { padding: 0 1; max-width: 100; }
     RulesScreen .rules { align-horizontal: center; }  /* read at about 100 columns, centred */
     RulesScreen TabPane { padding: 0; }
+    /* A section's heading after the last one's closing margin: the gap of one document. */
+    RulesScreen RulesMarkdown > MarkdownH2:first-child { margin: 1 0 1 0; }
     """
 
     def __init__(self, game_name: str | None = None) -> None:
         super().__init__()
         self.game_name = game_name
+        self.pending = 0  # sections still to lay out
 
     def compose(self) -> ComposeResult:
-        """Header, tabs and Footer."""
+        """Header, a tab per game (its text comes when it is shown) and Footer."""
         yield AppHeader()
-        ascii_mode = getattr(self.app, "ascii_mode", False)
         with TabbedContent(initial=self.game_name or ""):
             for game in all_games():
-                with TabPane(game.title, id=game.name), VerticalScroll(classes="rules"):
-                    yield RulesMarkdown(rules_text(game.name), ascii_mode)
+                with TabPane(game.title, id=game.name):
+                    yield VerticalScroll(classes="rules")
         yield Footer()
 
     def on_mount(self) -> None:
-        """Let the arrow keys scroll the text straight away."""
+        """Show the first game's rules."""
         self.sub_title = "Rules"
-        pane = self.query_one(TabbedContent).active_pane
-        if pane is not None:
-            pane.query_one(VerticalScroll).focus()
+        self.show_pane(self.query_one(TabbedContent).active_pane)
+
+    def on_tabbed_content_tab_activated(self, event: TabbedContent.TabActivated) -> None:
+        """Another game's tab: its rules, ready to scroll."""
+        self.show_pane(event.pane)
+
+    def show_pane(self, pane: TabPane | None) -> None:
+        """Lay out ``pane``'s rules if they are not yet, and let the arrow keys scroll them."""
+        if pane is None or pane.id is None:
+            return
+        text = pane.query_one(VerticalScroll)
+        if not text.children:
+            ascii_mode = getattr(self.app, "ascii_mode", False)
+            parts = sections(rules_text(pane.id))
+            self.pending += len(parts)
+            self.read_on(text, parts, ascii_mode)
+        text.focus()
+
+    def read_on(self, text: VerticalScroll, rest: list[str], ascii_mode: bool) -> None:
+        """Lay out the first of the sections ``rest`` at the end of ``text``, and the next
+        once the screen has been drawn again."""
+        if not rest:
+            return
+        self.pending -= 1
+        text.mount(RulesMarkdown(rest[0], ascii_mode))
+        self.call_after_refresh(self.read_on, text, rest[1:], ascii_mode)
+
+    def text_of(self, game_name: str) -> str:
+        """The Markdown of ``game_name``'s rules laid out so far (whole once ``pending`` is 0)."""
+        pane = self.query_one(f"#{game_name}", TabPane)
+        return "".join(markdown.source for markdown in pane.query(RulesMarkdown))
+
+    def action_tab(self, step: int) -> None:
+        """The game ``step`` tabs along (Left: -1, Right: 1), around at the ends."""
+        tabs = self.query_one(TabbedContent)
+        names = [game.name for game in all_games()]
+        tabs.active = names[(names.index(tabs.active) + step) % len(names)]
 
     def action_close(self) -> None:
         """Go back."""

@@ -71,6 +71,7 @@ class Frame:
     news: Sequence[str] = ()  # the news line's log lines
     news_yours: bool = True  # someone is at the keyboard: "nothing new" may be said
     notice: str = ""  # said on the news line instead of the news: what a take-back took back
+    own: str = ""  # the viewer's last decision (its log line), said when nothing came after it
     hinted: tuple[Action, ...] = ()  # the gesture to mark on the table (its decisions)
     info: str = ""  # the replay's position line
     face_up: Text | None = None  # every card face up (a finished game's replay)
@@ -127,6 +128,9 @@ class Driver:
 
     def flush(self) -> None:
         """Wait until what must be kept is on disk."""
+
+    def closing(self) -> None:
+        """The screen is about to close (before the one under it is shown again)."""
 
     # -- drawing --------------------------------------------------------------------------
     def frame(self) -> Frame | None:
@@ -262,7 +266,9 @@ class TableScreen(Screen[None]):
             banner = self.query_one(NewsBanner)
             # The log opens with the deal: a log of that line alone is a game nobody has moved in.
             opening = len(frame.log) <= 1
-            banner.show(frame.news, names, frame.news_yours, g, weights, opening, frame.notice)
+            banner.show(
+                frame.news, names, frame.news_yours, g, weights, opening, frame.notice, frame.own
+            )
         else:
             self.query_one("#replay-info", Static).update(Text(frame.info))
             face_up = frame.face_up is not None

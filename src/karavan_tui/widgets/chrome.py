@@ -1,13 +1,16 @@
-"""The parts Textual draws itself (header icon, scrollbars, checkboxes), made to follow
-ASCII mode."""
+"""The parts Textual draws itself (header icon, scrollbars, checkboxes, drop-down arrows),
+made to follow ASCII mode."""
 
 from __future__ import annotations
 
-from typing import ClassVar
+from collections.abc import Hashable
+from typing import ClassVar, TypeVar
 
 from textual.content import Content
 from textual.scrollbar import ScrollBar, ScrollBarRender
-from textual.widgets import Checkbox, Header
+from textual.widgets import Checkbox, Header, Select, Static
+
+V = TypeVar("V", bound=Hashable)  # the values a drop-down list offers
 
 UNICODE_ICON = "⭘"
 ASCII_ICON = "*"
@@ -37,6 +40,19 @@ class AsciiScrollBarRender(ScrollBarRender):
 def use_ascii_scrollbars(on: bool) -> None:
     """Draw every scrollbar with ASCII-safe characters (``on``) or Textual's own."""
     ScrollBar.renderer = AsciiScrollBarRender if on else ScrollBarRender
+
+
+class DropDown(Select[V]):
+    """A drop-down list whose arrow is plain ASCII in ASCII mode (``v``, and ``^`` open)."""
+
+    def on_mount(self) -> None:
+        """Take the arrows of the current symbol set."""
+        self.follow_ascii(getattr(self.app, "ascii_mode", False))
+
+    def follow_ascii(self, on: bool) -> None:
+        """Draw the arrows of ASCII mode (``on``) or of Unicode."""
+        self.query_one(".down-arrow", Static).update("v" if on else "▼")
+        self.query_one(".up-arrow", Static).update("^" if on else "▲")
 
 
 class TickBox(Checkbox):

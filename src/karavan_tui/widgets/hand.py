@@ -6,9 +6,14 @@ from typing import ClassVar
 
 from textual.app import ComposeResult
 from textual.containers import Vertical
+from textual.content import Content
 from textual.widgets import Static
 
 from karavan_tui.widgets.cards import CardFace, CardRow
+from karavan_tui.words import cells, cut
+
+# The border around a title: "╭─ " before it and " ─╮" after it.
+TITLE_FRAME = 6
 
 
 class HandZone(Vertical):
@@ -19,6 +24,7 @@ class HandZone(Vertical):
     """
 
     CARDS: ClassVar[int] = 0  # how many cards the row holds
+    _owner: tuple[str, str, str] | None = None  # the title's name, what follows it, the ellipsis
 
     def compose(self) -> ComposeResult:
         """The row of cards and the hidden notice."""
@@ -33,7 +39,28 @@ class HandZone(Vertical):
         hidden = self.query_one("#hand-hidden", Static)
         hidden.display = True
         hidden.update(notice)
+        self._owner = None
         self.border_title = "Hand"
+
+    def title_hand(self, name: str, after: str, ellipsis: str) -> None:
+        """Title the zone "NAME's hand" and ``after`` it (counts, keys), the name cut with
+        ``ellipsis`` where the zone is too narrow for it whole (the counts stay)."""
+        self._owner = (name, after, ellipsis)
+        self.fit_title()
+
+    def on_resize(self) -> None:
+        """The title again for the new width."""
+        self.fit_title()
+
+    def fit_title(self) -> None:
+        """The hand's title, its owner's name as long as the width allows."""
+        if self._owner is None:
+            return
+        name, after, ellipsis = self._owner
+        room = self.outer_size.width - TITLE_FRAME - cells(f"'s hand{after}")
+        if self.outer_size.width:
+            name = cut(name, max(room, cells(ellipsis) + 1), ellipsis)
+        self.border_title = Content(f"{name}'s hand{after}")
 
     def reveal(self) -> CardRow:
         """Show the row of cards (to draw the hand in it), the notice gone."""

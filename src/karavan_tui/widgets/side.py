@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import re
+from collections.abc import Iterator, Sequence
 from typing import Any, Literal
 
 from attrs import frozen
@@ -10,19 +11,37 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import VerticalScroll
 from textual.content import Content
+from textual.geometry import Size
 from textual.reactive import reactive
+from textual.widget import Widget
 from textual.widgets import Static
 
 from karavan_core.match import Seat
 from karavan_core.text import plural
 from karavan_tui.glyphs import Glyphs
-from karavan_tui.words import cells, cut, padded, widest
+from karavan_tui.words import cut, name_column, padded
 
 
-class ScoreBoard(Static):
-    """Each player's score so far, the player to move marked."""
+@frozen
+class Standing:
+    """What the score board shows: each seat's score, who is to move, who won."""
 
-    _last: Text | None = None
+    seats: tuple[Seat, ...]
+    scores: tuple[int, ...]
+    to_move: int | None
+    winners: tuple[int, ...]
+    glyphs: Glyphs
+
+
+class ScoreBoard(Widget):
+    """Each player's score so far, the player to move marked: one line per player.
+
+    Laid out for its width when drawn: a name too long for the panel (at 80 columns,
+    24 characters are) is cut with an ellipsis rather than push its score to a line of
+    its own.
+    """
+
+    standing: reactive[Standing | None] = reactive(None, layout=True)
 
     def show(
         self,
@@ -33,18 +52,31 @@ class ScoreBoard(Static):
         g: Glyphs,
     ) -> None:
         """Draw one line per seat."""
-        width = widest(seat.name for seat in seats)  # in cells: an emoji takes two
+        self.standing = Standing(tuple(seats), tuple(scores), to_move, tuple(winners), g)
+
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        """A line per seat."""
+        return len(self.standing.seats) if self.standing is not None else 1
+
+    def render(self) -> Text:
+        """A line per seat: the mark, the name (cut if need be), the score."""
+        standing = self.standing
+        if standing is None:
+            return Text()
+        g = standing.glyphs
+        digits = max(3, *(len(str(score)) for score in standing.scores))
+        room = self.content_region.width or 10_000
+        names, width = name_column([s.name for s in standing.seats], room - 3 - digits, g.ellipsis)
         text = Text()
-        for index, seat in enumerate(seats):
+        for index, name in enumerate(names):
             if index:
                 text.append("\n")
-            mark = g.turn if index == to_move else g.winner if index in winners else " "
+            mine = index == standing.to_move
+            mark = g.turn if mine else g.winner if index in standing.winners else " "
             text.append(f"{mark} ", style="bold")
-            text.append(padded(seat.name, width), style="bold" if index == to_move else "")
-            text.append(f" {scores[index]:>3}")
-        if text != self._last:
-            self._last = text
-            self.update(text)
+            text.append(padded(name, width), style="bold" if mine else "")
+            text.append(f" {standing.scores[index]:>{digits}}")
+        return text
 
 
 LOG_TAIL = 40  # entries drawn beside the table; the whole log is one key away
@@ -116,7 +148,9 @@ class News:
     ``yours``: someone is at the keyboard; ``weights`` say how telling each decision
     is (higher: more; all alike if not given); ``opening``: nobody has decided
     anything yet in this game; ``notice``: what became of a decision taken back, said in
-    the lines' place (the table went back: what was news before that is news no more).
+    the lines' place (the table went back: what was news before that is news no more);
+    ``own``: the log line of the last decision of the player at the keyboard, told when
+    nothing came after it (rather than "nothing new" just after one's own move).
     """
 
     lines: tuple[str, ...]
@@ -126,21 +160,26 @@ class News:
     weights: tuple[int, ...] = ()
     opening: bool = False
     notice: str = ""
+    own: str = ""
 
 
 class NewsBanner(Static):
-    """One line over the table: what the others did since your last decision, in words.
+    """A line over the table (two where one is too short): what the others did since your
+    last decision, in words.
 
     Each decision is told by the first sentence of its log line, a player's
     decisions in a row joined ("Bob takes 2 camels, then sells 3 leather"), in
     the order they were made.  When the line is full, the least telling go
     first (by the table's weights: ending a turn tells less than what was done
-    in it), then the earliest.  The log beside the table has every one of them
-    in full, in bold.  The line is laid out for the width it has whenever it is
-    drawn, so a resize tells the news again in the room there is.
+    in it), then the earliest.  A sentence too long for one line wraps onto a
+    second (the stylesheet's max-height) rather than end cut; past that it loses
+    its last clauses.  The log beside the table has every one of them in full,
+    in bold.  The line is laid out for the width it has whenever it is drawn,
+    so a resize tells the news again in the room there is.
     """
 
-    news: reactive[News | None] = reactive(None, layout=False)
+    # A change may take the line from one row to two: the screen is laid out again.
+    news: reactive[News | None] = reactive(None, layout=True)
 
     def show(
         self,
@@ -151,53 +190,165 @@ class NewsBanner(Static):
         weights: Sequence[int] = (),
         opening: bool = False,
         notice: str = "",
+        own: str = "",
     ) -> None:
         """Tell ``news`` (log lines) by players ``names``; ``yours``: someone is at the keyboard.
 
         ``opening``: no decision has been made yet, so there is no "last move" to speak of;
-        ``notice``, where given, is said instead of the news (a decision taken back).
+        ``notice``, where given, is said instead of the news (a decision taken back);
+        ``own``, the viewer's last decision, is told when nothing came after it.
         """
-        self.news = News(tuple(news), tuple(names), yours, g, tuple(weights), opening, notice)
+        self.news = News(tuple(news), tuple(names), yours, g, tuple(weights), opening, notice, own)
 
-    def render(self) -> Text:
+    @property
+    def rows(self) -> int:
+        """The most rows the news may take (the stylesheet's max-height; one if unset)."""
+        most = self.styles.max_height
+        return int(most.value) if most is not None and most.is_cells else 1
+
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        """As many rows as the news laid out for ``width`` takes."""
+        if self.news is None:
+            return 1
+        return max(1, len(news_text(self.news, width, self.rows).wrap(width)))
+
+    def render(self) -> Content:
         """The news, fitted to the width of the line."""
         if self.news is None:
-            return Text("")
-        return news_text(self.news, self.content_region.width or 78)
+            return Content("")
+        return news_text(self.news, self.content_region.width or 78, self.rows)
 
 
-def news_text(news: News, room: int) -> Text:
-    """The news line's words for ``room`` cells: the most telling decisions that fit."""
+def fits(text: str, room: int, rows: int) -> bool:
+    """Whether ``text`` wrapped at ``room`` cells takes at most ``rows`` rows."""
+    return len(Content(text).wrap(room)) <= rows
+
+
+# Where a sentence too long for its lines may end early: after a clause ("; ", ": ").
+CLAUSE_ENDS = ("; ", ": ")
+# An aside in brackets, which a sentence too long for its lines may leave out.
+ASIDE = re.compile(r" \([^()]*\)")
+
+
+def shortened(text: str, room: int, rows: int, keep: int = 0) -> str | None:
+    """The longest of ``text``'s shorter forms (:func:`shorter_forms`) that fits in ``rows``
+    rows of ``room`` cells; ``None`` if none does."""
+    return next((form for form in shorter_forms(text, keep) if fits(form, room, rows)), None)
+
+
+def subject(text: str) -> int:
+    """How much of ``text`` a shorter form keeps whole: its first sentence, or, for a
+    prompt of one ("Ann: take a card"), what comes before its first colon."""
+    ends = [at for at in (text.find(". "), text.find("? ")) if at >= 0]
+    return min(ends) + 1 if ends else max(0, text.find(": ")) + 1
+
+
+def shorter_forms(text: str, keep: int = 0) -> Iterator[str]:
+    """``text`` said in fewer words, losing the least first: without its asides in brackets,
+    the last first ("(1 point)", "(3 axes)"), then without its last clauses (ending with a
+    full stop), asides kept and then dropped.
+
+    Nothing within the first ``keep`` characters (a sentence's subject) is left out.
+    """
+    asides = [match for match in ASIDE.finditer(text) if match.start() > keep]
+    bare = text
+    for aside in reversed(asides):
+        bare = bare[: aside.start()] + bare[aside.end() :]
+        yield bare
+    for form in (text, bare) if asides else (text,):
+        ends = sorted(i for end in CLAUSE_ENDS for i in _find_all(form, end) if i > keep)
+        for end in reversed(ends):
+            yield form[:end].rstrip(".") + "."
+
+
+def fitted(text: str, room: int, rows: int, g: Glyphs, keep: int = 0) -> str:
+    """``text`` in at most ``rows`` rows of ``room`` cells, in as few as it takes: whole, else
+    in fewer words (see :func:`shorter_forms`), a row more only where neither fits; should
+    even its first clause be too long for them all, cut after a word."""
+    for used in range(1, rows + 1):
+        if fits(text, room, used):
+            return text
+        shorter = shortened(text, room, used, keep)
+        if shorter is not None:
+            return shorter
+    words = text.split(" ")
+    for count in range(len(words) - 1, 0, -1):
+        shorter = " ".join(words[:count]) + g.ellipsis
+        if fits(shorter, room, rows):
+            return shorter
+    return cut(text, room, g.ellipsis)
+
+
+def _find_all(text: str, part: str) -> list[int]:
+    """Every place ``part`` starts in ``text``."""
+    places, at = [], text.find(part)
+    while at >= 0:
+        places.append(at)
+        at = text.find(part, at + 1)
+    return places
+
+
+def quiet_words(news: News) -> str:
+    """What the news line says when there is no news."""
+    g = news.glyphs
+    if not news.yours:
+        return ""
+    if news.opening:
+        return "A new game: nothing has been played yet."
+    if news.own:
+        return f"Your last move: {g.words(first_sentence(news.own))}"
+    return "Nothing new since your last move."
+
+
+def news_text(news: News, room: int, rows: int = 1) -> Content:
+    """The news line's words for ``rows`` rows of ``room`` cells: the most telling decisions
+    that fit, in as few rows as they fit in."""
     g = news.glyphs
     if news.notice and news.yours:
-        return Text(cut(g.words(news.notice), room, g.ellipsis), style="bold")
+        return Content.styled(fitted(g.words(news.notice), room, rows, g), "bold")
     if not news.lines:
-        if not news.yours:
-            quiet = ""
-        elif news.opening:
-            quiet = "A new game: nothing has been played yet."
-        else:
-            quiet = "Nothing new since your last move."
-        return Text(quiet, style="dim")
+        words = quiet_words(news)
+        return Content.styled(fitted(words, room, rows, g, words.find(": ") + 1), "dim")
     said = [g.words(first_sentence(line).rstrip(".")) for line in news.lines]
     names = [g.words(name) for name in news.names]  # as the lines write them
     actors = [next((n for n in names if line.startswith(n + " ")), None) for line in said]
     weights = news.weights
     worth = list(weights) if len(weights) == len(said) else [0] * len(said)
-    kept: list[int] = []
     # The most telling first (the newest of equals), then the others that fit.
-    for index in sorted(range(len(said)), key=lambda i: (-worth[i], -i)):
+    order = sorted(range(len(said)), key=lambda i: (-worth[i], -i))
+    # Where the most telling alone is too long for a row, it loses its last clauses (the
+    # log has it whole) rather than push the table down a row; failing that it takes two.
+    alone = banner_line(order[:1], said, actors, g, count=None)
+    subject = len(g.changed) + 1 + len(actors[order[0]] or "")
+    for used in range(1, rows + 1):
+        line = packed(order, said, actors, g, room, used) or shortened(alone, room, used, subject)
+        if line is not None:
+            return Content.styled(line, "bold")
+    return Content.styled(fitted(alone, room, rows, g, subject), "bold")
+
+
+def packed(
+    order: Sequence[int],
+    said: Sequence[str],
+    actors: Sequence[str | None],
+    g: Glyphs,
+    room: int,
+    rows: int,
+) -> str | None:
+    """The decisions of ``said`` taken in ``order`` while they fit in ``rows`` rows, the ones
+    left out counted in as many words as there is room for; ``None`` when the first of
+    ``order`` alone does not fit."""
+    kept: list[int] = []
+    for index in order:
         candidate = sorted([index, *kept])
-        if kept and cells(banner_line(candidate, said, actors, g)) > room:
+        if kept and not fits(banner_line(candidate, said, actors, g), room, rows):
             break
         kept = candidate
-    line = banner_line(kept, said, actors, g)
-    for count in ("short", "brief"):  # the moves left out, counted in fewer words
-        if cells(line) > room:
-            line = banner_line(kept, said, actors, g, count=count)
-    if cells(line) > room:  # even the most telling alone is too long: the log has it whole
-        line = cut(banner_line(kept, said, actors, g, count=None), room, g.ellipsis)
-    return Text(line, style="bold")
+    for count in ("words", "short", "brief", None):  # the moves left out, in fewer words
+        line = banner_line(kept, said, actors, g, count=count)
+        if fits(line, room, rows):
+            return line
+    return None
 
 
 def banner_line(
@@ -249,9 +400,12 @@ class StatusLine(Static):
     """Whose turn it is and what they must decide, plus the quiet indicators.
 
     The prompt may wrap onto the lines the status line has (its max-height);
-    when it needs more, the prompt is cut with an ellipsis so that the
-    indicators ("thinking", "saved") always stay in sight at its end.  It is
-    laid out for its width whenever it is drawn, a resize included.
+    when it needs more, it is said in fewer words (:func:`shorter_forms`: its
+    asides in brackets, then its last clauses, left out; its first sentence, or
+    the subject before its first colon, kept), and only should that not do, cut
+    with an ellipsis, so that the indicators ("thinking", "saved") always stay in
+    sight at its end.  It is laid out for its width whenever it is drawn, a
+    resize included.
     """
 
     said: reactive[Said | None] = reactive(None, layout=True)  # one line, or two
@@ -284,6 +438,10 @@ class StatusLine(Static):
         lines = self.styles.max_height
         most = int(lines.value) if lines is not None and lines.is_cells else 0
         if room and most and len(text.wrap(room)) > most:
+            for form in shorter_forms(words, subject(words)):
+                shorter = Content.assemble((form, "bold"), *tail)
+                if len(shorter.wrap(room)) <= most:
+                    return shorter
             # Cut the prompt, at the longest length that fits with the indicators.
             low, high = 0, len(words)
             while low < high:

@@ -75,7 +75,7 @@ def test_marking_cycles_a_good_and_a_payment_that_does_not_pay_is_the_engines_to
     nothing = Payment(slot, True)
     assert gestures.marked(nothing, obs).actions == (Buy(slot), Pay((0,) * len(RESOURCES)))
     paying = GAME.apply(state, Buy(slot))
-    assert "That payment gives 0 units" in GAME.refusal(paying, Pay((0,) * len(RESOURCES)))
+    assert "That payment makes 0 units" in GAME.refusal(paying, Pay((0,) * len(RESOURCES)))
 
 
 def test_marks_are_refused_outside_a_payment_and_for_a_good_not_held():

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from enum import StrEnum
 
+from karavan_core.text import plural
+
 
 class Card(StrEnum):
     """A card of the deck: one of the six goods, or a camel."""
@@ -27,9 +29,9 @@ class Card(StrEnum):
         return CARD_INDEX[self]
 
     def amount(self, n: int) -> str:
-        """``n`` cards of this kind in words: "1 diamond", "3 spice", "2 camels"."""
-        singular, plural = NOUNS[self]
-        return f"{n} {singular if n == 1 else plural}"
+        """``n`` cards of this kind in words: "1 diamond", "3 spices", "2 camels"."""
+        singular, many = NOUNS[self]
+        return plural(n, singular, many)
 
 
 CARDS: tuple[Card, ...] = tuple(Card)
@@ -42,7 +44,7 @@ NOUNS: dict[Card, tuple[str, str]] = {
     Card.GOLD: ("gold", "gold"),
     Card.SILVER: ("silver", "silver"),
     Card.CLOTH: ("cloth", "cloth"),
-    Card.SPICE: ("spice", "spice"),
+    Card.SPICE: ("spice", "spices"),
     Card.LEATHER: ("leather", "leather"),
     Card.CAMEL: ("camel", "camels"),
 }

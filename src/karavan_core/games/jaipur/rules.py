@@ -33,6 +33,7 @@ from karavan_core.games.jaipur.state import (
     TakeGood,
 )
 from karavan_core.rng import Rng, fresh_rng, shuffle
+from karavan_core.text import plural
 from karavan_core.values import copied, replace, replace_at
 
 N_GOODS = len(GOODS)
@@ -294,10 +295,6 @@ def _deal(
     )
 
 
-def _tokens(n: int) -> str:
-    return f"{n} token" if n == 1 else f"{n} tokens"
-
-
 def _settle(
     players: tuple[str, ...], scores: tuple[RoundScore, ...], number: int, ended_by: str
 ) -> tuple[int | None, str]:
@@ -309,27 +306,30 @@ def _settle(
     elif sb.camel_token:
         camel = f"{b}'s herd of {sb.herd} beats {a}'s {sa.herd}: {b} takes the camel token."
     else:
-        camel = f"The herds tie at {sa.herd} camels: nobody takes the camel token."
+        camel = f"The herds tie at {plural(sa.herd, 'camel')}: nobody takes the camel token."
     keys = [(s.total, len(s.bonus_tokens), len(s.goods_tokens)) for s in scores]
     winner = None if keys[0] == keys[1] else (0 if keys[0] > keys[1] else 1)
     if winner is None:
         seal = (
-            f"Both have {sa.total} points, {len(sa.bonus_tokens)} bonus tokens and "
-            f"{len(sa.goods_tokens)} goods tokens: a complete tie, so nobody takes a seal."
+            f"Both have {plural(sa.total, 'point')}, {plural(len(sa.bonus_tokens), 'bonus token')} "
+            f"and {plural(len(sa.goods_tokens), 'goods token')}: a complete tie, so nobody takes "
+            "a seal."
         )
     else:
         name = players[winner]
         win, lose = scores[winner], scores[1 - winner]
         if win.total != lose.total:
-            seal = f"{name} takes the seal with {win.total} points to {lose.total}."
+            seal = f"{name} takes the seal with {plural(win.total, 'point')} to {lose.total}."
         elif len(win.bonus_tokens) != len(lose.bonus_tokens):
             seal = (
-                f"Both have {win.total} points; {name} takes the seal with more bonus tokens "
+                f"Both have {plural(win.total, 'point')}; "
+                f"{name} takes the seal with more bonus tokens "
                 f"({len(win.bonus_tokens)} to {len(lose.bonus_tokens)})."
             )
         else:
             seal = (
-                f"Both have {win.total} points and {len(win.bonus_tokens)} bonus tokens; "
+                f"Both have {plural(win.total, 'point')} and "
+                f"{plural(len(win.bonus_tokens), 'bonus token')}; "
                 f"{name} takes the seal with more goods tokens "
                 f"({len(win.goods_tokens)} to {len(lose.goods_tokens)})."
             )
@@ -647,11 +647,11 @@ class Jaipur(Game[JaipurState, JaipurObservation, Action]):
                 lines += [
                     (
                         f"{label} goods tokens",
-                        f"{score.goods_points} ({_tokens(len(score.goods_tokens))})",
+                        f"{score.goods_points} ({plural(len(score.goods_tokens), 'token')})",
                     ),
                     (
                         f"{label} bonus tokens",
-                        f"{score.bonus_points} ({_tokens(len(score.bonus_tokens))})",
+                        f"{score.bonus_points} ({plural(len(score.bonus_tokens), 'token')})",
                     ),
                     (f"{label} camel token", f"{score.camel_token} (herd of {score.herd})"),
                     (f"{label} total", f"{score.total}{seal}"),
@@ -661,8 +661,11 @@ class Jaipur(Game[JaipurState, JaipurObservation, Action]):
                 goods = [v for values in state.goods_won[seat] for v in values]
                 bonus = sum(len(values) for values in state.bonus_won[seat])
                 lines += [
-                    (f"{label} goods tokens so far", f"{sum(goods)} ({_tokens(len(goods))})"),
-                    (f"{label} bonus tokens so far", f"{_tokens(bonus)}, values hidden"),
+                    (
+                        f"{label} goods tokens so far",
+                        f"{sum(goods)} ({plural(len(goods), 'token')})",
+                    ),
+                    (f"{label} bonus tokens so far", f"{plural(bonus, 'token')}, values hidden"),
                     (f"{label} herd", Card.CAMEL.amount(state.herds[seat])),
                 ]
             breakdown.append(tuple(lines))
@@ -862,7 +865,7 @@ class Jaipur(Game[JaipurState, JaipurObservation, Action]):
         else:
             worth = " + ".join(map(str, tokens))
             worth += f" = {sum(tokens)}" if len(tokens) > 1 else ""
-            text += f" for {_tokens(len(tokens))} worth {worth}"
+            text += f" for {plural(len(tokens), 'token')} worth {worth}"
             if len(tokens) < n:
                 text += " (the last of the pile)"
         if n >= C.BONUS_SIZES[0]:

@@ -31,7 +31,7 @@ from karavan_core.games.karakorum.state import (
     Tracks,
 )
 from karavan_core.rng import Rng, fresh_rng, shuffle
-from karavan_core.text import listed
+from karavan_core.text import listed, plural
 from karavan_core.values import KeptByIdentity, copied, replace, replace_at
 
 ALL_CARDS: tuple[Card, ...] = tuple(
@@ -890,8 +890,7 @@ class Karakorum(Game[KarakorumState, KarakorumObservation, Action]):
         seat = obs.current
         exps = obs.expeditions[seat]
         if isinstance(action, StopRevealing):
-            n = len(obs.table)
-            return f"{name} stops revealing with {n} card{'s' if n > 1 else ''} on the table."
+            return f"{name} stops revealing with {plural(len(obs.table), 'card')} on the table."
         if isinstance(action, Take):
             if obs.step is Step.TAKE_MORE:
                 return f"{name} also takes the {action.card}."
@@ -916,7 +915,7 @@ class Karakorum(Game[KarakorumState, KarakorumObservation, Action]):
         if isinstance(action, Score):
             exp = exps[action.expedition]
             if action.goal is None:
-                how = f"by its {exp.axes} {'axe' if exp.axes == 1 else 'axes'} (+{exp.axes})"
+                how = f"by its {plural(exp.axes, 'axe')} (+{exp.axes})"
                 gain = exp.axes
             else:
                 how = f"with the {Goal(exp.color, action.goal)}"
@@ -978,9 +977,16 @@ def _closing_words(state: KarakorumState, seat: int) -> str:
         ]
         return ", ".join(changes) or "no change"
     _, closed, _ = _closing(state.before_final[seat], state.final_expeditions[seat])
-    words = [
-        f"{exp.color.value} {moved:+d} "
-        + ("(scored)" if len(exp.cards) >= C.MIN_SCORING_CARDS else "(removed)")
-        for exp, moved in closed
-    ]
-    return ", ".join(words) or "no expedition to close"
+    return ", ".join(_closed_words(exp, moved) for exp, moved in closed) or "no expedition to close"
+
+
+def _closed_words(exp: Expedition, moved: int) -> str:
+    """One expedition closed at the end: "green +6 (scored)", "red -3 (removed)".
+
+    A removal costs nothing to a marker at the base camp: "+0" would read as a gain
+    beside another player's "-3", so it says where the marker stays.
+    """
+    peak = exp.color.value
+    if len(exp.cards) >= C.MIN_SCORING_CARDS:
+        return f"{peak} {moved:+d} (scored)"
+    return f"{peak} {moved:+d} (removed)" if moved else f"{peak} stays at 0 (removed)"

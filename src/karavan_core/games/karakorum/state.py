@@ -8,6 +8,7 @@ from attrs import frozen
 
 from karavan_core.engine import Action, Observation, State, UntilOverStep
 from karavan_core.games.karakorum.components import GoalKind, Peak
+from karavan_core.text import plural
 
 
 @frozen(order=True, cache_hash=True)
@@ -19,7 +20,7 @@ class Card:
     axes: int
 
     def __str__(self) -> str:
-        axes = "no axes" if not self.axes else f"{self.axes} axe{'s' if self.axes > 1 else ''}"
+        axes = plural(self.axes, "axe") if self.axes else "no axes"
         return f"{self.color.value} {self.value} ({axes})"
 
 

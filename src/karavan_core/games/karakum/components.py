@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from enum import StrEnum
 
+from karavan_core.text import plural
+
 
 class Res(StrEnum):
     """A resource card: one of the five goods (named by colour) or gold."""
@@ -31,7 +33,7 @@ class Res(StrEnum):
 
     def counted(self, n: int) -> str:
         """``n`` cards of this resource in words: "1 spice", "2 spices", "3 jewelry"."""
-        return f"{n} {GOOD_NAMES[self] if n != 1 else GOOD_SINGULAR.get(self, GOOD_NAMES[self])}"
+        return plural(n, GOOD_SINGULAR.get(self, GOOD_NAMES[self]), GOOD_NAMES[self])
 
 
 RESOURCES: tuple[Res, ...] = tuple(Res)

@@ -142,11 +142,13 @@ class Karakum(Game[KarakumState, KarakumObservation, Action]):
         for seat in range(n):
             caravan, left = state.caravans[seat], state.lefts[seat]
             left_points = sum(c.value for c in left)
-            chain = f"{plural(len(caravan), 'camel')}, {sum(c.value for c in caravan)} points"
+            chain_points = plural(sum(c.value for c in caravan), "point")
+            chain = f"{plural(len(caravan), 'camel')}, {chain_points}"
+            on_left = f"{plural(left_points, 'point')}, half is {left_points // 2}"
             breakdown.append(
                 (
                     ("Caravan", chain),
-                    ("Left of the master", f"{left_points} points, half is {left_points // 2}"),
+                    ("Left of the master", on_left),
                     ("Total", str(scores[seat])),
                     ("Tie-break: caravan length", str(lengths[seat])),
                 )
@@ -155,11 +157,13 @@ class Karakum(Game[KarakumState, KarakumObservation, Action]):
         notes: list[str] = []
         if len(tied) > 1:
             tied_names = " and ".join(state.players[s] for s in tied)
-            notes.append(f"{tied_names} tie on {best} points; the longest caravan breaks the tie.")
+            notes.append(
+                f"{tied_names} tie on {plural(best, 'point')}; the longest caravan breaks the tie."
+            )
         if len(winners) > 1:
             notes.append(f"{' and '.join(names)} share the victory.")
         else:
-            notes.append(f"{names[0]} wins with {best} points.")
+            notes.append(f"{names[0]} wins with {plural(best, 'point')}.")
         return Result(scores, winners, tuple(breakdown), tuple(notes))
 
     # -- information ----------------------------------------------------------------------

@@ -109,15 +109,16 @@ def _payment_refusal(state: KarakumState, cards: Hand) -> str:
         return "You do not hold those cards."
     if check.unpaired is not None:
         good = check.unpaired
+        # The fault first, then what shows it: a line short of room says the first.
         return (
-            f"{good.good.capitalize()} pays for the {camel} only in pairs (two alike make a "
-            f"unit), and this payment holds {good.counted(cards[good.index])}."
+            f"{good.good.capitalize()} can pay for the {camel} only in pairs; "
+            f"this payment holds {good.counted(cards[good.index])}."
         )
-    tax = f", {C.TAX} of them tax" if check.cost > camel.value else ""
+    tax = f" ({C.TAX} of them tax)" if check.cost > camel.value else ""
     return (
-        f"That payment gives {plural(check.paid, 'unit')}, and the {camel} costs exactly "
-        f"{plural(check.cost, 'unit')}{tax} (one {camel.color.good} or one gold is a unit, and "
-        "so are two alike of another good)."
+        f"That payment makes {plural(check.paid, 'unit')}, not the {check.cost} the {camel} "
+        f"costs{tax}: a unit is one {camel.color.counted(1)[2:]}, one gold, or two alike of "
+        "another good."
     )
 
 

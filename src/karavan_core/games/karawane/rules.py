@@ -20,6 +20,7 @@ from karavan_core.games.karawane.state import (
     PlayWithoutEffect,
 )
 from karavan_core.rng import Rng, fresh_rng, shuffle
+from karavan_core.text import plural
 from karavan_core.values import copied, replace_at
 
 SANDSTORM = PlaySandstorm()
@@ -107,7 +108,7 @@ def square_name(square: int) -> str:
     if square < FIRST_OASIS:
         return f"square {square}"
     points = oasis_points(square)
-    return f"oasis square {square - FIRST_OASIS + 1} ({points} point{'' if points == 1 else 's'})"
+    return f"oasis square {square - FIRST_OASIS + 1} ({plural(points, 'point')})"
 
 
 def _move_words(start: int, end: int) -> str:
@@ -395,19 +396,19 @@ class Karawane(Game[KarawaneState, KarawaneObservation, Action]):
         winners = tuple(seat for seat in range(n) if scores[seat] == best)
         breakdown = tuple(
             tuple((f"Camel {i + 1}", square_name(square)) for i, square in enumerate(line))
-            + (("Total", f"{scores[seat]} point{'' if scores[seat] == 1 else 's'}"),)
+            + (("Total", plural(scores[seat], "point")),)
             for seat, line in enumerate(state.camels)
         )
         names = " and ".join(state.players[seat] for seat in winners)
         if not state.over:
             if len(winners) > 1:
-                note = f"{names} share the lead with {best} points so far."
+                note = f"{names} share the lead with {plural(best, 'point')} so far."
             else:
-                note = f"{names} leads with {best} points so far."
+                note = f"{names} leads with {plural(best, 'point')} so far."
         elif len(winners) > 1:
-            note = f"{names} tie on {best} points and share the victory."
+            note = f"{names} tie on {plural(best, 'point')} and share the victory."
         else:
-            note = f"{names} wins with {best} points."
+            note = f"{names} wins with {plural(best, 'point')}."
         return Result(scores, winners, breakdown, (note,))
 
     # -- information ------------------------------------------------------------------------------

@@ -102,8 +102,12 @@ def mark(
     card = places[index] if index < len(places) else None
     if card is None:
         return marks  # an empty place (the deck ran dry): nothing to mark
-    if card is Card.CAMEL:  # an exchange takes goods only
-        return Refuse((TakeGood(Card.CAMEL),))
+    if card is Card.CAMEL:  # an exchange takes goods only: the camels go all together
+        return Say(
+            "Camels cannot be taken in an exchange: Enter on a camel takes them all.",
+            warning=True,
+            title="Not allowed",
+        )
     return ExchangeMarks(marks.taking.toggled(index), marks.giving)
 
 

@@ -67,7 +67,8 @@ def heading(obs: JaipurObservation, seat: int, width: int, g: Glyphs) -> Text:
     """The turn mark and the player's name, padded to ``width`` cells (cut if longer)."""
     mine = seat == obs.current and not obs.is_over
     text = Text().append(f"{g.turn if mine else ' '} ", style="bold")
-    return text.append(padded(cut(obs.players[seat], width), width), style="bold" if mine else "")
+    name = cut(obs.players[seat], width, g.ellipsis)
+    return text.append(padded(name, width), style="bold" if mine else "")
 
 
 def herd(obs: JaipurObservation, seat: int) -> Text:

@@ -16,7 +16,6 @@ from attrs import frozen
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
-from textual.content import Content
 from textual.reactive import var
 from textual.widgets import Static
 
@@ -268,7 +267,7 @@ class HandZone(HiddenHand):
         )
         name = obs.players[obs.player]
         keys = f" {g.sep} Enter sells" if playing else ""
-        self.border_title = Content(f"{name}'s hand {g.sep} {sum(obs.hand)} of {HAND_LIMIT}{keys}")
+        self.title_hand(name, f" {g.sep} {sum(obs.hand)} of {HAND_LIMIT}{keys}", g.ellipsis)
 
     @staticmethod
     def _goods(data: HandData, hand: Sequence[int]) -> list[CardFace]:

@@ -14,6 +14,7 @@ from rich.text import Text
 from karavan_core.games.karakorum import components as C
 from karavan_core.games.karakorum.components import PEAK_INDEX, GoalKind, Peak
 from karavan_core.games.karakorum.state import Card, Expedition, Goal, KarakorumObservation
+from karavan_core.text import plural
 from karavan_tui.glyphs import ASCII, Glyphs
 
 # Rich styles per peak, for the text zones (the card widgets take theirs from the .tcss).
@@ -103,8 +104,10 @@ def axes_line(card: Card, m: Symbols) -> str:
 
 
 def axes_words(axes: int, *, short: bool = False) -> str:
-    """Ice axes counted in words: ``no ice axe``, ``1 ice axe``, ``3 ice axes`` (``3 axes``)."""
-    return f"{axes or 'no'}{'' if short else ' ice'} axe{'' if axes == 1 else 's'}"
+    """Ice axes counted in words: ``no ice axes``, ``1 ice axe``, ``3 ice axes`` (``3 axes``)."""
+    if not axes:
+        return "no axes" if short else "no ice axes"
+    return plural(axes, "axe" if short else "ice axe")
 
 
 def card_large(card: Card, m: Symbols, mark: str = "") -> str:
@@ -122,7 +125,7 @@ def expedition_large(exp: Expedition, m: Symbols, values: str) -> str:
     lines = [
         f"{exp.color.letter} {values}",
         f"{exp.color.value} peak",
-        f"{size} card{'' if size == 1 else 's'}",
+        plural(size, "card"),
         f"{exp.axes}{m.axe} {axes_words(exp.axes)}",
     ]
     return "\n".join(lines + (["added to now"] if exp.fresh else []))

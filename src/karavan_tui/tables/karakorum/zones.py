@@ -126,7 +126,7 @@ def round_faces(shown: RoundCards) -> list[CardFace | None]:
         if obs.step is Step.REVEAL
         else None
     ]
-    empty = CardFace(f"{g.sep}\n", "-empty")  # a place for a card, with none in it
+    empty = CardFace(f"{g.blank}\n", "-empty")  # a place for a card, with none in it
     for slot in range(TABLE_SLOTS):
         if slot < len(cards):
             card = cards[slot]

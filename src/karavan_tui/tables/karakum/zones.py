@@ -15,7 +15,6 @@ from attrs import frozen
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Horizontal
-from textual.content import Content
 from textual.reactive import reactive, var
 from textual.widget import Widget
 from textual.widgets import Static
@@ -62,11 +61,6 @@ def camel_text(camel: Camel, new: bool = False, g: Glyphs | None = None) -> Text
     return text
 
 
-def short(res: Res) -> str:
-    """The good a camel of colour ``res`` is paid with, in at most five letters."""
-    return res.good[:5]
-
-
 def mark(new: bool, g: Glyphs) -> str:
     """The change mark before a card's text, when another player changed it."""
     return g.changed if new else ""
@@ -104,7 +98,7 @@ class MarketZone(Horizontal):
         faces = []
         for slot, camel in enumerate(obs.market):
             if camel is None:
-                faces.append(CardFace(f"{g.sep}\nempty", "-empty"))
+                faces.append(CardFace(f"{g.blank}\nempty", "-empty"))
                 continue
             new = before is not None and camel not in before.market
             cost = price(obs.market, slot)
@@ -119,10 +113,12 @@ class MarketZone(Horizontal):
             tip = f"{camel.color.value} {camel.value}: costs {paid}"
             if camel.color is taxed:
                 tip += f" (taxed +{cost - camel.value})"
-            # The second line names the good that pays: the camel's letter is its colour.
+            # The second line says the cost: the good that pays is the one of the camel's
+            # letter, as on the hand's cards (its name, "jewelry", leaves no room for a number
+            # in a narrow card; the tooltip and the large card say both).
             token = f"{mark(new, g)}{RES_LETTERS[camel.color]}{camel.value}{tax}"
             large = full.camel_card(token, camel, cost, camel.color is taxed)
-            text = f"{token}\n{cost} {short(camel.color)}"
+            text = f"{token}\ncost {cost}"
             faces.append(CardFace(text, classes, tip, str(camel), new, large))
         self.query_one(CardRow).set_faces(faces)
         tax_text = f"tax {g.tax} {RES_LETTERS[taxed]} {taxed.value} +{C.TAX}" if taxed else "no tax"
@@ -157,7 +153,7 @@ class ResourceZone(CardRow):
         ]
         for slot, card in enumerate(obs.row):
             if card is None:
-                faces.append(CardFace(f"{g.sep}\nempty", "-empty"))
+                faces.append(CardFace(f"{g.blank}\nempty", "-empty"))
                 continue
             off = "" if TakeCard(slot) in legal else " -off"
             new = before is not None and (before.row[slot] != card or TakeCard(slot) in data.news)
@@ -218,7 +214,7 @@ class HandZone(HiddenHand):
             faces.append(CardFace(text, classes, tip, key=res.value, large=large))
         row.set_faces(faces)
         name = obs.players[obs.player]
-        self.border_title = Content(f"{name}'s hand {g.sep} {plural(sum(obs.hand), 'card')}")
+        self.title_hand(name, f" {g.sep} {plural(sum(obs.hand), 'card')}", g.ellipsis)
 
 
 class CaravansZone(Widget):

@@ -10,6 +10,7 @@ from __future__ import annotations
 from textwrap import wrap
 
 from karavan_core.games.karawane.components import Card, Kind
+from karavan_core.text import plural
 from karavan_tui.glyphs import ASCII, Glyphs
 from karavan_tui.widgets.cards import CardFace
 
@@ -44,7 +45,7 @@ def card_effect(card: Card, g: Glyphs) -> str:
 
 def card_rule(card: Card) -> str:
     """What a card does, in a full sentence (without its name)."""
-    free = f"{card.palms} free square{'' if card.palms == 1 else 's'}"
+    free = plural(card.palms, "free square")
     return EFFECTS[card.kind][1].format(free=free)
 
 

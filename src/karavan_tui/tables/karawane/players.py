@@ -27,9 +27,10 @@ from karavan_core.games.karawane.components import (
     Card,
 )
 from karavan_core.games.karawane.state import KarawaneObservation
+from karavan_core.text import plural
 from karavan_tui.glyphs import ASCII, Glyphs
 from karavan_tui.tables.karawane.gestures import SEAT_LETTERS, camel_name
-from karavan_tui.words import cells, cut, padded, widest, wrap_tokens
+from karavan_tui.words import cells, cut, name_column, padded, wrap_tokens
 
 # Each seat's colour, beside its letter.
 SEAT_COLOURS = (
@@ -70,24 +71,32 @@ def to_come(pile: Sequence[Card], hand: Sequence[Card] = ()) -> Counter[Card]:
     return +left
 
 
-def seat_badge(text: Text, players: Players, seat: int, width: int) -> None:
-    """The start of a player's line: the turn mark, the letter in colour, the name."""
+BADGE = 6  # the turn mark and the seat's letter, before the name
+TABLE_COUNTS = 16  # " hand deck  pts  " after the name in the one-line table
+PILE_LEAST = 12  # the played pile keeps room for a card and a count ("Oasis 3 (+9)")
+
+
+def seat_badge(text: Text, players: Players, seat: int, name: str, width: int) -> None:
+    """The start of a player's line: the turn mark, the letter in colour, the ``name`` (the
+    seat's, cut where the zone is tight) padded to ``width``."""
     obs, g = players.obs, players.glyphs
     mine = seat == obs.to_move
     text.append(f"{g.turn if mine else ' '} ", style="bold")
     text.append(f" {SEAT_LETTERS[seat]} ", style=SEAT_COLOURS[seat])
-    text.append(f" {padded(obs.players[seat], width)}", style="bold" if mine else "")
+    text.append(f" {padded(name, width)}", style="bold" if mine else "")
 
 
 def player_table(players: Players, room: int) -> Text:
     """A line of headings, then one line per player, the pile cut to ``room``."""
     obs, scores, g = players.obs, players.scores, players.glyphs
-    width = max(widest(obs.players), len("player"))  # in cells: an emoji takes two
+    most = room - BADGE - TABLE_COUNTS - PILE_LEAST
+    names, width = name_column(obs.players, most, g.ellipsis)
+    width = max(width, len("player"))  # in cells: an emoji takes two
     head = f"{'':5} {padded('player', width)} hand deck  pts  played"
     text = Text(head[:room], style="dim")
     for seat in range(len(obs.players)):
         text.append("\n")
-        seat_badge(text, players, seat, width)
+        seat_badge(text, players, seat, names[seat], width)
         hand, deck = obs.hand_sizes[seat], obs.deck_sizes[seat]
         text.append(f" {hand:>4} {deck:>4} {scores[seat]:>4}  ")
         left = room - cells(text.plain.rsplit("\n", 1)[-1])
@@ -102,18 +111,20 @@ def player_blocks(players: Players, room: int, wrap: bool = True, coming: bool =
     count); without ``coming`` the cards to come are left out (they follow from the pile).
     """
     obs, scores, g = players.obs, players.scores, players.glyphs
-    width = widest(obs.players)
+    counts = [
+        f" {g.sep} hand {obs.hand_sizes[seat]} {g.sep} deck {obs.deck_sizes[seat]}"
+        for seat in range(len(obs.players))
+    ]
+    points = [f"  {plural(score, 'point')}" for score in scores]
+    tails = max(cells(p + c) for p, c in zip(points, counts, strict=True))
+    names, width = name_column(obs.players, room - BADGE - tails, g.ellipsis)
     text = Text()
     for seat, line in enumerate(obs.camels):
         if seat:
             text.append("\n")
-        seat_badge(text, players, seat, width)
-        points = "point" if scores[seat] == 1 else "points"
-        text.append(f"  {scores[seat]} {points}", style="bold")
-        text.append(
-            f" {g.sep} hand {obs.hand_sizes[seat]} {g.sep} deck {obs.deck_sizes[seat]}",
-            style="dim",
-        )
+        seat_badge(text, players, seat, names[seat], width)
+        text.append(points[seat], style="bold")
+        text.append(counts[seat], style="dim")
         camels = [
             Text(f"{camel_name(seat, camel)} {square_words(square)} {g.sep}")
             for camel, square in enumerate(line)

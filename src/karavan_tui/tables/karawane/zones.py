@@ -11,7 +11,6 @@ from typing import Any
 
 from attrs import frozen
 from rich.text import Text
-from textual.content import Content
 from textual.events import Click
 from textual.message import Message
 from textual.reactive import reactive, var
@@ -129,7 +128,7 @@ def track_text(track: Track, hinted: Camel | None, room: int) -> tuple[Text, dic
     g = track.glyphs
     moved = moved_camels(track)
     per_row = DESERT_SQUARES if room >= LABEL + CELL * DESERT_SQUARES else 10
-    empty = "." if g == ASCII else "·"
+    empty = g.blank
     where = desert_camels(track)
     text, spots = city_line(track, hinted)
 
@@ -339,6 +338,5 @@ class HandZone(SharedHand):
         ]
         row.set_faces(faces)
         seat = obs.player
-        self.border_title = Content(
-            f"{obs.players[seat]}'s hand ({SEAT_LETTERS[seat]}) {g.sep} deck {obs.deck_sizes[seat]}"
-        )
+        after = f" ({SEAT_LETTERS[seat]}) {g.sep} deck {obs.deck_sizes[seat]}"
+        self.title_hand(obs.players[seat], after, g.ellipsis)
