@@ -41,10 +41,16 @@ def test_a_workers_survivors_are_set_aside_before_pytest_collects_five_times(tmp
         [sys.executable, "-m", "pytest", "-q", "-n", "1", "-p", "no:cacheprovider"]
         + ["-p", "tests.conftest", "--rootdir", str(tmp_path), str(tmp_path)],
         cwd=root,
-        env={**os.environ, "FROZEN_OUT": str(out)},
+        env={**clean_environment(), "FROZEN_OUT": str(out)},
         capture_output=True,
         text=True,
         timeout=300,
     )
     assert done.returncode == 0, done.stdout + done.stderr
     assert int(out.read_text()) > HEAP
+
+
+def clean_environment() -> dict[str, str]:
+    """This process's environment without xdist's marks: run inside a worker, the inner
+    run's controller would otherwise take itself for a worker too."""
+    return {k: v for k, v in os.environ.items() if not k.startswith("PYTEST_XDIST")}
