@@ -103,7 +103,14 @@ class LobbyClient:
 
     async def _exchange(self, request: wire.LobbyClientMessage) -> wire.LobbyServerMessage:
         async with self._lock:
-            await self._send(request)
+            try:
+                await self._send(request)
+            except HostUnreachable:
+                # The connection dropped while the lobby sat idle: nothing was sent, so the
+                # request goes again, once, on a new login.
+                await self.close()
+                await self.connect()
+                await self._send(request)
             while True:
                 answer = await self._receive()
                 if isinstance(answer, wire.Tables) and answer.kind == "pushed":

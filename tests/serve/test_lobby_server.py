@@ -87,3 +87,14 @@ async def test_nothing_answers_where_no_server_is():
     client = LobbyClient("127.0.0.1", free_port(), "Ann", SECRET)
     with pytest.raises(HostUnreachable):
         await client.connect()
+
+
+async def test_a_lobby_whose_connection_dropped_while_idle_logs_in_again_to_ask(database):
+    async with serving(database) as (server, port), player(port, "Ann") as ann:
+        for connections in server.sessions.values():
+            for connection in list(connections):
+                await connection.finish()  # as a heartbeat missed while idle ends it
+        assert not any(server.sessions.values())
+        listed = await ann.tables()
+        assert listed.tables == [] and ann.account == "Ann"
+        assert any(server.sessions.values())
