@@ -41,6 +41,7 @@ from karavan_net.protocol import (
 from karavan_net.seats import remember, remembered
 
 RETRY_DELAYS = (0.1, 0.25, 0.5, 1.0, 2.0, 3.0)
+MAX_PEERS = 16  # a server's other processes a client keeps, to come back to one
 JOIN_DELAYS = (0.05, 0.2, 0.5, 1.0)
 """Pauses before joining again when a connection was dropped before the host answered."""
 CONNECT_SECONDS = 10.0
@@ -110,6 +111,7 @@ class TableClient:
         self.host = host
         self.port = port
         self.home = (host, port)  # where we first joined (a server's processes send us on)
+        self.peers: tuple[tuple[str, int], ...] = ()  # the server's other processes
         self.code = code
         self.name = name
         self.secret = secret
@@ -226,6 +228,7 @@ class TableClient:
                 raise JoinRefused(_refusal(welcome.reason))
             if not isinstance(welcome, wire.Welcome):
                 raise self._nobody()
+            self.peers = _addresses(welcome.peers)
             if welcome.game not in game_names():
                 unknown = printable(welcome.game)[:30]
                 raise JoinRefused(f"the table plays a game this Karavan does not know ({unknown})")
@@ -419,22 +422,26 @@ class TableClient:
     async def _rejoin(self) -> str | None:
         """Connect again with our secret: ``None`` once back, else why we gave up.
 
-        Every other try goes to the address first joined: a server of several
-        processes may have sent us to one that is gone, and takes us back there.
+        The tries go round the address of the table, the address first joined and the
+        server's other processes: a server of several processes may have sent us to one
+        that is gone, and another takes its tables over.
         """
         started = time.monotonic()
         attempt = 0
+        places = list(dict.fromkeys(((self.host, self.port), self.home, *self.peers)))
+        sent = False  # the last process tried sent us to the one that runs the table
         while not self._closing:
-            delay = RETRY_DELAYS[min(attempt, len(RETRY_DELAYS) - 1)]
+            await asyncio.sleep(RETRY_DELAYS[min(attempt, len(RETRY_DELAYS) - 1)])
+            if not sent:
+                self.host, self.port = places[attempt % len(places)]
             attempt += 1
-            await asyncio.sleep(delay)
-            if attempt % 2 == 0:
-                self.host, self.port = self.home
+            tried = (self.host, self.port)
             try:
                 await self._connect()
             except JoinRefused as refused:
                 return str(refused)
             except (HostUnreachable, ProtocolError):
+                sent = (self.host, self.port) != tried
                 if self.retry_for is not None and time.monotonic() - started > self.retry_for:
                     return f"Lost the table at {self.address}: it has not come back."
                 continue
@@ -463,3 +470,12 @@ class TableClient:
             transport = ws._conn.transport
             if transport is not None:
                 transport.abort()
+
+
+def _addresses(told: Sequence[str]) -> tuple[tuple[str, int], ...]:
+    """The ``HOST:PORT`` addresses in ``told`` that are addresses (the others are ignored)."""
+    found = []
+    for address in told[:MAX_PEERS]:
+        with contextlib.suppress(ValueError):
+            found.append(wire.parse_address(address))
+    return tuple(found)

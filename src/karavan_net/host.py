@@ -182,6 +182,7 @@ class Host:
         self.save_path: Path | None = None  # the save the match is kept in, if one
         self.links: dict[int, Link] = {}  # seat -> its connection now
         self.watchers: set[Link] = set()  # spectators' connections
+        self.peers: tuple[str, ...] = ()  # a server's other processes, told in the Welcome
         # The log lines each connection has been sent: by seat, or by a watcher's id.
         self._sent_logs: dict[int, tuple[str, ...]] = {}
         self._bot_task: asyncio.Task[None] | None = None
@@ -309,7 +310,9 @@ class Host:
         self.links[seat] = link
         self._joined_at[seat] = self.number  # what was told before is not told again
         self._sent_logs.pop(seat, None)  # a new connection gets the whole log
-        self._send(seat, Welcome(PROTOCOL, self.game.name, seat, secret, __version__), link)
+        self._send(
+            seat, Welcome(PROTOCOL, self.game.name, seat, secret, __version__, self.peers), link
+        )
         self._broadcast()
         self._send_record(seat, link)
         self.kick_bots()
@@ -320,7 +323,9 @@ class Host:
         link.minor = minor
         self.watchers.add(link)
         self._joined_at[id(link)] = self.number  # what was told before is not told again
-        self._send(None, Welcome(PROTOCOL, self.game.name, WATCHING, "", __version__), link)
+        self._send(
+            None, Welcome(PROTOCOL, self.game.name, WATCHING, "", __version__, self.peers), link
+        )
         self._broadcast()
 
     def _returned(self, seat: int) -> None:

@@ -139,13 +139,18 @@ class Withdraw:
 
 @frozen
 class Welcome:
-    """The join is accepted: the game, your seat, and your seat's secret for reconnecting."""
+    """The join is accepted: the game, your seat, and your seat's secret for reconnecting.
+
+    ``peers`` are the other processes of the same server (``HOST:PORT``), where the client
+    comes back to if this one is lost (since revision 2).
+    """
 
     protocol: int
     game: str
     seat: int
     secret: str
     program: str = ""
+    peers: tuple[str, ...] = ()
 
 
 @frozen
@@ -294,6 +299,7 @@ _HOST_TYPES = (Welcome, Refused, Declined, Update, Closed, Record, Moved)
 
 SINCE: dict[type, dict[str, int]] = {
     Hello: {"minor": 1, "visitor": 1, "watch": 2},
+    Welcome: {"peers": 2},
     Answer: {"request": 1},
     TakeBackAsked: {"number": 1, "taken": 1, "seconds": 1},
     SeatInfo: {"stand_in": 1},

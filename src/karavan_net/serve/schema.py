@@ -134,3 +134,14 @@ class ServerMark(Base):
 
     key: Mapped[str] = mapped_column(String(32), primary_key=True)
     value: Mapped[str] = mapped_column(Text)
+
+
+class ServerProcess(Base):
+    """A server process running on this database: where its clients reach it, and until when
+    it is known to run (it says so again before then)."""
+
+    __tablename__ = "server_processes"
+
+    owner: Mapped[str] = mapped_column(String(64), primary_key=True)
+    address: Mapped[str] = mapped_column(String(300))
+    alive_until: Mapped[datetime] = mapped_column(DateTime(timezone=True))

@@ -59,8 +59,9 @@ T = TypeVar("T")
 ALIVE = "alive_at"  # the mark of when the server was last seen running
 BEAT_SECONDS = 5.0  # how often it says so (and looks for turn-based tables out of time)
 IDLE_SECONDS = 30.0  # how long a table nobody is at stays in memory
-LEASE_SECONDS = 8.0  # how long a process runs a table unless it renews its lease...
-RENEW_SECONDS = 2.0  # ... which it does this often: a lost process's tables move on in 10 s
+LEASE_SECONDS = 6.0  # how long a process runs a table unless it renews its lease...
+RENEW_SECONDS = 2.0  # ... which it does this often, and adopts lapsed leases' tables: so a
+# lost process's tables run again elsewhere within LEASE_SECONDS + RENEW_SECONDS (8 s)
 UNKNOWN_KEY = ("login with a key no account has", "unknown keys")
 
 
@@ -99,6 +100,7 @@ class KaravanServer(HostServer):
         # players reach it (the address the others send them to).
         self.owner = secrets.token_hex(8)
         self.address = address
+        self.peers: tuple[str, ...] = ()  # the other processes' addresses
         one_writer = store.engine.dialect.name == "sqlite"
         self._db = ThreadPoolExecutor(max_workers=1 if one_writer else 4, thread_name_prefix="db")
 
@@ -114,6 +116,7 @@ class KaravanServer(HostServer):
         if self.address is None:
             shown = "127.0.0.1" if host in ("0.0.0.0", "", "::") else host
             self.address = f"[{shown}]:{port}" if ":" in shown else f"{shown}:{port}"
+        await self._announce()
         await self._resume()
         loop = asyncio.get_running_loop()
         self._beat = loop.create_task(self._beating())
@@ -142,26 +145,40 @@ class KaravanServer(HostServer):
             for table_id in await self.db(self.store.due, now):
                 if table_id not in self.served:
                     await self.table(table_id)
-            for table_id in await self.db(self.store.orphans, now):  # their process was lost
-                if table_id not in self.served:
-                    await self.table(table_id)
             for table_id, table in list(self.served.items()):
                 if table.idle and table.quiet_for() > IDLE_SECONDS:
                     await self._unload(table_id)
             await asyncio.sleep(BEAT_SECONDS)
 
     async def _renewing(self) -> None:
-        """Keep the leases of the tables this process runs; let go of those it lost (another
-        process took them over, or a change could not be kept)."""
+        """Every RENEW_SECONDS: say this process runs (and learn the others), take over the
+        tables whose process was lost, and keep the leases of the tables this one runs."""
         while True:
             await asyncio.sleep(RENEW_SECONDS)
-            ids = list(self.served)
-            held = await self.db(self.store.renew_leases, self.owner, ids, LEASE_SECONDS)
-            for table_id in ids:
-                table = self.served.get(table_id)
-                if table is not None and (table_id not in held or table.lost.is_set()):
-                    self._say(f"Table {table_id} is run elsewhere now: this process lets go.")
-                    await self._unload(table_id)
+            await self._announce()
+            for table_id in await self.db(self.store.orphans, datetime.now(UTC)):
+                if table_id not in self.served:
+                    await self.table(table_id)
+            await self._renew()
+
+    async def _announce(self) -> None:
+        """Say this process runs, and tell its tables' clients where the others are."""
+        assert self.address is not None
+        told = await self.db(self.store.announce, self.owner, self.address, LEASE_SECONDS)
+        self.peers = tuple(told)
+        for served in self.served.values():
+            served.peers = self.peers
+
+    async def _renew(self) -> None:
+        """Keep the leases of the tables this process runs; let go of those it lost (another
+        process took them over, or a change could not be kept)."""
+        ids = list(self.served)
+        held = await self.db(self.store.renew_leases, self.owner, ids, LEASE_SECONDS)
+        for table_id in ids:
+            served = self.served.get(table_id)
+            if served is not None and (table_id not in held or served.lost.is_set()):
+                self._say(f"Table {table_id} is run elsewhere now: this process lets go.")
+                await self._unload(table_id)
 
     async def stop(self, reason: str | None = None, why: str = "closed") -> None:
         """Close every connection and table (the store keeps them; the players' clients come
@@ -173,6 +190,8 @@ class KaravanServer(HostServer):
                     await task
         for table_id in list(self.served):
             await self._unload(table_id)
+        with contextlib.suppress(Exception):  # a database gone: the record lapses by itself
+            await self.db(self.store.withdraw, self.owner)
         await super().stop(reason, why)
         self._db.shutdown(wait=True)
 
@@ -201,6 +220,7 @@ class KaravanServer(HostServer):
         try:
             found = await self._load(table_id)
             if isinstance(found, ServedTable):
+                found.peers = self.peers
                 self.served[table_id] = found
                 found.arm_clock()
                 found.kick_bots()

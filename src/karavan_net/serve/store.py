@@ -27,7 +27,9 @@ from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from attrs import frozen
-from sqlalchemy import Engine, create_engine, event, func, select, update
+from sqlalchemy import Engine, create_engine, delete, event, func, select, text, update
+from sqlalchemy.dialects.postgresql import insert as postgresql_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, selectinload
 
@@ -37,14 +39,17 @@ from karavan_net.serve.ratings import Skill
 from karavan_net.serve.schema import (
     Account,
     AccountKey,
+    Base,
     GameTable,
     Rating,
     RatingChange,
     ServerMark,
+    ServerProcess,
     TableSeat,
 )
 
 MIGRATIONS = Path(__file__).with_name("migrations")
+MIGRATING = 0x6B617261  # the advisory lock processes take to migrate the schema one at a time
 _WITH_SEATS = [selectinload(GameTable.seats), selectinload(GameTable.creator)]
 LOBBY_LIMIT = 200  # tables in one listing: the lobby filters by game for more
 UNTIMED = Clock()
@@ -246,6 +251,10 @@ class Store:
         """Bring the schema to ``revision`` (the newest by default), step by step."""
         config = self._alembic()
         with self.engine.begin() as connection:
+            if connection.dialect.name == "postgresql":
+                # Processes starting together migrate one after the other (the lock is the
+                # transaction's, let go at its end).
+                connection.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATING})
             config.attributes["connection"] = connection
             command.upgrade(config, revision)
 
@@ -257,6 +266,12 @@ class Store:
     def newest_revision(self) -> str | None:
         """The newest schema revision this program knows."""
         return ScriptDirectory.from_config(self._alembic()).get_current_head()
+
+    def _insert(self, table: type[Base]) -> Any:
+        """An INSERT into ``table`` that may say what to do on a conflict, in this database's
+        dialect (both it supports have ON CONFLICT)."""
+        dialects = {"postgresql": postgresql_insert, "sqlite": sqlite_insert}
+        return dialects[self.engine.dialect.name](table)
 
     @contextmanager
     def _session(self) -> Iterator[Session]:
@@ -602,6 +617,29 @@ class Store:
             )
             return list(session.scalars(query))
 
+    def announce(self, owner: str, address: str, seconds: float) -> list[str]:
+        """Process ``owner``, reached at ``address``, runs for ``seconds`` more; the addresses
+        of the other processes running now."""
+        now = _now()
+        until = now + timedelta(seconds=seconds)
+        statement = self._insert(ServerProcess)
+        statement = statement.values(owner=owner, address=address, alive_until=until)
+        statement = statement.on_conflict_do_update(
+            index_elements=[ServerProcess.owner], set_={"address": address, "alive_until": until}
+        )
+        with self._session() as session:
+            session.execute(statement)
+            session.execute(delete(ServerProcess).where(ServerProcess.alive_until < now))
+            others = select(ServerProcess.address).where(
+                ServerProcess.owner != owner, ServerProcess.address != address
+            )
+            return sorted(set(session.scalars(others)))
+
+    def withdraw(self, owner: str) -> None:
+        """Process ``owner`` stops running."""
+        with self._session() as session:
+            session.execute(delete(ServerProcess).where(ServerProcess.owner == owner))
+
     # -- ratings ---------------------------------------------------------------------------
     def skills(self, game: str, account_ids: Sequence[int]) -> list[Skill]:
         """The ratings of ``account_ids`` in ``game`` (a newcomer's where there is none)."""
@@ -664,12 +702,13 @@ class Store:
     # -- the server's own marks ------------------------------------------------------------
     def mark(self, key: str, value: str) -> None:
         """Keep ``value`` under ``key``."""
+        statement = self._insert(ServerMark).values(key=key, value=value)
+        # Every process marks the same keys: one statement, whoever comes first.
+        statement = statement.on_conflict_do_update(
+            index_elements=[ServerMark.key], set_={"value": value}
+        )
         with self._session() as session:
-            row = session.get(ServerMark, key)
-            if row is None:
-                session.add(ServerMark(key=key, value=value))
-            else:
-                row.value = value
+            session.execute(statement)
 
     def read_mark(self, key: str) -> str | None:
         """The value kept under ``key``, if any."""

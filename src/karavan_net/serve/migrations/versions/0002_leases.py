@@ -1,4 +1,5 @@
-"""Leases: which server process runs a table now, until when, and where it listens.
+"""Leases: which server process runs a table now, until when, and where it listens; and the
+processes running, where their clients may come back to if one is lost.
 
 Revision ID: 0002
 Revises: 0001
@@ -22,9 +23,16 @@ def upgrade() -> None:
         table.add_column(sa.Column("lease_until", sa.DateTime(timezone=True)))
         table.add_column(sa.Column("lease_address", sa.String(300)))
         table.create_index("ix_tables_lease_until", ["lease_until"])
+    op.create_table(
+        "server_processes",
+        sa.Column("owner", sa.String(64), primary_key=True),
+        sa.Column("address", sa.String(300), nullable=False),
+        sa.Column("alive_until", sa.DateTime(timezone=True), nullable=False),
+    )
 
 
 def downgrade() -> None:
+    op.drop_table("server_processes")
     with op.batch_alter_table("tables") as table:
         table.drop_index("ix_tables_lease_until")
         table.drop_column("lease_address")
