@@ -6,16 +6,24 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
+import signal
+import subprocess
+import threading
 import time
 from collections.abc import AsyncIterator
+
+import pytest
 
 from karavan_net.bot_client import BotPlayer
 from karavan_net.lobby import CreateTable, SeatAsk
 from karavan_net.serve import server as serve_module
 from karavan_net.serve.server import KaravanServer
 from karavan_net.serve.store import Status, Store
+from tests.net.helpers import free_port
 
 from .test_play_online import account, seat_client
+from .test_serve_command import KARAVAN
 
 
 @contextlib.asynccontextmanager
@@ -101,3 +109,103 @@ async def test_a_table_whose_process_stops_is_run_by_another_at_once(database, m
         assert await asyncio.wait_for(asyncio.gather(*playing), 120) == [0, 0]
         await ann.close()
         await bob.close()
+
+
+class Process:
+    """A `karavan serve` process, its lines read as they come (each with the time it came)."""
+
+    def __init__(self, database: str, port: int) -> None:
+        self.port = port
+        self.popen = subprocess.Popen(
+            [KARAVAN, "serve", "--port", str(port), "--db", database],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
+        self.lines: list[tuple[float, str]] = []
+        self._reader = threading.Thread(target=self._read, daemon=True)
+        self._reader.start()
+
+    def _read(self) -> None:
+        assert self.popen.stdout is not None
+        for line in self.popen.stdout:
+            self.lines.append((time.monotonic(), line.rstrip("\n")))
+
+    def said(self, words: str) -> float | None:
+        """When the process said a line with ``words`` in it, if it has."""
+        return next((when for when, line in self.lines if words in line), None)
+
+    async def wait_for(self, words: str, seconds: float = 30) -> float:
+        deadline = time.monotonic() + seconds
+        while (when := self.said(words)) is None:
+            assert self.popen.poll() is None, "\n".join(line for _, line in self.lines)
+            assert time.monotonic() < deadline, f"no {words!r} in {self.lines}"
+            await asyncio.sleep(0.05)
+        return when
+
+    def stop(self) -> None:
+        if self.popen.poll() is None:
+            self.popen.send_signal(signal.SIGTERM)
+        self.popen.wait(timeout=20)
+        self._reader.join(timeout=5)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("database", ["postgresql"], indirect=True)
+async def test_a_table_survives_kill_9_of_its_process_on_postgresql(database):
+    """Two `karavan serve` processes on one PostgreSQL; the one that runs a game is killed
+    with SIGKILL mid-game: the other takes the table over from the stored decisions within
+    10 s, the players' clients come back to it by themselves, and the game ends with nothing
+    that was shown lost."""
+    servers = [Process(database, free_port()) for _ in range(2)]
+    try:
+        for server in servers:
+            await server.wait_for("Karavan server at")
+        await asyncio.sleep(serve_module.RENEW_SECONDS + 0.5)  # each has heard of the other
+        port = servers[0].port
+        ann, bob = await account(port, "Ann"), await account(servers[1].port, "Bob")
+        made = await ann.create(CreateTable("jaipur", [SeatAsk("open"), SeatAsk("open")]))
+        await bob.take(made.table)
+        seen: list[tuple[float, int]] = []
+        clients = [
+            seat_client(server.port, made.table, name)
+            for server, name in zip(servers, ("Ann", "Bob"), strict=True)
+        ]
+        players = []
+        for seed, client in enumerate(clients):
+            await client.join()
+            players.append(
+                BotPlayer(
+                    client,
+                    "greedy",
+                    seed=seed,
+                    out=lambda _: None,
+                    on_update=lambda u: seen.append((time.monotonic(), u.number)),
+                )
+            )
+        [owner] = {client.port for client in clients}  # both play where the table runs
+        lost = next(server for server in servers if server.port == owner)
+        survivor = next(server for server in servers if server is not lost)
+        assert lost.said(f"Table {made.table} taken over") is None
+        playing = [asyncio.get_running_loop().create_task(p.play()) for p in players]
+        while max((number for _, number in seen), default=0) < 12:
+            await asyncio.sleep(0.01)
+        os.kill(lost.popen.pid, signal.SIGKILL)
+        killed = time.monotonic()
+        lost.popen.wait()
+        shown = max(number for _, number in seen)
+        store = Store.open(database)
+        kept = store.table(made.table)
+        store.close()
+        assert kept is not None and kept.revision >= shown  # nothing shown was lost
+        taken = await survivor.wait_for(f"Table {made.table} taken over", 30) - killed
+        assert await asyncio.wait_for(asyncio.gather(*playing), 120) == [0, 0]
+        back = min(when for when, number in seen if when > killed) - killed
+        print(f"taken over {taken:.1f} s after the kill; the players were back {back:.1f} s after")
+        assert taken < 10
+        assert {client.port for client in clients} == {survivor.port}
+        await ann.close()
+        await bob.close()
+    finally:
+        for server in servers:
+            server.stop()

@@ -135,3 +135,86 @@ def test_ratings_are_kept_with_their_change_and_ranked(store):
 def test_places_go_to_the_winners_first_then_by_score():
     assert ranks([10, 12, 12, 3], [0]) == [1, 2, 2, 3]
     assert ranks([5, 5], [0, 1]) == [1, 1]
+
+
+def started_table(store: Store, clock: Clock | None = None) -> int:
+    ann = account(store, "Ann")
+    spec = TableSpec(game="jaipur", seats=(SeatSpec(), SeatSpec()), clock=clock or Clock())
+    table = store.create_table(spec, ann, seed=5)
+    store.start(
+        table.id, {"revision": 0}, 0, {0: SeatClock(bank_left=0.0, deadline=None, stood_in=False)}
+    )
+    return table.id
+
+
+def test_one_process_at_a_time_holds_a_table_and_another_takes_it_once_the_lease_lapses(store):
+    table = started_table(store)
+    first = store.take_lease(table, "a" * 16, "10.0.0.1:7700", 60)
+    assert first.held and first.lapsed is None
+    # Another process is sent to the one that holds it...
+    refused = store.take_lease(table, "b" * 16, "10.0.0.2:7700", 60)
+    assert not refused.held and refused.address == "10.0.0.1:7700"
+    # ... which renews its lease while it runs the table...
+    assert store.renew_leases("a" * 16, [table], 60) == {table}
+    assert store.renew_leases("b" * 16, [table], 60) == set()
+    # ... until it is lost: once the lease lapses, the other takes over, told since when.
+    assert store.renew_leases("a" * 16, [table], -1) == {table}
+    taken = store.take_lease(table, "b" * 16, "10.0.0.2:7700", 60)
+    assert taken.held and taken.lapsed is not None
+    assert store.renew_leases("a" * 16, [table], 60) == set()  # the lost one learns it
+    # A process let go of its table: nobody holds it.
+    store.release("b" * 16, table)
+    again = store.take_lease(table, "a" * 16, "10.0.0.1:7700", 60)
+    assert again.held and again.lapsed is None
+
+
+def test_a_process_started_again_at_its_address_takes_its_tables_back_at_once(store):
+    table = started_table(store)
+    assert store.take_lease(table, "a" * 16, "10.0.0.1:7700", 60).held
+    assert store.take_lease(table, "c" * 16, "10.0.0.1:7700", 60).held
+
+
+def test_live_tables_that_no_process_runs_are_orphans(store):
+    live = started_table(store, Clock.checked("live", 60, 300))
+    untimed = store.create_table(
+        TableSpec(game="jaipur", seats=(SeatSpec(), SeatSpec())), account(store, "Bob"), seed=1
+    )
+    store.start(
+        untimed.id, {"revision": 0}, 0, {0: SeatClock(bank_left=0.0, deadline=None, stood_in=False)}
+    )
+    now = datetime.now(UTC)
+    assert store.orphans(now) == [live]  # a table without a clock waits for its players
+    store.take_lease(live, "a" * 16, "10.0.0.1:7700", 60)
+    assert store.orphans(now) == []
+    assert store.orphans(now + timedelta(seconds=61)) == [live]
+
+
+def test_a_lost_process_s_table_alone_has_its_deadlines_moved_on(store):
+    due = datetime(2026, 12, 6, 12, 0, tzinfo=UTC)
+    ids = []
+    for name in ("Ann", "Bob"):
+        spec = TableSpec(
+            game="jaipur", seats=(SeatSpec(), SeatSpec()), clock=Clock.checked("live", 60, 300)
+        )
+        table = store.create_table(spec, account(store, name), seed=5)
+        store.start(
+            table.id,
+            {"revision": 0},
+            0,
+            {0: SeatClock(bank_left=0.0, deadline=due, stood_in=False)},
+        )
+        store.take_lease(table.id, "a" * 16, "10.0.0.1:7700", 60)
+        ids.append(table.id)
+    assert store.shift_deadlines(timedelta(seconds=9), ids[0]) == 1
+    assert store.shift_deadlines(timedelta(seconds=9)) == 0  # both are held by a process
+    assert store.next_deadline() == due
+
+
+def test_each_process_learns_where_the_others_run(store):
+    assert store.announce("a" * 16, "10.0.0.1:7700", 6) == []
+    assert store.announce("b" * 16, "10.0.0.2:7700", 6) == ["10.0.0.1:7700"]
+    assert store.announce("a" * 16, "10.0.0.1:7700", 6) == ["10.0.0.2:7700"]
+    store.withdraw("b" * 16)
+    assert store.announce("a" * 16, "10.0.0.1:7700", 6) == []
+    store.announce("c" * 16, "10.0.0.3:7700", -1)  # lapsed: it is gone
+    assert store.announce("a" * 16, "10.0.0.1:7700", 6) == []

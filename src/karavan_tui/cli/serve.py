@@ -18,6 +18,7 @@ from typing import Any
 
 from karavan_core.text import printable
 from karavan_net.lobby import DEFAULT_SERVER_PORT
+from karavan_net.protocol import parse_address
 from karavan_tui.cli import common
 from karavan_tui.cli.common import Command, Context, check_port, fail
 
@@ -52,6 +53,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help=f"the database: an SQLite file, or a postgresql:// URL (default {default_database()})",
     )
     parser.add_argument(
+        "--address",
+        metavar="HOST:PORT",
+        help="where players reach this process, told to them when a server of several "
+        "processes sends them here (default: the address it listens on)",
+    )
+    parser.add_argument(
         "--ssh",
         type=int,
         metavar="PORT",
@@ -74,6 +81,11 @@ def run(ctx: Context) -> int:
     check_port(ctx, args.port)
     if args.ssh is not None:
         check_port(ctx, args.ssh)
+    if args.address is not None:
+        try:
+            parse_address(args.address)
+        except ValueError:
+            return fail(f"--address {printable(args.address)!r} is not HOST:PORT")
     where = args.db or str(default_database())
     try:
         store = Store.open(where)
@@ -84,7 +96,7 @@ def run(ctx: Context) -> int:
         print(printable(line), flush=True)
 
     async def serve() -> int:
-        server = KaravanServer(store, events=out)
+        server = KaravanServer(store, address=args.address, events=out)
         try:
             port = await server.start(args.bind, args.port)
         except OSError as error:
