@@ -1,8 +1,15 @@
 """Benchmark of `karavan serve`: live tables under load, a lobby of many stored tables, a restart.
 
     python bench/server.py live [--tables 100] [--think 1.0] [--seconds 30] [--clients 2]
-    python bench/server.py stored [--tables 10000]
+                                [--processes 1,2,4] [--db postgresql://...]
+    python bench/server.py stored [--tables 10000] [--db postgresql://...]
     python bench/server.py all
+
+``--db``: a PostgreSQL server's URL whose user may create databases (a fresh one
+is made for the run and dropped after); an SQLite file in a temporary folder if
+not given.  ``--processes``: how many ``karavan serve`` processes share the
+database, one run for each count given; the players of table i come in at
+process i mod N and are sent on to the process that runs it.
 
 ``live``: the server runs in a process of its own (the installed ``karavan serve``
 on a fresh SQLite file); the tables are created through the lobby and every
@@ -25,6 +32,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import multiprocessing
 import os
 import random
@@ -32,7 +40,9 @@ import statistics
 import subprocess
 import sys
 import tempfile
+import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 from karavan_net.bot_client import BotPlayer
@@ -54,7 +64,27 @@ def free_port() -> int:
         return port
 
 
-def start_server(db: Path, port: int) -> tuple[subprocess.Popen[str], float]:
+@contextlib.contextmanager
+def database(url: str | None, folder: Path, name: str) -> Iterator[str]:
+    """A fresh database for one run: an SQLite file in ``folder``, or one made on the
+    PostgreSQL server at ``url`` (dropped after)."""
+    if url is None:
+        yield str(folder / f"{name}.db")
+        return
+    import psycopg
+
+    made = f"karavan_bench_{name}_{os.getpid()}"
+    with psycopg.connect(url, autocommit=True) as admin:
+        admin.execute(f'DROP DATABASE IF EXISTS "{made}"')
+        admin.execute(f'CREATE DATABASE "{made}"')
+    try:
+        yield f"{url.rpartition('/')[0]}/{made}"
+    finally:
+        with psycopg.connect(url, autocommit=True) as admin:
+            admin.execute(f'DROP DATABASE IF EXISTS "{made}" WITH (FORCE)')
+
+
+def start_server(db: str | Path, port: int) -> tuple[subprocess.Popen[str], float]:
     """``karavan serve`` on ``db``, and the seconds it took to say it listens."""
     begun = time.monotonic()
     process = subprocess.Popen(
@@ -67,6 +97,8 @@ def start_server(db: Path, port: int) -> tuple[subprocess.Popen[str], float]:
     line = process.stdout.readline()
     if not line.startswith("Karavan server at"):
         raise SystemExit(f"the server did not start: {line}")
+    # The server tells every decision on its output: read on, or it stops once the pipe is full.
+    threading.Thread(target=process.stdout.read, daemon=True).start()
     return process, time.monotonic() - begun
 
 
@@ -88,7 +120,7 @@ def percentile(values: list[float], share: float) -> float:
 
 
 async def _play_tables(
-    port: int, tables: list[tuple[int, int]], think: float, seconds: float, out
+    ports: list[int], tables: list[tuple[int, int]], think: float, seconds: float, out
 ) -> None:
     """Play both seats of each (table, index) for ``seconds``; put (latencies, decisions) in out."""
     sent: dict[tuple[int, int], tuple[float, str]] = {}  # (table, revision) -> when, by whom
@@ -103,6 +135,7 @@ async def _play_tables(
 
     async def seat(table: int, name: str, seed: int) -> None:
         nonlocal decisions
+        port = ports[table % len(ports)]  # spread over the processes; sent on to the table's
         client = TableClient("127.0.0.1", port, str(table), name, secret=f"{name}-{SECRET}")
         await client.join()
         rng = random.Random(seed)
@@ -115,6 +148,8 @@ async def _play_tables(
 
         player = BotPlayer(client, "greedy", seed=seed, out=lambda _: None, on_update=updated)
         players.append(player)
+        if time.monotonic() > stop_at:  # joined after the time was up
+            player.closed("the benchmark's time is up")
         decide = client.decide
 
         async def paced(*actions):  # think, then decide, noting when
@@ -131,17 +166,24 @@ async def _play_tables(
         await player.play()
 
     tasks = [
-        seat(table, name, index * 2 + side)
+        asyncio.ensure_future(seat(table, name, index * 2 + side))
         for table, index in tables
         for side, name in enumerate((f"A{index}", f"B{index}"))
     ]
     asyncio.get_running_loop().call_later(seconds, stop)
-    await asyncio.gather(*tasks, return_exceptions=True)
+    # The seats leave once the time is up; those still saying goodbye after a while are
+    # cut off (the figures are taken).
+    done, pending = await asyncio.wait(tasks, timeout=seconds + 15)
+    for task in pending:
+        task.cancel()
+    for task in done:
+        if task.exception() is not None:
+            print(f"a seat failed: {task.exception()!r}", flush=True)
     out.put((latencies, decisions))
 
 
-def _client_main(port, tables, think, seconds, out) -> None:
-    asyncio.run(_play_tables(port, tables, think, seconds, out))
+def _client_main(ports, tables, think, seconds, out) -> None:
+    asyncio.run(_play_tables(ports, tables, think, seconds, out))
 
 
 async def _make_tables(port: int, count: int) -> list[tuple[int, int]]:
@@ -162,21 +204,21 @@ async def _make_tables(port: int, count: int) -> list[tuple[int, int]]:
     return made
 
 
-def live(args: argparse.Namespace) -> None:
-    with tempfile.TemporaryDirectory() as folder:
-        port = free_port()
-        server, _ = start_server(Path(folder) / "live.db", port)
+def live(args: argparse.Namespace, processes: int) -> None:
+    with tempfile.TemporaryDirectory() as folder, database(args.db, Path(folder), "live") as db:
+        ports = [free_port() for _ in range(processes)]
+        servers = [start_server(db, port)[0] for port in ports]
         try:
-            tables = asyncio.run(_make_tables(port, args.tables))
+            time.sleep(2.5)  # each process hears of the others as it renews its leases
+            tables = asyncio.run(_make_tables(ports[0], args.tables))
             queue: multiprocessing.Queue = multiprocessing.Queue()
             workers = [
                 multiprocessing.Process(
                     target=_client_main,
-                    args=(port, tables[i :: args.clients], args.think, args.seconds, queue),
+                    args=(ports, tables[i :: args.clients], args.think, args.seconds, queue),
                 )
                 for i in range(args.clients)
             ]
-            begun = time.monotonic()
             for worker in workers:
                 worker.start()
             latencies: list[float] = []
@@ -185,31 +227,35 @@ def live(args: argparse.Namespace) -> None:
                 got, made = queue.get()
                 latencies += got
                 decisions += made
-            took = time.monotonic() - begun
             for worker in workers:
                 worker.join()
-            memory = rss_mb(server.pid)
+            memory = [rss_mb(server.pid) for server in servers]
+            load = os.getloadavg()[0]
         finally:
-            server.terminate()
-            server.wait()
+            for server in servers:
+                server.terminate()
+                server.wait()
     ms = [1000 * x for x in latencies]
+    kind = "PostgreSQL" if args.db else "SQLite"
     print(
-        f"live: {args.tables} Jaipur tables, think {args.think} s, {args.clients} client processes"
+        f"live: {args.tables} Jaipur tables, {processes} server process(es) on {kind}, "
+        f"think {args.think} s, {args.clients} client processes (load average {load:.1f})"
     )
-    print(f"  {decisions} decisions in {took:.1f} s: {decisions / took:.1f} a second")
+    rate = decisions / args.seconds
+    print(f"  {decisions} decisions in {args.seconds:.0f} s: {rate:.1f} a second")
     if ms:
         print(
             f"  decision to the other seat's update: median {statistics.median(ms):.1f} ms, "
             f"p95 {percentile(ms, 0.95):.1f} ms, p99 {percentile(ms, 0.99):.1f} ms, "
             f"worst {max(ms):.1f} ms ({len(ms)} measured)"
         )
-    print(f"  server memory {memory:.0f} MB")
+    print(f"  server memory {' + '.join(f'{m:.0f}' for m in memory)} MB")
 
 
 # -- stored tables -----------------------------------------------------------------------------
 
 
-def fill(db: Path, count: int) -> None:
+def fill(db: str, count: int) -> None:
     """``count`` turn-based tables, each waiting for a second player, written in bulk."""
     from datetime import UTC, datetime
 
@@ -218,7 +264,7 @@ def fill(db: Path, count: int) -> None:
     from karavan_net.serve.schema import Account, AccountKey, GameTable, TableSeat
     from karavan_net.serve.store import Store, key_digest
 
-    store = Store.open(str(db))
+    store = Store.open(db)
     now = datetime.now(UTC)
     with Session(store.engine) as session, session.begin():
         owners = []
@@ -285,8 +331,10 @@ async def _time_lobby(port: int) -> tuple[list[float], list[float]]:
 
 
 def stored(args: argparse.Namespace) -> None:
-    with tempfile.TemporaryDirectory() as folder:
-        db = Path(folder) / "stored.db"
+    with (
+        tempfile.TemporaryDirectory() as folder,
+        database(args.db, Path(folder), "stored") as db,
+    ):
         begun = time.monotonic()
         fill(db, args.tables)
         print(
@@ -322,9 +370,12 @@ def main() -> None:
     parser.add_argument("--think", type=float, default=1.0)
     parser.add_argument("--seconds", type=float, default=30.0)
     parser.add_argument("--clients", type=int, default=2)
+    parser.add_argument("--processes", default="1", help="server processes: 1, or 1,2,4")
+    parser.add_argument("--db", default=None, help="a postgresql:// URL (default: SQLite)")
     args = parser.parse_args()
     if args.what in ("live", "all"):
-        live(argparse.Namespace(**{**vars(args), "tables": args.tables or 100}))
+        for processes in (int(n) for n in args.processes.split(",")):
+            live(argparse.Namespace(**{**vars(args), "tables": args.tables or 100}), processes)
     if args.what in ("stored", "all"):
         stored(argparse.Namespace(**{**vars(args), "tables": args.tables or 10_000}))
 

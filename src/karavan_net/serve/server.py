@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import math
+import random
 import secrets
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -156,10 +158,19 @@ class KaravanServer(HostServer):
         while True:
             await asyncio.sleep(RENEW_SECONDS)
             await self._announce()
-            for table_id in await self.db(self.store.orphans, datetime.now(UTC)):
-                if table_id not in self.served:
-                    await self.table(table_id)
+            await self._adopt()
             await self._renew()
+
+    async def _adopt(self) -> None:
+        """Take over live tables that no process runs (their process was lost, or nobody
+        has come to them yet): this process's share of them, so that the processes running
+        share them out; what is left is taken in the rounds after."""
+        orphans = await self.db(self.store.orphans, datetime.now(UTC))
+        random.shuffle(orphans)
+        share = math.ceil(len(orphans) / (1 + len(self.peers)))
+        for table_id in orphans[:share]:
+            if table_id not in self.served:
+                await self.table(table_id)
 
     async def _announce(self) -> None:
         """Say this process runs, and tell its tables' clients where the others are."""
