@@ -146,3 +146,50 @@ async def test_the_title_says_when_online_tables_wait_for_the_players_move(tmp_p
             await waiting(pilot, lambda: waited in visible_characters(app))
         await ann.close()
         await bob.close()
+
+
+async def test_a_finished_game_opens_from_the_lobby_with_its_review_as_the_player_saw_it(
+    tmp_path,
+):
+    from karavan_net.bot_client import BotPlayer
+    from karavan_net.client import TableClient
+    from karavan_tui.net.remote_over import RemoteOverScreen
+    from karavan_tui.screens.review import ReviewScreen
+
+    async with serving(tmp_path) as server:
+        port = server.port
+        app = make_app(tmp_path)
+        app.test_port = port
+        async with app.run_test(size=(100, 30)) as pilot:
+            await settle(pilot, app)
+            lobby = await online(pilot, app, port, "Ann")
+            # Ann's game against Bob is played to its end elsewhere, by bots in their seats.
+            ann = account_for(accounts_file(app.config.settings_path), f"127.0.0.1:{port}")
+            assert ann is not None
+            bob = LobbyClient("127.0.0.1", port, "Bob", "Bob-" + "x" * 40)
+            await bob.connect(create=True)
+            elsewhere = LobbyClient("127.0.0.1", port, "Ann", ann.secret)  # Ann, on another device
+            await elsewhere.connect()
+            seats = [SeatAsk("open"), SeatAsk("player", name="Bob")]
+            made = await elsewhere.create(CreateTable("jaipur", seats))
+            await elsewhere.close()
+            await bob.take(made.table)
+            players = []
+            for seed, (name, secret) in enumerate((("Ann", ann.secret), ("Bob", bob.secret))):
+                client = TableClient("127.0.0.1", port, str(made.table), name, secret=secret)
+                await client.join()
+                players.append(BotPlayer(client, "greedy", seed=seed, out=lambda _: None))
+            assert await asyncio.wait_for(asyncio.gather(*(p.play() for p in players)), 120)
+            await bob.close()
+            # In the lobby's Finished tab, Enter opens it at its end; v reviews it.
+            await pilot.press("r")
+            await waiting(pilot, lambda: lobby.lines["over"] != [])
+            lobby.query_one("TabbedContent").active = "tab-over"
+            await settle(pilot, app)
+            lobby.query_one("#list-over", DataTable).focus()
+            await pilot.press("enter")
+            await waiting(pilot, lambda: isinstance(app.screen, RemoteOverScreen), 30)
+            over = app.screen
+            await waiting(pilot, lambda: over.seen() is not None)
+            await pilot.press("v")
+            await waiting(pilot, lambda: isinstance(app.screen, ReviewScreen), 30)

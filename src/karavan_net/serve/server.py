@@ -217,7 +217,7 @@ class KaravanServer(HostServer):
     async def table(self, table_id: int) -> ServedTable | str | None:
         """Table ``table_id`` in memory, loaded from the store (and verified) if need be; the
         address of the process that runs it if another does; ``None`` if there is no such
-        table being played."""
+        table being played or finished."""
         table = self.served.get(table_id)
         if table is not None:
             return table
@@ -242,8 +242,8 @@ class KaravanServer(HostServer):
 
     async def _load(self, table_id: int) -> ServedTable | str | None:
         record = await self.db(self.store.table, table_id, False)
-        if record is None or record.status is not Status.PLAYING:
-            return None
+        if record is None or record.status not in (Status.PLAYING, Status.OVER):
+            return None  # a finished game opens too: its players get their record of it
         assert self.address is not None
         lease = await self.db(
             self.store.take_lease, table_id, self.owner, self.address, LEASE_SECONDS

@@ -212,6 +212,11 @@ class LobbyScreen(Screen[None]):
         return lines[row] if 0 <= row < len(lines) else None
 
     # -- doing ---------------------------------------------------------------------------------
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        """Enter (or a click) on a list's row: the list takes the key, so it acts here."""
+        event.stop()
+        self.action_open()
+
     def action_refresh(self) -> None:
         """Ask for the lists again now."""
         self.refresh_lists()
@@ -245,12 +250,13 @@ class LobbyScreen(Screen[None]):
         self.refresh_lists()
 
     def action_open(self) -> None:
-        """Take a free seat at the table chosen, or play at my own."""
+        """Take a free seat at the table chosen, play at my own, or open my finished game (its
+        result, review and replay, as I saw it)."""
         line = self.chosen()
         if line is None:
             return
         if line.my_seat is not None:
-            if line.status == "playing":
+            if line.status in ("playing", "over"):  # a finished game opens at its end
                 self.sit(line.id, watch=False)
             elif line.status == "open":
                 self.notify("The game starts once every seat is taken.", title="Waiting")
