@@ -15,7 +15,7 @@ from attrs import field, frozen
 
 from karavan_core.engine import Action
 from karavan_core.games.jaipur.components import GOODS, MARKET_SIZE, NOUNS, Card
-from karavan_core.games.jaipur.rules import describe_cards
+from karavan_core.games.jaipur.words import describe_cards
 from karavan_core.games.jaipur.state import (
     Exchange,
     JaipurObservation,
