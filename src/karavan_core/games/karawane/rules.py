@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from enum import Enum, auto
-from functools import lru_cache
 
 from karavan_core.engine import Action
 from karavan_core.games.karawane import components as C
@@ -136,45 +135,46 @@ class Why(Enum):
 Board = tuple[tuple[int, ...], ...]  # each player's camels, by square
 
 
-# Random play asks this of the same board for every card of a hand, decision after decision.
-@lru_cache(maxsize=4096)
-def targets(camels: Board, seat: int, card: Card) -> tuple[tuple[Why | None, ...], ...]:
+Targets = list[Sequence[Why | None]]  # [owner][camel]
+
+
+def targets(camels: Board, seat: int, card: Card, taken: set[int] | None = None) -> Targets:
     """For each camel on the board (``[owner][camel]``): why ``seat`` may not play ``card``
-    on it (``None``: it may)."""
+    on it (``None``: it may).  ``taken``: the occupied squares, if already known."""
     kind = _KIND[card]
     if kind is Kind.SANDSTORM:
-        return tuple((Why.SANDSTORM_ALONE,) * len(line) for line in camels)
+        return [_SANDSTORM_ROW] * len(camels)
     if kind is Kind.MIRAGE:
-        return tuple(
-            tuple(_mirage_target(owner == seat, square) for square in line)
+        return [
+            _OWN_MIRAGE_ROW if owner == seat else list(map(_MIRAGE_WHY.__getitem__, line))
             for owner, line in enumerate(camels)
-        )
-    if kind is Kind.OASIS:
-        taken = occupied(camels)
+        ]
+    rows: Targets = [_NOT_YOURS_ROW] * len(camels)
+    rows[seat] = _forward_row(camels, seat, card, taken)
+    return rows
+
+
+def _forward_row(camels: Board, seat: int, card: Card, taken: set[int] | None) -> list[Why | None]:
+    """Why ``seat`` may not move each of its own camels with ``card``, an oasis or driver card."""
+    line = camels[seat]
+    city = first_in_city(line)
+    oasis = _KIND[card] is Kind.OASIS
+    if oasis:
+        free = occupied(camels) if taken is None else taken
         palms = _PALMS[card]
-        stuck = [forward(taken, square, palms) is None for square in camels[seat]]
     else:
-        stuck = [drive_to(camels) is None] * len(camels[seat])
-    blocked = Why.OVERSHOOT if kind is Kind.OASIS else Why.DRIVER_OASIS
-    rows: list[tuple[Why | None, ...]] = []
-    for owner, line in enumerate(camels):
-        if owner != seat:
-            rows.append((Why.NOT_YOURS,) * len(line))
-            continue
-        city = first_in_city(line)
-        rows.append(
-            tuple(
-                Why.IN_OASIS
-                if square >= FIRST_OASIS
-                else Why.CITY_NOT_FIRST
-                if square == CITY and i != city
-                else blocked
-                if stuck[i]
-                else None
-                for i, square in enumerate(line)
-            )
-        )
-    return tuple(rows)
+        driver = None if drive_to(camels) is not None else Why.DRIVER_OASIS
+    row: list[Why | None] = []
+    for i, square in enumerate(line):
+        if square >= FIRST_OASIS:
+            row.append(Why.IN_OASIS)
+        elif square == CITY and i != city:
+            row.append(Why.CITY_NOT_FIRST)
+        elif oasis:
+            row.append(Why.OVERSHOOT if forward(free, square, palms) is None else None)
+        else:
+            row.append(driver)
+    return row
 
 
 def _mirage_target(own: bool, square: int) -> Why | None:
@@ -184,6 +184,13 @@ def _mirage_target(own: bool, square: int) -> Why | None:
     if square >= FIRST_OASIS:
         return Why.IN_OASIS
     return Why.IN_CITY if square == CITY else None
+
+
+# The answers that depend on no square, and a Mirage's answer for each square, made once.
+_MIRAGE_WHY = tuple(_mirage_target(False, square) for square in range(LAST_SQUARE + 1))
+_OWN_MIRAGE_ROW = (Why.MIRAGE_OWN,) * C.CAMELS_PER_PLAYER
+_NOT_YOURS_ROW = (Why.NOT_YOURS,) * C.CAMELS_PER_PLAYER
+_SANDSTORM_ROW = (Why.SANDSTORM_ALONE,) * C.CAMELS_PER_PLAYER
 
 
 def playing(state: KarawaneState, action: Play) -> Why | None:
@@ -229,6 +236,7 @@ def effects(hand: Cards, seat: int, camels: Board) -> list[Action]:
     Camels in the city are alike, so only each player's first one is offered.
     """
     actions: list[Action] = []
+    taken = occupied(camels)
     previous = None
     for card in hand:
         if card is previous:  # hands are sorted, so equal cards sit together
@@ -237,8 +245,9 @@ def effects(hand: Cards, seat: int, camels: Board) -> list[Action]:
         if _KIND[card] is Kind.SANDSTORM:
             actions.append(SANDSTORM)
             continue
-        for owner, row in enumerate(targets(camels, seat, card)):
-            actions += [_PLAYS[card, owner, i] for i, why in enumerate(row) if why is None]
+        for owner, row in enumerate(targets(camels, seat, card, taken)):
+            if None in row:
+                actions += [_PLAYS[card, owner, i] for i, why in enumerate(row) if why is None]
     return actions
 
 
