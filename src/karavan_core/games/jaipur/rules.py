@@ -36,6 +36,7 @@ from karavan_core.games.jaipur.state import (
     TakeGood,
 )
 from karavan_core.rng import Rng
+from karavan_core.text import spelled
 from karavan_core.values import replace, replace_at
 
 N_GOODS = len(GOODS)
@@ -513,7 +514,7 @@ def _sold(state: JaipurState, i: int, n: int, story: RoundStory) -> JaipurState:
         bonus_won = replace_at(bonus_won, seat, replace_at(held, k, held[k] + bonus[:1]))
     ended = None
     if goods_piles.count(()) >= C.EMPTY_PILES_TO_END:
-        ended = f"{_NUMBERS[C.EMPTY_PILES_TO_END]} goods have run out of tokens"
+        ended = f"{spelled(C.EMPTY_PILES_TO_END)} goods have run out of tokens"
     known = state.known[seat]
     return _finish(
         state,
@@ -529,9 +530,6 @@ def _sold(state: JaipurState, i: int, n: int, story: RoundStory) -> JaipurState:
         bonus_piles=bonus_piles,
         bonus_won=bonus_won,
     )
-
-
-_NUMBERS = ("no", "one", "two", "three", "four", "five", "six")  # the round's end in words
 
 
 def bonus_pile(count: int) -> int | None:
