@@ -47,6 +47,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import hard_v1  # noqa: F401 - registers the hard-v1 level, here and in the workers
 from engine import ROOT, baseline_source, pin_to_one_core
 from karavan_core import game_names, get_game
 from karavan_core.tournament import Summary, report_dict, run_tournament, schedule, summarize

@@ -31,6 +31,7 @@ import sys
 import time
 from pathlib import Path
 
+import hard_v1  # noqa: F401 - registers the hard-v1 level
 from karavan_core import get_game
 from karavan_core.bots import make_bot
 from karavan_core.bots.evaluation import evaluator_for

@@ -18,10 +18,11 @@ from datetime import UTC, datetime
 from enum import StrEnum
 from typing import Any
 
-from attrs import define, evolve, field, frozen
+from attrs import define, field, frozen
 
 from karavan_core.engine import Action, Game, Observation, Result, State
 from karavan_core.text import check_name, printable
+from karavan_core.values import replace
 
 
 class SeatKind(StrEnum):
@@ -108,7 +109,7 @@ def parse_table(texts: Sequence[str]) -> list[Seat]:
     ]
     names = bot_names(unnamed)
     return [
-        seat if name is None else evolve(seat, name=name)
+        seat if name is None else replace(seat, name=name)
         for seat, name in zip(seats, names, strict=True)
     ]
 

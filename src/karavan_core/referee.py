@@ -20,13 +20,14 @@ from collections.abc import Callable, Collection, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
-from attrs import evolve, frozen
+from attrs import frozen
 
 from karavan_core.bots import Bot, make_bot
 from karavan_core.engine import Action, Game, IllegalAction, Observation
 from karavan_core.match import Match, Outcome, Seat, bot_seed
 from karavan_core.storage import SaveFile, SaveWriter, Storage
 from karavan_core.text import listed, plural
+from karavan_core.values import replace
 
 
 @frozen
@@ -404,7 +405,7 @@ class Referee:
         if turn.seat in self.stand_ins:
             self._people_decided += 1  # a person's seat decided, though a bot played it
         if self.request is not None:  # the bot's reply goes back with what it answered
-            self.request = evolve(self.request, takeback=self._covering(self.request.takeback))
+            self.request = replace(self.request, takeback=self._covering(self.request.takeback))
         self._changed("play", turn.seat, 1)
         return True
 
@@ -448,7 +449,7 @@ class Referee:
         rest = tuple(h for h in self.humans if h != seat)
         others = any(actor != seat for actor in wanted.whose)
         needs = rest if rest and (wanted.revealed or others) else ()
-        return evolve(wanted, needs=needs)
+        return replace(wanted, needs=needs)
 
     def sharing_taker(self) -> int | None:
         """Whose decision an undo takes back where the humans share one keyboard and none
@@ -470,7 +471,7 @@ class Referee:
             )
             for index, actor in enumerate(whose, start=wanted.keep)
         )
-        return evolve(wanted, decisions=len(whose), revealed=revealed, whose=whose)
+        return replace(wanted, decisions=len(whose), revealed=revealed, whose=whose)
 
     def undo_refusal(self, seat: int | None) -> str | None:
         """Why ``seat`` may not take back now, or ``None`` if it may (perhaps by asking)."""
@@ -535,7 +536,7 @@ class Referee:
             return
         waiting = request.waiting - {seat}
         if waiting:
-            self.request = evolve(request, waiting=waiting)
+            self.request = replace(request, waiting=waiting)
             self._changed("accepted", seat, 0, about=request)
             return
         self.request = None

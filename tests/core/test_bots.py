@@ -13,6 +13,7 @@ from attrs import evolve
 from hypothesis import given
 from hypothesis import strategies as st
 
+from hard_v1 import HardV1Bot
 from karavan_core import all_games, get_game
 from karavan_core.bots import ALL_LEVELS, BOT_LEVELS, HardBot, SearchBot, make_bot
 from karavan_core.bots.base import canonical
@@ -83,7 +84,7 @@ def test_every_level_is_registered_weakest_first():
 def test_the_old_hard_is_kept_for_benchmarks_but_not_offered():
     assert list(ALL_LEVELS) == ["random", "greedy", "hard", "hard-v1", "expert"]
     assert "hard-v1" not in BOT_LEVELS
-    assert isinstance(make_bot("hard-v1", all_games()[0]), SearchBot)
+    assert isinstance(make_bot("hard-v1", all_games()[0]), HardV1Bot)
     specs = schedule("karakum", 2, ["hard", "hard-v1"], 2, seed=1)
     assert [s.levels for s in specs] == [("hard", "hard-v1"), ("hard-v1", "hard")]
 

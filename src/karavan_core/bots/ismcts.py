@@ -18,17 +18,15 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-import attrs
-
 from karavan_core.bots.base import Bot, register_level
 from karavan_core.bots.evaluation import (
     Evaluator,
     SearchSettings,
     evaluator_for,
-    hard_v1_settings,
     settings_for,
 )
 from karavan_core.engine import Action, Game, Observation, State
+from karavan_core.values import replace
 
 # Decisions a playout may take past its depth limit to finish the turn under way.
 MAX_TURN_FINISH = 8
@@ -92,7 +90,7 @@ class SearchBot(Bot):
             changes["iterations"] = iterations
             changes.setdefault("two_player_iterations", None)
         settings = self.settings_for(game)
-        self.settings = attrs.evolve(settings, **changes) if changes else settings
+        self.settings = replace(settings, **changes) if changes else settings
         self.iterations = self.settings.iterations
         self.two_player_iterations = self.settings.two_player_iterations
         self.seconds = seconds
@@ -424,27 +422,6 @@ class HardBot(SearchBot):
     level = "hard"
     strength = 2
     description = "searches ahead (ISMCTS) for about a twentieth of a second a move"
-
-
-@register_level
-class HardV1Bot(SearchBot):
-    """Hard as it stood before issue 32, kept unchanged as a yardstick for the benchmark.
-
-    400 iterations, the hand-made evaluations, playouts by the game's
-    ``ROLLOUT_DEPTH`` (random, or heuristic where ``SMART_ROLLOUTS``), a fresh
-    deal every iteration.  Not offered at the table: ``karavan simulate --seats
-    hard,hard-v1`` measures the new Hard against it.
-    """
-
-    level = "hard-v1"
-    strength = 2
-    offered = False
-    description = "Hard as it played until issue 32 (benchmarks only)"
-
-    @classmethod
-    def settings_for(cls, game: Game[Any, Any, Any]) -> SearchSettings:
-        """The settings Hard had before issue 32."""
-        return hard_v1_settings(game)
 
 
 @register_level

@@ -24,12 +24,13 @@ Each game may have a module here named after it, offering:
   searching among ``legal`` (a non-empty part of it), where a game offers many
   near-equal ones that would only spread the search's budget thin.
 
-and, for the search levels since issue 32:
+and, for search levels that score positions with a value model:
 
 * optionally ``HARD`` and ``EXPERT`` — the :class:`SearchSettings` of those
-  levels in this game (without them, the levels search as before the issue);
+  levels in this game (without them, the levels search by playouts alone: see
+  :func:`playout_settings`);
 * optionally ``model_evaluate(state, player)`` — like ``search_evaluate``,
-  for the search levels since issue 32 (where it improves on the old one);
+  for those searches (where it improves on ``search_evaluate``);
 * optionally a value model: ``features(state, player) -> list[float]`` named
   by ``FEATURES``, weighed by ``WEIGHTS`` (fitted by ``bench/fit.py``); a
   player's chance of winning is the softmax of the weighted sums, or what
@@ -56,10 +57,10 @@ from collections.abc import Callable
 from functools import cache
 from typing import Any
 
-import attrs
 from attrs import frozen
 
 from karavan_core.engine import Action, Game, State
+from karavan_core.values import replace
 
 Evaluate = Callable[[State, int], float]
 RolloutPolicy = Callable[[Game[Any, Any, Any], State, random.Random], Action]
@@ -192,19 +193,21 @@ class SearchSettings:
 def settings_for(game: Game[Any, Any, Any], level: str) -> SearchSettings:
     """The settings of ``level`` ("hard" or "expert") for ``game``: ``HARD`` or ``EXPERT``.
 
-    Those of the game's evaluation module; a game without them is searched as
-    before issue 32 (see :func:`hard_v1_settings`).
+    Those of the game's evaluation module; a game without them is searched by
+    playouts alone (see :func:`playout_settings`).
     """
     module = _module(game)
     if level == "hard":
-        return getattr(module, "HARD", None) or hard_v1_settings(game)
-    # Expert before issue 32: three times Hard's budget, with the heuristic playouts.
-    before = attrs.evolve(hard_v1_settings(game), iterations=1200, smart_rollouts=True)
-    return getattr(module, "EXPERT", None) or before
+        return getattr(module, "HARD", None) or playout_settings(game)
+    # Without a value model, Expert spends three times Hard's budget on heuristic playouts.
+    longer = replace(playout_settings(game), iterations=1200, smart_rollouts=True)
+    return getattr(module, "EXPERT", None) or longer
 
 
-def hard_v1_settings(game: Game[Any, Any, Any]) -> SearchSettings:
-    """Hard's settings before issue 32 (the ``hard-v1`` level)."""
+def playout_settings(game: Game[Any, Any, Any]) -> SearchSettings:
+    """A search that scores positions by playouts and the hand-made evaluation, no value
+    model: 400 iterations, playouts of the game's ``ROLLOUT_DEPTH`` (heuristic where its
+    ``SMART_ROLLOUTS``), a fresh deal every iteration."""
     module = _module(game)
     return SearchSettings(
         iterations=400,
