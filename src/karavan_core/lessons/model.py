@@ -74,11 +74,6 @@ class Lesson:
         state: State = self.game.new_game(players, self.seed, self.options)
         return state
 
-    def learner_moves(self, step: int) -> tuple[Action, ...]:
-        """The decisions step number ``step`` waits for the learner to make."""
-        found = self.steps[step]
-        return self.moves[found.at : found.end]
-
     def states(self, players: Sequence[str]) -> Iterator[State]:
         """Every state of the lesson's game, the deal first (each move checked as it goes)."""
         game = self.game
