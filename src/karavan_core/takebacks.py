@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Sequence
 from enum import StrEnum
-from typing import Any
+from typing import Any, Protocol
 
 from attrs import field, frozen
 
@@ -176,11 +176,24 @@ class TakeBackRequest:
         return takeback_declined(seats[seat].name, seats[self.takeback.seat].name)
 
 
+class Teller(Protocol):
+    """How the referee is told of a change (``about``: the take-back request it concerns)."""
+
+    def __call__(
+        self,
+        kind: ChangeKind,
+        seat: int | None,
+        decisions: int,
+        *,
+        about: TakeBackRequest | None = None,
+    ) -> None: ...
+
+
 class TakeBacks:
     """The referee's take-backs and redos, over the match and the seats it holds.
 
     A mixin of :class:`~karavan_core.referee.Referee`, which provides the
-    attributes below and :meth:`_changed`.
+    attributes below.
     """
 
     match: Match
@@ -191,21 +204,12 @@ class TakeBacks:
     _requests: int  # take-back requests asked at this table so far
     _people_decided: int  # decisions people have made here (not the host's bots)
     _barred: dict[int, tuple[int, str]]  # who may not ask again before a person decides
+    _changed: Teller  # tells the table's listeners of a change and keeps the match
 
     @property
     def humans(self) -> tuple[int, ...]:
         """The seats people play."""
         return self.match.humans
-
-    def _changed(
-        self,
-        kind: ChangeKind,
-        seat: int | None,
-        decisions: int,
-        *,
-        about: TakeBackRequest | None = None,
-    ) -> None:
-        raise NotImplementedError  # the referee tells its listeners and keeps the match
 
     def takeback(self, seat: int) -> TakeBack:
         """What taking back ``seat``'s last gesture would take back, and who must agree.
