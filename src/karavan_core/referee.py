@@ -54,7 +54,7 @@ __all__ = [
 ]
 
 
-@frozen
+@frozen(kw_only=True)
 class BotTurn:
     """What a bot needs to decide, off the referee's thread: its view and its choices.
 
@@ -84,7 +84,7 @@ class BotTurn:
         return between_turns if self.opens else 0.0
 
 
-@frozen
+@frozen(kw_only=True)
 class SeatView:
     """The table as one seat sees it now (``seat`` ``None``: the public view).
 
@@ -269,7 +269,14 @@ class Referee(TakeBacks):
         observation = self.game.observe(match.state, seat)
         bot = self.bots.get(seat) or self.stand_ins[seat]
         opens = not match.plies or match.actor(len(match.plies) - 1) != seat
-        return BotTurn(self.revision, seat, observation, self.legal(), bot, opens)
+        return BotTurn(
+            revision=self.revision,
+            seat=seat,
+            observation=observation,
+            legal=self.legal(),
+            bot=bot,
+            opens=opens,
+        )
 
     def play_bot(self, turn: BotTurn, action: Action) -> bool:
         """Play a bot's decision for ``turn``; ``False`` (nothing played) if the table moved on."""

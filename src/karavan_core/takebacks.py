@@ -49,7 +49,7 @@ class Change:
     revision: int
 
 
-@frozen
+@frozen(kw_only=True)
 class TakeBack:
     """A take-back ``seat`` may make: back to ``keep`` decisions, ``decisions`` taken back.
 
@@ -235,7 +235,9 @@ class TakeBacks:
                 )
             raise IllegalAction("You have made no decision to take back.")
         keep = match.undo_target(seat)
-        wanted = self._covering(TakeBack(seat, keep, 0, False, ()))
+        wanted = self._covering(
+            TakeBack(seat=seat, keep=keep, decisions=0, revealed=False, needs=())
+        )
         rest = tuple(h for h in self.humans if h != seat)
         others = any(actor != seat for actor in wanted.whose)
         needs = rest if rest and (wanted.revealed or others) else ()

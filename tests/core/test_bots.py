@@ -482,7 +482,7 @@ def test_playouts_are_scored_between_turns():
     bot = make_bot("hard", game, 1, rollout_depth=0, greedy_finish=False, smart_rollouts=False)
     seen = []
     bot.evaluator = type(bot.evaluator)(
-        game, lambda state, player: seen.append(state.step) or 0.0, 1.0
+        game=game, evaluate=lambda state, player: seen.append(state.step) or 0.0, scale=1.0
     )
     state, rng, paying = game.new_game(["A", "B"], 3), random.Random(3), 0
     while not game.is_over(state) and paying < 5:

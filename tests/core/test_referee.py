@@ -252,9 +252,12 @@ def test_a_take_back_is_told_the_same_way_counting_the_players_gesture_as_one_de
     later = "decision" if bots == 1 else f"{bots} decisions"
     assert referee.view(0).notice == f"You took back your last decision and the {later} after it."
     assert referee.notice(None) == f"Ann took back their last decision and the {later} after it."
-    assert TakeBack(0, 4, 1, False, ()).words("your") == "your last decision"
+    assert (
+        TakeBack(seat=0, keep=4, decisions=1, revealed=False, needs=()).words("your")
+        == "your last decision"
+    )
     # A purchase and its payment are one gesture: one decision to the player who made it.
-    two = TakeBack(0, 4, 3, False, (), whose=(0, 0, 1))
+    two = TakeBack(seat=0, keep=4, decisions=3, revealed=False, needs=(), whose=(0, 0, 1))
     assert two.words("your") == "your last decision and the decision after it"
 
 

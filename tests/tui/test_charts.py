@@ -28,8 +28,22 @@ def judged(index: int, after: float, verdict: Verdict) -> ReviewedDecision:
     for ``verdict``."""
     least = {v: t for t, v in THRESHOLDS}.get(verdict, 0.0)
     before = after + least + 1e-9
-    judgement = Judgement("played", "best", before, after, before, 0.0)
-    decision = ReviewedDecision(index, 0, 3, judgement, "played", "best")
+    judgement = Judgement(
+        played="played",
+        best="best",
+        win_before=before,
+        win_after=after,
+        best_win=before,
+        seconds=0.0,
+    )
+    decision = ReviewedDecision(
+        index=index,
+        seat=0,
+        choices=3,
+        judgement=judgement,
+        played_words="played",
+        best_words="best",
+    )
     assert decision.verdict is verdict
     return decision
 

@@ -640,7 +640,7 @@ async def test_the_tracks_zone_takes_the_rows_of_its_lines_as_they_change():
         match = karakorum_match(seats, moves=30)
         obs = match.game.observe(match.state, 0)
         scores = tuple(match.game.result(match.state).scores)
-        return Climbers(obs, None, 0, scores, UNICODE)
+        return Climbers(obs=obs, before=None, me=0, scores=scores, glyphs=UNICODE)
 
     class Holder(App[None]):
         CSS = "ClimbersZone { height: auto; }"

@@ -12,7 +12,7 @@ from karavan_core.engine import Action, Game, State
 from karavan_core.registry import get_game
 
 
-@frozen
+@frozen(kw_only=True)
 class Step:
     """One step of a lesson.
 
@@ -43,7 +43,7 @@ def _ordered(_: object, __: object, steps: tuple[Step, ...]) -> None:
             raise ValueError("A lesson's steps follow one another through its moves.")
 
 
-@frozen
+@frozen(kw_only=True)
 class Lesson:
     """A guided game: the deal, every decision of it, and the steps that teach it."""
 

@@ -70,7 +70,7 @@ Combine = Callable[[State, list[float]], list[float]]
 TreePolicy = Callable[[State, list[Action]], Action | None]
 
 
-@frozen
+@frozen(kw_only=True)
 class Evaluator:
     """A game's evaluation: estimated points per player, and a margin scale."""
 
@@ -149,7 +149,7 @@ class Evaluator:
         return [e / total for e in exps]
 
 
-@frozen
+@frozen(kw_only=True)
 class SearchSettings:
     """How a search level plays one game.
 
@@ -257,7 +257,7 @@ def evaluator_for(
 def _evaluator(game: Game[Any, Any, Any], search: bool, model: bool) -> Evaluator:
     module = _module(game)
     if module is None:
-        return Evaluator(game, _running_score(game), 10.0)
+        return Evaluator(game=game, evaluate=_running_score(game), scale=10.0)
     features = getattr(module, "features", None) if model else None
     hand_made: Evaluate | None = getattr(module, "model_evaluate", None) if model else None
     if features is None and hand_made is None:  # the hand-written evaluation
@@ -265,13 +265,13 @@ def _evaluator(game: Game[Any, Any, Any], search: bool, model: bool) -> Evaluato
         if search:
             evaluate = getattr(module, "search_evaluate", evaluate)
         return Evaluator(
-            game,
-            evaluate,
-            float(module.SCALE),
-            getattr(module, "rollout_action", None),
-            getattr(module, "ROLLOUT_DEPTH", 40),
-            getattr(module, "SMART_ROLLOUTS", False),
-            getattr(module, "search_candidates", None),
+            game=game,
+            evaluate=evaluate,
+            scale=float(module.SCALE),
+            rollout_action=getattr(module, "rollout_action", None),
+            rollout_depth=getattr(module, "ROLLOUT_DEPTH", 40),
+            smart_rollouts=getattr(module, "SMART_ROLLOUTS", False),
+            search_candidates=getattr(module, "search_candidates", None),
             every_value=getattr(module, "search_values", None) if search else None,
         )
     # The value model, with rollout and candidate settings of its own.
@@ -279,9 +279,9 @@ def _evaluator(game: Game[Any, Any, Any], search: bool, model: bool) -> Evaluato
     model_evaluate = _linear(features, weights) if features is not None else hand_made
     assert model_evaluate is not None
     return Evaluator(
-        game,
-        model_evaluate,
-        float(module.SCALE),
+        game=game,
+        evaluate=model_evaluate,
+        scale=float(module.SCALE),
         rollout_action=getattr(module, "rollout_action", None),
         rollout_depth=getattr(module, "MODEL_ROLLOUT_DEPTH", 0),
         smart_rollouts=getattr(module, "MODEL_SMART_ROLLOUTS", False),

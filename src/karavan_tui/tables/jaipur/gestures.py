@@ -65,7 +65,9 @@ def marked(marks: ExchangeMarks, places: Sequence[Card | None]) -> Marked | None
     exchange = marks.exchange(places)
     taken, given = sum(exchange.take), sum(exchange.give) + exchange.camels
     return Marked(
-        f"Exchange: take {taken}, give {given}", (exchange,), "Enter exchanges, Esc clears"
+        words=f"Exchange: take {taken}, give {given}",
+        actions=(exchange,),
+        keys="Enter exchanges, Esc clears",
     )
 
 
