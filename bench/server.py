@@ -34,7 +34,9 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import TypeAlias
 
+from karavan_core.engine import Action
 from karavan_net.bot_client import BotPlayer
 from karavan_net.client import TableClient
 from karavan_net.lobby import CreateTable, SeatAsk
@@ -84,11 +86,14 @@ def percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
 
 
+# What each client process sends back: its latencies (s) and the decisions it made.
+Results: TypeAlias = "multiprocessing.Queue[tuple[list[float], int]]"
+
 # -- live tables -------------------------------------------------------------------------------
 
 
 async def _play_tables(
-    port: int, tables: list[tuple[int, int]], think: float, seconds: float, out
+    port: int, tables: list[tuple[int, int]], think: float, seconds: float, out: Results
 ) -> None:
     """Play both seats of each (table, index) for ``seconds``; put (latencies, decisions) in out."""
     sent: dict[tuple[int, int], tuple[float, str]] = {}  # (table, revision) -> when, by whom
@@ -117,7 +122,7 @@ async def _play_tables(
         players.append(player)
         decide = client.decide
 
-        async def paced(*actions):  # think, then decide, noting when
+        async def paced(*actions: Action) -> bool:  # think, then decide, noting when
             nonlocal decisions
             await asyncio.sleep(think * rng.uniform(0.5, 1.5))
             if time.monotonic() > stop_at:
@@ -140,7 +145,9 @@ async def _play_tables(
     out.put((latencies, decisions))
 
 
-def _client_main(port, tables, think, seconds, out) -> None:
+def _client_main(
+    port: int, tables: list[tuple[int, int]], think: float, seconds: float, out: Results
+) -> None:
     asyncio.run(_play_tables(port, tables, think, seconds, out))
 
 
@@ -168,7 +175,7 @@ def live(args: argparse.Namespace) -> None:
         server, _ = start_server(Path(folder) / "live.db", port)
         try:
             tables = asyncio.run(_make_tables(port, args.tables))
-            queue: multiprocessing.Queue = multiprocessing.Queue()
+            queue: Results = multiprocessing.Queue()
             workers = [
                 multiprocessing.Process(
                     target=_client_main,

@@ -28,7 +28,8 @@ from karavan_core.games.karakorum.state import Expedition as KExpedition
 from karavan_core.games.karakorum.state import Place as KPlace
 from karavan_core.games.karakorum.state import Remove as KRemove
 from karavan_core.games.karakorum.state import Step as KStep
-from karavan_core.games.karakum.state import Camel, Res, Step, TakeCard
+from karavan_core.games.karakum.components import Res
+from karavan_core.games.karakum.state import Camel, Step, TakeCard
 from karavan_core.tournament import (
     derive_seed,
     play_game,

@@ -61,7 +61,7 @@ def test_a_refused_gesture_says_why_and_changes_nothing():
         referee.play(1, [other])
     assert referee.refusal(1, [other]) == "It is not your turn: Ann decides now."
     with pytest.raises(IllegalAction):
-        referee.play(0, [Pay(("nothing",))])  # type: ignore[arg-type]
+        referee.play(0, [Pay(("nothing",))])
     with pytest.raises(IllegalAction, match="at least one decision"):
         referee.play(0, [])
     assert referee.match.state is state and referee.revision == revision
@@ -497,7 +497,9 @@ def test_the_writer_tells_which_revision_is_on_disk(tmp_path: Path):
     assert kept[-1] == referee.revision == 1
     assert json.loads(path.read_text())["revision"] == 1
     referee.relocate(tmp_path / "moved.json")  # the listener follows the match to its new file
-    referee.play(referee.to_move, [referee.legal()[0]])
+    seat = referee.to_move
+    assert seat is not None
+    referee.play(seat, [referee.legal()[0]])
     referee.flush()
     assert kept[-1] == referee.revision == 2
 
