@@ -44,12 +44,27 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
+import hard_v1  # noqa: F401 - registers the hard-v1 level, here and in the workers
 from engine import ROOT, baseline_source, pin_to_one_core
 from karavan_core import game_names, get_game
-from karavan_core.tournament import Summary, report_dict, run_tournament, schedule, summarize
+from karavan_core.bots import SearchBot
+from karavan_core.engine import Action, Game, Observation
+from karavan_core.tournament import (
+    GameRecord,
+    LevelSummary,
+    Summary,
+    report_dict,
+    run_tournament,
+    schedule,
+    summarize,
+)
+
+Decide = Callable[[Observation, Sequence[Action]], Action]  # a decision, as a level takes it
 
 # The issue's targets: Expert over Hard, the new Hard over the old, Hard over Greedy;
 # at larger tables one Expert against Hard in every other seat.
@@ -62,7 +77,7 @@ DEFAULT_MANY = "expert-hard"
 ADVICE = ("hint", "review")
 
 
-def decider(level: str, game, seed: int):
+def decider(level: str, game: Game[Any, Any, Any], seed: int) -> tuple[Decide, SearchBot | None]:
     """What ``level`` does at a decision, as ``(decide(observation, legal), search)``.
 
     ``search`` is the :class:`SearchBot` whose ``last_iterations`` count the
@@ -70,7 +85,7 @@ def decider(level: str, game, seed: int):
     for a review's judgement, which runs two or three searches.
     """
     from karavan_core.analysis import Analyst
-    from karavan_core.bots import SearchBot, make_bot
+    from karavan_core.bots import make_bot
 
     if level in ADVICE:
         analyst = Analyst(game, seed)
@@ -82,7 +97,11 @@ def decider(level: str, game, seed: int):
 
 
 def decision_times(
-    name: str, level: str, positions: int, players: int, clock=time.perf_counter
+    name: str,
+    level: str,
+    positions: int,
+    players: int,
+    clock: Callable[[], float] = time.perf_counter,
 ) -> tuple[list[float], int, list[str]]:
     """Seconds for one decision of ``level`` at each of ``positions`` sampled positions.
 
@@ -180,7 +199,7 @@ def speed_against(args: argparse.Namespace, games: list[str]) -> None:
         print("|---|---|---|---|---|---|---|---|")
         for name in games:
             for level in levels:
-                runs: dict[str, list[dict]] = {"this": [], "base": []}
+                runs: dict[str, list[dict[str, Any]]] = {"this": [], "base": []}
                 for round_ in range(args.rounds):
                     order = ["this", "base"] if round_ % 2 == 0 else ["base", "this"]
                     for side in order:
@@ -218,7 +237,7 @@ class Runs:
     players: int
     seed: int
     jobs: int
-    reports: list[dict] = field(default_factory=list)
+    reports: list[dict[str, Any]] = field(default_factory=list)
     json_path: str | None = None
 
     def tournament(self, name: str, seats: list[str]) -> Summary:
@@ -229,9 +248,9 @@ class Runs:
         """
         start = time.perf_counter()
         specs = schedule(name, self.players, seats, self.count, self.seed)
-        done: list = []
+        done: list[GameRecord] = []
 
-        def progress(record) -> None:
+        def progress(record: GameRecord) -> None:
             done.append(record)
             if len(done) % 10 and len(done) != len(specs):
                 return
@@ -252,7 +271,7 @@ class Runs:
         self.save(report_dict(name, self.players, seats, self.seed, records, elapsed), final=True)
         return summarize(records)
 
-    def save(self, report: dict, final: bool = False) -> None:
+    def save(self, report: dict[str, Any], final: bool = False) -> None:
         """Write the finished reports and ``report`` (the one under way, or a finished one)."""
         if final:
             self.reports.append(report)
@@ -301,11 +320,11 @@ def table(games: list[str], seats: list[str], runs: Runs) -> None:
             )
 
 
-def _timing(level) -> str:
+def _timing(level: LevelSummary) -> str:
     return f"{level.seconds_per_decision:.3f}, {level.max_seconds:.2f}"
 
 
-def _rate(*levels) -> str:
+def _rate(*levels: LevelSummary) -> str:
     rates = [
         f"{level.iterations_per_second:,.0f}" for level in levels if level.iterations_per_second
     ]

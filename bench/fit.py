@@ -30,11 +30,19 @@ import random
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
+import hard_v1  # noqa: F401 - registers the hard-v1 level
 from karavan_core import get_game
 from karavan_core.bots import make_bot
 from karavan_core.bots.evaluation import evaluator_for
+from karavan_core.engine import Game, State
 
+# A game kept for fitting: its index, the positions kept (states of any game, read by
+# their own fields), its winners and its scores.
+Row = tuple[int, list[Any], tuple[int, ...], tuple[int, ...]]
+# Per position: every player's features, each player's share of the win, the state.
+Sample = tuple[list[list[float]], list[float], State]
 NOISE = 0.05  # the share of decisions taken at random while generating positions
 KEEP_EVERY = 3
 RIDGE = 1e-3
@@ -68,7 +76,7 @@ def positions(name: str, players: int, games: int, first: int, out: Path) -> Non
         pickle.dump(rows, file)
 
 
-def load(paths: list[str]) -> list[tuple[int, list, tuple[int, ...], tuple[int, ...]]]:
+def load(paths: list[str]) -> list[Row]:
     """The games of every positions file, in order."""
     rows = []
     for path in paths:
@@ -77,14 +85,14 @@ def load(paths: list[str]) -> list[tuple[int, list, tuple[int, ...], tuple[int, 
     return rows
 
 
-def samples(module, rows) -> list[tuple[list[list[float]], list[float], object]]:
+def samples(module: Any, rows: list[Row]) -> list[Sample]:
     """Per position: every player's features, each player's share of the win, the state.
 
     Where the values are about the round in progress (``ROUND_VALUES``, Jaipur)
     the share is that of the round's seal: rounds before the last are read from
     the game's last position kept, the last one went to the match's winner.
     """
-    out = []
+    out: list[Sample] = []
     by_round = getattr(module, "ROUND_VALUES", False)
     for _, states, winners, _ in rows:
         if not states:
@@ -109,7 +117,7 @@ def softmax(values: list[float]) -> list[float]:
     return [e / total for e in exps]
 
 
-def log_loss(weights: list[float], data) -> float:
+def log_loss(weights: list[float], data: list[Sample]) -> float:
     """Mean negative log-likelihood of the winners under ``weights``."""
     total = 0.0
     for features, share, _ in data:
@@ -118,7 +126,7 @@ def log_loss(weights: list[float], data) -> float:
     return total / len(data)
 
 
-def baseline_loss(game, data) -> float:
+def baseline_loss(game: Game[Any, Any, Any], data: list[Sample]) -> float:
     """The same loss for the Hard-v1 evaluation's rewards, read as chances (normalised)."""
     evaluator = evaluator_for(game, search=True)
     total = 0.0
@@ -131,7 +139,7 @@ def baseline_loss(game, data) -> float:
     return total / len(data)
 
 
-def newton(data, dims: int, steps: int = 12) -> list[float]:
+def newton(data: list[Sample], dims: int, steps: int = 12) -> list[float]:
     """Maximum-likelihood weights of the multinomial logit, with a ridge penalty."""
     w = [0.0] * dims
     n = len(data)

@@ -20,8 +20,11 @@ import multiprocessing
 import statistics
 import tempfile
 import time
+from collections.abc import Awaitable, Callable
 from pathlib import Path
+from typing import Any
 
+from karavan_core.engine import Action
 from karavan_core.match import Match, Seat
 from karavan_core.registry import get_game
 from karavan_net.bot_client import BotPlayer
@@ -29,9 +32,12 @@ from karavan_net.client import TableClient
 from karavan_net.protocol import Update
 
 NAMES = ["Ann", "Bob", "Cid", "Dee", "Eve"]
+Ready = Any  # a multiprocessing.Event (its class is not public)
 
 
-def host_main(port: int, tables: int, game: str, players: int, folder: str | None, ready) -> None:
+def host_main(
+    port: int, tables: int, game: str, players: int, folder: str | None, ready: Ready
+) -> None:
     """The host process: serve ``tables`` tables until every game is over and everyone left."""
     from karavan_net.host import host_for
     from karavan_net.server import HostServer
@@ -58,7 +64,7 @@ async def play(port: int, tables: int, players: int) -> tuple[list[float], int, 
     sent: dict[tuple[int, int, int], int] = {}
     latencies: list[float] = []
 
-    def watcher(table: int, seat: int):
+    def watcher(table: int, seat: int) -> Callable[[Update], None]:
         def on_update(update: Update) -> None:
             start = sent.pop((table, update.number - 1, seat), None)
             if start is not None:
@@ -76,7 +82,13 @@ async def play(port: int, tables: int, players: int) -> tuple[list[float], int, 
             bots.append(player)
             original = client.decide
 
-            async def timed(*actions, client=client, table=table, seat=seat, original=original):
+            async def timed(
+                *actions: Action,
+                client: TableClient = client,
+                table: int = table,
+                seat: int = seat,
+                original: Callable[..., Awaitable[bool]] = original,
+            ) -> bool:
                 assert client.update is not None
                 now = time.monotonic_ns()
                 for other in range(players):

@@ -195,7 +195,9 @@ DETECTORS: dict[str, Detector] = {
 }
 
 
-def rules_of(name: str, states: list[State], moves: list[Action]) -> list[tuple[int, set[str]]]:
+def rules_of(
+    name: str, states: list[State], moves: list[Action]
+) -> list[tuple[int | None, set[str]]]:
     """For every decision: who took it and the rules it touches."""
     game = get_game(name)
     detect = DETECTORS[name]

@@ -36,11 +36,14 @@ import os
 import resource
 import statistics
 import time
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from karavan_core import Match, Seat, all_games, get_game
 from karavan_core.analysis import Analyst, Judgement, review_match
-from karavan_core.analysis.review import judge_task, tasks_for
+from karavan_core.analysis.review import Task, judge_task, tasks_for
 from karavan_core.bots import make_bot
+from karavan_core.engine import Game
 
 # Seconds a whole review may take with two processes (issue 56); games not named have none.
 TARGETS = {"karakorum": 20.0, "jaipur": 8.0}
@@ -86,7 +89,7 @@ def whole_review(match: Match, jobs: int) -> tuple[float, float, float]:
     return (moved[0] if moved else whole), whole, cpu_so_far() - cpu
 
 
-def cpu_seconds(tasks: list, work) -> list[float]:
+def cpu_seconds(tasks: list[Task], work: Callable[[Task], object]) -> list[float]:
     """CPU seconds ``work(task)`` takes for each of ``tasks``, on one core."""
     every = os.sched_getaffinity(0) if hasattr(os, "sched_getaffinity") else None
     on_cores({max(every)} if every else None)
@@ -128,14 +131,22 @@ def measure(name: str, seed: int, jobs: int, whole_only: bool) -> dict[str, floa
     return figures
 
 
-def judged_with(task, game, budget: tuple[int, int], seed: int) -> tuple[Judgement, float]:
+def judged_with(
+    task: Task, game: Game[Any, Any, Any], budget: tuple[int, int], seed: int
+) -> tuple[Judgement, float]:
     """``task``'s decision judged with ``budget``, and the CPU seconds it took."""
     start = time.process_time()
     judgement = Analyst(game, seed, *budget).judge(task.observation, task.legal, task.played)
     return judgement, time.process_time() - start
 
 
-def budget_figures(name: str, seed: int, budgets, reference, decisions: int) -> None:
+def budget_figures(
+    name: str,
+    seed: int,
+    budgets: Sequence[tuple[int, int]],
+    reference: tuple[int, int],
+    decisions: int,
+) -> None:
     """Print, for each of ``budgets``, how its verdicts compare with the ``reference``'s."""
     match = played_game(name, seed)
     tasks = tasks_for(match)

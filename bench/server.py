@@ -44,7 +44,9 @@ import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import TypeAlias
 
+from karavan_core.engine import Action
 from karavan_net.bot_client import BotPlayer
 from karavan_net.client import TableClient
 from karavan_net.lobby import CreateTable, SeatAsk
@@ -116,11 +118,14 @@ def percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
 
 
+# What each client process sends back: its latencies (s) and the decisions it made.
+Results: TypeAlias = "multiprocessing.Queue[tuple[list[float], int]]"
+
 # -- live tables -------------------------------------------------------------------------------
 
 
 async def _play_tables(
-    ports: list[int], tables: list[tuple[int, int]], think: float, seconds: float, out
+    ports: list[int], tables: list[tuple[int, int]], think: float, seconds: float, out: Results
 ) -> None:
     """Play both seats of each (table, index) for ``seconds``; put (latencies, decisions) in out."""
     sent: dict[tuple[int, int], tuple[float, str]] = {}  # (table, revision) -> when, by whom
@@ -152,7 +157,7 @@ async def _play_tables(
             player.closed("the benchmark's time is up")
         decide = client.decide
 
-        async def paced(*actions):  # think, then decide, noting when
+        async def paced(*actions: Action) -> bool:  # think, then decide, noting when
             nonlocal decisions
             await asyncio.sleep(think * rng.uniform(0.5, 1.5))
             if time.monotonic() > stop_at:
@@ -182,7 +187,9 @@ async def _play_tables(
     out.put((latencies, decisions))
 
 
-def _client_main(ports, tables, think, seconds, out) -> None:
+def _client_main(
+    ports: list[int], tables: list[tuple[int, int]], think: float, seconds: float, out: Results
+) -> None:
     asyncio.run(_play_tables(ports, tables, think, seconds, out))
 
 
@@ -211,7 +218,7 @@ def live(args: argparse.Namespace, processes: int) -> None:
         try:
             time.sleep(2.5)  # each process hears of the others as it renews its leases
             tables = asyncio.run(_make_tables(ports[0], args.tables))
-            queue: multiprocessing.Queue = multiprocessing.Queue()
+            queue: Results = multiprocessing.Queue()
             workers = [
                 multiprocessing.Process(
                     target=_client_main,

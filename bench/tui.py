@@ -89,6 +89,7 @@ async def key_latencies(moves_before: int, rounds: int) -> tuple[list[float], li
     from karavan_core.registry import get_game
     from karavan_tui.app import create_app
     from karavan_tui.config import AppConfig
+    from karavan_tui.widgets.cards import CardRow
 
     game = get_game("karakum")
     match = Match(game, [Seat("Ann"), Seat("Bot", "bot", "random")], 7, {"first_player": 0})
@@ -109,7 +110,7 @@ async def key_latencies(moves_before: int, rounds: int) -> tuple[list[float], li
         to_frame, to_idle = [], []
         async with app.run_test(size=(80, 24)) as pilot:
             await pilot.pause()
-            table = app.screen.query_one("#resources")
+            table = app.screen.query_one("#resources", CardRow)
             table.focus()
             table.cursor = 0  # the deck: Enter draws
             await pilot.pause()

@@ -42,24 +42,29 @@ import random
 import statistics
 import time
 from collections import defaultdict
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from karavan_core import get_game
-from karavan_core.bots import ALL_LEVELS, make_bot
+from karavan_core.bots import ALL_LEVELS, Bot, make_bot
+from karavan_core.bots.evaluation import Evaluator
 from karavan_core.bots.ismcts import SearchBot
+from karavan_core.engine import Action, Game, Observation, State
+from karavan_core.games.karakum.state import KarakumState
+from karavan_core.games.karawane.state import KarawaneState
 from karavan_core.rng import fresh_rng
 from karavan_core.tournament import seatings, wilson_interval
 from karavan_core.values import replace
 
 
-def _shuffled(items, rng: random.Random) -> tuple:
+def _shuffled(items: Iterable[Any], rng: random.Random) -> tuple[Any, ...]:
     items = list(items)
     rng.shuffle(items)
     return tuple(items)
 
 
-def _karakum_hands(truth, rng: random.Random):
+def _karakum_hands(truth: KarakumState, rng: random.Random) -> State:
     """The true state with both decks shuffled (the camels set aside go in with the deck)."""
     camels = _shuffled(truth.camel_deck + truth.removed, rng)
     size = len(truth.camel_deck)
@@ -72,28 +77,32 @@ def _karakum_hands(truth, rng: random.Random):
     )
 
 
-def _karawane_hands(truth, rng: random.Random):
+def _karawane_hands(truth: KarawaneState, rng: random.Random) -> State:
     """The true state with every player's deck shuffled."""
     decks = tuple(_shuffled(deck, rng) for deck in truth.decks)
     return replace(truth, decks=decks, rng=fresh_rng(rng))
 
 
-HANDS_DEALS = {"karakum": _karakum_hands, "karawane": _karawane_hands}
+HANDS_DEALS: dict[str, Callable[[Any, random.Random], State]] = {
+    "karakum": _karakum_hands,
+    "karawane": _karawane_hands,
+}
 
 
 class _Seeing:
     """A game whose deals come from the true state, for a bot that may see it."""
 
-    def __init__(self, game, how) -> None:
+    def __init__(self, game: Game[Any, Any, Any], how: str) -> None:
         self._game = game
         self._how = how
-        self.truth = None
+        self.truth: State | None = None
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._game, name)
 
-    def sampler(self, observation):
+    def sampler(self, observation: Observation) -> Callable[[random.Random], State]:
         truth = self.truth
+        assert truth is not None  # told before each decision
         if self._how == "oracle":
             return lambda rng: truth
         deal = HANDS_DEALS[self._game.name]
@@ -112,7 +121,7 @@ class Pimc:
         self.bot = bot
         self.trees = trees
 
-    def choose(self, observation, legal):
+    def choose(self, observation: Observation, legal: Sequence[Action]) -> Action:
         bot = self.bot
         if len(legal) == 1:
             return legal[0]
@@ -126,7 +135,7 @@ class Pimc:
         counts: dict[Any, int] = defaultdict(int)
         for _ in range(self.trees):
             alone.truth = deal(rng)
-            bot.game = alone
+            bot.game = cast(Game[Any, Any, Any], alone)  # it answers what a game answers
             bot.iterations = max(len(legal), total // self.trees)
             bot.two_player_iterations = None  # each tree's share, whatever the table's size
             try:
@@ -148,16 +157,17 @@ class _Shares:
     lead over the best other; at two players the two are the same.
     """
 
-    def __init__(self, evaluator) -> None:
+    def __init__(self, evaluator: Evaluator) -> None:
         self._evaluator = evaluator
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self._evaluator, name)
 
-    def rewards(self, state, values=None) -> list[float]:
+    def rewards(self, state: State, values: list[float] | None = None) -> list[float]:
         evaluator = self._evaluator
         if evaluator.game.is_over(state):
-            return evaluator.rewards(state, values)
+            rewards: list[float] = evaluator.rewards(state, values)
+            return rewards
         if values is None:
             values = evaluator.values(state)
         top = max(values)
@@ -166,7 +176,7 @@ class _Shares:
         return [e / total for e in exps]
 
 
-def make_seat(spec: str, game, seed: int):
+def make_seat(spec: str, game: Game[Any, Any, Any], seed: int) -> tuple[Bot | Pimc, _Seeing | None]:
     """The bot of one seat spec (see the module's docstring), and its seeing game or ``None``."""
     name, _, changes_text = spec.partition(":")
     seeing = None
@@ -182,7 +192,7 @@ def make_seat(spec: str, game, seed: int):
             if how == "hands" and game.name not in HANDS_DEALS:
                 raise SystemExit(f"hands- is not defined for {game.name}")
             seeing, name = _Seeing(game, how), name[len(how) + 1 :]
-    changes = {}
+    changes: dict[str, Any] = {}
     for part in filter(None, changes_text.split(";")):
         field, _, value = part.partition("=")
         changes[field.strip()] = ast.literal_eval(value.strip())
@@ -192,17 +202,21 @@ def make_seat(spec: str, game, seed: int):
     if seeing is not None:
         if not isinstance(bot, SearchBot):
             raise SystemExit(f"{spec}: only a search level can be given the hidden cards")
-        bot.game = seeing
+        bot.game = cast(Game[Any, Any, Any], seeing)  # it answers what a game answers
     if shares:
         if not isinstance(bot, SearchBot):
             raise SystemExit(f"{spec}: only a search level has rewards to share")
-        bot.evaluator = _Shares(bot.evaluator)
+        bot.evaluator = cast(Evaluator, _Shares(bot.evaluator))  # it answers alike
     if trees:
-        bot = Pimc(bot, trees)
+        if not isinstance(bot, SearchBot):
+            raise SystemExit(f"{spec}: only a search level can search one tree a deal")
+        return Pimc(bot, trees), seeing
     return bot, seeing
 
 
-def play(name: str, index: int, levels: tuple[str, ...], deal_seed: int, bot_seeds) -> dict:
+def play(
+    name: str, index: int, levels: tuple[str, ...], deal_seed: int, bot_seeds: Sequence[int]
+) -> dict[str, Any]:
     """Play one scheduled game; every bot is shown its own observation (a seeing one, the truth)."""
     game = get_game(name)
     seats = [make_seat(level, game, seed) for level, seed in zip(levels, bot_seeds, strict=True)]

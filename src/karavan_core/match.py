@@ -18,10 +18,11 @@ from datetime import UTC, datetime
 from enum import StrEnum
 from typing import Any
 
-from attrs import define, evolve, field, frozen
+from attrs import define, field, frozen
 
 from karavan_core.engine import Action, Game, Observation, Result, State
 from karavan_core.text import check_name, printable
+from karavan_core.values import replace
 
 
 class SeatKind(StrEnum):
@@ -108,7 +109,7 @@ def parse_table(texts: Sequence[str]) -> list[Seat]:
     ]
     names = bot_names(unnamed)
     return [
-        seat if name is None else evolve(seat, name=name)
+        seat if name is None else replace(seat, name=name)
         for seat, name in zip(seats, names, strict=True)
     ]
 
@@ -165,7 +166,7 @@ class Outcome:
         return f"{winners_sentence(names, self.result.winners)} ({scores})."
 
 
-@define
+@define(kw_only=True)
 class Ply:
     """One decision made: the decision, the state after it, and whether it opened a gesture.
 
@@ -396,7 +397,7 @@ class Match:
         """
         states = self.gesture_states(actions, by, legal)
         self.plies.extend(
-            Ply(action, after, index == 0)
+            Ply(action=action, after=after, starts=index == 0)
             for index, (action, after) in enumerate(zip(actions, states[1:], strict=True))
         )
         self.undone.clear()
@@ -406,7 +407,9 @@ class Match:
     def push(self, action: Action, *, starts: bool = True) -> None:
         """Append one decision (``starts``: it opens a gesture) as a saved game replays it;
         ``IllegalAction`` if it is not legal now.  The redo list is left as it is."""
-        self.plies.append(Ply(action, self.game.apply(self.state, action), starts))
+        self.plies.append(
+            Ply(action=action, after=self.game.apply(self.state, action), starts=starts)
+        )
 
     def can_undo(self) -> bool:
         """Whether there is a decision to take back."""

@@ -16,164 +16,45 @@ Call it from one thread (the UI's, or the host's event loop).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
-from attrs import evolve, frozen
+from attrs import frozen
 
 from karavan_core.bots import Bot, make_bot
 from karavan_core.engine import Action, Game, IllegalAction, Observation
-from karavan_core.match import Match, Outcome, Seat, bot_seed
+from karavan_core.match import Match, Outcome, bot_seed
 from karavan_core.storage import SaveFile, SaveWriter, Storage
-from karavan_core.text import listed, plural
+from karavan_core.takebacks import (
+    TAKEBACK_SECONDS,
+    Change,
+    ChangeKind,
+    TakeBack,
+    TakeBackRequest,
+    TakeBacks,
+    bot_agrees,
+    takeback_notice,
+    takeback_question,
+)
+from karavan_core.values import replace
+
+# The take-back names are the referee's too: its users import them from here.
+__all__ = [
+    "TAKEBACK_SECONDS",
+    "BotTurn",
+    "Change",
+    "ChangeKind",
+    "Referee",
+    "SeatView",
+    "TakeBack",
+    "TakeBackRequest",
+    "bot_agrees",
+    "takeback_question",
+]
 
 
-@frozen
-class Change:
-    """What just happened at the table.
-
-    ``kind`` is ``"play"`` (``decisions`` decisions made by ``seat``),
-    ``"undo"`` (``decisions`` taken back, asked by ``seat``), ``"redo"``
-    (``decisions`` played again), ``"hint"`` (``seat`` asked for a hint),
-    ``"request"`` (``seat`` asks the others to agree to a take-back),
-    ``"accepted"`` / ``"declined"`` (``seat`` answered it), ``"withdrawn"``
-    (the asker no longer asks) or ``"lapsed"`` (nobody answered in time).
-    ``revision`` is the table's revision after the change.
-    """
-
-    kind: str
-    seat: int | None
-    decisions: int
-    revision: int
-
-
-@frozen
-class TakeBack:
-    """A take-back ``seat`` may make: back to ``keep`` decisions, ``decisions`` taken back.
-
-    ``revealed``: one of them had shown something new; ``needs``: the humans
-    who must agree first (none: it is free); ``whose``: the seat that made
-    each decision taken back, in order.
-    """
-
-    seat: int
-    keep: int
-    decisions: int
-    revealed: bool
-    needs: tuple[int, ...]
-    whose: tuple[int, ...] = ()
-
-    @property
-    def after(self) -> int:
-        """How many of the decisions others made after ``seat``'s own last gesture."""
-        return sum(1 for actor in self.whose if actor != self.seat)
-
-    def words(self, whose: str) -> str:
-        """What is taken back, in words: "your last decision and the 3 decisions after it".
-
-        However many decisions a gesture holds (a purchase and its payment), it is one
-        decision to the player who made it; the others' after it are counted.
-        """
-        if not self.after:
-            return f"{whose} last decision"
-        later = "decision" if self.after == 1 else f"{self.after} decisions"
-        return f"{whose} last decision and the {later} after it"
-
-
-def bot_agrees(asker: int, whose: Sequence[int], bots: Collection[int]) -> bool:
-    """The fixed rule by which a bot answers a take-back it is asked to agree to.
-
-    ``whose``: the seat of each decision taken back.  A bot agrees when every
-    one is the ``asker``'s own or a bot's (``bots``: the seats bots play, the
-    answering one among them), and declines when one is another player's: a
-    bot never gives away a person's decision.  Knowing nothing of whose they
-    are (``whose`` empty, from an older host), it declines.
-    """
-    return bool(whose) and all(seat == asker or seat in bots for seat in whose)
-
-
-def takeback_question(answerer: str, asker: str, decisions: int, revealed: bool) -> str:
-    """The question put to ``answerer`` when ``asker`` wants ``decisions`` decisions back."""
-    why = "it showed something new" if revealed else "others have decided since"
-    return (
-        f"{answerer}: {asker} asks to take back {plural(decisions, 'decision')} ({why}). "
-        "Do you agree?"
-    )
-
-
-def takeback_declined(answerer: str, asker: str) -> str:
-    """What the table is told when ``answerer`` says no to ``asker``'s take-back."""
-    return f"{answerer} declined: {asker}'s decision stands."
-
-
-def takeback_notice(
-    change: Change, request: TakeBackRequest | None, names: Sequence[str], viewer: int | None
-) -> str | None:
-    """What ``viewer`` is told of a take-back ``change`` (``None``: the table's public record).
-
-    ``request`` is the take-back the change answered, ended or carried out (a free one
-    carried out comes as a request nobody had to answer).  The same words in every game,
-    at every table: the player who took back is told what went (with who agreed, if
-    anyone had to), the others who took back what.  Nothing else is told to the player
-    who made the change, except an asker whose request lapsed.
-    """
-    if change.seat is None:
-        return None
-    who, kind = names[change.seat], change.kind
-    if kind == "lapsed":  # nobody did it: everyone is told, the asker too
-        return f"{who}'s take-back request lapsed: it was not answered in time."
-    if kind == "play" and request is not None and viewer != change.seat:
-        if request.takeback.seat == change.seat:
-            return f"{who} played on and no longer asks to take back."
-        return f"{who} played on instead: {names[request.takeback.seat]}'s decision stands."
-    if kind == "undo" and request is not None:
-        takeback = request.takeback
-        if viewer != change.seat:
-            return f"{who} took back {takeback.words('their')}."
-        mine, needs = takeback.words("your"), takeback.needs
-        if needs:
-            return f"{listed([names[s] for s in needs])} agreed: you took back {mine}."
-        return f"You took back {mine}."
-    if viewer == change.seat:
-        return None
-    if kind == "request" and viewer is None:  # the others are asked, in a question of its own
-        return f"{who} asks to take back their last decision."
-    if kind == "accepted":
-        return f"{who} agrees to the take-back."
-    if kind == "declined" and request is not None:
-        return takeback_declined(who, names[request.takeback.seat])
-    if kind == "withdrawn":
-        return f"{who} no longer asks to take back."
-    return None
-
-
-@frozen
-class TakeBackRequest:
-    """A take-back asked for and waiting for the other humans' answers.
-
-    It ends when it is answered, withdrawn or lapses, or when a person decides
-    instead (the asker playing on withdraws it; anyone else declines it); the
-    bots' decisions meanwhile go back with the rest.
-    """
-
-    takeback: TakeBack
-    waiting: frozenset[int]  # the humans yet to answer
-    number: int = 0  # which request of the table it is: an answer names it
-
-    def question(self, seats: Sequence[Seat], seat: int) -> str:
-        """What ``seat`` is asked: who wants to take back what, and why it needs consent."""
-        wanted = self.takeback
-        return takeback_question(
-            seats[seat].name, seats[wanted.seat].name, wanted.decisions, wanted.revealed
-        )
-
-    def declined(self, seats: Sequence[Seat], seat: int) -> str:
-        """What the table is told when ``seat`` says no."""
-        return takeback_declined(seats[seat].name, seats[self.takeback.seat].name)
-
-
-@frozen
+@frozen(kw_only=True)
 class BotTurn:
     """What a bot needs to decide, off the referee's thread: its view and its choices.
 
@@ -203,7 +84,7 @@ class BotTurn:
         return between_turns if self.opens else 0.0
 
 
-@frozen
+@frozen(kw_only=True)
 class SeatView:
     """The table as one seat sees it now (``seat`` ``None``: the public view).
 
@@ -256,9 +137,8 @@ class SeatView:
 
 
 T = TypeVar("T")
-TAKEBACK_SECONDS = 30.0
-"""How long a take-back request waits for its answers before it lapses, unless a table says."""
-MATCH_CHANGES = frozenset({"play", "undo", "redo", "hint"})  # the changes the match makes itself
+# The changes the match makes (and counts) itself.
+MATCH_CHANGES = frozenset({ChangeKind.PLAY, ChangeKind.UNDO, ChangeKind.REDO, ChangeKind.HINT})
 BotMaker = Callable[[str, Game[Any, Any, Any], int], Bot]
 
 
@@ -266,7 +146,7 @@ def _make_bot(level: str, game: Game[Any, Any, Any], seed: int) -> Bot:
     return make_bot(level, game, seed=seed)
 
 
-class Referee:
+class Referee(TakeBacks):
     """Runs ``match``: turns, bots, gestures, take-backs, views and storage.
 
     ``storage`` (if given) keeps the match after every change, through one
@@ -315,11 +195,6 @@ class Referee:
 
     # -- who decides --------------------------------------------------------------------
     @property
-    def humans(self) -> tuple[int, ...]:
-        """The seats people play."""
-        return self.match.humans
-
-    @property
     def to_move(self) -> int | None:
         """The seat that decides now (``None`` once the game is over)."""
         return self.match.to_move
@@ -362,7 +237,7 @@ class Referee:
         # A person who plays instead of answering ends the request (the asker withdraws it).
         ended, self.request = self.request, None
         self._people_decided += 1
-        self._changed("play", seat, len(actions), about=ended)
+        self._changed(ChangeKind.PLAY, seat, len(actions), about=ended)
 
     def _check(self, seat: int, actions: Sequence[Action]) -> None:
         """The one legality path: :class:`IllegalAction` unless ``seat`` may play ``actions``."""
@@ -394,7 +269,14 @@ class Referee:
         observation = self.game.observe(match.state, seat)
         bot = self.bots.get(seat) or self.stand_ins[seat]
         opens = not match.plies or match.actor(len(match.plies) - 1) != seat
-        return BotTurn(self.revision, seat, observation, self.legal(), bot, opens)
+        return BotTurn(
+            revision=self.revision,
+            seat=seat,
+            observation=observation,
+            legal=self.legal(),
+            bot=bot,
+            opens=opens,
+        )
 
     def play_bot(self, turn: BotTurn, action: Action) -> bool:
         """Play a bot's decision for ``turn``; ``False`` (nothing played) if the table moved on."""
@@ -404,167 +286,20 @@ class Referee:
         if turn.seat in self.stand_ins:
             self._people_decided += 1  # a person's seat decided, though a bot played it
         if self.request is not None:  # the bot's reply goes back with what it answered
-            self.request = evolve(self.request, takeback=self._covering(self.request.takeback))
-        self._changed("play", turn.seat, 1)
+            self.request = replace(self.request, takeback=self._covering(self.request.takeback))
+        self._changed(ChangeKind.PLAY, turn.seat, 1)
         return True
 
     def count_hint(self, seat: int) -> None:
         """Note that ``seat`` asked for a hint (the save keeps the count)."""
         self.match.count_hint(seat)
-        self._changed("hint", seat, 0)
+        self._changed(ChangeKind.HINT, seat, 0)
 
     def hold(self, reason: str | None) -> None:
         """Stop every decision, saying ``reason`` to whoever tries (``None``: go on)."""
         if reason != self.held:
             self.held = reason
             self._cache.clear()
-
-    # -- taking back --------------------------------------------------------------------
-    def takeback(self, seat: int) -> TakeBack:
-        """What taking back ``seat``'s last gesture would take back, and who must agree.
-
-        Raises :class:`IllegalAction` with the reason when there is nothing it may
-        take back.  Where several people play, a player's own last gesture comes
-        back freely while it revealed nothing and nobody has decided since;
-        anything further needs every other human's consent.  Against bots alone a
-        take-back is free, but one that goes back past a revealing decision is
-        counted (the results and the review show it).
-        """
-        match = self.match
-        if match.is_over():
-            raise IllegalAction("The game is over: its result stands.")
-        if not match.history:
-            raise IllegalAction("There is nothing to take back.")
-        if seat not in self.humans or match.last_move_of(seat) == 0:
-            human = match.last_human()
-            last = match.seats[human if human is not None else seat]
-            if seat in self.humans and human is not None:
-                raise IllegalAction(
-                    f"{last.name} decided last: you have made no decision to take back."
-                )
-            raise IllegalAction("You have made no decision to take back.")
-        keep = match.undo_target(seat)
-        wanted = self._covering(TakeBack(seat, keep, 0, False, ()))
-        rest = tuple(h for h in self.humans if h != seat)
-        others = any(actor != seat for actor in wanted.whose)
-        needs = rest if rest and (wanted.revealed or others) else ()
-        return evolve(wanted, needs=needs)
-
-    def sharing_taker(self) -> int | None:
-        """Whose decision an undo takes back where the humans share one keyboard and none
-        has taken it over yet (no curtain was lifted for them, as none is in Karakorum).
-
-        The player who just moved may take their decision back until the next human
-        decides: until then, that is the human who decided last (``None``: nobody has).
-        """
-        return self.match.last_human()
-
-    def _covering(self, wanted: TakeBack) -> TakeBack:
-        """``wanted`` counting every decision from its ``keep`` to now: how many, whose,
-        and whether one showed something new."""
-        match = self.match
-        whose = tuple(match.actor(index) for index in range(wanted.keep, len(match.plies)))
-        revealed = any(
-            self.game.reveals(
-                self.game.observe(match.state_at(index), actor), match.plies[index].action
-            )
-            for index, actor in enumerate(whose, start=wanted.keep)
-        )
-        return evolve(wanted, decisions=len(whose), revealed=revealed, whose=whose)
-
-    def undo_refusal(self, seat: int | None) -> str | None:
-        """Why ``seat`` may not take back now, or ``None`` if it may (perhaps by asking)."""
-        if seat is None:
-            return "Nobody is at the table to take a decision back."
-        try:
-            self._may_ask(seat)
-            self.takeback(seat)
-        except IllegalAction as error:
-            return str(error)
-        return None
-
-    def _may_ask(self, seat: int) -> None:
-        """:class:`IllegalAction` while ``seat`` may not ask for a take-back, whatever it is.
-
-        One request is open at a time, and a player whose request was declined,
-        withdrawn or lapsed asks again only once somebody has decided since.
-        """
-        request = self.request
-        if request is not None:
-            asker = request.takeback.seat
-            if asker == seat:
-                raise IllegalAction(
-                    "Your take-back request waits for its answers: withdraw it first."
-                )
-            name = self.match.seats[asker].name
-            raise IllegalAction(f"{name}'s take-back request waits for its answers first.")
-        barred = self._barred.get(seat)
-        if barred is not None and barred[0] == self._people_decided:
-            raise IllegalAction(
-                f"Your take-back request was {barred[1]}: ask again once somebody has decided."
-            )
-
-    def undo(self, seat: int) -> bool:
-        """Take back ``seat``'s last gesture (and whatever followed), or ask the others first.
-
-        Returns ``True`` if it was taken back, ``False`` if it now waits for the
-        other humans' answers (:attr:`request`).  Raises :class:`IllegalAction`
-        with the reason when ``seat`` may not take back now.
-        """
-        self._may_ask(seat)
-        wanted = self.takeback(seat)
-        if wanted.needs:
-            self._requests += 1
-            self.request = TakeBackRequest(wanted, frozenset(wanted.needs), self._requests)
-            self._changed("request", seat, 0)
-            self._stand_ins_answer()
-            return False
-        self._take_back(wanted)
-        return True
-
-    def answer(self, seat: int, accept: bool, number: int | None = None) -> None:
-        """``seat``'s answer to the take-back asked for (request ``number``, if named);
-        raises if it has nothing to answer."""
-        request = self.request
-        if request is None or seat not in request.waiting:
-            raise IllegalAction("Nobody is waiting for your answer to a take-back.")
-        if number is not None and number != request.number:
-            raise IllegalAction("That take-back request is no longer open.")
-        if not accept:
-            self._end_request(request, "declined", seat)
-            return
-        waiting = request.waiting - {seat}
-        if waiting:
-            self.request = evolve(request, waiting=waiting)
-            self._changed("accepted", seat, 0, about=request)
-            return
-        self.request = None
-        self._take_back(request.takeback, request)
-
-    def withdraw(self, seat: int) -> None:
-        """``seat`` no longer asks to take back; raises if it has no request open."""
-        request = self.request
-        if request is None or request.takeback.seat != seat:
-            raise IllegalAction("You have no take-back request to withdraw.")
-        self._end_request(request, "withdrawn", seat)
-
-    def lapse(self, number: int) -> bool:
-        """Request ``number`` lapses if it is still open (its time is up); whether it did."""
-        request = self.request
-        if request is None or request.number != number:
-            return False
-        self._end_request(request, "lapsed", request.takeback.seat)
-        return True
-
-    def _stand_ins_answer(self) -> None:
-        """The bots standing in for absent players answer the open request, by the bots' rule."""
-        bots = set(self.bots) | set(self.stand_ins)
-        for seat in sorted(self.stand_ins):
-            request = self.request
-            if request is None or seat not in request.waiting:
-                continue
-            wanted = request.takeback
-            self.answer(seat, bot_agrees(wanted.seat, wanted.whose, bots), request.number)
 
     # -- absent players -----------------------------------------------------------------
     def stand_in(self, seat: int, level: str | None) -> None:
@@ -579,40 +314,6 @@ class Referee:
             self.stand_ins[seat] = made
             self._stand_ins_answer()
         self._cache.clear()
-
-    def _end_request(self, request: TakeBackRequest, how: str, seat: int) -> None:
-        """Close ``request`` unanswered (``how``: declined, withdrawn or lapsed)."""
-        self.request = None
-        self._barred[request.takeback.seat] = (self._people_decided, how)
-        self._changed(how, seat, 0, about=request)
-
-    def _take_back(self, wanted: TakeBack, request: TakeBackRequest | None = None) -> None:
-        if wanted.revealed:
-            self.match.count_takeback(wanted.seat)
-        self.match.undo(wanted.keep)
-        # A free take-back is told as a request nobody had to answer.
-        told = request if request is not None else TakeBackRequest(wanted, frozenset())
-        self._changed("undo", wanted.seat, wanted.decisions, about=told)
-
-    def redo_refusal(self, seat: int | None) -> str | None:
-        """Why ``seat`` may not play an undone gesture again now, or ``None`` if it may."""
-        match = self.match
-        if not match.undone:
-            return "There is nothing to redo."
-        if self.request is not None:
-            return "A take-back request waits for its answers first."
-        if seat is not None and match.to_move != seat:
-            return "Only the player who took a decision back can play it again."
-        return None
-
-    def redo(self, seat: int | None) -> None:
-        """Play the next undone gesture again (and the bots' after it); else raise."""
-        reason = self.redo_refusal(seat)
-        if reason is not None:
-            raise IllegalAction(reason)
-        before = len(self.match.history)
-        self.match.redo()
-        self._changed("redo", seat, len(self.match.history) - before)
 
     # -- views --------------------------------------------------------------------------
     def view(self, seat: int | None) -> SeatView:
@@ -734,7 +435,7 @@ class Referee:
 
     def _changed(
         self,
-        kind: str,
+        kind: ChangeKind,
         seat: int | None,
         decisions: int,
         *,

@@ -51,7 +51,9 @@ def seen_match(
         if action not in game.legal_actions(states[index]) and states[index].to_move == seat:
             raise ValueError(f"Decision {index + 1} was not open to the player then.")
     match = Match(game, seats, seed, initial=states[0])
-    match.plies = [Ply(action, after) for action, after in zip(actions, states[1:], strict=True)]
+    match.plies = [
+        Ply(action=action, after=after) for action, after in zip(actions, states[1:], strict=True)
+    ]
     if series is not None:
         match.keep_scores(series)
     match.hints[seat] = hints

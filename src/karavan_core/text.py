@@ -102,6 +102,14 @@ def plural(n: int, word: str, many: str | None = None) -> str:
     return f"{n} {word}" if n == 1 else f"{n} {word + 's' if many is None else many}"
 
 
+_SPELLED = ("no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten")
+
+
+def spelled(n: int) -> str:
+    """A small count in letters, as a sentence says it ("three"); digits past ten."""
+    return _SPELLED[n] if 0 <= n < len(_SPELLED) else str(n)
+
+
 def listed(words: Sequence[str]) -> str:
     """Words joined as a list is said: "a", "a and b", "a, b and c"."""
     if len(words) <= 1:

@@ -38,7 +38,7 @@ def derive_seed(seed: int, *parts: object) -> int:
     return int.from_bytes(hashlib.blake2b(text.encode(), digest_size=8).digest(), "big") >> 1
 
 
-@frozen
+@frozen(kw_only=True)
 class GameSpec:
     """One game to play: which level sits where, and its seeds."""
 
@@ -49,7 +49,7 @@ class GameSpec:
     bot_seeds: tuple[int, ...]
 
 
-@frozen
+@frozen(kw_only=True)
 class GameRecord:
     """What happened in one game of a tournament.
 
@@ -74,7 +74,7 @@ class GameRecord:
     search_seconds: tuple[float, ...] = ()
 
 
-@frozen
+@frozen(kw_only=True)
 class LevelSummary:
     """One level's results over a tournament.
 
@@ -140,7 +140,10 @@ def schedule(
             raise ValueError(f"No bot level {level!r}; the levels are: {known}.")
     g = get_game(game)
     g.check_players(["?"] * players)
-    return [GameSpec(g.name, *seating) for seating in seatings(levels, games, seed)]
+    return [
+        GameSpec(game=g.name, index=index, levels=seated, deal_seed=deal, bot_seeds=bots)
+        for index, seated, deal, bots in seatings(levels, games, seed)
+    ]
 
 
 def seatings(

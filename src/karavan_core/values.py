@@ -67,10 +67,12 @@ def replace(inst: V, **changes: Any) -> V:
         _setattr(copy, "__dict__", fields)
         return copy
     get_all, position = _layout(cls)
-    args = list(get_all(inst))
-    for name, value in changes.items():
-        args[position[name]] = value
-    return cls(*args)
+    unknown = changes.keys() - position.keys()
+    if unknown:
+        raise KeyError(", ".join(sorted(unknown)))
+    values = dict(zip(position, get_all(inst), strict=True))
+    values.update(changes)
+    return cls(**values)
 
 
 def replace_at(items: tuple[T, ...], index: int, value: T) -> tuple[T, ...]:

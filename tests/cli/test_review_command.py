@@ -19,6 +19,7 @@ def played(path, seats, decisions: int = 8, hints: int = 0):
     bots = [make_bot("greedy", JAIPUR, seat) for seat in range(2)]
     while len(match.history) < decisions and not match.is_over():
         seat = match.to_move
+        assert seat is not None
         match.play(bots[seat].choose(JAIPUR.observe(match.state, seat), match.legal_actions()))
     for _ in range(hints):
         match.count_hint(0)

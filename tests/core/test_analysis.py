@@ -6,6 +6,7 @@ import json
 import random
 import subprocess
 import sys
+from typing import Any
 
 import pytest
 from attrs import evolve
@@ -21,6 +22,7 @@ from karavan_core.analysis import (
 )
 from karavan_core.analysis.review import tasks_for
 from karavan_core.bots import make_bot
+from karavan_core.engine import State
 from karavan_core.games.jaipur.components import Card
 from karavan_core.games.jaipur.state import Sell, TakeGood
 
@@ -33,7 +35,7 @@ def counts(**named: int) -> tuple[int, ...]:
     return goods + ((named["camel"],) if "camel" in named else ())
 
 
-def decisive_jaipur() -> object:
+def decisive_jaipur() -> State:
     """The deciding round; two goods are sold out and Ann, to move, holds one leather.
 
     Selling it takes the last leather token: the third empty pile ends the round,
@@ -112,7 +114,7 @@ def short_game(tmp_path) -> Match:
     return load_match(save_match(match, tmp_path / "short.json"))
 
 
-def without_times(data: dict) -> dict:
+def without_times(data: dict[str, Any]) -> dict[str, Any]:
     for decision in data["decisions"]:
         decision.pop("think_seconds")
     return data

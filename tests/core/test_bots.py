@@ -13,6 +13,7 @@ from attrs import evolve
 from hypothesis import given
 from hypothesis import strategies as st
 
+from hard_v1 import HardV1Bot
 from karavan_core import all_games, get_game
 from karavan_core.bots import ALL_LEVELS, BOT_LEVELS, HardBot, SearchBot, make_bot
 from karavan_core.bots.base import canonical
@@ -27,7 +28,8 @@ from karavan_core.games.karakorum.state import Expedition as KExpedition
 from karavan_core.games.karakorum.state import Place as KPlace
 from karavan_core.games.karakorum.state import Remove as KRemove
 from karavan_core.games.karakorum.state import Step as KStep
-from karavan_core.games.karakum.state import Camel, Res, Step, TakeCard
+from karavan_core.games.karakum.components import Res
+from karavan_core.games.karakum.state import Camel, Step, TakeCard
 from karavan_core.tournament import (
     derive_seed,
     play_game,
@@ -83,7 +85,7 @@ def test_every_level_is_registered_weakest_first():
 def test_the_old_hard_is_kept_for_benchmarks_but_not_offered():
     assert list(ALL_LEVELS) == ["random", "greedy", "hard", "hard-v1", "expert"]
     assert "hard-v1" not in BOT_LEVELS
-    assert isinstance(make_bot("hard-v1", all_games()[0]), SearchBot)
+    assert isinstance(make_bot("hard-v1", all_games()[0]), HardV1Bot)
     specs = schedule("karakum", 2, ["hard", "hard-v1"], 2, seed=1)
     assert [s.levels for s in specs] == [("hard", "hard-v1"), ("hard-v1", "hard")]
 
@@ -481,7 +483,7 @@ def test_playouts_are_scored_between_turns():
     bot = make_bot("hard", game, 1, rollout_depth=0, greedy_finish=False, smart_rollouts=False)
     seen = []
     bot.evaluator = type(bot.evaluator)(
-        game, lambda state, player: seen.append(state.step) or 0.0, 1.0
+        game=game, evaluate=lambda state, player: seen.append(state.step) or 0.0, scale=1.0
     )
     state, rng, paying = game.new_game(["A", "B"], 3), random.Random(3), 0
     while not game.is_over(state) and paying < 5:

@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import json
 import random
+from typing import Any
 
 import pytest
 
 from karavan_core import IllegalAction, Match, Seat, all_games
 from karavan_core.bots import RandomBot
+from karavan_core.engine import Action
 from karavan_core.saves import (
     structure_action,
     structure_state,
@@ -72,7 +74,7 @@ def saves_round_trip(game, state) -> None:
     assert _roundtrip_state(game, state) == state, "a state must survive a save round trip"
 
 
-def observations_hide_what_they_must(game, state, rng: random.Random) -> dict:
+def observations_hide_what_they_must(game, state, rng: random.Random) -> dict[int, Any]:
     """A state dealt afresh from a player's observation looks the same to that player, and the
     same to everyone (public view, standings, components) as the true one.  Returns the deals."""
     public = game.observe(state, None)
@@ -90,7 +92,7 @@ def observations_hide_what_they_must(game, state, rng: random.Random) -> dict:
     return samples
 
 
-def decisions_are_offered_and_distinct(game, state) -> list:
+def decisions_are_offered_and_distinct(game, state) -> list[Action]:
     """A game not over offers decisions, each once, each surviving a save round trip."""
     legal = game.legal_actions(state)
     assert legal, "a game that is not over must offer a decision"
@@ -143,7 +145,7 @@ def the_log_line_is_public(game, match: Match, dealt, action) -> None:
     """The log line is the same for the state dealt afresh, once the same decision led to the
     same public table."""
     line = match.log()[-1]
-    assert isinstance(line, str) and line.strip(), "every decision has a log line"
+    assert line.strip(), "every decision has a log line"
     dealt_after = game.apply(dealt, action)
     if game.observe(dealt_after, None) == game.observe(match.state, None):
         redealt = game.describe(game.observe(dealt, None), action, game.observe(dealt_after, None))
@@ -163,12 +165,14 @@ def no_place_stays_unfilled(game, state, seed) -> None:
     assert game.unfilled(state) is None, (seed, game.unfilled(state))
 
 
-def _check_step(game, match: Match, rng: random.Random, seen_actions: list) -> None:
+def _check_step(game, match: Match, rng: random.Random, seen_actions: list[Action]) -> None:
     """Every promise of the contract at the decision ``match`` is at, then that decision."""
     state = match.state
     snapshot = unstructure_state(game, state)
     saves_round_trip(game, state)
-    dealt = observations_hide_what_they_must(game, state, rng)[state.to_move]
+    seat = state.to_move
+    assert seat is not None
+    dealt = observations_hide_what_they_must(game, state, rng)[seat]
     legal = decisions_are_offered_and_distinct(game, state)
     illegal_decisions_are_refused_in_a_sentence(game, state, legal, seen_actions)
     previews_come_from_the_deciders_view(game, state, legal, dealt)
@@ -203,7 +207,7 @@ def play_and_check(game, players: int, seeds: range, full_every: int) -> None:
         rng = random.Random(seed)
         match = Match(game, seats, seed)
         initial_inventory = game.inventory(match.state)
-        seen_actions: list = []
+        seen_actions: list[Action] = []
         decisions = 0
         while not match.is_over():
             if seed % full_every == 0:

@@ -59,7 +59,7 @@ def refuse(state, action) -> str:
     return refuse_in(GAME, state, action)
 
 
-def ex(take: dict, give: dict | None = None, camels: int = 0) -> Exchange:
+def ex(take: dict[str, int], give: dict[str, int] | None = None, camels: int = 0) -> Exchange:
     return Exchange(goods(**take), goods(**(give or {})), camels)
 
 

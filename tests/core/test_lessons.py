@@ -149,4 +149,13 @@ def test_the_match_of_a_lesson_logs_every_move_in_public_words(name):
 
 def test_steps_that_overlap_are_refused():
     with pytest.raises(ValueError, match="follow one another"):
-        Lesson("jaipur", 1, 0, (), (Step(2, "a", "b", 2, "c"), Step(3, "d", "e")))
+        Lesson(
+            game_name="jaipur",
+            seed=1,
+            first_player=0,
+            moves=(),
+            steps=(
+                Step(at=2, say="a", task="b", decisions=2, why="c"),
+                Step(at=3, say="d", task="e"),
+            ),
+        )

@@ -61,7 +61,7 @@ def test_a_refused_gesture_says_why_and_changes_nothing():
         referee.play(1, [other])
     assert referee.refusal(1, [other]) == "It is not your turn: Ann decides now."
     with pytest.raises(IllegalAction):
-        referee.play(0, [Pay(("nothing",))])  # type: ignore[arg-type]
+        referee.play(0, [Pay(("nothing",))])
     with pytest.raises(IllegalAction, match="at least one decision"):
         referee.play(0, [])
     assert referee.match.state is state and referee.revision == revision
@@ -252,9 +252,12 @@ def test_a_take_back_is_told_the_same_way_counting_the_players_gesture_as_one_de
     later = "decision" if bots == 1 else f"{bots} decisions"
     assert referee.view(0).notice == f"You took back your last decision and the {later} after it."
     assert referee.notice(None) == f"Ann took back their last decision and the {later} after it."
-    assert TakeBack(0, 4, 1, False, ()).words("your") == "your last decision"
+    assert (
+        TakeBack(seat=0, keep=4, decisions=1, revealed=False, needs=()).words("your")
+        == "your last decision"
+    )
     # A purchase and its payment are one gesture: one decision to the player who made it.
-    two = TakeBack(0, 4, 3, False, (), whose=(0, 0, 1))
+    two = TakeBack(seat=0, keep=4, decisions=3, revealed=False, needs=(), whose=(0, 0, 1))
     assert two.words("your") == "your last decision and the decision after it"
 
 
@@ -494,7 +497,9 @@ def test_the_writer_tells_which_revision_is_on_disk(tmp_path: Path):
     assert kept[-1] == referee.revision == 1
     assert json.loads(path.read_text())["revision"] == 1
     referee.relocate(tmp_path / "moved.json")  # the listener follows the match to its new file
-    referee.play(referee.to_move, [referee.legal()[0]])
+    seat = referee.to_move
+    assert seat is not None
+    referee.play(seat, [referee.legal()[0]])
     referee.flush()
     assert kept[-1] == referee.revision == 2
 

@@ -16,6 +16,7 @@ import random
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -37,10 +38,11 @@ SEATS = {
     "jaipur": "Ann,bot:random",
 }
 
-Spoiler = Callable[[dict], object]  # changes a save's JSON data in place, or returns new bytes
+Json = dict[str, Any]  # a save's JSON data
+Spoiler = Callable[[Json], object]  # changes a save's JSON data in place, or returns new bytes
 
 
-def good_save(game: str) -> dict:
+def good_save(game: str) -> Json:
     """A format-3 save of ``game`` in mid-game, with something to redo."""
     seats = [Seat.parse(text, i) for i, text in enumerate(SEATS[game].split(","))]
     match = Match(get_game(game), seats, seed=31, options={"first_player": 0})
@@ -73,8 +75,8 @@ def spoilers(game: str) -> Iterator[tuple[str, Spoiler]]:
     def text(change: Callable[[str], str]) -> Spoiler:
         return lambda data: change(json.dumps(data)).encode()
 
-    def first_action(change: Callable[[dict], None]) -> Spoiler:
-        def spoil(data: dict) -> None:
+    def first_action(change: Callable[[Json], None]) -> Spoiler:
+        def spoil(data: Json) -> None:
             change(data["history"][0])
 
         return spoil
@@ -172,13 +174,13 @@ def spoilers(game: str) -> Iterator[tuple[str, Spoiler]]:
     yield "hints asked by a bot", _bot_with_hints
 
 
-def _bot_with_hints(data: dict) -> None:
+def _bot_with_hints(data: Json) -> None:
     """A bot seat that asked for hints (only humans can)."""
     data["seats"][1].update(kind="bot", level="hard")
     data["hints"][1] = 3
 
 
-def _illegal_redo(data: dict) -> None:
+def _illegal_redo(data: Json) -> None:
     """Put first on the redo list a decision of the history that is not legal where it stands."""
     from karavan_core.saves import structure_action, unstructure_action
 
@@ -204,7 +206,7 @@ def _every_number_in_first_action(value: object) -> Spoiler:
             return [swap(x) for x in item]
         return {k: (v if k == "type" else swap(v)) for k, v in item.items()}
 
-    def spoil(data: dict) -> None:
+    def spoil(data: Json) -> None:
         index = next(
             (
                 i
@@ -224,8 +226,8 @@ def _every_number_in_first_action(value: object) -> Spoiler:
 def v2_spoilers(game: str) -> Iterator[tuple[str, Spoiler]]:
     """Ways to spoil an older save's stored positions (format 2 stored them)."""
 
-    def in_state(key: str, change: Callable[[object], object]) -> Spoiler:
-        def spoil(data: dict) -> None:
+    def in_state(key: str, change: Callable[[Any], object]) -> Spoiler:
+        def spoil(data: Json) -> None:
             data["state"][key] = change(data["state"][key])
 
         return spoil
@@ -259,7 +261,7 @@ def digest(path: Path) -> str:
     return hashlib.sha256(path.read_bytes()).hexdigest()
 
 
-def write_spoilt(folder: Path, name: str, data: dict, spoil: Spoiler) -> Path:
+def write_spoilt(folder: Path, name: str, data: Json, spoil: Spoiler) -> Path:
     copy = json.loads(json.dumps(data))
     result = spoil(copy)
     content = (
@@ -355,6 +357,6 @@ def test_fifos_devices_folders_and_huge_files_never_hang_the_listing(tmp_path, c
     assert time.perf_counter() - start < 10
 
 
-def _write(path: Path, data: dict) -> Path:
+def _write(path: Path, data: Json) -> Path:
     path.write_text(json.dumps(data))
     return path

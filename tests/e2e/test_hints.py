@@ -15,7 +15,7 @@ import pytest
 
 from karavan_core import Match, Seat, get_game, save_match
 from karavan_core.engine import Action
-from karavan_core.games.karakorum.state import Place, Step
+from karavan_core.games.karakorum.state import KarakorumState, Place, Step
 from karavan_tui.tables.karakorum.gestures import EXP_ROW, turn_places
 
 from .karavan import PLAYER, Karavan, prompt_pattern
@@ -33,6 +33,7 @@ def scoring_position() -> tuple[Match, list[Action]]:
         while not match.is_over() and len(match.history) < 400:
             legal = match.legal_actions()
             state = match.state
+            assert isinstance(state, KarakorumState)
             if match.to_move == 0 and state.step is Step.PLACE and not state.held[0]:
                 row, index = turn_places(game.observe(state, 0), legal)[0]
                 on = [a for a in legal if getattr(a, "expedition", None) == index]

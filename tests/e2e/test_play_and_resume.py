@@ -11,6 +11,7 @@ default test run; every game at both sizes runs with the slow checks.
 from __future__ import annotations
 
 import re
+from typing import Any
 
 import pytest
 
@@ -46,7 +47,7 @@ SIZES = {"80x24": (80, 24), "200x50": (200, 50)}
 FAST = ("Karawane", "80x24")  # the one that runs by default
 
 
-def cases() -> list[object]:
+def cases() -> list[Any]:
     """Every game at every size; all but one are slow."""
     params = []
     for title in ("Karakum", "Karawane", "Karakorum", "Jaipur"):

@@ -14,9 +14,9 @@ import random
 import pytest
 from aiohttp import web
 
-from karavan_core.engine import REVEALING_GESTURE
+from karavan_core.engine import REVEALING_GESTURE, Action
 from karavan_core.games.jaipur.components import Card
-from karavan_core.games.jaipur.state import Sell
+from karavan_core.games.jaipur.state import JaipurState, Sell
 from karavan_core.games.karakorum.rules import ALL_CARDS
 from karavan_core.games.karakorum.state import Reveal, StopRevealing, Take
 from karavan_core.match import Match
@@ -94,9 +94,10 @@ def round_ending_sales(seeds: range):
     for seed in seeds:
         match = played("jaipur", [])
         rng = random.Random(seed)
-        moves = []
+        moves: list[Action] = []
         while not match.is_over():
             state, game = match.state, match.game
+            assert isinstance(state, JaipurState)
             legal = match.legal_actions()
             if match.to_move == 0:
                 for sale in (a for a in legal if isinstance(a, Sell)):
@@ -178,7 +179,7 @@ async def test_against_bots_a_take_back_past_a_reveal_is_free_but_counted(tmp_pa
         await ann.close()
 
 
-def one_decision_from_the_end() -> tuple[list, object]:
+def one_decision_from_the_end() -> tuple[list[Action], object]:
     """Jaipur moves that leave Ann (seat 0) the last decision of the match, and that decision."""
     for seed in range(100):
         match = played("jaipur", [])

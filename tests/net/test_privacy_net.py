@@ -61,6 +61,7 @@ def check_frame(table, seat: int | None, text: str, checked: dict[str, int]) -> 
     assert message.observation == conv.unstructure(observation, game.observation_type)
     hand = getattr(state, "hands", None)
     if hand is not None:  # the hand in the frame is the seat's own, and no other hand is there
+        assert isinstance(message.observation, dict)
         assert message.observation["hand"] == conv.unstructure(hand[seat])
     # Nobody decides before every seat is taken.
     legal = game.legal_actions(state) if state.to_move == seat and table.started else []

@@ -8,9 +8,20 @@ import asyncio
 import contextlib
 import json
 
+from karavan_net.client import TableClient
 from karavan_net.protocol import Declined, Update
 
 from .helpers import Raw, bot, hosting, joined, new_match, until
+
+
+def number_of(client: TableClient) -> int | None:
+    """The table's revision as ``client`` last heard it (``None``: nothing heard yet)."""
+    return None if client.update is None else client.update.number
+
+
+def asked(client: TableClient) -> bool:
+    """Whether ``client`` has heard of a take-back request."""
+    return client.update is not None and client.update.takeback is not None
 
 
 async def play_turn(client, match, table, reveal: bool = False) -> None:
@@ -25,7 +36,11 @@ async def play_turn(client, match, table, reveal: bool = False) -> None:
         number = table.number
         await client.decide(shows[0] if reveal and shows else choices[0])
         reveal = False
-        await until(lambda n=number: table.number > n and client.update.number == table.number)
+
+        def moved_on(before: int = number) -> bool:
+            return table.number > before and number_of(client) == table.number
+
+        await until(moved_on)
 
 
 async def test_a_player_who_asks_again_and_again_opens_one_request_and_the_table_plays_on():
@@ -89,9 +104,9 @@ async def ann_asks(seconds: float = 30.0):
         ann, bob = await joined(server.port, "Ann"), await joined(server.port, "Bob")
         await play_turn(ann, match, table)
         await play_turn(bob, match, table)
-        await until(lambda: ann.update.number == table.number)
+        await until(lambda: number_of(ann) == table.number)
         await ann.undo()
-        await until(lambda: bob.update.takeback is not None and ann.update.takeback is not None)
+        await until(lambda: asked(bob) and asked(ann))
         yield match, ann, bob
         await ann.close()
         await bob.close()

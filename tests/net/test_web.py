@@ -13,6 +13,7 @@ import stat
 import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import aiohttp
 import attrs
@@ -76,7 +77,7 @@ class Site:
 
     server: KaravanServer
     http: TestServer
-    browsers: list[TestClient]
+    browsers: list[TestClient[Any, Any]]
 
     @property
     def origin(self) -> str:
@@ -85,7 +86,7 @@ class Site:
 
 async def opened(
     http: TestServer, stack: contextlib.AsyncExitStack, source: str = "127.0.0.1"
-) -> TestClient:
+) -> TestClient[Any, Any]:
     """A browser of its own (its own cookie jar), at address ``source``, that has opened
     the page."""
     client = TestClient(http, connector=aiohttp.TCPConnector(local_addr=(source, 0)))
@@ -104,9 +105,9 @@ async def site(
     browsers: int = 1,
     max_apps: int = 4,
     loopback_only: bool = True,
-    **caps: int,
+    per_visitor: int = 3,
+    per_address: int | None = None,
 ) -> AsyncIterator[Site]:
-    """``caps``: the server's ``per_visitor`` and ``per_address``."""
     server = KaravanServer(
         visitors,
         host="127.0.0.1",
@@ -114,7 +115,8 @@ async def site(
         program=stand_in,
         max_apps=max_apps,
         loopback_only=loopback_only,
-        **caps,
+        per_visitor=per_visitor,
+        per_address=per_address,
     )
     http = TestServer(server.application(), host="127.0.0.1")
     await http.start_server()
@@ -124,7 +126,9 @@ async def site(
 
 
 @contextlib.asynccontextmanager
-async def tab(client: TestClient, origin: str | None = None) -> AsyncIterator[dict]:
+async def tab(
+    client: TestClient[Any, Any], origin: str | None = None
+) -> AsyncIterator[dict[str, Any]]:
     """A tab's WebSocket, from the page's own origin unless told; yields what its app reports."""
     headers = {"Origin": origin or f"http://127.0.0.1:{client.port}"}
     socket = await client.ws_connect("/ws?width=80&height=24", headers=headers)
@@ -136,14 +140,14 @@ async def tab(client: TestClient, origin: str | None = None) -> AsyncIterator[di
         await socket.close()
 
 
-async def refused(client: TestClient, origin: str | None, status: int) -> None:
+async def refused(client: TestClient[Any, Any], origin: str | None, status: int) -> None:
     headers = {} if origin is None else {"Origin": origin}
     with pytest.raises(aiohttp.WSServerHandshakeError) as error:
         await client.ws_connect("/ws", headers=headers)
     assert error.value.status == status
 
 
-def saves_of(report: dict) -> Path:
+def saves_of(report: dict[str, Any]) -> Path:
     argv = report["argv"]
     return Path(argv[argv.index("--saves") + 1])
 

@@ -19,7 +19,7 @@ def postgres_url() -> str:
     return os.environ.get("KARAVAN_TEST_POSTGRES", DEFAULT_POSTGRES)
 
 
-def _admin(url: str):  # type: ignore[no-untyped-def]
+def _admin(url: str):
     import psycopg
 
     return psycopg.connect(url, autocommit=True, connect_timeout=3)

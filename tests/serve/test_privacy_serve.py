@@ -13,11 +13,14 @@ from karavan_core.saves import checked_envelope, match_from_envelope
 from karavan_net.bot_client import BotPlayer
 from karavan_net.lobby import CreateTable, SeatAsk
 from karavan_net.protocol import Update, decode_host, observation_data
+from karavan_net.serve.server import KaravanServer
 
 from .test_play_online import _Collect, account, seat_client, serving
 
 
-def check_against_store(server, table_id: int, seat: int | None, text: str, seen: dict) -> None:
+def check_against_store(
+    server: KaravanServer, table_id: int, seat: int | None, text: str, seen: dict[str, int]
+) -> None:
     """``text``, just sent to ``seat`` (``None``: a watcher), is that seat's view of the
     match the store holds now."""
     message = decode_host(text)

@@ -7,12 +7,14 @@ import random
 import re
 from collections.abc import AsyncIterator, Awaitable, Callable
 from pathlib import Path
+from typing import Any, TypeVar
 
 from textual.pilot import Pilot
 from textual.screen import Screen
-from textual.widgets import Footer, Label, TabbedContent
+from textual.widgets import Footer, Label, Select, TabbedContent
 from textual.worker import WorkerCancelled, WorkerFailed
 
+from karavan_core.engine import State
 from karavan_core.match import Match, Seat
 from karavan_core.registry import get_game
 from karavan_core.saves import new_save_path
@@ -21,6 +23,7 @@ from karavan_tui.config import AppConfig
 from karavan_tui.modals.curtain import CurtainScreen, TurnOverScreen
 from karavan_tui.modals.new_game import NewGameScreen
 from karavan_tui.screens.game_over import GameOverScreen
+from karavan_tui.screens.play import LocalPlay
 from karavan_tui.screens.table import TableScreen
 
 SEED = 4242
@@ -102,7 +105,7 @@ async def running(
     match: Match | None = None,
     size: tuple[int, int] = (80, 24),
     notifications: bool = False,
-) -> AsyncIterator[tuple[KaravanApp, Pilot]]:
+) -> AsyncIterator[tuple[KaravanApp, Pilot[Any]]]:
     """Run the app (opening ``match``, if given) at ``size``; yield it and its pilot, settled."""
     app = make_app(tmp_path) if match is None else start_with(tmp_path, match)
     async with app.run_test(size=size, notifications=notifications) as pilot:
@@ -111,7 +114,7 @@ async def running(
 
 
 async def play_until_game_over(
-    pilot: Pilot, app: KaravanApp, turn: Callable[[], Awaitable[object]], most: int
+    pilot: Pilot[Any], app: KaravanApp, turn: Callable[[], Awaitable[object]], most: int
 ) -> None:
     """Settle, then ``await turn()``, again and again until the game-over screen shows.
 
@@ -122,10 +125,10 @@ async def play_until_game_over(
         if isinstance(app.screen, GameOverScreen):
             break
         await turn()
-    assert isinstance(app.screen, GameOverScreen) and game_screen(app).driver.match.is_over()
+    assert isinstance(app.screen, GameOverScreen) and local_play(app).match.is_over()
 
 
-async def press_to(pilot: Pilot, key: str, screen: type[Screen[object]]) -> None:
+async def press_to(pilot: Pilot[Any], key: str, screen: type[Screen[Any]]) -> None:
     """Press ``key`` and check that the app then shows a ``screen``."""
     await pilot.press(key)
     await pilot.pause()
@@ -135,6 +138,23 @@ async def press_to(pilot: Pilot, key: str, screen: type[Screen[object]]) -> None
 def local_tables(app: KaravanApp) -> list[TableScreen]:
     """The table screens of games played here (not replays, not hosted tables)."""
     return [s for s in app.screen_stack if isinstance(s, TableScreen) and s.driver.KIND == "play"]
+
+
+S = TypeVar("S", bound=State)
+
+
+def state_of(match: Match, kind: type[S]) -> S:
+    """``match``'s state, checked to be a ``kind`` (the game a test plays)."""
+    state = match.state
+    assert isinstance(state, kind), state
+    return state
+
+
+def local_play(app: KaravanApp) -> LocalPlay:
+    """The driver of the open game screen (a game played here)."""
+    driver = game_screen(app).driver
+    assert isinstance(driver, LocalPlay), driver
+    return driver
 
 
 def game_screen(app: KaravanApp) -> TableScreen:
@@ -158,7 +178,7 @@ async def settle(pilot, app: KaravanApp, rounds: int = 2000) -> None:
                     await worker.wait()
         await pilot.pause()
         games = local_tables(app)
-        if not games or not games[-1].driver.thinking:
+        if not games or not local_play(app).thinking:
             return
     raise AssertionError("the bot never finished thinking")
 
@@ -194,7 +214,7 @@ def curtain_text(app: KaravanApp) -> str:
     since the next player's last decision (checked here)."""
     curtain = app.screen
     assert isinstance(curtain, CurtainScreen)
-    match = game_screen(app).driver.match
+    match = local_play(app).match
     seat = next(i for i, seat in enumerate(match.seats) if seat.name == curtain.player_name)
     assert curtain.news == tuple(match.log()[match.last_move_of(seat) + 1 :])
     shown = [str(label.render()) for label in curtain.query(Label)]
@@ -212,7 +232,7 @@ async def open_new_game_dialog(pilot, app: KaravanApp) -> NewGameScreen:
 @contextlib.asynccontextmanager
 async def against_random_bot(
     tmp_path: Path, game: str | None = None
-) -> AsyncIterator[tuple[KaravanApp, Pilot]]:
+) -> AsyncIterator[tuple[KaravanApp, Pilot[Any]]]:
     """Run the app, start ``game`` against a random bot from its title; yield app and pilot."""
     async with running(tmp_path) as (app, pilot):
         await start_against_random_bot(pilot, app, game)
@@ -224,9 +244,9 @@ async def start_against_random_bot(pilot, app: KaravanApp, game: str | None = No
     random bot, start, and wait for the table."""
     dialog = await open_new_game_dialog(pilot, app)
     if game is not None:
-        dialog.query_one("#game").value = game
+        dialog.query_one("#game", Select).value = game
         await pilot.pause()
-    dialog.query_one("#kind-1").value = "bot:random"
+    dialog.query_one("#kind-1", Select).value = "bot:random"
     await pilot.pause()
     await pilot.press("ctrl+s")
     await settle(pilot, app)

@@ -7,6 +7,7 @@ from textual.app import App, ComposeResult
 
 from karavan_core.analysis import ReviewedDecision, Verdict
 from karavan_core.analysis.judge import THRESHOLDS, Judgement
+from karavan_core.games.karakum.state import TakeCard
 from karavan_tui.screens.game_over import GameOverScreen
 from karavan_tui.screens.table import TableScreen
 from karavan_tui.widgets.chart import (
@@ -28,8 +29,22 @@ def judged(index: int, after: float, verdict: Verdict) -> ReviewedDecision:
     for ``verdict``."""
     least = {v: t for t, v in THRESHOLDS}.get(verdict, 0.0)
     before = after + least + 1e-9
-    judgement = Judgement("played", "best", before, after, before, 0.0)
-    decision = ReviewedDecision(index, 0, 3, judgement, "played", "best")
+    judgement = Judgement(
+        played=TakeCard(0),
+        best=TakeCard(1),
+        win_before=before,
+        win_after=after,
+        best_win=before,
+        seconds=0.0,
+    )
+    decision = ReviewedDecision(
+        index=index,
+        seat=0,
+        choices=3,
+        judgement=judgement,
+        played_words="played",
+        best_words="best",
+    )
     assert decision.verdict is verdict
     return decision
 
@@ -76,7 +91,8 @@ def test_the_chance_chart_marks_each_inaccuracy_mistake_and_blunder_where_it_lef
 class ChartApp(App[None]):
     def __init__(self, spec: ChartSpec, ascii_mode: bool = False) -> None:
         super().__init__()
-        self.spec, self.ascii_mode, self.picked = spec, ascii_mode, []
+        self.spec, self.ascii_mode = spec, ascii_mode
+        self.picked: list[int] = []
 
     def compose(self) -> ComposeResult:
         chart = GameChart(self.spec)

@@ -8,23 +8,35 @@ import contextlib
 import random
 import threading
 from collections.abc import AsyncIterator
+from typing import Any
 
 import pytest
+from textual.pilot import Pilot
+from textual.widgets import OptionList
 
 from karavan_core.analysis import Verdict, judge, review_match
 from karavan_core.analysis.judge import Hint
 from karavan_core.engine import Action
 from karavan_core.games.jaipur.components import GOODS
 from karavan_core.games.jaipur.state import Exchange
-from karavan_core.games.karakorum.state import Place, Step
-from karavan_core.games.karakum.state import Buy, Pay
+from karavan_core.games.karakorum.state import KarakorumState, Place, Step
+from karavan_core.games.karakum.state import Buy, KarakumState, Pay
 from karavan_core.games.karakum.state import Step as KarakumStep
 from karavan_core.match import Match
+from karavan_tui.app import KaravanApp
 from karavan_tui.modals.choice import ChoiceScreen
 from karavan_tui.screens.play import LocalPlay
 from karavan_tui.widgets.cards import CardRow
 
-from .helpers import game_screen, running, seeded_match, settle, start_with, visible_characters
+from .helpers import (
+    game_screen,
+    running,
+    seeded_match,
+    settle,
+    start_with,
+    state_of,
+    visible_characters,
+)
 
 GAMES = ("karakum", "karawane", "karakorum", "jaipur")
 
@@ -63,7 +75,9 @@ def hint_with(monkeypatch, choose) -> None:
 
 
 @contextlib.asynccontextmanager
-async def hint_asked(tmp_path, monkeypatch, match: Match, choose) -> AsyncIterator[tuple]:
+async def hint_asked(
+    tmp_path, monkeypatch, match: Match, choose
+) -> AsyncIterator[tuple[KaravanApp, Pilot[Any]]]:
     """``match`` open at 80x24, the hint (``choose``, see :func:`hint_with`) asked and shown."""
     hint_with(monkeypatch, choose)
     async with running(tmp_path, match) as (app, pilot):
@@ -147,7 +161,7 @@ async def test_a_karakum_purchase_hint_marks_its_payment_and_enter_buys(tmp_path
 
 def card_with_places(match: Match) -> list[Place] | None:
     """While Ann places: the places of a taken card that may go more than one way."""
-    if match.state.step is not Step.PLACE:
+    if state_of(match, KarakorumState).step is not Step.PLACE:
         return None
     by_card: dict[object, list[Place]] = {}
     for action in match.legal_actions():
@@ -172,7 +186,7 @@ async def test_a_karakorum_place_hint_marks_the_card_and_enter_places_it(tmp_pat
 # -- a picker opened while the hint is worked out flags it when it comes -----------------------
 def expedition_with_choices(match: Match) -> tuple[int, list[Action]] | None:
     """An expedition of Ann's with two decisions or more on it (its picker lists them)."""
-    if match.state.step is not Step.PLACE or match.state.held[0]:
+    if (state := state_of(match, KarakorumState)).step is not Step.PLACE or state.held[0]:
         return None
     on: dict[int, list[Action]] = {}
     for action in match.legal_actions():
@@ -259,7 +273,8 @@ async def play_the_hint(pilot, app) -> tuple[int, tuple[Action, ...]]:
     await pilot.pause()
     if isinstance(app.screen, ChoiceScreen):
         picker = app.screen
-        assert picker.options[picker.query_one("#choices").highlighted].endswith("(hint)")
+        highlighted = picker.query_one("#choices", OptionList).highlighted
+        assert highlighted is not None and picker.options[highlighted].endswith("(hint)")
         await pilot.press("enter")
     await settle(pilot, app)
     assert tuple(play.match.history[at : at + len(gesture)]) == gesture
@@ -291,7 +306,7 @@ async def test_hints_play_as_shown_and_the_review_agrees_with_them(tmp_path, gam
 
 def joining(match: Match) -> bool:
     """Ann chooses which of her left-side camels joins her caravan first."""
-    return match.state.step is KarakumStep.JOIN
+    return state_of(match, KarakumState).step is KarakumStep.JOIN
 
 
 async def test_a_hint_chosen_in_a_steps_own_picker_opens_that_picker_on_it(tmp_path, monkeypatch):

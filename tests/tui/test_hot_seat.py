@@ -182,7 +182,8 @@ async def test_at_the_next_players_curtain_the_last_player_may_still_take_back(t
             await pilot.press("y")
             await settle(pilot, app)
         assert not match.history and match.to_move == 0
-        assert isinstance(app.screen, CurtainScreen) and app.screen.player_name == "Ann"
+        assert isinstance(app.screen, CurtainScreen)
+        assert app.screen.player_name == "Ann"
         assert screen_viewer(app) is None
         # Nobody has decided now: the curtain offers no Undo.
         assert "Undo" not in curtain_footer(app)

@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 from rich.cells import cell_len
 
 from karavan_core.games.jaipur.components import GOODS, Card
-from karavan_core.games.jaipur.state import Exchange, Sell, TakeCamels, TakeGood
+from karavan_core.games.jaipur.state import Exchange, JaipurState, Sell, TakeCamels, TakeGood
 from karavan_core.match import Match, Seat
 from karavan_core.registry import get_game
 from karavan_tui.modals.choice import ChoiceScreen
@@ -28,6 +28,7 @@ from .helpers import (
     against_random_bot,
     curtain_text,
     game_screen,
+    local_play,
     make_app,
     near_the_end,
     play_to_end,
@@ -37,6 +38,7 @@ from .helpers import (
     running,
     settle,
     start_with,
+    state_of,
     visible_characters,
 )
 from .test_snapshots import SIZES, TABLE_SIZES, snap_table, steady
@@ -96,9 +98,10 @@ async def play_turn_by_keys(pilot, match: Match) -> None:
         await pilot.press("end", "enter")  # the biggest sale is listed last
         return
     market = game_screen(pilot.app).table.query_one(MarketZone)
-    takes = [i for i, card in enumerate(market.shown) if card is not None]
     wanted = [
-        i for i in takes if TakeGood(market.shown[i]) in legal or market.shown[i] is Card.CAMEL
+        i
+        for i, card in enumerate(market.shown)
+        if card is not None and (TakeGood(card) in legal or card is Card.CAMEL)
     ]
     await press_card(pilot, "market", wanted[0])
 
@@ -130,8 +133,8 @@ async def test_the_last_stretch_of_a_match_by_keys_ends_at_the_game_over_screen(
 
 async def play_out_by_keys(pilot, app) -> None:
     """Play the human's turns by keys, reading each round summary, until the match is over."""
-    match = game_screen(app).driver.match
-    rounds_before = len(match.state.rounds)
+    match = local_play(app).match
+    rounds_before = len(state_of(match, JaipurState).rounds)
     summaries = 0
 
     async def turn() -> None:
@@ -147,14 +150,16 @@ async def play_out_by_keys(pilot, app) -> None:
         assert len(match.history) > before
 
     await play_until_game_over(pilot, app, turn, 1500)
-    assert summaries == len(match.state.rounds) - 1 - rounds_before
-    assert max(match.state.seals) == 2
+    state = state_of(match, JaipurState)
+    assert summaries == len(state.rounds) - 1 - rounds_before
+    assert max(state.seals) == 2
 
 
 async def test_curtain_hides_hands_and_bonus_values(tmp_path):
     def both_have_bonus(match: Match) -> bool:
-        counts = [sum(len(v) for v in held) for held in match.state.bonus_won]
-        return min(counts) > 0 and match.to_move == 0 and not match.state.rounds
+        counts = [sum(len(v) for v in held) for held in state_of(match, JaipurState).bonus_won]
+        state = state_of(match, JaipurState)
+        return min(counts) > 0 and match.to_move == 0 and not state.rounds
 
     match = jaipur_match("Ann,Bob", moves=300, until=both_have_bonus)
     assert both_have_bonus(match)
@@ -224,10 +229,12 @@ async def test_a_stray_enter_on_a_hand_card_sells_nothing(tmp_path):
         assert app.screen.options == [match.game.preview(match.view(0), sale)]
         await pilot.press("escape")
         await settle(pilot, app)
-        assert isinstance(app.screen, TableScreen) and len(match.history) == played
+        assert isinstance(app.screen, TableScreen)
+        assert len(match.history) == played
         await pilot.press("enter")
         await pilot.pause()
-        assert isinstance(app.screen, ChoiceScreen) and len(match.history) == played
+        assert isinstance(app.screen, ChoiceScreen)
+        assert len(match.history) == played
         await pilot.press("enter")
         await settle(pilot, app)
         assert match.history[played] == sale
@@ -289,7 +296,7 @@ async def test_a_bot_waits_while_the_round_summary_is_open(tmp_path):
 
     def hands_round_to_bot(match: Match, action) -> bool:
         after = game.apply(match.state, action)
-        return len(after.rounds) > len(match.state.rounds) and after.to_move == 1
+        return len(after.rounds) > len(state_of(match, JaipurState).rounds) and after.to_move == 1
 
     def last_move(match: Match) -> bool:
         return match.to_move == 0 and any(

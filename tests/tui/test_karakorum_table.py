@@ -18,6 +18,7 @@ from karavan_core.games.karakorum.state import (
     Done,
     Expedition,
     KarakorumObservation,
+    KarakorumState,
     Place,
     Remove,
     Reveal,
@@ -41,6 +42,7 @@ from .helpers import (
     SEED,
     against_random_bot,
     game_screen,
+    local_play,
     near_the_end,
     play_to_end,
     play_until_game_over,
@@ -49,6 +51,7 @@ from .helpers import (
     seeded_match,
     settle,
     start_with,
+    state_of,
     visible_characters,
 )
 from .room import blank_rows, table_zones
@@ -68,14 +71,15 @@ def climbing_match(seats: str, moves: int, seed: int = SEED) -> Match:
 
     def rank(action) -> int:
         if isinstance(action, Score):
-            axes = match.state.expeditions[match.to_move][action.expedition].axes
+            state = state_of(match, KarakorumState)
+            axes = state.expeditions[state.current][action.expedition].axes
             return 0 if action.goal is not None else 1 if axes >= 8 else 9
         if isinstance(action, Place):
             return 2 if action.expedition is not None else 3
         if isinstance(action, Take):
             return 4
         if isinstance(action, Reveal):
-            return 5 if len(match.state.table) < 3 else 7
+            return 5 if len(state_of(match, KarakorumState).table) < 3 else 7
         return 8 if isinstance(action, Remove) else 6
 
     for _ in range(moves):
@@ -115,7 +119,7 @@ async def test_the_last_stretch_of_a_game_by_keys_ends_at_the_game_over_screen(t
 
 async def play_out_by_keys(pilot, app) -> None:
     """Enter always acts on the slot the table points at; pickers take their first option."""
-    match = game_screen(app).driver.match
+    match = local_play(app).match
 
     async def turn() -> None:
         before = len(match.history)
@@ -222,7 +226,7 @@ def scoring_match() -> tuple[Match, int]:
                 break
             legal = match.legal_actions()
             scores = [a for a in legal if isinstance(a, Score)]
-            if match.to_move == 0 and scores and not match.state.held[0]:
+            if match.to_move == 0 and scores and not state_of(match, KarakorumState).held[0]:
                 return match, scores[0].expedition
             places = [a for a in legal if isinstance(a, Place) and a.expedition is not None]
             match.play(rng.choice(places or legal))
@@ -278,7 +282,7 @@ def first_position(seats: str, wanted, *, steps: int = 300, reveal: bool = False
             if found:
                 return match, found
             legal = match.legal_actions()
-            more = reveal and Reveal() in legal and len(match.state.table) < 3
+            more = reveal and Reveal() in legal and len(state_of(match, KarakorumState).table) < 3
             match.play(Reveal() if more else rng.choice(legal))
     raise AssertionError("no such position")
 
@@ -367,7 +371,7 @@ def closing_position() -> Match:
     rest = Counter(ALL_CARDS)
     rest.subtract(reds + greens + bob)
     start = evolve(
-        match.state,
+        state_of(match, KarakorumState),
         step=Step.PLACE,
         active=0,
         current=0,
@@ -445,7 +449,9 @@ def after_a_removal() -> tuple[Match, Expedition]:
         news = match.history[since:]
         if match.to_move != 0 or not since or any(isinstance(a, Score) for a in news):
             return None
-        old, now = match.view(0, since).expeditions[1], match.state.expeditions[1]
+        seen = match.view(0, since)
+        assert isinstance(seen, KarakorumObservation)
+        old, now = seen.expeditions[1], state_of(match, KarakorumState).expeditions[1]
         gone = [exp for exp in old if exp not in now]
         return gone[0] if any(isinstance(a, Remove) for a in news) and len(gone) == 1 else None
 
@@ -627,7 +633,7 @@ def test_karakorum_taking_more_with_the_longest_name(snap_compare, tmp_path):
     long = "Annabelle Marie Lovelace"
 
     def taking_more(match: Match) -> bool:
-        return match.state.step is Step.TAKE_MORE and match.to_move == 0
+        return state_of(match, KarakorumState).step is Step.TAKE_MORE and match.to_move == 0
 
     match, _ = first_position(f"{long},bot:random", taking_more, reveal=True)
     assert snap_table(snap_compare, tmp_path, match)
@@ -640,7 +646,7 @@ async def test_the_tracks_zone_takes_the_rows_of_its_lines_as_they_change():
         match = karakorum_match(seats, moves=30)
         obs = match.game.observe(match.state, 0)
         scores = tuple(match.game.result(match.state).scores)
-        return Climbers(obs, None, 0, scores, UNICODE)
+        return Climbers(obs=obs, before=None, me=0, scores=scores, glyphs=UNICODE)
 
     class Holder(App[None]):
         CSS = "ClimbersZone { height: auto; }"

@@ -11,7 +11,7 @@ from rich.cells import cell_len
 from karavan_core.analysis import judge
 from karavan_core.analysis.judge import Hint
 from karavan_core.games.karawane.components import CITY, Card, Kind
-from karavan_core.games.karawane.state import Play, PlayWithoutEffect
+from karavan_core.games.karawane.state import KarawaneState, Play, PlayWithoutEffect
 from karavan_core.match import Match
 from karavan_tui.glyphs import ASCII, UNICODE
 from karavan_tui.modals.choice import ChoiceScreen
@@ -33,6 +33,7 @@ from karavan_tui.words import cut
 from .helpers import (
     SEED,
     game_screen,
+    local_play,
     make_app,
     near_the_end,
     play_until_game_over,
@@ -40,6 +41,7 @@ from .helpers import (
     seeded_match,
     settle,
     start_with,
+    state_of,
 )
 from .room import blank_rows, table_zones
 from .test_snapshots import SIZES, TABLE_SIZES, snap_table, steady
@@ -117,14 +119,14 @@ async def test_the_last_stretch_of_a_game_by_keys_ends_at_the_game_over_screen(t
 
 async def play_out_by_keys(pilot, app) -> None:
     """Play the first playable card of the hand (on the first camel offered) until the end."""
-    match = game_screen(app).driver.match
+    match = local_play(app).match
     turns = 0
 
     async def turn() -> None:
         nonlocal turns
         assert isinstance(app.screen, TableScreen) and match.to_move == 0
         legal = match.legal_actions()
-        hand = match.state.hands[0]
+        hand = state_of(match, KarawaneState).hands[0]
         slot = next(i for i, card in enumerate(hand) if card in map(card_of, legal))
         before = len(match.history)
         await play_card(pilot, app, slot)
@@ -151,7 +153,7 @@ def stuck_card_match(seats: str = "Ann,bot:random") -> tuple[Match, int]:
     for seed in range(1, 500):
         match = karawane_match(seats, seed=seed)
         usable = {card_of(action) for action in match.legal_actions()}
-        for slot, card in enumerate(match.state.hands[0]):
+        for slot, card in enumerate(state_of(match, KarawaneState).hands[0]):
             if card not in usable:
                 return match, slot
     raise AssertionError("no such deal")

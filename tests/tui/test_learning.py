@@ -179,12 +179,13 @@ async def test_a_blunder_is_found_in_the_review_from_the_game_over_screen_and_re
         assert chart.spec is not None and chart.spec.lines[0].points[-1] == (1, 0.0)
         assert [(m.decision, m.verdict.value) for m in chart.spec.marks] == [(0, "blunder")]
         assert chart.spec.cursor == 0 and "X blunder" in visible_characters(app)
-        drawn = chart.render().plain  # type: ignore[union-attr]
+        drawn = chart.render().plain
         assert "0%┤" in drawn and "100%┤" in drawn and MARKERS[Verdict.BLUNDER] in drawn
         left, _ = plot_columns(drawn) or (0, 0)
         await pilot.click(GameChart, offset=(left + 1, 2))  # a click at decision 1 (the first)
         await pilot.pause()
-        assert isinstance(app.screen, TableScreen) and app.screen.driver.position == 0
+        assert isinstance(app.screen, TableScreen)
+        assert app.screen.driver.position == 0
         await pilot.press("escape")
         await pilot.pause()
         assert app.screen is review
@@ -304,7 +305,8 @@ async def test_review_and_replay_open_from_the_load_dialog(tmp_path):
         assert isinstance(app.screen, SavesScreen)
         await pilot.press("p")
         await pilot.pause()
-        assert isinstance(app.screen, TableScreen) and app.screen.driver.position == 0
+        assert isinstance(app.screen, TableScreen)
+        assert app.screen.driver.position == 0
         await pilot.press("escape")
         await settle(pilot, app)
         await pilot.pause(0.2)

@@ -6,9 +6,10 @@ import json
 
 import pytest
 
+from karavan_core.engine import Action
 from karavan_core.games.jaipur.state import Sell, TakeCamels, TakeGood
 from karavan_core.games.karakum.rules import payments, price
-from karavan_core.games.karakum.state import Buy, Pay, TakeCard
+from karavan_core.games.karakum.state import Buy, KarakumObservation, Pay, TakeCard
 from karavan_core.lessons import LEARNER, get_lesson, lesson_names
 from karavan_tui.config import Settings
 from karavan_tui.modals.choice import ChoiceScreen
@@ -80,8 +81,10 @@ async def pick_from_moves(pilot, app, driver: LessonPlay) -> None:
     await choose(pilot, index)
     if isinstance(wanted[0], Buy):
         obs = driver.match.view(LEARNER)
+        assert isinstance(obs, KarakumObservation) and obs.hand is not None
         camel = obs.market[wanted[0].slot]
-        options = [
+        assert camel is not None
+        options: list[Action] = [
             Pay(cards)
             for cards in payments(obs.hand, camel.color, price(obs.market, wanted[0].slot))
         ]

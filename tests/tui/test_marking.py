@@ -100,7 +100,7 @@ def test_a_pile_marked_to_give_leaves_a_blank_before_a_name_that_fills_its_card(
     match = seeded_match("jaipur", "Ann,bot:random", seed=5, first=0)
     obs = match.view(0)
     giving = tuple(1 if good is Card.SPICE else 0 for good in GOODS)
-    data = HandData(obs, frozenset(), glyphs(False), giving, giving_camels=2)
+    data = HandData(obs=obs, legal=frozenset(), g=glyphs(False), giving=giving, giving_camels=2)
     seconds = [face.text.splitlines()[1] for face in HandZone._goods(data, obs.hand)]
     seconds.append(HandZone._herd(data, 3).text.splitlines()[1])
     assert seconds[GOODS.index(Card.SPICE)] == "give 1 "

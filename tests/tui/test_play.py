@@ -12,6 +12,7 @@ from karavan_tui.modals.confirm import ConfirmScreen
 from karavan_tui.modals.curtain import CurtainScreen, TurnOverScreen
 from karavan_tui.modals.save_as import SaveAsScreen
 from karavan_tui.screens.game_over import GameOverScreen
+from karavan_tui.screens.play import LocalPlay
 from karavan_tui.screens.table import TableScreen
 from karavan_tui.screens.title import TitleScreen
 from karavan_tui.widgets.cards import CardRow
@@ -21,6 +22,7 @@ from .helpers import (
     against_random_bot,
     game_screen,
     karakum_match,
+    local_play,
     make_app,
     play_to_end,
     press_to,
@@ -47,14 +49,15 @@ async def play_out_by_keys(pilot, app) -> None:
         if screen.table.marking_status():  # a camel chosen: its payment is marked, Enter buys
             await pilot.press("enter")
     assert isinstance(app.screen, GameOverScreen)
-    match = screen.driver.match
+    match = local_play(app).match
     assert match.is_over()
     result = match.game.result(match.state)
     winners = " and ".join(match.seats[s].name for s in result.winners)
     assert str(app.screen.query_one("#winners").render()).startswith(f"★ {winners}")
     # The autosave holds the finished game.
-    screen.driver.flush()
-    assert load_match(screen.driver.save_path).is_over()
+    driver = local_play(app)
+    driver.flush()
+    assert load_match(driver.save_path).is_over()
     await press_to(pilot, "t", TitleScreen)
 
 
@@ -278,7 +281,9 @@ async def test_bot_thinking_is_cancelled_by_undo(tmp_path):
 
 
 def match_len(screen: TableScreen) -> int:
-    return len(screen.driver.match.history)
+    driver = screen.driver
+    assert isinstance(driver, LocalPlay)
+    return len(driver.match.history)
 
 
 async def test_choosing_which_left_side_camel_joins(tmp_path):
@@ -310,10 +315,11 @@ async def test_rematch_keeps_the_seats_and_starts_afresh(tmp_path):
 
     async with running(tmp_path, play_to_end(karakum_match(moves=10))) as (app, pilot):
         assert isinstance(app.screen, GameOverScreen)
-        old = game_screen(app).driver.match
+        old = local_play(app).match
         await pilot.press("r", "r")  # r is redo at the table: at game over it does nothing
         await settle(pilot, app)
-        assert isinstance(app.screen, GameOverScreen) and game_screen(app).driver.match is old
+        assert isinstance(app.screen, GameOverScreen)
+        assert local_play(app).match is old
         await pilot.press("m")  # Rematch asks first
         await pilot.pause()
         assert isinstance(app.screen, ConfirmScreen)
@@ -376,7 +382,8 @@ async def test_the_results_and_the_review_name_who_took_back_after_seeing_a_card
         assert "Taken back after seeing a card: Ann 2." in visible_characters(app)
         await pilot.press("u")  # the result is final: no undo after the end
         await settle(pilot, app)
-        assert isinstance(app.screen, GameOverScreen) and app.screen.match.is_over()
+        assert isinstance(app.screen, GameOverScreen)
+        assert app.screen.match.is_over()
         assert " u " not in visible_characters(app).splitlines()[-1]
         await pilot.press("v")
         await settle(pilot, app)

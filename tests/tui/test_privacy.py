@@ -18,6 +18,8 @@ from karavan_core.games.karakum.state import Buy
 from karavan_core.match import Match
 from karavan_tui.modals.choice import ChoiceScreen
 from karavan_tui.modals.curtain import CurtainScreen
+from karavan_tui.tables.jaipur.table import JaipurTable
+from karavan_tui.tables.karakum.table import KarakumTable
 from tests.staging import set_state
 
 from .helpers import (
@@ -86,11 +88,13 @@ async def read_pickers(pilot, app, match: Match) -> list[str]:
         await picker("x")
         sales = [a for a in legal if isinstance(a, Sell)]
         if sales:
+            assert isinstance(table, JaipurTable)
             await picker(opener=lambda: table.sell(sales[0].good))
         assert any(isinstance(a, Exchange) for a in legal)
     elif name == "karakum":
         buys = [a for a in legal if isinstance(a, Buy)]
         if buys:  # paying by marking the hand, then the list of every way to pay
+            assert isinstance(table, KarakumTable)
             table.buy(buys[0].slot)
             await pilot.pause()
             pages.append(screen_characters(screen, app))

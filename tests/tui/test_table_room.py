@@ -112,7 +112,9 @@ def test_a_karakum_left_side_is_said_to_add_half_its_camels_points():
     state = match.state
     seat = next(s for s, left in enumerate(state.lefts) if left)
     scores = match.game.result(state).scores
-    data = TableData(match.game.observe(state, 0), None, frozenset(), UNICODE, scores=scores)
+    data = TableData(
+        obs=match.game.observe(state, 0), before=None, legal=frozenset(), g=UNICODE, scores=scores
+    )
     total = sum(camel.value for camel in state.lefts[seat])
     chain = sum(camel.value for camel in state.caravans[seat])
     assert scores[seat] == chain + total // 2

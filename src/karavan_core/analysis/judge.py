@@ -88,7 +88,7 @@ class Hint:
     win: float
 
 
-@frozen
+@frozen(kw_only=True)
 class Judgement:
     """One decision weighed against the Expert search's preference."""
 
@@ -192,7 +192,12 @@ class Analyst:
             best_win = self.chance(observation, best, ran)
             after = self.chance(observation, played, ran + self.forced.iterations)
         return Judgement(
-            played, best, max(best_win, after), after, best_win, time.process_time() - start
+            played=played,
+            best=best,
+            win_before=max(best_win, after),
+            win_after=after,
+            best_win=best_win,
+            seconds=time.process_time() - start,
         )
 
 

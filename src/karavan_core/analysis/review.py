@@ -33,7 +33,7 @@ from karavan_core.registry import get_game
 from karavan_core.saves.codec import unstructure_actions
 
 
-@frozen
+@frozen(kw_only=True)
 class Task:
     """One decision to judge, with all a worker process needs."""
 
@@ -47,7 +47,7 @@ class Task:
     budget: tuple[int, int]  # the searches' iterations: the open one's, each forced one's
 
 
-@frozen
+@frozen(kw_only=True)
 class ReviewedDecision:
     """A judged decision: its place in the history, its player and the judgement."""
 
@@ -64,7 +64,7 @@ class ReviewedDecision:
         return self.judgement.verdict
 
 
-@frozen
+@frozen(kw_only=True)
 class PlayerSummary:
     """One human's game in figures."""
 
@@ -75,7 +75,7 @@ class PlayerSummary:
     verdicts: dict[str, int]  # how many of each verdict
 
 
-@frozen
+@frozen(kw_only=True)
 class GameReview:
     """The review of one match."""
 
@@ -96,7 +96,13 @@ class GameReview:
         for decision in mine:
             counts[decision.verdict.value] += 1
         accuracy = sum(d.judgement.accuracy for d in mine) / len(mine) if mine else None
-        return PlayerSummary(seat, self.players[seat], len(mine), accuracy, counts)
+        return PlayerSummary(
+            seat=seat,
+            name=self.players[seat],
+            decisions=len(mine),
+            accuracy=accuracy,
+            verdicts=counts,
+        )
 
     def worst(self, limit: int | None = None) -> list[ReviewedDecision]:
         """The decisions that lost something, the costliest first."""
@@ -135,7 +141,18 @@ def tasks_for(
             continue
         seed = advice_seed(match.seed, index)
         observation = game.observe(state, seat)
-        tasks.append(Task(game.name, index, seat, observation, legal, played, seed, iterations))
+        tasks.append(
+            Task(
+                game=game.name,
+                index=index,
+                seat=seat,
+                observation=observation,
+                legal=legal,
+                played=played,
+                seed=seed,
+                budget=iterations,
+            )
+        )
     return tasks
 
 
@@ -148,12 +165,12 @@ def judge_task(task: Task, progress: Callable[[float], None] | None = None) -> R
     analyst = Analyst(game, task.seed, *task.budget, progress=progress)
     judgement = analyst.judge(task.observation, task.legal, task.played)
     return ReviewedDecision(
-        task.index,
-        task.seat,
-        len(task.legal),
-        judgement,
-        game.preview(task.observation, task.played),
-        game.preview(task.observation, judgement.best),
+        index=task.index,
+        seat=task.seat,
+        choices=len(task.legal),
+        judgement=judgement,
+        played_words=game.preview(task.observation, task.played),
+        best_words=game.preview(task.observation, judgement.best),
     )
 
 
@@ -268,11 +285,11 @@ def review_match(
     if len(done) != len(tasks) or tally.stopped():
         return None
     return GameReview(
-        match.game.name,
-        match.seed,
-        tuple(seat.name for seat in match.seats),
-        tuple(done),
-        len(match.history),
+        game=match.game.name,
+        seed=match.seed,
+        players=tuple(seat.name for seat in match.seats),
+        decisions=tuple(done),
+        total_decisions=len(match.history),
     )
 
 

@@ -18,17 +18,15 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-import attrs
-
 from karavan_core.bots.base import Bot, register_level
 from karavan_core.bots.evaluation import (
     Evaluator,
     SearchSettings,
     evaluator_for,
-    hard_v1_settings,
     settings_for,
 )
 from karavan_core.engine import Action, Game, Observation, State
+from karavan_core.values import replace
 
 # Decisions a playout may take past its depth limit to finish the turn under way.
 MAX_TURN_FINISH = 8
@@ -92,7 +90,7 @@ class SearchBot(Bot):
             changes["iterations"] = iterations
             changes.setdefault("two_player_iterations", None)
         settings = self.settings_for(game)
-        self.settings = attrs.evolve(settings, **changes) if changes else settings
+        self.settings = replace(settings, **changes) if changes else settings
         self.iterations = self.settings.iterations
         self.two_player_iterations = self.settings.two_player_iterations
         self.seconds = seconds
@@ -157,82 +155,22 @@ class SearchBot(Bot):
         :data:`PROGRESS_EVERY` of them (a review's bar moves with it; an
         exception it raises stops the search).
         """
-        rng = self.decision_rng(observation)
-        game = self.game
-        root = Node(None)
+        run = _Run(self, observation, legal)
+        budget = self.budget(observation)
         deadline = None if self.seconds is None else time.perf_counter() + self.seconds
         done = 0
-        candidates = self.evaluator.search_candidates
-        tree_policy = self.evaluator.tree_policy if self.settings.tree_policy else None
-        replies = self.settings.greedy_replies
-        me = observation.player
-        deal = game.sampler(observation)
-        pool: list[State] = []
-        pooled = self.deals is not None
-        root_options: list[Action] | None = None
-        budget = self.budget(observation)
         while done < budget:
             if deadline is not None and done and time.perf_counter() >= deadline:
                 break
-            dealt = done % self.deals if self.deals else 0
-            if not pooled:
-                state = deal(rng)
-            elif len(pool) < dealt + 1:
-                state = deal(rng)
-                pool.append(state)
-            else:  # every deal of the pool in turn, so each is met equally often
-                state = pool[dealt]
-            path = [root]
-            node = root
-            # Selection and expansion.
-            while (to_move := state.to_move) is not None:
-                if node is root and root_options is not None:
-                    options = root_options
-                else:
-                    known = node.dealt.get(dealt) if node.dealt is not None else None
-                    if known is not None and known[1] is not None:
-                        options = known[1]
-                    else:
-                        given = legal if node is root else None
-                        listed = game.legal_actions(state) if given is None else list(given)
-                        options = listed if candidates is None else candidates(state, listed)
-                        if given is None and tree_policy is not None:
-                            chosen = tree_policy(state, listed)
-                            if chosen is not None:
-                                options = [chosen]  # below the root this step is not branched on
-                        if given is None and replies and to_move != me and len(options) > 1:
-                            options = [self.best_reply(state, to_move, options)]
-                        if given is not None:
-                            root_options = options  # the same in every deal: worked out once
-                        elif known is not None:
-                            known[1] = options
-                node, expanded = self.select(node, options, to_move, rng, state)
-                known = node.dealt.get(dealt) if node.dealt is not None else None
-                if known is not None:
-                    state = known[0]
-                else:
-                    # The actions come from legal_actions, so the check in apply is skipped.
-                    state = game.apply_legal(state, node.action)
-                    if pooled:
-                        if node.dealt is None:
-                            node.dealt = {}
-                        node.dealt[dealt] = [state, None]
-                path.append(node)
-                if expanded:
-                    break
-            rewards = self.rollout(state, rng, path[-1].mover)
-            for visited in path:
-                visited.visits += 1
-                if visited.mover is not None:
-                    visited.reward += rewards[visited.mover]
+            run.iterate(done)
             done += 1
             if progress is not None and done % PROGRESS_EVERY == 0:
                 progress(done)
             # The leader needs more visits than are left, so only past half the budget.
-            if until_settled and 2 * done > budget and _settled(root, budget - done):
+            if until_settled and 2 * done > budget and _settled(run.root, budget - done):
                 break
         self.last_iterations = done
-        return root
+        return run.root
 
     def select(
         self,
@@ -401,6 +339,115 @@ class SearchBot(Bot):
         return best
 
 
+class _Run:
+    """One search's iterations from one observation: the tree, the pool of deals, and
+    the decisions worked out once for the root and for each node in each deal."""
+
+    __slots__ = (
+        "bot",
+        "candidates",
+        "deal",
+        "deals",
+        "game",
+        "legal",
+        "me",
+        "pool",
+        "replies",
+        "rng",
+        "root",
+        "root_options",
+        "tree_policy",
+    )
+    deal: Callable[[random.Random], State]
+    pool: list[State]
+    root_options: list[Action] | None
+
+    def __init__(
+        self, bot: SearchBot, observation: Observation, legal: Sequence[Action] | None
+    ) -> None:
+        self.bot = bot
+        self.game = bot.game
+        self.rng = bot.decision_rng(observation)
+        self.root = Node(None)
+        self.legal = legal
+        self.candidates = bot.evaluator.search_candidates
+        self.tree_policy = bot.evaluator.tree_policy if bot.settings.tree_policy else None
+        self.replies = bot.settings.greedy_replies
+        self.me = observation.player
+        self.deal = bot.game.sampler(observation)
+        self.deals = bot.deals
+        self.pool = []
+        self.root_options = None
+
+    def iterate(self, done: int) -> None:
+        """Iteration number ``done``: deal, walk down the tree, play out, back up."""
+        dealt = done % self.deals if self.deals else 0
+        state, path = self._descend(self._dealt(dealt), dealt)
+        rewards = self.bot.rollout(state, self.rng, path[-1].mover)
+        for visited in path:
+            visited.visits += 1
+            if visited.mover is not None:
+                visited.reward += rewards[visited.mover]
+
+    def _dealt(self, dealt: int) -> State:
+        """The deal of this iteration: a fresh one, or deal ``dealt`` of the pool."""
+        if self.deals is None:
+            return self.deal(self.rng)
+        if len(self.pool) < dealt + 1:
+            state = self.deal(self.rng)
+            self.pool.append(state)
+            return state
+        return self.pool[dealt]  # every deal of the pool in turn, so each is met equally often
+
+    def _descend(self, state: State, dealt: int) -> tuple[State, list[Node]]:
+        """Selection and expansion: the state reached and the nodes walked through."""
+        game, pooled = self.game, self.deals is not None
+        path = [self.root]
+        node = self.root
+        while (to_move := state.to_move) is not None:
+            options = self._options(node, state, to_move, dealt)
+            node, expanded = self.bot.select(node, options, to_move, self.rng, state)
+            known = node.dealt.get(dealt) if node.dealt is not None else None
+            if known is not None:
+                state = known[0]
+            else:
+                # The actions come from legal_actions, so the check in apply is skipped.
+                state = game.apply_legal(state, node.action)
+                if pooled:
+                    if node.dealt is None:
+                        node.dealt = {}
+                    node.dealt[dealt] = [state, None]
+            path.append(node)
+            if expanded:
+                break
+        return state, path
+
+    def _options(self, node: Node, state: State, to_move: int, dealt: int) -> list[Action]:
+        """The decisions searched at ``node`` in deal ``dealt`` (worked out once where they
+        cannot differ)."""
+        if node is self.root and self.root_options is not None:
+            return self.root_options
+        known = node.dealt.get(dealt) if node.dealt is not None else None
+        if known is not None and known[1] is not None:
+            found: list[Action] = known[1]
+            return found
+        given = self.legal if node is self.root else None
+        listed = self.game.legal_actions(state) if given is None else list(given)
+        candidates = self.candidates
+        options = listed if candidates is None else candidates(state, listed)
+        if given is None and self.tree_policy is not None:
+            chosen = self.tree_policy(state, listed)
+            if chosen is not None:
+                options = [chosen]  # below the root this step is not branched on
+        if given is None and self.replies and to_move != self.me and len(options) > 1:
+            options = [self.bot.best_reply(state, to_move, options)]
+        if given is not None:
+            self.root_options = options  # the same in every deal: worked out once
+        elif known is not None:
+            known[1] = options
+        return options
+
+
 def _settled(root: Node, left: int) -> bool:
     """Whether ``left`` more iterations could not give another root decision the most visits.
 
@@ -424,27 +471,6 @@ class HardBot(SearchBot):
     level = "hard"
     strength = 2
     description = "searches ahead (ISMCTS) for about a twentieth of a second a move"
-
-
-@register_level
-class HardV1Bot(SearchBot):
-    """Hard as it stood before issue 32, kept unchanged as a yardstick for the benchmark.
-
-    400 iterations, the hand-made evaluations, playouts by the game's
-    ``ROLLOUT_DEPTH`` (random, or heuristic where ``SMART_ROLLOUTS``), a fresh
-    deal every iteration.  Not offered at the table: ``karavan simulate --seats
-    hard,hard-v1`` measures the new Hard against it.
-    """
-
-    level = "hard-v1"
-    strength = 2
-    offered = False
-    description = "Hard as it played until issue 32 (benchmarks only)"
-
-    @classmethod
-    def settings_for(cls, game: Game[Any, Any, Any]) -> SearchSettings:
-        """The settings Hard had before issue 32."""
-        return hard_v1_settings(game)
 
 
 @register_level

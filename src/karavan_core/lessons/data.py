@@ -123,7 +123,12 @@ def load_lesson(folder: Traversable, name: str) -> Lesson:
             )
     try:
         return Lesson(
-            name, data["seed"], data["first_player"], moves, steps, data.get("welcome", "")
+            game_name=name,
+            seed=data["seed"],
+            first_player=data["first_player"],
+            moves=moves,
+            steps=steps,
+            welcome=data.get("welcome", ""),
         )
     except ValueError as error:  # the steps out of order
         reason = str(error).rstrip(".")

@@ -12,7 +12,7 @@ from karavan_core.engine import Action, Game, State
 from karavan_core.registry import get_game
 
 
-@frozen
+@frozen(kw_only=True)
 class Step:
     """One step of a lesson.
 
@@ -43,7 +43,7 @@ def _ordered(_: object, __: object, steps: tuple[Step, ...]) -> None:
             raise ValueError("A lesson's steps follow one another through its moves.")
 
 
-@frozen
+@frozen(kw_only=True)
 class Lesson:
     """A guided game: the deal, every decision of it, and the steps that teach it."""
 
@@ -73,11 +73,6 @@ class Lesson:
         """The lesson's deal, for ``players`` (names: the learner first)."""
         state: State = self.game.new_game(players, self.seed, self.options)
         return state
-
-    def learner_moves(self, step: int) -> tuple[Action, ...]:
-        """The decisions step number ``step`` waits for the learner to make."""
-        found = self.steps[step]
-        return self.moves[found.at : found.end]
 
     def states(self, players: Sequence[str]) -> Iterator[State]:
         """Every state of the lesson's game, the deal first (each move checked as it goes)."""

@@ -397,7 +397,7 @@ def _leaf_errors(error: BaseException) -> list[BaseException]:
 # -- listing -----------------------------------------------------------------------------
 
 
-@frozen
+@frozen(kw_only=True)
 class SaveSummary:
     """One line of the saves table, worked out from the verified save."""
 
@@ -416,12 +416,12 @@ def summarize(path: str | os.PathLike[str]) -> SaveSummary:
     match = load_match(source)
     saved_at = data.get("saved_at")
     return SaveSummary(
-        source,
-        match.game.title,
-        tuple(seat.name for seat in match.seats),
-        len(match.history),
-        saved_at if isinstance(saved_at, str) else "",
-        match.is_over(),
+        path=source,
+        game=match.game.title,
+        players=tuple(seat.name for seat in match.seats),
+        decisions=len(match.history),
+        saved_at=saved_at if isinstance(saved_at, str) else "",
+        over=match.is_over(),
     )
 
 

@@ -302,7 +302,13 @@ class ServedTable(Host):
             return
         referee = self.referee
         observation = referee.game.observe(self.match.state, seat)
-        turn = BotTurn(referee.revision, seat, observation, referee.legal(), self._late_bot)
+        turn = BotTurn(
+            revision=referee.revision,
+            seat=seat,
+            observation=observation,
+            legal=referee.legal(),
+            bot=self._late_bot,
+        )
         action = await asyncio.to_thread(turn.choose)
         if referee.revision != turn.revision:
             return  # the player decided meanwhile

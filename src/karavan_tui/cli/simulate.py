@@ -49,9 +49,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--seats",
         metavar="LEVELS",
-        help=f"comma-separated level per seat, from {', '.join(BOT_LEVELS)} "
-        f"(and, to measure against, {', '.join(_benchmark_levels())}; "
-        "default: greedy then random for the other seats)",
+        help=f"comma-separated level per seat, from {', '.join(BOT_LEVELS)}"
+        f"{_benchmark_levels()} (default: greedy then random for the other seats)",
     )
     parser.add_argument("--games", type=int, default=100, metavar="N", help="games (default 100)")
     parser.add_argument("--seed", type=int, default=1, metavar="N", help="seed (default 1)")
@@ -61,9 +60,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--json", metavar="FILE", help="also write every game and the summary")
 
 
-def _benchmark_levels() -> list[str]:
-    """The levels kept only to measure the others against (not offered at the table)."""
-    return [level for level in ALL_LEVELS if level not in BOT_LEVELS]
+def _benchmark_levels() -> str:
+    """The levels registered only to measure the others against (not offered at the table),
+    as a clause for the help; none where no benchmark has registered one."""
+    levels = [level for level in ALL_LEVELS if level not in BOT_LEVELS]
+    return f" and, to measure against, {', '.join(levels)}" if levels else ""
 
 
 def run(ctx: Context) -> int:

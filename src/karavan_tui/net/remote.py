@@ -287,7 +287,16 @@ class RemoteTable(Driver):
             except Exception:  # marks are a nicety: without them the table still shows
                 before, news = None, ()
         scores = tuple(update.scores)
-        view = View(self.game, self.seats, observation, legal, g, scores, before, news)
+        view = View(
+            game=self.game,
+            seats=self.seats,
+            observation=observation,
+            legal=legal,
+            glyphs=g,
+            scores=scores,
+            before=before,
+            news=news,
+        )
         log = self.client.log
         since = max(0, self.news_since())
         names = ", ".join(seat.name for seat in self.seats)

@@ -152,15 +152,15 @@ class LocalPlay(Driver):
         seen = self.referee.view(self.viewer)
         since = seen.since
         view = View(
-            self.game,
-            match.seats,
-            seen.observation,
-            seen.legal,
-            g,
-            seen.scores,
-            seen.before,
-            seen.news,
-            match.public_views(),
+            game=self.game,
+            seats=match.seats,
+            observation=seen.observation,
+            legal=seen.legal,
+            glyphs=g,
+            scores=seen.scores,
+            before=seen.before,
+            news=seen.news,
+            past=match.public_views(),
         )
         hint = self.current_hint()
         log = list(seen.log)

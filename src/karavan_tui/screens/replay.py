@@ -105,7 +105,16 @@ class Replay(Driver):
         result = game.result(state)
         past = match.public_views()[: at + 1]
         view = View(
-            game, match.seats, observation, legal, g, result.scores, before, news, past, False
+            game=game,
+            seats=match.seats,
+            observation=observation,
+            legal=legal,
+            glyphs=g,
+            scores=result.scores,
+            before=before,
+            news=news,
+            past=past,
+            playing=False,
         )
         judged = self.judged.get(at)
         if judged is not None and not (self.over or judged.seat == self.viewer):

@@ -66,7 +66,7 @@ class TableHost(Protocol):
         """``action`` in plain words before it is taken (from the viewer's observation)."""
 
 
-@frozen
+@frozen(kw_only=True)
 class View:
     """What the table shows now.
 

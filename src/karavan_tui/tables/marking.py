@@ -87,7 +87,7 @@ class Marks(Generic[K]):
         return Marks(tuple((key, n) for key, n in self.pairs if still(key)))
 
 
-@frozen
+@frozen(kw_only=True)
 class Marked:
     """What the marks make now: the words for the status line and the decisions Enter plays.
 

@@ -6,9 +6,9 @@ import random
 from collections.abc import Callable, Sequence
 
 from karavan_core.engine import Action
+from karavan_core.games.karakorum import GAME
 from karavan_core.games.karakorum import state as S  # its decisions: S.Take, S.Place, ...
 from karavan_core.games.karakorum.components import Peak
-from karavan_core.games.karakorum.rules import GAME
 from karavan_core.games.karakorum.state import Card, KarakorumState, Step
 from karavan_tui.tables.karakorum.gestures import (
     EXP_ROW,

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from karavan_core.games.karawane import GAME
 from karavan_core.games.karawane.components import CITY, Card, Kind
-from karavan_core.games.karawane.rules import GAME
 from karavan_core.games.karawane.state import (
     KarawaneState,
     Play,

@@ -58,13 +58,19 @@ def test_marks_of_cards_that_left_are_dropped():
 
 
 def test_what_marks_make_says_the_keys_or_the_engines_refusal():
-    marked = Marked("Exchange: take 2, give 1", (TakeCamels(),), "Enter exchanges, Esc clears")
+    marked = Marked(
+        words="Exchange: take 2, give 1",
+        actions=(TakeCamels(),),
+        keys="Enter exchanges, Esc clears",
+    )
     assert marked.status(None, "·") == "Exchange: take 2, give 1 · Enter exchanges, Esc clears"
     refused = marked.status("An exchange gives back exactly as many cards.", "·")
     assert refused == "Exchange: take 2, give 1. An exchange gives back exactly as many cards."
-    asked = Marked("Take the R5", (Sell(Card.GOLD, 2),), "Enter takes", question=True)
+    asked = Marked(
+        words="Take the R5", actions=(Sell(Card.GOLD, 2),), keys="Enter takes", question=True
+    )
     assert asked.status("Not now.", "|") == "Take the R5? Not now."
-    assert Marked("Place the G3: choose its expedition").status(None, "|") == (
+    assert Marked(words="Place the G3: choose its expedition").status(None, "|") == (
         "Place the G3: choose its expedition"
     )
 

@@ -24,12 +24,13 @@ Each game may have a module here named after it, offering:
   searching among ``legal`` (a non-empty part of it), where a game offers many
   near-equal ones that would only spread the search's budget thin.
 
-and, for the search levels since issue 32:
+and, for search levels that score positions with a value model:
 
 * optionally ``HARD`` and ``EXPERT`` — the :class:`SearchSettings` of those
-  levels in this game (without them, the levels search as before the issue);
+  levels in this game (without them, the levels search by playouts alone: see
+  :func:`playout_settings`);
 * optionally ``model_evaluate(state, player)`` — like ``search_evaluate``,
-  for the search levels since issue 32 (where it improves on the old one);
+  for those searches (where it improves on ``search_evaluate``);
 * optionally a value model: ``features(state, player) -> list[float]`` named
   by ``FEATURES``, weighed by ``WEIGHTS`` (fitted by ``bench/fit.py``); a
   player's chance of winning is the softmax of the weighted sums, or what
@@ -56,10 +57,10 @@ from collections.abc import Callable
 from functools import cache
 from typing import Any
 
-import attrs
 from attrs import frozen
 
 from karavan_core.engine import Action, Game, State
+from karavan_core.values import replace
 
 Evaluate = Callable[[State, int], float]
 RolloutPolicy = Callable[[Game[Any, Any, Any], State, random.Random], Action]
@@ -69,7 +70,7 @@ Combine = Callable[[State, list[float]], list[float]]
 TreePolicy = Callable[[State, list[Action]], Action | None]
 
 
-@frozen
+@frozen(kw_only=True)
 class Evaluator:
     """A game's evaluation: estimated points per player, and a margin scale."""
 
@@ -148,7 +149,7 @@ class Evaluator:
         return [e / total for e in exps]
 
 
-@frozen
+@frozen(kw_only=True)
 class SearchSettings:
     """How a search level plays one game.
 
@@ -192,19 +193,21 @@ class SearchSettings:
 def settings_for(game: Game[Any, Any, Any], level: str) -> SearchSettings:
     """The settings of ``level`` ("hard" or "expert") for ``game``: ``HARD`` or ``EXPERT``.
 
-    Those of the game's evaluation module; a game without them is searched as
-    before issue 32 (see :func:`hard_v1_settings`).
+    Those of the game's evaluation module; a game without them is searched by
+    playouts alone (see :func:`playout_settings`).
     """
     module = _module(game)
     if level == "hard":
-        return getattr(module, "HARD", None) or hard_v1_settings(game)
-    # Expert before issue 32: three times Hard's budget, with the heuristic playouts.
-    before = attrs.evolve(hard_v1_settings(game), iterations=1200, smart_rollouts=True)
-    return getattr(module, "EXPERT", None) or before
+        return getattr(module, "HARD", None) or playout_settings(game)
+    # Without a value model, Expert spends three times Hard's budget on heuristic playouts.
+    longer = replace(playout_settings(game), iterations=1200, smart_rollouts=True)
+    return getattr(module, "EXPERT", None) or longer
 
 
-def hard_v1_settings(game: Game[Any, Any, Any]) -> SearchSettings:
-    """Hard's settings before issue 32 (the ``hard-v1`` level)."""
+def playout_settings(game: Game[Any, Any, Any]) -> SearchSettings:
+    """A search that scores positions by playouts and the hand-made evaluation, no value
+    model: 400 iterations, playouts of the game's ``ROLLOUT_DEPTH`` (heuristic where its
+    ``SMART_ROLLOUTS``), a fresh deal every iteration."""
     module = _module(game)
     return SearchSettings(
         iterations=400,
@@ -254,7 +257,7 @@ def evaluator_for(
 def _evaluator(game: Game[Any, Any, Any], search: bool, model: bool) -> Evaluator:
     module = _module(game)
     if module is None:
-        return Evaluator(game, _running_score(game), 10.0)
+        return Evaluator(game=game, evaluate=_running_score(game), scale=10.0)
     features = getattr(module, "features", None) if model else None
     hand_made: Evaluate | None = getattr(module, "model_evaluate", None) if model else None
     if features is None and hand_made is None:  # the hand-written evaluation
@@ -262,13 +265,13 @@ def _evaluator(game: Game[Any, Any, Any], search: bool, model: bool) -> Evaluato
         if search:
             evaluate = getattr(module, "search_evaluate", evaluate)
         return Evaluator(
-            game,
-            evaluate,
-            float(module.SCALE),
-            getattr(module, "rollout_action", None),
-            getattr(module, "ROLLOUT_DEPTH", 40),
-            getattr(module, "SMART_ROLLOUTS", False),
-            getattr(module, "search_candidates", None),
+            game=game,
+            evaluate=evaluate,
+            scale=float(module.SCALE),
+            rollout_action=getattr(module, "rollout_action", None),
+            rollout_depth=getattr(module, "ROLLOUT_DEPTH", 40),
+            smart_rollouts=getattr(module, "SMART_ROLLOUTS", False),
+            search_candidates=getattr(module, "search_candidates", None),
             every_value=getattr(module, "search_values", None) if search else None,
         )
     # The value model, with rollout and candidate settings of its own.
@@ -276,9 +279,9 @@ def _evaluator(game: Game[Any, Any, Any], search: bool, model: bool) -> Evaluato
     model_evaluate = _linear(features, weights) if features is not None else hand_made
     assert model_evaluate is not None
     return Evaluator(
-        game,
-        model_evaluate,
-        float(module.SCALE),
+        game=game,
+        evaluate=model_evaluate,
+        scale=float(module.SCALE),
         rollout_action=getattr(module, "rollout_action", None),
         rollout_depth=getattr(module, "MODEL_ROLLOUT_DEPTH", 0),
         smart_rollouts=getattr(module, "MODEL_SMART_ROLLOUTS", False),

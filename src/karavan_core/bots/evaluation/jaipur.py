@@ -6,17 +6,16 @@ import math
 import random
 from typing import Any
 
-import attrs
-
 from karavan_core.bots.evaluation import SearchSettings
 from karavan_core.engine import Action, Game
 from karavan_core.games.jaipur import components as C
 from karavan_core.games.jaipur.components import CARD_INDEX
 from karavan_core.games.jaipur.rules import takings_and_sales
 from karavan_core.games.jaipur.state import Exchange, JaipurState, Sell
+from karavan_core.values import replace
 
-# The search levels since issue 32: the value model below scores a position
-# as soon as the decision is taken (Hard-v1 played eight heuristic decisions
+# The search levels: the value model below scores a position as soon as the
+# decision is taken (Hard-v1, bench/hard_v1.py, plays eight heuristic decisions
 # first), and only the cheapest give-backs of each exchange are searched.
 # Over 50 seat-swapped games (seed 101) that beat Hard-v1 72.0% (58.3–82.5),
 # taking 0.18 s a decision to its 0.34 s (two cores shared with other work).
@@ -32,7 +31,7 @@ from karavan_core.games.jaipur.state import Exchange, JaipurState, Sell
 # exchange once: head to head against the Expert without it, it won 75.0%
 # (61.8–84.8) of 52 seat-swapped games (seed 103), at twice its time a decision.
 HARD = SearchSettings()
-EXPERT = attrs.evolve(HARD, iterations=1600, widening=1.0)
+EXPERT = replace(HARD, iterations=1600, widening=1.0)
 
 SCALE = 12.0
 # Random Jaipur play is mostly pointless exchanges: measured over 10 games

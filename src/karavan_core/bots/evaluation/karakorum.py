@@ -4,8 +4,6 @@ from __future__ import annotations
 
 from operator import eq
 
-import attrs
-
 from karavan_core.bots.evaluation import SearchSettings
 from karavan_core.engine import Action
 from karavan_core.games.karakorum import components as C
@@ -20,16 +18,16 @@ from karavan_core.games.karakorum.state import (
     Score,
     Step,
 )
-from karavan_core.values import KeptByIdentity
+from karavan_core.values import KeptByIdentity, replace
 
-# The search levels since issue 32 value new expeditions by their room to grow
+# The search levels value new expeditions by their room to grow
 # (model_evaluate), score a position once the turn under way is finished
 # with the best next decision rather than after ten random ones, place by a
 # policy below the root, and pool their deals.  At Hard-v1's budget cut to
 # 100 iterations each, that beat it 71.7% (51.3–85.9) over 23 seat-swapped
 # games (seed 104); it is 1.6 times as fast at 400 iterations.
 HARD = SearchSettings()
-EXPERT = attrs.evolve(HARD, iterations=1600)
+EXPERT = replace(HARD, iterations=1600)
 
 SCALE = 8.0
 # Playouts of 30 decisions cost two thirds of a search; 10 keep Hard within its time.
@@ -40,7 +38,7 @@ def potential_tracks(state: KarakorumState, player: int, room: Room | None = Non
     """``player``'s markers plus the expected gain of each open expedition, per peak.
 
     With ``room`` (see :func:`_count_room`) a 1-2 card expedition is valued as the
-    search levels do since issue 32 (see :func:`small_gain`), else as Hard-v1 did.
+    search levels do (see :func:`small_gain`), else as a search by playouts alone does.
     """
     markers = state.tracks[player]
     tracks = [float(t) for t in markers]
@@ -99,13 +97,12 @@ def small_gain(
 
     The expedition is ``size`` cards of peak number ``peak`` with ``axes`` ice
     axes and ``top`` its top value; ``marker`` is where its peak's marker
-    stands, ``deck`` the cards left to reveal.  Hard-v1 counted half its axes
-    and cards less half the removal penalty, whatever the marker: where the
-    marker stands at 0 a removal costs nothing, so a new expedition looked a
-    point worse than none and the search removed it.  Now the penalty counts
-    as far as the marker can go back, and the expedition is worth what the
-    cards still to come could add to it (the share of its peak's cards at or
-    above its top, and how much of the deck is left).
+    stands, ``deck`` the cards left to reveal.  The penalty counts only as far
+    as the marker can go back (at 0 a removal costs nothing: counted whole, a
+    new expedition looks worse than none and the search removes it), and the
+    expedition is worth what the cards still to come could add to it (the
+    share of its peak's cards at or above its top, and how much of the deck
+    is left).
     """
     grows = room[peak][top] / CARDS_PER_PEAK * deck / ALL_CARDS
     penalty = min(C.REMOVAL_PENALTY, marker)

@@ -13,7 +13,9 @@ from karavan_core.games.karakum.components import RES_INDEX
 from karavan_core.games.karakum.rules import color_units, fits, taxed_color
 from karavan_core.games.karakum.state import Buy, KarakumState, Step, TakeCard
 
-# Hard and Expert search Karakum as before issue 32 (no HARD or EXPERT here).
+# Hard and Expert search Karakum by playouts alone (no HARD or EXPERT here: see
+# playout_settings), as every other search measured below played no better.
+# Hard-v1 (bench/hard_v1.py) is that search at Hard's budget.
 # Measured and not kept: playing two decisions of the heuristic policy below
 # the leaf (the rest of the turn, the rival's first answer), the turn under way
 # then finished by the best next decision, deals pooled, 280 iterations: it

@@ -4,20 +4,19 @@ from __future__ import annotations
 
 import math
 
-import attrs
-
 from karavan_core.bots.evaluation import SearchSettings
 from karavan_core.games.karawane import components as C
 from karavan_core.games.karawane.components import FIRST_OASIS, LAST_SQUARE
 from karavan_core.games.karawane.rules import oasis_points, occupied, score
 from karavan_core.games.karawane.state import KarawaneState
+from karavan_core.values import replace
 
-# The search levels since issue 32 score a position as soon as the decision is
-# taken, where Hard-v1 first played eight random decisions (they say little
-# about a race): over 100 seat-swapped games (seed 101) that beat Hard-v1
-# 64.0% (54.2–72.7), taking 0.13 s a decision to its 0.31 s.  Pooling the
-# deals makes an iteration cheaper still, so Hard searches 600 and Expert
-# 3,000, which beat that Hard 68.0% (54.2–79.2) over 50 games (seed 102).
+# The search levels score a position as soon as the decision is taken, where Hard-v1
+# (bench/hard_v1.py, the search by playouts alone) first plays eight random decisions (they say
+# little about a race): over 100 seat-swapped games (seed 101) that beat Hard-v1 64.0%
+# (54.2–72.7), taking 0.13 s a decision to its 0.31 s.  Pooling the deals makes an iteration
+# cheaper still, so Hard searches 600 and Expert 3,000, which beat that Hard 68.0% (54.2–79.2)
+# over 50 games (seed 102).
 # At four players that Expert wins a little more than its share against three
 # Hard (29.7% of 400 games, seed 103; 27.1% of the first 48).  Measured on that
 # seed's deals and not kept: Expert with the other players answering greedily
@@ -101,7 +100,7 @@ from karavan_core.games.karawane.state import KarawaneState
 # changed, Expert beat Hard 60.0% (55.1–64.7) of 400 games (seed 102), where
 # the Expert of 3,000 won 57.0%.
 HARD = SearchSettings(iterations=600, model=False, greedy_finish=False)
-EXPERT = attrs.evolve(HARD, iterations=3000, two_player_iterations=9000)
+EXPERT = replace(HARD, iterations=3000, two_player_iterations=9000)
 
 SCALE = 3.0
 # Measured: with playouts cut after 8 decisions Hard beat Greedy in 20 of 30

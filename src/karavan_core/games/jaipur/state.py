@@ -35,7 +35,7 @@ class RoundScore:
         return self.goods_points + self.bonus_points + self.camel_token
 
 
-@frozen
+@frozen(kw_only=True)
 class RoundResult:
     """A finished round, kept in the state so the app can show its summary."""
 
@@ -47,7 +47,7 @@ class RoundResult:
     reason: str  # sentences saying who took the camel token and the seal, and why
 
 
-@frozen(slots=False)  # see values.replace
+@frozen(slots=False, kw_only=True)  # see values.replace
 class JaipurState(UntilOver, State):
     """A whole Jaipur match: the round in progress, hidden parts included, and past rounds."""
 
@@ -76,7 +76,7 @@ class JaipurState(UntilOver, State):
         return len(self.rounds) if self.over else len(self.rounds) + 1
 
 
-@frozen
+@frozen(kw_only=True)
 class JaipurObservation(UntilOver, Observation):
     """What one player knows: the public table, their own hand and their own bonus values.
 

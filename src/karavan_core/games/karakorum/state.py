@@ -80,7 +80,7 @@ class Step(StrEnum):
 Tracks = tuple[int, ...]  # marker position per peak, in PEAKS order
 
 
-@frozen(slots=False)  # see values.replace
+@frozen(slots=False, kw_only=True)  # see values.replace
 class KarakorumState(UntilOverStep, State):
     """A whole Karakorum table, hidden parts included."""
 
@@ -104,7 +104,7 @@ class KarakorumState(UntilOverStep, State):
     final_expeditions: tuple[tuple[Expedition, ...], ...] = ()  # the expeditions it closed
 
 
-@frozen
+@frozen(kw_only=True)
 class KarakorumObservation(UntilOverStep, Observation):
     """What one player knows: the whole table except the order of the face-down deck."""
 

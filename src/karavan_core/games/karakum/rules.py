@@ -397,7 +397,7 @@ def apply_decision(state: KarakumState, action: Action) -> KarakumState:
     if isinstance(action, Pay):
         return _paid(state, action.cards)
     if isinstance(action, Join):
-        return _settle(evolve_join(state, action.index))
+        return _join_and_bonus(evolve_join(state, action.index))
     if isinstance(action, Pass):
         state = replace(state, passes=state.passes + 1)
         if state.passes >= len(state.players):
@@ -455,10 +455,10 @@ def _paid(state: KarakumState, cards: Hand) -> KarakumState:
     )
     if state.payment_refills_row:
         state = _fill_row(state)
-    return _settle(state)
+    return _join_and_bonus(state)
 
 
-def _settle(state: KarakumState) -> KarakumState:
+def _join_and_bonus(state: KarakumState) -> KarakumState:
     """Join left-side camels while exactly one can; ask when several can; then the bonus."""
     seat = state.current
     while True:

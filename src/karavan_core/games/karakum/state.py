@@ -35,7 +35,7 @@ class Step(StrEnum):
 Hand = tuple[int, ...]  # counts per resource, in RESOURCES order
 
 
-@frozen(slots=False)  # see values.replace
+@frozen(slots=False, kw_only=True)  # see values.replace
 class KarakumState(UntilOverStep, State):
     """A whole Karakum table, hidden parts included."""
 
@@ -62,7 +62,7 @@ class KarakumState(UntilOverStep, State):
     payment_refills_row: bool = True
 
 
-@frozen
+@frozen(kw_only=True)
 class KarakumObservation(UntilOverStep, Observation):
     """What one player knows: everything public plus their own hand."""
 

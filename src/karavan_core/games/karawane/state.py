@@ -10,7 +10,7 @@ from karavan_core.games.karawane.components import Card
 Cards = tuple[Card, ...]
 
 
-@frozen(slots=False)  # see values.replace
+@frozen(slots=False, kw_only=True)  # see values.replace
 class KarawaneState(UntilOver, State):
     """A whole Karawane table, hidden parts included.
 
@@ -28,7 +28,7 @@ class KarawaneState(UntilOver, State):
     turn: int = 0  # cards played so far
 
 
-@frozen
+@frozen(kw_only=True)
 class KarawaneObservation(UntilOver, Observation):
     """What one player knows: the board, every played pile, their own hand, the counts."""
 

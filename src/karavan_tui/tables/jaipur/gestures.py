@@ -15,7 +15,6 @@ from attrs import field, frozen
 
 from karavan_core.engine import Action
 from karavan_core.games.jaipur.components import GOODS, MARKET_SIZE, NOUNS, Card
-from karavan_core.games.jaipur.rules import describe_cards
 from karavan_core.games.jaipur.state import (
     Exchange,
     JaipurObservation,
@@ -23,6 +22,7 @@ from karavan_core.games.jaipur.state import (
     TakeCamels,
     TakeGood,
 )
+from karavan_core.games.jaipur.words import describe_cards
 from karavan_core.text import plural
 from karavan_tui.tables.marking import Marked, Marks
 from karavan_tui.tables.outcome import Ask, Confirm, Outcome, Pick, Refuse, Say, play
@@ -65,7 +65,9 @@ def marked(marks: ExchangeMarks, places: Sequence[Card | None]) -> Marked | None
     exchange = marks.exchange(places)
     taken, given = sum(exchange.take), sum(exchange.give) + exchange.camels
     return Marked(
-        f"Exchange: take {taken}, give {given}", (exchange,), "Enter exchanges, Esc clears"
+        words=f"Exchange: take {taken}, give {given}",
+        actions=(exchange,),
+        keys="Enter exchanges, Esc clears",
     )
 
 

@@ -96,11 +96,26 @@ class JaipurTable(TableView[JaipurObservation]):
         taking = frozenset(self.marks.taking)
         previous = self._places_before(view, shown)
         market.data = MarketData(
-            obs, before, legal, g, places, taking, playing, view.news, previous
+            obs=obs,
+            before=before,
+            legal=legal,
+            g=g,
+            places=places,
+            taking=taking,
+            playing=playing,
+            news=view.news,
+            previous=previous,
         )
         self.query_one(TokensZone).data = PilesData(obs, before, g)
         giving = self.marks.giving
-        hand = HandData(obs, legal, g, giving.counts(GOODS), giving.count(Card.CAMEL), playing)
+        hand = HandData(
+            obs=obs,
+            legal=legal,
+            g=g,
+            giving=giving.counts(GOODS),
+            giving_camels=giving.count(Card.CAMEL),
+            playing=playing,
+        )
         self.query_one(HandZone).data = hand
         players = self.query_one(PlayersZone)
         players.data = PlayersData(obs, g)

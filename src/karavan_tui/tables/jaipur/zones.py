@@ -35,8 +35,8 @@ from karavan_tui.tables.jaipur import faces
 from karavan_tui.tables.jaipur.faces import times
 from karavan_tui.tables.jaipur.gestures import noun
 from karavan_tui.tables.jaipur.layout import arrivals, new_places
+from karavan_tui.widgets import hand
 from karavan_tui.widgets.cards import CardFace, CardRow
-from karavan_tui.widgets.hand import HandZone as HiddenHand
 from karavan_tui.words import padded
 
 # Card colours for rich text (the zones' cards take theirs from the .tcss).
@@ -63,7 +63,7 @@ def token_text(good: Card, value: int) -> Text:
     return Text(f"{LETTERS[good]}{value}", style=COLOURS[good])
 
 
-@frozen
+@frozen(kw_only=True)
 class MarketData:
     """What the market shows: ``places`` (the cards in their places, layout.py), the places
     marked to take, and the decisions open (those not offered are dimmed)."""
@@ -236,7 +236,7 @@ def pile_lines(obs: JaipurObservation, before: JaipurObservation | None, g: Glyp
     return Text("\n").join(lines)
 
 
-@frozen
+@frozen(kw_only=True)
 class HandData:
     """What the hand shows: the cards marked to give (a count per good, then the camels)."""
 
@@ -248,7 +248,7 @@ class HandData:
     playing: bool = True
 
 
-class HandZone(HiddenHand):
+class HandZone(hand.HandZone):
     """The hand of the player at the keyboard, one card per good, then the herd."""
 
     CARDS = len(GOODS) + 1

@@ -30,7 +30,7 @@ PEAK_CHIP: dict[Peak, str] = {
 }
 
 
-@frozen
+@frozen(kw_only=True)
 class Symbols:
     """The table's own symbols: ice axes, track bars and the first-player marker."""
 

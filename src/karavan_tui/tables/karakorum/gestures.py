@@ -171,9 +171,13 @@ def marked_gesture(obs: KarakorumObservation, marks: Marks[Card]) -> Marked | No
         return None
     names = listed([f"the {card}" for card in marks])
     if obs.step is Step.PLACE:
-        return Marked(f"Place {names}: choose its expedition, or + new exped.", keys="Esc clears")
+        return Marked(
+            words=f"Place {names}: choose its expedition, or + new exped.", keys="Esc clears"
+        )
     takes = tuple(S.Take(card) for card in marks)
-    return Marked(f"Take {names}", takes, "Enter takes, Esc clears", question=True)
+    return Marked(
+        words=f"Take {names}", actions=takes, keys="Enter takes, Esc clears", question=True
+    )
 
 
 def marks_fit(obs: KarakorumObservation, legal: Sequence[Action], marks: Marks[Card]) -> bool:

@@ -64,11 +64,15 @@ class KarakorumTable(TableView[KarakorumObservation]):
         """Give every zone its part of ``view``."""
         super().show(view)
         obs, before, g = self.obs, self.before, view.glyphs
-        self.query_one(TableZone).cards = RoundCards(obs, before, view.legal, g, tuple(self.marked))
+        self.query_one(TableZone).cards = RoundCards(
+            obs=obs, before=before, legal=view.legal, glyphs=g, marked=tuple(self.marked)
+        )
         self.query_one(GoalsZone).goals = Goals(obs, g)
         self.query_one(ExpeditionsZone).expeditions = Expeditions(obs, self.me, view.legal, g)
         self.query_one(OpponentsZone).opponents = Opponents(obs, before, self.me, g)
-        self.query_one(ClimbersZone).climbers = Climbers(obs, before, self.me, view.scores, g)
+        self.query_one(ClimbersZone).climbers = Climbers(
+            obs=obs, before=before, me=self.me, scores=view.scores, glyphs=g
+        )
         self.fit_layout()
 
     def on_resize(self) -> None:

@@ -36,7 +36,7 @@ from karavan_tui.words import padded, widest, wrap_tokens
 GoneShown = Literal["listed", "counted", "left out"]  # how the tracks zone tells gone ones
 
 
-@frozen
+@frozen(kw_only=True)
 class Climbers:
     """What the player zones show: every player of ``obs``, changes since ``before`` marked.
 

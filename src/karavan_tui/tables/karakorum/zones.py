@@ -86,7 +86,7 @@ class Titled(Widget):
         self.border_subtitle = fitting(self, *self.subtitles) if self.subtitles else ""
 
 
-@frozen
+@frozen(kw_only=True)
 class RoundCards:
     """What the table row shows: the round's cards of ``obs``, those revealed since
     ``before`` marked as news, the ``marked`` cards (to take together, or to place next)."""

@@ -100,12 +100,16 @@ def marked(payment: Payment | None, obs: KarakumObservation) -> Marked | None:
     cards = describe_cards(payment.counts)
     if payment.buying:
         words = f"Buy the {camel} for {plural(cost, 'unit')} with {cards}"
-        return Marked(words, payment.gesture(), "Enter buys, Esc cancels, p lists every way")
+        return Marked(
+            words=words,
+            actions=payment.gesture(),
+            keys="Enter buys, Esc cancels, p lists every way",
+        )
     # Buy is played already: only paying is left (u takes the purchase back).
     words = f"The {camel} is bought: pay {plural(cost, 'unit')} with {cards}"
     keys = "Enter pays, p lists every way, u takes the buy back"
     kept = f"The {camel} is bought already: pay for it, or press u to take it back."
-    return Marked(words, payment.gesture(), keys, kept=kept)
+    return Marked(words=words, actions=payment.gesture(), keys=keys, kept=kept)
 
 
 def buy(slot: int, obs: KarakumObservation, legal: Collection[Action]) -> Payment | Outcome:

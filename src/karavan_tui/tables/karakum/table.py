@@ -86,7 +86,14 @@ class KarakumTable(TableView[KarakumObservation]):
         if self.paying is None:
             self.paying = gestures.owed(obs, view.legal)
         legal = frozenset(view.legal)
-        data = TableData(obs, self.before, legal, view.glyphs, view.news, view.scores)
+        data = TableData(
+            obs=obs,
+            before=self.before,
+            legal=legal,
+            g=view.glyphs,
+            news=view.news,
+            scores=view.scores,
+        )
         self.query_one(MarketZone).data = data
         self.query_one(ResourceZone).data = data
         paying = self.paying.counts if self.paying else ()

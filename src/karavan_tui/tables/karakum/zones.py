@@ -34,8 +34,8 @@ from karavan_core.games.karakum.state import (
 from karavan_core.text import plural
 from karavan_tui.glyphs import Glyphs
 from karavan_tui.tables.karakum import faces as full
+from karavan_tui.widgets import hand
 from karavan_tui.widgets.cards import CardFace, CardRow
-from karavan_tui.widgets.hand import HandZone as HiddenHand
 from karavan_tui.words import cells, cut, padded, widest, wrap_tokens
 
 # Card colours for rich text (the zones' cards take theirs from the .tcss).
@@ -66,7 +66,7 @@ def mark(new: bool, g: Glyphs) -> str:
     return g.changed if new else ""
 
 
-@frozen
+@frozen(kw_only=True)
 class TableData:
     """What a zone of the table draws: the view, the one before it, and the decisions open."""
 
@@ -185,7 +185,7 @@ class HandData:
     paying: tuple[int, ...] = ()
 
 
-class HandZone(HiddenHand):
+class HandZone(hand.HandZone):
     """The hand of the player at the keyboard, one card per resource."""
 
     CARDS = len(RESOURCES)

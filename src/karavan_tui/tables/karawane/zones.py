@@ -29,8 +29,8 @@ from karavan_tui.glyphs import ASCII, Glyphs
 from karavan_tui.tables.karawane.faces import card_face
 from karavan_tui.tables.karawane.gestures import SEAT_LETTERS, camel_name, card_of
 from karavan_tui.tables.karawane.players import SEAT_COLOURS
+from karavan_tui.widgets import hand
 from karavan_tui.widgets.cards import CardFace
-from karavan_tui.widgets.hand import HandZone as SharedHand
 from karavan_tui.words import cells, cut
 
 # A hinted camel takes the hinted cards' colours (the theme's warning colour), and a pointer.
@@ -314,7 +314,7 @@ class Hand:
     glyphs: Glyphs
 
 
-class HandZone(SharedHand):
+class HandZone(hand.HandZone):
     """The hand of the player at the keyboard; hidden behind the curtain."""
 
     CARDS = HAND_SIZE
