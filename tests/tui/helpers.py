@@ -122,7 +122,7 @@ async def play_until_game_over(
         if isinstance(app.screen, GameOverScreen):
             break
         await turn()
-    assert isinstance(app.screen, GameOverScreen) and game_screen(app).driver.match.is_over()
+    assert isinstance(app.screen, GameOverScreen) and game_screen(app).driver.link.match.is_over()
 
 
 async def press_to(pilot: Pilot, key: str, screen: type[Screen[object]]) -> None:
@@ -194,7 +194,7 @@ def curtain_text(app: KaravanApp) -> str:
     since the next player's last decision (checked here)."""
     curtain = app.screen
     assert isinstance(curtain, CurtainScreen)
-    match = game_screen(app).driver.match
+    match = game_screen(app).driver.link.match
     seat = next(i for i, seat in enumerate(match.seats) if seat.name == curtain.player_name)
     assert curtain.news == tuple(match.log()[match.last_move_of(seat) + 1 :])
     shown = [str(label.render()) for label in curtain.query(Label)]

@@ -108,7 +108,7 @@ async def test_whole_match_human_against_random_bot(tmp_path):
     """New-game dialog → Jaipur → a whole seeded match by keys (and a click) → game over."""
     async with against_random_bot(tmp_path, "jaipur") as (app, pilot):
         screen = game_screen(app)
-        match = screen.driver.match
+        match = screen.driver.link.match
         assert match.game.name == "jaipur" and match.seats[1].is_bot
         # The first decision by mouse: a click on the first market card takes it.
         while match.to_move != 0:
@@ -130,7 +130,7 @@ async def test_the_last_stretch_of_a_match_by_keys_ends_at_the_game_over_screen(
 
 async def play_out_by_keys(pilot, app) -> None:
     """Play the human's turns by keys, reading each round summary, until the match is over."""
-    match = game_screen(app).driver.match
+    match = game_screen(app).driver.link.match
     rounds_before = len(match.state.rounds)
     summaries = 0
 

@@ -97,7 +97,7 @@ async def test_the_new_game_dialog_offers_karakorum_and_a_whole_game_plays_by_ke
     """Title → dialog → a seeded game against a random bot, moves by Enter and a click."""
     async with against_random_bot(tmp_path, "karakorum") as (app, pilot):
         screen = game_screen(app)
-        match = screen.driver.match
+        match = screen.driver.link.match
         assert match.game.name == "karakorum" and match.seed == SEED
         assert isinstance(screen.table, KarakorumTable)
         # One decision by mouse: the deck reveals (or, if not now, the engine says why).
@@ -115,7 +115,7 @@ async def test_the_last_stretch_of_a_game_by_keys_ends_at_the_game_over_screen(t
 
 async def play_out_by_keys(pilot, app) -> None:
     """Enter always acts on the slot the table points at; pickers take their first option."""
-    match = game_screen(app).driver.match
+    match = game_screen(app).driver.link.match
 
     async def turn() -> None:
         before = len(match.history)

@@ -92,7 +92,7 @@ async def test_whole_game_human_against_random_bot_through_keys_and_a_click(tmp_
         await pilot.press("ctrl+s")
         await settle(pilot, app)
         screen = game_screen(app)
-        match = screen.driver.match
+        match = screen.driver.link.match
         assert match.game.name == "karawane" and match.seed == SEED
         assert [seat.name for seat in match.seats] == ["Player 1", "Random bot"]
         # The first move by mouse: camel A1 in the city, then the first card offered for it.
@@ -117,7 +117,7 @@ async def test_the_last_stretch_of_a_game_by_keys_ends_at_the_game_over_screen(t
 
 async def play_out_by_keys(pilot, app) -> None:
     """Play the first playable card of the hand (on the first camel offered) until the end."""
-    match = game_screen(app).driver.match
+    match = game_screen(app).driver.link.match
     turns = 0
 
     async def turn() -> None:

@@ -42,7 +42,7 @@ async def test_the_dialog_offers_the_last_tables_seats_in_this_run_and_the_next(
         name.value = ""
         await pilot.press(*"Zoe", "ctrl+s")
         await settle(pilot, app)
-        match = game_screen(app).driver.match
+        match = game_screen(app).driver.link.match
         assert match.seats[0].name == "Zoe"
         assert [seat.level for seat in match.seats] == [None, "hard", expert.split(":")[1]]
         await pilot.press("q")

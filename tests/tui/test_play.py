@@ -47,7 +47,7 @@ async def play_out_by_keys(pilot, app) -> None:
         if screen.table.marking_status():  # a camel chosen: its payment is marked, Enter buys
             await pilot.press("enter")
     assert isinstance(app.screen, GameOverScreen)
-    match = screen.driver.match
+    match = screen.driver.link.match
     assert match.is_over()
     result = match.game.result(match.state)
     winners = " and ".join(match.seats[s].name for s in result.winners)
@@ -63,8 +63,8 @@ async def test_whole_game_human_against_random_bot_through_keys(tmp_path):
     """Title → new game dialog → a whole seeded game, human moves by keys → game over."""
     async with against_random_bot(tmp_path) as (app, pilot):  # Karakum, Player 1 against a bot
         screen = game_screen(app)
-        assert [seat.name for seat in screen.driver.match.seats] == ["Player 1", "Random bot"]
-        assert screen.driver.match.seed == 4242
+        assert [seat.name for seat in screen.driver.link.match.seats] == ["Player 1", "Random bot"]
+        assert screen.driver.link.match.seed == 4242
         await play_out_by_keys(pilot, app)
 
 
@@ -84,10 +84,10 @@ async def test_table_keys_take_cards_and_buy_with_the_payment_picker(tmp_path):
         assert app.screen.focused.id == "resources"
         await pilot.press("right", "enter")  # first face-up card
         await settle(pilot, app)
-        assert screen.driver.match.history[0] == TakeCard(0)
+        assert screen.driver.link.match.history[0] == TakeCard(0)
         await pilot.press("enter")  # the second card: the new card in the same place
         await settle(pilot, app)
-        assert screen.driver.match.history[1] == TakeCard(0)
+        assert screen.driver.link.match.history[1] == TakeCard(0)
         # Gather until a camel can be bought, then buy through the market and the picker.
         for _ in range(40):
             state = match.state
@@ -130,7 +130,7 @@ async def test_table_keys_take_cards_and_buy_with_the_payment_picker(tmp_path):
 async def test_undo_and_redo_by_key(tmp_path):
     async with running(tmp_path, karakum_match()) as (app, pilot):
         screen = game_screen(app)
-        match = screen.driver.match
+        match = screen.driver.link.match
         assert screen.driver.allows("undo") is None
         assert screen.driver.allows("redo") is None
         await pilot.press("enter", "enter")  # Ann draws twice; the bot answers
@@ -165,7 +165,7 @@ async def test_save_quit_resume_from_title_and_continue(tmp_path):
         await settle(pilot, app)
         await pilot.press("enter", "enter")
         await settle(pilot, app)
-        played = list(game_screen(app).driver.match.history)
+        played = list(game_screen(app).driver.link.match.history)
         await press_to(pilot, "s", SaveAsScreen)
         field = app.screen.query_one("#save-name")
         field.value = "my game"
@@ -178,12 +178,12 @@ async def test_save_quit_resume_from_title_and_continue(tmp_path):
         await pilot.press("c")  # resume
         await settle(pilot, app)
         screen = game_screen(app)
-        assert screen.driver.match.history == played
+        assert screen.driver.link.match.history == played
         await pilot.press("enter", "enter")
         await settle(pilot, app)
-        assert len(screen.driver.match.history) > len(played)
+        assert len(screen.driver.link.match.history) > len(played)
         screen.driver.flush()
-        assert load_match(saved).history == screen.driver.match.history
+        assert load_match(saved).history == screen.driver.link.match.history
 
 
 async def test_a_game_left_before_any_decision_leaves_no_save_to_resume(tmp_path):
@@ -226,7 +226,7 @@ async def test_curtain_between_two_humans_hides_every_private_card(tmp_path):
         assert "×" not in str(screen.query_one("#hand").render())
         await press_to(pilot, "enter", TableScreen)
         assert hand_shown(screen) and screen.table.view.observation.player == 0
-        hand = screen.driver.match.state.hands[0]
+        hand = screen.driver.link.match.state.hands[0]
         first = screen.query_one("#hand-row", CardRow).cards[0]
         assert str(first.render()) == f"B ×{hand[0]}\njewelry"
         await pilot.press("enter", "enter")  # Ann's whole turn: two cards drawn blind
@@ -273,12 +273,12 @@ async def test_bot_thinking_is_cancelled_by_undo(tmp_path):
         await pilot.press("u")
         await pilot.pause()
         assert not screen.driver.thinking and match_len(screen) == 1
-        assert screen.driver.match.history == [DrawCard()]
-        assert screen.driver.match.state.step is Step.SECOND_CARD
+        assert screen.driver.link.match.history == [DrawCard()]
+        assert screen.driver.link.match.state.step is Step.SECOND_CARD
 
 
 def match_len(screen: TableScreen) -> int:
-    return len(screen.driver.match.history)
+    return len(screen.driver.link.match.history)
 
 
 async def test_choosing_which_left_side_camel_joins(tmp_path):
@@ -310,17 +310,17 @@ async def test_rematch_keeps_the_seats_and_starts_afresh(tmp_path):
 
     async with running(tmp_path, play_to_end(karakum_match(moves=10))) as (app, pilot):
         assert isinstance(app.screen, GameOverScreen)
-        old = game_screen(app).driver.match
+        old = game_screen(app).driver.link.match
         await pilot.press("r", "r")  # r is redo at the table: at game over it does nothing
         await settle(pilot, app)
-        assert isinstance(app.screen, GameOverScreen) and game_screen(app).driver.match is old
+        assert isinstance(app.screen, GameOverScreen) and game_screen(app).driver.link.match is old
         await pilot.press("m")  # Rematch asks first
         await pilot.pause()
         assert isinstance(app.screen, ConfirmScreen)
         await press_to(pilot, "n", GameOverScreen)
         await pilot.press("m", "y")
         await settle(pilot, app)
-        new = game_screen(app).driver.match
+        new = game_screen(app).driver.link.match
         assert new is not old and new.seats == old.seats and new.history == []
         assert not new.is_over() and isinstance(app.screen, TableScreen)
 
@@ -355,7 +355,7 @@ async def test_a_take_back_after_seeing_a_card_is_counted_and_shown_at_the_end(t
     and the review say so, and the save keeps it."""
     async with running(tmp_path, helpers.near_the_end("karakum", "Ann,bot:random")) as (app, pilot):
         screen = game_screen(app)
-        match = screen.driver.match
+        match = screen.driver.link.match
         game, seen = match.game, match.view(0)
         shows = next(a for a in match.legal_actions() if game.reveals(seen, a))
         assert screen.decide(shows)  # a card from the deck (or a new face-up one): Ann saw it

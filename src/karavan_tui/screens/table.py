@@ -12,6 +12,7 @@ opens pickers and passes the keys on.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
+from enum import StrEnum
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -36,6 +37,14 @@ from karavan_tui.widgets.side import GameLog, NewsBanner, ScoreBoard, StatusLine
 
 # From this size a picker about a part of the table opens beside it, over the side panel.
 WIDE, TALL = 120, 40
+
+
+class TableKind(StrEnum):
+    """What a table screen stands for: its CSS class is ``-`` and this."""
+
+    PLAY = "play"  # a game played here
+    JOIN = "join"  # a seat at a hosted table (or watching one)
+    REPLAY = "replay"  # a saved game stepped through
 
 
 @frozen
@@ -84,13 +93,12 @@ class Driver:
     A driver is attached to its screen once, before the screen is composed;
     ``start`` runs when the screen is first shown, ``resumed`` when it comes
     back on top, ``stop`` when it closes.  Its ``BINDINGS`` are the screen's
-    keys: each calls ``action_driver(name, *args)``, which calls the driver's
-    ``do_<name>``, and ``allows(name)`` greys a key out (``None``) or hides it
-    (``False``).
+    keys: the action ``name(*args)`` of one calls the driver's ``do_<name>``,
+    and ``allows(name)`` greys a key out (``None``) or hides it (``False``).
     """
 
     BINDINGS: ClassVar[list[BindingType]] = []
-    KIND: ClassVar[str] = "play"  # the screen's class: -play, -join or -replay
+    KIND: ClassVar[TableKind] = TableKind.PLAY  # the screen's class: -play, -join or -replay
     NEWS_LINE: ClassVar[bool] = True  # the line of news over the table (a replay has its info)
 
     game: Game[Any, Any, Any]
@@ -375,12 +383,25 @@ class TableScreen(Screen[None]):
         return part.region
 
     # -- keys -----------------------------------------------------------------------------
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """The driver's keys work as it allows."""
-        if action == "driver" and parameters:
-            return self.driver.allows(str(parameters[0]))
-        return True
+    def _driver_key(self, action: str) -> Callable[..., object] | None:
+        """The driver's method for the key that runs ``action``, if it has one."""
+        method: Callable[..., object] | None = getattr(
+            self.__dict__.get("driver"), f"do_{action}", None
+        )
+        return method
 
-    def action_driver(self, name: str, *args: Any) -> None:
-        """A key of the driver's: its ``do_<name>``."""
-        getattr(self.driver, f"do_{name}")(*args)
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """The keys work as the driver allows (the table's cards ask it too, for Enter)."""
+        return self.driver.allows(action)
+
+    def __getattr__(self, name: str) -> Any:
+        """The driver's keys: Textual runs a key's ``action_<name>``, the driver's ``do_<name>``.
+
+        The keys are the driver's and so are their doings, which the screen would
+        otherwise have to list one by one for every kind of table.
+        """
+        if name.startswith("action_"):
+            method = self._driver_key(name.removeprefix("action_"))
+            if method is not None:
+                return method
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")
