@@ -7,6 +7,7 @@ import pytest
 from karavan_core.games.karakum.state import Buy, DrawCard, Step, TakeCard
 from karavan_core.match import Match
 from karavan_core.saves import load_match
+from karavan_core.storage import SaveFile
 from karavan_tui.modals.choice import ChoiceScreen
 from karavan_tui.modals.confirm import ConfirmScreen
 from karavan_tui.modals.curtain import CurtainScreen, TurnOverScreen
@@ -14,6 +15,7 @@ from karavan_tui.modals.save_as import SaveAsScreen
 from karavan_tui.screens.game_over import GameOverScreen
 from karavan_tui.screens.table import TableScreen
 from karavan_tui.screens.title import TitleScreen
+from karavan_tui.tables.outcome import Refuse
 from karavan_tui.widgets.cards import CardRow
 
 from . import helpers
@@ -412,3 +414,42 @@ async def test_a_bad_save_name_typed_again_is_refused_in_one_toast(tmp_path):
             await pilot.pause(0.3)
             assert visible_characters(app).count("Not a save name") == 1
             await press_to(pilot, "escape", TableScreen)
+
+
+async def test_a_refusal_plays_nothing_even_where_the_engine_would_accept(tmp_path):
+    """A gesture the table refuses is said no to, never played behind the player's back."""
+    async with running(tmp_path, karakum_match()) as (app, pilot):
+        screen = game_screen(app)
+        match = screen.driver.link.match
+        legal = match.legal_actions()[0]
+        screen.table.perform(Refuse((legal,), "Try another way."))
+        await settle(pilot, app)
+        assert match.history == []
+        assert [n.message for n in app._notifications] == ["Try another way."]
+
+
+async def test_a_failed_autosave_is_told_once_when_written_not_when_drawn(tmp_path, monkeypatch):
+    """Drawing the status line tells nothing and changes nothing; a save that fails is told
+    once, when the writer has tried, and the status line says NOT SAVED until one works."""
+
+    def full(self, data) -> None:
+        raise OSError(28, "No space left on device")
+
+    async with running(tmp_path, karakum_match()) as (app, pilot):
+        screen = game_screen(app)
+        driver = screen.driver
+        await pilot.pause()
+        told = len(app._notifications)
+        monkeypatch.setattr(SaveFile, "write", full)
+        driver.referee.writer.error = OSError(28, "No space left on device")
+        state = dict(vars(driver))
+        driver.status()
+        driver.status()
+        await pilot.pause()
+        assert len(app._notifications) == told and vars(driver) == state
+        await pilot.press("enter", "enter")  # Ann draws: the save of it fails
+        await settle(pilot, app)
+        driver.flush()
+        await pilot.pause()
+        failed = [n for n in app._notifications if n.message.startswith("Autosave failed")]
+        assert len(failed) == 1 and "NOT SAVED" in driver.status().note
