@@ -51,10 +51,11 @@ from karavan_tui.modals.curtain import CurtainScreen
 from karavan_tui.modals.new_game import NewGameRequest, NewGameScreen
 from karavan_tui.modals.saves import SavesScreen
 from karavan_tui.modals.settings import SettingsScreen
+from karavan_tui.net.host_desk import HOSTING
 from karavan_tui.net.join_screen import JoinScreen
 from karavan_tui.net.lobby_screen import LobbyScreen
 from karavan_tui.net.online import OnlineScreen, log_in
-from karavan_tui.net.remote import HOSTING, open_table
+from karavan_tui.net.remote import open_table
 from karavan_tui.screens.game_over import GameOverScreen
 from karavan_tui.screens.lesson import DEFAULT_NAME, LessonPlay
 from karavan_tui.screens.play import LocalPlay

@@ -22,9 +22,8 @@ from attrs import evolve
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
 
-from karavan_core.bots import BOT_LEVELS
-from karavan_core.engine import Action, IllegalAction
-from karavan_core.match import BOT, Match, Seat
+from karavan_core.engine import Action
+from karavan_core.match import Match, Seat
 from karavan_core.referee import SeatView, takeback_question
 from karavan_core.text import clean_name, printable
 from karavan_net.client import TableClient
@@ -33,14 +32,12 @@ from karavan_net.protocol import TakeBackAsked, Update
 from karavan_tui.context import karavan_app
 from karavan_tui.messages import BackToTitle
 from karavan_tui.modals.confirm import ConfirmScreen
+from karavan_tui.net.host_desk import HOSTING, HostDesk
 from karavan_tui.net.remote_link import RemoteLink
 from karavan_tui.net.remote_over import RemoteOverScreen
 from karavan_tui.screens.seat import SeatDriver, keys_with, seat_keys
 from karavan_tui.screens.table import Frame, Status, TableKind, TableScreen
 from karavan_tui.words import listed
-
-# The title of the host's note that says how to join; it goes once every seat is taken.
-HOSTING = "Hosting"
 
 REPEAT_SECONDS = 3.0  # the same toast again within this time is not shown twice
 
@@ -63,14 +60,6 @@ def presence_change(
     if status == "empty" and before == "away":
         return f"{name}'s seat is free: whoever joins as {name} with the code takes it."
     return None
-
-
-def presence_words(name: str, status: str, stand_in: str | None) -> str:
-    """A seat as the host's Seats list says it."""
-    said = {"away": "away", "empty": "free, waiting for a player"}.get(status, status)
-    if stand_in:
-        said += f", a {clean_name(stand_in)} bot plays"
-    return f"{name}: {said}"
 
 
 REMOTE_KEYS = keys_with(
@@ -113,6 +102,8 @@ class RemoteTable(SeatDriver):
         self.game = client.game
         self.control = control
         self.hosting = control is not None
+        # The host's own controls, in the host's terminal.
+        self.desk = None if control is None else HostDesk(self, control, self.link)
         self.viewer = self.link.seat
         self.save_path = save_path
         self.waiting = False  # a decision is on its way to the host
@@ -223,8 +214,8 @@ class RemoteTable(SeatDriver):
 
     def do_rematch(self) -> None:
         """The host: a new game with the same seats."""
-        if self.control is not None:
-            asyncio.get_running_loop().create_task(self._manage(self.control.rematch(), None))
+        if self.desk is not None:
+            self.desk.rematch()
 
     def declined(self, reason: str) -> None:
         """The host refused what we sent: say why; nothing changed."""
@@ -297,18 +288,12 @@ class RemoteTable(SeatDriver):
 
     def invitation(self) -> str:
         """In the host's terminal: how the players whose seat nobody has taken join."""
-        update = self.latest
-        if self.control is None or update is None or update.outcome is not None:
-            return ""
-        empty = {info.name for info in update.seats if info.status == "empty"}
-        lines = [line.strip() for line in self.control.invitation if line.startswith("  ")]
-        wanted = [line for line in lines if line.rsplit("--name ", 1)[-1] in empty]
-        return "\n".join(wanted)
+        return self.desk.invitation() if self.desk is not None else ""
 
     def do_invite(self) -> None:
         """Show again the lines that tell the players how to join."""
-        if self.control is not None and self.control.invitation:
-            self.notify("\n".join(self.control.invitation), title=HOSTING, timeout=30)
+        if self.desk is not None:
+            self.desk.invite()
 
     def status(self) -> Status | None:
         """Whose turn, what to decide, and who is away."""
@@ -488,66 +473,12 @@ class RemoteTable(SeatDriver):
 
     def absent_seats(self) -> list[int]:
         """The people's seats whose player is not at the table now."""
-        latest = self.latest
-        if latest is None or latest.outcome is not None:
-            return []
-        return [
-            index
-            for index, info in enumerate(latest.seats)
-            if index != self.viewer and info.kind != BOT and info.status != "here"
-        ]
+        return self.desk.absent_seats() if self.desk is not None else []
 
     def do_seats(self) -> None:
         """The host: free an absent player's seat, or hand it to a bot (or take the bot off)."""
-        control, seats = self.control, self.absent_seats()
-        if control is None:
-            return
-        if not seats:
-            self.notify("Every player is at the table.")
-            return
-        assert self.latest is not None
-        infos = self.latest.seats
-        labels = [
-            presence_words(self.seats[i].name, infos[i].status, infos[i].stand_in) for i in seats
-        ]
-
-        def picked(index: int) -> None:
-            self.seat_actions(seats[index])
-
-        self.screen.choose("Whose seat?", labels, picked, beside=False)
-
-    def seat_actions(self, seat: int) -> None:
-        """What the host may do with absent ``seat``: free it, a bot of some level, or no bot."""
-        control, latest = self.control, self.latest
-        if control is None or latest is None:
-            return
-        name = self.seats[seat].name
-        info = latest.seats[seat]
-        # Each option: its words, and the bot level it hands the seat to ("" frees it).
-        options: list[tuple[str, str | None]] = []
-        if info.status == "away":
-            options.append((f"Free the seat: whoever joins as {name} takes it", ""))
-        options += [(f"A {level} bot plays it until {name} is back", level) for level in BOT_LEVELS]
-        if info.stand_in:
-            options.append((f"Take the bot off: the seat waits for {name}", None))
-
-        def picked(index: int) -> None:
-            level = options[index][1]
-            doing = control.free(seat) if level == "" else control.hand_to_bot(seat, level)
-            asyncio.get_running_loop().create_task(self._manage(doing))
-
-        self.screen.choose(f"{name}'s seat", [words for words, _ in options], picked, beside=False)
-
-    async def _manage(self, doing: Coroutine[Any, Any, str], title: str | None = "Seats") -> None:
-        """Carry out the host's change to the table; say what came of it (under ``title``, if
-        the table does not tell it anyway), or why it was not done."""
-        try:
-            said = await doing
-        except IllegalAction as error:
-            self.notify(str(error), title="Not done", severity="warning")
-            return
-        if title is not None:
-            self.notify(said, title=title)
+        if self.desk is not None:
+            self.desk.choose_seat()
 
     def do_redo(self) -> None:
         """Ask the host to replay our undone decision."""
@@ -574,20 +505,8 @@ class RemoteTable(SeatDriver):
         if not self.hosting:
             self.screen.post_message(BackToTitle())
             return
-        over = self.latest is not None and self.latest.outcome is not None
-
-        def answered(yes: bool | None) -> None:
-            if yes:
-                self.app.exit()
-
-        if over:
-            self.app.exit()
-            return
-        question = (
-            "Close the table for everyone? The game stays saved: "
-            "karavan host --resume reopens it and the players come back."
-        )
-        self.app.push_screen(ConfirmScreen(question, yes="Close"), answered)
+        if self.desk is not None:
+            self.desk.close_table()
 
 
 def open_table(

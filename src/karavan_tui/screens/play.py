@@ -13,15 +13,15 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import contextvars
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import ClassVar
 
 from textual.app import SystemCommand
 from textual.binding import Binding, BindingType
 
-from karavan_core.analysis import Hint, gesture_hints
-from karavan_core.engine import Action, IllegalAction, Observation
+from karavan_core.analysis import Hint
+from karavan_core.engine import Action, IllegalAction
 from karavan_core.match import Match
 from karavan_core.referee import BotTurn, SeatView, TakeBackRequest
 from karavan_core.saves import new_save_path
@@ -32,8 +32,9 @@ from karavan_tui.messages import BackToTitle, GameOver
 from karavan_tui.modals.confirm import ConfirmScreen
 from karavan_tui.modals.curtain import CurtainScreen, TurnOverScreen
 from karavan_tui.modals.save_as import SaveAsScreen
+from karavan_tui.screens.hints import HintDesk
 from karavan_tui.screens.local_link import LocalLink
-from karavan_tui.screens.seat import SeatDriver, gesture_of, keys_with, seat_keys
+from karavan_tui.screens.seat import SeatDriver, keys_with, seat_keys
 from karavan_tui.screens.table import Frame, Status
 
 # The keys of a player deciding, which a game of bots alone does not offer.
@@ -87,9 +88,7 @@ class LocalPlay(SeatDriver):
         self.viewer: int | None = self.humans[0] if len(self.humans) == 1 else None
         self.thinking = False
         self.hurrying = False  # the pauses are skipped until a human decides again
-        self.hinting = False  # the Expert search is looking for a hint
-        # The latest hint (a gesture's decisions, each hinted) and the position it is for.
-        self.hint: tuple[object, tuple[Hint, ...]] | None = None
+        self.hints = HintDesk(self, self.link, lambda: self.thinking)
         self._pending = False  # a change happened while another screen was on top
         self.save_failed = False  # the last autosave failed: the status says NOT SAVED
 
@@ -336,106 +335,27 @@ class LocalPlay(SeatDriver):
         self.screen.workers.cancel_group(self.screen, "bot")
 
     # -- hints ----------------------------------------------------------------------------------
+    @property
+    def hinting(self) -> bool:
+        """Whether the Expert search is looking for a hint now."""
+        return self.hints.hinting
+
     def hint_allowed(self) -> bool:
-        """Whether a hint may be asked now: a human's own turn, in sight of that human only."""
-        seat = self.to_move()
-        return (
-            seat is not None
-            and seat == self.viewer
-            and not self.link.seats[seat].is_bot
-            and not self.thinking
-        )
+        """Whether a hint may be asked now (see :meth:`HintDesk.allowed`)."""
+        return self.hints.allowed()
 
     def current_hint(self) -> tuple[Hint, ...] | None:
         """The hint for the position on the table, if one was asked for it."""
-        if self.hint is None or not self.hint_allowed():
-            return None
-        position, hint = self.hint
-        return hint if position is self.link.position() else None
+        return self.hints.current()
 
     def do_hint(self) -> None:
-        """Ask the Expert search, in a worker, what to play now (from the player's view only).
-
-        It is the search the review judges this decision by (the same seed and budget),
-        so the review never faults a decision the hint chose.
-        """
-        if not self._my_turn():
-            return
-        hint = self.current_hint()
-        if hint is not None:  # asked already: point at it again, counted once
-            self.show_hint(hint)
-            return
-        if self.hinting:
-            return
-        seat = self.viewer
-        assert seat is not None
-        position = self.link.position()
-        # The search is given the player's own observation and decisions, never the state.
-        seen = self.link.view(seat)
-        self.hinting = True
-        self.screen.refresh_status()
-        self.find_hint(
-            seen.observation,
-            list(seen.legal),
-            lambda found: self._hint_found(position, seat, found),
-        )
-
-    def find_hint(
-        self,
-        observation: Observation,
-        legal: list[Action],
-        done: Callable[[tuple[Hint, ...] | Exception], None],
-    ) -> None:
-        """Search for a hint off the UI thread; ``done`` gets it (or what went wrong), unless
-        the search is cancelled first."""
-        game, follows = self.game, self.table.hint_follows
-        seed, index = self.link.seed, self.link.decisions()
-        budget = karavan_app(self.screen).config.review_budget
-
-        async def search() -> None:
-            found: tuple[Hint, ...] | Exception
-            try:
-                found = await asyncio.to_thread(
-                    gesture_hints, game, observation, legal, seed, index, budget, follows
-                )
-            except Exception as error:  # said on the status line, not left "thinking"
-                found = error
-            done(found)
-
-        self.screen.run_worker(search(), exclusive=True, group="hint", exit_on_error=False)
-
-    def _hint_found(self, position: object, seat: int, found: tuple[Hint, ...] | Exception) -> None:
-        """Show a hint, counted in the save, unless the game moved on since it was asked."""
-        if not self.hinting:
-            return
-        self.hinting = False
-        if isinstance(found, Exception):
-            self.screen.refresh_status()
-            self.notify(f"No hint this time: {found}", title="Hint", severity="error")
-            return
-        if self.link.position() is not position or self.viewer != seat:
-            self.screen.refresh_status()
-            return
-        self.hint = (position, found)
-        self.referee.count_hint(seat)
-        self.show_hint(found)
-
-    def show_hint(self, hint: tuple[Hint, ...]) -> None:
-        """Mark the hint on the table, laid where Enter plays it, and in any picker open.
-
-        Marked on the table and said on the status line, both gone with the move: no
-        toast, which would cover the table and outlive the position it is for.
-        """
-        gesture = gesture_of(hint)
-        self.table.mark_hint(gesture, point=True)
-        self.table.lay_hint(gesture)
-        self.screen.flag_in_picker(gesture)
-        self.screen.refresh_status()
+        """Ask the Expert what to play now (see :meth:`HintDesk.ask`)."""
+        if self._my_turn():
+            self.hints.ask()
 
     def cancel_hint(self) -> None:
         """Stop looking for a hint; its answer, if it still comes, is ignored."""
-        self.hinting = False
-        self.screen.workers.cancel_group(self.screen, "hint")
+        self.hints.cancel()
 
     # -- keys ---------------------------------------------------------------------------------
     def allows(self, name: str) -> bool | None:
