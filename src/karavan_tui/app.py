@@ -16,9 +16,8 @@ from textual.binding import Binding
 from textual.command import CommandPalette, SearchIcon
 from textual.content import Content
 from textual.events import Resize
-from textual.notifications import Notifications, Notify, SeverityLevel
+from textual.notifications import SeverityLevel
 from textual.screen import Screen
-from textual.widgets._toast import ToastRack
 
 from karavan_core.analysis import GameReview
 from karavan_core.lessons import OPPONENT_NAME, get_lesson
@@ -30,7 +29,6 @@ from karavan_net.accounts import Account, account_for, accounts_file
 from karavan_net.client import HostUnreachable, TableClient
 from karavan_net.hosting import HostControl
 from karavan_net.lobby_client import LobbyClient, LobbyRefusedError
-from karavan_tui import textual_fixes  # noqa: F401 - applied on import
 from karavan_tui.config import AppConfig, Settings
 from karavan_tui.context import Karavan
 from karavan_tui.crash import write_crash_report
@@ -131,53 +129,13 @@ class KaravanApp(Karavan):
             words(message), title=words(title), severity=severity, timeout=timeout, markup=False
         )
 
-    def _on_notify(self, event: Notify) -> None:
-        """A toast that says again what one on screen says replaces it, its time afresh; so
-        does one with the same title (its newer word: the latest refusal, or Karakum's
-        cards drawn this turn, told again with the next one).
-
-        A key pressed three times on a card the rules refuse stacked three copies of the
-        same refusal over the table.
-        """
-        new = event.notification
-        for shown in list(self._notifications):
-            same = (shown.title, shown.message) == (new.title, new.message)
-            if shown.severity == new.severity and (
-                same or (new.title and shown.title == new.title)
-            ):
-                self._unnotify(shown, refresh=False)
-        super()._on_notify(event)
-
-    def _refresh_notifications(self) -> None:
-        """The toasts on the screen on top; the screens under it show none.
-
-        A dialog lets the screen under it show through, and Textual leaves that screen's
-        toasts as they were when the dialog opened: a refusal said again in the dialog
-        would stand twice on screen, the stale copy beside the new one.  A screen shown
-        again gets the toasts still due (Textual refreshes them on its resume).
-        """
-        super()._refresh_notifications()
-        for screen in self.screen_stack[:-1]:
-            for rack in screen.query_children(ToastRack):
-                self.call_later(rack.show, Notifications())
-
     def withdraw_notes(self, title: str) -> None:
         """Take down the toasts titled ``title``: what they said is no longer so."""
-        shown = self.glyphs.words(title)
-        gone = [note for note in self._notifications if note.title == shown]
-        for note in gone:
-            self._unnotify(note, refresh=False)
-        if gone:
-            self._refresh_notifications()
+        self.withdraw_toasts(self.glyphs.words(title))
 
-    def _handle_exception(self, error: Exception) -> None:
-        """An unexpected error: save the open game, write a crash report, exit with status 1.
-
-        Textual would print a long traceback once the terminal is restored;
-        the report keeps it instead, and the command line prints one line.
-        """
-        super()._handle_exception(error)  # sets the return code to 1 and closes the app
-        self._exit_renderables.clear()
+    def crashed(self, error: Exception) -> None:
+        """An unexpected error: save the open game, write a crash report (the app exits with
+        status 1, and the command line prints one line)."""
         if self.crash_report is not None:
             return  # one report for the first error is enough
         context = [("saves folder", str(self.config.saves_dir))]
@@ -248,8 +206,7 @@ class KaravanApp(Karavan):
         if mine and self.settings.bell:
             self.bell()
         title = f"{TURN_TITLE} - {self.TITLE}" if mine else self.TITLE
-        if not self.is_headless and self._driver is not None:
-            self._driver.write(f"\x1b]2;{title}\x07")  # the window's (or tab's) title
+        self.write_title(title)
 
     def get_key_display(self, binding: Binding) -> str:
         """Key names for the Footer; plain ASCII ("enter", not "⏎") in ASCII mode."""

@@ -19,7 +19,7 @@ from typing import Any, ClassVar
 from attrs import frozen
 from rich.text import Text
 from textual.app import ComposeResult, SystemCommand
-from textual.binding import BindingsMap, BindingType
+from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.geometry import Region
 from textual.screen import Screen
@@ -31,6 +31,7 @@ from karavan_tui.context import karavan_app
 from karavan_tui.glyphs import Glyphs
 from karavan_tui.modals.choice import ChoiceScreen
 from karavan_tui.tables import HINT_FLAG, TableView, View, hinted_index, table_for
+from karavan_tui.textual_fixes import add_bindings
 from karavan_tui.widgets.chrome import AppHeader
 from karavan_tui.widgets.redraw import redraw_for_a_moment
 from karavan_tui.widgets.side import GameLog, NewsBanner, ScoreBoard, StatusLine
@@ -188,7 +189,7 @@ class TableScreen(Screen[None]):
         self.driver = driver
         self.game = driver.game
         # The keys are the driver's: Textual keeps a node's bindings per instance.
-        self._bindings = BindingsMap.merge([self._bindings, BindingsMap(driver.BINDINGS)])
+        add_bindings(self, driver.BINDINGS)
         self.table: TableView = table_for(self.game.name)(self, id="table")
         if not driver.NEWS_LINE:
             self.AUTO_FOCUS = ""  # type: ignore[misc]  # a replay: the arrows step, nothing to focus
