@@ -125,6 +125,19 @@ async def play_until_game_over(
     assert isinstance(app.screen, GameOverScreen) and game_screen(app).driver.link.match.is_over()
 
 
+async def play_out_by_keys(
+    pilot: Pilot, app: KaravanApp, turn: Callable[[], Awaitable[object]], most: int
+) -> Match:
+    """Play the game to its end, the player's turns by ``turn`` (at most ``most``), and check
+    that the game-over screen names the winners the rules give; return the finished match."""
+    await play_until_game_over(pilot, app, turn, most)
+    match = game_screen(app).driver.link.match
+    result = match.game.result(match.state)
+    winners = " and ".join(match.seats[s].name for s in result.winners)
+    assert str(app.screen.query_one("#winners").render()).startswith(f"★ {winners}")
+    return match
+
+
 async def press_to(pilot: Pilot, key: str, screen: type[Screen[object]]) -> None:
     """Press ``key`` and check that the app then shows a ``screen``."""
     await pilot.press(key)

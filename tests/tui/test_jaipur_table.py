@@ -30,8 +30,8 @@ from .helpers import (
     game_screen,
     make_app,
     near_the_end,
+    play_out_by_keys,
     play_to_end,
-    play_until_game_over,
     press_to,
     rules_shown,
     running,
@@ -119,16 +119,16 @@ async def test_whole_match_human_against_random_bot(tmp_path):
         await settle(pilot, app)
         expected = TakeCamels() if first is Card.CAMEL else TakeGood(first)
         assert match.history[before] == expected
-        await play_out_by_keys(pilot, app)
+        await play_out_reading_summaries(pilot, app)
 
 
 @pytest.mark.slow  # the end of a game by keys
 async def test_the_last_stretch_of_a_match_by_keys_ends_at_the_game_over_screen(tmp_path):
     async with running(tmp_path, near_the_end("jaipur", "Ann,bot:random", left=10)) as (app, pilot):
-        await play_out_by_keys(pilot, app)
+        await play_out_reading_summaries(pilot, app)
 
 
-async def play_out_by_keys(pilot, app) -> None:
+async def play_out_reading_summaries(pilot, app) -> None:
     """Play the human's turns by keys, reading each round summary, until the match is over."""
     match = game_screen(app).driver.link.match
     rounds_before = len(match.state.rounds)
@@ -146,7 +146,7 @@ async def play_out_by_keys(pilot, app) -> None:
         await settle(pilot, app)
         assert len(match.history) > before
 
-    await play_until_game_over(pilot, app, turn, 1500)
+    await play_out_by_keys(pilot, app, turn, 1500)
     assert summaries == len(match.state.rounds) - 1 - rounds_before
     assert max(match.state.seals) == 2
 

@@ -35,7 +35,7 @@ from .helpers import (
     game_screen,
     make_app,
     near_the_end,
-    play_until_game_over,
+    play_out_by_keys,
     running,
     seeded_match,
     settle,
@@ -103,7 +103,7 @@ async def test_whole_game_human_against_random_bot_through_keys_and_a_click(tmp_
         await settle(pilot, app)
         first = match.history[0]
         assert isinstance(first, Play) and (first.owner, first.camel) == (0, 0)
-        await play_out_by_keys(pilot, app)
+        await play_out_first_cards(pilot, app)
 
 
 @pytest.mark.slow  # the end of a game by keys
@@ -112,10 +112,10 @@ async def test_the_last_stretch_of_a_game_by_keys_ends_at_the_game_over_screen(t
         app,
         pilot,
     ):
-        await play_out_by_keys(pilot, app)
+        await play_out_first_cards(pilot, app)
 
 
-async def play_out_by_keys(pilot, app) -> None:
+async def play_out_first_cards(pilot, app) -> None:
     """Play the first playable card of the hand (on the first camel offered) until the end."""
     match = game_screen(app).driver.link.match
     turns = 0
@@ -134,11 +134,8 @@ async def play_out_by_keys(pilot, app) -> None:
         assert match.history[before] in legal and card_of(match.history[before]) == hand[slot]
         turns += 1
 
-    await play_until_game_over(pilot, app, turn, 500)
+    await play_out_by_keys(pilot, app, turn, 500)
     assert turns > 2
-    result = match.game.result(match.state)
-    winners = " and ".join(match.seats[s].name for s in result.winners)
-    assert str(app.screen.query_one("#winners").render()).startswith(f"★ {winners}")
 
 
 def rendered(app) -> str:

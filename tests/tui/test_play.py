@@ -24,6 +24,7 @@ from .helpers import (
     game_screen,
     karakum_match,
     make_app,
+    play_out_by_keys,
     play_to_end,
     press_to,
     running,
@@ -33,13 +34,11 @@ from .helpers import (
 )
 
 
-async def play_out_by_keys(pilot, app) -> None:
+async def play_out_from_the_list(pilot, app) -> None:
     """Play the human's decisions from the move list (buys come last) until the game is over."""
     screen = game_screen(app)
-    for _ in range(3000):
-        await settle(pilot, app)
-        if isinstance(app.screen, GameOverScreen):
-            break
+
+    async def turn() -> None:
         if not isinstance(app.screen, ChoiceScreen):
             await pilot.press("a")  # every legal move; buys are listed last
             await pilot.pause()
@@ -48,12 +47,8 @@ async def play_out_by_keys(pilot, app) -> None:
         await pilot.pause()
         if screen.table.marking_status():  # a camel chosen: its payment is marked, Enter buys
             await pilot.press("enter")
-    assert isinstance(app.screen, GameOverScreen)
-    match = screen.driver.link.match
-    assert match.is_over()
-    result = match.game.result(match.state)
-    winners = " and ".join(match.seats[s].name for s in result.winners)
-    assert str(app.screen.query_one("#winners").render()).startswith(f"★ {winners}")
+
+    await play_out_by_keys(pilot, app, turn, 3000)
     # The autosave holds the finished game.
     screen.driver.flush()
     assert load_match(screen.driver.save_path).is_over()
@@ -67,7 +62,7 @@ async def test_whole_game_human_against_random_bot_through_keys(tmp_path):
         screen = game_screen(app)
         assert [seat.name for seat in screen.driver.link.match.seats] == ["Player 1", "Random bot"]
         assert screen.driver.link.match.seed == 4242
-        await play_out_by_keys(pilot, app)
+        await play_out_from_the_list(pilot, app)
 
 
 @pytest.mark.slow  # the end of a game by keys
@@ -75,7 +70,7 @@ async def test_the_last_stretch_of_a_game_by_keys_ends_at_the_game_over_screen(t
     """From a seeded position near the end, the human plays by keys to the game-over screen."""
     app = start_with(tmp_path, helpers.near_the_end("karakum", "Ann,bot:random"))
     async with app.run_test(size=(80, 24)) as pilot:
-        await play_out_by_keys(pilot, app)
+        await play_out_from_the_list(pilot, app)
 
 
 @pytest.mark.slow
@@ -365,7 +360,7 @@ async def test_a_take_back_after_seeing_a_card_is_counted_and_shown_at_the_end(t
         await pilot.press("u")
         await settle(pilot, app)
         assert match.takebacks == [1, 0] and isinstance(app.screen, TableScreen)
-        await play_out_by_keys(pilot, app)
+        await play_out_from_the_list(pilot, app)
         assert load_match(screen.driver.save_path).takebacks == [1, 0]
 
 
