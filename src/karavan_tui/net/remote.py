@@ -24,8 +24,8 @@ from textual.binding import Binding, BindingType
 
 from karavan_core.engine import Action
 from karavan_core.match import Match, Seat
-from karavan_core.referee import SeatView, takeback_question
-from karavan_core.text import clean_name, printable
+from karavan_core.referee import SeatView
+from karavan_core.text import printable
 from karavan_net.client import TableClient
 from karavan_net.hosting import HostControl
 from karavan_net.protocol import TakeBackAsked, Update
@@ -33,33 +33,14 @@ from karavan_tui.context import karavan_app
 from karavan_tui.messages import BackToTitle
 from karavan_tui.modals.confirm import ConfirmScreen
 from karavan_tui.net.host_desk import HOSTING, HostDesk
-from karavan_tui.net.remote_link import RemoteLink
+from karavan_tui.net.presence import missing_words, presence_news
+from karavan_tui.net.remote_link import RemoteLink, question_of
 from karavan_tui.net.remote_over import RemoteOverScreen
 from karavan_tui.screens.seat import SeatDriver, keys_with, seat_keys
 from karavan_tui.screens.table import Frame, Status, TableKind, TableScreen
 from karavan_tui.words import listed
 
 REPEAT_SECONDS = 3.0  # the same toast again within this time is not shown twice
-
-
-def presence_change(
-    name: str, was: tuple[str, str | None], now: tuple[str, str | None]
-) -> str | None:
-    """What the table is told when seat ``name``'s (status, stand-in) changes from ``was``."""
-    (before, standing), (status, stand_in) = was, now
-    if status == "here":
-        if standing is not None:
-            return f"{name} is back: the bot gives the seat back."
-        return f"{name} is {'back' if before == 'away' else 'here'}."
-    if stand_in is not None and stand_in != standing:
-        return f"A {clean_name(stand_in)} bot plays {name}'s seat until {name} is back."
-    if standing is not None and stand_in is None:
-        return f"The bot leaves {name}'s seat: it waits for {name}."
-    if status == "away" and before == "here":
-        return f"{name} is away."
-    if status == "empty" and before == "away":
-        return f"{name}'s seat is free: whoever joins as {name} with the code takes it."
-    return None
 
 
 REMOTE_KEYS = keys_with(
@@ -251,17 +232,11 @@ class RemoteTable(SeatDriver):
         self.screen.refresh_bindings()
 
     def _tell_presence(self, update: Update) -> None:
+        """Say who came, went, or had a bot stand in since the last update."""
         statuses = [(seat.status, seat.stand_in) for seat in update.seats]
         before, self._statuses = self._statuses, statuses
-        if before is None or len(before) != len(statuses):
-            return
-        if update.outcome is not None:  # the players go once it is over: nobody is away
-            return
-        for index, (was, now) in enumerate(zip(before, statuses, strict=True)):
-            if index != self.viewer and was != now:
-                said = presence_change(self.seats[index].name, was, now)
-                if said is not None:
-                    self.notify(said, severity="warning" if now[0] != "here" else "information")
+        for said, here in presence_news(before, update, self.seats, self.viewer):
+            self.notify(said, severity="information" if here else "warning")
 
     # -- drawing -----------------------------------------------------------------------
     def frame(self) -> Frame | None:
@@ -324,23 +299,7 @@ class RemoteTable(SeatDriver):
             return ""  # the status line says why the table ended, and nothing else
         if not self.online:
             return "Reconnecting to the table..."
-        if self.latest is None:
-            return ""
-        empty = [self.seats[i].name for i, s in enumerate(self.latest.seats) if s.status == "empty"]
-        away = [
-            self.seats[i].name + (f" (a {clean_name(s.stand_in)} bot plays)" if s.stand_in else "")
-            for i, s in enumerate(self.latest.seats)
-            if s.status == "away"
-        ]
-        if self.latest.outcome is not None:  # leaving a finished game is not being away
-            away = []
-        parts = []
-        if empty:
-            parts.append(f"waiting for {' and '.join(empty)} to take the seat")
-        if away:
-            parts.append(f"{' and '.join(away)} {'is' if len(away) == 1 else 'are'} away")
-        said = "; ".join(parts)
-        return said[:1].upper() + said[1:]
+        return "" if self.latest is None else missing_words(self.latest, self.seats)
 
     # -- whose decision ------------------------------------------------------------------
     def _my_move(self) -> bool:
@@ -387,20 +346,9 @@ class RemoteTable(SeatDriver):
 
     def ask_answer(self, asked: TakeBackAsked) -> None:
         """Another player asks to take back: agree or decline (the host hears either)."""
-        names = [seat.name for seat in self.seats]
-        if not 0 <= asked.seat < len(names) or self.viewer is None:
+        if not 0 <= asked.seat < len(self.seats) or self.viewer is None:
             return
-        question = takeback_question(
-            names[self.viewer], names[asked.seat], asked.decisions, asked.revealed
-        )
-        lines = [
-            f"- {printable(taken.words)}{' (yours)' if taken.seat == self.viewer else ''}"
-            for taken in asked.taken
-        ]
-        if lines:
-            question = "\n".join([question, *lines])
-        if asked.seconds:
-            question += f"\nUnanswered, it lapses in {asked.seconds} seconds."
+        question = question_of(asked, self.seats, self.viewer)
 
         def answered(yes: bool | None) -> None:
             self._asking = None

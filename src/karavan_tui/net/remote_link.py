@@ -16,7 +16,7 @@ from typing import Any
 
 from karavan_core.engine import Action, IllegalAction, Observation, State
 from karavan_core.match import BOT, HUMAN, Seat
-from karavan_core.referee import SeatView, TakeBack, TakeBackRequest
+from karavan_core.referee import SeatView, TakeBack, TakeBackRequest, takeback_question
 from karavan_core.text import clean_name, printable
 from karavan_net.client import TableClient
 from karavan_net.protocol import WATCHING, TakeBackAsked, Update
@@ -46,6 +46,23 @@ def request_of(asked: TakeBackAsked | None, made: int) -> TakeBackRequest | None
         whose=whose,
     )
     return TakeBackRequest(takeback, waiting, asked.number)
+
+
+def question_of(asked: TakeBackAsked, seats: Sequence[Seat], seat: int) -> str:
+    """What ``seat`` is asked of the take-back ``asked``: the question, each decision it
+    takes back, and how long it waits for the answer."""
+    question = takeback_question(
+        seats[seat].name, seats[asked.seat].name, asked.decisions, asked.revealed
+    )
+    lines = [
+        f"- {printable(taken.words)}{' (yours)' if taken.seat == seat else ''}"
+        for taken in asked.taken
+    ]
+    if lines:
+        question = "\n".join([question, *lines])
+    if asked.seconds:
+        question += f"\nUnanswered, it lapses in {asked.seconds} seconds."
+    return question
 
 
 class RemoteLink(SeatLink):

@@ -10,9 +10,6 @@ it), another human (draw the curtain first) or the game's end.
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
-import contextvars
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import ClassVar
@@ -24,16 +21,14 @@ from karavan_core.analysis import Hint
 from karavan_core.engine import Action, IllegalAction
 from karavan_core.match import Match
 from karavan_core.referee import BotTurn, SeatView, TakeBackRequest
-from karavan_core.saves import new_save_path
-from karavan_core.text import printable
 from karavan_net.pacing import bot_decision
 from karavan_tui.context import karavan_app
 from karavan_tui.messages import BackToTitle, GameOver
 from karavan_tui.modals.confirm import ConfirmScreen
 from karavan_tui.modals.curtain import CurtainScreen, TurnOverScreen
-from karavan_tui.modals.save_as import SaveAsScreen
 from karavan_tui.screens.hints import HintDesk
 from karavan_tui.screens.local_link import LocalLink
+from karavan_tui.screens.save_desk import SaveDesk
 from karavan_tui.screens.seat import SeatDriver, keys_with, seat_keys
 from karavan_tui.screens.table import Frame, Status
 
@@ -90,7 +85,7 @@ class LocalPlay(SeatDriver):
         self.hurrying = False  # the pauses are skipped until a human decides again
         self.hints = HintDesk(self, self.link, lambda: self.thinking)
         self._pending = False  # a change happened while another screen was on top
-        self.save_failed = False  # the last autosave failed: the status says NOT SAVED
+        self.saves = SaveDesk(self, self.link)
 
     @property
     def save_path(self) -> Path:  # type: ignore[override]
@@ -100,14 +95,7 @@ class LocalPlay(SeatDriver):
     # -- life ---------------------------------------------------------------------------
     def start(self) -> None:
         """Hear of every save once it is written, then let play begin."""
-        loop = asyncio.get_running_loop()
-        context = contextvars.copy_context()  # the app's: what _kept draws needs it
-
-        def kept(_: int) -> None:  # on the writer's thread: told on the UI's, never waited for
-            with contextlib.suppress(RuntimeError):  # the loop has closed: nobody to tell
-                loop.call_soon_threadsafe(self._kept, context=context)
-
-        self.referee.when_kept(kept)
+        self.saves.watch()
         self.advance()
 
     def resumed(self) -> None:
@@ -132,15 +120,6 @@ class LocalPlay(SeatDriver):
         """Wait until the newest position is on disk."""
         self.referee.flush()
 
-    def _kept(self) -> None:
-        """A save was written, or failed: said once when it starts failing, and marked."""
-        error = self.referee.save_error
-        if error is not None and not self.save_failed:
-            self.notify(f"Autosave failed: {error.strerror or error}", severity="error")
-        self.save_failed = error is not None
-        if self.screen.is_mounted:
-            self.screen.refresh_status()
-
     # -- drawing ------------------------------------------------------------------------
     def frame(self) -> Frame:
         """The table as the viewer sees it (a local table always has something to show)."""
@@ -163,7 +142,7 @@ class LocalPlay(SeatDriver):
     def status(self) -> Status:
         """The hint or the game's prompt, a busy mark, the saved mark (or NOT SAVED)."""
         # The symbol set may have changed since the save: its own mark is drawn.
-        note = "NOT SAVED" if self.save_failed else self.glyphs.saved
+        note = "NOT SAVED" if self.saves.failed else self.glyphs.saved
         hint = self.current_hint()
         seen = self.link.view(self.viewer)
         seat = seen.observation.to_move
@@ -448,25 +427,8 @@ class LocalPlay(SeatDriver):
         self.advance()
 
     def do_save_as(self) -> None:
-        """Give the game a name: its save file moves there, and autosave goes on in it."""
-        folder = karavan_app(self.screen).config.saves_dir
-
-        def named(name: str | None) -> None:
-            if not name:
-                return
-            if name == self.save_path.stem:  # its own name: autosaved there after every decision
-                self.notify(f"Saved as {printable(self.save_path.name)}.")
-                return
-            path = new_save_path(folder, self.game.name, stem=name)
-            try:
-                self.link.relocate(path)
-            except OSError as error:
-                self.notify(f"Could not save: {error.strerror or error}", severity="error")
-                return
-            self.screen.refresh_status()
-            self.notify(f"Saved as {printable(path.name)}.")
-
-        self.screen.app.push_screen(SaveAsScreen(self.save_path.stem), named)
+        """Give the game a name (see :meth:`SaveDesk.save_as`)."""
+        self.saves.save_as()
 
     def do_leave(self) -> None:
         """Back to the title; the game is saved already."""
