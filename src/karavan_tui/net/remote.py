@@ -327,8 +327,8 @@ class RemoteTable(SeatDriver):
                 )
                 self.app.push_screen(over)
             return
-        asked = update.takeback
-        if asked is not None and self.viewer in asked.waiting:
+        asked, seen = update.takeback, self.link.current
+        if asked is not None and seen is not None and seen.to_answer:
             key = self._question_key(update, asked)
             if self._asked != key:
                 self._asked = key  # asked once per question: again if the bots' replies join
