@@ -445,6 +445,12 @@ async def test_a_failed_autosave_is_told_once_when_written_not_when_drawn(tmp_pa
         await pilot.press("enter", "enter")  # Ann draws: the save of it fails
         await settle(pilot, app)
         driver.flush()
-        await pilot.pause()
-        failed = [n for n in app._notifications if n.message.startswith("Autosave failed")]
-        assert len(failed) == 1 and "NOT SAVED" in driver.status().note
+
+        def failed() -> list[str]:
+            return [n.message for n in app._notifications if n.message.startswith("Autosave")]
+
+        for _ in range(200):  # the writer's word comes through the event loop
+            if failed() and "NOT SAVED" in driver.status().note:
+                break
+            await pilot.pause(0.01)
+        assert len(failed()) == 1 and "NOT SAVED" in driver.status().note

@@ -88,7 +88,7 @@ class LocalPlay(SeatDriver):
         self.saves = SaveDesk(self, self.link)
 
     @property
-    def save_path(self) -> Path:  # type: ignore[override]
+    def save_path(self) -> Path:  # type: ignore[override]  # read-only: the link moves the file
         """The file the game is kept in."""
         return self.link.save_path
 
