@@ -196,7 +196,7 @@ async def test_leaving_a_lesson_and_coming_back_goes_on_at_the_same_step(tmp_pat
         await settle(pilot, app)
         again = await open_lesson(pilot, app, "jaipur")
         assert again.step == 2
-        assert again.match.history == driver.link.match.history
+        assert again.link.match.history == driver.link.match.history
         assert "Sell your two diamonds" in status_text(app)
 
 
