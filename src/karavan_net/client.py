@@ -220,27 +220,7 @@ class TableClient:
                 self.watch,
             )
             await ws.send_str(encode(hello))
-            welcome = await self._expect(greeted=False)
-            if isinstance(welcome, wire.Moved):
-                self._move_to(welcome.address)
-                raise HostUnreachable("the table is run elsewhere", dropped=True)
-            if isinstance(welcome, wire.Refused | wire.Closed):
-                raise JoinRefused(_refusal(welcome.reason))
-            if not isinstance(welcome, wire.Welcome):
-                raise self._nobody()
-            self.peers = _addresses(welcome.peers)
-            if welcome.game not in game_names():
-                unknown = printable(welcome.game)[:30]
-                raise JoinRefused(f"the table plays a game this Karavan does not know ({unknown})")
-            if self.welcome is not None and (welcome.seat, welcome.game) != (
-                self.seat,
-                self.welcome.game,
-            ):
-                raise JoinRefused("the host gave another seat than before")
-            self.welcome = welcome
-            if welcome.secret != self.secret:
-                remember(self.memory, self.host, self.port, self.code, self.name, welcome.secret)
-            self.secret = welcome.secret
+            self._welcomed(await self._expect(greeted=False))
             first = await self._expect(greeted=True)
             if not isinstance(first, wire.Update):
                 raise JoinRefused("the host did not show the table")
@@ -249,6 +229,30 @@ class TableClient:
             await self._drop()
             raise
         self.connected = True
+
+    def _welcomed(self, welcome: wire.HostMessage) -> None:
+        """Take the seat the host's answer to our Hello gives; raise if it gives none (a
+        refusal, another process of the server to go to, or not a table's answer)."""
+        if isinstance(welcome, wire.Moved):
+            self._move_to(welcome.address)
+            raise HostUnreachable("the table is run elsewhere", dropped=True)
+        if isinstance(welcome, wire.Refused | wire.Closed):
+            raise JoinRefused(_refusal(welcome.reason))
+        if not isinstance(welcome, wire.Welcome):
+            raise self._nobody()
+        self.peers = _addresses(welcome.peers)
+        if welcome.game not in game_names():
+            unknown = printable(welcome.game)[:30]
+            raise JoinRefused(f"the table plays a game this Karavan does not know ({unknown})")
+        if self.welcome is not None and (welcome.seat, welcome.game) != (
+            self.seat,
+            self.welcome.game,
+        ):
+            raise JoinRefused("the host gave another seat than before")
+        self.welcome = welcome
+        if welcome.secret != self.secret:
+            remember(self.memory, self.host, self.port, self.code, self.name, welcome.secret)
+        self.secret = welcome.secret
 
     def _nobody(self, *, dropped: bool = False) -> HostUnreachable:
         """The one answer for every address where no Karavan table answers.

@@ -39,6 +39,7 @@ from karavan_core.saves import structure_action, unstructure_action, unstructure
 from karavan_core.storage import SaveFile
 from karavan_core.text import printable
 from karavan_core.version import __version__
+from karavan_net.pacing import bot_decision
 from karavan_net.protocol import (
     MAX_GESTURE,
     MINOR,
@@ -657,6 +658,7 @@ class Host:
             outcome=view.outcome,
             takeback=_asked(view, self.referee.takeback_seconds),
             notice=view.notice if self._joined_at.get(kept, -1) < view.revision else None,
+            since=view.since,
         )
 
     def _broadcast(self) -> None:
@@ -717,12 +719,8 @@ class Host:
             self._bot_task = asyncio.get_running_loop().create_task(self._play_bots())
 
     async def _play_bots(self) -> None:
-        loop = asyncio.get_running_loop()
         while (turn := self.referee.bot_turn()) is not None:
-            due = loop.time() + turn.pause(self.bot_delay)  # the thinking is part of the pause
-            action = await asyncio.to_thread(turn.choose)
-            if (left := due - loop.time()) > 0:
-                await asyncio.sleep(left)
+            action = await bot_decision(turn, self.bot_delay)
             self.referee.play_bot(turn, action)  # dropped if the table moved on meanwhile
 
     def rematch(self, save_path: Path | None, seed: int) -> Host:

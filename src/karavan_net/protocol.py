@@ -42,14 +42,15 @@ PROTOCOL = 3
 Version 2 carries the engine's own :class:`~karavan_core.match.Outcome` at the end;
 version 3 tells each seat of a take-back in words (:attr:`Update.notice`).
 """
-MINOR = 2
+MINOR = 3
 """The revision of protocol 3 this Karavan speaks; a client names it in its Hello.
 
 Revision 1 adds messages and fields (each marked "since revision 1"): a host
 sends them only to a client that named revision 1 or later, and writes to an
 older client in the shapes it knows, so a Karavan of revision 0 keeps playing.
 Revision 2 lets a client watch a server's table (:attr:`Hello.watch`) and be
-sent to the server process that runs a table (:class:`Moved`).
+sent to the server process that runs a table (:class:`Moved`).  Revision 3 says in
+each update how many decisions its seat has seen made (:attr:`Update.since`).
 """
 
 DEFAULT_PORT = 7654
@@ -263,7 +264,9 @@ class Update:
     decision and the decisions made since, when others have moved since.
     ``takeback`` is a take-back some player asks the others to agree to, and
     ``notice`` what this seat is told of the change, where it was a take-back's
-    ("Bob declined: Ann's decision stands.").
+    ("Bob declined: Ann's decision stands.").  ``since`` (since revision 3) is how many
+    decisions this seat has seen made: up to its own last one (for a watcher, all but
+    the latest); an older host leaves it out.
     """
 
     number: int
@@ -281,6 +284,7 @@ class Update:
     outcome: Outcome | None = None
     takeback: TakeBackAsked | None = None
     notice: str | None = None
+    since: int | None = None
 
 
 @frozen
@@ -303,6 +307,7 @@ SINCE: dict[type, dict[str, int]] = {
     Answer: {"request": 1},
     TakeBackAsked: {"number": 1, "taken": 1, "seconds": 1},
     SeatInfo: {"stand_in": 1},
+    Update: {"since": 3},
 }
 """The fields each revision added, by message: a host leaves them out for older clients."""
 

@@ -13,12 +13,8 @@ from typing import Any
 
 from textual.app import SystemCommand
 from textual.binding import Binding
-from textual.command import CommandPalette, SearchIcon
-from textual.content import Content
 from textual.events import Resize
-from textual.notifications import Notifications, Notify, SeverityLevel
 from textual.screen import Screen
-from textual.widgets._toast import ToastRack
 
 from karavan_core.analysis import GameReview
 from karavan_core.lessons import OPPONENT_NAME, get_lesson
@@ -30,11 +26,9 @@ from karavan_net.accounts import Account, account_for, accounts_file
 from karavan_net.client import HostUnreachable, TableClient
 from karavan_net.hosting import HostControl
 from karavan_net.lobby_client import LobbyClient, LobbyRefusedError
-from karavan_tui import textual_fixes  # noqa: F401 - applied on import
 from karavan_tui.config import AppConfig, Settings
-from karavan_tui.context import Karavan
 from karavan_tui.crash import write_crash_report
-from karavan_tui.glyphs import Glyphs, glyphs
+from karavan_tui.looks import KaravanLooks
 from karavan_tui.messages import (
     BackToTitle,
     GameOver,
@@ -51,10 +45,11 @@ from karavan_tui.modals.curtain import CurtainScreen
 from karavan_tui.modals.new_game import NewGameRequest, NewGameScreen
 from karavan_tui.modals.saves import SavesScreen
 from karavan_tui.modals.settings import SettingsScreen
+from karavan_tui.net.host_desk import HOSTING
 from karavan_tui.net.join_screen import JoinScreen
 from karavan_tui.net.lobby_screen import LobbyScreen
 from karavan_tui.net.online import OnlineScreen, log_in
-from karavan_tui.net.remote import HOSTING, open_table
+from karavan_tui.net.remote import open_table
 from karavan_tui.screens.game_over import GameOverScreen
 from karavan_tui.screens.lesson import DEFAULT_NAME, LessonPlay
 from karavan_tui.screens.play import LocalPlay
@@ -64,23 +59,10 @@ from karavan_tui.screens.rules import RulesScreen
 from karavan_tui.screens.table import Driver, TableScreen
 from karavan_tui.screens.title import TitleScreen
 from karavan_tui.screens.too_small import MIN_HEIGHT, MIN_WIDTH, TooSmallScreen
-from karavan_tui.widgets.chrome import AppHeader, DropDown, TickBox, use_ascii_scrollbars
-
-TURN_TITLE = "Your turn"  # the terminal's (the browser tab's) title while it is
+from karavan_tui.widgets.chrome import use_ascii_scrollbars
 
 
-class AsciiCommandPalette(CommandPalette):
-    """Textual's command palette drawn with ASCII characters only."""
-
-    def __init__(self, **kwargs: Any) -> None:
-        super().__init__(placeholder="Search for commands...", **kwargs)
-
-    def on_mount(self) -> None:
-        """A plain search icon."""
-        self.query_one(SearchIcon).icon = ">"
-
-
-class KaravanApp(Karavan):
+class KaravanApp(KaravanLooks):
     """Karavan's terminal app."""
 
     CSS_PATH = Path(__file__).with_name("app.tcss")  # absolute: subclasses live elsewhere
@@ -112,71 +94,10 @@ class KaravanApp(Karavan):
         if not config.animations:
             self.animation_level = "none"
 
-    # -- outside text and crashes -----------------------------------------------------
-    def notify(
-        self,
-        message: str,
-        *,
-        title: str = "",
-        severity: SeverityLevel = "information",
-        timeout: float | None = None,
-        markup: bool = True,
-    ) -> None:
-        """Show a toast.  Karavan writes no markup, and toasts carry names and file
-        names, so the text is always shown literally (``markup`` is ignored); they
-        often carry the engine's words too, drawn in the current symbol set."""
-        words = self.glyphs.words
-        super().notify(
-            words(message), title=words(title), severity=severity, timeout=timeout, markup=False
-        )
-
-    def _on_notify(self, event: Notify) -> None:
-        """A toast that says again what one on screen says replaces it, its time afresh; so
-        does one with the same title (its newer word: the latest refusal, or Karakum's
-        cards drawn this turn, told again with the next one).
-
-        A key pressed three times on a card the rules refuse stacked three copies of the
-        same refusal over the table.
-        """
-        new = event.notification
-        for shown in list(self._notifications):
-            same = (shown.title, shown.message) == (new.title, new.message)
-            if shown.severity == new.severity and (
-                same or (new.title and shown.title == new.title)
-            ):
-                self._unnotify(shown, refresh=False)
-        super()._on_notify(event)
-
-    def _refresh_notifications(self) -> None:
-        """The toasts on the screen on top; the screens under it show none.
-
-        A dialog lets the screen under it show through, and Textual leaves that screen's
-        toasts as they were when the dialog opened: a refusal said again in the dialog
-        would stand twice on screen, the stale copy beside the new one.  A screen shown
-        again gets the toasts still due (Textual refreshes them on its resume).
-        """
-        super()._refresh_notifications()
-        for screen in self.screen_stack[:-1]:
-            for rack in screen.query_children(ToastRack):
-                self.call_later(rack.show, Notifications())
-
-    def withdraw_notes(self, title: str) -> None:
-        """Take down the toasts titled ``title``: what they said is no longer so."""
-        shown = self.glyphs.words(title)
-        gone = [note for note in self._notifications if note.title == shown]
-        for note in gone:
-            self._unnotify(note, refresh=False)
-        if gone:
-            self._refresh_notifications()
-
-    def _handle_exception(self, error: Exception) -> None:
-        """An unexpected error: save the open game, write a crash report, exit with status 1.
-
-        Textual would print a long traceback once the terminal is restored;
-        the report keeps it instead, and the command line prints one line.
-        """
-        super()._handle_exception(error)  # sets the return code to 1 and closes the app
-        self._exit_renderables.clear()
+    # -- crashes --------------------------------------------------------------------
+    def crashed(self, error: Exception) -> None:
+        """An unexpected error: save the open game, write a crash report (the app exits with
+        status 1, and the command line prints one line)."""
         if self.crash_report is not None:
             return  # one report for the first error is enough
         context = [("saves folder", str(self.config.saves_dir))]
@@ -185,98 +106,6 @@ class KaravanApp(Karavan):
             driver.flush()
             context += [("game", driver.game.title), ("save", str(driver.save_path or "-"))]
         self.crash_report = write_crash_report(self.config.saves_dir, error, context)
-
-    # -- settings ---------------------------------------------------------------------
-    @property
-    def glyphs(self) -> Glyphs:
-        """The symbols for the current mode."""
-        return glyphs(self.ascii_mode)
-
-    @property
-    def bot_delay(self) -> float:
-        """Seconds a bot pauses before moving (the config overrides the setting)."""
-        if self.config.bot_delay is not None:
-            return self.config.bot_delay
-        return self.settings.bot_delay
-
-    def save_settings(self) -> None:
-        """Remember the settings; a read-only home is no reason to stop playing."""
-        try:
-            self.settings.save(self.config.settings_path)
-        except OSError:
-            self.log.warning("could not save settings")
-
-    def watch_theme(self, theme: str) -> None:
-        """Remember the chosen theme."""
-        if self._settings_applied and theme != self.settings.theme:
-            self.settings.theme = theme
-            self.save_settings()
-
-    def set_ascii(self, on: bool) -> None:
-        """Switch ASCII mode on or off and redraw."""
-        self.ascii_mode = on
-        self.settings.ascii = on
-        self.set_class(on, "-ascii")
-        self.save_settings()
-        use_ascii_scrollbars(on)
-        for screen in self.screen_stack:  # what Textual draws itself: icons, keys, scrollbars
-            # Textual restyles the screen on top alone for a class of the app: the title
-            # under a table would keep its rounded box once shown again.
-            self.update_styles(screen)
-            for header in screen.query(AppHeader):
-                header.follow_ascii(on)
-            for box in screen.query(TickBox):
-                box.refresh()
-            for listing in screen.query(DropDown):
-                listing.follow_ascii(on)
-            screen.refresh_bindings()
-            screen.refresh(layout=True)
-        self.redraw_game()
-
-    def set_bot_delay(self, delay: float) -> None:
-        """Change how long bots pause."""
-        self.settings.bot_delay = delay
-        self.save_settings()
-
-    def tell_turn(self, mine: bool) -> None:
-        """At a hosted table: a bell (if the settings have it) and the terminal's title, which
-        is the browser tab's under ``karavan web``, say that it is the player's turn."""
-        if mine == self.turn_told:
-            return
-        self.turn_told = mine
-        if mine and self.settings.bell:
-            self.bell()
-        title = f"{TURN_TITLE} - {self.TITLE}" if mine else self.TITLE
-        if not self.is_headless and self._driver is not None:
-            self._driver.write(f"\x1b]2;{title}\x07")  # the window's (or tab's) title
-
-    def get_key_display(self, binding: Binding) -> str:
-        """Key names for the Footer; plain ASCII ("enter", not "⏎") in ASCII mode."""
-        shown = super().get_key_display(binding)
-        if self.ascii_mode and not shown.isascii():
-            return binding.key.split(",")[0]
-        return shown
-
-    def format_title(self, title: str, sub_title: str) -> Content:
-        """The header's title and subtitle, joined by a plain hyphen in ASCII mode."""
-        if not self.ascii_mode:
-            return super().format_title(title, sub_title)
-        return Content(f"{title} - {sub_title}" if sub_title else title)
-
-    def action_command_palette(self) -> None:
-        """Open the command palette (in plain ASCII in ASCII mode)."""
-        if not self.ascii_mode:
-            super().action_command_palette()
-        elif self.use_command_palette and not any(
-            isinstance(screen, CommandPalette) for screen in self.screen_stack
-        ):
-            self.push_screen(AsciiCommandPalette(id="--command-palette"))
-
-    def redraw_game(self) -> None:
-        """Redraw any open table (after a change of symbols)."""
-        for screen in self.screen_stack:
-            if isinstance(screen, TableScreen):
-                screen.redraw()
 
     # -- start ------------------------------------------------------------------------
     def on_mount(self) -> None:

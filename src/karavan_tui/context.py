@@ -11,17 +11,16 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from textual.app import App
-
 from karavan_core.analysis import GameReview
 from karavan_tui.config import AppConfig, Settings
 from karavan_tui.glyphs import Glyphs
+from karavan_tui.textual_fixes import FixedApp
 
 if TYPE_CHECKING:
     from textual.dom import DOMNode
 
 
-class Karavan(App[None]):
+class Karavan(FixedApp):
     """The app as its parts see it; every method here is the app's to fill in."""
 
     config: AppConfig

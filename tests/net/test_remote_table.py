@@ -104,7 +104,7 @@ async def test_a_pilot_player_and_a_headless_bot_play_karakum(tmp_path):
             assert actors == {0, 1}
             await waiting(pilot, lambda: screen.driver.latest.number == table.number)
             # What Ann's table shows is what the host says she may see.
-            assert screen.driver.observation == match.game.observe(match.state, 0)
+            assert screen.driver.seen().observation == match.game.observe(match.state, 0)
             log = visible_characters(app)
             assert "Bob" in log
             # Undo at a hosted table: refused once Bob has decided since, with the reason.
@@ -167,7 +167,7 @@ async def test_join_a_table_from_the_title_screen(tmp_path):
                     await pilot.press("a")
                 await pilot.pause(0.01)
             await waiting(pilot, lambda: screen.driver.latest.number == table.number)
-            assert screen.driver.observation == match.game.observe(match.state, 0)
+            assert screen.driver.seen().observation == match.game.observe(match.state, 0)
             assert "Robot" in visible_characters(app)
 
 

@@ -16,7 +16,7 @@ from karavan_net.client import JoinRefused, TableClient
 from karavan_net.hosting import HostControl, command
 from karavan_net.protocol import Welcome
 from karavan_tui.modals.choice import ChoiceScreen
-from karavan_tui.net.remote import presence_change
+from karavan_tui.net.presence import presence_change
 
 from .helpers import CODE, Raw, hosting, joined, new_match, until
 from .test_remote_table import in_the_hosts_app, waiting

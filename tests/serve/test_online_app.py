@@ -111,7 +111,7 @@ async def test_a_watcher_sees_the_public_table_and_no_hand(tmp_path):
             screen = app.screen
             await waiting(pilot, lambda: screen.driver.latest is not None)
             assert screen.driver.latest.legal == []
-            assert screen.driver.observation.player is None
+            assert screen.driver.seen().observation.player is None
             text = visible_characters(app)
             assert "Bob" in text and "Cid" in text
         for client in players:

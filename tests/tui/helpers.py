@@ -125,7 +125,20 @@ async def play_until_game_over(
         if isinstance(app.screen, GameOverScreen):
             break
         await turn()
-    assert isinstance(app.screen, GameOverScreen) and local_play(app).match.is_over()
+    assert isinstance(app.screen, GameOverScreen) and local_match(app).is_over()
+
+
+async def play_out_by_keys(
+    pilot: Pilot[object], app: KaravanApp, turn: Callable[[], Awaitable[object]], most: int
+) -> Match:
+    """Play the game to its end, the player's turns by ``turn`` (at most ``most``), and check
+    that the game-over screen names the winners the rules give; return the finished match."""
+    await play_until_game_over(pilot, app, turn, most)
+    match = local_match(app)
+    result = match.game.result(match.state)
+    winners = " and ".join(match.seats[s].name for s in result.winners)
+    assert str(app.screen.query_one("#winners").render()).startswith(f"★ {winners}")
+    return match
 
 
 async def press_to(pilot: Pilot[Any], key: str, screen: type[Screen[Any]]) -> None:
@@ -155,6 +168,11 @@ def local_play(app: KaravanApp) -> LocalPlay:
     driver = game_screen(app).driver
     assert isinstance(driver, LocalPlay), driver
     return driver
+
+
+def local_match(app: KaravanApp) -> Match:
+    """The match of the game played here in the open game screen."""
+    return local_play(app).link.match
 
 
 def game_screen(app: KaravanApp) -> TableScreen:
@@ -214,7 +232,7 @@ def curtain_text(app: KaravanApp) -> str:
     since the next player's last decision (checked here)."""
     curtain = app.screen
     assert isinstance(curtain, CurtainScreen)
-    match = local_play(app).match
+    match = local_match(app)
     seat = next(i for i, seat in enumerate(match.seats) if seat.name == curtain.player_name)
     assert curtain.news == tuple(match.log()[match.last_move_of(seat) + 1 :])
     shown = [str(label.render()) for label in curtain.query(Label)]

@@ -28,6 +28,7 @@ from karavan_tui.widgets.side import StatusLine
 from .helpers import (
     game_screen,
     karakum_match,
+    local_match,
     make_app,
     open_new_game_dialog,
     play_to_end,
@@ -322,7 +323,7 @@ async def test_the_new_game_dialog_remembers_your_name_and_last_game(tmp_path):
         name.value = ""
         await pilot.press(*"Zoe Quinn", "ctrl+s")
         await settle(pilot, app)
-        match = game_screen(app).driver.match
+        match = local_match(app)
         assert match.seats[0].name == "Zoe Quinn" and match.game.name == all_games()[-1].name
         await pilot.press("q")
         await pilot.pause()

@@ -263,7 +263,7 @@ async def play_the_hint(pilot, app) -> tuple[int, tuple[Action, ...]]:
     Returns where in the history the hinted decisions went, and the decisions.
     """
     play = driver(app)
-    at = len(play.match.history)
+    at = len(play.link.match.history)
     await pilot.press("h")
     await settle(pilot, app)
     hint = play.current_hint()
@@ -277,7 +277,7 @@ async def play_the_hint(pilot, app) -> tuple[int, tuple[Action, ...]]:
         assert highlighted is not None and picker.options[highlighted].endswith("(hint)")
         await pilot.press("enter")
     await settle(pilot, app)
-    assert tuple(play.match.history[at : at + len(gesture)]) == gesture
+    assert tuple(play.link.match.history[at : at + len(gesture)]) == gesture
     return at, gesture
 
 

@@ -17,6 +17,7 @@ from karavan_tui.widgets.cards import CardRow, nearest_open
 from .helpers import (
     game_screen,
     karakum_match,
+    local_match,
     read_turn_over,
     running,
     seeded_match,
@@ -48,7 +49,7 @@ async def test_undo_on_your_first_turn_does_not_take_back_anothers_move(tmp_path
         await settle(pilot, app)
         assert await read_turn_over(pilot, app)  # which she alone is told
         await lift(pilot, app)  # Bob's turn
-        match = game_screen(app).driver.match
+        match = local_match(app)
         played = list(match.history)
         assert len(played) == 2 and match.to_move == 1
         await pilot.press("u")
@@ -109,7 +110,7 @@ async def test_while_a_bot_moves_the_last_human_may_take_back_their_move(tmp_pat
         assert isinstance(app.screen, ConfirmScreen) and not screen.driver.thinking
         await pilot.press("y")
         await pilot.pause()
-        assert len(screen.driver.match.history) == 1 and screen.driver.match.to_move == 0
+        assert len(screen.driver.link.match.history) == 1 and screen.driver.link.match.to_move == 0
 
 
 async def test_the_curtain_tells_in_public_words_what_happened_since_your_last_turn(tmp_path):
@@ -120,7 +121,7 @@ async def test_the_curtain_tells_in_public_words_what_happened_since_your_last_t
         await settle(pilot, app)
         assert await read_turn_over(pilot, app)
         assert isinstance(app.screen, CurtainScreen)
-        match = game_screen(app).driver.match
+        match = local_match(app)
         news = match.log()[1:]  # the public lines of Ann's two decisions
         assert len(news) == 2
         drawn = visible_characters(app)
@@ -168,7 +169,7 @@ async def test_at_the_next_players_curtain_the_last_player_may_still_take_back(t
     from .test_jaipur_table import jaipur_match
 
     async with running(tmp_path, jaipur_match("Ann,Bob"), notifications=True) as (app, pilot):
-        match = game_screen(app).driver.match
+        match = local_match(app)
         await lift(pilot, app)
         await pilot.press("a", "enter")  # Ann's first listed decision
         await settle(pilot, app)
@@ -224,7 +225,7 @@ async def test_every_game_tells_a_take_back_the_same_way(tmp_path, game):
     bot's decisions before it, which are news no more), her gesture as her last decision and
     the bot's after it counted, in every game alike."""
     async with running(tmp_path, seeded_match(game, "Ann,bot:random")) as (app, pilot):
-        match = game_screen(app).driver.match
+        match = local_match(app)
 
         def turns_of_ann() -> int:
             actors = [match.actor(i) for i in range(len(match.history))]
@@ -253,7 +254,7 @@ async def test_in_karakorum_the_player_who_just_moved_may_take_back_until_the_ne
     back Ann's last decision, as in the games whose curtain she may still undo behind."""
     async with running(tmp_path, seeded_match("karakorum", "Ann,Bob")) as (app, pilot):
         driver = game_screen(app).driver
-        match = driver.match
+        match = driver.link.match
         while match.to_move == 0:
             await play_listed(pilot, app)
         assert match.to_move == 1 and driver.viewer == 1
@@ -283,7 +284,7 @@ async def test_the_cards_drawn_blind_are_named_to_the_drawer_alone_when_the_turn
     the log never name them."""
     async with running(tmp_path, karakum_match("Ann,Bob"), notifications=True) as (app, pilot):
         await lift(pilot, app)
-        match = game_screen(app).driver.match
+        match = local_match(app)
         await pilot.press("enter", "enter")  # the deck is the first card of the row: two blind
         await settle(pilot, app)
         assert match.history == [DrawCard(), DrawCard()] and match.to_move == 1

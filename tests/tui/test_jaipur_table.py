@@ -28,11 +28,11 @@ from .helpers import (
     against_random_bot,
     curtain_text,
     game_screen,
-    local_play,
+    local_match,
     make_app,
     near_the_end,
+    play_out_by_keys,
     play_to_end,
-    play_until_game_over,
     press_to,
     rules_shown,
     running,
@@ -111,7 +111,7 @@ async def test_whole_match_human_against_random_bot(tmp_path):
     """New-game dialog → Jaipur → a whole seeded match by keys (and a click) → game over."""
     async with against_random_bot(tmp_path, "jaipur") as (app, pilot):
         screen = game_screen(app)
-        match = screen.driver.match
+        match = screen.driver.link.match
         assert match.game.name == "jaipur" and match.seats[1].is_bot
         # The first decision by mouse: a click on the first market card takes it.
         while match.to_move != 0:
@@ -122,18 +122,18 @@ async def test_whole_match_human_against_random_bot(tmp_path):
         await settle(pilot, app)
         expected = TakeCamels() if first is Card.CAMEL else TakeGood(first)
         assert match.history[before] == expected
-        await play_out_by_keys(pilot, app)
+        await play_out_reading_summaries(pilot, app)
 
 
 @pytest.mark.slow  # the end of a game by keys
 async def test_the_last_stretch_of_a_match_by_keys_ends_at_the_game_over_screen(tmp_path):
     async with running(tmp_path, near_the_end("jaipur", "Ann,bot:random", left=10)) as (app, pilot):
-        await play_out_by_keys(pilot, app)
+        await play_out_reading_summaries(pilot, app)
 
 
-async def play_out_by_keys(pilot, app) -> None:
+async def play_out_reading_summaries(pilot, app) -> None:
     """Play the human's turns by keys, reading each round summary, until the match is over."""
-    match = local_play(app).match
+    match = local_match(app)
     rounds_before = len(state_of(match, JaipurState).rounds)
     summaries = 0
 
@@ -149,7 +149,7 @@ async def play_out_by_keys(pilot, app) -> None:
         await settle(pilot, app)
         assert len(match.history) > before
 
-    await play_until_game_over(pilot, app, turn, 1500)
+    await play_out_by_keys(pilot, app, turn, 1500)
     state = state_of(match, JaipurState)
     assert summaries == len(state.rounds) - 1 - rounds_before
     assert max(state.seals) == 2

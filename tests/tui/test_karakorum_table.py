@@ -42,10 +42,10 @@ from .helpers import (
     SEED,
     against_random_bot,
     game_screen,
-    local_play,
+    local_match,
     near_the_end,
+    play_out_by_keys,
     play_to_end,
-    play_until_game_over,
     press_to,
     running,
     seeded_match,
@@ -101,25 +101,25 @@ async def test_the_new_game_dialog_offers_karakorum_and_a_whole_game_plays_by_ke
     """Title → dialog → a seeded game against a random bot, moves by Enter and a click."""
     async with against_random_bot(tmp_path, "karakorum") as (app, pilot):
         screen = game_screen(app)
-        match = screen.driver.match
+        match = screen.driver.link.match
         assert match.game.name == "karakorum" and match.seed == SEED
         assert isinstance(screen.table, KarakorumTable)
         # One decision by mouse: the deck reveals (or, if not now, the engine says why).
         await pilot.click("#table-row Card")
         await settle(pilot, app)
-        await play_out_by_keys(pilot, app)
+        await play_out_by_enter(pilot, app)
 
 
 @pytest.mark.slow  # the end of a game by keys
 async def test_the_last_stretch_of_a_game_by_keys_ends_at_the_game_over_screen(tmp_path):
     match = near_the_end("karakorum", "Ann,bot:random", left=8)
     async with running(tmp_path, match) as (app, pilot):
-        await play_out_by_keys(pilot, app)
+        await play_out_by_enter(pilot, app)
 
 
-async def play_out_by_keys(pilot, app) -> None:
+async def play_out_by_enter(pilot, app) -> None:
     """Enter always acts on the slot the table points at; pickers take their first option."""
-    match = local_play(app).match
+    match = local_match(app)
 
     async def turn() -> None:
         before = len(match.history)
@@ -130,7 +130,7 @@ async def play_out_by_keys(pilot, app) -> None:
             await settle(pilot, app)
         assert len(match.history) > before or isinstance(app.screen, GameOverScreen)
 
-    await play_until_game_over(pilot, app, turn, 3000)
+    await play_out_by_keys(pilot, app, turn, 3000)
     result = match.game.result(match.state)
     notes = str(app.screen.query_one("#notes").render())
     assert notes.splitlines()[:-1] == list(result.notes[:-1])  # one sentence a line

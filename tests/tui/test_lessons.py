@@ -80,7 +80,7 @@ async def pick_from_moves(pilot, app, driver: LessonPlay) -> None:
     await pilot.pause()
     await choose(pilot, index)
     if isinstance(wanted[0], Buy):
-        obs = driver.match.view(LEARNER)
+        obs = driver.link.match.view(LEARNER)
         assert isinstance(obs, KarakumObservation) and obs.hand is not None
         camel = obs.market[wanted[0].slot]
         assert camel is not None
@@ -135,9 +135,10 @@ async def test_a_lesson_step_waits_for_its_move_and_says_why(tmp_path):
         assert last_note(app).title == "Your move" and "camels" in last_note(app).message
         assert driver.expected() == (TakeCamels(),)
         # Another legal move is refused, with the lesson's reason; the game is unchanged.
-        assert TakeGood(driver.match.legal_actions()[0].good) in driver.match.legal_actions()
-        assert not driver.decide(TakeGood(driver.match.legal_actions()[0].good))
-        assert driver.match.history == []
+        legal = driver.link.match.legal_actions()
+        assert TakeGood(legal[0].good) in legal
+        assert not driver.decide(TakeGood(legal[0].good))
+        assert driver.link.match.history == []
         await pilot.pause()
         text = panel_text(app)
         # Said as the learner's move to make, not as one the lesson will play.
@@ -158,13 +159,13 @@ async def test_a_lesson_step_waits_for_its_move_and_says_why(tmp_path):
         assert panel.scroll_y == 0
         # An illegal one gets the rules' own refusal (selling one diamond).
         assert not driver.decide(Sell(driver.lesson.moves[2].good, 1))
-        assert driver.match.history == []
+        assert driver.link.match.history == []
         await pick_from_moves(pilot, app, driver)
         # Taken, Greedy answered (the lesson plays its decision), and the panel says so.
-        assert len(driver.match.history) == 2
+        assert len(driver.link.match.history) == 2
         text = panel_text(app)
         assert "What happened" in text
-        for line in driver.match.log()[1:]:
+        for line in driver.link.match.log()[1:]:
             assert line.split(".")[0] in text
         assert "Make this move instead" not in text
         assert driver.step == 2 and "Sell your two diamonds" in status_text(app)
@@ -198,7 +199,7 @@ async def test_leaving_a_lesson_and_coming_back_goes_on_at_the_same_step(tmp_pat
         await settle(pilot, app)
         again = await open_lesson(pilot, app, "jaipur")
         assert again.step == 2
-        assert again.match.history == driver.match.history
+        assert again.link.match.history == driver.link.match.history
         assert "Sell your two diamonds" in status_text(app)
 
 
@@ -284,12 +285,12 @@ async def test_every_lesson_plays_through_by_keys(tmp_path, name):
         await open_lesson(pilot, app, name)
         await play_through(pilot, app, name)
         driver = lesson_driver(app)
-        assert driver.match.is_over()
+        assert driver.link.match.is_over()
         assert app.settings.lessons[name] == len(get_lesson(name).steps)
         await pilot.press("y")  # a real game against Greedy
         await settle(pilot, app)
         assert isinstance(app.screen, TableScreen)
-        match = app.screen.driver.match
+        match = app.screen.driver.link.match
         assert not isinstance(app.screen.driver, LessonPlay)
         assert [seat.level for seat in match.seats] == [None, "greedy"]
         assert match.seed == SEED  # a new deal (the tests' seed), not the lesson's
@@ -311,14 +312,14 @@ async def test_a_move_that_reads_the_same_as_the_lessons_plays_the_lessons_own(t
         assert driver.decide(buy, pay)
         await settle(pilot, app)
         assert driver.expected() == (free,) and isinstance(free, TakeCard)
-        row = driver.match.view(LEARNER).row
+        row = driver.link.match.view(LEARNER).row
         twins = [
             slot for slot, card in enumerate(row) if card is row[free.slot] and slot != free.slot
         ]
         assert twins  # the lesson's paper has a twin in the row
         assert driver.decide(TakeCard(twins[0]))
         await settle(pilot, app)
-        assert driver.match.history[-1] == free
+        assert driver.link.match.history[-1] == free
         assert driver.step == step + 1
 
 
@@ -332,7 +333,7 @@ async def test_the_end_of_a_lesson_offers_a_real_game_against_greedy(tmp_path):
         app.open_lesson("karawane")
         await settle(pilot, app)
         driver = lesson_driver(app)
-        assert driver.match.is_over() and "You win" in status_text(app)
+        assert driver.link.match.is_over() and "You win" in status_text(app)
         assert not isinstance(app.screen, GameOverScreen)  # the lesson's words, not results
         await pilot.press("n")
         await pilot.pause()
@@ -344,7 +345,7 @@ async def test_the_end_of_a_lesson_offers_a_real_game_against_greedy(tmp_path):
         driver = app.screen.driver
         assert not isinstance(driver, LessonPlay)
         assert driver.game.name == "karawane"
-        assert [(s.name, s.level) for s in driver.match.seats] == [
+        assert [(s.name, s.level) for s in driver.link.match.seats] == [
             ("Learner", None),
             ("Greedy", "greedy"),
         ]
@@ -360,4 +361,4 @@ async def test_the_learner_plays_under_the_remembered_name(tmp_path, remembered,
         await settle(pilot, app)
         app.open_lesson("karawane")
         await settle(pilot, app)
-        assert [seat.name for seat in lesson_driver(app).match.seats] == [seated, "Greedy"]
+        assert [seat.name for seat in lesson_driver(app).link.match.seats] == [seated, "Greedy"]

@@ -9,7 +9,7 @@ from textual.widgets import Input, Select
 from karavan_core.match import BOT, Seat
 from karavan_tui.config import Settings
 
-from .helpers import game_screen, make_app, open_new_game_dialog, settle
+from .helpers import local_match, make_app, open_new_game_dialog, settle
 
 
 def seats_shown(dialog) -> list[tuple[str, str]]:
@@ -42,7 +42,7 @@ async def test_the_dialog_offers_the_last_tables_seats_in_this_run_and_the_next(
         name.value = ""
         await pilot.press(*"Zoe", "ctrl+s")
         await settle(pilot, app)
-        match = game_screen(app).driver.match
+        match = local_match(app)
         assert match.seats[0].name == "Zoe"
         assert [seat.level for seat in match.seats] == [None, "hard", expert.split(":")[1]]
         await pilot.press("q")

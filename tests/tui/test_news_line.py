@@ -26,7 +26,7 @@ async def test_a_new_game_does_not_speak_of_a_last_move_before_the_first(tmp_pat
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot, app)
         screen = game_screen(app)
-        match = screen.driver.match
+        match = screen.driver.link.match
         assert not match.history
         assert (
             str(screen.query_one("#banner").render()) == "A new game: nothing has been played yet."

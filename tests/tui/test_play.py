@@ -7,6 +7,7 @@ import pytest
 from karavan_core.games.karakum.state import Buy, DrawCard, Step, TakeCard
 from karavan_core.match import Match
 from karavan_core.saves import load_match
+from karavan_core.storage import SaveFile
 from karavan_tui.modals.choice import ChoiceScreen
 from karavan_tui.modals.confirm import ConfirmScreen
 from karavan_tui.modals.curtain import CurtainScreen, TurnOverScreen
@@ -15,6 +16,7 @@ from karavan_tui.screens.game_over import GameOverScreen
 from karavan_tui.screens.play import LocalPlay
 from karavan_tui.screens.table import TableScreen
 from karavan_tui.screens.title import TitleScreen
+from karavan_tui.tables.outcome import Refuse
 from karavan_tui.widgets.cards import CardRow
 
 from . import helpers
@@ -22,8 +24,10 @@ from .helpers import (
     against_random_bot,
     game_screen,
     karakum_match,
+    local_match,
     local_play,
     make_app,
+    play_out_by_keys,
     play_to_end,
     press_to,
     running,
@@ -33,13 +37,11 @@ from .helpers import (
 )
 
 
-async def play_out_by_keys(pilot, app) -> None:
+async def play_out_from_the_list(pilot, app) -> None:
     """Play the human's decisions from the move list (buys come last) until the game is over."""
     screen = game_screen(app)
-    for _ in range(3000):
-        await settle(pilot, app)
-        if isinstance(app.screen, GameOverScreen):
-            break
+
+    async def turn() -> None:
         if not isinstance(app.screen, ChoiceScreen):
             await pilot.press("a")  # every legal move; buys are listed last
             await pilot.pause()
@@ -48,12 +50,8 @@ async def play_out_by_keys(pilot, app) -> None:
         await pilot.pause()
         if screen.table.marking_status():  # a camel chosen: its payment is marked, Enter buys
             await pilot.press("enter")
-    assert isinstance(app.screen, GameOverScreen)
-    match = local_play(app).match
-    assert match.is_over()
-    result = match.game.result(match.state)
-    winners = " and ".join(match.seats[s].name for s in result.winners)
-    assert str(app.screen.query_one("#winners").render()).startswith(f"★ {winners}")
+
+    await play_out_by_keys(pilot, app, turn, 3000)
     # The autosave holds the finished game.
     driver = local_play(app)
     driver.flush()
@@ -66,9 +64,9 @@ async def test_whole_game_human_against_random_bot_through_keys(tmp_path):
     """Title → new game dialog → a whole seeded game, human moves by keys → game over."""
     async with against_random_bot(tmp_path) as (app, pilot):  # Karakum, Player 1 against a bot
         screen = game_screen(app)
-        assert [seat.name for seat in screen.driver.match.seats] == ["Player 1", "Random bot"]
-        assert screen.driver.match.seed == 4242
-        await play_out_by_keys(pilot, app)
+        assert [seat.name for seat in screen.driver.link.match.seats] == ["Player 1", "Random bot"]
+        assert screen.driver.link.match.seed == 4242
+        await play_out_from_the_list(pilot, app)
 
 
 @pytest.mark.slow  # the end of a game by keys
@@ -76,7 +74,7 @@ async def test_the_last_stretch_of_a_game_by_keys_ends_at_the_game_over_screen(t
     """From a seeded position near the end, the human plays by keys to the game-over screen."""
     app = start_with(tmp_path, helpers.near_the_end("karakum", "Ann,bot:random"))
     async with app.run_test(size=(80, 24)) as pilot:
-        await play_out_by_keys(pilot, app)
+        await play_out_from_the_list(pilot, app)
 
 
 @pytest.mark.slow
@@ -87,10 +85,10 @@ async def test_table_keys_take_cards_and_buy_with_the_payment_picker(tmp_path):
         assert app.screen.focused.id == "resources"
         await pilot.press("right", "enter")  # first face-up card
         await settle(pilot, app)
-        assert screen.driver.match.history[0] == TakeCard(0)
+        assert screen.driver.link.match.history[0] == TakeCard(0)
         await pilot.press("enter")  # the second card: the new card in the same place
         await settle(pilot, app)
-        assert screen.driver.match.history[1] == TakeCard(0)
+        assert screen.driver.link.match.history[1] == TakeCard(0)
         # Gather until a camel can be bought, then buy through the market and the picker.
         for _ in range(40):
             state = match.state
@@ -133,7 +131,7 @@ async def test_table_keys_take_cards_and_buy_with_the_payment_picker(tmp_path):
 async def test_undo_and_redo_by_key(tmp_path):
     async with running(tmp_path, karakum_match()) as (app, pilot):
         screen = game_screen(app)
-        match = screen.driver.match
+        match = screen.driver.link.match
         assert screen.driver.allows("undo") is None
         assert screen.driver.allows("redo") is None
         await pilot.press("enter", "enter")  # Ann draws twice; the bot answers
@@ -168,7 +166,7 @@ async def test_save_quit_resume_from_title_and_continue(tmp_path):
         await settle(pilot, app)
         await pilot.press("enter", "enter")
         await settle(pilot, app)
-        played = list(game_screen(app).driver.match.history)
+        played = list(local_match(app).history)
         await press_to(pilot, "s", SaveAsScreen)
         field = app.screen.query_one("#save-name")
         field.value = "my game"
@@ -181,12 +179,12 @@ async def test_save_quit_resume_from_title_and_continue(tmp_path):
         await pilot.press("c")  # resume
         await settle(pilot, app)
         screen = game_screen(app)
-        assert screen.driver.match.history == played
+        assert screen.driver.link.match.history == played
         await pilot.press("enter", "enter")
         await settle(pilot, app)
-        assert len(screen.driver.match.history) > len(played)
+        assert len(screen.driver.link.match.history) > len(played)
         screen.driver.flush()
-        assert load_match(saved).history == screen.driver.match.history
+        assert load_match(saved).history == screen.driver.link.match.history
 
 
 async def test_a_game_left_before_any_decision_leaves_no_save_to_resume(tmp_path):
@@ -229,7 +227,7 @@ async def test_curtain_between_two_humans_hides_every_private_card(tmp_path):
         assert "×" not in str(screen.query_one("#hand").render())
         await press_to(pilot, "enter", TableScreen)
         assert hand_shown(screen) and screen.table.view.observation.player == 0
-        hand = screen.driver.match.state.hands[0]
+        hand = screen.driver.link.match.state.hands[0]
         first = screen.query_one("#hand-row", CardRow).cards[0]
         assert str(first.render()) == f"B ×{hand[0]}\njewelry"
         await pilot.press("enter", "enter")  # Ann's whole turn: two cards drawn blind
@@ -276,14 +274,14 @@ async def test_bot_thinking_is_cancelled_by_undo(tmp_path):
         await pilot.press("u")
         await pilot.pause()
         assert not screen.driver.thinking and match_len(screen) == 1
-        assert screen.driver.match.history == [DrawCard()]
-        assert screen.driver.match.state.step is Step.SECOND_CARD
+        assert screen.driver.link.match.history == [DrawCard()]
+        assert screen.driver.link.match.state.step is Step.SECOND_CARD
 
 
 def match_len(screen: TableScreen) -> int:
     driver = screen.driver
     assert isinstance(driver, LocalPlay)
-    return len(driver.match.history)
+    return len(driver.link.match.history)
 
 
 async def test_choosing_which_left_side_camel_joins(tmp_path):
@@ -315,18 +313,18 @@ async def test_rematch_keeps_the_seats_and_starts_afresh(tmp_path):
 
     async with running(tmp_path, play_to_end(karakum_match(moves=10))) as (app, pilot):
         assert isinstance(app.screen, GameOverScreen)
-        old = local_play(app).match
+        old = local_match(app)
         await pilot.press("r", "r")  # r is redo at the table: at game over it does nothing
         await settle(pilot, app)
         assert isinstance(app.screen, GameOverScreen)
-        assert local_play(app).match is old
+        assert local_match(app) is old
         await pilot.press("m")  # Rematch asks first
         await pilot.pause()
         assert isinstance(app.screen, ConfirmScreen)
         await press_to(pilot, "n", GameOverScreen)
         await pilot.press("m", "y")
         await settle(pilot, app)
-        new = game_screen(app).driver.match
+        new = local_match(app)
         assert new is not old and new.seats == old.seats and new.history == []
         assert not new.is_over() and isinstance(app.screen, TableScreen)
 
@@ -361,7 +359,7 @@ async def test_a_take_back_after_seeing_a_card_is_counted_and_shown_at_the_end(t
     and the review say so, and the save keeps it."""
     async with running(tmp_path, helpers.near_the_end("karakum", "Ann,bot:random")) as (app, pilot):
         screen = game_screen(app)
-        match = screen.driver.match
+        match = screen.driver.link.match
         game, seen = match.game, match.view(0)
         shows = next(a for a in match.legal_actions() if game.reveals(seen, a))
         assert screen.decide(shows)  # a card from the deck (or a new face-up one): Ann saw it
@@ -369,7 +367,7 @@ async def test_a_take_back_after_seeing_a_card_is_counted_and_shown_at_the_end(t
         await pilot.press("u")
         await settle(pilot, app)
         assert match.takebacks == [1, 0] and isinstance(app.screen, TableScreen)
-        await play_out_by_keys(pilot, app)
+        await play_out_from_the_list(pilot, app)
         assert load_match(screen.driver.save_path).takebacks == [1, 0]
 
 
@@ -419,3 +417,48 @@ async def test_a_bad_save_name_typed_again_is_refused_in_one_toast(tmp_path):
             await pilot.pause(0.3)
             assert visible_characters(app).count("Not a save name") == 1
             await press_to(pilot, "escape", TableScreen)
+
+
+async def test_a_refusal_plays_nothing_even_where_the_engine_would_accept(tmp_path):
+    """A gesture the table refuses is said no to, never played behind the player's back."""
+    async with running(tmp_path, karakum_match()) as (app, pilot):
+        screen = game_screen(app)
+        match = screen.driver.link.match
+        legal = match.legal_actions()[0]
+        screen.table.perform(Refuse((legal,), "Try another way."))
+        await settle(pilot, app)
+        assert match.history == []
+        assert [n.message for n in app._notifications] == ["Try another way."]
+
+
+async def test_a_failed_autosave_is_told_once_when_written_not_when_drawn(tmp_path, monkeypatch):
+    """Drawing the status line tells nothing and changes nothing; a save that fails is told
+    once, when the writer has tried, and the status line says NOT SAVED until one works."""
+
+    def full(self, data) -> None:
+        raise OSError(28, "No space left on device")
+
+    async with running(tmp_path, karakum_match()) as (app, pilot):
+        screen = game_screen(app)
+        driver = screen.driver
+        await pilot.pause()
+        told = len(app._notifications)
+        monkeypatch.setattr(SaveFile, "write", full)
+        driver.referee.writer.error = OSError(28, "No space left on device")
+        state = dict(vars(driver))
+        driver.status()
+        driver.status()
+        await pilot.pause()
+        assert len(app._notifications) == told and vars(driver) == state
+        await pilot.press("enter", "enter")  # Ann draws: the save of it fails
+        await settle(pilot, app)
+        driver.flush()
+
+        def failed() -> list[str]:
+            return [n.message for n in app._notifications if n.message.startswith("Autosave")]
+
+        for _ in range(200):  # the writer's word comes through the event loop
+            if failed() and "NOT SAVED" in driver.status().note:
+                break
+            await pilot.pause(0.01)
+        assert len(failed()) == 1 and "NOT SAVED" in driver.status().note

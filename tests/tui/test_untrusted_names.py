@@ -93,7 +93,7 @@ async def test_the_new_game_dialog_refuses_control_characters_and_long_names(tmp
         await pilot.press("ctrl+s")
         await settle(pilot, app)
         screens = [s for s in app.screen_stack if isinstance(s, TableScreen)]
-        assert screens and screens[0].driver.match.seats[0].name == "[b]Ann[/b]"
+        assert screens and screens[0].driver.link.match.seats[0].name == "[b]Ann[/b]"
 
 
 @pytest.mark.slow

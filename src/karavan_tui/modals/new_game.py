@@ -130,26 +130,7 @@ class NewGameScreen(ModalScreen[NewGameRequest | None]):
                         compact=True,
                         id="count",
                     )
-                for index in range(MAX_SEATS):
-                    kind, name = self._seat_prefill(index)
-                    with Horizontal(classes="field seat", id=f"seat-{index}"):
-                        yield Label(f"Seat {index + 1}", classes="label")
-                        yield DropDown(
-                            kind_options(),
-                            value=kind,
-                            allow_blank=False,
-                            compact=True,
-                            id=f"kind-{index}",
-                            classes="kind",
-                            tooltip=kind_tooltip(kind),
-                        )
-                        yield Input(
-                            name,
-                            compact=True,
-                            max_length=MAX_NAME_LENGTH,
-                            id=f"name-{index}",
-                            classes="name",
-                        )
+                yield from self.seat_rows()
                 with Horizontal(classes="field"):
                     yield Label("First", classes="label")
                     yield DropDown(
@@ -167,6 +148,29 @@ class NewGameScreen(ModalScreen[NewGameRequest | None]):
                 yield Button("Cancel", id="cancel", compact=True)
                 yield Button("Start (ctrl+s)", id="start", variant="primary", compact=True)
         yield Footer()
+
+    def seat_rows(self) -> ComposeResult:
+        """A row for each seat the form may show: its kind (a person or a bot) and name."""
+        for index in range(MAX_SEATS):
+            kind, name = self._seat_prefill(index)
+            with Horizontal(classes="field seat", id=f"seat-{index}"):
+                yield Label(f"Seat {index + 1}", classes="label")
+                yield DropDown(
+                    kind_options(),
+                    value=kind,
+                    allow_blank=False,
+                    compact=True,
+                    id=f"kind-{index}",
+                    classes="kind",
+                    tooltip=kind_tooltip(kind),
+                )
+                yield Input(
+                    name,
+                    compact=True,
+                    max_length=MAX_NAME_LENGTH,
+                    id=f"name-{index}",
+                    classes="name",
+                )
 
     def _seat_prefill(self, index: int) -> tuple[str, str]:
         """Seat ``index``'s kind and name as the form opens: as last time, else the defaults."""

@@ -6,6 +6,9 @@ accepts; anything it still refuses comes back in the server's own words.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import TypeVar
+
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -21,6 +24,7 @@ from karavan_net.clocks import PRESETS, Clock
 from karavan_net.lobby import CreateTable, SeatAsk
 
 OPEN, PLAYER = "open", "player"
+T = TypeVar("T")
 
 
 def seat_options() -> list[tuple[str, str]]:
@@ -33,6 +37,13 @@ def clock_words(preset: str) -> str:
     """A clock preset in words, for the list."""
     kind, move, bank = PRESETS[preset]
     return Clock(kind=kind, move_seconds=move, bank_seconds=bank).describe()
+
+
+def select_field(label: str, options: Sequence[tuple[str, T]], value: T, id: str) -> ComposeResult:
+    """A row of the form: ``label``, then a compact choice among ``options``, ``value`` first."""
+    with Horizontal(classes="field"):
+        yield Label(label)
+        yield Select(options, value=value, allow_blank=False, compact=True, id=id)
 
 
 class CreateTableScreen(ModalScreen[CreateTable | None]):
@@ -68,74 +79,42 @@ class CreateTableScreen(ModalScreen[CreateTable | None]):
         with Vertical():
             yield Label("New table (the first seat is yours)")
             with VerticalScroll(can_focus=False):
-                with Horizontal(classes="field"):
-                    yield Label("Game")
-                    yield Select(
-                        [(g.title, g.name) for g in all_games()],
-                        value=game.name,
-                        allow_blank=False,
-                        compact=True,
-                        id="game",
-                    )
-                with Horizontal(classes="field"):
-                    yield Label("Players")
-                    yield Select(
-                        self._counts(game.name),
-                        value=game.min_players,
-                        allow_blank=False,
-                        compact=True,
-                        id="players",
-                    )
-                for index in range(1, 4):
-                    with Horizontal(classes="field seat", id=f"seat-{index}"):
-                        yield Label(f"Seat {index + 1}")
-                        yield Select(
-                            seat_options(),
-                            value=OPEN,
-                            allow_blank=False,
-                            compact=True,
-                            id=f"kind-{index}",
-                        )
-                        yield Input(
-                            "",
-                            placeholder="their name",
-                            compact=True,
-                            max_length=MAX_NAME_LENGTH + 2,
-                            id=f"name-{index}",
-                        )
-                with Horizontal(classes="field"):
-                    yield Label("Clock")
-                    yield Select(
-                        [(clock_words(p), p) for p in PRESETS],
-                        value="untimed",
-                        allow_blank=False,
-                        compact=True,
-                        id="clock",
-                    )
-                with Horizontal(classes="field"):
-                    yield Label("Take-backs")
-                    yield Select(
-                        [("By consent", "consent"), ("None", "none")],
-                        value="consent",
-                        allow_blank=False,
-                        compact=True,
-                        id="takebacks",
-                    )
-                with Horizontal(classes="field"):
-                    yield Label("Out of time")
-                    yield Select(
-                        [(f"a {level} bot decides", level) for level in BOT_LEVELS],
-                        value="hard" if "hard" in BOT_LEVELS else next(iter(BOT_LEVELS)),
-                        allow_blank=False,
-                        compact=True,
-                        id="stand-in",
-                    )
+                games = [(g.title, g.name) for g in all_games()]
+                yield from select_field("Game", games, game.name, "game")
+                yield from select_field(
+                    "Players", self._counts(game.name), game.min_players, "players"
+                )
+                yield from self.seat_rows()
+                clocks = [(clock_words(p), p) for p in PRESETS]
+                yield from select_field("Clock", clocks, "untimed", "clock")
+                takebacks = [("By consent", "consent"), ("None", "none")]
+                yield from select_field("Take-backs", takebacks, "consent", "takebacks")
+                stand_ins = [(f"a {level} bot decides", level) for level in BOT_LEVELS]
+                stand_in = "hard" if "hard" in BOT_LEVELS else next(iter(BOT_LEVELS))
+                yield from select_field("Out of time", stand_ins, stand_in, "stand-in")
                 yield Checkbox("Rated (people only)", id="rated", compact=True)
             yield Static("", id="create-problem")
             with Horizontal(id="create-buttons"):
                 yield Button("Cancel", id="cancel", compact=True)
                 yield Button("Create (ctrl+s)", id="create", variant="primary", compact=True)
         yield Footer()
+
+    @staticmethod
+    def seat_rows() -> ComposeResult:
+        """A row for each seat after the creator's: who may take it, and their name."""
+        for index in range(1, 4):
+            with Horizontal(classes="field seat", id=f"seat-{index}"):
+                yield Label(f"Seat {index + 1}")
+                yield Select(
+                    seat_options(), value=OPEN, allow_blank=False, compact=True, id=f"kind-{index}"
+                )
+                yield Input(
+                    "",
+                    placeholder="their name",
+                    compact=True,
+                    max_length=MAX_NAME_LENGTH + 2,
+                    id=f"name-{index}",
+                )
 
     def on_mount(self) -> None:
         """Show as many seats as the game has players."""

@@ -13,93 +13,63 @@ log lines, previews and reasons are shown as plain text, never markup.
 from __future__ import annotations
 
 import asyncio
-import random
 import time
-from collections.abc import Coroutine, Iterator
+from collections.abc import Coroutine, Iterator, Sequence
 from pathlib import Path
 from typing import Any, ClassVar
 
+from attrs import evolve
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
 
-from karavan_core.bots import BOT_LEVELS
-from karavan_core.engine import Action, IllegalAction, Observation, State
-from karavan_core.match import BOT, HUMAN, Match, Seat
-from karavan_core.referee import takeback_question
-from karavan_core.text import clean_name, printable
+from karavan_core.engine import Action
+from karavan_core.match import Match, Seat
+from karavan_core.referee import SeatView
+from karavan_core.text import printable
 from karavan_net.client import TableClient
 from karavan_net.hosting import HostControl
 from karavan_net.protocol import TakeBackAsked, Update
 from karavan_tui.context import karavan_app
-from karavan_tui.messages import BackToTitle, ShowRules
+from karavan_tui.messages import BackToTitle
 from karavan_tui.modals.confirm import ConfirmScreen
-from karavan_tui.modals.full_log import FullLogScreen
+from karavan_tui.net.host_desk import HOSTING, HostDesk
+from karavan_tui.net.presence import missing_words, presence_news
+from karavan_tui.net.remote_link import RemoteLink, question_of
 from karavan_tui.net.remote_over import RemoteOverScreen
-from karavan_tui.screens.table import Driver, Frame, Status, TableScreen
-from karavan_tui.tables import View
+from karavan_tui.screens.seat import SeatDriver, keys_with, seat_keys
+from karavan_tui.screens.table import Frame, Status, TableKind, TableScreen
 from karavan_tui.words import listed
-
-# The title of the host's note that says how to join; it goes once every seat is taken.
-HOSTING = "Hosting"
 
 REPEAT_SECONDS = 3.0  # the same toast again within this time is not shown twice
 
 
-def presence_change(
-    name: str, was: tuple[str, str | None], now: tuple[str, str | None]
-) -> str | None:
-    """What the table is told when seat ``name``'s (status, stand-in) changes from ``was``."""
-    (before, standing), (status, stand_in) = was, now
-    if status == "here":
-        if standing is not None:
-            return f"{name} is back: the bot gives the seat back."
-        return f"{name} is {'back' if before == 'away' else 'here'}."
-    if stand_in is not None and stand_in != standing:
-        return f"A {clean_name(stand_in)} bot plays {name}'s seat until {name} is back."
-    if standing is not None and stand_in is None:
-        return f"The bot leaves {name}'s seat: it waits for {name}."
-    if status == "away" and before == "here":
-        return f"{name} is away."
-    if status == "empty" and before == "away":
-        return f"{name}'s seat is free: whoever joins as {name} with the code takes it."
-    return None
+REMOTE_KEYS = keys_with(
+    seat_keys(
+        redo="Play your undone decision again",
+        log_shown=True,
+        leave="Leave",
+        leave_tip="Leave the table",
+    ),
+    "redo",
+    [
+        Binding("w", "withdraw", "Withdraw", tooltip="No longer ask to take back", id="withdraw"),
+        Binding(
+            "e", "seats", "Seats", tooltip="Free an absent player's seat, or a bot", id="seats"
+        ),
+    ],
+)
 
 
-def presence_words(name: str, status: str, stand_in: str | None) -> str:
-    """A seat as the host's Seats list says it."""
-    said = {"away": "away", "empty": "free, waiting for a player"}.get(status, status)
-    if stand_in:
-        said += f", a {clean_name(stand_in)} bot plays"
-    return f"{name}: {said}"
-
-
-def seat_of(info_name: str, kind: str, level: str | None) -> Seat:
-    """A seat as the host described it, its name made safe to show."""
-    name = clean_name(info_name)
-    if kind == BOT:
-        return Seat(name, BOT, clean_name(level or "bot"))
-    return Seat(name, HUMAN, None)
-
-
-class RemoteTable(Driver):
-    """A seat at a hosted table.
+class RemoteTable(SeatDriver):
+    """A seat at a hosted table (or a watcher's place at it: no seat).
 
     ``control`` is given in the host's own terminal (``hosting``): there the
     host frees an absent player's seat or hands it to a bot, and leaving the
     table closes it for everyone (it stays saved).
     """
 
-    KIND = "join"
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("u,ctrl+z", "driver('undo')", "Undo", tooltip="Take back your last decision"),
-        Binding("r,ctrl+y", "driver('redo')", "Redo", tooltip="Play your undone decision again"),
-        Binding("w", "driver('withdraw')", "Withdraw", tooltip="No longer ask to take back"),
-        Binding("e", "driver('seats')", "Seats", tooltip="Free an absent player's seat, or a bot"),
-        Binding("a", "driver('actions')", "Moves", tooltip="Every legal decision, in words"),
-        Binding("l", "driver('full_log')", "Log", tooltip="Read the whole log"),
-        Binding("f1,question_mark", "driver('rules')", "Rules", key_display="F1"),
-        Binding("q", "driver('leave')", "Leave", tooltip="Leave the table"),
-    ]
+    KIND = TableKind.JOIN
+    BINDINGS: ClassVar[list[BindingType]] = REMOTE_KEYS
 
     def __init__(
         self,
@@ -109,15 +79,14 @@ class RemoteTable(Driver):
         save_path: Path | None = None,
     ) -> None:
         self.client = client
+        self.link: RemoteLink = RemoteLink(client, self._unsent)
         self.game = client.game
         self.control = control
         self.hosting = control is not None
-        self.viewer = client.seat
+        # The host's own controls, in the host's terminal.
+        self.desk = None if control is None else HostDesk(self, control, self.link)
+        self.viewer = self.link.seat
         self.save_path = save_path
-        self.latest: Update | None = None
-        self.observation: Observation | None = None
-        self.choices: list[tuple[Action, str]] = []
-        self.seats: tuple[Seat, ...] = ()
         self.waiting = False  # a decision is on its way to the host
         self.online = True
         self.ending: str | None = None
@@ -127,9 +96,18 @@ class RemoteTable(Driver):
         self._statuses: list[tuple[str, str | None]] | None = None
         self._reader: asyncio.Task[None] | None = None
         self._over_shown = False
-        self._sampled: tuple[int, State] | None = None  # a state dealt for check(), by number
         self._last_note: tuple[tuple[str, str], float] = (("", ""), 0.0)
         self._seen: Match | None = None  # the finished game as this player saw it, once built
+
+    @property
+    def latest(self) -> Update | None:
+        """The latest update the host sent."""
+        return self.link.latest
+
+    @property
+    def seats(self) -> tuple[Seat, ...]:
+        """The seats as the host described them."""
+        return self.link.seats
 
     def notify(self, message: str, **kwargs: Any) -> None:
         """A toast, unless the same one went up a moment ago (keys pressed again and again)."""
@@ -166,21 +144,18 @@ class RemoteTable(Driver):
     # -- the listener (the client calls these on the app's loop) ---------------------
     def table_updated(self, update: Update) -> None:
         """Draw the table the host sent."""
+        latest = self.latest
         try:
-            observation = self.client.observation(update.observation)
-            choices = [(self.client.action(c.action), printable(c.words)) for c in update.legal]
-            seats = tuple(seat_of(s.name, s.kind, s.level) for s in update.seats)
+            self.link.take(update)
         except Exception:  # a host that sends what does not fit is not followed
             self.notify(
                 "The host sent a table this Karavan cannot read: is it another version?",
                 severity="error",
             )
             return
-        fresh = update.number != (self.latest.number if self.latest else None)
-        if self.latest is not None and self.latest.outcome is not None and update.outcome is None:
+        fresh = update.number != (latest.number if latest else None)
+        if latest is not None and latest.outcome is not None and update.outcome is None:
             self._new_game()  # the host started a rematch: this is its first position
-        self.latest, self.observation, self.choices = update, observation, choices
-        self.seats = seats
         if fresh:
             self.waiting = False
             if update.notice:  # a take-back: said, or the table would change without a word
@@ -207,11 +182,12 @@ class RemoteTable(Driver):
         while app.screen is not self.screen and len(app.screen_stack) > 1:
             app.pop_screen()
         self._over_shown = False
-        self._turn_number = self._asked = self._statuses = self._sampled = None
+        self._turn_number = self._asked = self._statuses = None
         self._seen = None
+        self.link.forget()
         self.notify("A rematch: a new game with the same seats.", title="Rematch")
 
-    def seen(self) -> Match | None:
+    def seen_game(self) -> Match | None:
         """The finished game as this player saw it, once the host has sent it."""
         if self._seen is None:
             self._seen = self.client.seen(self.seats)
@@ -219,8 +195,8 @@ class RemoteTable(Driver):
 
     def do_rematch(self) -> None:
         """The host: a new game with the same seats."""
-        if self.control is not None:
-            asyncio.get_running_loop().create_task(self._manage(self.control.rematch(), None))
+        if self.desk is not None:
+            self.desk.rematch()
 
     def declined(self, reason: str) -> None:
         """The host refused what we sent: say why; nothing changed."""
@@ -256,101 +232,63 @@ class RemoteTable(Driver):
         self.screen.refresh_bindings()
 
     def _tell_presence(self, update: Update) -> None:
+        """Say who came, went, or had a bot stand in since the last update."""
         statuses = [(seat.status, seat.stand_in) for seat in update.seats]
         before, self._statuses = self._statuses, statuses
-        if before is None or len(before) != len(statuses):
-            return
-        if update.outcome is not None:  # the players go once it is over: nobody is away
-            return
-        for index, (was, now) in enumerate(zip(before, statuses, strict=True)):
-            if index != self.viewer and was != now:
-                said = presence_change(self.seats[index].name, was, now)
-                if said is not None:
-                    self.notify(said, severity="warning" if now[0] != "here" else "information")
+        for said, here in presence_news(before, update, self.seats, self.viewer):
+            self.notify(said, severity="information" if here else "warning")
 
     # -- drawing -----------------------------------------------------------------------
     def frame(self) -> Frame | None:
         """The table, scores, log and status from the latest update."""
-        update, observation, status = self.latest, self.observation, self.status()
-        if update is None or observation is None or status is None:
+        frame = super().frame()
+        if frame is None:
             return None
-        g = self.glyphs
-        legal: tuple[Action, ...] = ()
-        if self._my_move():
-            legal = tuple(action for action, _ in self.choices)
-        before = None
-        news: tuple[Action, ...] = ()
-        if update.before is not None:
-            try:
-                before = self.client.observation(update.before)
-                news = tuple(self.client.action(data) for data in update.news)
-            except Exception:  # marks are a nicety: without them the table still shows
-                before, news = None, ()
-        scores = tuple(update.scores)
-        view = View(
-            game=self.game,
-            seats=self.seats,
-            observation=observation,
-            legal=legal,
-            glyphs=g,
-            scores=scores,
-            before=before,
-            news=news,
-        )
-        log = self.client.log
-        since = max(0, self.news_since())
-        names = ", ".join(seat.name for seat in self.seats)
+        # A hosted table's news line tells the news alone, for a watcher too.
+        return evolve(frame, news_yours=True, own="", invite=self.invitation())
+
+    def subtitle(self) -> str:
+        """The game, the players and where the table is."""
         where = "hosting" if self.hosting else "at"
-        return Frame(
-            view,
-            subtitle=f"{self.game.title} {g.sep} {names} {g.sep} {where} {self.client.address}",
-            log_title="Log",
-            to_move=update.to_move,
-            winners=tuple(update.outcome.result.winners) if update.outcome else (),
-            log=log,
-            log_news_from=since + 1,
-            status=status,
-            news=log[since + 1 :],
-            notice=printable(update.notice) if update.notice else "",
-            invite=self.invitation(),
-        )
+        return f"{super().subtitle()} {self.glyphs.sep} {where} {self.client.address}"
+
+    def notice(self) -> str:
+        """What the host told this seat of the last change (a take-back), if anything."""
+        seen = self.link.current
+        return seen.notice or "" if seen is not None else ""
+
+    def legal(self, seen: SeatView) -> tuple[Action, ...]:
+        """The seat's decisions, while it may send one."""
+        return seen.legal if self._my_move() else ()
 
     def invitation(self) -> str:
         """In the host's terminal: how the players whose seat nobody has taken join."""
-        update = self.latest
-        if self.control is None or update is None or update.outcome is not None:
-            return ""
-        empty = {info.name for info in update.seats if info.status == "empty"}
-        lines = [line.strip() for line in self.control.invitation if line.startswith("  ")]
-        wanted = [line for line in lines if line.rsplit("--name ", 1)[-1] in empty]
-        return "\n".join(wanted)
+        return self.desk.invitation() if self.desk is not None else ""
 
     def do_invite(self) -> None:
         """Show again the lines that tell the players how to join."""
-        if self.control is not None and self.control.invitation:
-            self.notify("\n".join(self.control.invitation), title=HOSTING, timeout=30)
+        if self.desk is not None:
+            self.desk.invite()
 
     def status(self) -> Status | None:
         """Whose turn, what to decide, and who is away."""
-        update, observation = self.latest, self.observation
-        if update is None or observation is None:
+        seen = self.link.current
+        if seen is None:
             return None
-        prompt, first = self.game.prompt(observation), False
-        if update.to_move is not None and update.to_move != self.viewer:
+        prompt, first = self.game.prompt(seen.observation), False
+        to_move = seen.observation.to_move
+        if to_move is not None and to_move != self.viewer:
             # The game's prompt speaks to the player who decides: the others are told whose turn.
-            name = self.seats[update.to_move].name if update.to_move < len(self.seats) else "?"
-            prompt = f"{name}'s turn"
+            prompt = f"{self.seat_name(to_move)}'s turn"
         if self.ending is not None:
             prompt, first = self.ending, True  # no prompt: this Karavan no longer plays here
-        asked = update.takeback
-        if asked is not None and asked.seat == self.viewer:
-            waiting = [self.seats[s].name for s in asked.waiting if 0 <= s < len(self.seats)]
+        asked = seen.request
+        if asked is not None and asked.takeback.seat == self.viewer:
+            waiting = [self.seat_name(s) for s in sorted(asked.waiting)]
             prompt = f"Your take-back waits for {listed(waiting)} to agree (w withdraws it)"
             first = True
         bot_moving = (
-            update.to_move is not None
-            and 0 <= update.to_move < len(self.seats)
-            and self.seats[update.to_move].is_bot
+            to_move is not None and 0 <= to_move < len(self.seats) and self.seats[to_move].is_bot
         )
         busy = bot_moving or self.waiting
         return Status(prompt, busy=busy, first=first, presence=self.presence())
@@ -361,38 +299,15 @@ class RemoteTable(Driver):
             return ""  # the status line says why the table ended, and nothing else
         if not self.online:
             return "Reconnecting to the table..."
-        if self.latest is None:
-            return ""
-        empty = [self.seats[i].name for i, s in enumerate(self.latest.seats) if s.status == "empty"]
-        away = [
-            self.seats[i].name + (f" (a {clean_name(s.stand_in)} bot plays)" if s.stand_in else "")
-            for i, s in enumerate(self.latest.seats)
-            if s.status == "away"
-        ]
-        if self.latest.outcome is not None:  # leaving a finished game is not being away
-            away = []
-        parts = []
-        if empty:
-            parts.append(f"waiting for {' and '.join(empty)} to take the seat")
-        if away:
-            parts.append(f"{' and '.join(away)} {'is' if len(away) == 1 else 'are'} away")
-        said = "; ".join(parts)
-        return said[:1].upper() + said[1:]
-
-    def news_since(self) -> int:
-        """Decisions this seat has seen happen: up to its last one."""
-        update = self.latest
-        if update is None:
-            return 0
-        return len(self.client.log) - 1 - (len(update.news) if update.before is not None else 0)
+        return "" if self.latest is None else missing_words(self.latest, self.seats)
 
     # -- whose decision ------------------------------------------------------------------
     def _my_move(self) -> bool:
-        update = self.latest
+        seen = self.link.current
         return (
-            update is not None
-            and update.to_move == self.viewer
-            and bool(self.choices)
+            seen is not None
+            and seen.observation.to_move == self.viewer
+            and bool(seen.legal)
             and self.online
             and not self.waiting
         )
@@ -408,12 +323,12 @@ class RemoteTable(Driver):
                 rematch = self.do_rematch if self.hosting else None
                 label = self.game.chart_label or ""
                 over = RemoteOverScreen(
-                    self.seats, update, self.hosting, self.seen, rematch, label=label
+                    self.seats, update, self.hosting, self.seen_game, rematch, label=label
                 )
                 self.app.push_screen(over)
             return
-        asked = update.takeback
-        if asked is not None and self.viewer in asked.waiting:
+        asked, seen = update.takeback, self.link.current
+        if asked is not None and seen is not None and seen.to_answer:
             key = self._question_key(update, asked)
             if self._asked != key:
                 self._asked = key  # asked once per question: again if the bots' replies join
@@ -431,20 +346,9 @@ class RemoteTable(Driver):
 
     def ask_answer(self, asked: TakeBackAsked) -> None:
         """Another player asks to take back: agree or decline (the host hears either)."""
-        names = [seat.name for seat in self.seats]
-        if not 0 <= asked.seat < len(names):
+        if not 0 <= asked.seat < len(self.seats) or self.viewer is None:
             return
-        question = takeback_question(
-            names[self.viewer], names[asked.seat], asked.decisions, asked.revealed
-        )
-        lines = [
-            f"- {printable(taken.words)}{' (yours)' if taken.seat == self.viewer else ''}"
-            for taken in asked.taken
-        ]
-        if lines:
-            question = "\n".join([question, *lines])
-        if asked.seconds:
-            question += f"\nUnanswered, it lapses in {asked.seconds} seconds."
+        question = question_of(asked, self.seats, self.viewer)
 
         def answered(yes: bool | None) -> None:
             self._asking = None
@@ -454,95 +358,53 @@ class RemoteTable(Driver):
         self._asking = ConfirmScreen.consent(question)
         self.app.push_screen(self._asking, answered)
 
-    def _my_turn(self) -> bool:
-        """Whether we must decide now; say why not otherwise."""
-        update = self.latest
-        if update is None:
-            return False
+    def not_now(self) -> str | None:
+        """Why we may not decide now ("": nothing to say), or ``None``."""
+        if self.latest is None:
+            return ""
         if not self.online:
-            self.notify("Not connected to the table: wait a moment.", severity="warning")
-            return False
-        if update.to_move is None:
-            self.notify("The game is over.", severity="warning")
-            return False
-        if update.to_move != self.viewer:
-            name = self.seats[update.to_move].name if update.to_move < len(self.seats) else "?"
-            self.notify(f"Wait: it is {name}'s turn.", severity="warning")
-            return False
-        if self.waiting:
-            self.notify("Your last decision is on its way to the host.", severity="warning")
-            return False
-        return True
+            return "Not connected to the table: wait a moment."
+        reason = super().not_now()
+        if reason is None and self.waiting:
+            return "Your last decision is on its way to the host."
+        return reason
 
     # -- the table's gestures --------------------------------------------------------------
-    def decide(self, *actions: Action) -> bool:
-        """Send one gesture to the host, which plays it or says why not."""
-        if not self._my_turn() or not actions:
-            return False
-        reason = self.check(*actions)  # refused here already: the marks stay for a second try
-        if reason is not None:
-            self.notify(reason, title="Not allowed", severity="warning")
-            return False
+    def send(self, actions: Sequence[Action]) -> bool:
+        """Send the gesture to the host, which plays it or says why not."""
+        assert self.viewer is not None
         self.waiting = True
         self.screen.redraw()
-        self._send(self.client.decide(*actions))
+        self.link.play(self.viewer, actions)
         return True
 
     def _send(self, sending: Coroutine[Any, Any, bool]) -> None:
-        async def send() -> None:
-            if not await sending:
-                self.waiting = False
-                self.notify("Not connected to the table: wait a moment.", severity="warning")
-                self.screen.redraw()
+        self.link.send(sending)
 
-        asyncio.get_running_loop().create_task(send())
-
-    def check(self, *actions: Action) -> str | None:
-        """The engine's reason for refusing this gesture now, or ``None`` if it would be played.
-
-        The client holds no state: the gesture is tried on a state dealt from this
-        seat's own observation (its decisions are legal or not whatever the hidden
-        cards are), and the host checks it again when it comes.
-        """
-        update, observation = self.latest, self.observation
-        if update is None or observation is None:
-            return "Not connected to the table."
-        if update.to_move is None:
-            return "The game is over."
-        if update.to_move != self.viewer:
-            name = self.seats[update.to_move].name if update.to_move < len(self.seats) else "?"
-            return f"It is {name}'s turn."
-        if self._sampled is None or self._sampled[0] != update.number:
-            dealt = self.game.sample_state(observation, random.Random(update.number))
-            self._sampled = (update.number, dealt)
-        try:
-            self.game.gesture_states(self._sampled[1], actions, by=update.to_move)
-        except IllegalAction as error:
-            return str(error)
-        return None
-
-    def preview(self, action: Action) -> str:
-        """``action`` in words: the host's for a legal decision, else from our observation."""
-        for legal, words in self.choices:
-            if legal == action:
-                return words
-        assert self.observation is not None
-        return self.game.preview(self.observation, action)
+    def _unsent(self) -> None:
+        """What we sent did not go: the connection is down."""
+        self.waiting = False
+        self.notify("Not connected to the table: wait a moment.", severity="warning")
+        self.screen.redraw()
 
     # -- keys ----------------------------------------------------------------------------------
     def allows(self, name: str) -> bool | None:
-        """Undo and redo as the host allows them now."""
+        """Undo and redo as the host allows them now; the host's keys for the seats."""
         update = self.latest
-        if name == "undo":
-            return True if update is not None and update.can_undo and self.online else None
-        if name == "redo":
-            return True if update is not None and update.can_redo and self.online else None
         if name == "seats":  # the host's, while somebody is missing
             return self.hosting and bool(self.absent_seats())
         if name == "withdraw":  # shown only while our own request waits
             asked = None if update is None else update.takeback
             return asked is not None and asked.seat == self.viewer and self.online
-        return True
+        return super().allows(name)
+
+    def may_undo(self) -> bool:
+        """As the host says, while connected."""
+        return super().may_undo() and self.online
+
+    def may_redo(self) -> bool:
+        """As the host says, while connected."""
+        return super().may_redo() and self.online
 
     def do_undo(self) -> None:
         """Ask the host to take back our last decision."""
@@ -559,66 +421,12 @@ class RemoteTable(Driver):
 
     def absent_seats(self) -> list[int]:
         """The people's seats whose player is not at the table now."""
-        latest = self.latest
-        if latest is None or latest.outcome is not None:
-            return []
-        return [
-            index
-            for index, info in enumerate(latest.seats)
-            if index != self.viewer and info.kind != BOT and info.status != "here"
-        ]
+        return self.desk.absent_seats() if self.desk is not None else []
 
     def do_seats(self) -> None:
         """The host: free an absent player's seat, or hand it to a bot (or take the bot off)."""
-        control, seats = self.control, self.absent_seats()
-        if control is None:
-            return
-        if not seats:
-            self.notify("Every player is at the table.")
-            return
-        assert self.latest is not None
-        infos = self.latest.seats
-        labels = [
-            presence_words(self.seats[i].name, infos[i].status, infos[i].stand_in) for i in seats
-        ]
-
-        def picked(index: int) -> None:
-            self.seat_actions(seats[index])
-
-        self.screen.choose("Whose seat?", labels, picked, beside=False)
-
-    def seat_actions(self, seat: int) -> None:
-        """What the host may do with absent ``seat``: free it, a bot of some level, or no bot."""
-        control, latest = self.control, self.latest
-        if control is None or latest is None:
-            return
-        name = self.seats[seat].name
-        info = latest.seats[seat]
-        # Each option: its words, and the bot level it hands the seat to ("" frees it).
-        options: list[tuple[str, str | None]] = []
-        if info.status == "away":
-            options.append((f"Free the seat: whoever joins as {name} takes it", ""))
-        options += [(f"A {level} bot plays it until {name} is back", level) for level in BOT_LEVELS]
-        if info.stand_in:
-            options.append((f"Take the bot off: the seat waits for {name}", None))
-
-        def picked(index: int) -> None:
-            level = options[index][1]
-            doing = control.free(seat) if level == "" else control.hand_to_bot(seat, level)
-            asyncio.get_running_loop().create_task(self._manage(doing))
-
-        self.screen.choose(f"{name}'s seat", [words for words, _ in options], picked, beside=False)
-
-    async def _manage(self, doing: Coroutine[Any, Any, str], title: str | None = "Seats") -> None:
-        """Carry out the host's change to the table; say what came of it (under ``title``, if
-        the table does not tell it anyway), or why it was not done."""
-        try:
-            said = await doing
-        except IllegalAction as error:
-            self.notify(str(error), title="Not done", severity="warning")
-            return
-        if title is not None:
-            self.notify(said, title=title)
+        if self.desk is not None:
+            self.desk.choose_seat()
 
     def do_redo(self) -> None:
         """Ask the host to replay our undone decision."""
@@ -626,27 +434,9 @@ class RemoteTable(Driver):
             return
         self._send(self.client.redo())
 
-    def do_actions(self) -> None:
-        """List every legal decision in the host's words."""
-        if not self._my_turn():
-            return
-        listed: dict[str, Action] = {}
-        for action, said in self.choices:
-            listed.setdefault(said, action)
-        actions = list(listed.values())
-        title = "Every move you can make now"
-        pick = self.table.take_listed
-        self.screen.choose(
-            title, list(listed), lambda i: pick(actions[i]), searchable=True, beside=False
-        )
-
     def commands(self) -> Iterator[SystemCommand]:
         """This table's own commands in the command palette."""
-        latest = self.latest
-        if latest is not None and latest.can_undo and self.online:
-            yield SystemCommand("Undo", "Take back your last decision", self.do_undo)
-        if latest is not None and latest.can_redo and self.online:
-            yield SystemCommand("Redo", "Play your undone decision again", self.do_redo)
+        yield from super().commands()
         if self.hosting and self.absent_seats():
             yield SystemCommand("Seats", "Free an absent player's seat, or a bot", self.do_seats)
         if self.control is not None and self.control.invitation:
@@ -658,34 +448,13 @@ class RemoteTable(Driver):
         """A hosted table is saved by its host."""
         self.notify("The host saves this table after every decision.")
 
-    def do_full_log(self) -> None:
-        """Read the whole log."""
-        title = f"{self.game.title}: every decision so far"
-        self.app.push_screen(FullLogScreen(title, list(self.client.log)))
-
-    def do_rules(self) -> None:
-        """Show this game's rules."""
-        self.screen.post_message(ShowRules(self.game.name))
-
     def do_leave(self) -> None:
         """Leave the table (in the host's terminal: close it, once the host says so)."""
         if not self.hosting:
             self.screen.post_message(BackToTitle())
             return
-        over = self.latest is not None and self.latest.outcome is not None
-
-        def answered(yes: bool | None) -> None:
-            if yes:
-                self.app.exit()
-
-        if over:
-            self.app.exit()
-            return
-        question = (
-            "Close the table for everyone? The game stays saved: "
-            "karavan host --resume reopens it and the players come back."
-        )
-        self.app.push_screen(ConfirmScreen(question, yes="Close"), answered)
+        if self.desk is not None:
+            self.desk.close_table()
 
 
 def open_table(

@@ -31,7 +31,7 @@ from karavan_tui.widgets.lesson import LessonPanel
 
 DEFAULT_NAME = "Learner"
 LESSON_REFUSAL = "Not the lesson's move: its panel says which, and why."
-_KEPT = {"driver('actions')", "driver('rules')"}
+_KEPT = {"actions", "rules"}
 
 
 def opponent() -> Seat:
@@ -43,7 +43,7 @@ class LessonPlay(LocalPlay):
     """The lesson ``lesson`` at the table, for ``name``, from step number ``step``."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("n", "driver('next')", "Next", tooltip="Go on with the lesson"),
+        Binding("n", "next", "Next", tooltip="Go on with the lesson"),
         # The table's own keys but the take-backs, the hint and the save: the lesson leads.
         *(
             binding
@@ -51,13 +51,13 @@ class LessonPlay(LocalPlay):
             if isinstance(binding, Binding) and binding.action in _KEPT
         ),
         # Shown: the panel stands where the log was.
-        Binding("l", "driver('full_log')", "Log", tooltip="Read the whole log"),
+        Binding("l", "full_log", "Log", tooltip="Read the whole log"),
         # The panel may run past the screen at 80x24; the arrows belong to the cards.
-        Binding("pagedown", "driver('scroll_lesson', 1)", "Lesson down", show=False),
-        Binding("pageup", "driver('scroll_lesson', -1)", "Lesson up", show=False),
+        Binding("pagedown", "scroll_lesson(1)", "Lesson down", show=False),
+        Binding("pageup", "scroll_lesson(-1)", "Lesson up", show=False),
         Binding(
             "q",
-            "driver('leave')",
+            "leave",
             "Title",
             tooltip="Leave the lesson: it goes on from this step next time",
         ),
@@ -75,7 +75,7 @@ class LessonPlay(LocalPlay):
         super().__init__(match, save_path)
         # The panel tells the decisions from the learner's last one on (back at a step: the
         # stretch played for the learner before it).
-        self.told_from = max(0, match.last_move_of(LEARNER) - 1)
+        self.told_from = max(0, self.link.view(LEARNER).since - 1)
         # Decisions made once the learner's last gesture at the keyboard was played (the
         # lesson plays some of the learner's own): the news line tells what came after.
         self.keyed_to = 0
@@ -94,7 +94,7 @@ class LessonPlay(LocalPlay):
         step = self.current
         if step is None or not step.decisions:
             return ()
-        return self.lesson.moves[len(self.match.history) : step.end]
+        return self.lesson.moves[self.link.decisions() : step.end]
 
     def remember(self) -> None:
         """Keep the step reached in the settings (a step done is never done again)."""
@@ -121,7 +121,7 @@ class LessonPlay(LocalPlay):
             return
         self.play_script()
         expected = self.expected()
-        if expected and self.match.to_move == LEARNER:
+        if expected and self.to_move() == LEARNER:
             super().advance()  # the learner decides: the table as usual
             if screen.is_on_top():  # the cursor on the card to use: Enter plays it
                 self.table.mark_hint(expected[:1], point=True)
@@ -131,10 +131,10 @@ class LessonPlay(LocalPlay):
 
     def play_script(self) -> None:
         """Play the decisions up to the next step that waits for the learner."""
-        lesson, match = self.lesson, self.match
+        lesson = self.lesson
         while True:
             step = self.current
-            played = len(match.history)
+            played = self.link.decisions()
             if step is not None and step.decisions and played >= step.end:
                 self.step += 1  # done: on to the next step
                 self.remember()
@@ -145,7 +145,7 @@ class LessonPlay(LocalPlay):
 
     def play_move(self, move: Action) -> None:
         """Play one of the lesson's own decisions, for whichever seat takes it."""
-        if self.match.to_move == LEARNER:
+        if self.to_move() == LEARNER:
             self.referee.play(LEARNER, (move,))
             return
         turn = self.referee.bot_turn()
@@ -163,7 +163,7 @@ class LessonPlay(LocalPlay):
             return
         self.step += 1
         self.advice = ""
-        self.told_from = len(self.match.history)
+        self.told_from = self.link.decisions()
         self.remember()
         if self.current is None:
             self.finish()
@@ -186,7 +186,7 @@ class LessonPlay(LocalPlay):
                 self.screen.post_message(BackToTitle())
                 return
             seed = karavan_app(self.screen).config.seed_factory()
-            seats = [self.match.seats[LEARNER], opponent()]
+            seats = [self.link.seats[LEARNER], opponent()]
             self.screen.post_message(OpenMatch(Match(game, seats, seed)))
 
         question = (
@@ -201,7 +201,7 @@ class LessonPlay(LocalPlay):
         step = self.current
         if step is None:
             return
-        happened = self.match.log()[self.told_from + 1 :]
+        happened = list(self.seen().log[self.told_from + 1 :])
         title = f"Lesson {self.glyphs.sep} step {self.step + 1} of {len(self.lesson.steps)}"
         self.panel.show(title, happened, step.say, self.advice, self.glyphs)
 
@@ -221,7 +221,7 @@ class LessonPlay(LocalPlay):
         return evolve(
             frame,
             subtitle=f"Learn to play {self.game.title} {g.sep} {step}",
-            hinted=expected[:1] if self.match.to_move == LEARNER else (),
+            hinted=expected[:1] if self.to_move() == LEARNER else (),
             news=news,
             own=log[since] if mine else "",
             notice="Nothing new since this step began." if untold else frame.notice,
@@ -244,14 +244,7 @@ class LessonPlay(LocalPlay):
         as long as they reveal nothing (the engine checks it), so it is exactly what
         the learner will see then.
         """
-        seen = [self.match.view(LEARNER)]
-        for end in range(2, len(expected) + 1):
-            try:
-                states = self.game.gesture_states(self.match.state, expected[:end], by=LEARNER)
-            except IllegalAction:
-                break
-            seen.append(self.game.observe(states[-2], LEARNER))
-        return seen
+        return self.link.views_along(LEARNER, expected)
 
     def lesson_gesture(self, actions: tuple[Action, ...]) -> tuple[Action, ...] | str:
         """The lesson's own decisions that ``actions`` (legal ones) make, or why not.
@@ -309,7 +302,7 @@ class LessonPlay(LocalPlay):
             self.tell()
             return False
         self.advice = ""
-        self.told_from = len(self.match.history)
+        self.told_from = self.link.decisions()
         self.keyed_to = self.told_from + len(gesture)
         return super().decide(*gesture)
 

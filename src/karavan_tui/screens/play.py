@@ -10,107 +10,92 @@ it), another human (draw the curtain first) or the game's end.
 
 from __future__ import annotations
 
-import errno
-import os
-import time
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import ClassVar
 
 from textual.app import SystemCommand
 from textual.binding import Binding, BindingType
-from textual.worker import get_current_worker
 
-from karavan_core.analysis import Hint, gesture_hints
-from karavan_core.bots import Bot
-from karavan_core.engine import Action, IllegalAction, Observation, State
+from karavan_core.analysis import Hint
+from karavan_core.engine import Action, IllegalAction
 from karavan_core.match import Match
-from karavan_core.referee import BotTurn, Referee, TakeBackRequest
-from karavan_core.saves import new_save_path, save_match
-from karavan_core.storage import SaveFile
-from karavan_core.text import printable
+from karavan_core.referee import BotTurn, SeatView, TakeBackRequest
+from karavan_net.pacing import bot_decision
 from karavan_tui.context import karavan_app
-from karavan_tui.messages import BackToTitle, GameOver, ShowRules
+from karavan_tui.messages import BackToTitle, GameOver
 from karavan_tui.modals.confirm import ConfirmScreen
 from karavan_tui.modals.curtain import CurtainScreen, TurnOverScreen
-from karavan_tui.modals.full_log import FullLogScreen
-from karavan_tui.modals.save_as import SaveAsScreen
-from karavan_tui.screens.table import Driver, Frame, Status
-from karavan_tui.tables import TurnStep, View, flag_hint
-
-
-def gesture_of(hint: tuple[Hint, ...] | None) -> tuple[Action, ...]:
-    """The decisions a hint suggests, in order (none without a hint)."""
-    return () if hint is None else tuple(h.action for h in hint)
-
+from karavan_tui.screens.hints import HintDesk
+from karavan_tui.screens.local_link import LocalLink
+from karavan_tui.screens.save_desk import SaveDesk
+from karavan_tui.screens.seat import SeatDriver, keys_with, seat_keys
+from karavan_tui.screens.table import Frame, Status
 
 # The keys of a player deciding, which a game of bots alone does not offer.
 DECIDING_KEYS = frozenset({"undo", "redo", "hint", "actions", "choose"})
 
-
-class LocalPlay(Driver):
-    """A match played at this terminal: hot-seat humans and bots, autosaved to ``save_path``."""
-
-    save_path: Path  # always kept here
-
-    BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("u,ctrl+z", "driver('undo')", "Undo", tooltip="Take back your last decision"),
-        Binding("r,ctrl+y", "driver('redo')", "Redo", tooltip="Play an undone decision again"),
-        # Short labels: the Footer must hold every key at 80 columns, in ASCII mode too.
-        Binding("a", "driver('actions')", "Moves", tooltip="Every legal decision, in words"),
-        Binding(
-            "h",
-            "driver('hint')",
-            "Hint",
-            tooltip="What the Expert would play here (counted in the save)",
+LOCAL_KEYS = keys_with(
+    keys_with(
+        seat_keys(
+            redo="Play an undone decision again",
+            log_shown=False,
+            leave="Title",
+            leave_tip="Back to the title (the game stays saved)",
         ),
-        Binding("s", "driver('save_as')", "Save", tooltip="Save the game under a name"),
-        Binding("l", "driver('full_log')", "Log", show=False, tooltip="Read the whole log"),
-        Binding("f1,question_mark", "driver('rules')", "Rules", key_display="F1"),
-        Binding(
-            "q", "driver('leave')", "Title", tooltip="Back to the title (the game stays saved)"
-        ),
-        # Offered only while bots move (see allows).
+        "actions",
+        [
+            Binding(
+                "h",
+                "hint",
+                "Hint",
+                tooltip="What the Expert would play here (counted in the save)",
+                id="hint",
+            ),
+            Binding("s", "save_as", "Save", tooltip="Save the game under a name", id="save_as"),
+        ],
+    ),
+    "leave",
+    # Offered only while bots move (see allows).
+    [
         Binding(
             "n",
-            "driver('skip')",
+            "skip",
             "Skip",
             tooltip="Let the computer players move without pausing, up to the next human's turn",
-        ),
-    ]
+            id="skip",
+        )
+    ],
+)
+
+
+class LocalPlay(SeatDriver):
+    """A match played at this terminal: hot-seat humans and bots, autosaved to ``save_path``."""
+
+    BINDINGS: ClassVar[list[BindingType]] = LOCAL_KEYS
 
     def __init__(self, match: Match, save_path: Path) -> None:
-        self.match = match
+        self.link: LocalLink = LocalLink(match, save_path)
         self.game = match.game
-        # The driver autosaves through the referee: a new game once now (an unusable folder
-        # raises OSError before play starts), then after every change, off the UI thread.  A
-        # save opened only to look at stays as it was ("last played" too).
-        self.save_path = save_path
-        # A game begun here and left before anyone decided leaves no save behind (it would
-        # be the title's Resume); one opened from its file, or named, stays.
-        self.begun_here = not save_path.exists()
-        if save_path.exists():
-            if not os.access(save_path.parent, os.W_OK):
-                raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), str(save_path))
-        else:
-            save_match(match, save_path)
-        self.referee = Referee(match, storage=SaveFile(save_path))
+        self.referee = self.link.referee
         self.humans = list(self.referee.humans)
         # With one human at the keyboard, that player always sees their own cards.
         self.viewer: int | None = self.humans[0] if len(self.humans) == 1 else None
-        self.bots: dict[int, Bot] = self.referee.bots
         self.thinking = False
         self.hurrying = False  # the pauses are skipped until a human decides again
-        self.hinting = False  # the Expert search is looking for a hint
-        # The latest hint (a gesture's decisions, each hinted) and the state it is for.
-        self.hint: tuple[State, tuple[Hint, ...]] | None = None
+        self.hints = HintDesk(self, self.link, lambda: self.thinking)
         self._pending = False  # a change happened while another screen was on top
-        self.saved_note = "saved"  # any mark: the status draws the symbol set's own
-        self.referee.subscribe(lambda _: self._saving())
+        self.saves = SaveDesk(self, self.link)
+
+    @property
+    def save_path(self) -> Path:  # type: ignore[override]  # read-only: the link moves the file
+        """The file the game is kept in."""
+        return self.link.save_path
 
     # -- life ---------------------------------------------------------------------------
     def start(self) -> None:
-        """Let play begin."""
+        """Hear of every save once it is written, then let play begin."""
+        self.saves.watch()
         self.advance()
 
     def resumed(self) -> None:
@@ -125,20 +110,11 @@ class LocalPlay(Driver):
         """Leave only once every position is on disk; a game left untouched, not at all."""
         self.cancel_bot()
         self.cancel_hint()
-        self.flush()
         self.closing()
 
     def closing(self) -> None:
         """The table is about to close: a game begun here that nobody decided in goes."""
-        match = self.match
-        if self.begun_here and not match.history and not match.can_redo():
-            self.flush()
-            self.save_path.unlink(missing_ok=True)
-
-    # -- saving -------------------------------------------------------------------------
-    def _saving(self) -> None:
-        """After every change the referee writes the match off the UI thread."""
-        self.saved_note = "saved"
+        self.link.close()
 
     def flush(self) -> None:
         """Wait until the newest position is on disk."""
@@ -146,43 +122,16 @@ class LocalPlay(Driver):
 
     # -- drawing ------------------------------------------------------------------------
     def frame(self) -> Frame:
-        """The table, scores, log and status, from the viewer's own view of the match."""
-        match, g = self.match, self.glyphs
-        # The viewer's own view, or the public view when no private card may show.
-        seen = self.referee.view(self.viewer)
-        since = seen.since
-        view = View(
-            game=self.game,
-            seats=match.seats,
-            observation=seen.observation,
-            legal=seen.legal,
-            glyphs=g,
-            scores=seen.scores,
-            before=seen.before,
-            news=seen.news,
-            past=match.public_views(),
-        )
-        hint = self.current_hint()
-        log = list(seen.log)
-        names = ", ".join(seat.name for seat in match.seats)
-        return Frame(
-            view,
-            subtitle=f"{self.game.title} {g.sep} {names}",
-            log_title=f"Log {g.sep} seed {match.seed}",
-            to_move=self.referee.to_move,
-            winners=seen.outcome.result.winners if seen.outcome is not None else (),
-            log=log,
-            log_news_from=since + 1,  # the log opens with the deal: decision i is line i + 1
-            status=self.status(),
-            news=log[since + 1 :],
-            news_yours=self.viewer is not None,
-            notice=self.taken_back_words(),
-            # The log opens with the deal: the viewer's last decision is line ``since``.
-            own=log[since] if since and self.viewer is not None else "",
-            hinted=gesture_of(hint),
-        )
+        """The table as the viewer sees it (a local table always has something to show)."""
+        frame = super().frame()
+        assert frame is not None
+        return frame
 
-    def taken_back_words(self) -> str:
+    def log_title(self) -> str:
+        """The log's title says the seed the game was dealt from."""
+        return f"Log {self.glyphs.sep} seed {self.link.seed}"
+
+    def notice(self) -> str:
         """What the player at the keyboard is told of a take-back that was the last change
         (the referee's words, the same at every table); else ""."""
         last = self.referee.last_change
@@ -192,24 +141,20 @@ class LocalPlay(Driver):
 
     def status(self) -> Status:
         """The hint or the game's prompt, a busy mark, the saved mark (or NOT SAVED)."""
-        error = self.referee.save_error
-        if error is not None and self.saved_note != "NOT SAVED":
-            self.saved_note = "NOT SAVED"
-            self.notify(f"Autosave failed: {error.strerror or error}", severity="error")
         # The symbol set may have changed since the save: its own mark is drawn.
-        note = self.glyphs.saved if self.saved_note == "saved" else self.saved_note
+        note = "NOT SAVED" if self.saves.failed else self.glyphs.saved
         hint = self.current_hint()
-        match = self.match
-        seat = match.to_move
+        seen = self.link.view(self.viewer)
+        seat = seen.observation.to_move
         prompt = (
             self.table.hint_words(hint)
             if hint is not None
             else "Looking for a hint"
             if self.hinting
             # The game's prompt speaks to the player who decides: not to a bot.
-            else f"{match.seats[seat].name}'s turn"
-            if seat is not None and match.seats[seat].is_bot
-            else self.game.prompt(match.view(self.viewer))
+            else f"{self.seat_name(seat)}'s turn"
+            if seat is not None and self.link.seats[seat].is_bot
+            else self.game.prompt(seen.observation)
         )
         return Status(prompt, busy=self.thinking or self.hinting, note=note, hint=hint is not None)
 
@@ -218,47 +163,56 @@ class LocalPlay(Driver):
         """After any change: redraw, then start a bot, draw the curtain, or end the game."""
         self.cancel_bot()
         self.cancel_hint()
-        screen = self.screen
+        screen, referee = self.screen, self.referee
         if not screen.is_on_top():
             self._pending = True
             screen.redraw()
             return
-        match, referee = self.match, self.referee
         if referee.bot_to_move() is None:
             self.hurrying = False  # a human decides next (or nobody): pauses come back
         if referee.is_over():
             screen.redraw()
-            screen.post_message(GameOver(match))
+            screen.post_message(GameOver(self.link.match))
             return
-        seat = referee.to_move
-        assert seat is not None
         if referee.request is not None:
             screen.redraw()
             self.ask_consent(referee.request)
             return
         turn = referee.bot_turn()
         if turn is not None:
-            if len(self.humans) > 1:
-                if self.tell_turn_over():
-                    return
-                self.viewer = None  # hot-seat: while a bot moves, only the public table shows
-            screen.redraw()
-            if not screen.is_on_top() or self.table.pauses_play:
-                self._pending = True  # a round summary to read first: the bot waits for it
-                return
-            self.thinking = True
-            screen.refresh_status()
-            screen.refresh_bindings()  # the key that skips the pauses shows while bots move
-            self.think(turn, karavan_app(screen).bot_delay)
+            self.bot_moves(turn)
             return
-        handed_over = self.viewer != seat and not match.game.private_views
+        seat = referee.to_move
+        assert seat is not None
+        self.human_moves(seat)
+
+    def bot_moves(self, turn: BotTurn) -> None:
+        """A bot decides next: hide what it must not show, then let it think."""
+        screen = self.screen
+        if len(self.humans) > 1:
+            if self.tell_turn_over():
+                return
+            self.viewer = None  # hot-seat: while a bot moves, only the public table shows
+        screen.redraw()
+        if not screen.is_on_top() or self.table.pauses_play:
+            self._pending = True  # a round summary to read first: the bot waits for it
+            return
+        self.thinking = True
+        screen.refresh_status()
+        screen.refresh_bindings()  # the key that skips the pauses shows while bots move
+        self.think(turn, karavan_app(screen).bot_delay)
+
+    def human_moves(self, seat: int) -> None:
+        """``seat``'s player decides next: hand them the keyboard (behind the curtain, where
+        cards are private and another player has it)."""
+        handed_over = self.viewer != seat and not self.game.private_views
         if handed_over:
             self.viewer = seat  # nothing is private: the next player just takes the keyboard
         if self.viewer != seat:
             if not self.tell_turn_over():
                 self.draw_curtain(seat)
             return
-        screen.redraw()
+        self.screen.redraw()
         if handed_over:
             self.table.start_afresh()
         self.table.on_turn()
@@ -269,7 +223,7 @@ class LocalPlay(Driver):
         The curtain tells what happened since that player's last decision; its **u**
         takes back the last human's decision without lifting it.
         """
-        screen, match = self.screen, self.match
+        screen = self.screen
         self.viewer = None  # nothing private stays on screen under the curtain
         screen.redraw()
         # A toast about the last player's cards ("Mirage 2 can move…") must not outlive them.
@@ -288,15 +242,14 @@ class LocalPlay(Driver):
             self.table.on_turn()
 
         # What happened since that player's last decision, in the public log's words.
-        since = match.last_move_of(seat)
-        news = match.log()[since + 1 :]
+        theirs = self.link.view(seat)
         taker = self.at_keyboard()
         may_take_back = taker is not None and self.referee.undo_refusal(taker) is None
         curtain = CurtainScreen(
-            match.seats[seat].name,
-            news=news,
-            first=since + 1,
-            taker=match.seats[taker].name if taker is not None and may_take_back else None,
+            self.seat_name(seat),
+            news=list(theirs.log[theirs.since + 1 :]),
+            first=theirs.since + 1,
+            taker=self.seat_name(taker) if taker is not None and may_take_back else None,
         )
         screen.app.push_screen(curtain, lifted)
 
@@ -308,95 +261,39 @@ class LocalPlay(Driver):
         last = self.referee.last_change
         if seat is None or last is None or last[0].kind != "play" or last[0].seat != seat:
             return False
-        note = self.table.turn_note(self.turn_steps(seat))
+        note = self.table.turn_note(self.link.turn_steps(seat))
         if not note:
             return False
         self.viewer = None
         self.screen.redraw()
         self.screen.app.clear_notifications()  # the note says it all, to that player alone
-        name = self.match.seats[seat].name
-        self.screen.app.push_screen(TurnOverScreen(name, note), lambda _: self.advance())
-        return True
-
-    def turn_steps(self, seat: int) -> list[TurnStep]:
-        """``seat``'s decisions since the last of another seat's, each with its own views
-        before and after it (what it saw of its turn)."""
-        match = self.match
-        first = len(match.history)
-        while first > 0 and match.actor(first - 1) == seat:
-            first -= 1
-        return [
-            (match.view(seat, i), match.history[i], match.view(seat, i + 1))
-            for i in range(first, len(match.history))
-        ]
-
-    def _my_turn(self) -> bool:
-        """Whether the player at the keyboard must decide now; say why not otherwise."""
-        seat = self.match.to_move
-        if seat is None:
-            self.notify("The game is over.", severity="warning")
-            return False
-        if seat != self.viewer or self.match.seats[seat].is_bot:
-            self.notify(f"Wait: it is {self.match.seats[seat].name}'s turn.", severity="warning")
-            return False
+        turn_over = TurnOverScreen(self.seat_name(seat), note)
+        self.screen.app.push_screen(turn_over, lambda _: self.advance())
         return True
 
     # -- the table's gestures ---------------------------------------------------------------
-    def decide(self, *actions: Action) -> bool:
-        """Play one gesture for the player at the keyboard; refuse it, saying why, if illegal.
-
-        The match plays ``actions`` (buy, then pay) as one undo step, or none of them.
-        """
-        if not self._my_turn() or not actions:
-            return False
+    def send(self, actions: Sequence[Action]) -> bool:
+        """The referee plays the gesture (as one undo step); then whoever is next decides."""
         assert self.viewer is not None
         try:
-            self.referee.play(self.viewer, actions)
+            self.link.play(self.viewer, actions)
         except IllegalAction as error:
             self.notify(str(error), title="Not allowed", severity="warning")
             return False
         self.advance()
         return True
 
-    def check(self, *actions: Action) -> str | None:
-        """The referee's reason for refusing this gesture now, or ``None`` if it would play it."""
-        if self.viewer is None:
-            seat = self.referee.to_move
-            return (
-                "The game is over."
-                if seat is None
-                else f"It is {self.match.seats[seat].name}'s turn."
-            )
-        return self.referee.refusal(self.viewer, actions)
-
-    def preview(self, action: Action) -> str:
-        """``action`` in words before it is taken, from the viewer's own observation."""
-        return self.game.preview(self.match.view(self.viewer), action)
-
     # -- bots ---------------------------------------------------------------------------------
     def think(self, turn: BotTurn, delay: float) -> None:
-        """Let the bot of ``turn`` choose in a worker thread; its decision is played once the
+        """Let the bot of ``turn`` choose off the UI thread; its decision is played once the
         pause the referee gives it (``delay`` between turns) is over, the thinking included,
-        or at once when the player skips the pauses."""
+        or at once when the player skips the pauses (cancelled: never)."""
 
-        def choose() -> None:
-            worker = get_current_worker()
-            end = time.monotonic() + turn.pause(delay)
-            action = turn.choose()
-            while not self.hurrying and (left := end - time.monotonic()) > 0:
-                if worker.is_cancelled:
-                    return
-                time.sleep(min(left, 0.05))
-            if worker.is_cancelled:
-                return
-            try:
-                self.screen.app.call_from_thread(self._bot_chose, turn, action)
-            except RuntimeError:  # the app closed meanwhile
-                return
+        async def choose() -> None:
+            action = await bot_decision(turn, delay, lambda: self.hurrying)
+            self._bot_chose(turn, action)
 
-        self.screen.run_worker(
-            choose, thread=True, exclusive=True, group="bot", exit_on_error=False
-        )
+        self.screen.run_worker(choose(), exclusive=True, group="bot", exit_on_error=False)
 
     def _bot_chose(self, turn: BotTurn, action: Action) -> None:
         """Play a bot's decision, unless the game moved on (undo) since it started."""
@@ -417,109 +314,27 @@ class LocalPlay(Driver):
         self.screen.workers.cancel_group(self.screen, "bot")
 
     # -- hints ----------------------------------------------------------------------------------
+    @property
+    def hinting(self) -> bool:
+        """Whether the Expert search is looking for a hint now."""
+        return self.hints.hinting
+
     def hint_allowed(self) -> bool:
-        """Whether a hint may be asked now: a human's own turn, in sight of that human only."""
-        seat = self.match.to_move
-        return (
-            seat is not None
-            and seat == self.viewer
-            and not self.match.seats[seat].is_bot
-            and not self.thinking
-        )
+        """Whether a hint may be asked now (see :meth:`HintDesk.allowed`)."""
+        return self.hints.allowed()
 
     def current_hint(self) -> tuple[Hint, ...] | None:
         """The hint for the position on the table, if one was asked for it."""
-        if self.hint is None or not self.hint_allowed():
-            return None
-        state, hint = self.hint
-        return hint if state is self.match.state else None
+        return self.hints.current()
 
     def do_hint(self) -> None:
-        """Ask the Expert search, in a worker, what to play now (from the player's view only).
-
-        It is the search the review judges this decision by (the same seed and budget),
-        so the review never faults a decision the hint chose.
-        """
-        if not self._my_turn():
-            return
-        hint = self.current_hint()
-        if hint is not None:  # asked already: point at it again, counted once
-            self.show_hint(hint)
-            return
-        if self.hinting:
-            return
-        seat = self.match.to_move
-        assert seat is not None
-        state = self.match.state
-        # The search is given the player's own observation and decisions, never the state.
-        observation = self.game.observe(state, seat)
-        legal = list(self.referee.legal())
-        self.hinting = True
-        self.screen.refresh_status()
-        self.find_hint(observation, legal, lambda found: self._hint_found(state, seat, found))
-
-    def find_hint(
-        self,
-        observation: Observation,
-        legal: list[Action],
-        done: Callable[[tuple[Hint, ...] | Exception], None],
-    ) -> None:
-        """Search for a hint off the UI thread; ``done`` gets it (or what went wrong) on the
-        UI thread."""
-        game, follows = self.game, self.table.hint_follows
-        seed, index = self.match.seed, len(self.match.history)
-        budget = karavan_app(self.screen).config.review_budget
-
-        def search() -> None:
-            worker = get_current_worker()
-            found: tuple[Hint, ...] | Exception
-            try:
-                found = gesture_hints(game, observation, legal, seed, index, budget, follows)
-            except Exception as error:  # said on the status line, not left "thinking"
-                found = error
-            if worker.is_cancelled:
-                return
-            try:
-                self.screen.app.call_from_thread(done, found)
-            except RuntimeError:  # the app closed meanwhile
-                return
-
-        self.screen.run_worker(
-            search, thread=True, exclusive=True, group="hint", exit_on_error=False
-        )
-
-    def _hint_found(self, state: State, seat: int, found: tuple[Hint, ...] | Exception) -> None:
-        """Show a hint, counted in the save, unless the game moved on since it was asked."""
-        if not self.hinting:
-            return
-        self.hinting = False
-        if isinstance(found, Exception):
-            self.screen.refresh_status()
-            self.notify(f"No hint this time: {found}", title="Hint", severity="error")
-            return
-        if self.match.state is not state or self.viewer != seat:
-            self.screen.refresh_status()
-            return
-        self.hint = (state, found)
-        self.referee.count_hint(seat)
-        self.show_hint(found)
-
-    def show_hint(self, hint: tuple[Hint, ...]) -> None:
-        """Mark the hint on the table, laid where Enter plays it, and in any picker open.
-
-        Marked on the table and said on the status line, both gone with the move: no
-        toast, which would cover the table and outlive the position it is for.
-        """
-        gesture = gesture_of(hint)
-        self.table.mark_hint(gesture, point=True)
-        self.table.lay_hint(gesture)
-        self.screen.flag_in_picker(gesture)
-        self.screen.refresh_status()
+        """Ask the Expert what to play now (see :meth:`HintDesk.ask`)."""
+        if self._my_turn():
+            self.hints.ask()
 
     def cancel_hint(self) -> None:
         """Stop looking for a hint; its answer, if it still comes, is ignored."""
-        self.hinting = False
-        self.screen.workers.cancel_group(self.screen, "hint")
+        self.hints.cancel()
 
     # -- keys ---------------------------------------------------------------------------------
     def allows(self, name: str) -> bool | None:
@@ -532,16 +347,24 @@ class LocalPlay(Driver):
             return False
         if name == "skip":
             return self.thinking and not self.hurrying
-        if name == "undo":
-            # Greyed when nothing may be taken back at all; else a refusal says why not.
-            return True if self.match.can_undo() and not self.referee.is_over() else None
-        if name == "redo":
-            return True if self.match.can_redo() else None
         if name == "hint":
             if self.thinking:
                 return False  # never while bots move: its room in the Footer goes to Skip
             return True if self.hint_allowed() else None
-        return True
+        return super().allows(name)
+
+    def may_undo(self) -> bool:
+        """Offered while there is a decision to take back (a refusal says whose it may be)."""
+        seen = self.seen()
+        return len(seen.log) > 1 and seen.outcome is None  # the log's first line is the deal
+
+    def may_redo(self) -> bool:
+        """Offered while an undone decision waits."""
+        return self.link.can_redo()
+
+    def seen(self) -> SeatView:
+        """The table as the viewer sees it now (a local table always has one)."""
+        return self.link.view(self.viewer)
 
     def at_keyboard(self) -> int | None:
         """The human at the keyboard: the viewer, else (bots moving behind the public view,
@@ -581,12 +404,13 @@ class LocalPlay(Driver):
         self.viewer = None  # the one answering must not see the asker's cards
         self.screen.redraw()
         seat = min(request.waiting)
-        question = request.question(self.match.seats, seat)
+        seats = self.link.seats
+        question = request.question(seats, seat)
 
         def answered(yes: bool | None) -> None:
             self.referee.answer(seat, bool(yes))
             if not yes:
-                self.notify(request.declined(self.match.seats, seat), title="Take-back declined")
+                self.notify(request.declined(seats, seat), title="Take-back declined")
             self.advance()
 
         self.screen.app.push_screen(ConfirmScreen.consent(question), answered)
@@ -602,58 +426,9 @@ class LocalPlay(Driver):
         self.referee.redo(seat)
         self.advance()
 
-    def do_actions(self) -> None:
-        """List every legal decision in words."""
-        if not self._my_turn():
-            return
-        # Decisions that read the same are the same to the player (two face-up silks):
-        # each is listed once.
-        choices = self.referee.view(self.viewer).choices(distinct=True)
-        words, actions = [w for _, w in choices], [a for a, _ in choices]
-        highlight = flag_hint(words, actions, gesture_of(self.current_hint()))
-        title = "Every move you can make now"
-        pick = self.table.take_listed
-        self.screen.choose(
-            title,
-            words,
-            lambda i: pick(actions[i]),
-            searchable=True,
-            highlight=highlight,
-            actions=actions,
-            beside=False,
-        )
-
     def do_save_as(self) -> None:
-        """Give the game a name: its save file moves there, and autosave goes on in it."""
-        folder = karavan_app(self.screen).config.saves_dir
-
-        def named(name: str | None) -> None:
-            if not name:
-                return
-            if name == self.save_path.stem:  # its own name: autosaved there after every decision
-                self.notify(f"Saved as {printable(self.save_path.name)}.")
-                return
-            path = new_save_path(folder, self.game.name, stem=name)
-            try:
-                self.referee.relocate(path)  # moved, not copied: one game, one file
-            except OSError as error:
-                self.notify(f"Could not save: {error.strerror or error}", severity="error")
-                return
-            self.save_path = path
-            self.begun_here = False  # named: kept, played or not
-            self.screen.refresh_status()
-            self.notify(f"Saved as {printable(path.name)}.")
-
-        self.screen.app.push_screen(SaveAsScreen(self.save_path.stem), named)
-
-    def do_full_log(self) -> None:
-        """Read the whole log."""
-        title = f"{self.game.title}: every decision so far"
-        self.screen.app.push_screen(FullLogScreen(title, self.match.log()))
-
-    def do_rules(self) -> None:
-        """Show this game's rules."""
-        self.screen.post_message(ShowRules(self.game.name))
+        """Give the game a name (see :meth:`SaveDesk.save_as`)."""
+        self.saves.save_as()
 
     def do_leave(self) -> None:
         """Back to the title; the game is saved already."""
@@ -664,7 +439,4 @@ class LocalPlay(Driver):
     def commands(self) -> Iterator[SystemCommand]:
         """Save, and Undo and Redo where they may be asked for."""
         yield SystemCommand("Save", "Save this game under a name", self.do_save_as)
-        if self.match.can_undo() and not self.match.is_over():
-            yield SystemCommand("Undo", "Take back your last decision", self.do_undo)
-        if self.match.can_redo():
-            yield SystemCommand("Redo", "Replay an undone decision", self.do_redo)
+        yield from super().commands()

@@ -21,7 +21,7 @@ from karavan_core.analysis import GameReview, ReviewedDecision
 from karavan_core.engine import Action
 from karavan_core.match import Match
 from karavan_tui.modals.curtain import CurtainScreen
-from karavan_tui.screens.table import Driver, Frame, Status
+from karavan_tui.screens.table import Driver, Frame, Status, TableKind
 from karavan_tui.tables import View
 from karavan_tui.words import verdict_mark
 
@@ -45,24 +45,22 @@ def judged_words(reviewed: ReviewedDecision) -> str:
 class Replay(Driver):
     """A read-only table at decision ``position`` of ``match``, moved with the arrows."""
 
-    KIND = "replay"
+    KIND = TableKind.REPLAY
     NEWS_LINE = False  # the position line instead
     BINDINGS: ClassVar[list[BindingType]] = [
         # Priority: the table's rows would take the arrows for their cursors.
-        Binding("left", "driver('step', -1)", "Back", key_display="←", priority=True),
-        Binding("right", "driver('step', 1)", "Next", key_display="→", priority=True),
-        Binding("home", "driver('jump', 0)", "Start", show=False, priority=True),
-        Binding("end", "driver('jump', -1)", "End", show=False, priority=True),
-        Binding(
-            "v", "driver('viewer')", "Viewer", tooltip="See the table as another player saw it"
-        ),
+        Binding("left", "step(-1)", "Back", key_display="←", priority=True),
+        Binding("right", "step(1)", "Next", key_display="→", priority=True),
+        Binding("home", "jump(0)", "Start", show=False, priority=True),
+        Binding("end", "jump(-1)", "End", show=False, priority=True),
+        Binding("v", "viewer", "Viewer", tooltip="See the table as another player saw it"),
         Binding(
             "f",
-            "driver('face_up')",
+            "face_up",
             "Face up",
             tooltip="Every card face up (once the game is over)",
         ),
-        Binding("escape,q", "driver('close')", "Close"),
+        Binding("escape,q", "close", "Close"),
     ]
 
     def __init__(

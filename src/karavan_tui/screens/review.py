@@ -27,7 +27,7 @@ from textual.widgets import Footer, OptionList, ProgressBar, Static
 from textual.widgets.option_list import Option
 from textual.worker import Worker, WorkerState, get_current_worker
 
-from karavan_core.analysis import THRESHOLDS, GameReview, Verdict, review_match
+from karavan_core.analysis import THRESHOLDS, GameReview, ReviewedDecision, Verdict, review_match
 from karavan_core.match import Match
 from karavan_core.text import plural
 from karavan_tui.context import karavan_app
@@ -189,10 +189,17 @@ class ReviewScreen(Screen[None]):
     def show_review(self, review: GameReview) -> None:
         """Draw the summary, the chart and the mistakes."""
         self.review = review
-        match = self.match
         self.query_one(ProgressBar).display = False
         for shown in ("#mistakes-title", "#mistakes", "#review-chart", "#chart-key"):
             self.query_one(shown).display = True
+        self.query_one("#review-summary", Static).update(self.summary(review))
+        mistakes = [d for d in review.decisions if d.verdict is not Verdict.GOOD]
+        self.show_chart(review, mistakes)
+        self.show_mistakes(mistakes)
+
+    def summary(self, review: GameReview) -> Text:
+        """Each judged player's accuracy, mistakes, hints and take-backs, then the result."""
+        match = self.match
         summary = Text()
         for seat in self.seats:
             s = review.summary(seat)
@@ -215,7 +222,11 @@ class ReviewScreen(Screen[None]):
             summary.append(f"{winners} won.")
         else:
             summary.append("The game is still in progress.")
-        self.query_one("#review-summary", Static).update(summary)
+        return summary
+
+    def show_chart(self, review: GameReview, mistakes: list[ReviewedDecision]) -> None:
+        """The judged players' chances along the game, its cursor on the first mistake."""
+        match = self.match
         names = [match.seats[seat].name for seat in self.seats]
         series = [review.chances(seat) for seat in self.seats]
         if match.is_over():  # the chart ends on what happened: won, shared or lost
@@ -223,16 +234,17 @@ class ReviewScreen(Screen[None]):
             for seat, points in zip(self.seats, series, strict=True):
                 share = 1 / len(won) if seat in won else 0.0
                 points.append((len(match.history) - 1, share))  # after the last decision
-        mistakes = [d for d in review.decisions if d.verdict is not Verdict.GOOD]
-        ascii_mode = karavan_app(self).ascii_mode
         spec = chance_spec(names, series, len(match.history), mistakes)
         if mistakes:
             spec = evolve(spec, cursor=mistakes[0].index)  # on the first mistake, as the list
-        self.query_one(GameChart).show(spec, ascii_mode)
+        self.query_one(GameChart).show(spec, karavan_app(self).ascii_mode)
+
+    def show_mistakes(self, mistakes: list[ReviewedDecision]) -> None:
+        """The list of mistakes, each with the Expert's choice and the chances it cost."""
         self.listed = [d.index for d in mistakes]
         options = self.query_one("#mistakes", OptionList)
         options.clear_options()
-        player_names = [seat.name for seat in match.seats]
+        player_names = [seat.name for seat in self.match.seats]
         for d in mistakes:
             j = d.judgement
             words = (

@@ -12,13 +12,14 @@ opens pickers and passes the keys on.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
+from enum import StrEnum
 from pathlib import Path
 from typing import Any, ClassVar
 
 from attrs import frozen
 from rich.text import Text
 from textual.app import ComposeResult, SystemCommand
-from textual.binding import BindingsMap, BindingType
+from textual.binding import BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.geometry import Region
 from textual.screen import Screen
@@ -30,12 +31,21 @@ from karavan_tui.context import karavan_app
 from karavan_tui.glyphs import Glyphs
 from karavan_tui.modals.choice import ChoiceScreen
 from karavan_tui.tables import HINT_FLAG, TableView, View, hinted_index, table_for
+from karavan_tui.textual_fixes import add_bindings
 from karavan_tui.widgets.chrome import AppHeader
 from karavan_tui.widgets.redraw import redraw_for_a_moment
 from karavan_tui.widgets.side import GameLog, NewsBanner, ScoreBoard, StatusLine
 
 # From this size a picker about a part of the table opens beside it, over the side panel.
 WIDE, TALL = 120, 40
+
+
+class TableKind(StrEnum):
+    """What a table screen stands for: its CSS class is ``-`` and this."""
+
+    PLAY = "play"  # a game played here
+    JOIN = "join"  # a seat at a hosted table (or watching one)
+    REPLAY = "replay"  # a saved game stepped through
 
 
 @frozen
@@ -84,13 +94,12 @@ class Driver:
     A driver is attached to its screen once, before the screen is composed;
     ``start`` runs when the screen is first shown, ``resumed`` when it comes
     back on top, ``stop`` when it closes.  Its ``BINDINGS`` are the screen's
-    keys: each calls ``action_driver(name, *args)``, which calls the driver's
-    ``do_<name>``, and ``allows(name)`` greys a key out (``None``) or hides it
-    (``False``).
+    keys: the action ``name(*args)`` of one calls the driver's ``do_<name>``,
+    and ``allows(name)`` greys a key out (``None``) or hides it (``False``).
     """
 
     BINDINGS: ClassVar[list[BindingType]] = []
-    KIND: ClassVar[str] = "play"  # the screen's class: -play, -join or -replay
+    KIND: ClassVar[TableKind] = TableKind.PLAY  # the screen's class: -play, -join or -replay
     NEWS_LINE: ClassVar[bool] = True  # the line of news over the table (a replay has its info)
 
     game: Game[Any, Any, Any]
@@ -180,7 +189,7 @@ class TableScreen(Screen[None]):
         self.driver = driver
         self.game = driver.game
         # The keys are the driver's: Textual keeps a node's bindings per instance.
-        self._bindings = BindingsMap.merge([self._bindings, BindingsMap(driver.BINDINGS)])
+        add_bindings(self, driver.BINDINGS)
         self.table: TableView = table_for(self.game.name)(self, id="table")
         if not driver.NEWS_LINE:
             self.AUTO_FOCUS = ""  # type: ignore[misc]  # a replay: the arrows step, nothing to focus
@@ -375,12 +384,25 @@ class TableScreen(Screen[None]):
         return part.region
 
     # -- keys -----------------------------------------------------------------------------
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """The driver's keys work as it allows."""
-        if action == "driver" and parameters:
-            return self.driver.allows(str(parameters[0]))
-        return True
+    def _driver_key(self, action: str) -> Callable[..., object] | None:
+        """The driver's method for the key that runs ``action``, if it has one."""
+        method: Callable[..., object] | None = getattr(
+            self.__dict__.get("driver"), f"do_{action}", None
+        )
+        return method
 
-    def action_driver(self, name: str, *args: Any) -> None:
-        """A key of the driver's: its ``do_<name>``."""
-        getattr(self.driver, f"do_{name}")(*args)
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """The keys work as the driver allows (the table's cards ask it too, for Enter)."""
+        return self.driver.allows(action)
+
+    def __getattr__(self, name: str) -> Any:
+        """The driver's keys: Textual runs a key's ``action_<name>``, the driver's ``do_<name>``.
+
+        The keys are the driver's and so are their doings, which the screen would
+        otherwise have to list one by one for every kind of table.
+        """
+        if name.startswith("action_"):
+            method = self._driver_key(name.removeprefix("action_"))
+            if method is not None:
+                return method
+        raise AttributeError(f"{type(self).__name__!r} object has no attribute {name!r}")

@@ -271,15 +271,11 @@ class TableView(Vertical, Generic[O]):
             )
 
     def refuse(self, actions: Sequence[Action], more: str = "") -> None:
-        """Say the engine's reason for refusing ``actions`` (then ``more``), playing nothing.
-
-        Should the engine accept them after all, they are played.
-        """
-        reason = self.host.check(*actions)
-        if reason is None:
-            self.decide(*actions)
-            return
-        self.notify(f"{reason} {more}".strip(), title="Not allowed", severity="warning")
+        """Say the engine's reason for refusing ``actions`` (then ``more``); play nothing,
+        whatever the engine says (the gesture asked for a refusal, not a move)."""
+        said = " ".join(words for words in (self.host.check(*actions), more) if words)
+        if said:
+            self.notify(said, title="Not allowed", severity="warning")
 
     # -- cards marked for a gesture of several (see marking.py) ---------------------
     def marked_gesture(self) -> Marked | None:

@@ -159,7 +159,7 @@ class CardRow(Horizontal, can_focus=True):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Choose and Mark work as the screen's driver allows (not in a game of bots alone)."""
         if action in ("choose", "mark"):
-            return self.screen.check_action("driver", ("choose",))
+            return self.screen.check_action("choose", ())
         return True
 
     def set_faces(self, faces: Sequence[CardFace | None]) -> None:
