@@ -380,6 +380,20 @@ async def test_the_page_asks_nothing_from_elsewhere_and_follows_the_apps_title(t
             assert report["saves_words"] == "your saves"
 
 
+async def test_the_page_fits_a_phone(tmp_path, stand_in):
+    async with site(stand_in, Visitors(tmp_path / "state")) as web:
+        (client,) = web.browsers
+        page = await (await client.get("/")).text()
+        # As wide as the screen (not a 980-pixel page shrunk), its dialogs too.
+        assert '<meta name="viewport" content="width=device-width, initial-scale=1">' in page
+        assert ".intro { max-width: calc(100vw - 64px); }" in page
+        # The script that sizes the canvas and the font runs once textual.js is loaded and
+        # before it opens the terminal (on load).
+        fit = page.index("const LANDSCAPE = { cols: 80, rows: 24 };")
+        assert page.index("js/textual.js") < fit
+        assert 'String(options.box) === "device-pixel-content-box"' in page
+
+
 # -- static files --------------------------------------------------------------------------
 
 

@@ -17,6 +17,9 @@ browser can reach and nothing of the app:
   new visitor from the same address); past that the page says so;
 * the page asks nothing from elsewhere (its font is served here) and follows
   the title the app gives its terminal (the tab says when it is your turn);
+* the page fits a phone: a viewport as wide as the screen, a canvas drawn in
+  device pixels, a font sized so that the grid is at least 80x24 in landscape
+  and 40x30 in portrait (``fit.js``);
 * the static files are served without listing their folders, and there is
   no download route (Karavan delivers no files).
 """
@@ -31,6 +34,7 @@ import re
 import shlex
 from collections import Counter
 from collections.abc import Awaitable, Callable, Sequence
+from importlib import resources
 from typing import Any
 
 import aiohttp_jinja2
@@ -105,9 +109,28 @@ FOLLOW_TITLE = r"""<script>
     </script>"""
 
 
+# A phone lays out a page without a viewport 980 pixels wide and shrinks it: this page is
+# as wide as the screen. Taps act at once (no double-tap zoom), and the dialogs fit.
+FOR_PHONES = """<meta name="viewport" content="width=device-width, initial-scale=1">
+    <style>
+      html, body { margin: 0; overflow: hidden; }
+      .textual-terminal { touch-action: manipulation; }
+      .intro { max-width: calc(100vw - 64px); }
+    </style>"""
+TEXTUAL_JS = re.compile(r"<script src=\"[^\"]*js/textual\.js\"></script>")
+
+
+def fit_script() -> str:
+    """The page's script that sizes the terminal's canvas and font for the screen (``fit.js``)."""
+    code = resources.files(__package__).joinpath("fit.js").read_text(encoding="utf-8")
+    return f"<script>\n{code}</script>"
+
+
 def at_home(page: str) -> str:
-    """``page`` with its font served here and the tab following the app's title."""
+    """``page`` with its font served here, the tab following the app's title, fit for phones."""
     page = FONT_LINK.sub(LOCAL_FONT, page, count=1)
+    page = page.replace("<head>", f"<head>\n    {FOR_PHONES}", 1)
+    page = TEXTUAL_JS.sub(lambda found: f"{found[0]}\n    {fit_script()}", page, count=1)
     return page.replace("<script src=", f"{FOLLOW_TITLE}\n    <script src=", 1)
 
 
