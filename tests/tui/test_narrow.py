@@ -28,7 +28,7 @@ from .helpers import (
     settle,
     start_with,
 )
-from .test_jaipur_table import jaipur_match, mid_game
+from .test_jaipur_table import jaipur_match, mid_game, open_exchange_picker
 from .test_snapshots import snap_table, steady
 
 NARROW = (40, 30)
@@ -75,13 +75,8 @@ def test_jaipur_table_narrow(snap_compare, tmp_path):
 
 
 def test_jaipur_exchange_picker_narrow(snap_compare, tmp_path):
-    async def open_picker(pilot):
-        await steady(pilot)
-        await pilot.press("x", "enter")  # the first goods to take; now what to give
-        await steady(pilot)
-
     app = start_with(tmp_path, mid_game())
-    assert snap_compare(app, terminal_size=NARROW, run_before=open_picker)
+    assert snap_compare(app, terminal_size=NARROW, run_before=open_exchange_picker)
 
 
 def test_side_panel_narrow(snap_compare, tmp_path):
@@ -152,7 +147,7 @@ async def test_the_side_panel_takes_the_tables_place_by_key_and_by_tap(tmp_path)
 
 
 async def test_at_80x24_no_tab_and_no_side_key(tmp_path):
-    async with running(tmp_path, mid_game()) as (app, pilot):
+    async with running(tmp_path, mid_game()) as (app, _pilot):
         screen = game_screen(app)
         assert not screen.query_one("#panel-tabs").display
         assert side_keys(screen) == []
