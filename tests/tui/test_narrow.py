@@ -216,3 +216,34 @@ async def test_karakorum_by_a_click_on_the_deck(tmp_path):
         await pilot.click("#table-row Card")
         await settle(pilot, app)
         assert len(match.history) > before
+
+
+# -- your turn, told at a table of bots played here too ---------------------------------------
+
+
+async def test_a_local_table_rings_and_titles_your_turn_once_the_bots_have_moved(tmp_path):
+    match = seeded_match("jaipur", "Ann,bot:random", first=1)  # the bot begins
+    app = start_with(tmp_path, match)
+    rung: list[bool] = []
+    app.bell = lambda: rung.append(True)  # type: ignore[method-assign]  # counted
+    async with app.run_test(size=NARROW) as pilot:
+        await settle(pilot, app)
+        assert match.to_move == 0 and app.turn_told and rung == [True]
+        market = game_screen(app).table.query_one(MarketZone)
+        await pilot.click(market.cards[0])  # a tap: Ann decides, the bot answers
+        await settle(pilot, app)
+        if isinstance(app.screen, ChoiceScreen):
+            await pilot.press("enter")
+            await settle(pilot, app)
+        assert len(match.history) >= 3 and match.to_move == 0
+        assert app.turn_told and rung == [True, True]
+        app.settings.bell = False  # the setting turns the bell off; the title still says it
+        await pilot.click(market.cards[0])
+        await settle(pilot, app)
+        if isinstance(app.screen, ChoiceScreen):
+            await pilot.press("enter")
+            await settle(pilot, app)
+        assert app.turn_told and rung == [True, True]
+        await pilot.press("q")
+        await settle(pilot, app)
+        assert not app.turn_told  # the table left: the title is Karavan's again

@@ -123,6 +123,7 @@ class LocalPlay(Driver):
 
     def stop(self) -> None:
         """Leave only once every position is on disk; a game left untouched, not at all."""
+        karavan_app(self.screen).tell_turn(False)
         self.cancel_bot()
         self.cancel_hint()
         self.flush()
@@ -227,6 +228,7 @@ class LocalPlay(Driver):
         if referee.bot_to_move() is None:
             self.hurrying = False  # a human decides next (or nobody): pauses come back
         if referee.is_over():
+            karavan_app(screen).tell_turn(False)
             screen.redraw()
             screen.post_message(GameOver(match))
             return
@@ -237,6 +239,9 @@ class LocalPlay(Driver):
             self.ask_consent(referee.request)
             return
         turn = referee.bot_turn()
+        # A bell and the title (the browser tab's) once the bots have moved and a person
+        # is to decide.
+        karavan_app(screen).tell_turn(turn is None)
         if turn is not None:
             if len(self.humans) > 1:
                 if self.tell_turn_over():
