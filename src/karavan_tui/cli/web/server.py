@@ -21,7 +21,10 @@ browser can reach and nothing of the app:
   device pixels, a font sized so that the grid is at least 80x24 in landscape
   and 40x30 in portrait (``fit.js``);
 * the static files are served without listing their folders, and there is
-  no download route (Karavan delivers no files).
+  no download route (Karavan delivers no files);
+* behind a reverse proxy on this machine (``proxied``), the page's scheme and
+  name and the visitor's address are those the proxy forwards, so the origin
+  check, the secure cookie and the caps per address hold as if it were not there.
 """
 
 from __future__ import annotations
@@ -176,6 +179,12 @@ def same_origin(origin: str | None, scheme: str, host: str) -> bool:
     )
 
 
+def forwarded(request: web.Request, header: str) -> str | None:
+    """What the proxy in front says in ``header``: the last entry, the one it added."""
+    value = request.headers.get(header, "").split(",")[-1].strip()
+    return value or None
+
+
 def games(count: int) -> str:
     """``count`` games, in words."""
     return "one game" if count == 1 else f"{count} games"
@@ -261,6 +270,7 @@ class KaravanServer(Server):
         per_address: int | None = None,
         ascii_mode: bool = False,
         loopback_only: bool = True,
+        proxied: bool = False,
     ) -> None:
         super().__init__(shlex.join(program), host=host, port=port, title="Karavan")
         self.visitors = visitors
@@ -268,6 +278,7 @@ class KaravanServer(Server):
         self.max_apps = max_apps
         self.ascii_mode = ascii_mode
         self.loopback_only = loopback_only
+        self.proxied = proxied
         self.key = visitors.signing_key()  # OSError if it cannot be kept
         self.per_visitor = per_visitor
         self.per_address = max_apps if per_address is None else per_address
@@ -284,7 +295,8 @@ class KaravanServer(Server):
 
     def application(self) -> web.Application:
         """The aiohttp application: the page, its WebSocket and the static files, unlisted."""
-        app = web.Application(middlewares=[self._guard])
+        guards = [self._forwarded, self._guard] if self.proxied else [self._guard]
+        app = web.Application(middlewares=guards)
         app.on_response_prepare.append(_add_safety_headers)
         aiohttp_jinja2.setup(app, loader=jinja2.FileSystemLoader(self.templates_path))
         app.add_routes(
@@ -301,6 +313,24 @@ class KaravanServer(Server):
 
     async def on_startup(self, app: web.Application) -> None:
         """Quiet: ``karavan web`` has said where it serves."""
+
+    @web.middleware
+    async def _forwarded(self, request: web.Request, handler: Handler) -> web.StreamResponse:
+        """The request as the proxy received it: its scheme, name and the visitor's address.
+
+        Only the proxy's word is taken: a request that does not come from this machine
+        keeps what it says of itself.
+        """
+        if is_loopback(request.remote or ""):
+            scheme = forwarded(request, "X-Forwarded-Proto")
+            host = forwarded(request, "X-Forwarded-Host")
+            remote = forwarded(request, "X-Forwarded-For")
+            request = request.clone(
+                scheme=scheme if scheme in ("http", "https") else request.scheme,
+                host=host or request.host,
+                remote=remote or request.remote or "?",
+            )
+        return await handler(request)
 
     @web.middleware
     async def _guard(self, request: web.Request, handler: Handler) -> web.StreamResponse:
