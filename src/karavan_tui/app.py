@@ -58,7 +58,7 @@ from karavan_tui.screens.review import ReviewScreen
 from karavan_tui.screens.rules import RulesScreen
 from karavan_tui.screens.table import Driver, TableScreen
 from karavan_tui.screens.title import TitleScreen
-from karavan_tui.screens.too_small import MIN_HEIGHT, MIN_WIDTH, TooSmallScreen
+from karavan_tui.screens.too_small import TooSmallScreen, too_small
 from karavan_tui.widgets.chrome import use_ascii_scrollbars
 
 
@@ -68,6 +68,9 @@ class KaravanApp(KaravanLooks):
     CSS_PATH = Path(__file__).with_name("app.tcss")  # absolute: subclasses live elsewhere
     TITLE = "Karavan"
     BINDINGS = [Binding("ctrl+q", "quit", "Quit", show=False, priority=True)]
+    # Every screen below 80 columns (a phone held upright) takes -slim: its dialogs fit the
+    # width (app.tcss). The table screen has breakpoints of its own.
+    HORIZONTAL_BREAKPOINTS = [(0, "-slim"), (80, "-fits")]
     # A mode rather than the default screen, so that the title screen's CSS_PATH is loaded.
     MODES = {"play": TitleScreen}
     DEFAULT_MODE = "play"
@@ -130,7 +133,7 @@ class KaravanApp(KaravanLooks):
 
     def check_size(self, width: int, height: int) -> None:
         """Show or hide the too-small notice."""
-        small = width < MIN_WIDTH or height < MIN_HEIGHT
+        small = too_small(width, height)
         top = self.screen
         if small and not isinstance(top, TooSmallScreen):
             self.push_screen(TooSmallScreen())

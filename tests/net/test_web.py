@@ -108,6 +108,7 @@ async def site(
     per_visitor: int = 3,
     per_address: int | None = None,
 ) -> AsyncIterator[Site]:
+    """``caps``: the server's ``per_visitor``, ``per_address`` (and ``proxied``)."""
     server = KaravanServer(
         visitors,
         host="127.0.0.1",
@@ -384,6 +385,20 @@ async def test_the_page_asks_nothing_from_elsewhere_and_follows_the_apps_title(t
             assert report["saves_words"] == "your saves"
 
 
+async def test_the_page_fits_a_phone(tmp_path, stand_in):
+    async with site(stand_in, Visitors(tmp_path / "state")) as web:
+        (client,) = web.browsers
+        page = await (await client.get("/")).text()
+        # As wide as the screen (not a 980-pixel page shrunk), its dialogs too.
+        assert '<meta name="viewport" content="width=device-width, initial-scale=1">' in page
+        assert ".intro { max-width: calc(100vw - 64px); }" in page
+        # The script that sizes the canvas and the font runs once textual.js is loaded and
+        # before it opens the terminal (on load).
+        fit = page.index("const LANDSCAPE = { cols: 80, rows: 24 };")
+        assert page.index("js/textual.js") < fit
+        assert 'String(options.box) === "device-pixel-content-box"' in page
+
+
 # -- static files --------------------------------------------------------------------------
 
 
@@ -443,3 +458,52 @@ async def test_a_visitors_load_dialog_names_the_folder_in_words_and_the_header_i
         await pilot.press("escape")
         await pilot.pause()
         assert app.screen.query_one(AppHeader).icon == WEB_ICON  # the page's font has it
+
+
+# -- behind a reverse proxy ------------------------------------------------------------------
+
+PROXY = {
+    "X-Forwarded-Proto": "https",
+    "X-Forwarded-Host": "karavan.example.org",
+    "X-Forwarded-For": "203.0.113.7",
+}
+
+
+async def test_behind_a_proxy_the_page_and_its_websocket_work_under_the_proxys_name(
+    tmp_path, stand_in
+):
+    visitors = Visitors(tmp_path / "state")
+    async with site(stand_in, visitors, loopback_only=False, proxied=True) as web:
+        http = web.http
+        async with aiohttp.ClientSession() as browser:
+            page = await browser.get(f"http://127.0.0.1:{http.port}/", headers=PROXY)
+            assert page.status == 200
+            cookie = page.cookies[COOKIE]
+            assert cookie["secure"] and cookie["httponly"]  # the page was asked by https
+            headers = {
+                **PROXY,
+                "Origin": "https://karavan.example.org",
+                "Cookie": f"{COOKIE}={cookie.value}",
+            }
+            socket = await browser.ws_connect(f"ws://127.0.0.1:{http.port}/ws", headers=headers)
+            message = await socket.receive(timeout=20)
+            assert message.type == aiohttp.WSMsgType.BINARY, message
+            assert dict(web.server.by_address) == {"203.0.113.7": 1}  # the visitor's address
+            await socket.close()
+            # Another page's origin is still refused, under the proxy's name too.
+            with pytest.raises(aiohttp.WSServerHandshakeError) as error:
+                await browser.ws_connect(
+                    f"ws://127.0.0.1:{http.port}/ws",
+                    headers={**headers, "Origin": "https://elsewhere.example"},
+                )
+            assert error.value.status == 403
+
+
+async def test_without_the_proxy_option_forwarded_headers_are_not_believed(tmp_path, stand_in):
+    async with (
+        site(stand_in, Visitors(tmp_path / "state")) as web,
+        aiohttp.ClientSession() as browser,
+    ):
+        page = await browser.get(f"http://127.0.0.1:{web.http.port}/", headers=PROXY)
+        assert page.status == 200  # asked as 127.0.0.1: a loopback name
+        assert not page.cookies[COOKIE]["secure"]

@@ -337,15 +337,17 @@ def test_jaipur_table_mid_game(snap_compare, tmp_path, size):
     assert snap_table(snap_compare, tmp_path, mid_game(), size)
 
 
+async def open_exchange_picker(pilot) -> None:
+    """Mark the first goods to take in an exchange: the picker asks what to give."""
+    await steady(pilot)
+    await pilot.press("x", "enter")
+    await steady(pilot)
+
+
 @pytest.mark.parametrize("size", SIZES)
 def test_jaipur_exchange_picker(snap_compare, tmp_path, size):
-    async def open_picker(pilot):
-        await steady(pilot)
-        await pilot.press("x", "enter")  # the first goods to take; now what to give
-        await steady(pilot)
-
     app = start_with(tmp_path, mid_game())
-    assert snap_compare(app, terminal_size=size, run_before=open_picker)
+    assert snap_compare(app, terminal_size=size, run_before=open_exchange_picker)
 
 
 @pytest.mark.parametrize("size", SIZES)

@@ -51,9 +51,7 @@ class SettingsScreen(ModalScreen[None]):
                 )
             with Horizontal():
                 yield Label("Bell", classes="label")
-                yield TickBox(
-                    "when it is your turn at a hosted table", settings.bell, id="bell", compact=True
-                )
+                yield TickBox("when it is your turn", settings.bell, id="bell", compact=True)
             with Horizontal():
                 yield Label("Bot pause", classes="label")
                 delays = sorted(set(BOT_DELAYS) | {settings.bot_delay})

@@ -108,6 +108,7 @@ class LocalPlay(SeatDriver):
 
     def stop(self) -> None:
         """Leave only once every position is on disk; a game left untouched, not at all."""
+        karavan_app(self.screen).tell_turn(False)
         self.cancel_bot()
         self.cancel_hint()
         self.closing()
@@ -171,6 +172,7 @@ class LocalPlay(SeatDriver):
         if referee.bot_to_move() is None:
             self.hurrying = False  # a human decides next (or nobody): pauses come back
         if referee.is_over():
+            karavan_app(screen).tell_turn(False)
             screen.redraw()
             screen.post_message(GameOver(self.link.match))
             return
@@ -179,6 +181,9 @@ class LocalPlay(SeatDriver):
             self.ask_consent(referee.request)
             return
         turn = referee.bot_turn()
+        # A bell and the title (the browser tab's) once the bots have moved and a person
+        # is to decide.
+        karavan_app(screen).tell_turn(turn is None)
         if turn is not None:
             self.bot_moves(turn)
             return

@@ -19,11 +19,13 @@ from typing import Any, ClassVar
 from attrs import frozen
 from rich.text import Text
 from textual.app import ComposeResult, SystemCommand
-from textual.binding import BindingType
+from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.events import Click
 from textual.geometry import Region
 from textual.screen import Screen
 from textual.timer import Timer
+from textual.widget import Widget
 from textual.widgets import Footer, Static
 
 from karavan_core.engine import Action, Game
@@ -174,13 +176,34 @@ class Driver:
         return iter(())
 
 
+class PanelTab(Static):
+    """One of the two tabs over a narrow table: the table, or the scores and the log."""
+
+    def __init__(self, label: str, side: bool, **kwargs: Any) -> None:
+        super().__init__(label, markup=False, **kwargs)
+        self.side = side  # the tab of the side panel
+
+    def on_click(self, event: Click) -> None:
+        """Show what this tab names."""
+        event.stop()
+        screen = self.screen
+        if isinstance(screen, TableScreen):
+            screen.show_side(self.side)
+
+
 class TableScreen(Screen[None]):
     """A game's table, driven by ``driver``."""
 
+    # Below 80 columns the side panel takes the table's place: a key, or a tap on its tab.
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("i", "toggle_side", "Scores", tooltip="The scores and the log, or the table")
+    ]
+
     CSS_PATH = ["game.tcss", "replay.tcss"]
     DEFAULT_CLASSES = "table-screen"
-    # Classes the screen takes by its width: from 120 columns the table spreads out.
-    HORIZONTAL_BREAKPOINTS = [(0, "-narrow"), (120, "-wide"), (180, "-huge")]
+    # Classes the screen takes by its width: below 80 columns (a phone held upright) the
+    # table's zones are stacked and the side panel is a key away; from 120 they spread out.
+    HORIZONTAL_BREAKPOINTS = [(0, "-slim"), (80, "-narrow"), (120, "-wide"), (180, "-huge")]
     # And by its height: from 40 rows cards may be drawn boxed or large (widgets/cards.py).
     VERTICAL_BREAKPOINTS = [(0, "-short"), (40, "-tall")]
 
@@ -199,6 +222,7 @@ class TableScreen(Screen[None]):
         # The picker open now, with the decisions its entries stand for (if they are some).
         self.picker: tuple[ChoiceScreen, tuple[Action, ...]] | None = None
         self.nudging: Timer | None = None  # drawing again under a dialog (repaint_under_dialog)
+        self.table_focus: Widget | None = None  # the table's part that had the keys (narrow)
         driver.attach(self)
 
     def compose(self) -> ComposeResult:
@@ -208,6 +232,9 @@ class TableScreen(Screen[None]):
             yield NewsBanner(id="banner")
         else:
             yield Static("", id="replay-info")
+        with Horizontal(id="panel-tabs"):
+            yield PanelTab("Table", side=False, id="tab-table", classes="-active")
+            yield PanelTab("Scores · log (i)", side=True, id="tab-side")
         with Horizontal(id="main"):
             yield self.table
             with Vertical(id="side"):
@@ -383,6 +410,40 @@ class TableScreen(Screen[None]):
             return None
         return part.region
 
+    # -- the side panel on a narrow screen ---------------------------------------------
+    @property
+    def side_shown(self) -> bool:
+        """Whether the side panel stands in the table's place (below 80 columns)."""
+        return self.has_class("-side-shown")
+
+    def show_side(self, side: bool) -> None:
+        """Show the side panel (``side``) or the table in the whole width of a narrow screen.
+
+        The table's focused part keeps the keyboard across: it has it back with the table.
+        """
+        if side == self.side_shown:
+            return
+        if side:
+            self.table_focus = self.focused
+        self.set_class(side, "-side-shown")
+        self.query_one("#tab-side").set_class(side, "-active")
+        self.query_one("#tab-table").set_class(not side, "-active")
+        if side:
+            self.query_one(GameLog).focus()
+        elif self.table_focus is not None and self.table_focus.is_attached:
+            self.table_focus.focus()
+        self.refresh_bindings()
+
+    def action_toggle_side(self) -> None:
+        """The side panel in the table's place, or the table back (narrow screens only)."""
+        self.show_side(not self.side_shown)
+
+    def on_resize(self) -> None:
+        """On a wide screen the side panel is beside the table again; the keys follow."""
+        if not self.has_class("-slim"):
+            self.show_side(False)
+        self.refresh_bindings()
+
     # -- keys -----------------------------------------------------------------------------
     def _driver_key(self, action: str) -> Callable[..., object] | None:
         """The driver's method for the key that runs ``action``, if it has one."""
@@ -392,7 +453,10 @@ class TableScreen(Screen[None]):
         return method
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """The keys work as the driver allows (the table's cards ask it too, for Enter)."""
+        """The keys work as the driver allows (the table's cards ask it too, for Enter); the
+        side panel's key only on a narrow screen."""
+        if action == "toggle_side":
+            return self.has_class("-slim")
         return self.driver.allows(action)
 
     def __getattr__(self, name: str) -> Any:

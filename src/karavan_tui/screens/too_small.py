@@ -8,6 +8,16 @@ from textual.widgets import Static
 
 MIN_WIDTH = 80
 MIN_HEIGHT = 24
+# A narrow screen (a phone held upright) stacks the table: it needs more rows instead.
+NARROW_WIDTH = 40
+NARROW_HEIGHT = 30
+
+
+def too_small(width: int, height: int) -> bool:
+    """Whether a terminal of ``width`` x ``height`` is too small for every layout."""
+    wide_enough = width >= MIN_WIDTH and height >= MIN_HEIGHT
+    narrow_enough = width >= NARROW_WIDTH and height >= NARROW_HEIGHT
+    return not (wide_enough or narrow_enough)
 
 
 class TooSmallScreen(ModalScreen[None]):
@@ -26,7 +36,8 @@ class TooSmallScreen(ModalScreen[None]):
         """Say how large the terminal is and how large it must be."""
         self.query_one("#too-small", Static).update(
             f"The terminal is {width}x{height}.\n"
-            f"Karavan needs at least {MIN_WIDTH}x{MIN_HEIGHT}: please make it larger.\n"
+            f"Karavan needs at least {MIN_WIDTH}x{MIN_HEIGHT}, or {NARROW_WIDTH}x{NARROW_HEIGHT} "
+            "on a narrow screen: please make it larger.\n"
             "(ctrl+q quits)"
         )
 

@@ -63,6 +63,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="Karavans run at once for the visitors of one address (default: half of "
         "--max-apps, or all of them on loopback, where every visitor has the same address)",
     )
+    parser.add_argument(
+        "--behind-proxy",
+        action="store_true",
+        help="served through a reverse proxy on this machine (TLS in front): the page's "
+        "address and each visitor's are the ones the proxy forwards (X-Forwarded-Proto, "
+        "-Host, -For)",
+    )
 
 
 def binds_loopback(bind: str) -> bool:
@@ -104,7 +111,8 @@ def serve(ctx: Context, visitors: Visitors) -> int:
     from karavan_tui.cli.web.server import KaravanServer  # aiohttp and textual-serve, late
 
     args = ctx.args
-    loopback = binds_loopback(args.bind)
+    proxied = bool(getattr(args, "behind_proxy", False))
+    loopback = binds_loopback(args.bind) and not proxied  # a proxy brings visitors apart
     per_address = args.max_apps_per_address
     if per_address is None:
         per_address = args.max_apps if loopback else max(1, args.max_apps // 2)
@@ -118,6 +126,7 @@ def serve(ctx: Context, visitors: Visitors) -> int:
         per_address=per_address,
         ascii_mode=bool(getattr(args, "ascii", False)),
         loopback_only=loopback,
+        proxied=proxied,
     )
     shown = f"[{args.bind}]" if ":" in args.bind else args.bind
     saves = (

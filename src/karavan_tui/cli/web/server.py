@@ -17,8 +17,14 @@ browser can reach and nothing of the app:
   new visitor from the same address); past that the page says so;
 * the page asks nothing from elsewhere (its font is served here) and follows
   the title the app gives its terminal (the tab says when it is your turn);
+* the page fits a phone: a viewport as wide as the screen, a canvas drawn in
+  device pixels, a font sized so that the grid is at least 80x24 in landscape
+  and 40x30 in portrait (``fit.js``);
 * the static files are served without listing their folders, and there is
-  no download route (Karavan delivers no files).
+  no download route (Karavan delivers no files);
+* behind a reverse proxy on this machine (``proxied``), the page's scheme and
+  name and the visitor's address are those the proxy forwards, so the origin
+  check, the secure cookie and the caps per address hold as if it were not there.
 """
 
 from __future__ import annotations
@@ -31,6 +37,7 @@ import re
 import shlex
 from collections import Counter
 from collections.abc import Awaitable, Callable, Sequence
+from importlib import resources
 from typing import Any
 
 import aiohttp_jinja2
@@ -105,9 +112,28 @@ FOLLOW_TITLE = r"""<script>
     </script>"""
 
 
+# A phone lays out a page without a viewport 980 pixels wide and shrinks it: this page is
+# as wide as the screen. Taps act at once (no double-tap zoom), and the dialogs fit.
+FOR_PHONES = """<meta name="viewport" content="width=device-width, initial-scale=1">
+    <style>
+      html, body { margin: 0; overflow: hidden; }
+      .textual-terminal { touch-action: manipulation; }
+      .intro { max-width: calc(100vw - 64px); }
+    </style>"""
+TEXTUAL_JS = re.compile(r"<script src=\"[^\"]*js/textual\.js\"></script>")
+
+
+def fit_script() -> str:
+    """The page's script that sizes the terminal's canvas and font for the screen (``fit.js``)."""
+    code = resources.files(__package__).joinpath("fit.js").read_text(encoding="utf-8")
+    return f"<script>\n{code}</script>"
+
+
 def at_home(page: str) -> str:
-    """``page`` with its font served here and the tab following the app's title."""
+    """``page`` with its font served here, the tab following the app's title, fit for phones."""
     page = FONT_LINK.sub(LOCAL_FONT, page, count=1)
+    page = page.replace("<head>", f"<head>\n    {FOR_PHONES}", 1)
+    page = TEXTUAL_JS.sub(lambda found: f"{found[0]}\n    {fit_script()}", page, count=1)
     return page.replace("<script src=", f"{FOLLOW_TITLE}\n    <script src=", 1)
 
 
@@ -151,6 +177,12 @@ def same_origin(origin: str | None, scheme: str, host: str) -> bool:
         (page.host or "").casefold(),
         page.port,
     )
+
+
+def forwarded(request: web.Request, header: str) -> str | None:
+    """What the proxy in front says in ``header``: the last entry, the one it added."""
+    value = request.headers.get(header, "").split(",")[-1].strip()
+    return value or None
 
 
 def games(count: int) -> str:
@@ -238,6 +270,7 @@ class KaravanServer(Server):
         per_address: int | None = None,
         ascii_mode: bool = False,
         loopback_only: bool = True,
+        proxied: bool = False,
     ) -> None:
         super().__init__(shlex.join(program), host=host, port=port, title="Karavan")
         self.visitors = visitors
@@ -245,6 +278,7 @@ class KaravanServer(Server):
         self.max_apps = max_apps
         self.ascii_mode = ascii_mode
         self.loopback_only = loopback_only
+        self.proxied = proxied
         self.key = visitors.signing_key()  # OSError if it cannot be kept
         self.per_visitor = per_visitor
         self.per_address = max_apps if per_address is None else per_address
@@ -261,7 +295,8 @@ class KaravanServer(Server):
 
     def application(self) -> web.Application:
         """The aiohttp application: the page, its WebSocket and the static files, unlisted."""
-        app = web.Application(middlewares=[self._guard])
+        guards = [self._forwarded, self._guard] if self.proxied else [self._guard]
+        app = web.Application(middlewares=guards)
         app.on_response_prepare.append(_add_safety_headers)
         aiohttp_jinja2.setup(app, loader=jinja2.FileSystemLoader(self.templates_path))
         app.add_routes(
@@ -278,6 +313,24 @@ class KaravanServer(Server):
 
     async def on_startup(self, app: web.Application) -> None:
         """Quiet: ``karavan web`` has said where it serves."""
+
+    @web.middleware
+    async def _forwarded(self, request: web.Request, handler: Handler) -> web.StreamResponse:
+        """The request as the proxy received it: its scheme, name and the visitor's address.
+
+        Only the proxy's word is taken: a request that does not come from this machine
+        keeps what it says of itself.
+        """
+        if is_loopback(request.remote or ""):
+            scheme = forwarded(request, "X-Forwarded-Proto")
+            host = forwarded(request, "X-Forwarded-Host")
+            remote = forwarded(request, "X-Forwarded-For")
+            request = request.clone(
+                scheme=scheme if scheme in ("http", "https") else request.scheme,
+                host=host or request.host,
+                remote=remote or request.remote or "?",
+            )
+        return await handler(request)
 
     @web.middleware
     async def _guard(self, request: web.Request, handler: Handler) -> web.StreamResponse:

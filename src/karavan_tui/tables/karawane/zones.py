@@ -127,7 +127,7 @@ def track_text(track: Track, hinted: Camel | None, room: int) -> tuple[Text, dic
     """
     g = track.glyphs
     moved = moved_camels(track)
-    per_row = DESERT_SQUARES if room >= LABEL + CELL * DESERT_SQUARES else 10
+    per_row = next((n for n in (DESERT_SQUARES, 10) if room >= LABEL + CELL * n), 5)
     empty = g.blank
     where = desert_camels(track)
     text, spots = city_line(track, hinted)
