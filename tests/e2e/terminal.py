@@ -197,8 +197,12 @@ class Terminal:
         """Wait until ``text`` is no longer on the screen."""
         self.wait_until(lambda screen: text not in screen, f"{text!r} to go", timeout)
 
-    def settle(self, quiet: float = 0.2, timeout: float = WAIT) -> None:
-        """Read until the command has drawn nothing for ``quiet`` seconds (a frame is complete)."""
+    def settle(self, quiet: float = 0.35, timeout: float = WAIT) -> None:
+        """Read until the command has drawn nothing for ``quiet`` seconds (a frame is complete).
+
+        A screen's size classes come with the layout after its first frame: on a busy
+        machine the two frames can be a fifth of a second apart, so the wait is longer.
+        """
         deadline = time.monotonic() + timeout
         last = time.monotonic()
         while time.monotonic() < deadline:

@@ -107,8 +107,10 @@ async def site(
     loopback_only: bool = True,
     per_visitor: int = 3,
     per_address: int | None = None,
+    proxied: bool = False,
 ) -> AsyncIterator[Site]:
-    """``caps``: the server's ``per_visitor``, ``per_address`` (and ``proxied``)."""
+    """A web server of ``visitors`` on loopback, with its caps and whether it sits behind a
+    proxy (``proxied``), and ``browsers`` browsers that have opened its page."""
     server = KaravanServer(
         visitors,
         host="127.0.0.1",
@@ -118,6 +120,7 @@ async def site(
         loopback_only=loopback_only,
         per_visitor=per_visitor,
         per_address=per_address,
+        proxied=proxied,
     )
     http = TestServer(server.application(), host="127.0.0.1")
     await http.start_server()
