@@ -17,6 +17,7 @@ from sqlalchemy import (
     DateTime,
     Float,
     ForeignKey,
+    Index,
     Integer,
     String,
     Text,
@@ -145,3 +146,16 @@ class ServerProcess(Base):
     owner: Mapped[str] = mapped_column(String(64), primary_key=True)
     address: Mapped[str] = mapped_column(String(300))
     alive_until: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+
+
+# The lobby lists the newest open and running tables, by status (those waiting for players
+# first), of every game or of one: these indexes hold them in that order, so a listing reads
+# its page of tables instead of sorting every table kept.
+Index("ix_tables_listing", GameTable.status, GameTable.updated_at.desc(), GameTable.id.desc())
+Index(
+    "ix_tables_game_listing",
+    GameTable.game,
+    GameTable.status,
+    GameTable.updated_at.desc(),
+    GameTable.id.desc(),
+)
