@@ -364,7 +364,12 @@ def exchanging(state: JaipurState, action: Exchange) -> Why | None:
 def givable_camels(state: JaipurState) -> int:
     """How many camels an exchange may give now: the herd, as far as the hand has room."""
     seat = state.current
-    return max(0, min(state.herds[seat], room(state.hands[seat])))
+    return _givable(state.herds[seat], room(state.hands[seat]))
+
+
+def _givable(herd: int, space: int) -> int:
+    """:func:`givable_camels` from the herd and the hand's room, already counted."""
+    return max(0, min(herd, space))
 
 
 def selling(hand: Counts, good: Card, count: int) -> Why | None:
@@ -428,12 +433,14 @@ def legal_decisions(state: JaipurState) -> list[Action]:
     """Take one good, take the camels, every exchange, every sale (in that order)."""
     if state.over:
         return []
-    hand, market = state.hands[state.current], state.market
+    seat = state.current
+    hand, market = state.hands[seat], state.market
     goods = market[:CAMEL]
-    actions: list[Action] = [*_goods_taken(goods, room(hand) > 0)]
+    space = room(hand)  # counted once for the takings and the exchanges
+    actions: list[Action] = [*_goods_taken(goods, space > 0)]
     if taking_camels(state) is None:
         actions.append(TAKE_CAMELS)
-    _list_exchanges(actions, goods, hand, givable_camels(state))
+    _list_exchanges(actions, goods, hand, _givable(state.herds[seat], space))
     actions += _sales(hand)
     return actions
 

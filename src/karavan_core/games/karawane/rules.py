@@ -10,6 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from enum import Enum, auto
+from functools import cache
+from itertools import compress
+from operator import not_
 
 from karavan_core.engine import Action
 from karavan_core.games.karawane import components as C
@@ -22,7 +25,7 @@ from karavan_core.games.karawane.state import (
     PlaySandstorm,
     PlayWithoutEffect,
 )
-from karavan_core.values import replace, replace_at
+from karavan_core.values import replace_at
 
 SANDSTORM = PlaySandstorm()
 OASIS_SQUARES = len(C.OASIS_POINTS)
@@ -131,11 +134,16 @@ class Why(Enum):
     HAS_EFFECT = auto()  # played without effect while a card can be used
     UNKNOWN = auto()  # not a Karawane decision at all
 
+    # Hashed by identity, in C (Enum's own hash is Python code): rows of
+    # answers are the keys of the cache of plays they allow.
+    __hash__ = object.__hash__
+
 
 Board = tuple[tuple[int, ...], ...]  # each player's camels, by square
 
 
-Targets = list[Sequence[Why | None]]  # [owner][camel]
+Row = tuple[Why | None, ...]  # [camel]: why that camel may not be the target (None: it may)
+Targets = list[Row]  # [owner][camel]
 
 
 def targets(camels: Board, seat: int, card: Card, taken: set[int] | None = None) -> Targets:
@@ -145,36 +153,46 @@ def targets(camels: Board, seat: int, card: Card, taken: set[int] | None = None)
     if kind is Kind.SANDSTORM:
         return [_SANDSTORM_ROW] * len(camels)
     if kind is Kind.MIRAGE:
-        return [
-            _OWN_MIRAGE_ROW if owner == seat else list(map(_MIRAGE_WHY.__getitem__, line))
-            for owner, line in enumerate(camels)
-        ]
+        return [_mirage_row(owner == seat, line) for owner, line in enumerate(camels)]
     rows: Targets = [_NOT_YOURS_ROW] * len(camels)
     rows[seat] = _forward_row(camels, seat, card, taken)
     return rows
 
 
-def _forward_row(camels: Board, seat: int, card: Card, taken: set[int] | None) -> list[Why | None]:
+def _forward_row(camels: Board, seat: int, card: Card, taken: set[int] | None) -> Row:
     """Why ``seat`` may not move each of its own camels with ``card``, an oasis or driver card."""
     line = camels[seat]
-    city = first_in_city(line)
-    oasis = _KIND[card] is Kind.OASIS
-    if oasis:
+    row = _movable(line)
+    if _KIND[card] is Kind.OASIS:
         free = occupied(camels) if taken is None else taken
         palms = _PALMS[card]
-    else:
-        driver = None if drive_to(camels) is not None else Why.DRIVER_OASIS
-    row: list[Why | None] = []
-    for i, square in enumerate(line):
-        if square >= FIRST_OASIS:
-            row.append(Why.IN_OASIS)
-        elif square == CITY and i != city:
-            row.append(Why.CITY_NOT_FIRST)
-        elif oasis:
-            row.append(Why.OVERSHOOT if forward(free, square, palms) is None else None)
-        else:
-            row.append(driver)
+        for why, square in zip(row, line, strict=True):
+            if why is None and forward(free, square, palms) is None:
+                return tuple(
+                    why or (None if forward(free, square, palms) is not None else Why.OVERSHOOT)
+                    for why, square in zip(row, line, strict=True)
+                )
+        return row  # the common case: no camel would overshoot, nothing to build
+    if drive_to(camels) is None:
+        return tuple(why or Why.DRIVER_OASIS for why in row)
     return row
+
+
+@cache
+def _movable(line: tuple[int, ...]) -> Row:
+    """Why each camel of ``line`` may not move forward, whatever the card (``None``: it may).
+
+    Cached (27**3 lines exist): the oasis and driver cards start from it.
+    """
+    city = first_in_city(line)
+    return tuple(
+        Why.IN_OASIS
+        if square >= FIRST_OASIS
+        else Why.CITY_NOT_FIRST
+        if square == CITY and i != city
+        else None
+        for i, square in enumerate(line)
+    )
 
 
 def _mirage_target(own: bool, square: int) -> Why | None:
@@ -186,11 +204,34 @@ def _mirage_target(own: bool, square: int) -> Why | None:
     return Why.IN_CITY if square == CITY else None
 
 
-# The answers that depend on no square, and a Mirage's answer for each square, made once.
+def _mirage_row(own: bool, line: tuple[int, ...]) -> Row:
+    """:func:`_mirage_target` for each camel of ``line``, read from a table made by it."""
+    return _OWN_MIRAGE_ROW if own else tuple(map(_MIRAGE_WHY.__getitem__, line))
+
+
+@cache
+def _allowed(card: Card, owner: int, row: Row) -> tuple[Play, ...]:
+    """The plays of ``card`` on ``owner``'s camels that ``row`` (their answers) allows.
+
+    Rows are few (three camels, a dozen answers), so the cache stays small.
+    """
+    return tuple(compress(_ROW_PLAYS[card][owner], map(not_, row)))
+
+
+# A Mirage's answer for each square, and the answers that depend on no square, made once.
 _MIRAGE_WHY = tuple(_mirage_target(False, square) for square in range(LAST_SQUARE + 1))
 _OWN_MIRAGE_ROW = (Why.MIRAGE_OWN,) * C.CAMELS_PER_PLAYER
 _NOT_YOURS_ROW = (Why.NOT_YOURS,) * C.CAMELS_PER_PLAYER
 _SANDSTORM_ROW = (Why.SANDSTORM_ALONE,) * C.CAMELS_PER_PLAYER
+# _ROW_PLAYS[card][owner][camel]: the play of ``card`` on that camel.
+_ROW_PLAYS = {
+    card: tuple(
+        tuple(_PLAYS[card, owner, camel] for camel in range(C.CAMELS_PER_PLAYER))
+        for owner in range(C.MAX_PLAYERS)
+    )
+    for card in Card
+    if _KIND[card] is not Kind.SANDSTORM
+}
 
 
 def playing(state: KarawaneState, action: Play) -> Why | None:
@@ -234,20 +275,27 @@ def effects(hand: Cards, seat: int, camels: Board) -> list[Action]:
     """The plays of ``hand`` by ``seat`` that have an effect on the board ``camels``.
 
     Camels in the city are alike, so only each player's first one is offered.
+    The answers are the rows of :func:`targets`, cached with their plays; a
+    forward card's rows of the other players allow nothing and are not built.
     """
     actions: list[Action] = []
     taken = occupied(camels)
+    mirage: Targets | None = None  # the same rows for every Mirage card
     previous = None
     for card in hand:
         if card is previous:  # hands are sorted, so equal cards sit together
             continue
         previous = card
-        if _KIND[card] is Kind.SANDSTORM:
+        kind = _KIND[card]
+        if kind is Kind.SANDSTORM:
             actions.append(SANDSTORM)
-            continue
-        for owner, row in enumerate(targets(camels, seat, card, taken)):
-            if None in row:
-                actions += [_PLAYS[card, owner, i] for i, why in enumerate(row) if why is None]
+        elif kind is Kind.MIRAGE:
+            if mirage is None:
+                mirage = targets(camels, seat, card, taken)
+            for owner, row in enumerate(mirage):
+                actions += _allowed(card, owner, row)
+        else:
+            actions += _allowed(card, seat, _forward_row(camels, seat, card, taken))
     return actions
 
 
@@ -309,8 +357,12 @@ def apply_decision(state: KarawaneState, action: Action) -> KarawaneState:
         decks = replace_at(decks, seat, deck[drawn:])
     hands = replace_at(state.hands, seat, hand)
     current = seat if finished else _next_seat(hands, seat)
-    return replace(
-        state,
+    # Built whole rather than by replace: one __init__ is quicker than a copy
+    # changing seven of the ten fields, and this runs at every decision.
+    return KarawaneState(
+        players=state.players,
+        rng=state.rng,
+        first_player=state.first_player,
         current=seat if current is None else current,
         camels=camels,
         hands=hands,
@@ -341,10 +393,12 @@ def _sandstorm(state: KarawaneState) -> KarawaneState:
         rng, cards = rng.shuffled(sorted_cards(gathered))
         hands.append(sorted_cards(cards[: C.HAND_SIZE]))
         decks.append(cards[C.HAND_SIZE :])
-    return replace(
-        state,
+    return KarawaneState(
+        players=state.players,
         rng=rng,
+        first_player=state.first_player,
         current=(state.current + 1) % len(state.players),
+        camels=state.camels,
         hands=tuple(hands),
         decks=tuple(decks),
         played=((),) * len(state.players),
