@@ -28,12 +28,12 @@ from karavan_core.seen import seen_match
 from karavan_core.text import clean_name, printable
 from karavan_core.version import __version__
 from karavan_net import protocol as wire
+from karavan_net.codec import ProtocolError
 from karavan_net.protocol import (
     HEARTBEAT,
     MAX_HOST_FRAME,
     MINOR,
     PROTOCOL,
-    ProtocolError,
     decode_host,
     encode,
     table_url,

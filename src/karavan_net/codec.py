@@ -36,20 +36,33 @@ def _strict(kind: type) -> Any:
     return check
 
 
-class Codec(Generic[M]):
-    """Encodes and decodes the messages of ``types`` (named ``what`` in refusals)."""
+def strict_converter() -> cattrs.Converter:
+    """A converter that reads a peer's data strictly (no unknown key, no ``1`` for ``True``
+    nor ``"1"`` for ``1``) and carries :data:`Json` as it is.
 
-    def __init__(self, types: tuple[type, ...], what: str) -> None:
+    A field left at its default is not sent: a message a newer version extends with
+    optional fields reads the same to an older peer until the new fields are used.
+    """
+    conv = make_converter(forbid_extra_keys=True, omit_if_default=True)
+    for kind in (int, bool, str):
+        conv.register_structure_hook(kind, _strict(kind))
+    conv.register_structure_hook(Json, lambda value, _: value)
+    conv.register_unstructure_hook(Json, lambda value: value)
+    return conv
+
+
+class Codec(Generic[M]):
+    """Encodes and decodes the messages of ``types`` (named ``what`` in refusals), with
+    ``converter`` (a :func:`strict_converter`, perhaps with hooks of its own) if given."""
+
+    def __init__(
+        self, types: tuple[type, ...], what: str, converter: cattrs.Converter | None = None
+    ) -> None:
         self.types = types
         self.what = what
         self._names = {kind.__name__ for kind in types}
         self._union: Any = Union[types]  # noqa: UP007 - a runtime union of classes
-        # A field left at its default is not sent (see the table protocol's converter).
-        conv = make_converter(forbid_extra_keys=True, omit_if_default=True)
-        for kind in (int, bool, str):
-            conv.register_structure_hook(kind, _strict(kind))
-        conv.register_structure_hook(Json, lambda value, _: value)
-        conv.register_unstructure_hook(Json, lambda value: value)
+        conv = strict_converter() if converter is None else converter
         configure_tagged_union(
             self._union, conv, tag_name="type", tag_generator=lambda cls: cls.__name__
         )

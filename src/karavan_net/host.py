@@ -39,6 +39,7 @@ from karavan_core.saves import structure_action, unstructure_action, unstructure
 from karavan_core.storage import SaveFile
 from karavan_core.text import printable
 from karavan_core.version import __version__
+from karavan_net.codec import ProtocolError
 from karavan_net.pacing import bot_decision
 from karavan_net.protocol import (
     MAX_GESTURE,
@@ -53,7 +54,6 @@ from karavan_net.protocol import (
     Declined,
     Hello,
     HostMessage,
-    ProtocolError,
     Record,
     Redo,
     Refused,

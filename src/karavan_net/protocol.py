@@ -19,22 +19,18 @@ legal decisions with their previews, the public log and the public scores.
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable
 from contextvars import ContextVar
 from functools import cache
-from typing import Any, NewType, Union
+from typing import Any
 
-import cattrs
 from attrs import field, frozen
 from cattrs.gen import make_dict_unstructure_fn
-from cattrs.preconf.json import make_converter
-from cattrs.strategies import configure_tagged_union
 
 from karavan_core.engine import Game, Observation
 from karavan_core.match import Outcome
 from karavan_core.saves import converter_for
-from karavan_core.text import parse_json
+from karavan_net.codec import Codec, Json, strict_converter
 
 PROTOCOL = 3
 """The protocol version, checked in the handshake: host and client must speak the same.
@@ -66,8 +62,6 @@ MAX_GESTURE = 4
 HEARTBEAT = 10.0
 """Seconds between WebSocket pings; a peer silent for longer is taken as gone."""
 
-Json = NewType("Json", object)
-"""JSON-ready game data (an observation, a decision): carried as it is, never walked."""
 
 # -- the client's messages -----------------------------------------------------------
 
@@ -314,39 +308,16 @@ SINCE: dict[type, dict[str, int]] = {
 _reader: ContextVar[int] = ContextVar("reader", default=MINOR)  # who a frame is written for
 
 
-class ProtocolError(ValueError):
-    """A frame that is not a message of the protocol; ``str()`` says why, as a sentence."""
-
-
-def _strict(kind: type) -> Any:
-    def check(value: object, _: type) -> object:
-        if type(value) is not kind:
-            raise TypeError(f"expected {kind.__name__}, not {type(value).__name__}")
-        return value
-
-    return check
-
-
 @cache
-def _converter(side: str) -> cattrs.Converter:
-    # A field left at its default is not sent: a message a newer version extends with
-    # optional fields reads the same to an older peer until the new fields are used.
-    conv = make_converter(forbid_extra_keys=True, omit_if_default=True)
-    for kind in (int, bool, str):
-        conv.register_structure_hook(kind, _strict(kind))
-    conv.register_structure_hook(Json, lambda value, _: value)
-    conv.register_unstructure_hook(Json, lambda value: value)
+def _codec(side: str) -> Codec[Any]:
+    """The table protocol's codec for the messages ``side`` sends: each written for its
+    reader's revision (the fields :data:`SINCE` names left out for older readers)."""
+    conv = strict_converter()
     for message, added in SINCE.items():
         written = _for_reader(make_dict_unstructure_fn(message, conv), added)
         conv.register_unstructure_hook(message, written)
     types = _CLIENT_TYPES if side == "client" else _HOST_TYPES
-    configure_tagged_union(
-        Union[types],  # noqa: UP007 - a runtime union of classes
-        conv,
-        tag_name="type",
-        tag_generator=lambda cls: cls.__name__,
-    )
-    return conv
+    return Codec(types, "table protocol", conv)
 
 
 def _for_reader(
@@ -367,47 +338,22 @@ def _for_reader(
 
 def encode(message: ClientMessage | HostMessage, minor: int = MINOR) -> str:
     """``message`` as one JSON text frame, for a reader of protocol revision ``minor``."""
-    side = "client" if isinstance(message, _CLIENT_TYPES) else "host"
-    union = Union[_CLIENT_TYPES] if side == "client" else Union[_HOST_TYPES]  # noqa: UP007
     token = _reader.set(minor)
     try:
-        data = _converter(side).unstructure(message, union)
+        return _codec("client" if isinstance(message, _CLIENT_TYPES) else "host").encode(message)
     finally:
         _reader.reset(token)
-    return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
-
-
-def _decode(text: str | bytes, side: str) -> Any:
-    if not isinstance(text, str):
-        raise ProtocolError("Frames are JSON text, not binary data.")
-    try:
-        data = parse_json(text)
-    except RecursionError:
-        raise ProtocolError("That message is nested far too deep.") from None
-    except ValueError:
-        raise ProtocolError("That message is not JSON.") from None
-    types = _CLIENT_TYPES if side == "client" else _HOST_TYPES
-    names = {kind.__name__ for kind in types}
-    if not isinstance(data, dict) or data.get("type") not in names:
-        raise ProtocolError("That message is not one of the table protocol's.")
-    union: Any = Union[types]  # noqa: UP007 - a runtime union of classes
-    try:
-        return _converter(side).structure(data, union)
-    except RecursionError:
-        raise ProtocolError("That message is nested far too deep.") from None
-    except Exception:  # cattrs explains in a group of errors: one sentence is enough here
-        raise ProtocolError(f"That {data['type']} message does not fit the protocol.") from None
 
 
 def decode_client(text: str | bytes) -> ClientMessage:
     """The client message in ``text``; :class:`ProtocolError` if it is none."""
-    message: ClientMessage = _decode(text, "client")
+    message: ClientMessage = _codec("client").decode(text)
     return message
 
 
 def decode_host(text: str | bytes) -> HostMessage:
     """The host message in ``text``; :class:`ProtocolError` if it is none."""
-    message: HostMessage = _decode(text, "host")
+    message: HostMessage = _codec("host").decode(text)
     return message
 
 

@@ -30,6 +30,7 @@ from typing import TypeVar
 from aiohttp import WSCloseCode, WSMsgType, web
 
 from karavan_core.text import printable
+from karavan_net.codec import ProtocolError
 from karavan_net.guard import Allowance, Bucket, Doorman, WrongCodes
 from karavan_net.host import Host
 from karavan_net.protocol import (
@@ -37,7 +38,6 @@ from karavan_net.protocol import (
     MAX_CLIENT_FRAME,
     PATH,
     Hello,
-    ProtocolError,
     Refused,
     decode_client,
     encode,
