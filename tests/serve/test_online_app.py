@@ -19,6 +19,7 @@ from karavan_tui.screens.table import TableScreen
 from karavan_tui.screens.title import TitleScreen
 
 from ..tui.helpers import make_app, settle, visible_characters
+from .test_play_online import greedy
 
 
 @contextlib.asynccontextmanager
@@ -151,7 +152,6 @@ async def test_the_title_says_when_online_tables_wait_for_the_players_move(tmp_p
 async def test_a_finished_game_opens_from_the_lobby_with_its_review_as_the_player_saw_it(
     tmp_path,
 ):
-    from karavan_net.bot_client import BotPlayer
     from karavan_net.client import TableClient
     from karavan_tui.net.remote_over import RemoteOverScreen
     from karavan_tui.screens.review import ReviewScreen
@@ -178,7 +178,7 @@ async def test_a_finished_game_opens_from_the_lobby_with_its_review_as_the_playe
             for seed, (name, secret) in enumerate((("Ann", ann.secret), ("Bob", bob.secret))):
                 client = TableClient("127.0.0.1", port, str(made.table), name, secret=secret)
                 await client.join()
-                players.append(BotPlayer(client, "greedy", seed=seed, out=lambda _: None))
+                players.append(greedy(client, seed))
             assert await asyncio.wait_for(asyncio.gather(*(p.play() for p in players)), 120)
             await bob.close()
             # In the lobby's Finished tab, Enter opens it at its end; v reviews it.

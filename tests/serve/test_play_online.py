@@ -37,6 +37,13 @@ async def account(port: int, name: str) -> LobbyClient:
     return client
 
 
+def greedy(client: TableClient, seed: int, seen: list[int] | None = None) -> BotPlayer:
+    """A quiet greedy bot at ``client``'s seat, noting in ``seen`` (if given) the number of
+    every update it is sent."""
+    noted = None if seen is None else (lambda update: seen.append(update.number))
+    return BotPlayer(client, "greedy", seed=seed, out=lambda _: None, on_update=noted)
+
+
 def seat_client(port: int, table: int, name: str, **options) -> TableClient:
     return TableClient("127.0.0.1", port, str(table), name, secret=f"{name}-{SECRET}", **options)
 
@@ -56,7 +63,7 @@ async def test_two_accounts_play_a_whole_rated_game_while_a_third_watches(databa
         for name, seed in (("Ann", 1), ("Bob", 2)):
             client = seat_client(port, made.table, name)
             await client.join()
-            players.append(BotPlayer(client, "greedy", seed=seed, out=lambda _: None))
+            players.append(greedy(client, seed))
         watching = asyncio.get_running_loop().create_task(watcher.run(_Collect(public)))
         results = await asyncio.wait_for(asyncio.gather(*(p.play() for p in players)), 120)
         assert results == [0, 0]
@@ -112,15 +119,7 @@ async def test_a_game_goes_on_across_a_restart_of_the_server_with_nothing_lost(d
         for name, seed in (("Ann", 1), ("Bob", 2)):
             client = seat_client(port, made.table, name)
             await client.join()
-            players.append(
-                BotPlayer(
-                    client,
-                    "greedy",
-                    seed=seed,
-                    out=lambda _: None,
-                    on_update=lambda u: seen.append(u.number),
-                )
-            )
+            players.append(greedy(client, seed, seen))
         playing = [asyncio.get_running_loop().create_task(p.play()) for p in players]
         while max(seen, default=0) < 12:
             await asyncio.sleep(0.01)
@@ -200,7 +199,7 @@ async def test_a_lent_bot_takes_an_open_seat_and_plays_its_games(database):
             await asyncio.sleep(0.1)
         client = seat_client(port, made.table, "Ann")
         await client.join()
-        mine = BotPlayer(client, "greedy", seed=3, out=lambda _: None)
+        mine = greedy(client, 3)
         assert await asyncio.wait_for(mine.play(), 120) == 0
         assert await asyncio.wait_for(lending, 30) == 0
         assert lines[0] == f"Playing at table {made.table} (jaipur) as a greedy bot."

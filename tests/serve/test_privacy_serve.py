@@ -10,12 +10,11 @@ import pytest
 
 from karavan_core.registry import get_game
 from karavan_core.saves import checked_envelope, match_from_envelope
-from karavan_net.bot_client import BotPlayer
 from karavan_net.lobby import CreateTable, SeatAsk
 from karavan_net.protocol import Update, decode_host, observation_data
 from karavan_net.serve.server import KaravanServer
 
-from .test_play_online import _Collect, account, seat_client, serving
+from .test_play_online import _Collect, account, greedy, seat_client, serving
 
 
 def check_against_store(
@@ -71,7 +70,7 @@ async def test_players_and_watchers_are_sent_exactly_their_view_of_the_stored_ga
         for seed, name in enumerate(("Ann", "Bob")):
             client = seat_client(port, made.table, name)
             await client.join()
-            players.append(BotPlayer(client, "greedy", seed=seed, out=lambda _: None))
+            players.append(greedy(client, seed))
         assert await asyncio.wait_for(asyncio.gather(*(p.play() for p in players)), 120) == [0, 0]
         watching.cancel()
         await watcher.close()

@@ -22,7 +22,7 @@ from karavan_net.serve.server import KaravanServer
 from karavan_net.serve.store import Status, Store
 from tests.net.helpers import free_port
 
-from .test_play_online import account, seat_client
+from .test_play_online import account, greedy, seat_client
 from .test_serve_command import KARAVAN
 
 
@@ -60,10 +60,7 @@ async def test_two_servers_share_one_lobby_and_send_players_to_the_table_s_proce
         runs = [server for server in (first, second) if made.table in server.served]
         assert len(runs) == 1
         assert {client.port for client in clients} == {runs[0].port}
-        players = [
-            BotPlayer(client, "greedy", seed=seed, out=lambda _: None)
-            for seed, client in enumerate(clients)
-        ]
+        players = [greedy(client, seed) for seed, client in enumerate(clients)]
         assert await asyncio.wait_for(asyncio.gather(*(p.play() for p in players)), 120) == [0, 0]
         # The result is the lobby's, whichever process is asked.
         for lobby in (ann, bob):
@@ -88,15 +85,7 @@ async def test_a_table_whose_process_stops_is_run_by_another_at_once(database, m
         for name, seed in (("Ann", 1), ("Bob", 2)):
             client = seat_client(first.port, made.table, name)
             await client.join()
-            players.append(
-                BotPlayer(
-                    client,
-                    "greedy",
-                    seed=seed,
-                    out=lambda _: None,
-                    on_update=lambda u: seen.append(u.number),
-                )
-            )
+            players.append(greedy(client, seed, seen))
         assert made.table in first.served
         playing = [asyncio.get_running_loop().create_task(p.play()) for p in players]
         while max(seen, default=0) < 10:

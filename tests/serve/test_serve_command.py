@@ -12,12 +12,13 @@ from pathlib import Path
 
 import pytest
 
-from karavan_net.bot_client import BotPlayer
 from karavan_net.client import TableClient
 from karavan_net.lobby import CreateTable, SeatAsk
 from karavan_net.lobby_client import LobbyClient
 from karavan_net.serve.store import Store
 from tests.net.helpers import free_port
+
+from .test_play_online import greedy
 
 SECRET = "p" * 43
 # The installed command, beside this interpreter.
@@ -56,15 +57,7 @@ async def test_a_server_killed_mid_game_loses_no_decision_that_was_shown(tmp_pat
                 "127.0.0.1", port, str(made.table), name, secret=f"{name}-{SECRET}"
             )
             await client.join()
-            players.append(
-                BotPlayer(
-                    client,
-                    "greedy",
-                    seed=seed,
-                    out=lambda _: None,
-                    on_update=lambda u: shown.append(u.number),
-                )
-            )
+            players.append(greedy(client, seed, shown))
         playing = [asyncio.get_running_loop().create_task(p.play()) for p in players]
         while max(shown, default=0) < 20:
             await asyncio.sleep(0.01)
