@@ -10,7 +10,7 @@ import time
 import pytest
 
 from tests.net.helpers import free_port
-from tests.serve.test_processes import Process
+from tests.serve.test_serve_command import Process
 from tests.serve.test_ssh_door import start_bob
 
 from .karavan import Karavan

@@ -8,8 +8,6 @@ import asyncio
 import contextlib
 import os
 import signal
-import subprocess
-import threading
 import time
 from collections.abc import AsyncIterator
 
@@ -23,7 +21,7 @@ from karavan_net.serve.store import Status, Store
 from tests.net.helpers import free_port
 
 from .test_play_online import account, greedy, seat_client
-from .test_serve_command import KARAVAN
+from .test_serve_command import Process
 
 
 @contextlib.asynccontextmanager
@@ -98,45 +96,6 @@ async def test_a_table_whose_process_stops_is_run_by_another_at_once(database, m
         assert await asyncio.wait_for(asyncio.gather(*playing), 120) == [0, 0]
         await ann.close()
         await bob.close()
-
-
-class Process:
-    """A `karavan serve` process, its lines read as they come (each with the time it came)."""
-
-    def __init__(self, database: str, port: int) -> None:
-        self.port = port
-        self.popen = subprocess.Popen(
-            [KARAVAN, "serve", "--port", str(port), "--db", database],
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-            text=True,
-        )
-        self.lines: list[tuple[float, str]] = []
-        self._reader = threading.Thread(target=self._read, daemon=True)
-        self._reader.start()
-
-    def _read(self) -> None:
-        assert self.popen.stdout is not None
-        for line in self.popen.stdout:
-            self.lines.append((time.monotonic(), line.rstrip("\n")))
-
-    def said(self, words: str) -> float | None:
-        """When the process said a line with ``words`` in it, if it has."""
-        return next((when for when, line in self.lines if words in line), None)
-
-    async def wait_for(self, words: str, seconds: float = 30) -> float:
-        deadline = time.monotonic() + seconds
-        while (when := self.said(words)) is None:
-            assert self.popen.poll() is None, "\n".join(line for _, line in self.lines)
-            assert time.monotonic() < deadline, f"no {words!r} in {self.lines}"
-            await asyncio.sleep(0.05)
-        return when
-
-    def stop(self) -> None:
-        if self.popen.poll() is None:
-            self.popen.send_signal(signal.SIGTERM)
-        self.popen.wait(timeout=20)
-        self._reader.join(timeout=5)
 
 
 @pytest.mark.slow

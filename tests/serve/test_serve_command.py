@@ -7,6 +7,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -25,25 +26,51 @@ SECRET = "p" * 43
 KARAVAN = str(Path(sys.executable).with_name("karavan"))
 
 
-def start_server(db: Path, port: int) -> subprocess.Popen[str]:
-    """`karavan serve` on loopback, once it says it is listening."""
-    process = subprocess.Popen(
-        [KARAVAN, "serve", "--port", str(port), "--db", str(db)],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-    )
-    assert process.stdout is not None
-    line = process.stdout.readline()
-    assert line.startswith("Karavan server at 127.0.0.1:"), line
-    return process
+class Process:
+    """A `karavan serve` process, its lines read as they come (each with the time it came)."""
+
+    def __init__(self, database: str, port: int) -> None:
+        self.port = port
+        self.popen = subprocess.Popen(
+            [KARAVAN, "serve", "--port", str(port), "--db", database],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+        )
+        self.lines: list[tuple[float, str]] = []
+        self._reader = threading.Thread(target=self._read, daemon=True)
+        self._reader.start()
+
+    def _read(self) -> None:
+        assert self.popen.stdout is not None
+        for line in self.popen.stdout:
+            self.lines.append((time.monotonic(), line.rstrip("\n")))
+
+    def said(self, words: str) -> float | None:
+        """When the process said a line with ``words`` in it, if it has."""
+        return next((when for when, line in self.lines if words in line), None)
+
+    async def wait_for(self, words: str, seconds: float = 30) -> float:
+        deadline = time.monotonic() + seconds
+        while (when := self.said(words)) is None:
+            assert self.popen.poll() is None, "\n".join(line for _, line in self.lines)
+            assert time.monotonic() < deadline, f"no {words!r} in {self.lines}"
+            await asyncio.sleep(0.05)
+        return when
+
+    def stop(self) -> None:
+        if self.popen.poll() is None:
+            self.popen.send_signal(signal.SIGTERM)
+        self.popen.wait(timeout=20)
+        self._reader.join(timeout=5)
 
 
 @pytest.mark.slow
 async def test_a_server_killed_mid_game_loses_no_decision_that_was_shown(tmp_path):
     db, port = tmp_path / "server.db", free_port()
-    server = start_server(db, port)
+    server = Process(str(db), port)
     try:
+        await server.wait_for("Karavan server at 127.0.0.1:")
         ann = LobbyClient("127.0.0.1", port, "Ann", f"Ann-{SECRET}")
         bob = LobbyClient("127.0.0.1", port, "Bob", f"Bob-{SECRET}")
         await ann.connect(create=True)
@@ -61,19 +88,19 @@ async def test_a_server_killed_mid_game_loses_no_decision_that_was_shown(tmp_pat
         playing = [asyncio.get_running_loop().create_task(p.play()) for p in players]
         while max(shown, default=0) < 20:
             await asyncio.sleep(0.01)
-        os.kill(server.pid, signal.SIGKILL)
-        server.wait()
+        os.kill(server.popen.pid, signal.SIGKILL)
+        server.popen.wait()
         seen = max(shown)
         store = Store.open(str(db))
         record = store.table(made.table)
         store.close()
         assert record is not None and record.revision >= seen
         time.sleep(0.2)
-        server = start_server(db, port)
+        server = Process(str(db), port)
+        await server.wait_for("Karavan server at 127.0.0.1:")
         assert await asyncio.wait_for(asyncio.gather(*playing), 120) == [0, 0]
         await ann.close()
         await bob.close()
     finally:
-        server.send_signal(signal.SIGTERM)
-        out, _ = server.communicate(timeout=20)
-        assert "Stopped. Every table is kept" in out
+        server.stop()
+    assert server.said("Stopped. Every table is kept") is not None

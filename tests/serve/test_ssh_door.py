@@ -10,7 +10,6 @@ import signal
 import subprocess
 import sys
 import time
-from pathlib import Path
 
 import pytest
 
@@ -20,7 +19,7 @@ from karavan_net.serve.store import KeyKind, Store
 from tests.e2e.terminal import Terminal
 from tests.net.helpers import free_port
 
-KARAVAN = str(Path(sys.executable).with_name("karavan"))
+from .test_serve_command import KARAVAN
 
 
 def needs_ssh() -> str:
