@@ -135,8 +135,7 @@ class KaravanServer(HostServer):
                 moved = await self.db(self.store.shift_deadlines, gap)
                 if moved:
                     self._say(f"{moved} clocks given back the {round(gap.total_seconds())} s down.")
-        for table_id in await self.db(self.store.orphans, datetime.now(UTC)):
-            await self.table(table_id)
+        await self._adopt()  # alone on the database, it takes them all
 
     async def _beating(self) -> None:
         """Say the server is alive, wake the tables whose turn-based time is up, and let go of
