@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import secrets
+import time
 from collections.abc import Iterator
 
 import pytest
@@ -45,5 +46,23 @@ def database(request, tmp_path) -> Iterator[str]:
     try:
         yield f"{base}/{name}"
     finally:
-        with _admin(url) as admin:
-            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        _drop(url, name)
+
+
+def _drop(url: str, name: str) -> None:
+    """Drop the test's database, whoever is still connected to it.
+
+    Without ``pg_signal_backend`` (``.ci/run`` grants it) the user may not end an autovacuum
+    worker that happens to be at work in it: it is tried again once the worker is done.
+    """
+    import psycopg
+
+    for attempt in range(20):
+        try:
+            with _admin(url) as admin:
+                admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+            return
+        except psycopg.errors.InsufficientPrivilege:
+            if attempt == 19:
+                raise
+            time.sleep(0.5)

@@ -37,6 +37,7 @@ from karavan_net.codec import ProtocolError
 from karavan_net.guard import Bucket
 from karavan_net.host import Host
 from karavan_net.protocol import HEARTBEAT, PROTOCOL, Hello, Refused, encode, moved
+from karavan_net.serve.commits import CommitQueue
 from karavan_net.serve.lobby_service import LobbyService
 from karavan_net.serve.store import (
     AccountInfo,
@@ -105,6 +106,7 @@ class KaravanServer(HostServer):
         self.peers: tuple[str, ...] = ()  # the other processes' addresses
         one_writer = store.engine.dialect.name == "sqlite"
         self._db = ThreadPoolExecutor(max_workers=1 if one_writer else 4, thread_name_prefix="db")
+        self.commits = CommitQueue(store)  # every table's decisions, committed together
 
     async def db(self, call: Callable[..., T], *args: Any) -> T:
         """Run ``call(*args)`` on the store's worker thread."""
@@ -203,6 +205,7 @@ class KaravanServer(HostServer):
         with contextlib.suppress(Exception):  # a database gone: the record lapses by itself
             await self.db(self.store.withdraw, self.owner)
         await super().stop(reason, why)
+        await asyncio.to_thread(self.commits.close)
         self._db.shutdown(wait=True)
 
     async def _handle(self, request: web.BaseRequest) -> web.StreamResponse:
@@ -264,7 +267,7 @@ class KaravanServer(HostServer):
             self._say(f"Table {table_id} cannot be played: {error}")
             return None
         return ServedTable(
-            self.store,
+            self.commits,
             record,
             match,
             owner=self.owner,

@@ -198,6 +198,21 @@ class SeatClock:
     stood_in: bool
 
 
+@frozen(kw_only=True)
+class Decision:
+    """A table's game after a change, to keep: its save (whose revision follows ``after``),
+    who moves, the seats' clocks, the result once it is over, and (when several processes
+    share the database) the process whose lease lets it write the table."""
+
+    table_id: int
+    after: int
+    save: dict[str, Any]
+    to_move: int | None
+    clocks: dict[int, SeatClock]
+    result: dict[str, Any] | None = None
+    owner: str | None = None
+
+
 # -- the store ---------------------------------------------------------------------------------
 
 
@@ -442,29 +457,50 @@ class Store:
         """Keep the table's game ``save`` (its revision follows ``after``) with its clocks;
         ``False``, keeping nothing, if the stored game is no longer at ``after`` or (with
         ``owner``) that process no longer holds the table's lease."""
-        revision = int(save["revision"])
-        where = [GameTable.id == table_id, GameTable.revision == after]
-        if owner is not None:
-            where.append(GameTable.lease_owner == owner)
+        decision = Decision(
+            table_id=table_id,
+            after=after,
+            save=save,
+            to_move=to_move,
+            clocks=clocks,
+            result=result,
+            owner=owner,
+        )
+        return self.record_all([decision])[0]
+
+    def record_all(self, decisions: Sequence[Decision]) -> list[bool]:
+        """Keep several tables' changes in one transaction, one commit for them all (see
+        :meth:`record`); for each, whether it was kept."""
         with self._session() as session:
-            changed = session.execute(
-                update(GameTable)
-                .where(*where)
-                .values(
-                    save=save,
-                    revision=revision,
-                    to_move=to_move,
-                    updated_at=_now(),
-                    status=Status.OVER.value if result is not None else Status.PLAYING.value,
-                    result=result,
-                )
+            return [self._record_in(session, decision) for decision in decisions]
+
+    @staticmethod
+    def _record_in(session: Session, decision: Decision) -> bool:
+        where = [GameTable.id == decision.table_id, GameTable.revision == decision.after]
+        if decision.owner is not None:
+            where.append(GameTable.lease_owner == decision.owner)
+        over = decision.result is not None
+        changed = session.execute(
+            update(GameTable)
+            .where(*where)
+            .values(
+                save=decision.save,
+                revision=int(decision.save["revision"]),
+                to_move=decision.to_move,
+                updated_at=_now(),
+                status=Status.OVER.value if over else Status.PLAYING.value,
+                result=decision.result,
             )
-            if changed.rowcount != 1:  # type: ignore[attr-defined]  # a CursorResult, typed as Result
-                return False
-            table = session.get(GameTable, table_id, options=_WITH_SEATS)
-            assert table is not None
-            self._set_clocks(table, clocks)
-            return True
+        )
+        if changed.rowcount != 1:  # type: ignore[attr-defined]  # a CursorResult, typed as Result
+            return False
+        for seat, clock in decision.clocks.items():
+            session.execute(
+                update(TableSeat)
+                .where(TableSeat.table_id == decision.table_id, TableSeat.seat == seat)
+                .values(bank_left=clock.bank_left, deadline=clock.deadline, stood_in=clock.stood_in)
+            )
+        return True
 
     @staticmethod
     def _set_clocks(table: GameTable, clocks: dict[int, SeatClock]) -> None:

@@ -27,8 +27,9 @@ from karavan_core.saves import envelope
 from karavan_net.clocks import Clock
 from karavan_net.host import Host, Link
 from karavan_net.protocol import Update
+from karavan_net.serve.commits import CommitQueue
 from karavan_net.serve.ratings import ranks, rated
-from karavan_net.serve.store import SeatClock, Store, TableRecord
+from karavan_net.serve.store import Decision, SeatClock, TableRecord
 from karavan_net.storage import TableFile
 
 
@@ -114,20 +115,23 @@ class StoreKeeper:
     """Where a served table's referee keeps its match: the store, with the clocks.
 
     It is a :class:`~karavan_core.storage.Storage`: :meth:`snapshot` is called
-    on the table's thread at every change, :meth:`write` on the writer's thread.
-    A write that finds the stored game moved on (another process wrote it)
-    fails, and the table is closed rather than overwrite it.
+    on the table's thread at every change, :meth:`write` on the writer's thread,
+    through the server's :class:`~karavan_net.serve.commits.CommitQueue` (the
+    tables' changes committed together).  A write that finds the stored game
+    moved on (another process wrote it) fails, and the table is closed rather
+    than overwrite it.
     """
 
     def __init__(
         self,
-        store: Store,
+        commits: CommitQueue,
         record: TableRecord,
         clocks: SeatClocks,
         stand_in_deciding: Callable[[], bool],
         owner: str | None = None,
     ) -> None:
-        self.store = store
+        self.commits = commits
+        self.store = commits.store
         self.owner = owner  # the process whose lease lets it write the table
         self.stand_in_deciding = stand_in_deciding
         self.table_id = record.id
@@ -164,14 +168,16 @@ class StoreKeeper:
         data = json.loads(text)
         save = data["save"]
         try:
-            kept = self.store.record(
-                self.table_id,
-                self.kept,
-                save,
-                to_move=data["to_move"],
-                clocks=clocks_from(data["clocks"]),
-                result=data["result"],
-                owner=self.owner,
+            kept = self.commits.record(
+                Decision(
+                    table_id=self.table_id,
+                    after=self.kept,
+                    save=save,
+                    to_move=data["to_move"],
+                    clocks=clocks_from(data["clocks"]),
+                    result=data["result"],
+                    owner=self.owner,
+                )
             )
         except Exception as error:  # the database's own errors: the writer reports an OSError
             raise OSError(f"the database refused the change ({type(error).__name__})") from None
@@ -202,7 +208,7 @@ class ServedTable(Host):
 
     def __init__(
         self,
-        store: Store,
+        commits: CommitQueue,
         record: TableRecord,
         match: Match,
         *,
@@ -214,7 +220,9 @@ class ServedTable(Host):
         self.clocks = SeatClocks(record)
         self.stand_in_deciding = False
         self.lost = asyncio.Event()  # a change could not be kept: this process must let go
-        self.keeper = StoreKeeper(store, record, self.clocks, lambda: self.stand_in_deciding, owner)
+        self.keeper = StoreKeeper(
+            commits, record, self.clocks, lambda: self.stand_in_deciding, owner
+        )
         self._late_bot = make_bot(record.stand_in, match.game, seed=bot_seed(match.seed, 99))
         self._timer: asyncio.TimerHandle | None = None
         self._thinking: asyncio.Task[None] | None = None
