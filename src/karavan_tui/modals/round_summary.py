@@ -65,9 +65,10 @@ class RoundSummaryScreen(ModalScreen[None]):
                 yield Static(Content(past.reason), classes="round-reason")
             if self.next_starter is not None:
                 number = self.rounds[-1].number + 1
-                hint = f"{self.next_starter} starts round {number}. Press Enter to play on."
+                starts = f"{self.next_starter} starts round {number}."
+                hint = f"{starts} Press Enter or click to play on."
             else:
-                hint = "Press Enter to go back to the table."
+                hint = "Press Enter or click to go back to the table."
             yield Static(hint, id="summary-hint")
         yield Footer()
 
