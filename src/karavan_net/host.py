@@ -179,6 +179,7 @@ class Host:
         self.file = table_file
         self.bot_delay = bot_delay
         self.events = events
+        self.tell_decisions = True  # a server of many tables tells only their comings and goings
         self.observer: Callable[[int | None, str], None] | None = None
         self.save_path: Path | None = None  # the save the match is kept in, if one
         self.links: dict[int, Link] = {}  # seat -> its connection now
@@ -574,7 +575,7 @@ class Host:
         notice = self.referee.notice(None)  # the public record of a take-back
         if notice is not None:
             self.say(notice)
-        elif change.kind in ("play", "redo") and change.decisions:
+        elif change.kind in ("play", "redo") and change.decisions and self.tell_decisions:
             for line in self.referee.log()[-change.decisions :]:
                 self.say(line)
         request = self.referee.request

@@ -142,3 +142,27 @@ def test_after_closing_a_change_is_written_at_once(store):
     queue.close()
     assert queue.record(change(table_id, 0))
     assert revision(store, table_id) == 1
+
+
+def test_renewing_leases_and_keeping_changes_at_once_never_deadlock(store):
+    """Both lock the tables' rows in the order of their ids, so neither waits on the other
+    for ever (PostgreSQL would end one of them as a deadlock after a second)."""
+    tables = started_tables(store, 12)
+    for table_id in tables:
+        store.take_lease(table_id, "here", "127.0.0.1:7700", 60)
+    errors: list[BaseException] = []
+
+    def renew() -> None:
+        try:
+            for _ in range(30):
+                assert store.renew_leases("here", tables, 60) == set(tables)
+        except BaseException as error:
+            errors.append(error)
+
+    renewing = threading.Thread(target=renew)
+    renewing.start()
+    for n in range(30):  # the changes come in the opposite order of the ids
+        kept = store.record_all([change(t, n, owner="here") for t in reversed(tables)])
+        assert kept == [True] * len(tables)
+    renewing.join()
+    assert errors == []

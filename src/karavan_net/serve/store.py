@@ -27,7 +27,19 @@ from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
 from attrs import frozen
-from sqlalchemy import Engine, create_engine, delete, event, func, select, text, update
+from sqlalchemy import (
+    Engine,
+    String,
+    bindparam,
+    create_engine,
+    delete,
+    event,
+    func,
+    or_,
+    select,
+    text,
+    update,
+)
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import IntegrityError
@@ -211,6 +223,38 @@ class Decision:
     clocks: dict[int, SeatClock]
     result: dict[str, Any] | None = None
     owner: str | None = None
+
+
+# A table's game after a decision, kept over the revision it follows (and, when the process is
+# named, only while that process holds the table's lease); a seat's clock with it.
+_KEEP_GAME = (
+    update(GameTable)
+    .where(
+        GameTable.id == bindparam("b_table_id"),
+        GameTable.revision == bindparam("b_after"),
+        or_(
+            bindparam("b_owner", type_=String).is_(None),
+            GameTable.lease_owner == bindparam("b_owner"),
+        ),
+    )
+    .values(
+        save=bindparam("b_save"),
+        revision=bindparam("b_revision"),
+        to_move=bindparam("b_to_move"),
+        updated_at=bindparam("b_updated_at"),
+        status=bindparam("b_status"),
+        result=bindparam("b_result"),
+    )
+)
+_KEEP_CLOCK = (
+    update(TableSeat)
+    .where(TableSeat.table_id == bindparam("b_table_id"), TableSeat.seat == bindparam("b_at"))
+    .values(
+        bank_left=bindparam("b_bank_left"),
+        deadline=bindparam("b_deadline"),
+        stood_in=bindparam("b_stood_in"),
+    )
+)
 
 
 # -- the store ---------------------------------------------------------------------------------
@@ -471,34 +515,49 @@ class Store:
     def record_all(self, decisions: Sequence[Decision]) -> list[bool]:
         """Keep several tables' changes in one transaction, one commit for them all (see
         :meth:`record`); for each, whether it was kept."""
+        # Written in the order of the tables' ids, the order every transaction that changes
+        # several tables locks them in (see renew_leases).
+        order = sorted(range(len(decisions)), key=lambda i: decisions[i].table_id)
+        kept = [False] * len(decisions)
         with self._session() as session:
-            return [self._record_in(session, decision) for decision in decisions]
+            for i in order:
+                kept[i] = self._record_in(session, decisions[i])
+        return kept
 
     @staticmethod
     def _record_in(session: Session, decision: Decision) -> bool:
-        where = [GameTable.id == decision.table_id, GameTable.revision == decision.after]
-        if decision.owner is not None:
-            where.append(GameTable.lease_owner == decision.owner)
-        over = decision.result is not None
-        changed = session.execute(
-            update(GameTable)
-            .where(*where)
-            .values(
-                save=decision.save,
-                revision=int(decision.save["revision"]),
-                to_move=decision.to_move,
-                updated_at=_now(),
-                status=Status.OVER.value if over else Status.PLAYING.value,
-                result=decision.result,
-            )
+        # Core statements made once (see _KEEP_GAME): a busy server runs these for every
+        # decision of every table, and building them each time cost as much as running them.
+        connection = session.connection()
+        changed = connection.execute(
+            _KEEP_GAME,
+            {
+                "b_table_id": decision.table_id,
+                "b_after": decision.after,
+                "b_owner": decision.owner,
+                "b_save": decision.save,
+                "b_revision": int(decision.save["revision"]),
+                "b_to_move": decision.to_move,
+                "b_updated_at": _now(),
+                "b_status": (Status.PLAYING if decision.result is None else Status.OVER).value,
+                "b_result": decision.result,
+            },
         )
-        if changed.rowcount != 1:  # type: ignore[attr-defined]  # a CursorResult, typed as Result
+        if changed.rowcount != 1:
             return False
-        for seat, clock in decision.clocks.items():
-            session.execute(
-                update(TableSeat)
-                .where(TableSeat.table_id == decision.table_id, TableSeat.seat == seat)
-                .values(bank_left=clock.bank_left, deadline=clock.deadline, stood_in=clock.stood_in)
+        if decision.clocks:
+            connection.execute(
+                _KEEP_CLOCK,
+                [
+                    {
+                        "b_table_id": decision.table_id,
+                        "b_at": seat,
+                        "b_bank_left": clock.bank_left,
+                        "b_deadline": clock.deadline,
+                        "b_stood_in": clock.stood_in,
+                    }
+                    for seat, clock in decision.clocks.items()
+                ],
             )
         return True
 
@@ -622,15 +681,17 @@ class Store:
             return set()
         until = _now() + timedelta(seconds=seconds)
         with self._session() as session:
-            session.execute(
-                update(GameTable)
-                .where(GameTable.id.in_(table_ids), GameTable.lease_owner == owner)
-                .values(lease_until=until)
-            )
+            # The rows are locked in the order of their ids, as :meth:`record_all` writes
+            # them: two transactions that take the same rows in different orders would each
+            # wait for the other until PostgreSQL ends one as a deadlock (after a second).
             held = session.scalars(
-                select(GameTable.id).where(
-                    GameTable.id.in_(table_ids), GameTable.lease_owner == owner
-                )
+                select(GameTable.id)
+                .where(GameTable.id.in_(table_ids), GameTable.lease_owner == owner)
+                .order_by(GameTable.id)
+                .with_for_update()
+            ).all()
+            session.execute(
+                update(GameTable).where(GameTable.id.in_(held)).values(lease_until=until)
             )
             return set(held)
 

@@ -200,6 +200,11 @@ class StoreKeeper:
         )
 
 
+def _told_as(prefix: str, events: Callable[[str], None]) -> Callable[[str], None]:
+    """``events`` hearing each line after ``prefix`` (which table it is about)."""
+    return lambda line: events(prefix + line)
+
+
 class ServedTable(Host):
     """A table of the server: a host whose seats belong to accounts, kept in the store.
 
@@ -231,13 +236,18 @@ class ServedTable(Host):
         referee = Referee(match, storage=self.keeper)
         # Every person's seat is its account's from the start: no code, no seat secret.
         claimed = {seat.seat: "-" for seat in record.seats if seat.kind == "human"}
+        told = None if events is None else _told_as(f"Table {record.id}: ", events)
         super().__init__(
             referee,
             f"table {record.id}",
             TableFile(None, "", claimed),
             bot_delay=bot_delay,
-            events=events,
+            events=told,
         )
+        # The server's output says who comes and goes at each table and how its game ends;
+        # the decisions themselves are in the database (a line for each, from every table,
+        # would bury the rest and cost the server a write to its output for each).
+        self.tell_decisions = False
         referee.subscribe(self._after_change)
 
     def _after_change(self, _: object) -> None:
