@@ -159,12 +159,7 @@ class LobbyService:
 
     def my_turns(self, account: AccountInfo) -> int:
         """How many of ``account``'s tables wait for its decision."""
-        return sum(
-            t.status is Status.PLAYING
-            and t.to_move is not None
-            and t.to_move == t.seat_of(account.id)
-            for t in self.store.tables_of(account.id)
-        )
+        return self.store.my_turns(account.id)
 
     def lines(self, tables: Sequence[TableRecord], account: AccountInfo | None) -> list[TableLine]:
         """``tables`` as the lobby shows them to ``account`` (their ratings read at once)."""

@@ -43,7 +43,7 @@ from sqlalchemy import (
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import Session, selectinload
+from sqlalchemy.orm import Session, defer, selectinload
 
 from karavan_core.text import check_name
 from karavan_net.clocks import Clock, ClockKind, shifted
@@ -580,7 +580,7 @@ class Store:
                 .where(GameTable.status.in_((Status.OPEN.value, Status.PLAYING.value)))
                 .order_by(GameTable.status, GameTable.updated_at.desc(), GameTable.id.desc())
                 .limit(limit)
-                .options(*_WITH_SEATS)
+                .options(*_WITH_SEATS, defer(GameTable.save))  # a listing shows no game
             )
             if game is not None:
                 query = query.where(GameTable.game == game)
@@ -598,7 +598,24 @@ class Store:
                 .limit(LOBBY_LIMIT)
                 .options(*_WITH_SEATS)
             )
+            if not over:  # a running game is shown at its table; a finished one is reviewed
+                query = query.options(defer(GameTable.save))
             return [_table_record(t, over) for t in session.scalars(query)]
+
+    def my_turns(self, account_id: int) -> int:
+        """How many running tables wait for ``account_id``'s decision."""
+        with self._session() as session:
+            waiting = session.scalar(
+                select(func.count())
+                .select_from(GameTable)
+                .join(TableSeat)
+                .where(
+                    TableSeat.account_id == account_id,
+                    GameTable.status == Status.PLAYING.value,
+                    GameTable.to_move == TableSeat.seat,
+                )
+            )
+            return int(waiting or 0)
 
     def running(self) -> list[TableRecord]:
         """Every table being played, with its game (the server resumes the timed ones)."""
