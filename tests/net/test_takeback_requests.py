@@ -135,8 +135,11 @@ async def test_the_asker_withdraws_and_the_others_are_told():
 async def test_the_hosts_bots_play_on_while_a_remote_bot_answers_by_the_rule():
     """Ann asks while the host's bot is to move: it plays on and its reply joins the
     request; the remote bot agrees (only Ann's and bots' decisions), Cid too, and all of it
-    goes back.  Past Cid's decision the remote bot declines, by the same rule."""
-    match = new_match("karakum", "Ann,bot:random:Robot,Rem,Cid", first=0)
+    goes back.  Past Cid's decision the remote bot declines, by the same rule.
+
+    Cid sits before the remote bot: a person who decides while a request is open ends it,
+    and the remote bot, having agreed, would decide as soon as its turn came."""
+    match = new_match("karakum", "Ann,bot:random:Robot,Cid,Rem", first=0)
     async with hosting(match) as (table, server):
         # Time for Ann's request to come while Robot is to move, even on a busy machine.
         table.bot_delay = 1.5
@@ -148,13 +151,13 @@ async def test_the_hosts_bots_play_on_while_a_remote_bot_answers_by_the_rule():
         assert match.to_move == 1  # Robot thinks: Ann asks now
         before = match.history[: match.undo_target(0)]
         await ann.undo()
-        await until(lambda: cid.update.takeback is not None and 3 in cid.update.takeback.waiting)
+        await until(lambda: cid.update.takeback is not None and 2 in cid.update.takeback.waiting)
         await until(lambda: any(t.seat == 1 for t in cid.update.takeback.taken))  # Robot played
-        await until(lambda: 2 not in cid.update.takeback.waiting)  # Rem agreed
+        await until(lambda: 3 not in cid.update.takeback.waiting)  # Rem agreed
         await cid.answer(True, cid.update.takeback.number)
         await until(lambda: match.history == before)
         await until(lambda: ann.update.number == table.number)
-        assert ann.update.notice.startswith("Rem and Cid agreed:"), ann.update.notice
+        assert ann.update.notice.startswith("Cid and Rem agreed:"), ann.update.notice
         # Ann plays, then Robot, Rem and Cid: a take-back past Cid's decision.
         await play_turn(ann, match, table, reveal=True)
         await play_turn(cid, match, table)
