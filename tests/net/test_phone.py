@@ -228,8 +228,14 @@ def refused(phone: Phone) -> bool:
 def pick_first_entry(phone: Phone, saves: Path, before: int) -> None:
     """Tap a picker's first entry (how many to sell); close the picker if that decides
     nothing.  The picker may be drawn in part yet: its border comes first."""
-    if waited(phone, lambda: phone.find(PICKER_TOP), 10):
-        top, edge, _ = phone.find(PICKER_TOP, first=True)[0]
+    tops: list[tuple[int, int, str]] = []
+
+    def border() -> bool:  # kept as read: the next frame may already be another
+        tops[:] = phone.find(PICKER_TOP, first=True)
+        return bool(tops)
+
+    if waited(phone, border, 10):
+        top, edge, _ = tops[0]
         phone.tap(top + 3, edge + 3)  # under the title and a blank row
         if waited(phone, lambda: decisions(saves) > before or PICKER not in phone.text(), 10):
             return
