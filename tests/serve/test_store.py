@@ -11,6 +11,7 @@ import pytest
 from karavan_net.clocks import Clock
 from karavan_net.serve.ratings import Skill, ranks, rated
 from karavan_net.serve.store import (
+    Decision,
     KeyKind,
     SeatClock,
     SeatSpec,
@@ -94,8 +95,9 @@ def test_a_change_is_kept_only_over_the_revision_it_follows(store):
     table = store.create_table(spec, ann, seed=5)
     clocks = {0: SeatClock(bank_left=0.0, deadline=None, stood_in=False)}
     store.start(table.id, {"revision": 0}, 0, clocks)
-    assert store.record(table.id, 0, {"revision": 1}, to_move=1, clocks=clocks)
-    assert not store.record(table.id, 0, {"revision": 1}, to_move=1, clocks=clocks)
+    change = Decision(table_id=table.id, after=0, save={"revision": 1}, to_move=1, clocks=clocks)
+    assert store.record_all([change]) == [True]
+    assert store.record_all([change]) == [False]
     kept = store.table(table.id)
     assert kept is not None and kept.revision == 1 and kept.save == {"revision": 1}
 

@@ -34,7 +34,7 @@ class CommitQueue:
         self._thread.start()
 
     def record(self, decision: Decision) -> bool:
-        """Keep ``decision`` (see :meth:`Store.record`) and wait until it is committed;
+        """Keep ``decision`` (see :meth:`Store.record_all`) and wait until it is committed;
         whether it was kept.  The database's own errors are raised here."""
         done: Future[bool] = Future()
         with self._cond:

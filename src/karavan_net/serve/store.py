@@ -7,7 +7,7 @@ never rows tied to a session; the server calls them from a worker thread.
 
 A table's game is kept as its save envelope and replayed, verified, whenever it
 is loaded (:func:`karavan_core.saves.match_from_envelope`).  A change is written
-with the revision it follows (:meth:`Store.record`), so a writer that is out of
+with the revision it follows (:meth:`Store.record_all`), so a writer that is out of
 date is told so instead of overwriting a newer game.
 """
 
@@ -487,34 +487,11 @@ class Store:
             table.updated_at = _now()
             self._set_clocks(table, clocks)
 
-    def record(
-        self,
-        table_id: int,
-        after: int,
-        save: dict[str, Any],
-        *,
-        to_move: int | None,
-        clocks: dict[int, SeatClock],
-        result: dict[str, Any] | None = None,
-        owner: str | None = None,
-    ) -> bool:
-        """Keep the table's game ``save`` (its revision follows ``after``) with its clocks;
-        ``False``, keeping nothing, if the stored game is no longer at ``after`` or (with
-        ``owner``) that process no longer holds the table's lease."""
-        decision = Decision(
-            table_id=table_id,
-            after=after,
-            save=save,
-            to_move=to_move,
-            clocks=clocks,
-            result=result,
-            owner=owner,
-        )
-        return self.record_all([decision])[0]
-
     def record_all(self, decisions: Sequence[Decision]) -> list[bool]:
-        """Keep several tables' changes in one transaction, one commit for them all (see
-        :meth:`record`); for each, whether it was kept."""
+        """Keep each table's game after its change (its save, whose revision follows the
+        decision's ``after``, and its clocks), all in one transaction, one commit for them
+        all; for each, whether it was kept: not if the stored game is no longer at ``after``
+        or (with an ``owner``) that process no longer holds the table's lease."""
         # Written in the order of the tables' ids, the order every transaction that changes
         # several tables locks them in (see renew_leases).
         order = sorted(range(len(decisions)), key=lambda i: decisions[i].table_id)
