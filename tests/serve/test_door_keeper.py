@@ -22,10 +22,10 @@ from karavan_net.serve.door_process import DoorConfig
 from .test_serve_command import KARAVAN
 
 
-def config(tmp_path, port: int = 0) -> DoorConfig:
+def config(tmp_path, port: int = 0, database: str | None = None) -> DoorConfig:
     return DoorConfig(
-        str(tmp_path / "server.db"), "127.0.0.1:7700", str(tmp_path / "state"), KARAVAN,
-        "127.0.0.1", port,
+        database or str(tmp_path / "server.db"), "127.0.0.1:7700", str(tmp_path / "state"),
+        KARAVAN, "127.0.0.1", port,
     )  # fmt: skip
 
 
@@ -36,11 +36,11 @@ def banner(port: int) -> bytes:
 
 
 async def test_a_door_that_dies_is_opened_again_on_its_port_and_stops_with_the_server(
-    tmp_path, monkeypatch
+    tmp_path, monkeypatch, database
 ):
     monkeypatch.setattr(door_keeper, "FIRST_WAIT", 0.1)
     said: list[str] = []
-    keeper = DoorKeeper(config(tmp_path), events=said.append)
+    keeper = DoorKeeper(config(tmp_path, database=database), events=said.append)
     opened = await keeper.start()
     try:
         assert opened.port > 0 and opened.fingerprint.startswith("SHA256:")

@@ -50,8 +50,8 @@ def ssh_terminal(ssh: str, ssh_port: int, key: Path, folder: Path) -> Terminal:
     )  # fmt: skip
 
 
-def test_the_key_is_the_account_named_after_the_ssh_user_when_free(tmp_path):
-    store = Store.open(str(tmp_path / "server.db"))
+def test_the_key_is_the_account_named_after_the_ssh_user_when_free(tmp_path, database):
+    store = Store.open(database)
     door = SshDoor(store, "127.0.0.1:7700", tmp_path / "keys", KARAVAN)
     folder = door.prepare("SHA256:ann-key", "ann")
     account = account_for(accounts_file(folder / "settings.json"), "127.0.0.1:7700")

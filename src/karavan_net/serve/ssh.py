@@ -80,7 +80,7 @@ def host_key(path: Path) -> asyncssh.SSHKey:
 def fingerprint_words(key: asyncssh.SSHKey) -> str:
     """The key's fingerprint as ``ssh-keygen -lf`` and ssh's first connection say it:
     ``SHA256:... (ED25519)``."""
-    kind = key.algorithm.decode().removeprefix("ssh-").upper()
+    kind = key.algorithm.decode().removeprefix("ssh-").split("-")[0].upper()  # ECDSA, RSA
     return f"{key.get_fingerprint('sha256')} ({kind})"
 
 
@@ -374,6 +374,9 @@ class SshDoor:
                 cwd=folder,
                 start_new_session=True,
             )
+        except BaseException:
+            os.close(master)
+            raise
         finally:
             os.close(slave)
         ended = asyncio.Event()  # the app's side of the pty closed: all its output is read
