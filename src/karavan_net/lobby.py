@@ -17,6 +17,9 @@ LOBBY_PATH = "/lobby"
 DEFAULT_SERVER_PORT = 7700
 MAX_LOBBY_FRAME = 16 * 1024
 """The largest frame a server reads from a lobby client."""
+DOOR_ENV = "KARAVAN_DOOR"
+"""Set by a server's ssh door for the app it runs there: the one server (``HOST:PORT``) that
+app plays on, and nothing of the machine's (the app's door mode)."""
 
 # -- the client's messages ---------------------------------------------------------------------
 

@@ -28,6 +28,7 @@ from karavan_net.hosting import HostControl
 from karavan_net.lobby_client import LobbyClient, LobbyRefusedError
 from karavan_tui.config import AppConfig, Settings
 from karavan_tui.crash import write_crash_report
+from karavan_tui.door import DoorMode, at_door, door_refuses
 from karavan_tui.looks import KaravanLooks
 from karavan_tui.messages import (
     BackToTitle,
@@ -62,8 +63,9 @@ from karavan_tui.screens.too_small import TooSmallScreen, too_small
 from karavan_tui.widgets.chrome import use_ascii_scrollbars
 
 
-class KaravanApp(KaravanLooks):
-    """Karavan's terminal app."""
+class KaravanApp(KaravanLooks, DoorMode):
+    """Karavan's terminal app (its looks and settings, and what it refuses behind an ssh
+    door, in the classes it comes from)."""
 
     CSS_PATH = Path(__file__).with_name("app.tcss")  # absolute: subclasses live elsewhere
     TITLE = "Karavan"
@@ -174,6 +176,8 @@ class KaravanApp(KaravanLooks):
     def open_table(self, make: Callable[[], Driver], folder: Path, keep: str) -> None:
         """Close everything above the title and open the table ``make`` drives; a driver
         that cannot ``keep`` its game in ``folder`` is reported instead."""
+        if door_refuses(self, "new_game"):
+            return
         self.close_tables()
         while len(self.screen_stack) > 1:
             self.pop_screen()
@@ -262,6 +266,8 @@ class KaravanApp(KaravanLooks):
     # -- actions (keys, menu and command palette) -----------------------------------
     def action_new_game(self) -> None:
         """Open the new game dialog (from the title screen)."""
+        if door_refuses(self, "new_game"):
+            return
         if len(self.screen_stack) > 1:
             self.show_title(then_new=True)
             return
@@ -297,6 +303,8 @@ class KaravanApp(KaravanLooks):
 
     def action_join(self) -> None:
         """Join a hosted table (from the title screen)."""
+        if door_refuses(self, "join"):
+            return
 
         def joined(client: Any) -> None:
             if client is not None:
@@ -310,7 +318,10 @@ class KaravanApp(KaravanLooks):
         open its lobby; ``direct``: straight in where this Karavan has an account there."""
         settings = self.settings
         accounts = accounts_file(self.config.settings_path)
-        server = server or settings.last_server
+        door = self.config.door
+        if door is not None and server not in (None, door) and door_refuses(self, "other_server"):
+            return
+        server = door or server or settings.last_server
         account = account_for(accounts, server) if direct and server else None
         if account is not None:
             self.run_worker(self._log_in(account), exclusive=True, group="online")
@@ -338,6 +349,8 @@ class KaravanApp(KaravanLooks):
 
         A review or a replay opened from here comes back here when it is closed.
         """
+        if door_refuses(self, "load"):
+            return
 
         def chosen(picked: tuple[str, Path] | None) -> None:
             if picked is None:
@@ -366,6 +379,8 @@ class KaravanApp(KaravanLooks):
         A game in progress with several humans is reviewed one player at a time,
         behind the curtain: each decision is told in its player's own words.
         """
+        if door_refuses(self, "review"):
+            return
         closed = _then(back)
         humans = list(match.humans)
         if not humans:
@@ -409,7 +424,7 @@ class KaravanApp(KaravanLooks):
     def save_open_game(self) -> None:
         """Ask for a name for the game at the table and save it there (if a game is open)."""
         driver = self.open_game()
-        if isinstance(driver, LocalPlay):
+        if isinstance(driver, LocalPlay) and not door_refuses(self, "save"):
             driver.do_save_as()
 
     def action_settings(self) -> None:
@@ -429,9 +444,11 @@ class KaravanApp(KaravanLooks):
         return None
 
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
-        """The app's own commands in the command palette, then Textual's (Theme, Quit, ...)."""
-        yield SystemCommand("New game", "Set up a new game", self.action_new_game)
-        yield SystemCommand("Load", "Open a saved game", self.action_load)
+        """The app's own commands in the command palette, then Textual's (Theme, Quit, ...);
+        behind an ssh door, none that door mode refuses."""
+        if not at_door(self):
+            yield SystemCommand("New game", "Set up a new game", self.action_new_game)
+            yield SystemCommand("Load", "Open a saved game", self.action_load)
         if isinstance(screen, TableScreen):
             yield from screen.driver.commands()  # a hosted table's: the host saves
         yield SystemCommand("Rules", "How to play", self.action_rules)

@@ -29,10 +29,10 @@ KARAVAN = str(Path(sys.executable).with_name("karavan"))
 class Process:
     """A `karavan serve` process, its lines read as they come (each with the time it came)."""
 
-    def __init__(self, database: str, port: int) -> None:
+    def __init__(self, database: str, port: int, *options: str) -> None:
         self.port = port
         self.popen = subprocess.Popen(
-            [KARAVAN, "serve", "--port", str(port), "--db", database],
+            [KARAVAN, "serve", "--port", str(port), "--db", database, *options],
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
             text=True,
@@ -65,24 +65,30 @@ class Process:
         self._reader.join(timeout=5)
 
 
+async def table_of_two(port: int, game: str, first: str, second: str) -> int:
+    """A ``game`` table that ``first`` opens and ``second`` takes the other seat at (both new
+    accounts, logged out again): its number."""
+    clients = [LobbyClient("127.0.0.1", port, name, f"{name}-{SECRET}") for name in (first, second)]
+    for client in clients:
+        await client.connect(create=True)
+    made = await clients[0].create(CreateTable(game, [SeatAsk("open"), SeatAsk("open")]))
+    await clients[1].take(made.table)
+    for client in clients:
+        await client.close()
+    return made.table
+
+
 @pytest.mark.slow
 async def test_a_server_killed_mid_game_loses_no_decision_that_was_shown(tmp_path):
     db, port = tmp_path / "server.db", free_port()
     server = Process(str(db), port)
     try:
         await server.wait_for("Karavan server at 127.0.0.1:")
-        ann = LobbyClient("127.0.0.1", port, "Ann", f"Ann-{SECRET}")
-        bob = LobbyClient("127.0.0.1", port, "Bob", f"Bob-{SECRET}")
-        await ann.connect(create=True)
-        await bob.connect(create=True)
-        made = await ann.create(CreateTable("karakum", [SeatAsk("open"), SeatAsk("open")]))
-        await bob.take(made.table)
+        table = await table_of_two(port, "karakum", "Ann", "Bob")
         shown: list[int] = []
         players = []
         for name, seed in (("Ann", 1), ("Bob", 2)):
-            client = TableClient(
-                "127.0.0.1", port, str(made.table), name, secret=f"{name}-{SECRET}"
-            )
+            client = TableClient("127.0.0.1", port, str(table), name, secret=f"{name}-{SECRET}")
             await client.join()
             players.append(greedy(client, seed, shown))
         playing = [asyncio.get_running_loop().create_task(p.play()) for p in players]
@@ -92,15 +98,13 @@ async def test_a_server_killed_mid_game_loses_no_decision_that_was_shown(tmp_pat
         server.popen.wait()
         seen = max(shown)
         store = Store.open(str(db))
-        record = store.table(made.table)
+        record = store.table(table)
         store.close()
         assert record is not None and record.revision >= seen
         time.sleep(0.2)
         server = Process(str(db), port)
         await server.wait_for("Karavan server at 127.0.0.1:")
         assert await asyncio.wait_for(asyncio.gather(*playing), 120) == [0, 0]
-        await ann.close()
-        await bob.close()
     finally:
         server.stop()
     assert server.said("Stopped. Every table is kept") is not None

@@ -10,11 +10,13 @@ import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
 
+import pyte
 import pytest
 
 from karavan_net.accounts import account_for, accounts_file
-from karavan_net.serve.ssh import SshDoor
+from karavan_net.serve.ssh import SshDoor, fingerprint_words, host_key
 from karavan_net.serve.store import KeyKind, Store
 from tests.e2e.terminal import Terminal
 from tests.net.helpers import free_port
@@ -31,8 +33,25 @@ def needs_ssh() -> str:
     return ssh
 
 
-def test_the_key_is_the_account_named_after_the_ssh_user_when_free(tmp_path):
-    store = Store.open(str(tmp_path / "server.db"))
+def new_key(folder: Path) -> Path:
+    """A new Ed25519 key in ``folder``, without a passphrase."""
+    key = folder / "id_test"
+    subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", str(key)], check=True)
+    return key
+
+
+def ssh_terminal(ssh: str, ssh_port: int, key: Path, folder: Path) -> Terminal:
+    """Ann at the door with the real ssh client, in a 100x30 pseudo-terminal."""
+    return Terminal(
+        [ssh, "-tt", "-p", str(ssh_port), "-i", str(key),
+         "-o", "StrictHostKeyChecking=no", "-o", "UserKnownHostsFile=/dev/null",
+         "-o", "LogLevel=ERROR", "ann@127.0.0.1"],
+        100, 30, {"PATH": os.environ["PATH"], "TERM": "xterm-256color"}, folder,
+    )  # fmt: skip
+
+
+def test_the_key_is_the_account_named_after_the_ssh_user_when_free(tmp_path, database):
+    store = Store.open(database)
     door = SshDoor(store, "127.0.0.1:7700", tmp_path / "keys", KARAVAN)
     folder = door.prepare("SHA256:ann-key", "ann")
     account = account_for(accounts_file(folder / "settings.json"), "127.0.0.1:7700")
@@ -51,9 +70,7 @@ def test_the_key_is_the_account_named_after_the_ssh_user_when_free(tmp_path):
 
 @pytest.mark.slow
 def test_a_player_with_only_ssh_plays_resizes_and_leaves(tmp_path):
-    ssh = needs_ssh()
-    key = tmp_path / "id_test"
-    subprocess.run(["ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", str(key)], check=True)
+    ssh, key = needs_ssh(), new_key(tmp_path)
     port, ssh_port = free_port(), free_port()
     server = subprocess.Popen(
         [KARAVAN, "serve", "--port", str(port), "--ssh", str(ssh_port),
@@ -69,12 +86,7 @@ def test_a_player_with_only_ssh_plays_resizes_and_leaves(tmp_path):
         else:
             pytest.fail(f"the door did not open: {line}")
         bob_playing = start_bob(port)
-        terminal = Terminal(
-            [ssh, "-tt", "-p", str(ssh_port), "-i", str(key),
-             "-o", "StrictHostKeyChecking=no", "-o", "UserKnownHostsFile=/dev/null",
-             "-o", "LogLevel=ERROR", "ann@127.0.0.1"],
-            100, 30, {"PATH": os.environ["PATH"], "TERM": "xterm-256color"}, tmp_path,
-        )  # fmt: skip
+        terminal = ssh_terminal(ssh, ssh_port, key, tmp_path)
         terminal.wait_for("ann on 127.0.0.1")
         terminal.wait_for("Bob")  # Bob's table, in the lobby's list
         terminal.press("enter")  # take the free seat: the game starts, the table opens
@@ -135,3 +147,60 @@ async def main():
 asyncio.run(main())
 """
     return subprocess.Popen([sys.executable, "-c", script])
+
+
+def test_the_host_key_fingerprint_is_as_ssh_keygen_says_it(tmp_path):
+    keygen = shutil.which("ssh-keygen")
+    if keygen is None:
+        pytest.skip("no ssh-keygen on this machine (apt-get install openssh-client)")
+    path = tmp_path / "ssh_host_key"
+    words = fingerprint_words(host_key(path))
+    _, fingerprint, *_, kind = subprocess.run(
+        [keygen, "-lf", str(path)], capture_output=True, text=True, check=True
+    ).stdout.split()
+    assert words == f"{fingerprint} {kind}"
+    assert fingerprint_words(host_key(path)) == words  # the key is kept
+
+
+@pytest.mark.slow
+def test_a_server_that_stops_tells_its_ssh_players_in_words_and_gives_their_terminal_back(
+    tmp_path,
+):
+    ssh, key = needs_ssh(), new_key(tmp_path)
+    port, ssh_port = free_port(), free_port()
+    state = tmp_path / "state"
+    server = subprocess.Popen(
+        [KARAVAN, "serve", "--port", str(port), "--ssh", str(ssh_port),
+         "--db", str(tmp_path / "server.db"), "--state", str(state)],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+    )  # fmt: skip
+    terminal = None
+    try:
+        assert server.stdout is not None
+        lines = [server.stdout.readline() for _ in range(4)]
+        assert lines[2].startswith("Players with only ssh"), lines
+        fingerprint = subprocess.run(
+            ["ssh-keygen", "-lf", str(state / "ssh_host_key")],
+            capture_output=True, text=True, check=True,
+        ).stdout.split()[1]  # fmt: skip
+        assert lines[3].startswith(f"The ssh door's host key: {fingerprint} (ED25519)"), lines
+        terminal = ssh_terminal(ssh, ssh_port, key, tmp_path)
+        terminal.wait_for("ann on 127.0.0.1")
+        assert pyte.modes.DECTCEM not in terminal.screen.mode  # the app hides the cursor
+        server.send_signal(signal.SIGTERM)
+        terminal.wait_exit()
+        server.wait(timeout=30)
+        assert "The Karavan server is restarting: come back in a minute." in terminal.text(), (
+            server.stdout.read()
+        )
+        modes = terminal.screen.mode
+        assert pyte.modes.DECTCEM in modes  # the cursor shows again
+        for private in (1000, 1003, 1006, 1049, 2004):  # no mouse, the normal screen, no paste
+            assert private << 5 not in modes, private
+        assert sessions(ssh_port, port) == 0
+    finally:
+        if terminal is not None:
+            terminal.kill()
+        if server.poll() is None:
+            server.kill()
+            server.wait()

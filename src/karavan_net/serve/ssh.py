@@ -1,11 +1,16 @@
 """The server's SSH door: ``ssh -p PORT name@server`` plays with nothing installed.
 
 The door is an asyncssh server that accepts any public key and no password: the
-key is the account.  Each session runs the installed Karavan app in a
-pseudo-terminal of its own, in a process of its own (as ``karavan web`` runs one
-per browser tab), opened at Play online for this server's own lobby; the
-terminal's type, size and every resize follow the client, and the session's
-process is ended and reaped when the connection drops.
+key is the account.  It runs in a process of its own
+(:mod:`karavan_net.serve.door_process`), never on the tables' event loop.  Each
+session runs the installed Karavan app in a pseudo-terminal of its own, in a
+process of its own (as ``karavan web`` runs one per browser tab), in door mode:
+the server's own lobby and nothing of the machine it runs on (no local games,
+reviews, saves or other servers).  The terminal's type, size and every resize
+follow the client, the bytes both ways are flow-controlled
+(:mod:`karavan_net.serve.pty_bridge`), and the session's process is ended and
+reaped when the connection drops.  When the door stops with the server, each
+player is told so in words before the connection closes.
 
 Each key has a folder of its own under the server's state folder (named by a
 digest of the key's fingerprint), holding that player's settings and the
@@ -20,14 +25,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import fcntl
 import hashlib
 import json
 import os
 import pty
 import signal
-import struct
-import termios
+import sys
 import warnings
 from collections import Counter
 from collections.abc import Callable
@@ -37,6 +40,8 @@ from typing import Any
 from karavan_core.saves import atomic_write
 from karavan_core.text import check_name, printable
 from karavan_net.accounts import Account, account_for, accounts_file, keep, new_secret
+from karavan_net.lobby import DOOR_ENV
+from karavan_net.serve.pty_bridge import PtyBridge, set_size
 from karavan_net.serve.store import KeyKind, Store, StoreError, key_digest
 
 with warnings.catch_warnings():  # asyncssh still names DSA, which cryptography deprecates
@@ -46,7 +51,18 @@ with warnings.catch_warnings():  # asyncssh still names DSA, which cryptography 
 MAX_SESSIONS = 32  # sessions at once, in all (each a process of some 45 MB)
 SESSIONS_PER_KEY = 3
 SESSIONS_PER_ADDRESS = 8
-READ_SIZE = 65536
+WINDOW = 65536  # bytes of the client's typing the door holds at most before SSH pushes back
+HANG_UP_SECONDS = 5.0  # how long an app is given to end on SIGHUP before it is killed
+STOP_SECONDS = 10.0  # how long the door waits for its sessions to end when it stops
+LEAVE_SECONDS = 3.0  # how long it then waits for the clients to leave by themselves
+RESTARTING = "The Karavan server is restarting: come back in a minute."
+# What puts a terminal back as it was before the app drew on it (the app, ended by the door,
+# could not): the normal screen, the cursor, no mouse, no bracketed paste, no focus events,
+# the kitty keyboard's flags popped, wrapping on, plain colours.
+RESTORE = (
+    b"\x1b[?1000l\x1b[?1003l\x1b[?1015l\x1b[?1006l\x1b[?1016l\x1b[?2004l\x1b[?2048l"
+    b"\x1b[<u\x1b[?1049l\x1b[?25h\x1b[?1004l\x1b[?7h\x1b[0m\r\n"
+)
 
 
 def host_key(path: Path) -> asyncssh.SSHKey:
@@ -61,8 +77,82 @@ def host_key(path: Path) -> asyncssh.SSHKey:
     return key
 
 
-def _resize(fd: int, columns: int, rows: int) -> None:
-    fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, 0, 0))
+def fingerprint_words(key: asyncssh.SSHKey) -> str:
+    """The key's fingerprint as ``ssh-keygen -lf`` and ssh's first connection say it:
+    ``SHA256:... (ED25519)``."""
+    kind = key.algorithm.decode().removeprefix("ssh-").split("-")[0].upper()  # ECDSA, RSA
+    return f"{key.get_fingerprint('sha256')} ({kind})"
+
+
+class DoorSession(asyncssh.SSHServerSession[bytes]):
+    """One ssh session: its channel's events, handed on to the door and to the session's
+    :class:`PtyBridge` once the app runs."""
+
+    def __init__(self, door: SshDoor) -> None:
+        self.door = door
+        self.chan: asyncssh.SSHServerChannel[bytes] | None = None
+        self.bridge: PtyBridge | None = None
+        self.lost = asyncio.Event()  # the connection dropped
+        self.task: asyncio.Task[None] | None = None
+
+    def connection_made(self, chan: asyncssh.SSHServerChannel[bytes]) -> None:
+        """The channel is open."""
+        self.chan = chan
+
+    def pty_requested(self, term_type: str, term_size: Any, term_modes: Any) -> bool:
+        """A terminal is what the app needs."""
+        return True
+
+    def shell_requested(self) -> bool:
+        """The app runs in place of a shell."""
+        return True
+
+    def exec_requested(self, command: str) -> bool:
+        """The app runs whatever command is asked for (the command itself is not run)."""
+        return True
+
+    def subsystem_requested(self, subsystem: str) -> bool:
+        """No sftp or other subsystem."""
+        return False
+
+    def session_started(self) -> None:
+        """Start the app; the client's keys wait until it runs."""
+        assert self.chan is not None
+        self.chan.pause_reading()
+        self.task = asyncio.get_running_loop().create_task(self.door.session(self))
+
+    def data_received(self, data: bytes, datatype: asyncssh.DataType) -> None:
+        """The client's keys, to the app."""
+        if self.bridge is not None:
+            self.bridge.keys(data)
+
+    def terminal_size_changed(self, width: int, height: int, pixwidth: int, pixheight: int) -> None:
+        """The client's window changed size."""
+        if self.bridge is not None:
+            self.bridge.resize(width, height)
+
+    def pause_writing(self) -> None:
+        """The channel's write buffer is full."""
+        if self.bridge is not None:
+            self.bridge.pause_output()
+
+    def resume_writing(self) -> None:
+        """The channel's write buffer has room again."""
+        if self.bridge is not None:
+            self.bridge.resume_output()
+
+    def break_received(self, msec: int) -> bool:
+        """A break means nothing to the app."""
+        return False
+
+    def eof_received(self) -> bool:
+        """The client sends nothing more: the session ends."""
+        self.lost.set()
+        return False
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        """The connection dropped: the app is ended."""
+        self.lost.set()
 
 
 class SshDoor:
@@ -87,8 +177,12 @@ class SshDoor:
         self.events = events
         self.sessions: Counter[str] = Counter()  # by key and by address
         self.total = 0
+        self.running: set[DoorSession] = set()
+        self.connections: set[asyncssh.SSHServerConnection] = set()
+        self.stopping = asyncio.Event()
         self._listener: asyncssh.SSHAcceptor | None = None
         self.port = 0
+        self.fingerprint = ""  # the host key's, as ssh-keygen -lf says it
 
     def _say(self, line: str) -> None:
         if self.events is not None:
@@ -101,6 +195,10 @@ class SshDoor:
         class Door(asyncssh.SSHServer):
             def connection_made(self, conn: asyncssh.SSHServerConnection) -> None:
                 self.conn = conn
+                door.connections.add(conn)
+
+            def connection_lost(self, exc: Exception | None) -> None:
+                door.connections.discard(self.conn)
 
             def begin_auth(self, username: str) -> bool:
                 return True  # a key is always asked for
@@ -118,14 +216,19 @@ class SshDoor:
                 self.conn.set_extra_info(karavan_key=key.get_fingerprint("sha256"))
                 return True  # any key: it is the account
 
+            def session_requested(self) -> DoorSession:
+                return DoorSession(door)
+
+        key = await asyncio.to_thread(host_key, key_path)
+        self.fingerprint = fingerprint_words(key)
         self._listener = await asyncssh.create_server(
             Door,
             host,
             port,
-            server_host_keys=[host_key(key_path)],
-            process_factory=door.session,
+            server_host_keys=[key],
             encoding=None,
             line_editor=False,
+            window=WINDOW,
             agent_forwarding=False,
             x11_forwarding=False,
             allow_scp=False,
@@ -137,20 +240,35 @@ class SshDoor:
         return self.port
 
     async def stop(self) -> None:
-        """Stop listening; the sessions end with their connections."""
+        """Stop listening; each session's app is ended and its player told why, in words,
+        before the connection closes."""
         if self._listener is not None:
             self._listener.close()
-            await self._listener.wait_closed()
+        self.stopping.set()
+        tasks = [session.task for session in self.running if session.task is not None]
+        if tasks:
+            await asyncio.wait(tasks, timeout=STOP_SECONDS)
+        # A client leaves once its session's channel is closed, after showing all it was sent
+        # (closing the connection first could cut the last words short).
+        closing = [asyncio.ensure_future(conn.wait_closed()) for conn in self.connections]
+        if closing:
+            await asyncio.wait(closing, timeout=LEAVE_SECONDS)
+        for conn in list(self.connections):
+            conn.close()
+        if self._listener is not None:
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._listener.wait_closed(), LEAVE_SECONDS)
 
     # -- a session -----------------------------------------------------------------------------
-    async def session(self, process: asyncssh.SSHServerProcess[bytes]) -> None:
+    async def session(self, session: DoorSession) -> None:
         """One player's session: the app in a pseudo-terminal, until either side ends."""
-        conn = process.get_extra_info("connection")
-        fingerprint = conn.get_extra_info("karavan_key") or ""
-        address = (process.get_extra_info("peername") or ("?",))[0]
-        if process.get_terminal_type() is None:
-            process.stdout.write(b"Karavan needs a terminal: connect with ssh -t.\r\n")
-            process.exit(1)
+        chan = session.chan
+        assert chan is not None
+        fingerprint = chan.get_extra_info("karavan_key") or ""
+        address = (chan.get_extra_info("peername") or ("?",))[0]
+        if chan.get_terminal_type() is None:
+            chan.write(b"Karavan needs a terminal: connect with ssh -t.\r\n")
+            chan.exit(1)
             return
         key, where = f"key {fingerprint}", f"address {address}"
         if (
@@ -158,19 +276,21 @@ class SshDoor:
             or self.sessions[key] >= SESSIONS_PER_KEY
             or self.sessions[where] >= SESSIONS_PER_ADDRESS
         ):
-            process.stdout.write(b"Karavan is full just now: try again in a while.\r\n")
-            process.exit(1)
+            chan.write(b"Karavan is full just now: try again in a while.\r\n")
+            chan.exit(1)
             return
         self.total += 1
         self.sessions.update((key, where))
+        self.running.add(session)
         try:
             folder = await asyncio.to_thread(
-                self.prepare, fingerprint, process.get_extra_info("username") or ""
+                self.prepare, fingerprint, chan.get_extra_info("username") or ""
             )
-            await self.run_app(process, folder)
+            await self.run_app(session, folder)
         finally:
             self.total -= 1
             self.sessions.subtract((key, where))
+            self.running.discard(session)
 
     def prepare(self, fingerprint: str, username: str) -> Path:
         """The key's folder, with its settings and (once there is one) its account, made ready
@@ -214,95 +334,97 @@ class SshDoor:
         self._say(f"{made.name} came in by ssh for the first time.")
         return Account(self.lobby, made.name, secret)
 
-    async def run_app(self, process: asyncssh.SSHServerProcess[bytes], folder: Path) -> None:
-        """The app in a pseudo-terminal the size of the client's, its bytes both ways."""
-        columns, rows = process.get_terminal_size()[:2]
-        master, slave = pty.openpty()
-        _resize(master, columns or 80, rows or 24)
-        client_env = process.env
+    def app_env(self, chan: asyncssh.SSHServerChannel[bytes], folder: Path) -> dict[str, str]:
+        """The app's environment: its folder, the client's terminal, door mode."""
         env = {
             "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
             "HOME": str(folder),
             "LANG": "C.UTF-8",
-            "TERM": process.get_terminal_type() or "xterm-256color",
+            "TERM": chan.get_terminal_type() or "xterm-256color",
             "KARAVAN_SETTINGS": str(folder / "settings.json"),
             "KARAVAN_SAVES": str(folder / "saves"),
+            DOOR_ENV: self.lobby,
         }
+        client_env = chan.get_environment()
         if "NO_COLOR" in client_env:
             env["NO_COLOR"] = "1"
         if client_env.get("COLORTERM") in ("truecolor", "24bit"):
             env["COLORTERM"] = client_env["COLORTERM"]
-        child = await asyncio.create_subprocess_exec(
-            self.karavan,
-            "online",
-            self.lobby,
-            stdin=slave,
-            stdout=slave,
-            stderr=slave,
-            env=env,
-            cwd=folder,
-            start_new_session=True,
-            preexec_fn=_take_terminal,
-        )
-        os.close(slave)
+        return env
+
+    async def run_app(self, session: DoorSession, folder: Path) -> None:
+        """The app in a pseudo-terminal the size of the client's, its bytes both ways."""
+        chan = session.chan
+        assert chan is not None
+        columns, rows = chan.get_terminal_size()[:2]
+        master, slave = pty.openpty()
+        set_size(master, columns or 80, rows or 24)
         try:
-            await self._pump(process, master, child)
-        finally:
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(child.pid, signal.SIGHUP)
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(child.wait(), 5)
-            with contextlib.suppress(ProcessLookupError):
-                os.killpg(child.pid, signal.SIGKILL)
-            await child.wait()  # reaped
+            child = await asyncio.create_subprocess_exec(
+                sys.executable,
+                "-m",
+                "karavan_net.serve.take_terminal",
+                self.karavan,
+                "online",
+                self.lobby,
+                stdin=slave,
+                stdout=slave,
+                stderr=slave,
+                env=self.app_env(chan, folder),
+                cwd=folder,
+                start_new_session=True,
+            )
+        except BaseException:
             os.close(master)
-        with contextlib.suppress(Exception):
-            process.exit(child.returncode or 0)
-
-    async def _pump(
-        self, process: asyncssh.SSHServerProcess[bytes], master: int, child: Any
-    ) -> None:
-        """Copy the app's output to the client and the client's keys to the app, until the
-        app ends or the connection drops."""
-        loop = asyncio.get_running_loop()
-        out_done = loop.create_future()
-
-        def readable() -> None:
-            try:
-                data = os.read(master, READ_SIZE)
-            except OSError:
-                data = b""
-            if not data:
-                loop.remove_reader(master)
-                if not out_done.done():
-                    out_done.set_result(None)
-                return
-            process.stdout.write(data)
-
-        loop.add_reader(master, readable)
-        keys = loop.create_task(self._keys(process, master))
-        ended = loop.create_task(child.wait())
-        try:
-            await asyncio.wait({keys, ended, out_done}, return_when=asyncio.FIRST_COMPLETED)
+            raise
         finally:
-            loop.remove_reader(master)
-            keys.cancel()
+            os.close(slave)
+        ended = asyncio.Event()  # the app's side of the pty closed: all its output is read
+        session.bridge = bridge = PtyBridge(chan, master, ended.set)
+        try:
+            bridge.start()
+            chan.resume_reading()
+            status = await self._until_done(session, child, ended)
+        finally:
+            bridge.close()
+            await _end(child)
+            os.close(master)
+        with contextlib.suppress(Exception):  # the connection may be gone
+            if status is None and not session.lost.is_set():  # the door is stopping
+                chan.write(RESTORE + RESTARTING.encode() + b"\r\n")
+            chan.exit(status or 0)
 
-    @staticmethod
-    async def _keys(process: asyncssh.SSHServerProcess[bytes], master: int) -> None:
-        while True:
-            try:
-                data = await process.stdin.read(READ_SIZE)
-            except asyncssh.TerminalSizeChanged as change:
-                _resize(master, change.width or 80, change.height or 24)
-                continue
-            except (asyncssh.BreakReceived, asyncssh.SignalReceived):
-                continue
-            if not data:
-                return
-            os.write(master, data)
+    async def _until_done(
+        self, session: DoorSession, child: asyncio.subprocess.Process, ended: asyncio.Event
+    ) -> int | None:
+        """Wait until the app ends (its exit status), or the connection drops or the door
+        stops (``None``)."""
+        waits = {
+            asyncio.ensure_future(child.wait()),
+            asyncio.ensure_future(ended.wait()),
+            asyncio.ensure_future(session.lost.wait()),
+            asyncio.ensure_future(self.stopping.wait()),
+        }
+        try:
+            await asyncio.wait(waits, return_when=asyncio.FIRST_COMPLETED)
+            if session.lost.is_set() or self.stopping.is_set():
+                return None
+            # The app ended: what it wrote last (putting the terminal back) is still read.
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(ended.wait(), 1)
+            return await child.wait()
+        finally:
+            for wait in waits:
+                wait.cancel()
 
 
-def _take_terminal() -> None:
-    """In the app's process, before it runs: its pseudo-terminal becomes its own."""
-    fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+async def _end(child: asyncio.subprocess.Process) -> None:
+    """End the app's process group (hung up, then killed if it lingers) and reap it."""
+    if child.returncode is None:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(child.pid, signal.SIGHUP)
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(child.wait(), HANG_UP_SECONDS)
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(child.pid, signal.SIGKILL)
+    await child.wait()  # reaped

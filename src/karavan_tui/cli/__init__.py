@@ -8,12 +8,14 @@ the problem, also with status 2.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 from types import ModuleType
 
 from karavan_core.saves import default_saves_dir
 from karavan_core.version import __version__
+from karavan_net.lobby import DOOR_ENV
 from karavan_tui.cli import (
     account,
     common,
@@ -105,6 +107,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     # A command's own errors name the command, as argparse's do.
     ctx = Context(command_parser(parser, args.command), args, default_saves_dir(args.saves))
     module = COMMANDS.get(args.command or "")
+    if os.environ.get(DOOR_ENV) and module is not online:
+        return common.fail("over ssh, Karavan runs only as `karavan online`: the server's lobby")
     try:
         if module is not None:
             status: int = module.run(ctx)

@@ -1,4 +1,8 @@
-"""``karavan online [SERVER]``: open the app at Play online, for a server's lobby."""
+"""``karavan online [SERVER]``: open the app at Play online, for a server's lobby.
+
+Behind a server's ssh door (``KARAVAN_DOOR``, door mode) it opens that server's lobby and
+no other, and keeps no saves folder.
+"""
 
 from __future__ import annotations
 
@@ -35,5 +39,10 @@ def run(ctx: Context) -> int:
             server = server_key(server)
         except ValueError as error:
             ctx.error(f"SERVER: {error}")
+    config = ctx.app_config()
+    if config.door is not None:
+        if server not in (None, config.door):
+            ctx.error(f"SERVER: over ssh, Karavan plays on {config.door} only")
+        return common.open_app(config, None, online=config.door)
     common.open_saves(ctx, tidy=False)
-    return common.open_app(ctx.app_config(), None, online=server or "")
+    return common.open_app(config, None, online=server or "")

@@ -105,7 +105,7 @@ def run(ctx: Context) -> int:
         out(f"Players reach it from the app: Play online, server {args.bind}:{port}.")
         door = None
         if args.ssh is not None:
-            door = await _open_door(store, args, port, out)
+            door = await _open_door(where, args, port, out)
             if door is None:
                 await server.stop()
                 return 2
@@ -126,21 +126,24 @@ def run(ctx: Context) -> int:
         store.close()
 
 
-async def _open_door(store: Any, args: argparse.Namespace, port: int, out: Any) -> Any:
-    """The ssh door, listening; ``None`` (said why) if it cannot."""
-    from karavan_net.serve.ssh import SshDoor
+async def _open_door(where: str, args: argparse.Namespace, port: int, out: Any) -> Any:
+    """The ssh door, open in its own process; ``None`` (said why) if it cannot open."""
+    from karavan_net.serve.door_keeper import DoorFailed, DoorKeeper
+    from karavan_net.serve.door_process import DoorConfig
 
     state = Path(args.state) if args.state else default_state()
     lobby = f"{'127.0.0.1' if args.bind in ('0.0.0.0', '', '::') else args.bind}:{port}"
     beside = Path(sys.executable).with_name("karavan")  # this Karavan's own command
     karavan = str(beside) if beside.exists() else shutil.which("karavan") or "karavan"
-    door = SshDoor(store, lobby, state / "keys", karavan, events=out)
+    config = DoorConfig(where, lobby, str(state), karavan, args.bind, args.ssh)
+    door = DoorKeeper(config, events=out)
     try:
-        ssh_port = await door.start(args.bind, args.ssh, state / "ssh_host_key")
-    except OSError as error:
-        fail(f"cannot listen for ssh on {args.bind}:{args.ssh}: {error.strerror or error}")
+        opened = await door.start()
+    except (DoorFailed, OSError) as error:
+        fail(f"cannot open the ssh door on {args.bind}:{args.ssh}: {error}")
         return None
-    out(f"Players with only ssh come in with: ssh -p {ssh_port} NAME@{args.bind}")
+    out(f"Players with only ssh come in with: ssh -p {opened.port} NAME@{args.bind}")
+    out(f"The ssh door's host key: {opened.fingerprint} (ssh shows it the first time).")
     return door
 
 

@@ -3,7 +3,8 @@
 The account is the app's own: a secret made on first use and kept beside the
 settings (:mod:`karavan_net.accounts`); the server keeps only its hash.  Once
 logged in, the dialog dismisses with the lobby's client, and the address is
-remembered for next time.
+remembered for next time.  Behind a server's ssh door the address is that server's, and
+cannot be changed.
 """
 
 from __future__ import annotations
@@ -84,9 +85,17 @@ class OnlineScreen(ModalScreen[tuple[LobbyClient, Account] | None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        """Say whether this Karavan already has an account on the server offered."""
+        """Say whether this Karavan already has an account on the server offered (behind an
+        ssh door, the only one)."""
+        door = karavan_app(self).config.door
+        server = self.query_one("#online-server", Input)
+        if door is not None:
+            server.value, server.disabled = door, True
         self.show_account()
-        self.query_one("#online-server", Input).focus()
+        if door is None:
+            server.focus()
+        else:
+            self.query_one("#online-name", Input).focus()
 
     def on_input_changed(self, event: Input.Changed) -> None:
         """The server typed may be one where we have an account."""
@@ -132,7 +141,7 @@ class OnlineScreen(ModalScreen[tuple[LobbyClient, Account] | None]):
         """Check the fields, then log in in the background."""
         if self.busy:
             return
-        typed = self.query_one("#online-server", Input).value
+        typed = karavan_app(self).config.door or self.query_one("#online-server", Input).value
         try:
             server = server_key(typed)
         except ValueError as error:

@@ -1,5 +1,8 @@
 """The end of a hosted game, on a player's screen: the outcome as the host sent it, the
-review and the replay of the game as this player saw it, and the host's rematch."""
+review and the replay of the game as this player saw it, and the host's rematch.
+
+Behind a server's ssh door the replay opens but the review does not (the Expert's search
+would run on the server's machine)."""
 
 from __future__ import annotations
 
@@ -14,6 +17,8 @@ from karavan_core.engine import Result
 from karavan_core.match import Match, Seat
 from karavan_core.text import printable
 from karavan_net.protocol import Update
+from karavan_tui.context import karavan_app
+from karavan_tui.door import door_refuses
 from karavan_tui.messages import BackToTitle
 from karavan_tui.screens.game_over import OverScreen, outcome_body
 from karavan_tui.screens.replay import Replay
@@ -76,7 +81,8 @@ class RemoteOverScreen(OverScreen[None]):
             leave = "Close the table (t)" if self.hosting else "Title (t)"
             yield Button(leave, id="leave", variant="primary", compact=True)
             yield Button("Table (b)", id="back", compact=True)
-            yield Button("Review (v)", id="review", compact=True)
+            if not door_refuses(karavan_app(self), "review", tell=False):
+                yield Button("Review (v)", id="review", compact=True)
             yield Button("Replay (p)", id="replay", compact=True)
             if self.rematch is not None:
                 yield Button("Rematch (m)", id="rematch", compact=True)
@@ -98,8 +104,10 @@ class RemoteOverScreen(OverScreen[None]):
         actions.get(event.button.id or "", self.action_leave)()
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Rematch only in the host's own terminal."""
-        return self.rematch is not None if action == "rematch" else True
+        """Rematch only in the host's own terminal; no review behind an ssh door."""
+        if action == "rematch":
+            return self.rematch is not None
+        return not door_refuses(karavan_app(self), action, tell=False)
 
     def _game_seen(self) -> Match | None:
         match = self.seen()
@@ -109,6 +117,8 @@ class RemoteOverScreen(OverScreen[None]):
 
     def action_review(self) -> None:
         """The review of this player's decisions, from what they saw."""
+        if door_refuses(karavan_app(self), "review"):
+            return
         match = self._game_seen()
         if match is not None and match.seen_by is not None:
             self.app.push_screen(ReviewScreen(match, [match.seen_by]))

@@ -31,6 +31,7 @@ from karavan_core.analysis import THRESHOLDS, GameReview, ReviewedDecision, Verd
 from karavan_core.match import Match
 from karavan_core.text import plural
 from karavan_tui.context import karavan_app
+from karavan_tui.door import AT_THE_DOOR, door_refuses
 from karavan_tui.screens.replay import Replay
 from karavan_tui.screens.table import TableScreen
 from karavan_tui.widgets.chart import ChartKey, GameChart, chance_spec
@@ -120,7 +121,15 @@ class ReviewScreen(Screen[None]):
         self.start_review()
 
     def start_review(self) -> None:
-        """Say who is judged, empty the progress bar and start judging."""
+        """Say who is judged, empty the progress bar and start judging (never behind an ssh
+        door: the search would run on the server's machine)."""
+        if door_refuses(karavan_app(self), "review"):
+            self.failure = AT_THE_DOOR
+            failure = self.query_one("#review-failure", Static)
+            failure.update(self.failure)
+            failure.display = True
+            self.query_one(ProgressBar).display = False
+            return
         names = " and ".join(self.match.seats[seat].name for seat in self.seats)
         summary = self.query_one("#review-summary", Static)
         summary.update(Text(f"The Expert search is judging every decision of {names}…"))

@@ -1,4 +1,8 @@
-"""The title screen: new game, learn to play, resume, load, join, rules, settings, quit."""
+"""The title screen: new game, learn to play, resume, load, join, rules, settings, quit.
+
+Behind a server's ssh door it offers only that server's lobby, the rules and the settings
+(:mod:`karavan_tui.door`).
+"""
 
 from __future__ import annotations
 
@@ -25,6 +29,7 @@ from karavan_net.lobby import DEFAULT_SERVER_PORT
 from karavan_net.lobby_client import LobbyClient
 from karavan_net.protocol import parse_address
 from karavan_tui.context import karavan_app
+from karavan_tui.door import at_door, door_refuses
 from karavan_tui.messages import OpenLesson, OpenSave
 from karavan_tui.modals.choice import ChoiceScreen
 from karavan_tui.widgets.chrome import AppHeader
@@ -88,8 +93,11 @@ class TitleScreen(Screen[None]):
     def fill_menu(self) -> None:
         """Build the menu now, and look for the latest game to resume off the UI thread (and
         for online tables waiting for the player)."""
-        self.show_menu(self.latest, looking=True)
-        self.find_latest()
+        if at_door(karavan_app(self)):  # no saved games there
+            self.show_menu(None)
+        else:
+            self.show_menu(self.latest, looking=True)
+            self.find_latest()
         self.look_online()
 
     @work(exclusive=True, group="online", exit_on_error=False)
@@ -132,6 +140,10 @@ class TitleScreen(Screen[None]):
         menu = self.query_one("#menu", OptionList)
         highlighted = menu.highlighted
         menu.clear_options()
+        if at_door(karavan_app(self)):
+            menu.add_options(self.door_menu())
+            menu.highlighted = highlighted if highlighted is not None else 0
+            return
         menu.add_option(Option("New game", id="new"))
         menu.add_option(Option("Learn to play", id="learn"))
         if latest is not None:
@@ -146,15 +158,34 @@ class TitleScreen(Screen[None]):
         else:
             menu.add_option(Option("Resume (no game in progress)", id="resume", disabled=True))
         menu.add_option(Option("Load a saved game", id="load"))
+        menu.add_option(self.online_option())
+        menu.add_option(Option("Join a table", id="join"))
+        menu.add_options(self.last_options())
+        menu.highlighted = highlighted if highlighted is not None else 0
+
+    def online_option(self) -> Option:
+        """Play online, saying how many tables wait for the player's move."""
         online = "Play online"
         if self.my_turns:
             online += f" ({plural(self.my_turns, 'table')} waiting for your move)"
-        menu.add_option(Option(online, id="online"))
-        menu.add_option(Option("Join a table", id="join"))
-        menu.add_option(Option("Rules", id="rules"))
-        menu.add_option(Option("Settings", id="settings"))
-        menu.add_option(Option("Quit", id="quit"))
-        menu.highlighted = highlighted if highlighted is not None else 0
+        return Option(online, id="online")
+
+    @staticmethod
+    def last_options() -> list[Option]:
+        """The rules, the settings, and the way out."""
+        return [
+            Option("Rules", id="rules"),
+            Option("Settings", id="settings"),
+            Option("Quit", id="quit"),
+        ]
+
+    def door_menu(self) -> list[Option]:
+        """Behind a server's ssh door: its lobby, the rules, the settings, the way out."""
+        return [self.online_option(), *self.last_options()]
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Behind an ssh door, neither lessons nor saved games."""
+        return not door_refuses(karavan_app(self), action, tell=False)
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         """Do what the chosen entry says."""
@@ -176,6 +207,8 @@ class TitleScreen(Screen[None]):
 
     def action_learn(self) -> None:
         """Pick a game to learn: its guided first game, at the step it had reached."""
+        if door_refuses(karavan_app(self), "learn"):
+            return
         names = lesson_names()
         reached = karavan_app(self).settings.lessons
         entries = []
@@ -199,6 +232,8 @@ class TitleScreen(Screen[None]):
 
     def action_resume(self) -> None:
         """Open the latest game in progress."""
+        if door_refuses(karavan_app(self), "resume"):
+            return
         if self.latest is None and self.looking:
             self.notify("Still looking for saved games: try again in a moment.")
             return
