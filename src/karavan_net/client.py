@@ -7,12 +7,17 @@ says so, tries again with the secret until it is back (or gives up), and
 goes on.  Everything the host sends is read as data: frames that do not fit
 the protocol end the connection, and every text shown to the player is made
 safe to show by whoever draws it.
+
+A client that knows the identity of the table's server (told by the lobby, or by a
+first Welcome) sends its secret only where that identity is proven first
+(:mod:`karavan_net.identity`), and goes only to the processes the server announced.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import ssl
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -29,6 +34,7 @@ from karavan_core.text import clean_name, printable
 from karavan_core.version import __version__
 from karavan_net import protocol as wire
 from karavan_net.codec import ProtocolError
+from karavan_net.identity import FINGERPRINT, IdentityError, check, new_challenge
 from karavan_net.protocol import (
     HEARTBEAT,
     MAX_HOST_FRAME,
@@ -36,6 +42,7 @@ from karavan_net.protocol import (
     PROTOCOL,
     decode_host,
     encode,
+    shown_address,
     table_url,
 )
 from karavan_net.seats import remember, remembered
@@ -61,6 +68,24 @@ class HostUnreachable(Exception):
     def __init__(self, reason: str, *, dropped: bool = False) -> None:
         super().__init__(reason)
         self.dropped = dropped
+
+
+class Unproven(HostUnreachable):
+    """An address did not prove the identity of the table's server: no secret was sent."""
+
+
+def unreachable(where: str, error: BaseException) -> HostUnreachable:
+    """Why nothing answers at ``where`` (a sentence beginning "No Karavan ... at X"), after
+    ``error``: a TLS certificate that does not check says so."""
+    if isinstance(error, aiohttp.ClientConnectorCertificateError):
+        reason = getattr(error.certificate_error, "verify_message", "") or "not trusted"
+        return HostUnreachable(
+            f"{where.split(' at ', 1)[-1]} shows a TLS certificate that does not check "
+            f"({reason}): if it is self-signed, give its CA with --tls-ca FILE."
+        )
+    if isinstance(error, aiohttp.ClientSSLError):
+        return HostUnreachable(f"{where}: TLS failed ({error}).")
+    return HostUnreachable(f"{where} ({error}).")
 
 
 class Listener(Protocol):
@@ -102,7 +127,17 @@ class TableClient:
         memory: Path | None = None,
         visitor: str | None = None,
         watch: bool = False,
+        identity: str | None = None,
+        announced: Sequence[str] = (),
+        tls: ssl.SSLContext | None = None,
     ) -> None:
+        """``identity``: the fingerprint of the server's identity, to be proven before the
+        secret goes (``None``: none known yet; a Welcome may tell it); ``announced``: the
+        server's processes, where it may send us; ``tls``: speak TLS, checking the host's
+        certificate with this context."""
+        self.identity = identity
+        self.announced = set(_addresses(announced))
+        self.tls = tls
         self.memory = memory  # the file of remembered seat secrets, if any
         self.visitor = visitor  # who we are behind a shared web server, told to the host
         self.watch = watch  # a watcher of a server's table: the public view, no seat
@@ -131,8 +166,8 @@ class TableClient:
     # -- facts ---------------------------------------------------------------------------------
     @property
     def address(self) -> str:
-        """``HOST:PORT`` as typed."""
-        return f"[{self.host}]:{self.port}" if ":" in self.host else f"{self.host}:{self.port}"
+        """``HOST:PORT`` as typed (``wss://HOST:PORT`` over TLS)."""
+        return ("wss://" if self.tls else "") + shown_address(self.host, self.port)
 
     @property
     def game(self) -> Game[Any, Any, Any]:
@@ -192,7 +227,7 @@ class TableClient:
                 total=None, connect=CONNECT_SECONDS, sock_connect=CONNECT_SECONDS
             )
             self._session = aiohttp.ClientSession(timeout=timeout)
-        url = table_url(self.host, self.port)
+        url = table_url(self.host, self.port, self.tls is not None)
         try:
             ws = await self._session.ws_connect(
                 url,
@@ -200,7 +235,10 @@ class TableClient:
                 max_msg_size=MAX_HOST_FRAME,
                 timeout=aiohttp.ClientWSTimeout(ws_receive=None, ws_close=5.0),
                 autoping=True,
+                ssl=self.tls if self.tls is not None else True,
             )
+        except aiohttp.ClientSSLError as error:
+            raise unreachable(f"No Karavan table answers at {self.address}", error) from None
         except aiohttp.WSServerHandshakeError:
             raise self._nobody() from None  # an answer, and not a table's
         except (aiohttp.ClientConnectorError, TimeoutError):
@@ -209,6 +247,7 @@ class TableClient:
             raise self._nobody(dropped=True) from None
         self._ws = ws
         try:
+            await self._prove()
             hello = wire.Hello(
                 PROTOCOL,
                 self.code,
@@ -230,6 +269,25 @@ class TableClient:
             raise
         self.connected = True
 
+    async def _prove(self) -> None:
+        """Where the server's identity is known, have this address prove it before our
+        secret goes (:class:`Unproven` if it does not); an address the server sent us to
+        must prove it as the process announced there, not as another it passes it on to."""
+        if self.identity is None or self._ws is None:
+            return
+        challenge = new_challenge()
+        await self._ws.send_str(encode(challenge))
+        at = None if (self.host, self.port) == self.home else self.address
+        try:
+            proof = await self._expect(greeted=False)
+            found = check(proof, challenge, self.address, self.identity, at)
+        except (IdentityError, HostUnreachable) as error:
+            reason = str(error) if isinstance(error, IdentityError) else f"{error}: no secret sent"
+            raise Unproven(printable(reason)) from None
+        assert isinstance(proof, wire.Proof)
+        self.identity = found
+        self.announced.update(_addresses(proof.processes))
+
     def _welcomed(self, welcome: wire.HostMessage) -> None:
         """Take the seat the host's answer to our Hello gives; raise if it gives none (a
         refusal, another process of the server to go to, or not a table's answer)."""
@@ -240,7 +298,7 @@ class TableClient:
             raise JoinRefused(_refusal(welcome.reason))
         if not isinstance(welcome, wire.Welcome):
             raise self._nobody()
-        self.peers = _addresses(welcome.peers)
+        self._learn(welcome)
         if welcome.game not in game_names():
             unknown = printable(welcome.game)[:30]
             raise JoinRefused(f"the table plays a game this Karavan does not know ({unknown})")
@@ -253,6 +311,21 @@ class TableClient:
         if welcome.secret != self.secret:
             remember(self.memory, self.host, self.port, self.code, self.name, welcome.secret)
         self.secret = welcome.secret
+
+    def _learn(self, welcome: wire.Welcome) -> None:
+        """The server's identity (kept from the first Welcome that names one) and its other
+        processes, which are kept only where that identity guards them."""
+        told = welcome.identity
+        if told and FINGERPRINT.fullmatch(told):
+            if self.identity is None:
+                self.identity = told
+            elif told != self.identity:
+                raise JoinRefused(
+                    f"{self.address} names another identity than its server's: not played"
+                )
+        if self.identity is not None:
+            self.peers = _addresses(welcome.peers)
+            self.announced.update(self.peers)
 
     def _nobody(self, *, dropped: bool = False) -> HostUnreachable:
         """The one answer for every address where no Karavan table answers.
@@ -416,11 +489,17 @@ class TableClient:
         return None
 
     def _move_to(self, address: str) -> None:
-        """The server runs the table in another process, at ``address``: go there."""
+        """The server runs the table in another process, at ``address``: go there, if the
+        server announced that address (the secret goes only once it proves the identity)."""
         try:
             host, port = wire.parse_address(address)
         except ValueError:
             raise JoinRefused("the server sent us to an address that is none") from None
+        if self.identity is None or (host, port) not in self.announced:
+            shown = printable(shown_address(host, port))[:60]
+            raise JoinRefused(
+                f"the server sent us to {shown}, which it never announced: not followed"
+            )
         self.host, self.port = host, port
 
     async def _rejoin(self) -> str | None:

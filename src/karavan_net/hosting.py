@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import random
 import signal
+import ssl
 import sys
 import threading
 from collections.abc import Callable, Iterable, Sequence
@@ -219,15 +220,17 @@ async def serve_headless(
     out: Callable[[str], None],
     commands: TextIO | None = None,
     saves: Callable[[str], Path] | None = None,
+    tls: ssl.SSLContext | None = None,
 ) -> int:
     """Listen, then serve the table ``make_host(port)`` makes until the game is over or a
     signal stops it; the exit status.  A host that cannot listen makes no table (and so
     leaves no file behind).
 
     Lines typed on ``commands`` (the terminal, by default) manage the seats and start a
-    rematch (:data:`COMMANDS`), saved where ``saves(game)`` says.
+    rematch (:data:`COMMANDS`), saved where ``saves(game)`` says.  With ``tls`` it serves
+    ``wss://`` only.
     """
-    server = HostServer(events=lambda line: out(line))
+    server = HostServer(events=lambda line: out(line), tls=tls)
     try:
         port = await server.start(bind, port)
     except OSError as error:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import ssl
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
@@ -54,6 +55,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--resume", metavar="FILE", help="reopen the hosted table saved in FILE")
     common.add_listen_arguments(parser, DEFAULT_PORT, remembered="with --resume, the table's")
+    common.add_tls_arguments(parser)
     parser.add_argument("--code", help="the table code (default: a random one, not to be guessed)")
     parser.add_argument(
         "--headless",
@@ -150,6 +152,7 @@ def run(ctx: Context) -> int:
     if not 0 <= bot_delay <= 60:
         ctx.error("--bot-delay: from 0 to 60 seconds")
     headless = args.headless
+    tls = common.server_tls(ctx)
 
     def event(line: str) -> None:
         if headless:
@@ -182,21 +185,31 @@ def run(ctx: Context) -> int:
         def out(line: str) -> None:
             print(line, flush=True)
 
+        if tls is not None:
+            out(f"Over TLS: the players join wss://{bind}:{port} (karavan join wss://...).")
         saves = partial(new_save_path, ctx.folder)
-        return asyncio.run(serve_headless(make_host, bind, port, path, fail, out, saves=saves))
-    return _host_with_table(ctx, make_host, bind, port, path)
+        return asyncio.run(
+            serve_headless(make_host, bind, port, path, fail, out, saves=saves, tls=tls)
+        )
+    return _host_with_table(ctx, make_host, bind, port, path, tls)
 
 
 def _host_with_table(
-    ctx: Context, make_host: Callable[[int], Host], bind: str, port: int, path: Path
+    ctx: Context,
+    make_host: Callable[[int], Host],
+    bind: str,
+    port: int,
+    path: Path,
+    tls: ssl.SSLContext | None,
 ) -> int:
-    """Listen on a thread of its own, then serve the table ``make_host`` makes there and play
-    its first human seat in the app here."""
+    """Listen on a thread of its own (over ``tls``, if given), then serve the table
+    ``make_host`` makes there and play its first human seat in the app here."""
     from karavan_net.client import HostUnreachable, JoinRefused, TableClient
     from karavan_net.server import HostServer, ServerThread
+    from karavan_net.tls import own_context
     from karavan_tui.app import TableApp
 
-    server = HostServer()
+    server = HostServer(tls=tls)
     thread = ServerThread(server, bind, port)
     try:
         port = thread.start()
@@ -213,6 +226,8 @@ def _host_with_table(
     thread.call(lambda: server.add(host))
     remote = [i for i in host.humans if i != seat]
     lines = announce(host, bind, port, path, remote)
+    if tls is not None:
+        lines.insert(1, f"Over TLS: the players join wss://{bind}:{port} (karavan join wss://...).")
     for line in lines:
         print(line, flush=True)
     thread.call(host.start)
@@ -223,7 +238,8 @@ def _host_with_table(
     control = HostControl(host, invite, thread, server=server, saves=saves)
 
     async def play() -> int:
-        client = TableClient(local, port, host.code, name, secret=secret)
+        own = None if tls is None else own_context()
+        client = TableClient(local, port, host.code, name, secret=secret, tls=own)
         try:
             await client.join()
         except (JoinRefused, HostUnreachable) as error:

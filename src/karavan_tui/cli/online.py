@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
+from karavan_core.text import printable
 from karavan_net.accounts import server_key
 from karavan_net.lobby import DEFAULT_SERVER_PORT
 from karavan_tui.cli import common
-from karavan_tui.cli.common import Command, Context
+from karavan_tui.cli.common import Command, Context, add_tls_ca_argument
+from karavan_tui.config import Settings
 
 COMMAND = Command(
     "online",
@@ -23,8 +26,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "server",
         nargs="?",
         metavar="SERVER",
-        help=f"HOST:PORT of the server (port {DEFAULT_SERVER_PORT} if left out)",
+        help=f"HOST:PORT of the server (port {DEFAULT_SERVER_PORT} if left out; "
+        "wss://HOST:PORT over TLS)",
     )
+    add_tls_ca_argument(parser)
 
 
 def run(ctx: Context) -> int:
@@ -35,5 +40,27 @@ def run(ctx: Context) -> int:
             server = server_key(server)
         except ValueError as error:
             ctx.error(f"SERVER: {error}")
+    config = ctx.app_config()
+    if ctx.args.tls_ca is not None:
+        _keep_ca(ctx, config.settings_path)
     common.open_saves(ctx, tidy=False)
-    return common.open_app(ctx.app_config(), None, online=server or "")
+    return common.open_app(config, None, online=server or "")
+
+
+def _keep_ca(ctx: Context, settings_path: Path) -> None:
+    """Keep ``--tls-ca`` in the settings, once it reads as a CA file: the app checks every
+    ``wss://`` server's certificate with it from now on (besides the system's CAs)."""
+    from karavan_net.tls import client_context
+
+    ca = str(Path(ctx.args.tls_ca).resolve())
+    try:
+        client_context(ca)
+    except ValueError as error:
+        ctx.error(f"--tls-ca: {printable(str(error))}")
+    settings = Settings.load(settings_path)
+    settings.tls_ca = ca
+    try:
+        settings_path.parent.mkdir(parents=True, exist_ok=True)
+        settings.save(settings_path)
+    except OSError as error:
+        ctx.error(f"--tls-ca: cannot keep it in {settings_path}: {error.strerror or error}")
