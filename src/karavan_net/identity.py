@@ -27,11 +27,13 @@ from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
 from karavan_net.protocol import Challenge, Proof, parse_address
 
+MAX_PEERS = 16  # a server's processes a client keeps, to come back to one
+
 CONTEXT = b"karavan server identity 1\0"
 """What every signature begins with: a signature made for nothing else."""
 NONCE_BYTES = 32
 MAX_NONCE = 100  # the longest nonce a server signs (a fresh one is 43 characters)
-MAX_PROCESSES = 16  # the most processes a proof names
+MAX_PROCESSES = MAX_PEERS  # the most processes a proof names
 FINGERPRINT = re.compile(r"SHA256:[A-Za-z0-9+/]{43}")
 """A fingerprint as :func:`fingerprint` writes it."""
 
@@ -136,3 +138,51 @@ def check(
             f"{where} passed on a proof of another process ({proof.address[:60]}): no secret sent."
         )
     return found
+
+
+def addresses(told: Sequence[str]) -> tuple[tuple[str, int], ...]:
+    """The ``HOST:PORT`` addresses in ``told`` that are addresses (the others are ignored)."""
+    found = []
+    for address in told[:MAX_PEERS]:
+        try:
+            found.append(parse_address(address))
+        except ValueError:
+            continue
+    return tuple(found)
+
+
+class Trust:
+    """What a client trusts of its table's server: the ``identity`` every address must
+    prove before a secret goes there (``None``: none known yet), and the addresses of the
+    processes the server ``announced``, where it may send the client."""
+
+    def __init__(self, identity: str | None, announced: Sequence[str] = ()) -> None:
+        self.identity = identity
+        self.announced = set(addresses(announced))
+
+    def proven(self, proof: object, challenge: Challenge, where: str, at: str | None) -> None:
+        """Take ``proof``, the answer at ``where`` to ``challenge`` (see :func:`check`), and
+        the processes it names; :class:`IdentityError` if it proves no identity known."""
+        self.identity = check(proof, challenge, where, self.identity, at)
+        assert isinstance(proof, Proof)
+        self.announced.update(addresses(proof.processes))
+
+    def told(self, identity: str, peers: Sequence[str], where: str) -> tuple[tuple[str, int], ...]:
+        """A Welcome's server ``identity`` (kept if none was known) and ``peers`` (kept, and
+        returned, only where an identity guards them); :class:`IdentityError` if it names
+        another identity than the one known."""
+        if identity and FINGERPRINT.fullmatch(identity):
+            if self.identity is None:
+                self.identity = identity
+            elif identity != self.identity:
+                raise IdentityError(f"{where} names another identity than its server's.")
+        if self.identity is None:
+            return ()
+        found = addresses(peers)
+        self.announced.update(found)
+        return found
+
+    def follows(self, host: str, port: int) -> bool:
+        """Whether the client may go where its server sends it: to a process the server
+        announced, under an identity that process will have to prove."""
+        return self.identity is not None and (host, port) in self.announced

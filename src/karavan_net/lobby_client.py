@@ -13,6 +13,7 @@ import asyncio
 import contextlib
 import ssl
 from collections.abc import Callable
+from pathlib import Path
 
 import aiohttp
 
@@ -80,7 +81,7 @@ class LobbyClient:
         self._lock = asyncio.Lock()
 
     @classmethod
-    def for_account(cls, account: Account, ca: str | None = None) -> LobbyClient:
+    def for_account(cls, account: Account, ca: str | Path | None = None) -> LobbyClient:
         """The lobby's client for ``account``, not yet logged in: its server must prove the
         identity pinned for it, if any, and (at a ``wss://`` address) show a certificate
         that the system's CAs or ``ca`` check; ``ValueError`` in words if ``ca`` cannot be
@@ -128,7 +129,7 @@ class LobbyClient:
             )
         except (aiohttp.ClientError, OSError, TimeoutError) as error:
             await self.close()
-            raise unreachable(f"No Karavan server answers at {self.address}", error) from None
+            raise unreachable("No Karavan server answers", self.address, error) from None
 
     async def _prove(self) -> Proof | None:
         """Have the server prove its identity (the pinned one, if any); ``None`` if it is an

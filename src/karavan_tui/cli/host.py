@@ -31,6 +31,7 @@ from karavan_net.hosting import (
 )
 from karavan_net.protocol import DEFAULT_PORT
 from karavan_net.storage import TableFile, TableSettings, check_code, new_code
+from karavan_net.tls import own_context
 from karavan_tui.cli import common
 from karavan_tui.cli.common import Command, Context, Failed, check_port, fail, find_save
 from karavan_tui.config import Settings, default_settings_path
@@ -151,8 +152,7 @@ def run(ctx: Context) -> int:
         bot_delay = Settings.load(default_settings_path()).bot_delay
     if not 0 <= bot_delay <= 60:
         ctx.error("--bot-delay: from 0 to 60 seconds")
-    headless = args.headless
-    tls = common.server_tls(ctx)
+    headless, tls = args.headless, common.server_tls(ctx)
 
     def event(line: str) -> None:
         if headless:
@@ -185,12 +185,8 @@ def run(ctx: Context) -> int:
         def out(line: str) -> None:
             print(line, flush=True)
 
-        if tls is not None:
-            out(f"Over TLS: the players join wss://{bind}:{port} (karavan join wss://...).")
-        saves = partial(new_save_path, ctx.folder)
-        return asyncio.run(
-            serve_headless(make_host, bind, port, path, fail, out, saves=saves, tls=tls)
-        )
+        serve = partial(serve_headless, saves=partial(new_save_path, ctx.folder), tls=tls)
+        return asyncio.run(serve(make_host, bind, port, path, fail, out))
     return _host_with_table(ctx, make_host, bind, port, path, tls)
 
 
@@ -206,7 +202,6 @@ def _host_with_table(
     ``make_host`` makes there and play its first human seat in the app here."""
     from karavan_net.client import HostUnreachable, JoinRefused, TableClient
     from karavan_net.server import HostServer, ServerThread
-    from karavan_net.tls import own_context
     from karavan_tui.app import TableApp
 
     server = HostServer(tls=tls)
@@ -225,9 +220,7 @@ def _host_with_table(
     secret = host.reserve(seat)
     thread.call(lambda: server.add(host))
     remote = [i for i in host.humans if i != seat]
-    lines = announce(host, bind, port, path, remote)
-    if tls is not None:
-        lines.insert(1, f"Over TLS: the players join wss://{bind}:{port} (karavan join wss://...).")
+    lines = announce(host, bind, port, path, remote, tls is not None)
     for line in lines:
         print(line, flush=True)
     thread.call(host.start)
@@ -238,7 +231,7 @@ def _host_with_table(
     control = HostControl(host, invite, thread, server=server, saves=saves)
 
     async def play() -> int:
-        own = None if tls is None else own_context()
+        own = None if tls is None else own_context()  # its own server: nothing to check
         client = TableClient(local, port, host.code, name, secret=secret, tls=own)
         try:
             await client.join()

@@ -146,7 +146,12 @@ def remember_join(address: str, code: str, name: str) -> None:
 
 
 async def _join(
-    ctx: Context, host: str, port: int, name: str, bot: str | None, tls: ssl.SSLContext | None
+    ctx: Context,
+    host: str,
+    port: int,
+    name: str,
+    bot: str | None,
+    tls: ssl.SSLContext | None = None,
 ) -> int:
     memory = seats_file(default_settings_path())
     retry_for = 120.0 if bot else None
