@@ -101,3 +101,21 @@ async def test_a_hosted_table_is_joined_over_wss(certificate):
             await client.close()
     finally:
         await server.stop()
+
+
+def test_the_tls_options_go_together_and_are_checked(tmp_path, certificate, capsys):
+    from karavan_tui import cli
+
+    ca, chain, _key = certificate
+    database = ["--db", str(tmp_path / "server.db"), "--port", "0"]
+    for options, words in (
+        (["--tls-cert", str(chain)], "--tls-cert and --tls-key go together"),
+        (["--tls-cert", str(chain), "--tls-key", str(ca)], "cannot use the certificate"),
+    ):
+        with pytest.raises(SystemExit):
+            cli.main(["serve", *database, *options])
+        assert words in capsys.readouterr().err
+    missing = str(tmp_path / "missing.pem")
+    with pytest.raises(SystemExit):
+        cli.main(["join", "wss://127.0.0.1:1", "CODE", "--name", "Ann", "--tls-ca", missing])
+    assert "--tls-ca: cannot read the CA file" in capsys.readouterr().err
