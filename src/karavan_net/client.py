@@ -7,12 +7,17 @@ says so, tries again with the secret until it is back (or gives up), and
 goes on.  Everything the host sends is read as data: frames that do not fit
 the protocol end the connection, and every text shown to the player is made
 safe to show by whoever draws it.
+
+A client that knows the identity of the table's server (told by the lobby, or by a
+first Welcome) sends its secret only where that identity is proven first
+(:mod:`karavan_net.identity`), and goes only to the processes the server announced.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import ssl
 import time
 from collections.abc import Sequence
 from pathlib import Path
@@ -29,6 +34,7 @@ from karavan_core.text import clean_name, printable
 from karavan_core.version import __version__
 from karavan_net import protocol as wire
 from karavan_net.codec import ProtocolError
+from karavan_net.identity import IdentityError, Trust, new_challenge
 from karavan_net.protocol import (
     HEARTBEAT,
     MAX_HOST_FRAME,
@@ -36,12 +42,12 @@ from karavan_net.protocol import (
     PROTOCOL,
     decode_host,
     encode,
+    shown_address,
     table_url,
 )
 from karavan_net.seats import remember, remembered
 
 RETRY_DELAYS = (0.1, 0.25, 0.5, 1.0, 2.0, 3.0)
-MAX_PEERS = 16  # a server's other processes a client keeps, to come back to one
 JOIN_DELAYS = (0.05, 0.2, 0.5, 1.0)
 """Pauses before joining again when a connection was dropped before the host answered."""
 CONNECT_SECONDS = 10.0
@@ -61,6 +67,63 @@ class HostUnreachable(Exception):
     def __init__(self, reason: str, *, dropped: bool = False) -> None:
         super().__init__(reason)
         self.dropped = dropped
+
+
+class Unproven(HostUnreachable):
+    """An address did not prove the identity of the table's server: no secret was sent."""
+
+
+def unreachable(nobody: str, address: str, error: BaseException) -> HostUnreachable:
+    """Why nothing answers at ``address`` after ``error``: ``nobody`` ("No Karavan table
+    answers") and what went wrong, or that its TLS certificate does not check."""
+    if isinstance(error, aiohttp.ClientConnectorCertificateError):
+        reason = getattr(error.certificate_error, "verify_message", "") or "not trusted"
+        return HostUnreachable(
+            f"{address} shows a TLS certificate that does not check ({reason}): if it is "
+            "self-signed, give its CA with --tls-ca FILE."
+        )
+    if isinstance(error, aiohttp.ClientSSLError):
+        return HostUnreachable(f"{nobody} at {address}: TLS failed ({error}).")
+    return HostUnreachable(f"{nobody} at {address} ({error}).")
+
+
+def nobody(address: str, *, dropped: bool = False) -> HostUnreachable:
+    """The one answer for every address where no Karavan table answers.
+
+    Nothing listening, a web server, another program's WebSocket: all get
+    the same words, so the join screen of a shared Karavan (``karavan
+    web``) cannot be used to learn which ports of its machine are open.
+    """
+    return HostUnreachable(f"no Karavan table answers at {address}", dropped=dropped)
+
+
+async def open_socket(
+    session: aiohttp.ClientSession,
+    url: str,
+    address: str,
+    heartbeat: float,
+    tls: ssl.SSLContext | None,
+) -> aiohttp.ClientWebSocketResponse:
+    """The WebSocket of the table at ``url`` (``address``, as shown), over ``tls`` if given;
+    :class:`HostUnreachable` if no table answers there (see :func:`nobody`), or its TLS
+    certificate does not check."""
+    try:
+        return await session.ws_connect(
+            url,
+            heartbeat=heartbeat,
+            max_msg_size=MAX_HOST_FRAME,
+            timeout=aiohttp.ClientWSTimeout(ws_receive=None, ws_close=5.0),
+            autoping=True,
+            ssl=tls if tls is not None else True,
+        )
+    except aiohttp.ClientSSLError as error:
+        raise unreachable("No Karavan table answers", address, error) from None
+    except aiohttp.WSServerHandshakeError:
+        raise nobody(address) from None  # an answer, and not a table's
+    except (aiohttp.ClientConnectorError, TimeoutError):
+        raise nobody(address) from None  # nothing listens there
+    except (aiohttp.ClientError, OSError):
+        raise nobody(address, dropped=True) from None
 
 
 class Listener(Protocol):
@@ -87,7 +150,13 @@ def _refusal(reason: str) -> str:
 
 
 class TableClient:
-    """One seat's connection to a hosted table."""
+    """One seat's connection to a hosted table.
+
+    ``identity`` is the fingerprint of the server's identity, proven by every address
+    before the secret goes there (``None``: none known yet; a Welcome may tell it), and
+    ``announced`` the server's processes, where it may send us; with ``tls`` the client
+    speaks TLS, checking the host's certificate with that context.
+    """
 
     def __init__(
         self,
@@ -102,7 +171,12 @@ class TableClient:
         memory: Path | None = None,
         visitor: str | None = None,
         watch: bool = False,
+        identity: str | None = None,
+        announced: Sequence[str] = (),
+        tls: ssl.SSLContext | None = None,
     ) -> None:
+        self.trust = Trust(identity, announced)  # what guards our secret
+        self.tls = tls
         self.memory = memory  # the file of remembered seat secrets, if any
         self.visitor = visitor  # who we are behind a shared web server, told to the host
         self.watch = watch  # a watcher of a server's table: the public view, no seat
@@ -131,8 +205,8 @@ class TableClient:
     # -- facts ---------------------------------------------------------------------------------
     @property
     def address(self) -> str:
-        """``HOST:PORT`` as typed."""
-        return f"[{self.host}]:{self.port}" if ":" in self.host else f"{self.host}:{self.port}"
+        """``HOST:PORT`` as typed (``wss://HOST:PORT`` over TLS)."""
+        return ("wss://" if self.tls else "") + shown_address(self.host, self.port)
 
     @property
     def game(self) -> Game[Any, Any, Any]:
@@ -192,34 +266,13 @@ class TableClient:
                 total=None, connect=CONNECT_SECONDS, sock_connect=CONNECT_SECONDS
             )
             self._session = aiohttp.ClientSession(timeout=timeout)
-        url = table_url(self.host, self.port)
-        try:
-            ws = await self._session.ws_connect(
-                url,
-                heartbeat=self.heartbeat,
-                max_msg_size=MAX_HOST_FRAME,
-                timeout=aiohttp.ClientWSTimeout(ws_receive=None, ws_close=5.0),
-                autoping=True,
-            )
-        except aiohttp.WSServerHandshakeError:
-            raise self._nobody() from None  # an answer, and not a table's
-        except (aiohttp.ClientConnectorError, TimeoutError):
-            raise self._nobody() from None  # nothing listens there
-        except (aiohttp.ClientError, OSError):
-            raise self._nobody(dropped=True) from None
+        url = table_url(self.host, self.port, self.tls is not None)
+        ws = await open_socket(self._session, url, self.address, self.heartbeat, self.tls)
         self._ws = ws
         try:
-            hello = wire.Hello(
-                PROTOCOL,
-                self.code,
-                self.name,
-                self.secret,
-                __version__,
-                MINOR,
-                self.visitor,
-                self.watch,
-            )
-            await ws.send_str(encode(hello))
+            await self._prove()
+            said = (self.code, self.name, self.secret, __version__, MINOR, self.visitor)
+            await ws.send_str(encode(wire.Hello(PROTOCOL, *said, self.watch)))
             self._welcomed(await self._expect(greeted=False))
             first = await self._expect(greeted=True)
             if not isinstance(first, wire.Update):
@@ -230,6 +283,21 @@ class TableClient:
             raise
         self.connected = True
 
+    async def _prove(self) -> None:
+        """Where the server's identity is known, have this address prove it before our
+        secret goes (:class:`Unproven` if it does not); an address the server sent us to
+        must prove it as the process announced there, not as another it passes it on to."""
+        if self.trust.identity is None or self._ws is None:
+            return
+        challenge = new_challenge()
+        await self._ws.send_str(encode(challenge))
+        at = None if (self.host, self.port) == self.home else self.address
+        try:
+            self.trust.proven(await self._expect(greeted=False), challenge, self.address, at)
+        except (IdentityError, HostUnreachable) as error:
+            reason = str(error) if isinstance(error, IdentityError) else f"{error}: no secret sent"
+            raise Unproven(printable(reason)) from None
+
     def _welcomed(self, welcome: wire.HostMessage) -> None:
         """Take the seat the host's answer to our Hello gives; raise if it gives none (a
         refusal, another process of the server to go to, or not a table's answer)."""
@@ -239,8 +307,11 @@ class TableClient:
         if isinstance(welcome, wire.Refused | wire.Closed):
             raise JoinRefused(_refusal(welcome.reason))
         if not isinstance(welcome, wire.Welcome):
-            raise self._nobody()
-        self.peers = _addresses(welcome.peers)
+            raise nobody(self.address)
+        try:
+            self.peers = self.trust.told(welcome.identity, welcome.peers, self.address)
+        except IdentityError as error:
+            raise JoinRefused(printable(str(error))) from None
         if welcome.game not in game_names():
             unknown = printable(welcome.game)[:30]
             raise JoinRefused(f"the table plays a game this Karavan does not know ({unknown})")
@@ -254,15 +325,6 @@ class TableClient:
             remember(self.memory, self.host, self.port, self.code, self.name, welcome.secret)
         self.secret = welcome.secret
 
-    def _nobody(self, *, dropped: bool = False) -> HostUnreachable:
-        """The one answer for every address where no Karavan table answers.
-
-        Nothing listening, a web server, another program's WebSocket: all get
-        the same words, so the join screen of a shared Karavan (``karavan
-        web``) cannot be used to learn which ports of its machine are open.
-        """
-        return HostUnreachable(f"no Karavan table answers at {self.address}", dropped=dropped)
-
     async def _expect(self, *, greeted: bool) -> wire.HostMessage:
         """The host's next message.
 
@@ -274,19 +336,19 @@ class TableClient:
             message = await asyncio.wait_for(self._ws.receive(), CONNECT_SECONDS)
         except TimeoutError:
             if not greeted:
-                raise self._nobody() from None
+                raise nobody(self.address) from None
             raise JoinRefused("the host did not answer in time") from None
         if message.type == aiohttp.WSMsgType.TEXT:
             try:
                 return decode_host(message.data)
             except ProtocolError as error:
                 if not greeted:
-                    raise self._nobody() from None
+                    raise nobody(self.address) from None
                 raise JoinRefused(
                     f"the host sent what this Karavan cannot read ({error})"
                 ) from None
         if not greeted:
-            raise self._nobody(dropped=True)
+            raise nobody(self.address, dropped=True)
         raise HostUnreachable(f"the table at {self.address} closed the connection")
 
     async def join(self) -> wire.Welcome:
@@ -416,11 +478,17 @@ class TableClient:
         return None
 
     def _move_to(self, address: str) -> None:
-        """The server runs the table in another process, at ``address``: go there."""
+        """The server runs the table in another process, at ``address``: go there, if the
+        server announced that address (the secret goes only once it proves the identity)."""
         try:
             host, port = wire.parse_address(address)
         except ValueError:
             raise JoinRefused("the server sent us to an address that is none") from None
+        if not self.trust.follows(host, port):
+            shown = printable(shown_address(host, port))[:60]
+            raise JoinRefused(
+                f"the server sent us to {shown}, which it never announced: not followed"
+            )
         self.host, self.port = host, port
 
     async def _rejoin(self) -> str | None:
@@ -474,12 +542,3 @@ class TableClient:
             transport = ws._conn.transport
             if transport is not None:
                 transport.abort()
-
-
-def _addresses(told: Sequence[str]) -> tuple[tuple[str, int], ...]:
-    """The ``HOST:PORT`` addresses in ``told`` that are addresses (the others are ignored)."""
-    found = []
-    for address in told[:MAX_PEERS]:
-        with contextlib.suppress(ValueError):
-            found.append(wire.parse_address(address))
-    return tuple(found)

@@ -138,11 +138,21 @@ class Doorman:
         self._by_address.setdefault(address, {})[key] = None
 
     def _gives_way(self, newcomer: str) -> Hashable:
-        """The stranger that makes room for a newcomer from ``newcomer`` at a full door."""
-        most = max(self._by_address, key=lambda address: len(self._by_address[address]))
-        if len(self._by_address.get(newcomer, ())) + 1 >= len(self._by_address[most]):
-            most = newcomer  # with the newcomer in, its own address holds the most
-        waiting = self._by_address[most]
+        """The stranger that makes room for a newcomer from ``newcomer`` at a full door.
+
+        The newcomer's own address gives way when, the newcomer counted, it holds the most
+        and has a stranger to give.  Else the addresses that hold the most give way: their
+        oldest stranger that has not knocked, else their oldest.
+        """
+        own = self._by_address.get(newcomer, {})
+        most = max(len(waiting) for waiting in self._by_address.values())
+        if own and len(own) + 1 >= most:
+            return self._first(own)
+        crowded = {a for a, waiting in self._by_address.items() if len(waiting) == most}
+        return self._first({key: None for key, (a, *_) in self._strangers.items() if a in crowded})
+
+    def _first(self, waiting: dict[Hashable, None]) -> Hashable:
+        """The first of ``waiting`` (oldest first) that has not knocked, else the first."""
         return next((key for key in waiting if key not in self._knocked), next(iter(waiting)))
 
     def knocked(self, key: Hashable) -> None:

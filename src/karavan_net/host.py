@@ -47,6 +47,7 @@ from karavan_net.protocol import (
     PROTOCOL,
     WATCHING,
     Answer,
+    Challenge,
     Choice,
     ClientMessage,
     Closed,
@@ -185,6 +186,7 @@ class Host:
         self.links: dict[int, Link] = {}  # seat -> its connection now
         self.watchers: set[Link] = set()  # spectators' connections
         self.peers: tuple[str, ...] = ()  # a server's other processes, told in the Welcome
+        self.identity = ""  # the fingerprint of a server's identity, told in the Welcome
         # The log lines each connection has been sent: by seat, or by a watcher's id.
         self._sent_logs: dict[int, tuple[str, ...]] = {}
         self._bot_task: asyncio.Task[None] | None = None
@@ -313,7 +315,9 @@ class Host:
         self._joined_at[seat] = self.number  # what was told before is not told again
         self._sent_logs.pop(seat, None)  # a new connection gets the whole log
         self._send(
-            seat, Welcome(PROTOCOL, self.game.name, seat, secret, __version__, self.peers), link
+            seat,
+            Welcome(PROTOCOL, self.game.name, seat, secret, __version__, self.peers, self.identity),
+            link,
         )
         self._broadcast()
         self._send_record(seat, link)
@@ -326,7 +330,9 @@ class Host:
         self.watchers.add(link)
         self._joined_at[id(link)] = self.number  # what was told before is not told again
         self._send(
-            None, Welcome(PROTOCOL, self.game.name, WATCHING, "", __version__, self.peers), link
+            None,
+            Welcome(PROTOCOL, self.game.name, WATCHING, "", __version__, self.peers, self.identity),
+            link,
         )
         self._broadcast()
 
@@ -490,7 +496,7 @@ class Host:
             self.decline(link, str(error))
             return
         reason = None
-        if isinstance(message, Hello):
+        if isinstance(message, Hello | Challenge):
             reason = "You have joined already."
         elif isinstance(message, Decide):
             reason = self.decide(seat, message)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import random
 import signal
+import ssl
 import sys
 import threading
 from collections.abc import Callable, Iterable, Sequence
@@ -27,11 +28,14 @@ CLOSED_MIDGAME = "The host has closed the table. The game is saved: join again o
 REMATCH = "The host starts a rematch with the same seats."
 
 
-def invitation(table_code: str, bind: str, port: int, names: Sequence[str]) -> list[str]:
-    """The lines that tell the players how to join."""
+def invitation(
+    table_code: str, bind: str, port: int, names: Sequence[str], tls: bool = False
+) -> list[str]:
+    """The lines that tell the players how to join (``wss://`` for a table served over TLS)."""
     shown = bind if bind not in ("0.0.0.0", "::", "") else "THIS-MACHINE"
     if ":" in shown:
         shown = f"[{shown}]"
+    shown = ("wss://" if tls else "") + shown
     lines = ["Each player joins from their own terminal with:"]
     lines += [f"  karavan join {shown}:{port} {table_code} --name {name}" for name in names]
     return lines
@@ -43,14 +47,17 @@ def resume_line(path: Path, bind: str, port: int) -> str:
     return f"karavan host --resume {path} reopens the table at {where}"
 
 
-def announce(host: Host, bind: str, port: int, path: Path, remote: Sequence[int]) -> list[str]:
-    """What a host prints when it starts: the table, how ``remote`` seats join, the save."""
+def announce(
+    host: Host, bind: str, port: int, path: Path, remote: Sequence[int], tls: bool = False
+) -> list[str]:
+    """What a host prints when it starts: the table, how ``remote`` seats join (``tls``:
+    over ``wss://``), the save."""
     match = host.match
     seats = ", ".join(seat.name for seat in match.seats)
     lines = [f"Hosting {match.game.title} for {seats} at {bind}:{port} (table code {host.code})."]
     names = [match.seats[i].name for i in remote]
     if names:
-        lines += invitation(host.code, bind, port, names)
+        lines += invitation(host.code, bind, port, names, tls)
     lines.append(f"Saving to {path} ({resume_line(path, bind, port)}).")
     return [printable(line) for line in lines]
 
@@ -219,15 +226,17 @@ async def serve_headless(
     out: Callable[[str], None],
     commands: TextIO | None = None,
     saves: Callable[[str], Path] | None = None,
+    tls: ssl.SSLContext | None = None,
 ) -> int:
     """Listen, then serve the table ``make_host(port)`` makes until the game is over or a
     signal stops it; the exit status.  A host that cannot listen makes no table (and so
     leaves no file behind).
 
     Lines typed on ``commands`` (the terminal, by default) manage the seats and start a
-    rematch (:data:`COMMANDS`), saved where ``saves(game)`` says.
+    rematch (:data:`COMMANDS`), saved where ``saves(game)`` says.  With ``tls`` it serves
+    ``wss://`` only.
     """
-    server = HostServer(events=lambda line: out(line))
+    server = HostServer(events=lambda line: out(line), tls=tls)
     try:
         port = await server.start(bind, port)
     except OSError as error:
@@ -243,7 +252,7 @@ async def serve_headless(
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGINT, signal.SIGTERM):  # before the lines: one may stop at once
         loop.add_signal_handler(signum, stop.set)
-    lines = announce(host, bind, port, path, host.humans)
+    lines = announce(host, bind, port, path, host.humans, tls is not None)
     control.invitation = lines[1:-1]
     for line in [*lines, TYPE_HELP]:
         out(line)

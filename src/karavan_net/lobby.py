@@ -4,7 +4,9 @@ A client opens the lobby's WebSocket (:data:`LOBBY_PATH`), proves its account
 (:class:`Login`), then asks for lists of tables, creates tables and takes seats.
 A table is played over the table protocol (:mod:`karavan_net.protocol`): its
 :class:`~karavan_net.protocol.Hello` names the table by number and proves the
-same account.  Everything a client sends is read as data.
+same account.  A client may begin with a :class:`~karavan_net.protocol.Challenge`, which
+the server answers with a :class:`~karavan_net.protocol.Proof` of its identity before the
+Login (see :mod:`karavan_net.identity`).  Everything a client sends is read as data.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ from __future__ import annotations
 from attrs import field, frozen
 
 from karavan_net.codec import Codec
+from karavan_net.protocol import Challenge, Proof
 
 LOBBY_PATH = "/lobby"
 DEFAULT_SERVER_PORT = 7700
@@ -92,10 +95,15 @@ class Leaderboard:
 
 @frozen
 class LoggedIn:
-    """The account is proven: this is its name as the server keeps it."""
+    """The account is proven: this is its name as the server keeps it.
+
+    ``identity`` is the fingerprint of the server's identity, told to a client that began
+    with a :class:`~karavan_net.protocol.Challenge` (an older client is sent none).
+    """
 
     name: str
     program: str = ""
+    identity: str = ""
 
 
 @frozen
@@ -179,12 +187,14 @@ class Seated:
     started: bool
 
 
-LobbyClientMessage = Login | ListTables | MyTables | CreateTable | TakeSeat | Leaderboard
-LobbyServerMessage = LoggedIn | LobbyRefused | LobbyDeclined | Tables | Board | Seated
+LobbyClientMessage = (
+    Login | ListTables | MyTables | CreateTable | TakeSeat | Leaderboard | Challenge
+)
+LobbyServerMessage = LoggedIn | LobbyRefused | LobbyDeclined | Tables | Board | Seated | Proof
 
 CLIENT: Codec[LobbyClientMessage] = Codec(
-    (Login, ListTables, MyTables, CreateTable, TakeSeat, Leaderboard), "lobby protocol"
+    (Login, ListTables, MyTables, CreateTable, TakeSeat, Leaderboard, Challenge), "lobby protocol"
 )
 SERVER: Codec[LobbyServerMessage] = Codec(
-    (LoggedIn, LobbyRefused, LobbyDeclined, Tables, Board, Seated), "lobby protocol"
+    (LoggedIn, LobbyRefused, LobbyDeclined, Tables, Board, Seated, Proof), "lobby protocol"
 )

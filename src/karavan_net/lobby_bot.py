@@ -14,10 +14,9 @@ from collections.abc import Callable
 from karavan_core.text import plural, printable
 from karavan_net.accounts import Account
 from karavan_net.bot_client import BotPlayer
-from karavan_net.client import HostUnreachable, JoinRefused, TableClient
+from karavan_net.client import HostUnreachable, JoinRefused
 from karavan_net.lobby import TableLine
 from karavan_net.lobby_client import LobbyClient, LobbyDeclinedError
-from karavan_net.protocol import parse_address
 
 LOOK_SECONDS = 2.0  # how often an idle bot looks at the lobby again
 
@@ -34,13 +33,23 @@ def _free_seat(line: TableLine) -> bool:
 
 
 async def lend_bot(
-    account: Account, level: str, games: int, out: Callable[[str], None], create: bool
+    account: Account,
+    level: str,
+    games: int,
+    out: Callable[[str], None],
+    create: bool,
+    *,
+    ca: str | None = None,
+    pinned: Callable[[str], None] | None = None,
 ) -> int:
     """Play ``games`` games as ``account`` (made if ``create``) with a bot of ``level``;
-    0 once they are played, 1 if the server is lost."""
-    host, port = parse_address(account.server)
-    lobby = LobbyClient(host, port, account.name, account.secret)
+    0 once they are played, 1 if the server is lost.  ``ca`` checks a ``wss://`` server's
+    certificate besides the system's CAs; ``pinned`` hears the identity the server proved,
+    the first time (none was pinned)."""
+    lobby = LobbyClient.for_account(account, ca)
     await lobby.connect(create=create)
+    if pinned is not None and account.identity is None and lobby.identity is not None:
+        pinned(lobby.identity)
     played = 0
     try:
         while played < games:
@@ -49,7 +58,7 @@ async def lend_bot(
             if running:
                 table = running[0].id
                 out(f"Playing at table {table} ({running[0].game}) as a {level} bot.")
-                client = TableClient(host, port, str(table), account.name, secret=account.secret)
+                client = lobby.table(table)
                 await client.join()
                 await BotPlayer(client, level, out=out).play()
                 played += 1

@@ -1,6 +1,7 @@
 """The app's side of the lobby: log in to a `karavan serve` server, then ask and be answered.
 
-:class:`LobbyClient` opens the lobby's WebSocket, proves the account
+:class:`LobbyClient` opens the lobby's WebSocket, has the server prove its identity
+(:mod:`karavan_net.identity`: the one pinned for the server, if any), proves the account
 (:class:`~karavan_net.lobby.Login`) and then sends one request at a time,
 waiting for its answer; lists of "my tables" the server sends unasked (a table
 of mine changed) go to ``pushed``.  Everything the server sends is read as data.
@@ -10,16 +11,22 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ssl
 from collections.abc import Callable
+from pathlib import Path
 
 import aiohttp
 
+from karavan_core.text import printable
 from karavan_core.version import __version__
 from karavan_net import lobby as wire
-from karavan_net.client import HostUnreachable
+from karavan_net.accounts import Account
+from karavan_net.client import HostUnreachable, TableClient, unreachable
 from karavan_net.codec import ProtocolError
-from karavan_net.lobby import LOBBY_PATH
-from karavan_net.protocol import HEARTBEAT, PROTOCOL
+from karavan_net.identity import IdentityError, check, new_challenge
+from karavan_net.lobby import DEFAULT_SERVER_PORT, LOBBY_PATH
+from karavan_net.protocol import HEARTBEAT, PROTOCOL, Proof, parse_address, shown_address
+from karavan_net.tls import client_tls
 
 ANSWER_SECONDS = 15.0  # a server that takes longer to answer a request is taken as gone
 
@@ -32,14 +39,22 @@ class LobbyDeclinedError(Exception):
     """The server declined a request; ``str()`` is its reason (nothing changed)."""
 
 
-def lobby_url(host: str, port: int) -> str:
-    """The WebSocket address of the lobby served at ``host``:``port``."""
-    shown = f"[{host}]" if ":" in host else host
-    return f"ws://{shown}:{port}{LOBBY_PATH}"
+OLDER = "That message is not one of the lobby protocol's"  # an older server's first words
+
+
+def lobby_url(host: str, port: int, tls: bool = False) -> str:
+    """The WebSocket address of the lobby served at ``host``:``port`` (over TLS: ``wss``)."""
+    return f"{'wss' if tls else 'ws'}://{shown_address(host, port)}{LOBBY_PATH}"
 
 
 class LobbyClient:
-    """One logged-in lobby connection."""
+    """One logged-in lobby connection.
+
+    ``identity`` is the fingerprint pinned for the server, if any: the server must prove
+    it before the account's secret is sent.  Once logged in, ``identity`` is the one the
+    server proved and ``processes`` the addresses of its processes.  ``tls``: speak TLS,
+    checking the server's certificate with this context.
+    """
 
     def __init__(
         self,
@@ -49,16 +64,36 @@ class LobbyClient:
         secret: str,
         *,
         pushed: Callable[[wire.Tables], None] | None = None,
+        identity: str | None = None,
+        tls: ssl.SSLContext | None = None,
     ) -> None:
         self.host = host
         self.port = port
         self.name = name
         self.secret = secret
         self.pushed = pushed
+        self.identity = identity
+        self.tls = tls
+        self.processes: tuple[str, ...] = ()
         self.account: str | None = None  # the name the server keeps, once logged in
         self._session: aiohttp.ClientSession | None = None
         self._ws: aiohttp.ClientWebSocketResponse | None = None
         self._lock = asyncio.Lock()
+
+    @classmethod
+    def for_account(cls, account: Account, ca: str | Path | None = None) -> LobbyClient:
+        """The lobby's client for ``account``, not yet logged in: its server must prove the
+        identity pinned for it, if any, and (at a ``wss://`` address) show a certificate
+        that the system's CAs or ``ca`` check; ``ValueError`` in words if ``ca`` cannot be
+        read."""
+        host, port = parse_address(account.server, DEFAULT_SERVER_PORT)
+        tls = client_tls(account.server, ca)
+        return cls(host, port, account.name, account.secret, identity=account.identity, tls=tls)
+
+    @property
+    def address(self) -> str:
+        """The server's address, as its accounts are kept (``wss://`` first over TLS)."""
+        return ("wss://" if self.tls else "") + shown_address(self.host, self.port)
 
     async def connect(self, create: bool = False) -> str:
         """Log in (``create``: make the account if the server does not know the key).
@@ -66,19 +101,11 @@ class LobbyClient:
         Returns the account's name; :class:`LobbyRefusedError` or
         :class:`~karavan_net.client.HostUnreachable` if it cannot.
         """
-        self._session = aiohttp.ClientSession()
-        try:
-            self._ws = await self._session.ws_connect(
-                lobby_url(self.host, self.port),
-                heartbeat=HEARTBEAT,
-                max_msg_size=4 * 1024 * 1024,
-                timeout=aiohttp.ClientWSTimeout(ws_close=5.0),
-            )
-        except (aiohttp.ClientError, OSError, TimeoutError) as error:
+        await self._open()
+        proof = await self._prove()
+        if proof is None:  # an older server, that knows no challenge: met as before
             await self.close()
-            raise HostUnreachable(
-                f"No Karavan server answers at {self.host}:{self.port} ({error})."
-            ) from None
+            await self._open()
         await self._send(wire.Login(PROTOCOL, self.name, self.secret, create, __version__))
         answer = await self._receive()
         if isinstance(answer, wire.LobbyRefused):
@@ -89,6 +116,54 @@ class LobbyClient:
             raise LobbyRefusedError("The server answered the login with something else.")
         self.account = answer.name
         return answer.name
+
+    async def _open(self) -> None:
+        self._session = aiohttp.ClientSession()
+        try:
+            self._ws = await self._session.ws_connect(
+                lobby_url(self.host, self.port, self.tls is not None),
+                heartbeat=HEARTBEAT,
+                max_msg_size=4 * 1024 * 1024,
+                timeout=aiohttp.ClientWSTimeout(ws_close=5.0),
+                ssl=self.tls if self.tls is not None else True,
+            )
+        except (aiohttp.ClientError, OSError, TimeoutError) as error:
+            await self.close()
+            raise unreachable("No Karavan server answers", self.address, error) from None
+
+    async def _prove(self) -> Proof | None:
+        """Have the server prove its identity (the pinned one, if any); ``None`` if it is an
+        older server that knows no such proof and none is pinned."""
+        challenge = new_challenge()
+        await self._send(challenge)
+        answer = await self._receive()
+        older = isinstance(answer, wire.LobbyRefused) and answer.reason.startswith(OLDER)
+        if older and self.identity is None:
+            return None
+        try:
+            where = f"The server at {self.address}"
+            self.identity = check(answer, challenge, where, self.identity, None)
+        except IdentityError as error:
+            await self.close()
+            raise LobbyRefusedError(str(error)) from None
+        assert isinstance(answer, Proof)
+        self.processes = tuple(printable(address)[:100] for address in answer.processes)
+        return answer
+
+    def table(self, table: int, watch: bool = False) -> TableClient:
+        """A client for my seat at ``table`` (``watch``: to watch it), sent only where the
+        server proves the identity it proved here."""
+        return TableClient(
+            self.host,
+            self.port,
+            str(table),
+            self.name,
+            secret=self.secret,
+            watch=watch,
+            identity=self.identity,
+            announced=self.processes,
+            tls=self.tls,
+        )
 
     async def ask(self, request: wire.LobbyClientMessage) -> wire.LobbyServerMessage:
         """Send ``request`` and return its answer; :class:`LobbyDeclinedError` if declined.

@@ -38,7 +38,7 @@ PROTOCOL = 3
 Version 2 carries the engine's own :class:`~karavan_core.match.Outcome` at the end;
 version 3 tells each seat of a take-back in words (:attr:`Update.notice`).
 """
-MINOR = 3
+MINOR = 4
 """The revision of protocol 3 this Karavan speaks; a client names it in its Hello.
 
 Revision 1 adds messages and fields (each marked "since revision 1"): a host
@@ -47,6 +47,9 @@ older client in the shapes it knows, so a Karavan of revision 0 keeps playing.
 Revision 2 lets a client watch a server's table (:attr:`Hello.watch`) and be
 sent to the server process that runs a table (:class:`Moved`).  Revision 3 says in
 each update how many decisions its seat has seen made (:attr:`Update.since`).
+Revision 4 lets a client ask a server's process to prove the server's identity before
+its Hello (:class:`Challenge`, answered by :class:`Proof`), and names that identity in
+the Welcome (:attr:`Welcome.identity`).
 """
 
 DEFAULT_PORT = 7654
@@ -64,6 +67,15 @@ HEARTBEAT = 10.0
 
 
 # -- the client's messages -----------------------------------------------------------
+
+
+@frozen
+class Challenge:
+    """Before my Hello: prove the identity of the server, by signing ``nonce`` (since
+    revision 4; a lobby's client sends it before its Login).  See :mod:`karavan_net.identity`.
+    """
+
+    nonce: str
 
 
 @frozen
@@ -137,7 +149,8 @@ class Welcome:
     """The join is accepted: the game, your seat, and your seat's secret for reconnecting.
 
     ``peers`` are the other processes of the same server (``HOST:PORT``), where the client
-    comes back to if this one is lost (since revision 2).
+    comes back to if this one is lost (since revision 2); ``identity`` is the fingerprint
+    of the server's identity, if it has one (since revision 4).
     """
 
     protocol: int
@@ -146,6 +159,19 @@ class Welcome:
     secret: str
     program: str = ""
     peers: tuple[str, ...] = ()
+    identity: str = ""
+
+
+@frozen
+class Proof:
+    """The answer to a :class:`Challenge`: the server's public ``key``, this process's
+    ``address`` and the server's ``processes`` (each ``HOST:PORT``), signed with the
+    challenge's nonce (``signature``; keys and signatures in base64; since revision 4)."""
+
+    key: str
+    address: str
+    signature: str
+    processes: tuple[str, ...] = ()
 
 
 @frozen
@@ -289,15 +315,15 @@ class Moved:
     address: str
 
 
-ClientMessage = Hello | Decide | Undo | Redo | Answer | Withdraw
-HostMessage = Welcome | Refused | Declined | Update | Closed | Record | Moved
-_CLIENT_TYPES = (Hello, Decide, Undo, Redo, Answer, Withdraw)
-_HOST_TYPES = (Welcome, Refused, Declined, Update, Closed, Record, Moved)
+ClientMessage = Hello | Decide | Undo | Redo | Answer | Withdraw | Challenge
+HostMessage = Welcome | Refused | Declined | Update | Closed | Record | Moved | Proof
+_CLIENT_TYPES = (Hello, Decide, Undo, Redo, Answer, Withdraw, Challenge)
+_HOST_TYPES = (Welcome, Refused, Declined, Update, Closed, Record, Moved, Proof)
 
 
 SINCE: dict[type, dict[str, int]] = {
     Hello: {"minor": 1, "visitor": 1, "watch": 2},
-    Welcome: {"peers": 2},
+    Welcome: {"peers": 2, "identity": 4},
     Answer: {"request": 1},
     TakeBackAsked: {"number": 1, "taken": 1, "seconds": 1},
     SeatInfo: {"stand_in": 1},
@@ -394,7 +420,16 @@ def moved(address: str, minor: int) -> Moved | Refused:
     return Refused(f"This table is served at {address} now: join it there.")
 
 
-def table_url(host: str, port: int) -> str:
-    """The WebSocket address of the table served at ``host``:``port``."""
-    shown = f"[{host}]" if ":" in host else host
-    return f"ws://{shown}:{port}{PATH}"
+def shown_address(host: str, port: int) -> str:
+    """``HOST:PORT`` as written (``[HOST]:PORT`` for an IPv6 host)."""
+    return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+
+
+def is_tls(text: str) -> bool:
+    """Whether the address ``text`` asks for TLS (``wss://HOST:PORT``)."""
+    return text.strip().lower().startswith("wss://")
+
+
+def table_url(host: str, port: int, tls: bool = False) -> str:
+    """The WebSocket address of the table served at ``host``:``port`` (over TLS: ``wss``)."""
+    return f"{'wss' if tls else 'ws'}://{shown_address(host, port)}{PATH}"

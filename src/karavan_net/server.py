@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ssl
 import threading
 from collections import deque
 from collections.abc import Awaitable, Callable, Iterable
@@ -33,11 +34,14 @@ from karavan_core.text import printable
 from karavan_net.codec import ProtocolError
 from karavan_net.guard import Allowance, Bucket, Doorman, WrongCodes
 from karavan_net.host import Host
+from karavan_net.identity import ServerIdentity, fits
 from karavan_net.protocol import (
     HEARTBEAT,
     MAX_CLIENT_FRAME,
     PATH,
+    Challenge,
     Hello,
+    Proof,
     Refused,
     decode_client,
     encode,
@@ -45,6 +49,7 @@ from karavan_net.protocol import (
 from karavan_net.storage import digest
 
 T = TypeVar("T")
+M = TypeVar("M")
 
 HELLO_SECONDS = 5.0
 """Seconds from connecting to saying Hello; the connection is closed after them."""
@@ -191,12 +196,42 @@ class _Server(web.Server):
         self.doorman.left(handler)
 
 
+class _Site(web.TCPSite):
+    """aiohttp's TCP site, where a TLS handshake has only the time to say Hello.
+
+    A connection in its handshake is not yet the doorman's (aiohttp hears of it once the
+    handshake is done), so it is bounded here rather than by asyncio's default of 60 s.
+    """
+
+    handshake_seconds = HELLO_SECONDS
+
+    async def start(self) -> None:
+        """Listen (as :meth:`web.TCPSite.start` does, the handshake's time bounded)."""
+        if self._ssl_context is None:
+            await super().start()
+            return
+        await web.BaseSite.start(self)
+        server = self._runner.server
+        assert server is not None
+        self._server = await asyncio.get_running_loop().create_server(
+            server,
+            self._host,
+            self._port,
+            ssl=self._ssl_context,
+            backlog=self._backlog,
+            ssl_handshake_timeout=self.handshake_seconds,
+        )
+        sockets = self._server.sockets
+        self._bound_port = sockets[0].getsockname()[1] if sockets else self._port
+
+
 class HostServer:
     """Serves :class:`Host` objects by their code.
 
     ``rate`` and ``burst`` bound each connection's messages and
     ``hello_seconds`` the time to say Hello (tests change them); ``events``
-    (if given) hears a line for each wrong code tried.
+    (if given) hears a line for each wrong code tried; with ``tls`` (a server's
+    context) it serves ``wss://`` only.
     """
 
     def __init__(
@@ -208,8 +243,10 @@ class HostServer:
         burst: float = MESSAGE_BURST,
         hello_seconds: float = HELLO_SECONDS,
         events: Callable[[str], None] | None = None,
+        tls: ssl.SSLContext | None = None,
     ) -> None:
         self.tables: dict[str, Host] = {}
+        self.tls = tls  # speak TLS (wss://) with this context
         self.heartbeat = heartbeat
         self.rate = rate
         self.burst = burst
@@ -220,6 +257,8 @@ class HostServer:
             WRONG_CODES_VISITOR, WRONG_CODES_ADDRESS, WRONG_CODES_TABLE, longest=LONGEST_WAIT
         )
         self.doorman: Doorman | None = None
+        self.identity: ServerIdentity | None = None  # a server's, proven to its clients
+        self.address: str | None = None  # where the clients reach this process
         self._runner: web.ServerRunner | None = None
         self.port = 0
         for table in tables:
@@ -238,7 +277,8 @@ class HostServer:
         )
         self._runner = web.ServerRunner(_Server(self._handle, self.doorman), shutdown_timeout=1.0)
         await self._runner.setup()
-        site = web.TCPSite(self._runner, host, port)
+        site = _Site(self._runner, host, port, ssl_context=self.tls)
+        site.handshake_seconds = self.hello_seconds
         await site.start()
         addresses = self._runner.addresses
         self.port = addresses[0][1] if addresses else port
@@ -314,30 +354,69 @@ class HostServer:
         """Read the client's Hello and seat it at its table; ``None`` if it was refused."""
         doorman = self.doorman
         assert doorman is not None
+
+        def refuse(reason: str) -> None:
+            connection.close(encode(Refused(reason)))
+
+        words = ("No hello from this client: the table waits no longer.", "a Hello")
+        first = await self.first_message(request, connection, decode_client, refuse, words)
+        if isinstance(first, Challenge):
+            proof = self.proof(first)
+            if proof is None:
+                refuse("This table has no server identity to prove.")
+                return None
+            connection.send(encode(proof))
+            first = await self.first_message(request, connection, decode_client, refuse, words)
+        if first is None:
+            return None
+        if not isinstance(first, Hello):
+            refuse("The first message is a Hello.")
+            return None
+        table = await self.seat(first, connection, doorman.time_left(request.protocol) - GRACE)
+        if table is None:
+            return None
+        doorman.welcome(request.protocol)
+        return table
+
+    async def first_message(
+        self,
+        request: web.BaseRequest,
+        connection: Connection,
+        decode: Callable[[str | bytes], M],
+        refuse: Callable[[str], None],
+        words: tuple[str, str],
+    ) -> M | None:
+        """The next message of a client not yet seated, read with ``decode`` within the time
+        it has left; ``None`` once it is refused (``refuse``) or closed.  ``words``: what it
+        is told when its time is up, and what its first message is ("a Hello")."""
+        doorman = self.doorman
+        assert doorman is not None
         try:
             wait = max(0.0, doorman.time_left(request.protocol) - GRACE)
             first = await asyncio.wait_for(connection.ws.receive(), wait)
         except TimeoutError:
-            connection.close(
-                encode(Refused("No hello from this client: the table waits no longer."))
-            )
+            refuse(words[0])
             return None
         if first.type not in (WSMsgType.TEXT, WSMsgType.BINARY) or _too_big(first.data):
             connection.close()
             return None
         try:
-            hello = decode_client(first.data)
+            return decode(first.data)
         except ProtocolError as error:
-            connection.close(encode(Refused(f"{error} The first message is a Hello.")))
+            refuse(f"{error} The first message is {words[1]}.")
             return None
-        if not isinstance(hello, Hello):
-            connection.close(encode(Refused("The first message is a Hello.")))
+
+    def proof(self, challenge: Challenge) -> Proof | None:
+        """The proof of the server's identity that ``challenge`` asks for; ``None`` where
+        there is no identity (a table hosted on its own) or the challenge is unfit."""
+        identity = self.identity
+        if identity is None or not fits(challenge):
             return None
-        table = await self.seat(hello, connection, doorman.time_left(request.protocol) - GRACE)
-        if table is None:
-            return None
-        doorman.welcome(request.protocol)
-        return table
+        return identity.prove(challenge, self.address or "", self.processes())
+
+    def processes(self) -> tuple[str, ...]:
+        """The addresses of the server's processes, this one's first."""
+        return () if self.address is None else (self.address,)
 
     async def seat(self, hello: Hello, connection: Connection, most: float) -> Host | None:
         """The table ``hello`` names, with ``connection`` seated there (or watching); ``None``

@@ -6,6 +6,7 @@ it the same way, from an :class:`~karavan_tui.config.AppConfig`.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable, Iterable, Sequence
 from functools import partial
 from pathlib import Path
@@ -22,7 +23,7 @@ from karavan_core.match import Match
 from karavan_core.registry import all_games, get_game
 from karavan_core.saves import SaveError, load_match, new_save_path
 from karavan_core.text import printable
-from karavan_net.accounts import Account, account_for, accounts_file
+from karavan_net.accounts import Account, account_for, accounts_file, pin
 from karavan_net.client import HostUnreachable, TableClient
 from karavan_net.hosting import HostControl
 from karavan_net.lobby_client import LobbyClient, LobbyRefusedError
@@ -335,13 +336,15 @@ class KaravanApp(KaravanLooks, DoorMode):
     async def _log_in(self, account: Account) -> None:
         """Into the lobby as ``account``; the dialog, saying why, if that fails."""
         try:
-            client = await log_in(account, create=False)
-        except (LobbyRefusedError, HostUnreachable) as error:
+            client = await log_in(account, False, self.settings.tls_ca)
+        except (LobbyRefusedError, HostUnreachable, ValueError) as error:
             self.notify(printable(str(error)), title="Play online", severity="warning")
             accounts = accounts_file(self.config.settings_path)
             screen = OnlineScreen(account.server, account.name, accounts)
             self.push_screen(screen, self._online)
             return
+        with contextlib.suppress(OSError):  # a pin not kept now is kept at the next login
+            account = pin(accounts_file(self.config.settings_path), account, client.identity)
         self._online((client, account))
 
     def action_load(self, selected: Path | None = None) -> None:

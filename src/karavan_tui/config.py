@@ -26,6 +26,7 @@ from karavan_net.protocol import parse_address
 
 # The longest address and table code the Join dialog takes (and so the settings keep).
 MAX_ADDRESS = 300
+MAX_PATH = 4096  # the longest file name kept in the settings
 MAX_CODE = 64
 
 SETTINGS_ENV = "KARAVAN_SETTINGS"
@@ -65,6 +66,9 @@ class Settings:
     last_join: LastJoin | None = None
     # The server last played on (Play online offers it again).
     last_server: str | None = None
+    # A file of the CAs that check a wss:// server's certificate besides the system's
+    # (for a self-signed server): karavan online --tls-ca FILE keeps it here.
+    tls_ca: str | None = None
 
     @classmethod
     def load(cls, path: Path) -> Settings:
@@ -105,6 +109,9 @@ class Settings:
         server = data.get("last_server")
         if isinstance(server, str) and len(server) <= MAX_ADDRESS and _address(server):
             settings.last_server = server
+        ca = data.get("tls_ca")
+        if isinstance(ca, str) and 0 < len(ca) <= MAX_PATH and printable(ca) == ca:
+            settings.tls_ca = ca
         return settings
 
     def save(self, path: Path) -> None:
@@ -120,6 +127,7 @@ class Settings:
             "lessons": self.lessons,
             "last_join": None if self.last_join is None else attrs.asdict(self.last_join),
             "last_server": self.last_server,
+            "tls_ca": self.tls_ca,
         }
         atomic_write(path, json.dumps(data, indent=2) + "\n")
 

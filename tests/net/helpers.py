@@ -7,6 +7,7 @@ import contextlib
 import socket
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
+from typing import Any
 
 import aiohttp
 
@@ -54,7 +55,7 @@ async def hosting(
     heartbeat: float = 5.0,
     events: list[str] | None = None,
     bot_delay: float = 0.0,
-    **limits: float,
+    **limits: Any,
 ) -> AsyncIterator[tuple[Host, HostServer]]:
     """A table for ``match`` served on loopback in this event loop.
 

@@ -327,6 +327,33 @@ async def test_three_hundred_silent_websockets_lock_nobody_out():
         await bob.close()
 
 
+async def test_a_silent_connection_from_each_of_256_addresses_locks_nobody_out():
+    """A full door of one silent connection per address: newcomers from yet other addresses
+    get in (a player, and one more silent connection), and every silent one is closed when
+    its time is up."""
+    match = new_match("jaipur", "Ann,Bob", first=0)
+    sources = [f"127.0.{1 + i // 250}.{1 + i % 250}" for i in range(MAX_STRANGERS + 1)]
+    async with hosting(match, hello_seconds=1.0) as (table, server):
+        crowd = []
+        for source in sources:
+            crowd.append(
+                await asyncio.open_connection("127.0.0.1", server.port, local_addr=(source, 0))
+            )
+        doorman = server.doorman
+        assert doorman is not None
+        await until(lambda: doorman.turned_away == 1)  # the last made room for itself
+        assert len(doorman) == MAX_STRANGERS
+        ann = await joined(server.port, "Ann")  # from 127.0.0.1, an address new at the door
+        assert table.seat_infos()[0].status == "here"
+        ends = await asyncio.wait_for(
+            asyncio.gather(*(closed_after(reader) for reader, _ in crowd)), 30
+        )
+        assert ends == [b""] * len(crowd) and len(doorman) == 0
+        for _reader, writer in crowd:
+            writer.close()
+        await ann.close()
+
+
 async def closed_after(reader: asyncio.StreamReader, trickle=None) -> bytes:
     """Everything the host sends until it closes the connection (``trickle()`` meanwhile)."""
     got = b""

@@ -6,6 +6,9 @@ from __future__ import annotations
 
 import asyncio
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
 from karavan_net.guard import Allowance, Bucket, Doorman, WrongCodes
 
 
@@ -159,3 +162,111 @@ async def test_a_stranger_that_stays_silent_is_cut_when_its_time_is_up():
     while not silent.cut:
         await asyncio.sleep(0.01)
     assert not polite.cut and len(doorman) == 0
+
+
+class Timer:
+    """A timer of :class:`Loop`."""
+
+    def __init__(self, when: float, callback, args) -> None:
+        self.when, self.callback, self.args = when, callback, args
+        self.cancelled = False
+
+    def cancel(self) -> None:
+        self.cancelled = True
+
+
+class Loop:
+    """The doorman's timers on a clock the test turns."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+        self.timers: list[Timer] = []
+
+    def time(self) -> float:
+        return self.now
+
+    def call_at(self, when: float, callback, *args) -> Timer:
+        timer = Timer(when, callback, args)
+        self.timers.append(timer)
+        return timer
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds
+        due = sorted((t for t in self.timers if t.when <= self.now), key=lambda t: t.when)
+        self.timers = [t for t in self.timers if t.when > self.now]
+        for timer in due:
+            if not timer.cancelled:
+                timer.callback(*timer.args)
+
+
+def test_at_a_door_full_of_addresses_with_one_stranger_each_a_newcomer_gets_in():
+    loop = Loop()
+    doorman = Doorman(total=256, seconds=6, loop=loop)
+    crowd = [Socket(f"10.1.{i // 200}.{i % 200}") for i in range(256)]
+    for socket in crowd:
+        doorman.arrived(socket, socket)
+    doorman.knocked(crowd[0])
+    player = Socket("10.9.9.9")
+    doorman.arrived(player, player)
+    # Every address holds one: the oldest that has not knocked makes room.
+    assert not player.cut and crowd[1].cut and sum(s.cut for s in crowd) == 1
+    assert len(doorman) == 256 and doorman.from_address("10.9.9.9") == 1
+    loop.advance(6)
+    assert len(doorman) == 0 and all(s.cut for s in crowd + [player])
+
+
+door_steps = st.lists(
+    st.one_of(
+        st.tuples(st.just("arrive"), st.integers(0, 7)),
+        st.tuples(st.sampled_from(["knock", "welcome", "leave"]), st.integers(0, 400)),
+        st.tuples(st.just("wait"), st.floats(0, 3)),
+    ),
+    max_size=120,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(total=st.integers(1, 12), steps=door_steps)
+def test_the_doorman_never_fails_never_overfills_and_always_lets_a_newcomer_in(total, steps):
+    """Any mix of addresses, arrivals, knocks, welcomes, departures and time: the door never
+    raises, never holds more than ``total``, always takes the newcomer in, and makes room at
+    the address that holds the most (the newcomer counted), its silent strangers first."""
+    loop = Loop()
+    doorman = Doorman(total=total, seconds=5, loop=loop)
+    sockets: list[Socket] = []
+    inside: set[Socket] = set()  # the strangers, as the test counts them
+    knocked: set[Socket] = set()
+    for action, value in steps:
+        if action == "arrive":
+            counts = {s.address: sum(o.address == s.address for o in inside) for s in inside}
+            newcomer = Socket(f"10.0.0.{value}")
+            counts[newcomer.address] = counts.get(newcomer.address, 0) + 1
+            sockets.append(newcomer)
+            doorman.arrived(newcomer, newcomer)
+            cut = {s for s in inside if s.cut}
+            if len(inside) >= total:
+                [gone] = cut
+                assert counts[gone.address] == max(counts.values())
+                silent = [s for s in inside if s.address == gone.address and s not in knocked]
+                assert gone not in knocked or not silent
+            else:
+                assert not cut
+            inside = (inside - cut) | {newcomer}
+            assert not newcomer.cut and doorman.time_left(newcomer) > 0
+        elif action == "wait":
+            loop.advance(value)
+            inside = {s for s in inside if not s.cut}
+        elif sockets:
+            socket = sockets[value % len(sockets)]
+            if action == "knock":
+                doorman.knocked(socket)
+                if socket in inside:
+                    knocked.add(socket)
+            else:
+                (doorman.welcome if action == "welcome" else doorman.left)(socket)
+                inside.discard(socket)
+        assert len(doorman) == len(inside) <= total
+        assert all(not s.cut for s in inside)
+        assert sum(doorman.from_address(f"10.0.0.{i}") for i in range(8)) == len(inside)
+    doorman.close()
+    assert len(doorman) == 0

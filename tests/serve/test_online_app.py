@@ -62,9 +62,11 @@ async def test_from_the_title_to_a_move_at_an_online_table_and_back_to_the_lobby
             assert isinstance(app.screen, TitleScreen)
             assert "Play online" in visible_characters(app)
             lobby = await online(pilot, app, server.port, "Ann")
-            # The account is kept beside the settings, only for this server.
+            # The account is kept beside the settings, only for this server, with the
+            # server's identity pinned.
             kept = account_for(accounts_file(app.config.settings_path), f"127.0.0.1:{server.port}")
             assert kept is not None and kept.name == "Ann"
+            assert kept.identity == server.identity.fingerprint
             await waiting(pilot, lambda: "Ann on 127.0.0.1" in visible_characters(app))
             # A table against a Hard bot: it starts at once, and its table opens.
             await pilot.press("c")

@@ -20,9 +20,9 @@ SECRET = "s" * 43
 
 
 @contextlib.asynccontextmanager
-async def serving(path, port: int = 0):
+async def serving(path, port: int = 0, **options):
     store = Store.open(str(path))
-    server = KaravanServer(store, bot_delay=0.0)
+    server = KaravanServer(store, bot_delay=0.0, **options)
     await server.start("127.0.0.1", port)
     try:
         yield server

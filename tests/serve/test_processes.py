@@ -18,9 +18,9 @@ from karavan_net.lobby import CreateTable, SeatAsk
 from karavan_net.serve import server as serve_module
 from karavan_net.serve.server import KaravanServer
 from karavan_net.serve.store import Status, Store
-from tests.net.helpers import free_port
+from tests.net.helpers import free_port, until
 
-from .test_play_online import account, greedy, seat_client
+from .test_play_online import account, greedy
 from .test_serve_command import Process
 
 
@@ -42,16 +42,14 @@ async def two_servers(database: str) -> AsyncIterator[tuple[KaravanServer, Karav
 
 async def test_two_servers_share_one_lobby_and_send_players_to_the_table_s_process(database):
     async with two_servers(database) as (first, second):
+        await until(lambda: bool(first.peers and second.peers))  # each has heard of the other
         ann = await account(first.port, "Ann")  # Ann comes in at the first...
         bob = await account(second.port, "Bob")  # ... and Bob at the second
         made = await ann.create(CreateTable("jaipur", [SeatAsk("open"), SeatAsk("open")]))
         [line] = (await bob.tables()).tables  # the table Ann opened is in Bob's lobby
         assert line.id == made.table
         await bob.take(made.table)
-        clients = [
-            seat_client(first.port, made.table, "Ann"),
-            seat_client(second.port, made.table, "Bob"),
-        ]
+        clients = [ann.table(made.table), bob.table(made.table)]
         for client in clients:
             await client.join()
         # Exactly one process runs the table, and both players play there.
@@ -81,7 +79,7 @@ async def test_a_table_whose_process_stops_is_run_by_another_at_once(database, m
         seen: list[int] = []
         players = []
         for name, seed in (("Ann", 1), ("Bob", 2)):
-            client = seat_client(first.port, made.table, name)
+            client = (ann if name == "Ann" else bob).table(made.table)
             await client.join()
             players.append(greedy(client, seed, seen))
         assert made.table in first.served
@@ -115,10 +113,7 @@ async def test_a_table_survives_kill_9_of_its_process_on_postgresql(database):
         made = await ann.create(CreateTable("jaipur", [SeatAsk("open"), SeatAsk("open")]))
         await bob.take(made.table)
         seen: list[tuple[float, int]] = []
-        clients = [
-            seat_client(server.port, made.table, name)
-            for server, name in zip(servers, ("Ann", "Bob"), strict=True)
-        ]
+        clients = [ann.table(made.table), bob.table(made.table)]
         players = []
         for seed, client in enumerate(clients):
             await client.join()

@@ -23,6 +23,7 @@ import contextlib
 import math
 import random
 import secrets
+import ssl
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from datetime import UTC, datetime, timedelta
@@ -36,7 +37,8 @@ from karavan_net import lobby as wire
 from karavan_net.codec import ProtocolError
 from karavan_net.guard import Bucket
 from karavan_net.host import Host
-from karavan_net.protocol import HEARTBEAT, PROTOCOL, Hello, Refused, encode, moved
+from karavan_net.identity import ServerIdentity
+from karavan_net.protocol import HEARTBEAT, PROTOCOL, Challenge, Hello, Refused, encode, moved
 from karavan_net.serve.commits import CommitQueue
 from karavan_net.serve.lobby_service import LobbyService
 from karavan_net.serve.store import (
@@ -66,6 +68,13 @@ LEASE_SECONDS = 6.0  # how long a process runs a table unless it renews its leas
 RENEW_SECONDS = 2.0  # ... which it does this often, and adopts lapsed leases' tables: so a
 # lost process's tables run again elsewhere within LEASE_SECONDS + RENEW_SECONDS (8 s)
 UNKNOWN_KEY = ("login with a key no account has", "unknown keys")
+IDENTITY = "identity"  # the mark that keeps the server's identity
+
+
+def server_identity(store: Store) -> ServerIdentity:
+    """The server's identity, made and kept in ``store`` the first time (whichever process
+    of the server comes first makes it: the others read it)."""
+    return ServerIdentity.from_text(store.mark_first(IDENTITY, ServerIdentity.new().text()))
 
 
 class KaravanServer(HostServer):
@@ -73,7 +82,9 @@ class KaravanServer(HostServer):
 
     ``rate``, ``burst`` and ``hello_seconds`` bound each connection (tests
     change them); ``events`` (if given) hears a line for each happening worth
-    printing (never a key).
+    printing (never a key); with ``tls`` it serves ``wss://`` only.  The server's
+    identity (:mod:`karavan_net.identity`) is made on its first start and kept in the
+    store, the same for all its processes.
     """
 
     def __init__(
@@ -87,9 +98,15 @@ class KaravanServer(HostServer):
         bot_delay: float = 0.6,
         address: str | None = None,
         events: Callable[[str], None] | None = None,
+        tls: ssl.SSLContext | None = None,
     ) -> None:
         super().__init__(
-            heartbeat=heartbeat, rate=rate, burst=burst, hello_seconds=hello_seconds, events=events
+            heartbeat=heartbeat,
+            rate=rate,
+            burst=burst,
+            hello_seconds=hello_seconds,
+            events=events,
+            tls=tls,
         )
         self.store = store
         self.lobby = LobbyService(store)
@@ -116,6 +133,7 @@ class KaravanServer(HostServer):
     async def start(self, host: str, port: int) -> int:
         """Listen on ``host``:``port`` (0: any free port), pick the tables up where they were,
         and keep the clocks; returns the port."""
+        self.identity = await self.db(server_identity, self.store)
         port = await super().start(host, port)
         if self.address is None:
             shown = "127.0.0.1" if host in ("0.0.0.0", "", "::") else host
@@ -208,6 +226,10 @@ class KaravanServer(HostServer):
         await asyncio.to_thread(self.commits.close)
         self._db.shutdown(wait=True)
 
+    def processes(self) -> tuple[str, ...]:
+        """The addresses of the server's processes, this one's first."""
+        return (*super().processes(), *self.peers)
+
     async def _handle(self, request: web.BaseRequest) -> web.StreamResponse:
         if request.path == wire.LOBBY_PATH and request.method == "GET":
             return await self._lobby_socket(request)
@@ -234,6 +256,7 @@ class KaravanServer(HostServer):
             found = await self._load(table_id)
             if isinstance(found, ServedTable):
                 found.peers = self.peers
+                found.identity = "" if self.identity is None else self.identity.fingerprint
                 self.served[table_id] = found
                 found.arm_clock()
                 found.kick_bots()
@@ -347,26 +370,25 @@ class KaravanServer(HostServer):
         return ws
 
     async def _login(self, request: web.BaseRequest, connection: Connection) -> AccountInfo | None:
-        """Read the client's Login and prove its account; ``None`` (closed) if refused."""
+        """Read the client's Login (after a Challenge, answered, if it sends one first) and
+        prove its account; ``None`` (closed) if refused."""
         doorman = self.doorman
         assert doorman is not None
 
         def refuse(reason: str) -> None:
             connection.close(wire.SERVER.encode(wire.LobbyRefused(reason)))
 
-        try:
-            wait = max(0.0, doorman.time_left(request.protocol) - GRACE)
-            first = await asyncio.wait_for(connection.ws.receive(), wait)
-        except TimeoutError:
-            refuse("No login from this client: the server waits no longer.")
-            return None
-        if first.type != WSMsgType.TEXT or len(first.data) > wire.MAX_LOBBY_FRAME:
-            connection.close()
-            return None
-        try:
-            login = wire.CLIENT.decode(first.data)
-        except ProtocolError as error:
-            refuse(f"{error} The first message is a Login.")
+        words = ("No login from this client: the server waits no longer.", "a Login")
+        login = await self.first_message(request, connection, wire.CLIENT.decode, refuse, words)
+        proof = None
+        if isinstance(login, Challenge):
+            proof = self.proof(login)
+            if proof is None:
+                refuse("That challenge does not fit the protocol.")
+                return None
+            connection.send(wire.SERVER.encode(proof))
+            login = await self.first_message(request, connection, wire.CLIENT.decode, refuse, words)
+        if login is None:
             return None
         if not isinstance(login, wire.Login):
             refuse("The first message is a Login.")
@@ -387,7 +409,9 @@ class KaravanServer(HostServer):
             return None
         doorman.welcome(request.protocol)
         self._say(f"{account.name} is in the lobby.")
-        connection.send(wire.SERVER.encode(wire.LoggedIn(account.name, __version__)))
+        # A client that asked for the proof reads the identity; an older one knows no such field.
+        identity = "" if proof is None or self.identity is None else self.identity.fingerprint
+        connection.send(wire.SERVER.encode(wire.LoggedIn(account.name, __version__, identity)))
         return account
 
     async def _answer(self, account: AccountInfo, text: str | bytes) -> wire.LobbyServerMessage:

@@ -801,6 +801,16 @@ class Store:
         with self._session() as session:
             session.execute(statement)
 
+    def mark_first(self, key: str, value: str) -> str:
+        """Keep ``value`` under ``key`` unless a value is kept there already; the value kept."""
+        statement = self._insert(ServerMark).values(key=key, value=value)
+        statement = statement.on_conflict_do_nothing(index_elements=[ServerMark.key])
+        with self._session() as session:
+            session.execute(statement)
+        kept = self.read_mark(key)
+        assert kept is not None
+        return kept
+
     def read_mark(self, key: str) -> str | None:
         """The value kept under ``key``, if any."""
         with self._session() as session:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import random
+import ssl
 import sys
 from collections.abc import Callable
 from pathlib import Path
@@ -147,6 +148,42 @@ def add_listen_arguments(
         metavar="ADDRESS",
         help=f"address to listen on (default: {kept}127.0.0.1, this machine only; see the "
         "README to serve across the internet safely)",
+    )
+
+
+def add_tls_arguments(parser: argparse.ArgumentParser) -> None:
+    """``--tls-cert FILE --tls-key FILE``: serve ``wss://`` (TLS) only."""
+    parser.add_argument(
+        "--tls-cert",
+        metavar="FILE",
+        help="serve wss:// (TLS) with this certificate (PEM, its chain after it); needs --tls-key",
+    )
+    parser.add_argument("--tls-key", metavar="FILE", help="the certificate's private key (PEM)")
+
+
+def server_tls(ctx: Context) -> ssl.SSLContext | None:
+    """The TLS context ``--tls-cert`` and ``--tls-key`` ask for (``None``: plain ``ws://``);
+    the arguments are refused in words if only one is given or they cannot be used."""
+    from karavan_net.tls import server_context
+
+    cert, key = ctx.args.tls_cert, ctx.args.tls_key
+    if cert is None and key is None:
+        return None
+    if cert is None or key is None:
+        ctx.error("--tls-cert and --tls-key go together")
+    try:
+        return server_context(cert, key)
+    except ValueError as error:
+        ctx.error(str(error))
+
+
+def add_tls_ca_argument(parser: argparse.ArgumentParser) -> None:
+    """``--tls-ca FILE``: the CA that checks a self-signed ``wss://`` server."""
+    parser.add_argument(
+        "--tls-ca",
+        metavar="FILE",
+        help="for a wss:// server with a self-signed certificate: the CA file (PEM) that "
+        "checks it, besides the system's",
     )
 
 

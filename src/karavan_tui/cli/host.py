@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import ssl
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
@@ -30,6 +31,7 @@ from karavan_net.hosting import (
 )
 from karavan_net.protocol import DEFAULT_PORT
 from karavan_net.storage import TableFile, TableSettings, check_code, new_code
+from karavan_net.tls import own_context
 from karavan_tui.cli import common
 from karavan_tui.cli.common import Command, Context, Failed, check_port, fail, find_save
 from karavan_tui.config import Settings, default_settings_path
@@ -54,6 +56,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--resume", metavar="FILE", help="reopen the hosted table saved in FILE")
     common.add_listen_arguments(parser, DEFAULT_PORT, remembered="with --resume, the table's")
+    common.add_tls_arguments(parser)
     parser.add_argument("--code", help="the table code (default: a random one, not to be guessed)")
     parser.add_argument(
         "--headless",
@@ -149,7 +152,7 @@ def run(ctx: Context) -> int:
         bot_delay = Settings.load(default_settings_path()).bot_delay
     if not 0 <= bot_delay <= 60:
         ctx.error("--bot-delay: from 0 to 60 seconds")
-    headless = args.headless
+    headless, tls = args.headless, common.server_tls(ctx)
 
     def event(line: str) -> None:
         if headless:
@@ -182,21 +185,26 @@ def run(ctx: Context) -> int:
         def out(line: str) -> None:
             print(line, flush=True)
 
-        saves = partial(new_save_path, ctx.folder)
-        return asyncio.run(serve_headless(make_host, bind, port, path, fail, out, saves=saves))
-    return _host_with_table(ctx, make_host, bind, port, path)
+        serve = partial(serve_headless, saves=partial(new_save_path, ctx.folder), tls=tls)
+        return asyncio.run(serve(make_host, bind, port, path, fail, out))
+    return _host_with_table(ctx, make_host, bind, port, path, tls)
 
 
 def _host_with_table(
-    ctx: Context, make_host: Callable[[int], Host], bind: str, port: int, path: Path
+    ctx: Context,
+    make_host: Callable[[int], Host],
+    bind: str,
+    port: int,
+    path: Path,
+    tls: ssl.SSLContext | None,
 ) -> int:
-    """Listen on a thread of its own, then serve the table ``make_host`` makes there and play
-    its first human seat in the app here."""
+    """Listen on a thread of its own (over ``tls``, if given), then serve the table
+    ``make_host`` makes there and play its first human seat in the app here."""
     from karavan_net.client import HostUnreachable, JoinRefused, TableClient
     from karavan_net.server import HostServer, ServerThread
     from karavan_tui.app import TableApp
 
-    server = HostServer()
+    server = HostServer(tls=tls)
     thread = ServerThread(server, bind, port)
     try:
         port = thread.start()
@@ -212,7 +220,7 @@ def _host_with_table(
     secret = host.reserve(seat)
     thread.call(lambda: server.add(host))
     remote = [i for i in host.humans if i != seat]
-    lines = announce(host, bind, port, path, remote)
+    lines = announce(host, bind, port, path, remote, tls is not None)
     for line in lines:
         print(line, flush=True)
     thread.call(host.start)
@@ -223,7 +231,8 @@ def _host_with_table(
     control = HostControl(host, invite, thread, server=server, saves=saves)
 
     async def play() -> int:
-        client = TableClient(local, port, host.code, name, secret=secret)
+        own = None if tls is None else own_context()  # its own server: nothing to check
+        client = TableClient(local, port, host.code, name, secret=secret, tls=own)
         try:
             await client.join()
         except (JoinRefused, HostUnreachable) as error:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import ssl
 
 from karavan_core.bots import BOT_LEVELS
 from karavan_core.text import check_name, printable
@@ -19,13 +20,15 @@ from karavan_net.accounts import (
     bot_accounts_file,
     keep,
     new_secret,
+    pin,
     server_key,
 )
 from karavan_net.client import HostUnreachable, JoinRefused, TableClient
 from karavan_net.lobby_client import LobbyRefusedError
 from karavan_net.protocol import parse_address
 from karavan_net.seats import seats_file
-from karavan_tui.cli.common import Command, Context, fail
+from karavan_net.tls import client_tls
+from karavan_tui.cli.common import Command, Context, add_tls_ca_argument, fail
 from karavan_tui.config import LastJoin, Settings, default_settings_path
 
 COMMAND = Command(
@@ -37,7 +40,9 @@ COMMAND = Command(
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     """``HOST:PORT CODE --name NAME [--bot LEVEL]``."""
-    parser.add_argument("address", metavar="HOST:PORT", help="where the table is")
+    parser.add_argument(
+        "address", metavar="HOST:PORT", help="where the table is (wss://HOST:PORT over TLS)"
+    )
     parser.add_argument(
         "code",
         metavar="CODE",
@@ -60,6 +65,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help=f"play the seat headless as a bot of LEVEL ({', '.join(BOT_LEVELS)}), "
         "print the result and exit",
     )
+    add_tls_ca_argument(parser)
 
 
 def run(ctx: Context) -> int:
@@ -77,21 +83,28 @@ def run(ctx: Context) -> int:
         levels = ", ".join(BOT_LEVELS)
         ctx.error(f"--bot: no bot level {printable(repr(args.bot))}; the levels are: {levels}")
     bot = None if args.bot is None else args.bot.lower()
+    ca = args.tls_ca or Settings.load(default_settings_path()).tls_ca
+    try:
+        tls = client_tls(args.address, ca)
+    except ValueError as error:
+        ctx.error(f"--tls-ca: {printable(str(error))}")
     if args.code is None:
         if bot is None:
             ctx.error("a table's CODE is needed (or --bot, to lend a bot to a server)")
         if not 1 <= args.games <= 10_000:
             ctx.error("--games: from 1 to 10000")
-        return _lend(args.address, name, bot, args.games)
+        return _lend(args.address, name, bot, args.games, ca)
     try:
-        return asyncio.run(_join(ctx, host, port, name, bot))
+        return asyncio.run(_join(ctx, host, port, name, bot, tls))
     except KeyboardInterrupt:  # Ctrl+C: the seat is left as a dropped connection leaves it
         print(printable(f"Stopped: {name} left the table."), flush=True)
         return 130
 
 
-def _lend(address: str, name: str, level: str, games: int) -> int:
-    """Lend a bot to the server at ``address`` for ``games`` games, as the account ``name``."""
+def _lend(address: str, name: str, level: str, games: int, ca: str | None) -> int:
+    """Lend a bot to the server at ``address`` for ``games`` games, as the account ``name``
+    (the server's identity pinned beside it the first time; ``ca`` checks a ``wss://``
+    server's certificate besides the system's CAs)."""
     from karavan_net.lobby_bot import lend_bot
 
     kept = bot_accounts_file(default_settings_path())
@@ -108,8 +121,12 @@ def _lend(address: str, name: str, level: str, games: int) -> int:
     def out(line: str) -> None:
         print(printable(line), flush=True)
 
+    def pinned(identity: str) -> None:
+        with contextlib.suppress(OSError):  # not kept now: kept at the next login
+            pin(kept, account, identity, by_name=True)
+
     try:
-        return asyncio.run(lend_bot(account, level, games, out, create))
+        return asyncio.run(lend_bot(account, level, games, out, create, ca=ca, pinned=pinned))
     except (HostUnreachable, LobbyRefusedError) as error:
         return fail(f"cannot play at {address}: {error}")
     except KeyboardInterrupt:
@@ -128,10 +145,18 @@ def remember_join(address: str, code: str, name: str) -> None:
         settings.save(path)
 
 
-async def _join(ctx: Context, host: str, port: int, name: str, bot: str | None) -> int:
+async def _join(
+    ctx: Context,
+    host: str,
+    port: int,
+    name: str,
+    bot: str | None,
+    tls: ssl.SSLContext | None = None,
+) -> int:
     memory = seats_file(default_settings_path())
+    retry_for = 120.0 if bot else None
     client = TableClient(
-        host, port, ctx.args.code, name, retry_for=120.0 if bot else None, memory=memory
+        host, port, ctx.args.code, name, retry_for=retry_for, memory=memory, tls=tls
     )
     try:
         await client.join()

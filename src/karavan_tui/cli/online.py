@@ -7,11 +7,14 @@ no other, and keeps no saves folder.
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
+from karavan_core.text import printable
 from karavan_net.accounts import server_key
 from karavan_net.lobby import DEFAULT_SERVER_PORT
 from karavan_tui.cli import common
-from karavan_tui.cli.common import Command, Context
+from karavan_tui.cli.common import Command, Context, add_tls_ca_argument
+from karavan_tui.config import Settings
 
 COMMAND = Command(
     "online",
@@ -27,8 +30,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "server",
         nargs="?",
         metavar="SERVER",
-        help=f"HOST:PORT of the server (port {DEFAULT_SERVER_PORT} if left out)",
+        help=f"HOST:PORT of the server (port {DEFAULT_SERVER_PORT} if left out; "
+        "wss://HOST:PORT over TLS)",
     )
+    add_tls_ca_argument(parser)
 
 
 def run(ctx: Context) -> int:
@@ -44,5 +49,26 @@ def run(ctx: Context) -> int:
         if server not in (None, config.door):
             ctx.error(f"SERVER: over ssh, Karavan plays on {config.door} only")
         return common.open_app(config, None, online=config.door)
+    if ctx.args.tls_ca is not None:
+        _keep_ca(ctx, config.settings_path)
     common.open_saves(ctx, tidy=False)
     return common.open_app(config, None, online=server or "")
+
+
+def _keep_ca(ctx: Context, settings_path: Path) -> None:
+    """Keep ``--tls-ca`` in the settings, once it reads as a CA file: the app checks every
+    ``wss://`` server's certificate with it from now on (besides the system's CAs)."""
+    from karavan_net.tls import client_context
+
+    ca = str(Path(ctx.args.tls_ca).resolve())
+    try:
+        client_context(ca)
+    except ValueError as error:
+        ctx.error(f"--tls-ca: {printable(str(error))}")
+    settings = Settings.load(settings_path)
+    settings.tls_ca = ca
+    try:
+        settings_path.parent.mkdir(parents=True, exist_ok=True)
+        settings.save(settings_path)
+    except OSError as error:
+        ctx.error(f"--tls-ca: cannot keep it in {settings_path}: {error.strerror or error}")

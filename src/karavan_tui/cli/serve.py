@@ -20,7 +20,14 @@ from karavan_core.text import printable
 from karavan_net.lobby import DEFAULT_SERVER_PORT
 from karavan_net.protocol import parse_address
 from karavan_tui.cli import common
-from karavan_tui.cli.common import Command, Context, check_port, fail
+from karavan_tui.cli.common import (
+    Command,
+    Context,
+    add_tls_arguments,
+    check_port,
+    fail,
+    server_tls,
+)
 
 COMMAND = Command(
     "serve",
@@ -64,6 +71,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="PORT",
         help="also let players in by ssh on PORT (ssh -p PORT name@server): nothing to install",
     )
+    add_tls_arguments(parser)
     parser.add_argument(
         "--state",
         metavar="DIR",
@@ -86,6 +94,7 @@ def run(ctx: Context) -> int:
             parse_address(args.address)
         except ValueError:
             return fail(f"--address {printable(args.address)!r} is not HOST:PORT")
+    tls = server_tls(ctx)
     where = args.db or str(default_database())
     try:
         store = Store.open(where)
@@ -96,13 +105,16 @@ def run(ctx: Context) -> int:
         print(printable(line), flush=True)
 
     async def serve() -> int:
-        server = KaravanServer(store, address=args.address, events=out)
+        server = KaravanServer(store, address=args.address, events=out, tls=tls)
         try:
             port = await server.start(args.bind, args.port)
         except OSError as error:
             return fail(f"cannot listen on {args.bind}:{args.port}: {error.strerror or error}")
-        out(f"Karavan server at {args.bind}:{port}, keeping its tables in {where}.")
-        out(f"Players reach it from the app: Play online, server {args.bind}:{port}.")
+        scheme = "" if tls is None else "wss://"
+        out(f"Karavan server at {scheme}{args.bind}:{port}, keeping its tables in {where}.")
+        out(f"Players reach it from the app: Play online, server {scheme}{args.bind}:{port}.")
+        if server.identity is not None:
+            out(f"Its identity, which players' apps pin: {server.identity.fingerprint}")
         door = None
         if args.ssh is not None:
             door = await _open_door(where, args, port, out)

@@ -13,6 +13,7 @@ from karavan_core.text import MAX_NAME_LENGTH, check_name, printable
 from karavan_net.client import HostUnreachable, JoinRefused, TableClient
 from karavan_net.protocol import DEFAULT_PORT, parse_address
 from karavan_net.seats import seats_file
+from karavan_net.tls import client_tls
 from karavan_tui.config import MAX_ADDRESS, MAX_CODE, LastJoin
 from karavan_tui.context import karavan_app
 
@@ -91,8 +92,10 @@ class JoinScreen(ModalScreen[TableClient | None]):
         """Check the fields, then connect in the background."""
         if self.joining:
             return
+        typed = self.query_one("#join-address", Input).value
         try:
-            host, port = parse_address(self.query_one("#join-address", Input).value)
+            host, port = parse_address(typed)
+            tls = client_tls(typed, karavan_app(self).settings.tls_ca)
         except ValueError as error:
             self.problem(printable(str(error)))
             return
@@ -110,8 +113,8 @@ class JoinScreen(ModalScreen[TableClient | None]):
         self.query_one("#join-problem", Static).update(Content("Joining..."))
         config = karavan_app(self).config
         memory = seats_file(config.settings_path)
-        client = TableClient(host, port, code, name, memory=memory, visitor=config.visitor)
-        address = self.query_one("#join-address", Input).value.strip()
+        client = TableClient(host, port, code, name, memory=memory, visitor=config.visitor, tls=tls)
+        address = typed.strip()
         self.run_worker(self.join(client, LastJoin(address, code, name)), exclusive=True)
 
     async def join(self, client: TableClient, table: LastJoin) -> None:

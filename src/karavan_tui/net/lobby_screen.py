@@ -23,10 +23,9 @@ from textual.widgets import DataTable, Footer, Static, TabbedContent, TabPane
 from karavan_core.registry import all_games, get_game
 from karavan_core.text import printable
 from karavan_net.accounts import Account
-from karavan_net.client import HostUnreachable, JoinRefused, TableClient
+from karavan_net.client import HostUnreachable, JoinRefused
 from karavan_net.lobby import Board, CreateTable, TableLine, Tables
 from karavan_net.lobby_client import LobbyClient, LobbyDeclinedError
-from karavan_net.protocol import parse_address
 from karavan_tui.net.create_table import CreateTableScreen
 from karavan_tui.net.remote import open_table
 from karavan_tui.widgets.chrome import AppHeader
@@ -291,10 +290,7 @@ class LobbyScreen(Screen[None]):
     @work(exclusive=True, group="lobby-act", exit_on_error=False)
     async def sit(self, table: int, watch: bool) -> None:
         """Go to ``table``, at my seat or (``watch``) as a watcher."""
-        host, port = parse_address(self.account.server)
-        client = TableClient(
-            host, port, str(table), self.account.name, secret=self.account.secret, watch=watch
-        )
+        client = self.client.table(table, watch)
         try:
             await client.join()
         except (JoinRefused, HostUnreachable) as error:

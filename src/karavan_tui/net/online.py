@@ -1,16 +1,17 @@
 """Play online: the server's address and, the first time there, a name; then the lobby.
 
 The account is the app's own: a secret made on first use and kept beside the
-settings (:mod:`karavan_net.accounts`); the server keeps only its hash.  Once
-logged in, the dialog dismisses with the lobby's client, and the address is
-remembered for next time.  Behind a server's ssh door the address is that server's, and
-cannot be changed.
+settings (:mod:`karavan_net.accounts`); the server keeps only its hash, and the
+identity the server proves is pinned beside it.  Once logged in, the dialog
+dismisses with the lobby's client, and the address is remembered for next time.
+Behind a server's ssh door the address is that server's, and cannot be changed.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
 
+from attrs import evolve
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -23,17 +24,16 @@ from karavan_net.accounts import Account, account_for, keep, new_secret, server_
 from karavan_net.client import HostUnreachable
 from karavan_net.lobby import DEFAULT_SERVER_PORT
 from karavan_net.lobby_client import LobbyClient, LobbyRefusedError
-from karavan_net.protocol import parse_address
 from karavan_tui.config import MAX_ADDRESS
 from karavan_tui.context import karavan_app
 
 DEFAULT_SERVER = f"127.0.0.1:{DEFAULT_SERVER_PORT}"
 
 
-async def log_in(account: Account, create: bool) -> LobbyClient:
-    """The lobby's client for ``account``, logged in (``create``: a new account)."""
-    host, port = parse_address(account.server, DEFAULT_SERVER_PORT)
-    client = LobbyClient(host, port, account.name, account.secret)
+async def log_in(account: Account, create: bool, ca: str | None = None) -> LobbyClient:
+    """The lobby's client for ``account``, logged in (``create``: a new account); see
+    :meth:`LobbyClient.for_account`."""
+    client = LobbyClient.for_account(account, ca)
     await client.connect(create=create)
     return client
 
@@ -161,22 +161,25 @@ class OnlineScreen(ModalScreen[tuple[LobbyClient, Account] | None]):
         self.run_worker(self.go(account, create), exclusive=True)
 
     async def go(self, account: Account, create: bool) -> None:
-        """Log in (making the account the first time), or say why not."""
+        """Log in (making the account the first time, pinning the server's identity), or
+        say why not."""
+        app = karavan_app(self)
         try:
-            client = await log_in(account, create)
-        except (LobbyRefusedError, HostUnreachable) as error:
+            client = await log_in(account, create, app.settings.tls_ca)
+        except (LobbyRefusedError, HostUnreachable, ValueError) as error:
             self.busy = False
             self.problem(f"Cannot play online: {printable(str(error)).rstrip('.')}.")
             return
-        if create:
+        pinned = evolve(account, identity=account.identity or client.identity)
+        if create or pinned != account:
             try:
-                keep(self.accounts, account)
+                keep(self.accounts, pinned)
             except OSError as error:
                 await client.close()
                 self.busy = False
                 self.problem(f"Cannot keep your account here: {error.strerror or error}.")
                 return
-        app = karavan_app(self)
+        account = pinned
         app.settings.last_server = account.server
         app.save_settings()
         self.dismiss((client, account))

@@ -25,9 +25,7 @@ from karavan_core.saves import SaveSummary, list_saves, resumable
 from karavan_core.text import local_time, plural
 from karavan_core.version import __version__
 from karavan_net.accounts import account_for, accounts_file
-from karavan_net.lobby import DEFAULT_SERVER_PORT
 from karavan_net.lobby_client import LobbyClient
-from karavan_net.protocol import parse_address
 from karavan_tui.context import karavan_app
 from karavan_tui.door import at_door, door_refuses
 from karavan_tui.messages import OpenLesson, OpenSave
@@ -110,8 +108,10 @@ class TitleScreen(Screen[None]):
         account = account_for(accounts_file(app.config.settings_path), server)
         if account is None:
             return
-        host, port = parse_address(account.server, DEFAULT_SERVER_PORT)
-        client = LobbyClient(host, port, account.name, account.secret)
+        try:
+            client = LobbyClient.for_account(account, app.settings.tls_ca)
+        except ValueError:  # a CA file that cannot be read: the dialog says so when asked
+            return
         try:
             await asyncio.wait_for(client.connect(), ONLINE_LOOK_SECONDS)
         except (Exception, TimeoutError):  # no server, or another problem: nothing to mark
