@@ -92,7 +92,7 @@ async def test_a_server_killed_mid_game_loses_no_decision_that_was_shown(tmp_pat
         server.popen.wait()
         seen = max(shown)
         store = Store.open(str(db))
-        record = store.table(made.table)
+        record = store.tables.get(made.table)
         store.close()
         assert record is not None and record.revision >= seen
         time.sleep(0.2)

@@ -25,7 +25,7 @@ import random
 import secrets
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 from typing import Any, TypeVar
 
 from aiohttp import WSCloseCode, WSMsgType, web
@@ -130,22 +130,19 @@ class KaravanServer(HostServer):
     async def _resume(self) -> None:
         """Give back the time the server was down, and bring back the tables whose live clocks
         run (turn-based ones come back when a player does, or when their time is up)."""
-        alive = await self.db(self.store.read_mark, ALIVE)
-        if alive is not None:
-            gap = datetime.now(UTC) - datetime.fromisoformat(alive)
-            if gap.total_seconds() > 0:
-                moved = await self.db(self.store.shift_deadlines, gap)
-                if moved:
-                    self._say(f"{moved} clocks given back the {round(gap.total_seconds())} s down.")
+        alive = await self.db(self.store.marks.stamped, ALIVE)
+        if alive is not None:  # the time since, by the database's clock
+            moved, gap = await self.db(self.store.tables.shift_deadlines, alive)
+            if moved:
+                self._say(f"{moved} clocks given back the {round(gap)} s down.")
         await self._adopt()  # alone on the database, it takes them all
 
     async def _beating(self) -> None:
         """Say the server is alive, wake the tables whose turn-based time is up, and let go of
         the tables nobody has been at for a while."""
         while True:
-            now = datetime.now(UTC)
-            await self.db(self.store.mark, ALIVE, now.isoformat())
-            for table_id in await self.db(self.store.due, now):
+            await self.db(self.store.marks.stamp, ALIVE)
+            for table_id in await self.db(self.store.tables.due):
                 if table_id not in self.served:
                     await self.table(table_id)
             for table_id, table in list(self.served.items()):
@@ -166,7 +163,7 @@ class KaravanServer(HostServer):
         """Take over live tables that no process runs (their process was lost, or nobody
         has come to them yet): this process's share of them, so that the processes running
         share them out; what is left is taken in the rounds after."""
-        orphans = await self.db(self.store.orphans, datetime.now(UTC))
+        orphans = await self.db(self.store.leases.orphans)
         random.shuffle(orphans)
         share = math.ceil(len(orphans) / (1 + len(self.peers)))
         for table_id in orphans[:share]:
@@ -176,7 +173,7 @@ class KaravanServer(HostServer):
     async def _announce(self) -> None:
         """Say this process runs, and tell its tables' clients where the others are."""
         assert self.address is not None
-        told = await self.db(self.store.announce, self.owner, self.address, LEASE_SECONDS)
+        told = await self.db(self.store.leases.announce, self.owner, self.address, LEASE_SECONDS)
         self.peers = tuple(told)
         for served in self.served.values():
             served.peers = self.peers
@@ -185,7 +182,7 @@ class KaravanServer(HostServer):
         """Keep the leases of the tables this process runs; let go of those it lost (another
         process took them over, or a change could not be kept)."""
         ids = list(self.served)
-        held = await self.db(self.store.renew_leases, self.owner, ids, LEASE_SECONDS)
+        held = await self.db(self.store.leases.renew, self.owner, ids, LEASE_SECONDS)
         for table_id in ids:
             served = self.served.get(table_id)
             if served is not None and (table_id not in held or served.lost.is_set()):
@@ -203,7 +200,7 @@ class KaravanServer(HostServer):
         for table_id in list(self.served):
             await self._unload(table_id)
         with contextlib.suppress(Exception):  # a database gone: the record lapses by itself
-            await self.db(self.store.withdraw, self.owner)
+            await self.db(self.store.leases.withdraw, self.owner)
         await super().stop(reason, why)
         await asyncio.to_thread(self.commits.close)
         self._db.shutdown(wait=True)
@@ -243,20 +240,20 @@ class KaravanServer(HostServer):
             del self._loading[table_id]
 
     async def _load(self, table_id: int) -> ServedTable | str | None:
-        record = await self.db(self.store.table, table_id, False)
+        record = await self.db(self.store.tables.get, table_id, False)
         if record is None or record.status not in (Status.PLAYING, Status.OVER):
             return None  # a finished game opens too: its players get their record of it
         assert self.address is not None
         lease = await self.db(
-            self.store.take_lease, table_id, self.owner, self.address, LEASE_SECONDS
+            self.store.leases.take, table_id, self.owner, self.address, LEASE_SECONDS
         )
         if not lease.held:
             return lease.address
         if lease.lapsed is not None:  # its process was lost: the time since is not charged
-            gap = datetime.now(UTC) - (lease.lapsed - timedelta(seconds=LEASE_SECONDS))
-            await self.db(self.store.shift_deadlines, max(gap, timedelta()), table_id)
+            renewed = lease.lapsed - timedelta(seconds=LEASE_SECONDS)
+            await self.db(self.store.tables.shift_deadlines, renewed, table_id)
             self._say(f"Table {table_id} taken over from a process that was lost.")
-        record = await self.db(self.store.table, table_id)
+        record = await self.db(self.store.tables.get, table_id)
         if record is None or record.save is None:
             return None
         where = f"table {table_id}"
@@ -279,7 +276,7 @@ class KaravanServer(HostServer):
         table = self.served.pop(table_id, None)
         if table is not None:
             await table.close()
-            await self.db(self.store.release, self.owner, table_id)
+            await self.db(self.store.leases.release, self.owner, table_id)
 
     async def seat(self, hello: Hello, connection: Connection, most: float) -> Host | None:
         """The table ``hello`` names by number, ``connection`` seated there by its account (or
@@ -292,7 +289,7 @@ class KaravanServer(HostServer):
             refuse("The first message is a Hello, in this server's protocol.")
             return None
         digest = key_digest(hello.secret or "")
-        account = await self.db(self.store.account_by_key, KeyKind.SECRET, digest)
+        account = await self.db(self.store.accounts.by_key, KeyKind.SECRET, digest)
         if account is None:
             await self.slow_the_guesser(connection.address, hello.visitor, most, UNKNOWN_KEY)
             refuse("No account here is proven by this key: log in from the lobby first.")

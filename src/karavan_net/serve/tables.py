@@ -28,8 +28,7 @@ from karavan_net.clocks import Clock
 from karavan_net.host import Host, Link
 from karavan_net.protocol import Update
 from karavan_net.serve.commits import CommitQueue
-from karavan_net.serve.ratings import ranks, rated
-from karavan_net.serve.store import Decision, SeatClock, TableRecord
+from karavan_net.serve.store import Decision, RatedGame, SeatClock, TableRecord
 from karavan_net.storage import TableFile
 
 
@@ -119,7 +118,8 @@ class StoreKeeper:
     through the server's :class:`~karavan_net.serve.commits.CommitQueue` (the
     tables' changes committed together).  A write that finds the stored game
     moved on (another process wrote it) fails, and the table is closed rather
-    than overwrite it.
+    than overwrite it.  A rated table's last change carries its players' accounts:
+    the store rates its result in the transaction that keeps it.
     """
 
     def __init__(
@@ -131,13 +131,16 @@ class StoreKeeper:
         owner: str | None = None,
     ) -> None:
         self.commits = commits
-        self.store = commits.store
         self.owner = owner  # the process whose lease lets it write the table
         self.stand_in_deciding = stand_in_deciding
         self.table_id = record.id
-        self.game = record.game
-        self.rated = record.rated
-        self.accounts = [seat.account_id for seat in record.seats]
+        accounts = tuple(seat.account_id for seat in record.seats)
+        # Only people are rated: a table with a bot's seat never is.
+        self.rated = (
+            RatedGame(game=record.game, accounts=tuple(a for a in accounts if a is not None))
+            if record.rated and None not in accounts
+            else None
+        )
         self.clocks = clocks
         self.kept = record.revision
 
@@ -177,6 +180,7 @@ class StoreKeeper:
                     clocks=clocks_from(data["clocks"]),
                     result=data["result"],
                     owner=self.owner,
+                    rated=self.rated,
                 )
             )
         except Exception as error:  # the database's own errors: the writer reports an OSError
@@ -184,20 +188,6 @@ class StoreKeeper:
         if not kept:
             raise OSError("the table is run elsewhere now")
         self.kept = int(save["revision"])
-        if data["result"] is not None and self.rated:
-            self._rate(data["result"])
-
-    def _rate(self, result: dict[str, Any]) -> None:
-        accounts = [a for a in self.accounts if a is not None]
-        if len(accounts) != len(self.accounts) or self.store.rating_changes(self.table_id):
-            return  # bots are not rated, and a game is rated once
-        before = self.store.skills(self.game, accounts)
-        after = rated(before, ranks(result["scores"], result["winners"]))
-        self.store.rate(
-            self.table_id,
-            self.game,
-            {a: (b, n) for a, b, n in zip(accounts, before, after, strict=True)},
-        )
 
 
 def _told_as(prefix: str, events: Callable[[str], None]) -> Callable[[str], None]:
