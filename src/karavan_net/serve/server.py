@@ -25,7 +25,7 @@ import random
 import secrets
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any, TypeVar
 
 from aiohttp import WSCloseCode, WSMsgType, web
@@ -38,6 +38,7 @@ from karavan_net.guard import Bucket
 from karavan_net.host import Host
 from karavan_net.protocol import HEARTBEAT, PROTOCOL, Hello, Refused, encode, moved
 from karavan_net.serve.commits import CommitQueue
+from karavan_net.serve.database_clock import DatabaseClock, system_now
 from karavan_net.serve.lobby_service import LobbyService
 from karavan_net.serve.store import (
     AccountInfo,
@@ -73,7 +74,9 @@ class KaravanServer(HostServer):
 
     ``rate``, ``burst`` and ``hello_seconds`` bound each connection (tests
     change them); ``events`` (if given) hears a line for each happening worth
-    printing (never a key).
+    printing (never a key).  ``clock`` is this process's own clock (tests skew
+    it): the times the server writes and waits for follow the database's
+    (:class:`~karavan_net.serve.database_clock.DatabaseClock`).
     """
 
     def __init__(
@@ -87,12 +90,14 @@ class KaravanServer(HostServer):
         bot_delay: float = 0.6,
         address: str | None = None,
         events: Callable[[str], None] | None = None,
+        clock: Callable[[], datetime] = system_now,
     ) -> None:
         super().__init__(
             heartbeat=heartbeat, rate=rate, burst=burst, hello_seconds=hello_seconds, events=events
         )
         self.store = store
-        self.lobby = LobbyService(store)
+        self.clock = DatabaseClock(clock)
+        self.lobby = LobbyService(store, now=self.clock.now)
         self.bot_delay = bot_delay
         self.sessions: dict[int, set[Connection]] = {}  # account -> its lobby connections
         self.served: dict[int, ServedTable] = {}  # the tables in memory, by number
@@ -120,6 +125,7 @@ class KaravanServer(HostServer):
         if self.address is None:
             shown = "127.0.0.1" if host in ("0.0.0.0", "", "::") else host
             self.address = f"[{shown}]:{port}" if ":" in shown else f"{shown}:{port}"
+        await self.db(self.clock.sample, self.store.now)
         await self._announce()
         await self._resume()
         loop = asyncio.get_running_loop()
@@ -128,10 +134,11 @@ class KaravanServer(HostServer):
         return port
 
     async def _resume(self) -> None:
-        """Give back the time the server was down, and bring back the tables whose live clocks
-        run (turn-based ones come back when a player does, or when their time is up)."""
+        """Give back the time the server was down (if no other process runs: then it was not),
+        and bring back the tables whose live clocks run (turn-based ones come back when a
+        player does, or when their time is up)."""
         alive = await self.db(self.store.marks.stamped, ALIVE)
-        if alive is not None:  # the time since, by the database's clock
+        if alive is not None and not self.peers:  # the time since, by the database's clock
             moved, gap = await self.db(self.store.tables.shift_deadlines, alive)
             if moved:
                 self._say(f"{moved} clocks given back the {round(gap)} s down.")
@@ -151,10 +158,12 @@ class KaravanServer(HostServer):
             await asyncio.sleep(BEAT_SECONDS)
 
     async def _renewing(self) -> None:
-        """Every RENEW_SECONDS: say this process runs (and learn the others), take over the
-        tables whose process was lost, and keep the leases of the tables this one runs."""
+        """Every RENEW_SECONDS: follow the database's clock, say this process runs (and learn
+        the others), take over the tables whose process was lost, and keep the leases of the
+        tables this one runs."""
         while True:
             await asyncio.sleep(RENEW_SECONDS)
+            await self.db(self.clock.sample, self.store.now)
             await self._announce()
             await self._adopt()
             await self._renew()
@@ -270,6 +279,7 @@ class KaravanServer(HostServer):
             owner=self.owner,
             bot_delay=self.bot_delay,
             events=self.events,
+            now=self.clock.now,
         )
 
     async def _unload(self, table_id: int) -> None:
