@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import os
 import shutil
+import sqlite3
 import time
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
+from alembic import command
 
 from karavan_net.clocks import Clock
 from karavan_net.serve.ratings import Skill, ranks, rated
@@ -43,6 +46,23 @@ def test_an_empty_database_is_brought_to_the_newest_schema(database):
     assert store.schema_revision() == store.newest_revision() is not None
 
 
+def models_match_migrations(store: Store) -> None:
+    """Alembic's check: the schema the migrations made is the one the models describe
+    (raises, naming each difference, if not)."""
+    config = store.alembic()
+    with store.engine.connect() as connection:
+        config.attributes["connection"] = connection
+        command.check(config)
+
+
+def test_the_migrations_make_the_schema_the_models_describe(database):
+    store = Store.open(database)
+    try:
+        models_match_migrations(store)
+    finally:
+        store.close()
+
+
 def test_a_database_of_the_first_schema_is_migrated_and_keeps_its_rows(tmp_path):
     """The golden file was written by the first schema: its accounts and tables survive."""
     path = tmp_path / "old.db"
@@ -51,6 +71,7 @@ def test_a_database_of_the_first_schema_is_migrated_and_keeps_its_rows(tmp_path)
     assert store.schema_revision() == "0001"
     store.migrate()
     assert store.schema_revision() == store.newest_revision()
+    models_match_migrations(store)
     ann = store.accounts.by_key(KeyKind.SECRET, key_digest("secret of Ann"))
     assert ann is not None and ann.name == "Ann"
     [table] = store.tables.of_account(ann.id)
@@ -233,3 +254,30 @@ def test_each_process_learns_where_the_others_run(store):
     assert store.leases.announce(A, "10.0.0.1:7700", 6) == []
     store.leases.announce(C, "10.0.0.3:7700", -1)  # lapsed: it is gone
     assert store.leases.announce(A, "10.0.0.1:7700", 6) == []
+
+
+def modes(folder: Path) -> dict[str, str]:
+    return {path.name: oct(path.stat().st_mode & 0o777) for path in sorted(folder.iterdir())}
+
+
+def test_the_database_file_its_wal_and_shared_memory_are_its_owner_s_alone(tmp_path):
+    made = tmp_path / "new"
+    made.mkdir()
+    store = Store.open(str(made / "server.db"))
+    account(store, "Ann")  # a write: the WAL and the shared memory are there
+    assert modes(made) == dict.fromkeys(["server.db", "server.db-shm", "server.db-wal"], "0o600")
+    store.close()
+    # A database made before, readable by everyone, is made its owner's alone.
+    before = tmp_path / "before"
+    before.mkdir()
+    old = sqlite3.connect(before / "server.db")  # made under the test's umask
+    old.execute("PRAGMA journal_mode=WAL")
+    old.execute("CREATE TABLE t (x)")
+    os.chmod(before / "server.db", 0o644)
+    for name in ("server.db-wal", "server.db-shm"):
+        os.chmod(before / name, 0o644)
+    store = Store.open(str(before / "server.db"))
+    account(store, "Bob")
+    assert modes(before) == dict.fromkeys(["server.db", "server.db-shm", "server.db-wal"], "0o600")
+    store.close()
+    old.close()

@@ -13,6 +13,8 @@ database's own now, never the calling process's.
 
 from __future__ import annotations
 
+import contextlib
+import os
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -21,7 +23,8 @@ from alembic import command
 from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
-from sqlalchemy import Engine, create_engine, event, text
+from sqlalchemy import Engine, create_engine, event, make_url, text
+from sqlalchemy.exc import ArgumentError
 
 from karavan_net.serve.store.accounts import Accounts
 from karavan_net.serve.store.leases import Leases
@@ -68,10 +71,13 @@ __all__ = [
     "database_url",
     "key_digest",
     "name_key",
+    "redacted",
+    "shown_database",
 ]
 
 MIGRATIONS = Path(__file__).parent.parent / "migrations"
 MIGRATING = 0x6B617261  # the advisory lock processes take to migrate the schema one at a time
+PRIVATE = 0o600  # an SQLite file's mode (and so its WAL's and shared memory's): its owner's
 
 
 def database_url(value: str) -> str:
@@ -81,6 +87,39 @@ def database_url(value: str) -> str:
             return "postgresql+psycopg://" + value.removeprefix("postgresql://")
         return value
     return f"sqlite:///{Path(value).expanduser()}"
+
+
+def shown_database(value: str) -> str:
+    """A ``--db`` value as it may be printed: a path as it is, a URL without its password."""
+    if "://" not in value:
+        return value
+    try:
+        return make_url(value).render_as_string(hide_password=True)
+    except (ArgumentError, ValueError):
+        return "(a database URL that cannot be read)"
+
+
+def redacted(text: str, value: str) -> str:
+    """``text`` (an error's words, say) without the password of the ``--db`` value ``value``,
+    wherever it shows the URL."""
+    try:
+        password = make_url(value).password if "://" in value else None
+    except (ArgumentError, ValueError):
+        return text.replace(value, "(the database URL)")
+    return text if not password else text.replace(f":{password}@", ":***@")
+
+
+def _keep_private(path: Path) -> None:
+    """Make the SQLite file ``path`` its owner's alone before SQLite opens it: a new one is
+    made so, one made before (and its WAL and shared memory) is changed to it.  SQLite
+    gives the WAL and shared-memory files it makes the main file's mode."""
+    with contextlib.suppress(FileExistsError):
+        os.close(os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, PRIVATE))
+    for each in (path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")):
+        # (a file of another user's is left as it is: only its owner may change it)
+        with contextlib.suppress(FileNotFoundError, PermissionError):
+            if each.stat().st_mode & 0o077:
+                each.chmod(PRIVATE)
 
 
 def _sqlite_pragmas(connection: Any, _: Any) -> None:
@@ -99,6 +138,9 @@ class Store:
         self.url = database_url(url)
         self.engine: Engine = create_engine(self.url, future=True)
         if self.engine.dialect.name == "sqlite":
+            path = self.engine.url.database
+            if path and path != ":memory:" and not path.startswith("file:"):
+                _keep_private(Path(path))
             event.listen(self.engine, "connect", _sqlite_pragmas)
         self.sessions = Sessions(self.engine)
         self.accounts = Accounts(self.sessions)
