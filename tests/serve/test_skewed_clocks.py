@@ -15,6 +15,7 @@ import pytest
 
 from karavan_net.lobby import CreateTable, SeatAsk
 from karavan_net.serve import server as serve_module
+from karavan_net.serve.database_clock import DatabaseClock
 from karavan_net.serve.lobby_service import LobbyService
 from karavan_net.serve.server import LEASE_SECONDS, KaravanServer
 from karavan_net.serve.store import AccountInfo, Store
@@ -125,3 +126,14 @@ async def test_a_process_with_a_wrong_clock_takes_nothing_moves_nothing_and_is_s
     finally:
         for store in stores:
             store.close()
+
+
+@pytest.mark.parametrize("skew", [-3600, 0, 20])
+def test_the_database_clock_is_followed_whatever_the_process_s_own_says(database, skew):
+    store = Store.open(database)
+    try:
+        clock = DatabaseClock(off_by(skew))
+        clock.sample(store.now)
+        assert abs((clock.now() - store.now()).total_seconds()) < 1
+    finally:
+        store.close()
