@@ -30,7 +30,6 @@ KNOWN = frozenset(
     {
         "karavan_net/host.py:Host",
         "karavan_net/serve/migrations/versions/0001_first.py:upgrade",
-        "karavan_net/serve/store.py:Store",
     }
 )
 

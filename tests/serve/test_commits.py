@@ -9,17 +9,9 @@ import pytest
 from sqlalchemy import event
 
 from karavan_net.serve.commits import CommitQueue
-from karavan_net.serve.store import (
-    Decision,
-    KeyKind,
-    SeatClock,
-    SeatSpec,
-    Store,
-    TableSpec,
-    key_digest,
-)
+from karavan_net.serve.store import Decision, SeatClock, Store
 
-CLOCKS = {0: SeatClock(bank_left=30.0, deadline=None, stood_in=False)}
+from .stored import account, started_table
 
 
 @pytest.fixture
@@ -31,14 +23,8 @@ def store(database):
 
 def started_tables(store: Store, count: int) -> list[int]:
     """``count`` Jaipur tables at revision 0."""
-    ann = store.create_account("Ann", KeyKind.SECRET, key_digest("secret of Ann"))
-    spec = TableSpec(game="jaipur", seats=(SeatSpec(), SeatSpec(kind="bot", level="easy")))
-    made = []
-    for seed in range(count):
-        table = store.create_table(spec, ann, seed=seed)
-        store.start(table.id, {"revision": 0}, 0, CLOCKS)
-        made.append(table.id)
-    return made
+    ann = account(store, "Ann")
+    return [started_table(store, ann, seed=seed) for seed in range(count)]
 
 
 def change(table_id: int, after: int, **more) -> Decision:
@@ -54,7 +40,7 @@ def change(table_id: int, after: int, **more) -> Decision:
 
 def revision(store: Store, table_id: int) -> int:
     """The revision of the game stored for ``table_id``."""
-    record = store.table(table_id, with_save=False)
+    record = store.tables.get(table_id, with_save=False)
     assert record is not None
     return record.revision
 
@@ -70,20 +56,20 @@ def test_several_tables_are_kept_in_one_commit_each_told_whether_it_was_kept(sto
     first, second, third = started_tables(store, 3)
     seen = commits_of(store)
     # The second is out of date (its game is at revision 0, not 5): it alone is not kept.
-    kept = store.record_all([change(first, 0), change(second, 5), change(third, 0)])
+    kept = store.tables.record_all([change(first, 0), change(second, 5), change(third, 0)])
     assert kept == [True, False, True] and len(seen) == 1
     for table_id, revision in ((first, 1), (second, 0), (third, 1)):
-        record = store.table(table_id)
+        record = store.tables.get(table_id)
         assert record is not None and record.revision == revision
-    record = store.table(first)
+    record = store.tables.get(first)
     assert record is not None and record.seats[0].bank_left == 20.0 and record.seats[0].stood_in
 
 
 def test_a_change_made_without_the_tables_lease_is_not_kept(store):
     [table_id] = started_tables(store, 1)
-    store.take_lease(table_id, "this process", "127.0.0.1:7700", 6)
-    assert store.record_all([change(table_id, 0, owner="another process")]) == [False]
-    assert store.record_all([change(table_id, 0, owner="this process")]) == [True]
+    store.leases.take(table_id, "this process", "127.0.0.1:7700", 6)
+    assert store.tables.record_all([change(table_id, 0, owner="another process")]) == [False]
+    assert store.tables.record_all([change(table_id, 0, owner="this process")]) == [True]
 
 
 def test_the_tables_writing_at_once_share_commits_and_every_change_is_kept(store):
@@ -149,20 +135,20 @@ def test_renewing_leases_and_keeping_changes_at_once_never_deadlock(store):
     for ever (PostgreSQL would end one of them as a deadlock after a second)."""
     tables = started_tables(store, 12)
     for table_id in tables:
-        store.take_lease(table_id, "here", "127.0.0.1:7700", 60)
+        store.leases.take(table_id, "here", "127.0.0.1:7700", 60)
     errors: list[BaseException] = []
 
     def renew() -> None:
         try:
             for _ in range(30):
-                assert store.renew_leases("here", tables, 60) == set(tables)
+                assert store.leases.renew("here", tables, 60) == set(tables)
         except BaseException as error:
             errors.append(error)
 
     renewing = threading.Thread(target=renew)
     renewing.start()
     for n in range(30):  # the changes come in the opposite order of the ids
-        kept = store.record_all([change(t, n, owner="here") for t in reversed(tables)])
+        kept = store.tables.record_all([change(t, n, owner="here") for t in reversed(tables)])
         assert kept == [True] * len(tables)
     renewing.join()
     assert errors == []

@@ -148,8 +148,8 @@ async def test_a_moved_to_an_announced_address_that_cannot_prove_gets_no_secret(
         async with impostor(answer, real=server.port) as fake:
             # The program's address is announced as a process of the server, and runs the
             # table (as a dead process's old port would be, with a lease still running).
-            server.store.announce("ghost", fake.address, 600)
-            server.store.take_lease(table, "ghost", fake.address, 600)
+            server.store.leases.announce("ghost", fake.address, 600)
+            server.store.leases.take(table, "ghost", fake.address, 600)
             await until(lambda: fake.address in server.processes(), 30)
             client = ann.table(table)
             with pytest.raises(HostUnreachable, match="no secret"):
@@ -164,7 +164,7 @@ async def test_a_moved_to_an_address_never_announced_is_not_followed(tmp_path):
     async with serving(tmp_path / "server.db") as server:
         ann, bob, table = await table_of(server.port)
         async with impostor("own") as fake:
-            server.store.take_lease(table, "ghost", fake.address, 600)
+            server.store.leases.take(table, "ghost", fake.address, 600)
             client = ann.table(table)
             with pytest.raises(JoinRefused, match="never announced: not followed"):
                 await client.join()
@@ -180,7 +180,7 @@ async def test_going_round_the_processes_after_a_drop_sends_no_secret_to_an_impo
     async with serving(tmp_path / "server.db") as server, impostor("relay") as fake:
         ann, bob, table = await table_of(server.port)
         fake.real = server.port
-        server.store.announce("ghost", fake.address, 600)
+        server.store.leases.announce("ghost", fake.address, 600)
         await until(lambda: fake.address in server.processes(), 30)
         client = ann.table(table)
         await client.join()

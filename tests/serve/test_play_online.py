@@ -126,7 +126,7 @@ async def test_a_game_goes_on_across_a_restart_of_the_server_with_nothing_lost(d
         shown = max(seen)
     # The server is down: nothing shown was lost.
     store = Store.open(str(db))
-    kept = store.table(made.table)
+    kept = store.tables.get(made.table)
     store.close()
     assert kept is not None and kept.revision >= shown
     async with serving(db, port):
@@ -145,9 +145,9 @@ async def test_when_a_players_time_runs_out_a_bot_decides_for_them_until_they_de
         # A clock far quicker than the lobby offers, straight into the store.
         clock = Clock(kind=ClockKind.LIVE, move_seconds=1, bank_seconds=0)
         spec = TableSpec(game="jaipur", seats=(SeatSpec(), SeatSpec()), clock=clock)
-        owner = server.store.account_named("Ann")
-        table = server.store.create_table(spec, owner, seed=3)
-        bob_account = server.store.account_named("Bob")
+        owner = server.store.accounts.named("Ann")
+        table = server.store.tables.create(spec, owner, 3, start=LobbyService.start)
+        bob_account = server.store.accounts.named("Bob")
         LobbyService(server.store).take(bob_account, table.id, None)
         clients = {}
         for name in ("Ann", "Bob"):

@@ -25,7 +25,7 @@ def check_against_store(
     message = decode_host(text)
     if not isinstance(message, Update):
         return
-    record = server.store.table(table_id)
+    record = server.store.tables.get(table_id)
     assert record is not None and record.save is not None
     # A decision is committed before anyone is shown it: the store is never behind a frame.
     assert record.revision >= message.number

@@ -138,7 +138,7 @@ async def test_a_table_survives_kill_9_of_its_process_on_postgresql(database):
         lost.popen.wait()
         shown = max(number for _, number in seen)
         store = Store.open(database)
-        kept = store.table(made.table)
+        kept = store.tables.get(made.table)
         store.close()
         assert kept is not None and kept.revision >= shown  # nothing shown was lost
         taken = await survivor.wait_for(f"Table {made.table} taken over", 30) - killed

@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 
 import pytest
+from sqlalchemy import make_url
 
 from karavan_net.client import TableClient
 from karavan_net.lobby import CreateTable, SeatAsk
@@ -98,7 +99,7 @@ async def test_a_server_killed_mid_game_loses_no_decision_that_was_shown(tmp_pat
         server.popen.wait()
         seen = max(shown)
         store = Store.open(str(db))
-        record = store.table(table)
+        record = store.tables.get(table)
         store.close()
         assert record is not None and record.revision >= seen
         time.sleep(0.2)
@@ -108,3 +109,27 @@ async def test_a_server_killed_mid_game_loses_no_decision_that_was_shown(tmp_pat
     finally:
         server.stop()
     assert server.said("Stopped. Every table is kept") is not None
+
+
+@pytest.mark.parametrize("database", ["postgresql"], indirect=True)
+async def test_the_database_password_is_never_printed(database):
+    password = make_url(database).password
+    assert password
+    server = Process(database, free_port())
+    try:
+        await server.wait_for("Karavan server at 127.0.0.1:")
+    finally:
+        server.stop()
+    said = "\n".join(line for _, line in server.lines)
+    assert f":{password}@" not in said and ":***@" in said
+    # Nor when the database cannot be opened.
+    wrong = database.replace(f":{password}@", ":Wr0ng-s3cret@")
+    refused = subprocess.run(
+        [KARAVAN, "serve", "--port", str(free_port()), "--db", wrong],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    said = refused.stdout + refused.stderr
+    assert refused.returncode != 0 and "cannot open the database" in said
+    assert "Wr0ng-s3cret" not in said and ":***@" in said

@@ -56,7 +56,7 @@ def test_the_key_is_the_account_named_after_the_ssh_user_when_free(tmp_path, dat
     folder = door.prepare("SHA256:ann-key", "ann")
     account = account_for(accounts_file(folder / "settings.json"), "127.0.0.1:7700")
     assert account is not None and account.name == "ann"
-    assert store.account_by_key(KeyKind.SSH, "SHA256:ann-key") is not None
+    assert store.accounts.by_key(KeyKind.SSH, "SHA256:ann-key") is not None
     assert oct((folder).stat().st_mode & 0o777) == "0o700"
     # The same key again: the same folder and account, whatever user name it brings.
     again = door.prepare("SHA256:ann-key", "root")

@@ -34,12 +34,13 @@ class CommitQueue:
         self._thread.start()
 
     def record(self, decision: Decision) -> bool:
-        """Keep ``decision`` (see :meth:`Store.record_all`) and wait until it is committed;
-        whether it was kept.  The database's own errors are raised here."""
+        """Keep ``decision`` (see :meth:`~karavan_net.serve.store.tables.Tables.record_all`)
+        and wait until it is committed; whether it was kept.  The database's own errors are
+        raised here."""
         done: Future[bool] = Future()
         with self._cond:
             if self._closed:
-                return self.store.record_all([decision])[0]
+                return self.store.tables.record_all([decision])[0]
             self._waiting.append((decision, done))
             self._cond.notify()
         return done.result()
@@ -63,7 +64,7 @@ class CommitQueue:
 
     def _commit(self, batch: Sequence[tuple[Decision, Future[bool]]]) -> None:
         try:
-            kept = self.store.record_all([decision for decision, _ in batch])
+            kept = self.store.tables.record_all([decision for decision, _ in batch])
         except Exception:  # one change the database refuses: each alone
             for decision, done in batch:
                 self._commit_alone(decision, done)
@@ -73,6 +74,6 @@ class CommitQueue:
 
     def _commit_alone(self, decision: Decision, done: Future[bool]) -> None:
         try:
-            done.set_result(self.store.record_all([decision])[0])
+            done.set_result(self.store.tables.record_all([decision])[0])
         except Exception as error:  # the writer waiting for it reports it
             done.set_exception(error)

@@ -9,8 +9,8 @@ whose words are shown to the player.
 from __future__ import annotations
 
 import secrets
-from collections.abc import Sequence
-from datetime import UTC, datetime
+from collections.abc import Callable, Sequence
+from datetime import datetime
 
 from karavan_core.bots import BOT_LEVELS
 from karavan_core.match import BOT, HUMAN, MAX_SEED, Match, Seat
@@ -32,6 +32,7 @@ from karavan_net.serve.store import (
     KeyKind,
     SeatClock,
     SeatSpec,
+    Start,
     Status,
     Store,
     StoreError,
@@ -50,10 +51,12 @@ def _game_title(name: str) -> str:
 
 
 class LobbyService:
-    """What the lobby answers, over ``store``."""
+    """What the lobby answers, over ``store``; ``now`` is the database's time as the server
+    follows it (by default, asked of the database each time)."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, now: Callable[[], datetime] | None = None) -> None:
         self.store = store
+        self.now = now or store.now
 
     # -- accounts ------------------------------------------------------------------------
     def login(self, name: str, secret: str, create: bool) -> AccountInfo:
@@ -61,7 +64,7 @@ class LobbyService:
         if not MIN_SECRET <= len(secret) <= 256:
             raise StoreError("That account key is not one this server gives out.")
         digest = key_digest(secret)
-        account = self.store.account_by_key(KeyKind.SECRET, digest)
+        account = self.store.accounts.by_key(KeyKind.SECRET, digest)
         if account is not None:
             return account
         if not create:
@@ -69,7 +72,7 @@ class LobbyService:
                 f"No account here is proven by this key: {printable(name)[:24]} may be new "
                 "to this server, or the key belongs to another one."
             )
-        return self.store.create_account(name, KeyKind.SECRET, digest)
+        return self.store.accounts.create(name, KeyKind.SECRET, digest)
 
     # -- tables --------------------------------------------------------------------------
     def create(self, account: AccountInfo, ask: CreateTable) -> TableRecord:
@@ -100,8 +103,8 @@ class LobbyService:
             rated=ask.rated,
             stand_in=ask.stand_in,
         )
-        table = self.store.create_table(spec, account, seed=secrets.randbelow(MAX_SEED))
-        return self._start_if_full(table)
+        seed = secrets.randbelow(MAX_SEED)
+        return self.store.tables.create(spec, account, seed, start=self.start)
 
     @staticmethod
     def _seat(index: int, ask: object) -> SeatSpec:
@@ -122,13 +125,13 @@ class LobbyService:
 
     def take(self, account: AccountInfo, table_id: int, seat: int | None) -> TableRecord:
         """Seat ``account`` at ``table_id``; the game starts once every seat is taken."""
-        return self._start_if_full(self.store.take_seat(table_id, seat, account))
+        return self.store.tables.take_seat(table_id, seat, account, start=self.start)
 
-    def _start_if_full(self, table: TableRecord) -> TableRecord:
-        if table.wanted or table.status is not Status.OPEN:
-            return table
+    @staticmethod
+    def start(table: TableRecord, now: datetime) -> Start:
+        """How ``table``, every seat of it taken, starts at ``now``: its match dealt, the
+        first person to move given a deadline."""
         match = new_match(table)
-        now = datetime.now(UTC)
         clocks = {
             seat.seat: SeatClock(
                 bank_left=seat.bank_left,
@@ -139,48 +142,50 @@ class LobbyService:
             )
             for seat in table.seats
         }
-        self.store.start(table.id, envelope(match), match.to_move, clocks)
-        started = self.store.table(table.id)
-        assert started is not None
-        return started
+        return Start(save=envelope(match), to_move=match.to_move, clocks=clocks)
 
     # -- lists ---------------------------------------------------------------------------
     def lobby(self, account: AccountInfo, game: str | None) -> Tables:
         """The lobby's tables (of ``game`` only, if given)."""
         if game is not None and game not in game_names():
             raise StoreError(f"There is no game called {printable(game)[:20]}.")
-        lines = self.lines(self.store.lobby(game), account)
+        lines = self.lines(self.store.tables.lobby(game), account)
         return Tables("lobby", lines, self.my_turns(account))
 
     def mine(self, account: AccountInfo, over: bool) -> Tables:
         """The tables where ``account`` sits (finished ones with ``over``)."""
-        lines = self.lines(self.store.tables_of(account.id, over=over), account)
+        lines = self.lines(self.store.tables.of_account(account.id, over=over), account)
         return Tables("over" if over else "mine", lines, sum(line.my_turn for line in lines))
 
     def my_turns(self, account: AccountInfo) -> int:
         """How many of ``account``'s tables wait for its decision."""
-        return self.store.my_turns(account.id)
+        return self.store.tables.my_turns(account.id)
 
     def lines(self, tables: Sequence[TableRecord], account: AccountInfo | None) -> list[TableLine]:
-        """``tables`` as the lobby shows them to ``account`` (their ratings read at once)."""
+        """``tables`` as the lobby shows them to ``account`` (their players' ratings, and what
+        the finished ones did to them, read at once)."""
         accounts = {s.account_id for t in tables for s in t.seats if s.account_id is not None}
-        ratings = self.store.shown_ratings(accounts)
-        return [self.line(t, account, ratings) for t in tables]
+        ratings = self.store.ratings.shown(accounts)
+        finished = {t.id for t in tables if t.status is Status.OVER and t.rated}
+        changes = self.store.ratings.changes(finished) if account is not None else {}
+        now = self.now()
+        return [self.line(t, account, ratings, changes, now) for t in tables]
 
     def line(
         self,
         table: TableRecord,
         account: AccountInfo | None,
         ratings: dict[tuple[str, int], int],
+        changes: dict[tuple[int, int], tuple[int, int]],
+        now: datetime,
     ) -> TableLine:
-        """``table`` as the lobby shows it to ``account``, with the players' ``ratings``."""
+        """``table`` as the lobby shows it to ``account`` at ``now``, with the players'
+        ``ratings`` and the ``changes`` finished tables made to them."""
         mine = None if account is None else table.seat_of(account.id)
         to_move = table.to_move if table.status is Status.PLAYING else None
         deadline = None if to_move is None else table.seats[to_move].deadline
-        change: list[int] = []
-        if table.status is Status.OVER and table.rated and account is not None:
-            before_after = self.store.rating_changes(table.id).get(account.id)
-            change = list(before_after) if before_after else []
+        before_after = None if account is None else changes.get((table.id, account.id))
+        change = list(before_after) if before_after else []
         return TableLine(
             id=table.id,
             game=table.game,
@@ -205,7 +210,7 @@ class LobbyService:
             to_move=to_move,
             my_seat=mine,
             my_turn=mine is not None and mine == to_move,
-            time_left=time_left(deadline, datetime.now(UTC)),
+            time_left=time_left(deadline, now),
             result=_result_words(table),
             rating_change=change,
         )
@@ -216,7 +221,7 @@ class LobbyService:
             raise StoreError(f"There is no game called {printable(game)[:20]}.")
         lines = [
             BoardLine(name, skill.shown, skill.games)
-            for name, skill in self.store.leaderboard(game)
+            for name, skill in self.store.ratings.leaderboard(game)
         ]
         return Board(game, lines)
 

@@ -26,7 +26,7 @@ import secrets
 import ssl
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from typing import Any, TypeVar
 
 from aiohttp import WSCloseCode, WSMsgType, web
@@ -40,6 +40,7 @@ from karavan_net.host import Host
 from karavan_net.identity import ServerIdentity
 from karavan_net.protocol import HEARTBEAT, PROTOCOL, Challenge, Hello, Refused, encode, moved
 from karavan_net.serve.commits import CommitQueue
+from karavan_net.serve.database_clock import DatabaseClock, system_now
 from karavan_net.serve.lobby_service import LobbyService
 from karavan_net.serve.store import (
     AccountInfo,
@@ -74,7 +75,7 @@ IDENTITY = "identity"  # the mark that keeps the server's identity
 def server_identity(store: Store) -> ServerIdentity:
     """The server's identity, made and kept in ``store`` the first time (whichever process
     of the server comes first makes it: the others read it)."""
-    return ServerIdentity.from_text(store.mark_first(IDENTITY, ServerIdentity.new().text()))
+    return ServerIdentity.from_text(store.marks.keep_first(IDENTITY, ServerIdentity.new().text()))
 
 
 class KaravanServer(HostServer):
@@ -84,7 +85,9 @@ class KaravanServer(HostServer):
     change them); ``events`` (if given) hears a line for each happening worth
     printing (never a key); with ``tls`` it serves ``wss://`` only.  The server's
     identity (:mod:`karavan_net.identity`) is made on its first start and kept in the
-    store, the same for all its processes.
+    store, the same for all its processes.  ``clock`` is this process's own clock
+    (tests skew it): the times the server writes and waits for follow the database's
+    (:class:`~karavan_net.serve.database_clock.DatabaseClock`).
     """
 
     def __init__(
@@ -99,6 +102,7 @@ class KaravanServer(HostServer):
         address: str | None = None,
         events: Callable[[str], None] | None = None,
         tls: ssl.SSLContext | None = None,
+        clock: Callable[[], datetime] = system_now,
     ) -> None:
         super().__init__(
             heartbeat=heartbeat,
@@ -109,7 +113,8 @@ class KaravanServer(HostServer):
             tls=tls,
         )
         self.store = store
-        self.lobby = LobbyService(store)
+        self.clock = DatabaseClock(clock)
+        self.lobby = LobbyService(store, now=self.clock.now)
         self.bot_delay = bot_delay
         self.sessions: dict[int, set[Connection]] = {}  # account -> its lobby connections
         self.served: dict[int, ServedTable] = {}  # the tables in memory, by number
@@ -138,6 +143,7 @@ class KaravanServer(HostServer):
         if self.address is None:
             shown = "127.0.0.1" if host in ("0.0.0.0", "", "::") else host
             self.address = f"[{shown}]:{port}" if ":" in shown else f"{shown}:{port}"
+        await self.db(self.clock.sample, self.store.now)
         await self._announce()
         await self._resume()
         loop = asyncio.get_running_loop()
@@ -146,24 +152,22 @@ class KaravanServer(HostServer):
         return port
 
     async def _resume(self) -> None:
-        """Give back the time the server was down, and bring back the tables whose live clocks
-        run (turn-based ones come back when a player does, or when their time is up)."""
-        alive = await self.db(self.store.read_mark, ALIVE)
-        if alive is not None:
-            gap = datetime.now(UTC) - datetime.fromisoformat(alive)
-            if gap.total_seconds() > 0:
-                moved = await self.db(self.store.shift_deadlines, gap)
-                if moved:
-                    self._say(f"{moved} clocks given back the {round(gap.total_seconds())} s down.")
+        """Give back the time the server was down (if no other process runs: then it was not),
+        and bring back the tables whose live clocks run (turn-based ones come back when a
+        player does, or when their time is up)."""
+        alive = await self.db(self.store.marks.stamped, ALIVE)
+        if alive is not None and not self.peers:  # the time since, by the database's clock
+            moved, gap = await self.db(self.store.tables.shift_deadlines, alive)
+            if moved:
+                self._say(f"{moved} clocks given back the {round(gap)} s down.")
         await self._adopt()  # alone on the database, it takes them all
 
     async def _beating(self) -> None:
         """Say the server is alive, wake the tables whose turn-based time is up, and let go of
         the tables nobody has been at for a while."""
         while True:
-            now = datetime.now(UTC)
-            await self.db(self.store.mark, ALIVE, now.isoformat())
-            for table_id in await self.db(self.store.due, now):
+            await self.db(self.store.marks.stamp, ALIVE)
+            for table_id in await self.db(self.store.tables.due):
                 if table_id not in self.served:
                     await self.table(table_id)
             for table_id, table in list(self.served.items()):
@@ -172,10 +176,12 @@ class KaravanServer(HostServer):
             await asyncio.sleep(BEAT_SECONDS)
 
     async def _renewing(self) -> None:
-        """Every RENEW_SECONDS: say this process runs (and learn the others), take over the
-        tables whose process was lost, and keep the leases of the tables this one runs."""
+        """Every RENEW_SECONDS: follow the database's clock, say this process runs (and learn
+        the others), take over the tables whose process was lost, and keep the leases of the
+        tables this one runs."""
         while True:
             await asyncio.sleep(RENEW_SECONDS)
+            await self.db(self.clock.sample, self.store.now)
             await self._announce()
             await self._adopt()
             await self._renew()
@@ -184,7 +190,7 @@ class KaravanServer(HostServer):
         """Take over live tables that no process runs (their process was lost, or nobody
         has come to them yet): this process's share of them, so that the processes running
         share them out; what is left is taken in the rounds after."""
-        orphans = await self.db(self.store.orphans, datetime.now(UTC))
+        orphans = await self.db(self.store.leases.orphans)
         random.shuffle(orphans)
         share = math.ceil(len(orphans) / (1 + len(self.peers)))
         for table_id in orphans[:share]:
@@ -194,7 +200,7 @@ class KaravanServer(HostServer):
     async def _announce(self) -> None:
         """Say this process runs, and tell its tables' clients where the others are."""
         assert self.address is not None
-        told = await self.db(self.store.announce, self.owner, self.address, LEASE_SECONDS)
+        told = await self.db(self.store.leases.announce, self.owner, self.address, LEASE_SECONDS)
         self.peers = tuple(told)
         for served in self.served.values():
             served.peers = self.peers
@@ -203,7 +209,7 @@ class KaravanServer(HostServer):
         """Keep the leases of the tables this process runs; let go of those it lost (another
         process took them over, or a change could not be kept)."""
         ids = list(self.served)
-        held = await self.db(self.store.renew_leases, self.owner, ids, LEASE_SECONDS)
+        held = await self.db(self.store.leases.renew, self.owner, ids, LEASE_SECONDS)
         for table_id in ids:
             served = self.served.get(table_id)
             if served is not None and (table_id not in held or served.lost.is_set()):
@@ -221,7 +227,7 @@ class KaravanServer(HostServer):
         for table_id in list(self.served):
             await self._unload(table_id)
         with contextlib.suppress(Exception):  # a database gone: the record lapses by itself
-            await self.db(self.store.withdraw, self.owner)
+            await self.db(self.store.leases.withdraw, self.owner)
         await super().stop(reason, why)
         await asyncio.to_thread(self.commits.close)
         self._db.shutdown(wait=True)
@@ -266,20 +272,20 @@ class KaravanServer(HostServer):
             del self._loading[table_id]
 
     async def _load(self, table_id: int) -> ServedTable | str | None:
-        record = await self.db(self.store.table, table_id, False)
+        record = await self.db(self.store.tables.get, table_id, False)
         if record is None or record.status not in (Status.PLAYING, Status.OVER):
             return None  # a finished game opens too: its players get their record of it
         assert self.address is not None
         lease = await self.db(
-            self.store.take_lease, table_id, self.owner, self.address, LEASE_SECONDS
+            self.store.leases.take, table_id, self.owner, self.address, LEASE_SECONDS
         )
         if not lease.held:
             return lease.address
         if lease.lapsed is not None:  # its process was lost: the time since is not charged
-            gap = datetime.now(UTC) - (lease.lapsed - timedelta(seconds=LEASE_SECONDS))
-            await self.db(self.store.shift_deadlines, max(gap, timedelta()), table_id)
+            renewed = lease.lapsed - timedelta(seconds=LEASE_SECONDS)
+            await self.db(self.store.tables.shift_deadlines, renewed, table_id)
             self._say(f"Table {table_id} taken over from a process that was lost.")
-        record = await self.db(self.store.table, table_id)
+        record = await self.db(self.store.tables.get, table_id)
         if record is None or record.save is None:
             return None
         where = f"table {table_id}"
@@ -296,13 +302,14 @@ class KaravanServer(HostServer):
             owner=self.owner,
             bot_delay=self.bot_delay,
             events=self.events,
+            now=self.clock.now,
         )
 
     async def _unload(self, table_id: int) -> None:
         table = self.served.pop(table_id, None)
         if table is not None:
             await table.close()
-            await self.db(self.store.release, self.owner, table_id)
+            await self.db(self.store.leases.release, self.owner, table_id)
 
     async def seat(self, hello: Hello, connection: Connection, most: float) -> Host | None:
         """The table ``hello`` names by number, ``connection`` seated there by its account (or
@@ -315,7 +322,7 @@ class KaravanServer(HostServer):
             refuse("The first message is a Hello, in this server's protocol.")
             return None
         digest = key_digest(hello.secret or "")
-        account = await self.db(self.store.account_by_key, KeyKind.SECRET, digest)
+        account = await self.db(self.store.accounts.by_key, KeyKind.SECRET, digest)
         if account is None:
             await self.slow_the_guesser(connection.address, hello.visitor, most, UNKNOWN_KEY)
             refuse("No account here is proven by this key: log in from the lobby first.")

@@ -314,23 +314,23 @@ class SshDoor:
         one in the SSH user name; ``None`` where the app must ask for a name."""
         store = self.store
         known = account_for(kept, self.lobby)
-        proven = store.account_by_key(KeyKind.SSH, fingerprint)
+        proven = store.accounts.by_key(KeyKind.SSH, fingerprint)
         if known is not None:
-            mine = store.account_by_key(KeyKind.SECRET, key_digest(known.secret))
+            mine = store.accounts.by_key(KeyKind.SECRET, key_digest(known.secret))
             if mine is not None:
                 if proven is None:
-                    store.add_key(mine.id, KeyKind.SSH, fingerprint)
+                    store.accounts.add_key(mine.id, KeyKind.SSH, fingerprint)
                 return Account(self.lobby, mine.name, known.secret)
         secret = new_secret()
         if proven is not None:
-            store.add_key(proven.id, KeyKind.SECRET, key_digest(secret))
+            store.accounts.add_key(proven.id, KeyKind.SECRET, key_digest(secret))
             return Account(self.lobby, proven.name, secret)
         try:
             name = check_name(username)
-            made = store.create_account(name, KeyKind.SSH, fingerprint)
+            made = store.accounts.create(name, KeyKind.SSH, fingerprint)
         except (ValueError, StoreError):
             return None  # the app asks for a name
-        store.add_key(made.id, KeyKind.SECRET, key_digest(secret))
+        store.accounts.add_key(made.id, KeyKind.SECRET, key_digest(secret))
         self._say(f"{made.name} came in by ssh for the first time.")
         return Account(self.lobby, made.name, secret)
 

@@ -14,7 +14,7 @@ import asyncio
 import contextlib
 import json
 from collections.abc import Callable
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 import attrs
@@ -28,13 +28,9 @@ from karavan_net.clocks import Clock
 from karavan_net.host import Host, Link
 from karavan_net.protocol import Update
 from karavan_net.serve.commits import CommitQueue
-from karavan_net.serve.ratings import ranks, rated
-from karavan_net.serve.store import Decision, SeatClock, TableRecord
+from karavan_net.serve.database_clock import system_now
+from karavan_net.serve.store import Decision, RatedGame, SeatClock, TableRecord
 from karavan_net.storage import TableFile
-
-
-def _now() -> datetime:
-    return datetime.now(UTC)
 
 
 class SeatClocks:
@@ -119,7 +115,8 @@ class StoreKeeper:
     through the server's :class:`~karavan_net.serve.commits.CommitQueue` (the
     tables' changes committed together).  A write that finds the stored game
     moved on (another process wrote it) fails, and the table is closed rather
-    than overwrite it.
+    than overwrite it.  A rated table's last change carries its players' accounts:
+    the store rates its result in the transaction that keeps it.
     """
 
     def __init__(
@@ -129,21 +126,26 @@ class StoreKeeper:
         clocks: SeatClocks,
         stand_in_deciding: Callable[[], bool],
         owner: str | None = None,
+        now: Callable[[], datetime] = system_now,
     ) -> None:
         self.commits = commits
-        self.store = commits.store
+        self.now = now  # the database's time, as the server follows it
         self.owner = owner  # the process whose lease lets it write the table
         self.stand_in_deciding = stand_in_deciding
         self.table_id = record.id
-        self.game = record.game
-        self.rated = record.rated
-        self.accounts = [seat.account_id for seat in record.seats]
+        accounts = tuple(seat.account_id for seat in record.seats)
+        # Only people are rated: a table with a bot's seat never is.
+        self.rated = (
+            RatedGame(game=record.game, accounts=tuple(a for a in accounts if a is not None))
+            if record.rated and None not in accounts
+            else None
+        )
         self.clocks = clocks
         self.kept = record.revision
 
     def snapshot(self, match: Match) -> str:
         """The match, its clocks and (once over) its result, to keep."""
-        self.clocks.changed(match.to_move, _now(), stood_in=self.stand_in_deciding())
+        self.clocks.changed(match.to_move, self.now(), stood_in=self.stand_in_deciding())
         outcome = match.outcome()
         result = None
         if outcome is not None:
@@ -177,6 +179,7 @@ class StoreKeeper:
                     clocks=clocks_from(data["clocks"]),
                     result=data["result"],
                     owner=self.owner,
+                    rated=self.rated,
                 )
             )
         except Exception as error:  # the database's own errors: the writer reports an OSError
@@ -184,20 +187,6 @@ class StoreKeeper:
         if not kept:
             raise OSError("the table is run elsewhere now")
         self.kept = int(save["revision"])
-        if data["result"] is not None and self.rated:
-            self._rate(data["result"])
-
-    def _rate(self, result: dict[str, Any]) -> None:
-        accounts = [a for a in self.accounts if a is not None]
-        if len(accounts) != len(self.accounts) or self.store.rating_changes(self.table_id):
-            return  # bots are not rated, and a game is rated once
-        before = self.store.skills(self.game, accounts)
-        after = rated(before, ranks(result["scores"], result["winners"]))
-        self.store.rate(
-            self.table_id,
-            self.game,
-            {a: (b, n) for a, b, n in zip(accounts, before, after, strict=True)},
-        )
 
 
 def _told_as(prefix: str, events: Callable[[str], None]) -> Callable[[str], None]:
@@ -208,7 +197,8 @@ def _told_as(prefix: str, events: Callable[[str], None]) -> Callable[[str], None
 class ServedTable(Host):
     """A table of the server: a host whose seats belong to accounts, kept in the store.
 
-    ``record`` is the table as stored and ``match`` its game, replayed from it.
+    ``record`` is the table as stored and ``match`` its game, replayed from it;
+    ``now`` tells the database's time, as the server follows it, for its clocks.
     """
 
     def __init__(
@@ -220,18 +210,20 @@ class ServedTable(Host):
         owner: str | None = None,
         bot_delay: float = 0.6,
         events: Callable[[str], None] | None = None,
+        now: Callable[[], datetime] = system_now,
     ) -> None:
         self.record = record
+        self.now = now
         self.clocks = SeatClocks(record)
         self.stand_in_deciding = False
         self.lost = asyncio.Event()  # a change could not be kept: this process must let go
         self.keeper = StoreKeeper(
-            commits, record, self.clocks, lambda: self.stand_in_deciding, owner
+            commits, record, self.clocks, lambda: self.stand_in_deciding, owner, now
         )
         self._late_bot = make_bot(record.stand_in, match.game, seed=bot_seed(match.seed, 99))
         self._timer: asyncio.TimerHandle | None = None
         self._thinking: asyncio.Task[None] | None = None
-        self._last_seen = _now()
+        self._last_seen = now()
         self._timed_out: str | None = None  # what everyone is told of the stand-in's decision
         referee = Referee(match, storage=self.keeper)
         # Every person's seat is its account's from the start: no code, no seat secret.
@@ -285,9 +277,9 @@ class ServedTable(Host):
     def quiet_for(self) -> float:
         """Seconds since anyone was last here (0 while someone is)."""
         if self.links or self.watchers:
-            self._last_seen = _now()
+            self._last_seen = self.now()
             return 0.0
-        return (_now() - self._last_seen).total_seconds()
+        return (self.now() - self._last_seen).total_seconds()
 
     @property
     def idle(self) -> bool:
@@ -304,7 +296,7 @@ class ServedTable(Host):
         deadline = self.clocks.deadline()
         if deadline is None or self.match.is_over():
             return
-        wait = max(0.0, (deadline - _now()).total_seconds())
+        wait = max(0.0, (deadline - self.now()).total_seconds())
         self._timer = asyncio.get_running_loop().call_later(wait, self._time_up)
 
     def _time_up(self) -> None:
@@ -316,7 +308,7 @@ class ServedTable(Host):
         """A bot of the table's level decides for the player whose time ran out."""
         seat = self.match.to_move
         deadline = self.clocks.deadline()
-        if seat is None or deadline is None or deadline > _now():
+        if seat is None or deadline is None or deadline > self.now():
             return
         referee = self.referee
         observation = referee.game.observe(self.match.state, seat)

@@ -83,7 +83,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(ctx: Context) -> int:
     """Open the database (migrating it to this version's schema) and serve until stopped."""
     from karavan_net.serve.server import KaravanServer
-    from karavan_net.serve.store import Store
+    from karavan_net.serve.store import Store, shown_database
 
     args = ctx.args
     check_port(ctx, args.port)
@@ -96,10 +96,11 @@ def run(ctx: Context) -> int:
             return fail(f"--address {printable(args.address)!r} is not HOST:PORT")
     tls = server_tls(ctx)
     where = args.db or str(default_database())
+    shown = shown_database(where)  # never the password
     try:
         store = Store.open(where)
     except Exception as error:  # a file that is no database, a server that refuses us
-        return fail(f"cannot open the database {where}: {_why(error)}")
+        return fail(f"cannot open the database {shown}: {_why(error, where)}")
 
     def out(line: str) -> None:
         print(printable(line), flush=True)
@@ -111,7 +112,7 @@ def run(ctx: Context) -> int:
         except OSError as error:
             return fail(f"cannot listen on {args.bind}:{args.port}: {error.strerror or error}")
         scheme = "" if tls is None else "wss://"
-        out(f"Karavan server at {scheme}{args.bind}:{port}, keeping its tables in {where}.")
+        out(f"Karavan server at {scheme}{args.bind}:{port}, keeping its tables in {shown}.")
         out(f"Players reach it from the app: Play online, server {scheme}{args.bind}:{port}.")
         if server.identity is not None:
             out(f"Its identity, which players' apps pin: {server.identity.fingerprint}")
@@ -159,6 +160,9 @@ async def _open_door(where: str, args: argparse.Namespace, port: int, out: Any) 
     return door
 
 
-def _why(error: Exception) -> str:
-    text = str(error).strip().splitlines()
-    return text[0][:160] if text else type(error).__name__
+def _why(error: Exception, where: str) -> str:
+    """The first line of ``error``'s words, without the password of the database ``where``."""
+    from karavan_net.serve.store import redacted
+
+    lines = redacted(str(error), where).strip().splitlines()
+    return lines[0][:160] if lines else type(error).__name__
