@@ -372,6 +372,28 @@ async def test_one_visitor_takes_no_more_than_its_share_nor_one_address(tmp_path
         assert not web.server.by_visitor and not web.server.by_address
 
 
+async def test_free_cookies_take_no_more_than_one_addresss_share_of_the_places(tmp_path, stand_in):
+    # The caps as `karavan web` sets them when not told: an address, loopback included, takes
+    # half of the places whatever cookies it brings.
+    per_address = web_command.places_per_address(10, None)
+    assert per_address == 5 and web_command.places_per_address(10, 8) == 8
+    async with site(stand_in, Visitors(tmp_path / "state"), browsers=4, max_apps=10) as web:
+        async with contextlib.AsyncExitStack() as tabs:
+            for index, browser in enumerate(web.browsers):  # four cookies, three tabs each
+                for _ in range(3):
+                    if web.server.running < per_address:
+                        await tabs.enter_async_context(tab(browser))
+                    else:
+                        await refused(browser, web.origin, 503)
+                assert web.server.running == min(3 * (index + 1), per_address)
+            page = await web.browsers[-1].get("/")
+            assert "Your address plays 5 games here already" in await page.text()
+            elsewhere = await opened(web.http, tabs, source="127.0.0.2")
+            async with tab(elsewhere) as report:
+                assert report["settings"]
+        await until(lambda: web.server.running == 0)
+
+
 async def test_the_page_asks_nothing_from_elsewhere_and_follows_the_apps_title(tmp_path, stand_in):
     async with site(stand_in, Visitors(tmp_path / "state")) as web:
         (client,) = web.browsers

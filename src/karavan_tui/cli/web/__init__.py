@@ -61,7 +61,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         type=int,
         metavar="N",
         help="Karavans run at once for the visitors of one address (default: half of "
-        "--max-apps, or all of them on loopback, where every visitor has the same address)",
+        "--max-apps; on loopback every visitor has the same address unless --behind-proxy)",
     )
     parser.add_argument(
         "--behind-proxy",
@@ -80,6 +80,14 @@ def binds_loopback(bind: str) -> bool:
         return ipaddress.ip_address(bind).is_loopback
     except ValueError:
         return False
+
+
+def places_per_address(max_apps: int, asked: int | None) -> int:
+    """The Karavans the visitors of one address may run at once: as ``asked``, else half of
+    ``max_apps``.  A visitor is known by a cookie, which anyone can make afresh: the cap that
+    holds is the address's, and on loopback (unless behind a proxy, which tells each
+    visitor's address) every visitor has the same one."""
+    return asked if asked is not None else max(1, max_apps // 2)
 
 
 def run(ctx: Context) -> int:
@@ -113,9 +121,7 @@ def serve(ctx: Context, visitors: Visitors) -> int:
     args = ctx.args
     proxied = bool(getattr(args, "behind_proxy", False))
     loopback = binds_loopback(args.bind) and not proxied  # a proxy brings visitors apart
-    per_address = args.max_apps_per_address
-    if per_address is None:
-        per_address = args.max_apps if loopback else max(1, args.max_apps // 2)
+    per_address = places_per_address(args.max_apps, args.max_apps_per_address)
     server = KaravanServer(
         visitors,
         host=args.bind,

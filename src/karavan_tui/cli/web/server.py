@@ -281,7 +281,7 @@ class KaravanServer(Server):
         self.proxied = proxied
         self.key = visitors.signing_key()  # OSError if it cannot be kept
         self.per_visitor = per_visitor
-        self.per_address = max_apps if per_address is None else per_address
+        self.per_address = max(1, max_apps // 2) if per_address is None else per_address
         self.running = 0  # Karavans started and not yet ended
         self.by_visitor: Counter[str] = Counter()  # ... of each visitor
         self.by_address: Counter[str] = Counter()  # ... for each address
