@@ -200,7 +200,7 @@ class Doorman:
                 del self._by_address[address]
 
 
-class _Buckets:
+class Buckets:
     """A bucket for each key, at most ``remembered`` of them.
 
     The keys whose allowance has filled up again are forgotten first, then the oldest.
@@ -270,8 +270,8 @@ class WrongCodes:
         remembered: int = 4096,
     ) -> None:
         self.longest = longest
-        self._visitors = _Buckets(*visitor.owing(longest), clock, remembered)
-        self._addresses = _Buckets(*address.owing(longest), clock, remembered)
+        self._visitors = Buckets(*visitor.owing(longest), clock, remembered)
+        self._addresses = Buckets(*address.owing(longest), clock, remembered)
         rate, burst, owed = table.owing(longest)
         self._table = Bucket(rate, burst, clock, most_owed=owed)
 

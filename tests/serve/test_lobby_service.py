@@ -92,3 +92,41 @@ def test_the_leaderboard_names_unknown_games_and_starts_empty(lobby):
     assert lobby.board("jaipur").lines == []
     with pytest.raises(StoreError, match="no game called"):
         lobby.board("chess")
+
+
+def test_an_account_has_a_few_tables_waiting_and_a_bounded_number_unfinished(lobby):
+    ann, bob = player(lobby, "Ann"), player(lobby, "Bob")
+    waiting = [lobby.create(ann, two_seats()) for _ in range(5)]
+    with pytest.raises(StoreError, match="5 tables waiting for players already"):
+        lobby.create(ann, two_seats())
+    lobby.create(bob, two_seats())  # another account is not held back by Ann's tables
+    lobby.take(bob, waiting[0].id, None)  # one of Ann's fills and starts: room for another
+    lobby.create(ann, two_seats())
+    # Tables against bots start at once, and count among those not over (their bots think on
+    # the server): past twenty, none more.
+    against_bots = CreateTable("jaipur", [SeatAsk("open"), SeatAsk("bot", level="random")])
+    for _ in range(20 - 6):
+        assert lobby.create(ann, against_bots).status is Status.PLAYING
+    with pytest.raises(StoreError, match="20 tables that are not over yet"):
+        lobby.create(ann, against_bots)
+
+
+def test_two_tables_asked_for_at_once_at_the_cap_open_one(database):
+    """Counted in the creator's locked row: two lobbies asking at once cannot both slip in."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    stores = [Store.open(database) for _ in range(2)]
+    try:
+        lobbies = [LobbyService(store) for store in stores]
+        ann = player(lobbies[0], "Ann")
+        for _ in range(4):
+            lobbies[0].create(ann, two_seats())
+        with ThreadPoolExecutor(2) as pool:
+            asked = [pool.submit(lobby.create, ann, two_seats()) for lobby in lobbies]
+            outcomes = [future.exception() for future in asked]
+        assert sum(outcome is None for outcome in outcomes) == 1
+        assert all(o is None or isinstance(o, StoreError) or "lock" in str(o) for o in outcomes)
+        assert len([t for t in stores[0].tables.of_account(ann.id) if t.status is Status.OPEN]) == 5
+    finally:
+        for store in stores:
+            store.close()

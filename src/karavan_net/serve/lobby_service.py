@@ -26,6 +26,7 @@ from karavan_net.lobby import (
     TableLine,
     Tables,
 )
+from karavan_net.serve.limits import TABLE_CAPS
 from karavan_net.serve.ratings import Skill
 from karavan_net.serve.store import (
     AccountInfo,
@@ -36,6 +37,7 @@ from karavan_net.serve.store import (
     Status,
     Store,
     StoreError,
+    TableCaps,
     TableRecord,
     TableSpec,
     key_digest,
@@ -54,9 +56,15 @@ class LobbyService:
     """What the lobby answers, over ``store``; ``now`` is the database's time as the server
     follows it (by default, asked of the database each time)."""
 
-    def __init__(self, store: Store, now: Callable[[], datetime] | None = None) -> None:
+    def __init__(
+        self,
+        store: Store,
+        now: Callable[[], datetime] | None = None,
+        caps: TableCaps | None = TABLE_CAPS,
+    ) -> None:
         self.store = store
         self.now = now or store.now
+        self.caps = caps  # how many tables an account may have opened (None: no cap)
 
     # -- accounts ------------------------------------------------------------------------
     def login(self, name: str, secret: str, create: bool) -> AccountInfo:
@@ -104,7 +112,7 @@ class LobbyService:
             stand_in=ask.stand_in,
         )
         seed = secrets.randbelow(MAX_SEED)
-        return self.store.tables.create(spec, account, seed, start=self.start)
+        return self.store.tables.create(spec, account, seed, start=self.start, caps=self.caps)
 
     @staticmethod
     def _seat(index: int, ask: object) -> SeatSpec:

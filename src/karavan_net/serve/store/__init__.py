@@ -43,12 +43,13 @@ from karavan_net.serve.store.records import (
     Starter,
     Status,
     StoreError,
+    TableCaps,
     TableRecord,
     TableSpec,
     key_digest,
     name_key,
 )
-from karavan_net.serve.store.sessions import Sessions
+from karavan_net.serve.store.sessions import Sessions, sqlite_begin
 from karavan_net.serve.store.tables import LOBBY_LIMIT, Tables
 
 __all__ = [
@@ -66,6 +67,7 @@ __all__ = [
     "Status",
     "Store",
     "StoreError",
+    "TableCaps",
     "TableRecord",
     "TableSpec",
     "database_url",
@@ -123,6 +125,7 @@ def _keep_private(path: Path) -> None:
 
 
 def _sqlite_pragmas(connection: Any, _: Any) -> None:
+    connection.isolation_level = None  # transactions are begun by sqlite_begin, not the driver
     cursor = connection.cursor()
     cursor.execute("PRAGMA journal_mode=WAL")  # readers go on while a decision is written
     cursor.execute("PRAGMA synchronous=FULL")  # a commit is on disk when it returns
@@ -142,6 +145,7 @@ class Store:
             if path and path != ":memory:" and not path.startswith("file:"):
                 _keep_private(Path(path))
             event.listen(self.engine, "connect", _sqlite_pragmas)
+            event.listen(self.engine, "begin", sqlite_begin)
         self.sessions = Sessions(self.engine)
         self.accounts = Accounts(self.sessions)
         self.ratings = Ratings(self.sessions)

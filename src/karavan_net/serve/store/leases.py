@@ -30,7 +30,7 @@ class Leases:
     def take(self, table_id: int, owner: str, address: str, seconds: float) -> Lease:
         """Let process ``owner`` (reached at ``address``) run table ``table_id`` for
         ``seconds``, unless another process holds it and its lease still runs."""
-        with self._sessions.begin() as session:
+        with self._sessions.begin(writes=True) as session:
             table = session.get(GameTable, table_id, with_for_update=True)
             if table is None:
                 return Lease(held=False, address=None, lapsed=None)
@@ -49,7 +49,7 @@ class Leases:
         """Renew ``owner``'s leases of ``table_ids``; the tables it still holds."""
         if not table_ids:
             return set()
-        with self._sessions.begin() as session:
+        with self._sessions.begin(writes=True) as session:
             # The rows are locked in the order of their ids, as Tables.record_all writes
             # them: two transactions that take the same rows in different orders would each
             # wait for the other until PostgreSQL ends one as a deadlock (after a second).

@@ -82,6 +82,16 @@ class TableSpec:
 
 
 @frozen(kw_only=True)
+class TableCaps:
+    """How many tables one account may have opened at once: ``waiting`` for players, and
+    ``unfinished`` in all (those started against bots count: their bots think on the
+    server)."""
+
+    waiting: int
+    unfinished: int
+
+
+@frozen(kw_only=True)
 class SeatRecord:
     """A seat of a stored table."""
 

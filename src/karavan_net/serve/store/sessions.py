@@ -15,7 +15,7 @@ from contextlib import contextmanager
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import Engine, text
+from sqlalchemy import Connection, Engine, text
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.orm import Session, sessionmaker
@@ -28,6 +28,15 @@ _NOW = {
     "sqlite": text("SELECT strftime('%Y-%m-%d %H:%M:%f', 'now')"),
 }
 _INSERT = {"postgresql": postgresql_insert, "sqlite": sqlite_insert}
+WRITES = "karavan_writes"  # the execution option of a transaction that writes by what it reads
+
+
+def sqlite_begin(connection: Connection) -> None:
+    """Begin an SQLite transaction ourselves (the driver, left to itself, begins one only at
+    the first write, so what a transaction read before it was not read inside it): at once
+    with the write lock for one that writes by what it reads."""
+    immediate = connection.get_execution_options().get(WRITES, False)
+    connection.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
 
 
 class Sessions:
@@ -39,9 +48,16 @@ class Sessions:
         self._factory = sessionmaker(engine, expire_on_commit=False)
 
     @contextmanager
-    def begin(self) -> Iterator[Session]:
-        """One transaction: committed at the end of the block, rolled back if it raises."""
+    def begin(self, *, writes: bool = False) -> Iterator[Session]:
+        """One transaction: committed at the end of the block, rolled back if it raises.
+
+        One that reads and then ``writes`` by what it read (a seat taken, a count checked, a
+        lease taken) holds the database's write lock from its start on SQLite (PostgreSQL
+        locks the rows it reads ``FOR UPDATE``): no other writer comes in between.
+        """
         with self._factory() as session, session.begin():
+            if writes:
+                session.connection(execution_options={WRITES: True})
             yield session
 
     def now(self, session: Session) -> datetime:

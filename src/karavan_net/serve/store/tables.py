@@ -17,8 +17,9 @@ from sqlalchemy import String, bindparam, func, or_, select, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.orm import Session, defer, selectinload
 
+from karavan_core.text import plural
 from karavan_net.clocks import shifted
-from karavan_net.serve.schema import GameTable, TableSeat
+from karavan_net.serve.schema import Account, GameTable, TableSeat
 from karavan_net.serve.store.ratings import Ratings
 from karavan_net.serve.store.records import (
     AccountInfo,
@@ -26,6 +27,7 @@ from karavan_net.serve.store.records import (
     Starter,
     Status,
     StoreError,
+    TableCaps,
     TableRecord,
     TableSpec,
     aware,
@@ -78,11 +80,22 @@ class Tables:
 
     # -- a table's life --------------------------------------------------------------------
     def create(
-        self, spec: TableSpec, creator: AccountInfo, seed: int, *, start: Starter
+        self,
+        spec: TableSpec,
+        creator: AccountInfo,
+        seed: int,
+        *,
+        start: Starter,
+        caps: TableCaps | None = None,
     ) -> TableRecord:
         """A new open table of ``spec``, ``creator`` in its first seat (if that is a person's);
-        started by ``start`` at once if that seat was the only one left to take."""
-        with self._sessions.begin() as session:
+        started by ``start`` at once if that seat was the only one left to take.  With
+        ``caps``, :class:`StoreError` says why when ``creator`` has opened as many tables as
+        they allow."""
+        with self._sessions.begin(writes=True) as session:
+            if caps is not None:
+                waits = any(seat.kind == "human" for seat in spec.seats[1:])
+                self._within_caps(session, creator, caps, waits=waits)
             now = self._sessions.now(session)
             table = GameTable(
                 game=spec.game,
@@ -117,6 +130,35 @@ class Tables:
             session.flush()
             return self._started_if_full(session, table, now, start)
 
+    @staticmethod
+    def _within_caps(
+        session: Session, creator: AccountInfo, caps: TableCaps, *, waits: bool
+    ) -> None:
+        """Refuse a new table of ``creator``'s past ``caps`` (one that ``waits`` for players
+        counts among the waiting).  The creator's account row is locked first, so two tables
+        asked for at once are counted one after the other."""
+        session.execute(select(Account.id).where(Account.id == creator.id).with_for_update())
+        counted = session.execute(
+            select(GameTable.status, func.count())
+            .where(
+                GameTable.created_by == creator.id,
+                GameTable.status.in_((Status.OPEN.value, Status.PLAYING.value)),
+            )
+            .group_by(GameTable.status)
+        )
+        opened = {status: int(count) for status, count in counted}
+        waiting = opened.get(Status.OPEN.value, 0)
+        if waits and waiting >= caps.waiting:
+            raise StoreError(
+                f"You have {plural(waiting, 'table')} waiting for players already: "
+                "wait for them to fill before you open another."
+            )
+        if sum(opened.values()) >= caps.unfinished:
+            raise StoreError(
+                f"You have opened {plural(caps.unfinished, 'table')} that are not over yet: "
+                "finish one before you open another."
+            )
+
     def get(self, table_id: int, with_save: bool = True) -> TableRecord | None:
         """The stored table ``table_id``, if there is one."""
         with self._sessions.begin() as session:
@@ -132,7 +174,7 @@ class Tables:
         A seat kept for a named player is that player's only.  Raises
         :class:`StoreError` with the reason when the seat cannot be taken.
         """
-        with self._sessions.begin() as session:
+        with self._sessions.begin(writes=True) as session:
             table = session.get(GameTable, table_id, options=_WITH_SEATS, with_for_update=True)
             if table is None:
                 raise StoreError("There is no such table.")
@@ -196,7 +238,7 @@ class Tables:
         # several tables locks them in (see Leases.renew); the ratings after them all.
         order = sorted(range(len(decisions)), key=lambda i: decisions[i].table_id)
         kept = [False] * len(decisions)
-        with self._sessions.begin() as session:
+        with self._sessions.begin(writes=True) as session:
             now = self._sessions.now(session)
             connection = session.connection()
             for i in order:
