@@ -23,6 +23,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import threading
+import time
 from collections import deque
 from collections.abc import Awaitable, Callable, Iterable
 from typing import TypeVar
@@ -75,12 +76,21 @@ class Connection:
     """One client's WebSocket, with the frames waiting for it, written in order by its own task.
 
     ``most_waiting`` is the longest its queue has been (the tests and the
-    benchmark read it).
+    benchmark read it).  ``answered`` (if given) hears the seconds from a frame
+    being read (:meth:`heard`) to the next update sent back, when the first
+    frame sent after it is one.
     """
 
-    def __init__(self, ws: web.WebSocketResponse, address: str = "?") -> None:
+    def __init__(
+        self,
+        ws: web.WebSocketResponse,
+        address: str = "?",
+        answered: Callable[[float], None] | None = None,
+    ) -> None:
         self.ws = ws
         self.address = address
+        self.answered = answered
+        self._heard: float | None = None  # when the frame not yet answered was read
         self.seat: int | None = None
         self.minor = 0  # the protocol revision the client speaks, from its Hello
         self.most_waiting = 0
@@ -112,6 +122,11 @@ class Connection:
         if self._fresh is None:
             self._put(_REFRESH)
         self._fresh = frame
+
+    def heard(self) -> None:
+        """A frame from the client is handled now (see ``answered``)."""
+        if self._heard is None:
+            self._heard = time.monotonic()
 
     def close(self, text: str | None = None, *, code: int = WSCloseCode.OK) -> None:
         """Send ``text`` if given, then close (with WebSocket close ``code``)."""
@@ -145,6 +160,10 @@ class Connection:
                 else:
                     text = item
                 await self.ws.send_str(text)
+                if self._heard is not None:
+                    if self.answered is not None and isinstance(item, _Refresh):
+                        self.answered(time.monotonic() - self._heard)
+                    self._heard = None
         except (ConnectionError, RuntimeError):
             pass  # the client went away: the reading side notices
         finally:
@@ -215,6 +234,8 @@ class HostServer:
         self.burst = burst
         self.hello_seconds = hello_seconds
         self.events = events
+        # Hears the seconds each table connection waited for the answer to a frame.
+        self.answered: Callable[[float], None] | None = None
         self.connections: set[Connection] = set()
         self.wrong_codes = WrongCodes(
             WRONG_CODES_VISITOR, WRONG_CODES_ADDRESS, WRONG_CODES_TABLE, longest=LONGEST_WAIT
@@ -281,7 +302,7 @@ class HostServer:
         assert self.doorman is not None
         self.doorman.knocked(request.protocol)
         await ws.prepare(request)
-        connection = Connection(ws, request.remote or "?")
+        connection = Connection(ws, request.remote or "?", self.answered)
         self.connections.add(connection)
         table: Host | None = None
         try:
@@ -298,6 +319,7 @@ class HostServer:
                     if delay > 0:  # this client is in a hurry: it waits, nobody else does
                         await asyncio.sleep(delay)
                 if message.type == WSMsgType.TEXT:
+                    connection.heard()
                     table.receive(connection, message.data)
                 elif message.type == WSMsgType.BINARY:
                     table.decline(connection, "Frames are JSON text, not binary data.")
