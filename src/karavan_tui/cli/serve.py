@@ -1,8 +1,10 @@
 """``karavan serve``: a server of many tables behind one lobby, kept in a database.
 
 Players reach it from the app (Play online), each with an account of their own;
-see :mod:`karavan_net.serve`.  It prints what happens, one line at a time, and
-stops on Ctrl+C or SIGTERM, keeping every table in the database.
+see :mod:`karavan_net.serve`.  It prints what happens, one line per event (a
+sentence, or with ``--log-format json`` one JSON object), answers ``/health``
+and ``/metrics`` on its port, and stops on Ctrl+C or SIGTERM, keeping every
+table in the database.
 """
 
 from __future__ import annotations
@@ -14,13 +16,16 @@ import shutil
 import signal
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from karavan_core.text import printable
 from karavan_net.lobby import DEFAULT_SERVER_PORT
 from karavan_net.protocol import parse_address
 from karavan_tui.cli import common
 from karavan_tui.cli.common import Command, Context, check_port, fail
+
+if TYPE_CHECKING:
+    from karavan_net.serve.eventlog import EventLog, LineWriter
 
 COMMAND = Command(
     "serve",
@@ -70,10 +75,23 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help=f"where the ssh door keeps its host key and each key's settings "
         f"(default {default_state()})",
     )
+    parser.add_argument(
+        "--log-format",
+        choices=("plain", "json"),
+        default="plain",
+        help="print each event as a sentence (plain, the default) or as one JSON object a "
+        "line (json: time, level, event, table, message...), for a log collector",
+    )
+    parser.add_argument(
+        "--no-metrics",
+        action="store_true",
+        help="do not measure, nor answer /metrics (Prometheus's text format) on the port",
+    )
 
 
 def run(ctx: Context) -> int:
     """Open the database (migrating it to this version's schema) and serve until stopped."""
+    from karavan_net.serve.metrics import ServerMetrics
     from karavan_net.serve.server import KaravanServer
     from karavan_net.serve.store import Store
 
@@ -92,20 +110,25 @@ def run(ctx: Context) -> int:
     except Exception as error:  # a file that is no database, a server that refuses us
         return fail(f"cannot open the database {where}: {_why(error)}")
 
-    def out(line: str) -> None:
-        print(printable(line), flush=True)
+    log, writer = _event_log(args.log_format)
+    metrics = None if args.no_metrics else ServerMetrics()
 
     async def serve() -> int:
-        server = KaravanServer(store, address=args.address, events=out)
+        server = KaravanServer(store, address=args.address, log=log, metrics=metrics)
         try:
             port = await server.start(args.bind, args.port)
         except OSError as error:
             return fail(f"cannot listen on {args.bind}:{args.port}: {error.strerror or error}")
-        out(f"Karavan server at {args.bind}:{port}, keeping its tables in {where}.")
-        out(f"Players reach it from the app: Play online, server {args.bind}:{port}.")
+        log.event(
+            "listening",
+            f"Karavan server at {args.bind}:{port}, keeping its tables in {where}.",
+            port=port,
+        )
+        reach = f"Players reach it from the app: Play online, server {args.bind}:{port}."
+        log.event("listening", reach)
         door = None
         if args.ssh is not None:
-            door = await _open_door(store, args, port, out)
+            door = await _open_door(store, args, port, log)
             if door is None:
                 await server.stop()
                 return 2
@@ -117,16 +140,30 @@ def run(ctx: Context) -> int:
         if door is not None:
             await door.stop()
         await server.stop()
-        out("Stopped. Every table is kept: karavan serve picks them up again.")
+        log.event("stopped", "Stopped. Every table is kept: karavan serve picks them up again.")
         return 0
 
     try:
         return asyncio.run(serve())
     finally:
         store.close()
+        writer.close()
 
 
-async def _open_door(store: Any, args: argparse.Namespace, port: int, out: Any) -> Any:
+def _event_log(log_format: str) -> tuple[EventLog, LineWriter]:
+    """The server's log, in ``log_format``, and the writer of its lines (on a thread of its
+    own: the event loop never waits for the output)."""
+    from karavan_net.serve.eventlog import EventLog, LineWriter
+
+    writer = LineWriter(sys.stdout)
+    log = EventLog(writer, json=log_format == "json")
+    writer.note = lambda count: log.format(
+        "output_dropped", f"{count} lines of output were dropped.", level="warning", lines=count
+    )
+    return log, writer
+
+
+async def _open_door(store: Any, args: argparse.Namespace, port: int, log: EventLog) -> Any:
     """The ssh door, listening; ``None`` (said why) if it cannot."""
     from karavan_net.serve.ssh import SshDoor
 
@@ -134,13 +171,13 @@ async def _open_door(store: Any, args: argparse.Namespace, port: int, out: Any) 
     lobby = f"{'127.0.0.1' if args.bind in ('0.0.0.0', '', '::') else args.bind}:{port}"
     beside = Path(sys.executable).with_name("karavan")  # this Karavan's own command
     karavan = str(beside) if beside.exists() else shutil.which("karavan") or "karavan"
-    door = SshDoor(store, lobby, state / "keys", karavan, events=out)
+    door = SshDoor(store, lobby, state / "keys", karavan, events=log.line)
     try:
         ssh_port = await door.start(args.bind, args.ssh, state / "ssh_host_key")
     except OSError as error:
         fail(f"cannot listen for ssh on {args.bind}:{args.ssh}: {error.strerror or error}")
         return None
-    out(f"Players with only ssh come in with: ssh -p {ssh_port} NAME@{args.bind}")
+    log.event("ssh", f"Players with only ssh come in with: ssh -p {ssh_port} NAME@{args.bind}")
     return door
 
 
