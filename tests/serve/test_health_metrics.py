@@ -5,13 +5,16 @@ from __future__ import annotations
 
 import asyncio
 import json
+import threading
 import time
 
 import aiohttp
 from prometheus_client.parser import text_string_to_metric_families
+from sqlalchemy import create_engine, event
 
 from karavan_net.lobby import CreateTable, SeatAsk
 from karavan_net.serve import server as serve_module
+from karavan_net.serve.health import DatabaseCheck
 from karavan_net.serve.metrics import ServerMetrics
 
 from .faults import faulty_server, until
@@ -100,3 +103,24 @@ def test_each_server_s_measures_are_its_own():
     first.committed(3, 3, 0.01)
     assert measures(first.text().decode())[("karavan_decisions_total", ())] == 3
     assert measures(second.text().decode())[("karavan_decisions_total", ())] == 0
+
+
+async def test_a_database_that_does_not_answer_in_time_is_unreachable(tmp_path):
+    engine = create_engine(f"sqlite:///{tmp_path / 'slow.db'}")
+    slow = threading.Event()
+
+    def hang(*_: object) -> None:
+        if slow.is_set():
+            time.sleep(1.0)
+
+    event.listen(engine, "before_cursor_execute", hang)
+
+    check = DatabaseCheck(engine, timeout=0.2)
+    assert await check.seconds() is not None
+    slow.set()
+    began = time.monotonic()
+    assert await check.seconds() is None  # no answer within the time limit
+    assert await check.seconds() is None  # nor asked again while the question hangs
+    assert time.monotonic() - began < 0.9
+    check.close()
+    engine.dispose()

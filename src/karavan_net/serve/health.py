@@ -42,8 +42,8 @@ class DatabaseCheck:
         if self._asking is not None and not self._asking.done():
             return None
         began = time.monotonic()
-        self._asking = self._pool.submit(self._select_one)
         try:
+            self._asking = self._pool.submit(self._select_one)  # RuntimeError once closed
             await asyncio.wait_for(asyncio.wrap_future(self._asking), self.timeout)
         except Exception:
             return None
