@@ -14,6 +14,7 @@ are the tables' business (at most one per seat), not the doorman's.
 from __future__ import annotations
 
 import asyncio
+import ipaddress
 import time
 from collections.abc import Callable, Hashable
 from typing import Protocol
@@ -81,6 +82,14 @@ class Transport(Protocol):
 
     def abort(self) -> None:
         """Close the connection at once."""
+
+
+def is_loopback(address: str) -> bool:
+    """Whether ``address`` (an IP address) is this machine's own."""
+    try:
+        return ipaddress.ip_address(address).is_loopback
+    except ValueError:
+        return False
 
 
 def peer_address(transport: Transport) -> str:

@@ -24,6 +24,7 @@ import asyncio
 import contextlib
 import ssl
 import threading
+import time
 from collections import deque
 from collections.abc import Awaitable, Callable, Iterable
 from typing import TypeVar
@@ -32,7 +33,7 @@ from aiohttp import WSCloseCode, WSMsgType, web
 
 from karavan_core.text import printable
 from karavan_net.codec import ProtocolError
-from karavan_net.guard import Allowance, Bucket, Doorman, WrongCodes
+from karavan_net.guard import Allowance, Bucket, Doorman, WrongCodes, is_loopback
 from karavan_net.host import Host
 from karavan_net.identity import ServerIdentity, fits
 from karavan_net.protocol import (
@@ -80,12 +81,21 @@ class Connection:
     """One client's WebSocket, with the frames waiting for it, written in order by its own task.
 
     ``most_waiting`` is the longest its queue has been (the tests and the
-    benchmark read it).
+    benchmark read it).  ``answered`` (if given) hears the seconds from a frame
+    being read (:meth:`heard`) to the next update sent back, when the first
+    frame sent after it is one.
     """
 
-    def __init__(self, ws: web.WebSocketResponse, address: str = "?") -> None:
+    def __init__(
+        self,
+        ws: web.WebSocketResponse,
+        address: str = "?",
+        answered: Callable[[float], None] | None = None,
+    ) -> None:
         self.ws = ws
         self.address = address
+        self.answered = answered
+        self._heard: float | None = None  # when the frame not yet answered was read
         self.seat: int | None = None
         self.minor = 0  # the protocol revision the client speaks, from its Hello
         self.most_waiting = 0
@@ -117,6 +127,11 @@ class Connection:
         if self._fresh is None:
             self._put(_REFRESH)
         self._fresh = frame
+
+    def heard(self) -> None:
+        """A frame from the client is handled now (see ``answered``)."""
+        if self._heard is None:
+            self._heard = time.monotonic()
 
     def close(self, text: str | None = None, *, code: int = WSCloseCode.OK) -> None:
         """Send ``text`` if given, then close (with WebSocket close ``code``)."""
@@ -150,6 +165,10 @@ class Connection:
                 else:
                     text = item
                 await self.ws.send_str(text)
+                if self._heard is not None:
+                    if self.answered is not None and isinstance(item, _Refresh):
+                        self.answered(time.monotonic() - self._heard)
+                    self._heard = None
         except (ConnectionError, RuntimeError):
             pass  # the client went away: the reading side notices
         finally:
@@ -231,7 +250,9 @@ class HostServer:
     ``rate`` and ``burst`` bound each connection's messages and
     ``hello_seconds`` the time to say Hello (tests change them); ``events``
     (if given) hears a line for each wrong code tried; with ``tls`` (a server's
-    context) it serves ``wss://`` only.
+    context) it serves ``wss://`` only.  ``behind_proxy``: the connections that come
+    from this machine are a reverse proxy's, and the client's address is the one it
+    forwards (``X-Forwarded-For``); otherwise every client is the address it comes from.
     """
 
     def __init__(
@@ -244,14 +265,18 @@ class HostServer:
         hello_seconds: float = HELLO_SECONDS,
         events: Callable[[str], None] | None = None,
         tls: ssl.SSLContext | None = None,
+        behind_proxy: bool = False,
     ) -> None:
         self.tables: dict[str, Host] = {}
         self.tls = tls  # speak TLS (wss://) with this context
+        self.behind_proxy = behind_proxy
         self.heartbeat = heartbeat
         self.rate = rate
         self.burst = burst
         self.hello_seconds = hello_seconds
         self.events = events
+        # Hears the seconds each table connection waited for the answer to a frame.
+        self.answered: Callable[[float], None] | None = None
         self.connections: set[Connection] = set()
         self.wrong_codes = WrongCodes(
             WRONG_CODES_VISITOR, WRONG_CODES_ADDRESS, WRONG_CODES_TABLE, longest=LONGEST_WAIT
@@ -267,6 +292,14 @@ class HostServer:
     def add(self, table: Host) -> None:
         """Serve ``table`` under its code."""
         self.tables[table.code] = table
+
+    def client_address(self, request: web.BaseRequest) -> str:
+        """The address ``request``'s client comes from, as the limits count it."""
+        remote = request.remote or "?"
+        if self.behind_proxy and is_loopback(remote):  # only this machine's proxy is believed
+            told = request.headers.get("X-Forwarded-For", "").split(",")[-1].strip()
+            return told or remote
+        return remote
 
     async def start(self, host: str, port: int) -> int:
         """Listen on ``host``:``port`` (0: any free port); returns the port."""
@@ -321,7 +354,7 @@ class HostServer:
         assert self.doorman is not None
         self.doorman.knocked(request.protocol)
         await ws.prepare(request)
-        connection = Connection(ws, request.remote or "?")
+        connection = Connection(ws, self.client_address(request), self.answered)
         self.connections.add(connection)
         table: Host | None = None
         try:
@@ -338,6 +371,7 @@ class HostServer:
                     if delay > 0:  # this client is in a hurry: it waits, nobody else does
                         await asyncio.sleep(delay)
                 if message.type == WSMsgType.TEXT:
+                    connection.heard()
                     table.receive(connection, message.data)
                 elif message.type == WSMsgType.BINARY:
                     table.decline(connection, "Frames are JSON text, not binary data.")

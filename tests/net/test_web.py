@@ -119,7 +119,8 @@ async def site(
         max_apps=max_apps,
         loopback_only=loopback_only,
         per_visitor=per_visitor,
-        per_address=per_address,
+        # Each browser of a test is somebody else at the same address unless a test says.
+        per_address=max_apps if per_address is None else per_address,
         proxied=proxied,
     )
     http = TestServer(server.application(), host="127.0.0.1")
@@ -377,7 +378,8 @@ async def test_free_cookies_take_no_more_than_one_addresss_share_of_the_places(t
     # half of the places whatever cookies it brings.
     per_address = web_command.places_per_address(10, None)
     assert per_address == 5 and web_command.places_per_address(10, 8) == 8
-    async with site(stand_in, Visitors(tmp_path / "state"), browsers=4, max_apps=10) as web:
+    visitors = Visitors(tmp_path / "state")
+    async with site(stand_in, visitors, browsers=4, max_apps=10, per_address=per_address) as web:
         async with contextlib.AsyncExitStack() as tabs:
             for index, browser in enumerate(web.browsers):  # four cookies, three tabs each
                 for _ in range(3):

@@ -11,6 +11,7 @@ from karavan_net.lobby import CreateTable, SeatAsk
 from karavan_net.lobby_client import LobbyClient, LobbyDeclinedError, LobbyRefusedError
 from karavan_net.serve.server import KaravanServer
 from karavan_net.serve.store import Store
+from tests.net.helpers import until
 
 SECRET = "k" * 43
 
@@ -91,10 +92,10 @@ async def test_nothing_answers_where_no_server_is():
 
 async def test_a_lobby_whose_connection_dropped_while_idle_logs_in_again_to_ask(database):
     async with serving(database) as (server, port), player(port, "Ann") as ann:
-        for connections in server.sessions.values():
-            for connection in list(connections):
-                await connection.finish()  # as a heartbeat missed while idle ends it
-        assert not any(server.sessions.values())
+        gate = server.lobby_sockets.gate
+        for connection in gate.everyone():
+            await connection.finish()  # as a heartbeat missed while idle ends it
+        await until(lambda: not gate.everyone())
         listed = await ann.tables()
         assert listed.tables == [] and ann.account == "Ann"
-        assert any(server.sessions.values())
+        assert gate.everyone()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import signal
 import subprocess
@@ -28,7 +29,8 @@ KARAVAN = str(Path(sys.executable).with_name("karavan"))
 
 
 class Process:
-    """A `karavan serve` process, its lines read as they come (each with the time it came)."""
+    """A `karavan serve` process (with more ``options``), its lines read as they come (each
+    with the time it came)."""
 
     def __init__(self, database: str, port: int, *options: str) -> None:
         self.port = port
@@ -133,3 +135,25 @@ async def test_the_database_password_is_never_printed(database):
     said = refused.stdout + refused.stderr
     assert refused.returncode != 0 and "cannot open the database" in said
     assert "Wr0ng-s3cret" not in said and ":***@" in said
+
+
+async def test_with_log_format_json_each_event_is_one_json_object_a_line(tmp_path):
+    port = free_port()
+    server = Process(str(tmp_path / "server.db"), port, "--log-format", "json")
+    try:
+        await server.wait_for("Karavan server at 127.0.0.1:")
+        ann = LobbyClient("127.0.0.1", port, "Ann", f"Ann-{SECRET}")
+        await ann.connect(create=True)
+        made = await ann.create(CreateTable("jaipur", [SeatAsk("open"), SeatAsk("open")]))
+        await server.wait_for("opened table")
+        await ann.close()
+    finally:
+        server.stop()
+    events = [json.loads(line) for _, line in server.lines]
+    assert all({"time", "level", "event", "message"} <= event.keys() for event in events)
+    kinds = [event["event"] for event in events]
+    assert kinds[0] == "listening" and "login" in kinds and kinds[-1] == "stopped"
+    [opened] = [event for event in events if event["event"] == "table_opened"]
+    assert (opened["table"], opened["account"], opened["game"]) == (made.table, "Ann", "jaipur")
+    assert opened["message"] == f"Ann opened table {made.table} (jaipur)."
+    assert not any(SECRET in line for _, line in server.lines)  # never a key

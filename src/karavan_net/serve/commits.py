@@ -14,19 +14,23 @@ would take turns at the database file's lock, each waiting in SQLite's back-off 
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Sequence
 from concurrent.futures import Future
 
+from karavan_net.serve.metrics import ServerMetrics
 from karavan_net.serve.store import Decision, Store
 
 BATCH_MOST = 200  # changes in one transaction: a commit stays short whatever the load
 
 
 class CommitQueue:
-    """One thread committing the tables' changes to ``store``, those waiting together."""
+    """One thread committing the tables' changes to ``store``, those waiting together;
+    ``metrics`` (if given) hears each commit."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, metrics: ServerMetrics | None = None) -> None:
         self.store = store
+        self.metrics = metrics
         self._waiting: list[tuple[Decision, Future[bool]]] = []
         self._cond = threading.Condition()
         self._closed = False
@@ -63,17 +67,25 @@ class CommitQueue:
             self._commit(batch)
 
     def _commit(self, batch: Sequence[tuple[Decision, Future[bool]]]) -> None:
+        began = time.monotonic()
         try:
             kept = self.store.tables.record_all([decision for decision, _ in batch])
         except Exception:  # one change the database refuses: each alone
             for decision, done in batch:
                 self._commit_alone(decision, done)
             return
+        if self.metrics is not None:
+            self.metrics.committed(len(batch), sum(kept), time.monotonic() - began)
         for (_, done), one in zip(batch, kept, strict=True):
             done.set_result(one)
 
     def _commit_alone(self, decision: Decision, done: Future[bool]) -> None:
+        began = time.monotonic()
         try:
-            done.set_result(self.store.tables.record_all([decision])[0])
+            kept = self.store.tables.record_all([decision])[0]
         except Exception as error:  # the writer waiting for it reports it
             done.set_exception(error)
+            return
+        if self.metrics is not None:
+            self.metrics.committed(1, int(kept), time.monotonic() - began)
+        done.set_result(kept)

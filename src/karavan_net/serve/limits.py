@@ -23,7 +23,7 @@ from typing import Generic, TypeVar
 
 from attrs import frozen
 
-from karavan_net.guard import Allowance, Buckets
+from karavan_net.guard import Allowance, Buckets, is_loopback
 from karavan_net.serve.store import TableCaps
 
 C = TypeVar("C", bound=Hashable)
@@ -32,6 +32,9 @@ C = TypeVar("C", bound=Hashable)
 TABLE_CAPS = TableCaps(waiting=5, unfinished=20)
 NEW_TABLES = Allowance(rate=1 / 30, burst=10)  # ten at once, then one every 30 s
 NEW_ACCOUNTS = Allowance(rate=10 / 3600, burst=10)  # ten at once, then ten an hour
+# This machine's own address is the doors' (ssh, web): their players share it, and the doors
+# cap their own visitors, so it makes accounts at a larger rate.
+NEW_LOCAL_ACCOUNTS = Allowance(rate=60 / 3600, burst=30)
 
 
 @frozen(kw_only=True)
@@ -43,6 +46,15 @@ class Limits:
     tables: TableCaps = TABLE_CAPS
     new_tables: Allowance = NEW_TABLES
     new_accounts: Allowance = NEW_ACCOUNTS
+    new_local_accounts: Allowance = NEW_LOCAL_ACCOUNTS
+
+    @classmethod
+    def with_accounts_per_hour(cls, count: int) -> Limits:
+        """The default limits, but ``count`` accounts an hour from one address (at once, too),
+        and at least as many from this machine's own."""
+        per_hour = Allowance(rate=count / 3600, burst=count)
+        local = per_hour if count > NEW_LOCAL_ACCOUNTS.burst else NEW_LOCAL_ACCOUNTS
+        return cls(new_accounts=per_hour, new_local_accounts=local)
 
 
 NEW_ACCOUNTS_REFUSED = "Too many new accounts from your address: try again in an hour."
@@ -65,11 +77,13 @@ class LobbyGate(Generic[C]):
         self._by_address: Counter[str] = Counter()
         self._addresses: dict[C, tuple[int, str]] = {}
         self._new_accounts = _allowance(limits.new_accounts, clock)
+        self._new_local_accounts = _allowance(limits.new_local_accounts, clock)
         self._new_tables = _allowance(limits.new_tables, clock)
 
     def may_make_account(self, address: str) -> bool:
         """Whether an account may be made from ``address`` now (counted if so)."""
-        return _take(self._new_accounts, address)
+        buckets = self._new_local_accounts if is_loopback(address) else self._new_accounts
+        return _take(buckets, address)
 
     def may_open_table(self, account_id: int) -> bool:
         """Whether ``account_id`` may open a table now (counted if so)."""
@@ -108,6 +122,10 @@ class LobbyGate(Generic[C]):
     def of_account(self, account_id: int) -> tuple[C, ...]:
         """The lobby connections of ``account_id`` now, oldest first."""
         return tuple(self._by_account.get(account_id, ()))
+
+    def everyone(self) -> tuple[C, ...]:
+        """Every lobby connection let in and not gone."""
+        return tuple(self._addresses)
 
     def from_address(self, address: str) -> int:
         """How many lobby connections ``address`` holds now."""

@@ -69,18 +69,23 @@ class LobbyService:
     # -- accounts ------------------------------------------------------------------------
     def login(self, name: str, secret: str, create: bool) -> AccountInfo:
         """The account ``secret`` proves; with ``create``, a new one called ``name``."""
-        if not MIN_SECRET <= len(secret) <= 256:
-            raise StoreError("That account key is not one this server gives out.")
-        digest = key_digest(secret)
-        account = self.store.accounts.by_key(KeyKind.SECRET, digest)
+        account = self.proven(secret)
         if account is not None:
             return account
         if not create:
-            raise StoreError(
-                f"No account here is proven by this key: {printable(name)[:24]} may be new "
-                "to this server, or the key belongs to another one."
-            )
-        return self.store.accounts.create(name, KeyKind.SECRET, digest)
+            raise StoreError(unknown_key(name))
+        return self.new_account(name, secret)
+
+    def proven(self, secret: str) -> AccountInfo | None:
+        """The account ``secret`` proves, if any; :class:`StoreError` if it is no key this
+        server gives out."""
+        if not MIN_SECRET <= len(secret) <= 256:
+            raise StoreError("That account key is not one this server gives out.")
+        return self.store.accounts.by_key(KeyKind.SECRET, key_digest(secret))
+
+    def new_account(self, name: str, secret: str) -> AccountInfo:
+        """A new account called ``name``, proven by ``secret``."""
+        return self.store.accounts.create(name, KeyKind.SECRET, key_digest(secret))
 
     # -- tables --------------------------------------------------------------------------
     def create(self, account: AccountInfo, ask: CreateTable) -> TableRecord:
@@ -232,6 +237,14 @@ class LobbyService:
             for name, skill in self.store.ratings.leaderboard(game)
         ]
         return Board(game, lines)
+
+
+def unknown_key(name: str) -> str:
+    """Why a login of ``name`` with a key no account has is refused."""
+    return (
+        f"No account here is proven by this key: {printable(name)[:24]} may be new "
+        "to this server, or the key belongs to another one."
+    )
 
 
 def new_match(table: TableRecord) -> Match:

@@ -19,7 +19,6 @@ a small pool for PostgreSQL.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import math
 import random
 import secrets
@@ -29,37 +28,26 @@ from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime, timedelta
 from typing import Any, TypeVar
 
-from aiohttp import WSCloseCode, WSMsgType, web
+from aiohttp import web
 
+from karavan_core.match import Match
 from karavan_core.saves import SaveError, checked_envelope, match_from_envelope
-from karavan_core.version import __version__
 from karavan_net import lobby as wire
-from karavan_net.codec import ProtocolError
-from karavan_net.guard import Bucket
 from karavan_net.host import Host
 from karavan_net.identity import ServerIdentity
-from karavan_net.protocol import HEARTBEAT, PROTOCOL, Challenge, Hello, Refused, encode, moved
+from karavan_net.protocol import HEARTBEAT, PROTOCOL, Hello, Refused, encode, moved
 from karavan_net.serve.commits import CommitQueue
 from karavan_net.serve.database_clock import DatabaseClock, system_now
+from karavan_net.serve.eventlog import EventLog, quiet
+from karavan_net.serve.limits import Limits
 from karavan_net.serve.lobby_service import LobbyService
-from karavan_net.serve.store import (
-    AccountInfo,
-    KeyKind,
-    Status,
-    Store,
-    StoreError,
-    TableRecord,
-    key_digest,
-)
+from karavan_net.serve.lobby_socket import UNKNOWN_KEY, LobbySockets
+from karavan_net.serve.metrics import LEASES, ServerMetrics
+from karavan_net.serve.store import KeyKind, Status, Store, TableRecord, key_digest
+from karavan_net.serve.supervision import Backoff
 from karavan_net.serve.tables import ServedTable
-from karavan_net.server import (
-    GRACE,
-    HELLO_SECONDS,
-    MESSAGE_BURST,
-    MESSAGE_RATE,
-    Connection,
-    HostServer,
-)
+from karavan_net.serve.upkeep import Upkeep
+from karavan_net.server import HELLO_SECONDS, MESSAGE_BURST, MESSAGE_RATE, Connection, HostServer
 
 T = TypeVar("T")
 ALIVE = "alive_at"  # the mark of when the server was last seen running
@@ -68,7 +56,10 @@ IDLE_SECONDS = 30.0  # how long a table nobody is at stays in memory
 LEASE_SECONDS = 6.0  # how long a process runs a table unless it renews its lease...
 RENEW_SECONDS = 2.0  # ... which it does this often, and adopts lapsed leases' tables: so a
 # lost process's tables run again elsewhere within LEASE_SECONDS + RENEW_SECONDS (8 s)
-UNKNOWN_KEY = ("login with a key no account has", "unknown keys")
+# How long the loops wait after failing (the lease loop tries again well before a lease lapses).
+BEAT_BACKOFF = Backoff(first=1.0, most=15.0)
+LEASE_BACKOFF = Backoff(first=0.5, most=2.0)
+CANNOT_OPEN = "This table cannot be opened just now: try again in a moment."
 IDENTITY = "identity"  # the mark that keeps the server's identity
 
 
@@ -82,8 +73,10 @@ class KaravanServer(HostServer):
     """A lobby of tables kept in ``store``.
 
     ``rate``, ``burst`` and ``hello_seconds`` bound each connection (tests
-    change them); ``events`` (if given) hears a line for each happening worth
-    printing (never a key); with ``tls`` it serves ``wss://`` only.  The server's
+    change them), ``limits`` what one account or address may take of the server.
+    ``log`` tells each happening worth printing (never a key); without one, ``events``
+    (if given) hears each as a plain line.  ``metrics`` (if given) is measured and
+    served at ``/metrics``.  With ``tls`` it serves ``wss://`` only.  The server's
     identity (:mod:`karavan_net.identity`) is made on its first start and kept in the
     store, the same for all its processes.  ``clock`` is this process's own clock
     (tests skew it): the times the server writes and waits for follow the database's
@@ -101,26 +94,32 @@ class KaravanServer(HostServer):
         bot_delay: float = 0.6,
         address: str | None = None,
         events: Callable[[str], None] | None = None,
+        log: EventLog | None = None,
+        metrics: ServerMetrics | None = None,
         tls: ssl.SSLContext | None = None,
         clock: Callable[[], datetime] = system_now,
+        limits: Limits = Limits(),  # noqa: B008 (frozen: one value shared is no harm)
+        behind_proxy: bool = False,
     ) -> None:
+        self.log = log or (quiet() if events is None else EventLog(events))
+        said = self.log.line  # the doorman's sentences
         super().__init__(
             heartbeat=heartbeat,
             rate=rate,
             burst=burst,
             hello_seconds=hello_seconds,
-            events=events,
+            events=said,
             tls=tls,
+            behind_proxy=behind_proxy,
         )
         self.store = store
         self.clock = DatabaseClock(clock)
-        self.lobby = LobbyService(store, now=self.clock.now)
+        self.lobby = LobbyService(store, now=self.clock.now, caps=limits.tables)
+        self.lobby_sockets = LobbySockets(self, limits)
         self.bot_delay = bot_delay
-        self.sessions: dict[int, set[Connection]] = {}  # account -> its lobby connections
         self.served: dict[int, ServedTable] = {}  # the tables in memory, by number
-        self._loading: dict[int, asyncio.Future[ServedTable | str | None]] = {}
-        self._beat: asyncio.Task[None] | None = None
-        self._leases: asyncio.Task[None] | None = None
+        self._loading: dict[int, asyncio.Task[ServedTable | str | None]] = {}
+        self._stopping = False
         # This process, among the processes that may share the database, and where its
         # players reach it (the address the others send them to).
         self.owner = secrets.token_hex(8)
@@ -128,11 +127,21 @@ class KaravanServer(HostServer):
         self.peers: tuple[str, ...] = ()  # the other processes' addresses
         one_writer = store.engine.dialect.name == "sqlite"
         self._db = ThreadPoolExecutor(max_workers=1 if one_writer else 4, thread_name_prefix="db")
-        self.commits = CommitQueue(store)  # every table's decisions, committed together
+        self.commits = CommitQueue(store, metrics)  # every table's decisions, committed together
+        # The loops, /health and /metrics.
+        self.upkeep = Upkeep(store.engine, self.log, metrics, self._counts)
+        if metrics is not None:
+            self.answered = metrics.update_latency.observe
 
     async def db(self, call: Callable[..., T], *args: Any) -> T:
         """Run ``call(*args)`` on the store's worker thread."""
         return await asyncio.get_running_loop().run_in_executor(self._db, call, *args)
+
+    def _counts(self) -> dict[str, int]:
+        """The tables in memory and the open connections (for /health and /metrics)."""
+        lobby = self.lobby_sockets.open
+        table = len(self.connections) - lobby
+        return {"tables": len(self.served), "lobby_connections": lobby, "table_connections": table}
 
     # -- starting and stopping -----------------------------------------------------------------
     async def start(self, host: str, port: int) -> int:
@@ -146,9 +155,9 @@ class KaravanServer(HostServer):
         await self.db(self.clock.sample, self.store.now)
         await self._announce()
         await self._resume()
-        loop = asyncio.get_running_loop()
-        self._beat = loop.create_task(self._beating())
-        self._leases = loop.create_task(self._renewing())
+        self.upkeep.leases_renewed()
+        self.upkeep.run("heartbeat", self._beat, BEAT_SECONDS, BEAT_BACKOFF)
+        self.upkeep.run(LEASES, self._keep_leases, RENEW_SECONDS, LEASE_BACKOFF, RENEW_SECONDS)
         return port
 
     async def _resume(self) -> None:
@@ -162,29 +171,25 @@ class KaravanServer(HostServer):
                 self._say(f"{moved} clocks given back the {round(gap)} s down.")
         await self._adopt()  # alone on the database, it takes them all
 
-    async def _beating(self) -> None:
-        """Say the server is alive, wake the tables whose turn-based time is up, and let go of
-        the tables nobody has been at for a while."""
-        while True:
-            await self.db(self.store.marks.stamp, ALIVE)
-            for table_id in await self.db(self.store.tables.due):
-                if table_id not in self.served:
-                    await self.table(table_id)
-            for table_id, table in list(self.served.items()):
-                if table.idle and table.quiet_for() > IDLE_SECONDS:
-                    await self._unload(table_id)
-            await asyncio.sleep(BEAT_SECONDS)
+    async def _beat(self) -> None:
+        """Every BEAT_SECONDS: say the server is alive, wake the tables whose turn-based time
+        is up, and let go of the tables nobody has been at for a while."""
+        await self.db(self.store.marks.stamp, ALIVE)
+        for table_id in await self.db(self.store.tables.due):
+            if table_id not in self.served:
+                await self._bring_in(table_id)
+        for table_id, table in list(self.served.items()):
+            if table.idle and table.quiet_for() > IDLE_SECONDS:
+                await self._unload(table_id)
 
-    async def _renewing(self) -> None:
+    async def _keep_leases(self) -> None:
         """Every RENEW_SECONDS: follow the database's clock, say this process runs (and learn
         the others), take over the tables whose process was lost, and keep the leases of the
         tables this one runs."""
-        while True:
-            await asyncio.sleep(RENEW_SECONDS)
-            await self.db(self.clock.sample, self.store.now)
-            await self._announce()
-            await self._adopt()
-            await self._renew()
+        await self.db(self.clock.sample, self.store.now)
+        await self._announce()
+        await self._adopt()
+        await self._renew()
 
     async def _adopt(self) -> None:
         """Take over live tables that no process runs (their process was lost, or nobody
@@ -195,7 +200,7 @@ class KaravanServer(HostServer):
         share = math.ceil(len(orphans) / (1 + len(self.peers)))
         for table_id in orphans[:share]:
             if table_id not in self.served:
-                await self.table(table_id)
+                await self._bring_in(table_id)
 
     async def _announce(self) -> None:
         """Say this process runs, and tell its tables' clients where the others are."""
@@ -210,27 +215,35 @@ class KaravanServer(HostServer):
         process took them over, or a change could not be kept)."""
         ids = list(self.served)
         held = await self.db(self.store.leases.renew, self.owner, ids, LEASE_SECONDS)
+        self.upkeep.leases_renewed()
         for table_id in ids:
             served = self.served.get(table_id)
             if served is not None and (table_id not in held or served.lost.is_set()):
-                self._say(f"Table {table_id} is run elsewhere now: this process lets go.")
+                self.log.event(
+                    "lease_lost",
+                    f"Table {table_id} is run elsewhere now: this process lets go.",
+                    table=table_id,
+                )
                 await self._unload(table_id)
 
     async def stop(self, reason: str | None = None, why: str = "closed") -> None:
         """Close every connection and table (the store keeps them; the players' clients come
-        back once the server is up again) and stop listening."""
-        for task in (self._beat, self._leases):
-            if task is not None:
-                task.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await task
+        back once the server is up again) and stop listening.
+
+        Each step is done whatever the others met (a database gone, a table whose close
+        fails): what fails is told to the log, and a lease not given back lapses by itself.
+        """
+        self._stopping = True
+        tried = self.upkeep.tried
+        await self.upkeep.stop()
+        if self._loading:  # tables being loaded: they are let go of with the others
+            await asyncio.wait(list(self._loading.values()))
         for table_id in list(self.served):
             await self._unload(table_id)
-        with contextlib.suppress(Exception):  # a database gone: the record lapses by itself
-            await self.db(self.store.leases.withdraw, self.owner)
-        await super().stop(reason, why)
-        await asyncio.to_thread(self.commits.close)
-        self._db.shutdown(wait=True)
+        await tried("say this process stops", self.db(self.store.leases.withdraw, self.owner))
+        await tried("close the connections", super().stop(reason, why))
+        await tried("close the commit queue", asyncio.to_thread(self.commits.close))
+        await asyncio.to_thread(self._db.shutdown, True)
 
     def processes(self) -> tuple[str, ...]:
         """The addresses of the server's processes, this one's first."""
@@ -238,38 +251,51 @@ class KaravanServer(HostServer):
 
     async def _handle(self, request: web.BaseRequest) -> web.StreamResponse:
         if request.path == wire.LOBBY_PATH and request.method == "GET":
-            return await self._lobby_socket(request)
+            return await self.lobby_sockets.serve(request)
         if request.path == "/" and request.method in ("GET", "HEAD"):
             return web.Response(text="A Karavan server. Play on it from the app: Play online.\n")
+        page = await self.upkeep.page(request, LEASE_SECONDS)  # /health, /metrics
+        if page is not None:
+            return page
         return await super()._handle(request)
 
     # -- the tables ----------------------------------------------------------------------------
     async def table(self, table_id: int) -> ServedTable | str | None:
         """Table ``table_id`` in memory, loaded from the store (and verified) if need be; the
         address of the process that runs it if another does; ``None`` if there is no such
-        table being played or finished."""
+        table being played or finished.
+
+        Everyone who asks while it is being loaded waits for that one load, and hears its
+        error if it fails (the next to ask tries again).
+        """
         table = self.served.get(table_id)
         if table is not None:
             return table
         loading = self._loading.get(table_id)
-        if loading is not None:
-            return await loading
-        future: asyncio.Future[ServedTable | str | None] = (
-            asyncio.get_running_loop().create_future()
-        )
-        self._loading[table_id] = future
-        try:
-            found = await self._load(table_id)
-            if isinstance(found, ServedTable):
-                found.peers = self.peers
-                found.identity = "" if self.identity is None else self.identity.fingerprint
-                self.served[table_id] = found
-                found.arm_clock()
-                found.kick_bots()
-            future.set_result(found)
-            return found
-        finally:
-            del self._loading[table_id]
+        if loading is None:
+            if self._stopping:
+                raise RuntimeError("The server is stopping.")
+            loading = asyncio.get_running_loop().create_task(self._load_in(table_id))
+            self._loading[table_id] = loading
+            loading.add_done_callback(lambda _: self._loading.pop(table_id, None))
+        # A waiter that gives up (cancelled) leaves the load to end for the others.
+        return await asyncio.shield(loading)
+
+    async def _load_in(self, table_id: int) -> ServedTable | str | None:
+        """Load table ``table_id`` and, if this process runs it, put it in memory and start it."""
+        found = await self._load(table_id)
+        if isinstance(found, ServedTable):
+            found.peers = self.peers
+            found.identity = "" if self.identity is None else self.identity.fingerprint
+            self.served[table_id] = found
+            found.arm_clock()
+            found.kick_bots()
+        return found
+
+    async def _bring_in(self, table_id: int) -> None:
+        """Load table ``table_id`` for a loop (one that fails is told to the log, and the loop
+        goes on to the others)."""
+        await self.upkeep.tried(f"load table {table_id}", self.table(table_id), table_id)
 
     async def _load(self, table_id: int) -> ServedTable | str | None:
         record = await self.db(self.store.tables.get, table_id, False)
@@ -288,28 +314,37 @@ class KaravanServer(HostServer):
         record = await self.db(self.store.tables.get, table_id)
         if record is None or record.save is None:
             return None
-        where = f"table {table_id}"
+        # Replayed, verified, built and first kept on a thread: none of it on the loop.
+        return await asyncio.to_thread(self._build, record)
+
+    def _build(self, record: TableRecord) -> ServedTable | None:
+        """The table ``record`` holds, its game replayed and verified and its first position
+        kept (run on a thread); ``None`` (told to the log) if its save cannot be played."""
         try:
-            save = checked_envelope(record.save, where)
-            match = await asyncio.to_thread(match_from_envelope, save, where, record.game)
+            match = _replayed(record)
         except SaveError as error:
-            self._say(f"Table {table_id} cannot be played: {error}")
+            said = f"Table {record.id} cannot be played: {error}"
+            self.log.event("table_unplayable", said, level="error", table=record.id)
             return None
+        told = self.log.about_table(record.id)
         return ServedTable(
             self.commits,
             record,
             match,
             owner=self.owner,
             bot_delay=self.bot_delay,
-            events=self.events,
+            events=told,
             now=self.clock.now,
         )
 
     async def _unload(self, table_id: int) -> None:
+        """Let table ``table_id`` go: closed in memory and its lease given back, each done
+        whatever the other met."""
         table = self.served.pop(table_id, None)
         if table is not None:
-            await table.close()
-            await self.db(self.store.leases.release, self.owner, table_id)
+            await self.upkeep.tried("close the table", table.close(), table_id)
+            release = self.db(self.store.leases.release, self.owner, table_id)
+            await self.upkeep.tried("give back the table's lease", release, table_id)
 
     async def seat(self, hello: Hello, connection: Connection, most: float) -> Host | None:
         """The table ``hello`` names by number, ``connection`` seated there by its account (or
@@ -328,7 +363,12 @@ class KaravanServer(HostServer):
             refuse("No account here is proven by this key: log in from the lobby first.")
             return None
         table_id = int(hello.code) if hello.code.isdigit() and len(hello.code) < 12 else -1
-        table = await self.table(table_id)
+        try:
+            table = await self.table(table_id)
+        except Exception as error:
+            self.upkeep.failed(f"load table {table_id}", error, table_id)
+            refuse(CANNOT_OPEN)
+            return None
         if isinstance(table, str):  # another process runs it: the client goes there
             connection.close(encode(moved(table, hello.minor)))
             return None
@@ -342,111 +382,9 @@ class KaravanServer(HostServer):
             return None
         return table
 
-    # -- the lobby -----------------------------------------------------------------------------
-    async def _lobby_socket(self, request: web.BaseRequest) -> web.StreamResponse:
-        ws = web.WebSocketResponse(
-            heartbeat=self.heartbeat, max_msg_size=wire.MAX_LOBBY_FRAME + 1, autoping=True
-        )
-        assert self.doorman is not None
-        self.doorman.knocked(request.protocol)
-        await ws.prepare(request)
-        connection = Connection(ws, request.remote or "?")
-        self.connections.add(connection)
-        account: AccountInfo | None = None
-        try:
-            account = await self._login(request, connection)
-            if account is None:
-                return ws
-            self.sessions.setdefault(account.id, set()).add(connection)
-            bucket = Bucket(self.rate, self.burst)
-            async for message in ws:
-                if message.type == WSMsgType.ERROR:
-                    break
-                if len(message.data) > wire.MAX_LOBBY_FRAME:
-                    connection.close(code=WSCloseCode.MESSAGE_TOO_BIG)
-                    break
-                delay = bucket.delay()
-                if delay > 0:  # this client is in a hurry: it waits, nobody else does
-                    await asyncio.sleep(delay)
-                connection.send(wire.SERVER.encode(await self._answer(account, message.data)))
-        finally:
-            if account is not None:
-                self.sessions.get(account.id, set()).discard(connection)
-            await connection.finish()
-            self.connections.discard(connection)
-        return ws
 
-    async def _login(self, request: web.BaseRequest, connection: Connection) -> AccountInfo | None:
-        """Read the client's Login (after a Challenge, answered, if it sends one first) and
-        prove its account; ``None`` (closed) if refused."""
-        doorman = self.doorman
-        assert doorman is not None
-
-        def refuse(reason: str) -> None:
-            connection.close(wire.SERVER.encode(wire.LobbyRefused(reason)))
-
-        words = ("No login from this client: the server waits no longer.", "a Login")
-        login = await self.first_message(request, connection, wire.CLIENT.decode, refuse, words)
-        proof = None
-        if isinstance(login, Challenge):
-            proof = self.proof(login)
-            if proof is None:
-                refuse("That challenge does not fit the protocol.")
-                return None
-            connection.send(wire.SERVER.encode(proof))
-            login = await self.first_message(request, connection, wire.CLIENT.decode, refuse, words)
-        if login is None:
-            return None
-        if not isinstance(login, wire.Login):
-            refuse("The first message is a Login.")
-            return None
-        if login.protocol != PROTOCOL:
-            refuse(
-                f"The server speaks protocol {PROTOCOL} and this client {login.protocol}: "
-                "use the same version of Karavan."
-            )
-            return None
-        try:
-            account = await self.db(self.lobby.login, login.name, login.secret, login.create)
-        except StoreError as error:
-            if not login.create:
-                most = doorman.time_left(request.protocol) - GRACE
-                await self.slow_the_guesser(connection.address, None, most, UNKNOWN_KEY)
-            refuse(str(error))
-            return None
-        doorman.welcome(request.protocol)
-        self._say(f"{account.name} is in the lobby.")
-        # A client that asked for the proof reads the identity; an older one knows no such field.
-        identity = "" if proof is None or self.identity is None else self.identity.fingerprint
-        connection.send(wire.SERVER.encode(wire.LoggedIn(account.name, __version__, identity)))
-        return account
-
-    async def _answer(self, account: AccountInfo, text: str | bytes) -> wire.LobbyServerMessage:
-        """The answer to one lobby request of ``account``."""
-        try:
-            request = wire.CLIENT.decode(text)
-        except ProtocolError as error:
-            return wire.LobbyDeclined(str(error))
-        try:
-            if isinstance(request, wire.ListTables):
-                return await self.db(self.lobby.lobby, account, request.game)
-            if isinstance(request, wire.MyTables):
-                return await self.db(self.lobby.mine, account, request.over)
-            if isinstance(request, wire.Leaderboard):
-                return await self.db(self.lobby.board, request.game)
-            if isinstance(request, wire.CreateTable):
-                table = await self.db(self.lobby.create, account, request)
-                self._say(f"{account.name} opened table {table.id} ({table.game}).")
-                return _seated(table, account)
-            if isinstance(request, wire.TakeSeat):
-                table = await self.db(self.lobby.take, account, request.table, request.seat)
-                return _seated(table, account)
-        except StoreError as error:
-            return wire.LobbyDeclined(str(error))
-        return wire.LobbyDeclined("You are logged in already.")
-
-
-def _seated(table: TableRecord, account: AccountInfo) -> wire.Seated:
-    seat = table.seat_of(account.id)
-    assert seat is not None
-    return wire.Seated(table.id, seat, table.status is Status.PLAYING)
+def _replayed(record: TableRecord) -> Match:
+    """The game ``record`` holds, replayed and verified; :class:`SaveError` if it cannot be."""
+    where = f"table {record.id}"
+    save = checked_envelope(record.save, where)
+    return match_from_envelope(save, where, record.game)

@@ -31,6 +31,8 @@ import os
 import pty
 import signal
 import sys
+import threading
+import time
 import warnings
 from collections import Counter
 from collections.abc import Callable
@@ -40,7 +42,9 @@ from typing import Any
 from karavan_core.saves import atomic_write
 from karavan_core.text import check_name, printable
 from karavan_net.accounts import Account, account_for, accounts_file, keep, new_secret
+from karavan_net.guard import Buckets
 from karavan_net.lobby import DOOR_ENV
+from karavan_net.serve.limits import NEW_ACCOUNTS
 from karavan_net.serve.pty_bridge import PtyBridge, set_size
 from karavan_net.serve.store import KeyKind, Store, StoreError, key_digest
 
@@ -183,6 +187,11 @@ class SshDoor:
         self._listener: asyncssh.SSHAcceptor | None = None
         self.port = 0
         self.fingerprint = ""  # the host key's, as ssh-keygen -lf says it
+        # The accounts the door makes itself, per address (prepare runs on worker threads).
+        self._new_accounts = Buckets(
+            NEW_ACCOUNTS.rate, NEW_ACCOUNTS.burst, 0.0, time.monotonic, remembered=4096
+        )
+        self._new_accounts_lock = threading.Lock()
 
     def _say(self, line: str) -> None:
         if self.events is not None:
@@ -283,18 +292,18 @@ class SshDoor:
         self.sessions.update((key, where))
         self.running.add(session)
         try:
-            folder = await asyncio.to_thread(
-                self.prepare, fingerprint, chan.get_extra_info("username") or ""
-            )
+            username = chan.get_extra_info("username") or ""
+            folder = await asyncio.to_thread(self.prepare, fingerprint, username, address)
             await self.run_app(session, folder)
         finally:
             self.total -= 1
             self.sessions.subtract((key, where))
             self.running.discard(session)
 
-    def prepare(self, fingerprint: str, username: str) -> Path:
+    def prepare(self, fingerprint: str, username: str, address: str = "?") -> Path:
         """The key's folder, with its settings and (once there is one) its account, made ready
-        for the app: the account the key proves, else one named ``username`` if it is free."""
+        for the app: the account the key proves, else one named ``username`` if it is free
+        and ``address`` may make one now."""
         folder = self.state / hashlib.sha256(fingerprint.encode()).hexdigest()[:32]
         folder.mkdir(parents=True, exist_ok=True, mode=0o700)
         settings = folder / "settings.json"
@@ -304,14 +313,15 @@ class SshDoor:
                 data = {**json.loads(settings.read_text()), "last_server": self.lobby}
         atomic_write(settings, json.dumps(data))
         kept = accounts_file(settings)
-        account = self._account(fingerprint, username, kept)
+        account = self._account(fingerprint, username, kept, address)
         if account is not None:
             keep(kept, account)
         return folder
 
-    def _account(self, fingerprint: str, username: str, kept: Path) -> Account | None:
+    def _account(self, fingerprint: str, username: str, kept: Path, address: str) -> Account | None:
         """The account the key proves (linked now if the app made it last time), or a new
-        one in the SSH user name; ``None`` where the app must ask for a name."""
+        one in the SSH user name; ``None`` where the app must ask for a name (and the
+        lobby then counts the account it makes)."""
         store = self.store
         known = account_for(kept, self.lobby)
         proven = store.accounts.by_key(KeyKind.SSH, fingerprint)
@@ -325,6 +335,8 @@ class SshDoor:
         if proven is not None:
             store.accounts.add_key(proven.id, KeyKind.SECRET, key_digest(secret))
             return Account(self.lobby, proven.name, secret)
+        if not self._may_make_account(address):
+            return None
         try:
             name = check_name(username)
             made = store.accounts.create(name, KeyKind.SSH, fingerprint)
@@ -333,6 +345,15 @@ class SshDoor:
         store.accounts.add_key(made.id, KeyKind.SECRET, key_digest(secret))
         self._say(f"{made.name} came in by ssh for the first time.")
         return Account(self.lobby, made.name, secret)
+
+    def _may_make_account(self, address: str) -> bool:
+        """Whether the door may make an account for a key from ``address`` now (counted)."""
+        with self._new_accounts_lock:
+            bucket = self._new_accounts.get(address)
+            if not bucket.ready():
+                return False
+            bucket.take()
+            return True
 
     def app_env(self, chan: asyncssh.SSHServerChannel[bytes], folder: Path) -> dict[str, str]:
         """The app's environment: its folder, the client's terminal, door mode."""

@@ -189,16 +189,15 @@ class StoreKeeper:
         self.kept = int(save["revision"])
 
 
-def _told_as(prefix: str, events: Callable[[str], None]) -> Callable[[str], None]:
-    """``events`` hearing each line after ``prefix`` (which table it is about)."""
-    return lambda line: events(prefix + line)
-
-
 class ServedTable(Host):
     """A table of the server: a host whose seats belong to accounts, kept in the store.
 
     ``record`` is the table as stored and ``match`` its game, replayed from it;
+    ``record`` is the table as stored and ``match`` its game, replayed from it;
     ``now`` tells the database's time, as the server follows it, for its clocks.
+    ``events`` (if given) hears what happens at this table (the server's log says
+    which table it is).  It may be made on any thread, and is then handed to the
+    event loop that runs it.
     """
 
     def __init__(
@@ -228,13 +227,12 @@ class ServedTable(Host):
         referee = Referee(match, storage=self.keeper)
         # Every person's seat is its account's from the start: no code, no seat secret.
         claimed = {seat.seat: "-" for seat in record.seats if seat.kind == "human"}
-        told = None if events is None else _told_as(f"Table {record.id}: ", events)
         super().__init__(
             referee,
             f"table {record.id}",
             TableFile(None, "", claimed),
             bot_delay=bot_delay,
-            events=told,
+            events=events,
         )
         # The server's output says who comes and goes at each table and how its game ends;
         # the decisions themselves are in the database (a line for each, from every table,

@@ -1,8 +1,10 @@
 """``karavan serve``: a server of many tables behind one lobby, kept in a database.
 
 Players reach it from the app (Play online), each with an account of their own;
-see :mod:`karavan_net.serve`.  It prints what happens, one line at a time, and
-stops on Ctrl+C or SIGTERM, keeping every table in the database.
+see :mod:`karavan_net.serve`.  It prints what happens, one line per event (a
+sentence, or with ``--log-format json`` one JSON object), answers ``/health``
+and ``/metrics`` on its port, and stops on Ctrl+C or SIGTERM, keeping every
+table in the database.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ import shutil
 import signal
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from karavan_core.text import printable
 from karavan_net.lobby import DEFAULT_SERVER_PORT
@@ -29,6 +31,12 @@ from karavan_tui.cli.common import (
     server_tls,
 )
 
+if TYPE_CHECKING:
+    from karavan_net.serve.eventlog import EventLog, LineWriter
+    from karavan_net.serve.metrics import ServerMetrics
+    from karavan_net.serve.server import KaravanServer
+    from karavan_net.serve.store import Store
+
 COMMAND = Command(
     "serve",
     "run a server of many tables, a lobby, accounts, clocks and ratings",
@@ -37,6 +45,9 @@ COMMAND = Command(
     "kept in a database (an SQLite file by default; PostgreSQL with --db postgresql://...).",
     opens_app=False,
 )
+
+
+DEFAULT_ACCOUNTS_PER_HOUR = 10
 
 
 def default_database() -> Path:
@@ -78,13 +89,61 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help=f"where the ssh door keeps its host key and each key's settings "
         f"(default {default_state()})",
     )
+    parser.add_argument(
+        "--log-format",
+        choices=("plain", "json"),
+        default="plain",
+        help="print each event as a sentence (plain, the default) or as one JSON object a "
+        "line (json: time, level, event, table, message...), for a log collector",
+    )
+    parser.add_argument(
+        "--behind-proxy",
+        action="store_true",
+        help="served through a reverse proxy on this machine (TLS in front): each client's "
+        "address, which the caps per address count, is the one the proxy forwards "
+        "(X-Forwarded-For); without it every client through the proxy is one address",
+    )
+    parser.add_argument(
+        "--accounts-per-hour",
+        type=int,
+        metavar="N",
+        default=DEFAULT_ACCOUNTS_PER_HOUR,
+        help="new accounts one address may make in an hour (default "
+        f"{DEFAULT_ACCOUNTS_PER_HOUR}; this machine's own address, the doors', more)",
+    )
+    parser.add_argument(
+        "--no-metrics",
+        action="store_true",
+        help="do not measure, nor answer /metrics (Prometheus's text format) on the port",
+    )
 
 
 def run(ctx: Context) -> int:
     """Open the database (migrating it to this version's schema) and serve until stopped."""
-    from karavan_net.serve.server import KaravanServer
+    from karavan_net.serve.metrics import ServerMetrics
     from karavan_net.serve.store import Store, shown_database
 
+    args = ctx.args
+    wrong = _wrong_option(ctx)
+    if wrong is not None:
+        return fail(wrong)
+    where = args.db or str(default_database())
+    shown = shown_database(where)  # never the password
+    try:
+        store = Store.open(where)
+    except Exception as error:  # a file that is no database, a server that refuses us
+        return fail(f"cannot open the database {shown}: {_why(error, where)}")
+    log, writer = _event_log(args.log_format)
+    metrics = None if args.no_metrics else ServerMetrics()
+    try:
+        return asyncio.run(_serve(ctx, store, log, metrics))
+    finally:
+        store.close()
+        writer.close()
+
+
+def _wrong_option(ctx: Context) -> str | None:
+    """What is wrong with the options, if anything (a port out of range exits at once)."""
     args = ctx.args
     check_port(ctx, args.port)
     if args.ssh is not None:
@@ -93,53 +152,80 @@ def run(ctx: Context) -> int:
         try:
             parse_address(args.address)
         except ValueError:
-            return fail(f"--address {printable(args.address)!r} is not HOST:PORT")
+            return f"--address {printable(args.address)!r} is not HOST:PORT"
+    if args.accounts_per_hour < 1:
+        return f"--accounts-per-hour: {args.accounts_per_hour} is not 1 or more"
+    return None
+
+
+async def _serve(ctx: Context, store: Store, log: EventLog, metrics: ServerMetrics | None) -> int:
+    """Serve on ``store`` until SIGINT or SIGTERM; the exit status."""
+    from karavan_net.serve.limits import Limits
+    from karavan_net.serve.server import KaravanServer
+
+    args = ctx.args
     tls = server_tls(ctx)
+    server = KaravanServer(
+        store,
+        address=args.address,
+        log=log,
+        metrics=metrics,
+        tls=tls,
+        limits=Limits.with_accounts_per_hour(args.accounts_per_hour),
+        behind_proxy=args.behind_proxy,
+    )
+    try:
+        port = await server.start(args.bind, args.port)
+    except OSError as error:
+        return fail(f"cannot listen on {args.bind}:{args.port}: {error.strerror or error}")
     where = args.db or str(default_database())
-    shown = shown_database(where)  # never the password
-    try:
-        store = Store.open(where)
-    except Exception as error:  # a file that is no database, a server that refuses us
-        return fail(f"cannot open the database {shown}: {_why(error, where)}")
-
-    def out(line: str) -> None:
-        print(printable(line), flush=True)
-
-    async def serve() -> int:
-        server = KaravanServer(store, address=args.address, events=out, tls=tls)
-        try:
-            port = await server.start(args.bind, args.port)
-        except OSError as error:
-            return fail(f"cannot listen on {args.bind}:{args.port}: {error.strerror or error}")
-        scheme = "" if tls is None else "wss://"
-        out(f"Karavan server at {scheme}{args.bind}:{port}, keeping its tables in {shown}.")
-        out(f"Players reach it from the app: Play online, server {scheme}{args.bind}:{port}.")
-        if server.identity is not None:
-            out(f"Its identity, which players' apps pin: {server.identity.fingerprint}")
-        door = None
-        if args.ssh is not None:
-            door = await _open_door(where, args, port, out)
-            if door is None:
-                await server.stop()
-                return 2
-        stop = asyncio.Event()
-        loop = asyncio.get_running_loop()
-        for signum in (signal.SIGINT, signal.SIGTERM):
-            loop.add_signal_handler(signum, stop.set)
-        await stop.wait()
-        if door is not None:
-            await door.stop()
-        await server.stop()
-        out("Stopped. Every table is kept: karavan serve picks them up again.")
-        return 0
-
-    try:
-        return asyncio.run(serve())
-    finally:
-        store.close()
+    _say_where(log, server, f"{'' if tls is None else 'wss://'}{args.bind}:{port}", port, where)
+    door = None
+    if args.ssh is not None:
+        door = await _open_door(where, args, port, log)
+        if door is None:
+            await server.stop()
+            return 2
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        loop.add_signal_handler(signum, stop.set)
+    await stop.wait()
+    if door is not None:
+        await door.stop()
+    await server.stop()
+    log.event("stopped", "Stopped. Every table is kept: karavan serve picks them up again.")
+    return 0
 
 
-async def _open_door(where: str, args: argparse.Namespace, port: int, out: Any) -> Any:
+def _say_where(log: EventLog, server: KaravanServer, address: str, port: int, where: str) -> None:
+    """Tell where the server listens, where it keeps its tables (no password) and its identity."""
+    from karavan_net.serve.store import shown_database
+
+    shown = shown_database(where)
+    log.event(
+        "listening", f"Karavan server at {address}, keeping its tables in {shown}.", port=port
+    )
+    log.event("listening", f"Players reach it from the app: Play online, server {address}.")
+    if server.identity is not None:
+        fingerprint = server.identity.fingerprint
+        log.event("identity", f"Its identity, which players' apps pin: {fingerprint}")
+
+
+def _event_log(log_format: str) -> tuple[EventLog, LineWriter]:
+    """The server's log, in ``log_format``, and the writer of its lines (on a thread of its
+    own: the event loop never waits for the output)."""
+    from karavan_net.serve.eventlog import EventLog, LineWriter
+
+    writer = LineWriter(sys.stdout)
+    log = EventLog(writer, json=log_format == "json")
+    writer.note = lambda count: log.format(
+        "output_dropped", f"{count} lines of output were dropped.", level="warning", lines=count
+    )
+    return log, writer
+
+
+async def _open_door(where: str, args: argparse.Namespace, port: int, log: EventLog) -> Any:
     """The ssh door, open in its own process; ``None`` (said why) if it cannot open."""
     from karavan_net.serve.door_keeper import DoorFailed, DoorKeeper
     from karavan_net.serve.door_process import DoorConfig
@@ -149,14 +235,16 @@ async def _open_door(where: str, args: argparse.Namespace, port: int, out: Any) 
     beside = Path(sys.executable).with_name("karavan")  # this Karavan's own command
     karavan = str(beside) if beside.exists() else shutil.which("karavan") or "karavan"
     config = DoorConfig(where, lobby, str(state), karavan, args.bind, args.ssh)
-    door = DoorKeeper(config, events=out)
+    door = DoorKeeper(config, events=log.line)
     try:
         opened = await door.start()
     except (DoorFailed, OSError) as error:
         fail(f"cannot open the ssh door on {args.bind}:{args.ssh}: {error}")
         return None
-    out(f"Players with only ssh come in with: ssh -p {opened.port} NAME@{args.bind}")
-    out(f"The ssh door's host key: {opened.fingerprint} (ssh shows it the first time).")
+    log.event("ssh", f"Players with only ssh come in with: ssh -p {opened.port} NAME@{args.bind}")
+    log.event(
+        "ssh", f"The ssh door's host key: {opened.fingerprint} (ssh shows it the first time)."
+    )
     return door
 
 
