@@ -182,7 +182,9 @@ class LobbyClient:
                 await self._send(request)
             except HostUnreachable:
                 # The connection dropped while the lobby sat idle: nothing was sent, so the
-                # request goes again, once, on a new login.
+                # request goes again, once, on a new login, unless the server closed it
+                # saying why (then logging in again would only be closed again).
+                await self._last_words()
                 await self.close()
                 await self.connect()
                 await self._send(request)
@@ -192,7 +194,27 @@ class LobbyClient:
                     if self.pushed is not None:
                         self.pushed(answer)
                     continue
+                if isinstance(answer, wire.LobbyRefused):  # the server closed this connection
+                    await self.close()
+                    raise LobbyRefusedError(printable(answer.reason))
                 return answer
+
+    async def _last_words(self) -> None:
+        """Raise :class:`LobbyRefusedError` if the server's last message on the connection
+        that closed is a refusal."""
+        ws = self._ws
+        while ws is not None:
+            try:
+                message = await ws.receive(timeout=0.1)
+            except (TimeoutError, RuntimeError, aiohttp.ClientError):
+                return
+            if message.type != aiohttp.WSMsgType.TEXT:
+                return
+            with contextlib.suppress(ProtocolError):
+                answer = wire.SERVER.decode(message.data)
+                if isinstance(answer, wire.LobbyRefused):
+                    await self.close()
+                    raise LobbyRefusedError(printable(answer.reason))
 
     async def tables(self, game: str | None = None) -> wire.Tables:
         """The lobby's open and running tables."""

@@ -104,7 +104,7 @@ class LobbySockets:
         self.open += 1
         try:
             account = await self._login(request, connection)
-            if account is not None and self._admitted(connection, account):
+            if account is not None:
                 await self._requests(connection, account)
         finally:
             self.gate.left(connection)
@@ -172,7 +172,7 @@ class LobbySockets:
             )
             return None
         account = await self._account(request, connection, login, refuse)
-        if account is None:
+        if account is None or not self._admitted(connection, account):
             return None
         assert server.doorman is not None
         server.doorman.welcome(request.protocol)

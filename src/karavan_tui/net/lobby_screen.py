@@ -25,7 +25,7 @@ from karavan_core.text import printable
 from karavan_net.accounts import Account
 from karavan_net.client import HostUnreachable, JoinRefused
 from karavan_net.lobby import Board, CreateTable, TableLine, Tables
-from karavan_net.lobby_client import LobbyClient, LobbyDeclinedError
+from karavan_net.lobby_client import LobbyClient, LobbyDeclinedError, LobbyRefusedError
 from karavan_tui.net.create_table import CreateTableScreen
 from karavan_tui.net.remote import open_table
 from karavan_tui.widgets.chrome import AppHeader
@@ -135,7 +135,7 @@ class LobbyScreen(Screen[None]):
             mine = await self.client.mine()
             over = await self.client.mine(over=True)
             board = await self.client.board(self.game or all_games()[0].name)
-        except (HostUnreachable, LobbyDeclinedError) as error:
+        except (HostUnreachable, LobbyDeclinedError, LobbyRefusedError) as error:
             self.say(f"The server does not answer: {printable(str(error))}")
             return
         self.show(lobby, mine, over, board)
@@ -239,7 +239,7 @@ class LobbyScreen(Screen[None]):
         """Create the table, then say so (or why not)."""
         try:
             seated = await self.client.create(request)
-        except (HostUnreachable, LobbyDeclinedError) as error:
+        except (HostUnreachable, LobbyDeclinedError, LobbyRefusedError) as error:
             self.notify(printable(str(error)), title="No table", severity="warning")
             return
         if seated.started:  # no seat was left for anyone else: play at once
@@ -270,7 +270,7 @@ class LobbyScreen(Screen[None]):
         """Take a seat at ``table``; open it if the game starts."""
         try:
             seated = await self.client.take(table)
-        except (HostUnreachable, LobbyDeclinedError) as error:
+        except (HostUnreachable, LobbyDeclinedError, LobbyRefusedError) as error:
             self.notify(printable(str(error)), title="No seat", severity="warning")
             return
         if seated.started:
