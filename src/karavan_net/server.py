@@ -317,6 +317,16 @@ class HostServer:
         self.port = addresses[0][1] if addresses else port
         return self.port
 
+    async def listen_locally(self) -> int:
+        """Listen on loopback too, without TLS, for this machine's own clients (the ssh door's
+        apps reach a TLS server's lobby there: a certificate names the server's public name,
+        not 127.0.0.1); the port.  Everything else holds as on the public port."""
+        assert self._runner is not None
+        before = set(map(tuple, self._runner.addresses))
+        await _Site(self._runner, "127.0.0.1", 0).start()
+        added = [a for a in self._runner.addresses if tuple(a) not in before]
+        return int(added[0][1])
+
     async def stop(self, reason: str | None = None, why: str = "closed") -> None:
         """Close every table (telling the clients ``reason`` if given, and ``why``) and stop
         listening."""

@@ -5,6 +5,8 @@ sends anything, and a host's table served over TLS too."""
 from __future__ import annotations
 
 import asyncio
+import signal
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -18,9 +20,10 @@ from karavan_net.lobby_client import LobbyClient
 from karavan_net.serve.store import Status
 from karavan_net.server import HostServer
 from karavan_net.tls import client_context, server_context
-from tests.net.helpers import CODE, new_match
+from tests.net.helpers import CODE, free_port, new_match
 
 from .test_play_online import SECRET, greedy, serving
+from .test_serve_command import KARAVAN
 
 
 @pytest.fixture
@@ -119,3 +122,32 @@ def test_the_tls_options_go_together_and_are_checked(tmp_path, certificate, caps
     with pytest.raises(SystemExit):
         cli.main(["join", "wss://127.0.0.1:1", "CODE", "--name", "Ann", "--tls-ca", missing])
     assert "--tls-ca: cannot read the CA file" in capsys.readouterr().err
+
+
+@pytest.mark.slow
+def test_a_tls_servers_ssh_door_lets_its_players_into_the_lobby(tmp_path, certificate):
+    """The door's apps run on the server's machine: they reach a TLS server's lobby on a
+    loopback port of its own, without TLS (the certificate names the public name)."""
+    from .test_ssh_door import needs_ssh, new_key, ssh_terminal
+
+    ssh, key = needs_ssh(), new_key(tmp_path)
+    _, chain, private = certificate
+    port, ssh_port = free_port(), free_port()
+    server = subprocess.Popen(
+        [KARAVAN, "serve", "--port", str(port), "--ssh", str(ssh_port),
+         "--tls-cert", str(chain), "--tls-key", str(private),
+         "--db", str(tmp_path / "server.db"), "--state", str(tmp_path / "state")],
+        stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+    )  # fmt: skip
+    try:
+        assert server.stdout is not None
+        said = [server.stdout.readline() for _ in range(5)]
+        assert any(line.startswith("Players with only ssh") for line in said), said
+        assert any(f"wss://127.0.0.1:{port}" in line for line in said), said
+        terminal = ssh_terminal(ssh, ssh_port, key, tmp_path)
+        terminal.wait_for("ann on 127.0.0.1")  # logged in: the lobby's title
+        terminal.wait_for("Tables")
+        terminal.kill()
+    finally:
+        server.send_signal(signal.SIGTERM)
+        server.wait(timeout=30)

@@ -182,7 +182,7 @@ async def _serve(ctx: Context, store: Store, log: EventLog, metrics: ServerMetri
     _say_where(log, server, f"{'' if tls is None else 'wss://'}{args.bind}:{port}", port, where)
     door = None
     if args.ssh is not None:
-        door = await _open_door(where, args, port, log)
+        door = await _open_door(where, args, await _door_lobby(server, args.bind, port), log)
         if door is None:
             await server.stop()
             return 2
@@ -196,6 +196,17 @@ async def _serve(ctx: Context, store: Store, log: EventLog, metrics: ServerMetri
     await server.stop()
     log.event("stopped", "Stopped. Every table is kept: karavan serve picks them up again.")
     return 0
+
+
+async def _door_lobby(server: KaravanServer, bind: str, port: int) -> str:
+    """Where the ssh door's apps reach the lobby: on this machine, and without TLS (a
+    certificate names the server's public name), on a loopback port of its own if need be."""
+    from karavan_net.protocol import shown_address
+
+    if server.tls is not None:
+        return shown_address("127.0.0.1", await server.listen_locally())
+    anywhere = bind in ("0.0.0.0", "", "::")
+    return shown_address("127.0.0.1" if anywhere else bind, port)
 
 
 def _say_where(log: EventLog, server: KaravanServer, address: str, port: int, where: str) -> None:
@@ -225,13 +236,13 @@ def _event_log(log_format: str) -> tuple[EventLog, LineWriter]:
     return log, writer
 
 
-async def _open_door(where: str, args: argparse.Namespace, port: int, log: EventLog) -> Any:
-    """The ssh door, open in its own process; ``None`` (said why) if it cannot open."""
+async def _open_door(where: str, args: argparse.Namespace, lobby: str, log: EventLog) -> Any:
+    """The ssh door, open in its own process, its players' apps at the lobby at ``lobby``;
+    ``None`` (said why) if it cannot open."""
     from karavan_net.serve.door_keeper import DoorFailed, DoorKeeper
     from karavan_net.serve.door_process import DoorConfig
 
     state = Path(args.state) if args.state else default_state()
-    lobby = f"{'127.0.0.1' if args.bind in ('0.0.0.0', '', '::') else args.bind}:{port}"
     beside = Path(sys.executable).with_name("karavan")  # this Karavan's own command
     karavan = str(beside) if beside.exists() else shutil.which("karavan") or "karavan"
     config = DoorConfig(where, lobby, str(state), karavan, args.bind, args.ssh)
