@@ -79,7 +79,7 @@ def test_a_player_with_only_ssh_plays_resizes_and_leaves(tmp_path):
     )  # fmt: skip
     try:
         assert server.stdout is not None
-        for _ in range(3):
+        for _ in range(4):
             line = server.stdout.readline()
             if line.startswith("Players with only ssh"):
                 break
@@ -177,13 +177,13 @@ def test_a_server_that_stops_tells_its_ssh_players_in_words_and_gives_their_term
     terminal = None
     try:
         assert server.stdout is not None
-        lines = [server.stdout.readline() for _ in range(4)]
-        assert lines[2].startswith("Players with only ssh"), lines
+        lines = [server.stdout.readline() for _ in range(5)]
+        assert lines[3].startswith("Players with only ssh"), lines
         fingerprint = subprocess.run(
             ["ssh-keygen", "-lf", str(state / "ssh_host_key")],
             capture_output=True, text=True, check=True,
         ).stdout.split()[1]  # fmt: skip
-        assert lines[3].startswith(f"The ssh door's host key: {fingerprint} (ED25519)"), lines
+        assert lines[4].startswith(f"The ssh door's host key: {fingerprint} (ED25519)"), lines
         terminal = ssh_terminal(ssh, ssh_port, key, tmp_path)
         terminal.wait_for("ann on 127.0.0.1")
         assert pyte.modes.DECTCEM not in terminal.screen.mode  # the app hides the cursor
