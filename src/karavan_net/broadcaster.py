@@ -75,6 +75,10 @@ class Hooks:
     lost: Callable[[], None] | None = None
 
 
+PLAIN = Hooks()
+"""A plain host's hooks: none of its own."""
+
+
 class Broadcaster:
     """Builds and sends the updates of ``referee``'s table to ``seats``' connections.
 
@@ -91,7 +95,7 @@ class Broadcaster:
         seat_infos: Callable[[], list[SeatInfo]],
         *,
         say: Callable[[str], None],
-        hooks: Hooks = Hooks(),
+        hooks: Hooks = PLAIN,
     ) -> None:
         self.referee = referee
         self.match = referee.match

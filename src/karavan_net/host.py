@@ -32,7 +32,7 @@ from karavan_core.referee import TAKEBACK_SECONDS, Change, Referee
 from karavan_core.storage import SaveFile
 from karavan_core.text import printable
 from karavan_core.version import __version__
-from karavan_net.broadcaster import Broadcaster, Hooks
+from karavan_net.broadcaster import PLAIN, Broadcaster, Hooks
 from karavan_net.dispatch import Dispatch
 from karavan_net.link import Link, closing
 from karavan_net.pacing import bot_decision
@@ -104,7 +104,7 @@ class Host:
         bot_delay: float = 0.6,
         events: Callable[[str], None] | None = None,
         tell_decisions: bool = True,
-        hooks: Hooks = Hooks(),
+        hooks: Hooks = PLAIN,
     ) -> None:
         self.referee = referee
         self.match = referee.match
