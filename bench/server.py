@@ -297,6 +297,7 @@ def _measure(
     cpu = sum(cpu_seconds(server.pid) for server in servers)
     decisions, load = shared.decisions.value, os.getloadavg()[0]
     shared.measuring.set()
+    print(f"every seat has joined: measuring {args.seconds:.0f} s", flush=True)
     time.sleep(args.seconds)
     cpu = sum(cpu_seconds(server.pid) for server in servers) - cpu
     decisions = shared.decisions.value - decisions
@@ -313,6 +314,8 @@ def live(args: argparse.Namespace, processes: int) -> None:
     with tempfile.TemporaryDirectory() as folder, database(args.db, Path(folder), "live") as db:
         ports = [free_port() for _ in range(processes)]
         servers = [start_server(db, port)[0] for port in ports]
+        # To profile a server: py-spy record --pid PID once the window's start is printed.
+        print(f"server process(es): {' '.join(str(s.pid) for s in servers)}", flush=True)
         try:
             time.sleep(2.5)  # each process hears of the others as it renews its leases
             tables = asyncio.run(_make_tables(ports[0], args.tables))

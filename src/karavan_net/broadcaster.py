@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import math
 import secrets
 import threading
 from collections.abc import Callable
@@ -23,40 +22,12 @@ from functools import partial
 from attrs import frozen
 
 from karavan_core.match import MAX_SEED
-from karavan_core.referee import Referee, SeatView
-from karavan_core.saves import unstructure_action, unstructure_actions
+from karavan_core.referee import Referee
+from karavan_core.saves import unstructure_actions
 from karavan_net.link import Link
-from karavan_net.protocol import (
-    Choice,
-    HostMessage,
-    Record,
-    SeatInfo,
-    TakeBackAsked,
-    TakenBack,
-    Update,
-    encode,
-    observation_data,
-)
+from karavan_net.protocol import HostMessage, Record, SeatInfo, Update, encode, observation_data
 from karavan_net.seat_registry import SeatRegistry
-
-
-def asked(view: SeatView, seconds: float) -> TakeBackAsked | None:
-    """The take-back asked for, as every seat sees it: whose decisions, in the log's words."""
-    request = view.request
-    if request is None:
-        return None
-    wanted = request.takeback
-    lines = view.log[wanted.keep + 1 : wanted.keep + 1 + wanted.decisions]  # line 0: the deal
-    taken = [TakenBack(seat, words) for seat, words in zip(wanted.whose, lines, strict=False)]
-    return TakeBackAsked(
-        wanted.seat,
-        wanted.decisions,
-        sorted(request.waiting),
-        wanted.revealed,
-        request.number,
-        taken,
-        math.ceil(seconds),
-    )
+from karavan_net.updates import Seen
 
 
 @frozen
@@ -109,6 +80,7 @@ class Broadcaster:
         self._sent_logs: dict[int, tuple[str, ...]] = {}
         self._joined_at: dict[int, int] = {}
         self._records: dict[int, Record] = {}  # the finished game as each seat saw it
+        self._seen: dict[int | None, Seen] = {}  # by seat (None: the public view), the latest
         # The newest revision kept; the save writer tells it from its own thread.
         self._lock = threading.Lock()
         self._kept = -1
@@ -185,7 +157,8 @@ class Broadcaster:
             return None  # gone, or replaced by a newer connection
         if not self.shown:
             return None  # the table changed again since: that change's save brings it
-        text = encode(self.update_for(seat, None if seat is not None else id(link)), link.minor)
+        seen, start, notice = self._told(seat, seat if seat is not None else id(link))
+        text = seen.frame(tuple(self.seat_infos()), start, notice, link.minor)
         if self.observer is not None:
             self.observer(seat, text)
         return text
@@ -193,40 +166,27 @@ class Broadcaster:
     def update_for(self, seat: int | None, key: int | None = None) -> Update:
         """The table as ``seat`` sees it now (``None``: the public view, a watcher's), its log
         lines from where the client kept under ``key`` (by default the seat) is."""
-        view = self.referee.view(seat)
-        game = self.game
-        choices = [Choice(unstructure_action(game, a), words) for a, words in view.choices()]
-        log = view.log
         kept = seat if key is None else key
         assert kept is not None
-        sent = self._sent_logs.get(kept, ())
-        start = 0
-        for mine, theirs in zip(log, sent, strict=False):
-            if mine != theirs:
-                break
-            start += 1
-        self._sent_logs[kept] = log
-        notice = view.notice if self._joined_at.get(kept, -1) < view.revision else None
+        seen, start, notice = self._told(seat, kept)
+        return seen.update(self.seat_infos(), start, notice)
+
+    def _told(self, seat: int | None, key: int) -> tuple[Seen, int, str | None]:
+        """What the connection under ``key`` is told now, as ``seat``: the view's parts, the
+        first log line it lacks (it holds the whole log from now on), and the notice."""
+        view = self.referee.view(seat)  # the referee's own, made anew after every change
+        seen = self._seen.get(seat)
+        if seen is None or seen.view is not view:
+            seen = Seen(view, self.referee.takeback_seconds)
+            self._seen[seat] = seen
+        log = view.log
+        sent = self._sent_logs.get(key, ())
+        self._sent_logs[key] = log
+        start = len(sent) if log[: len(sent)] == sent else _common(log, sent)
+        notice = view.notice if self._joined_at.get(key, -1) < view.revision else None
         if notice is None and self.hooks.notice is not None:
             notice = self.hooks.notice()
-        return Update(
-            number=view.revision,
-            to_move=view.observation.to_move,
-            observation=observation_data(game, view.observation),
-            legal=choices,
-            scores=list(view.scores),
-            seats=self.seat_infos(),
-            log_start=start,
-            log=list(log[start:]),
-            before=None if view.before is None else observation_data(game, view.before),
-            news=unstructure_actions(game, view.news) if view.before is not None else [],
-            can_undo=view.can_undo,
-            can_redo=view.can_redo,
-            outcome=view.outcome,
-            takeback=asked(view, self.referee.takeback_seconds),
-            notice=notice,
-            since=view.since,
-        )
+        return seen, start, notice
 
     def send_records(self) -> None:
         """Once the game is over: each seat's record, to its connection."""
@@ -255,3 +215,13 @@ class Broadcaster:
         if self.observer is not None:
             self.observer(seat, text)
         link.send(text)
+
+
+def _common(log: tuple[str, ...], sent: tuple[str, ...]) -> int:
+    """How many lines ``log`` and ``sent`` share from the start (an undo took some back)."""
+    start = 0
+    for mine, theirs in zip(log, sent, strict=False):
+        if mine != theirs:
+            break
+        start += 1
+    return start

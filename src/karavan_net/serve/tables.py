@@ -11,10 +11,11 @@ the table's stand-in level decides for that player and everyone is told.
 from __future__ import annotations
 
 import asyncio
-import json
 from collections.abc import Callable
 from datetime import UTC, datetime
 from typing import Any
+
+import orjson
 
 from karavan_core.bots import make_bot
 from karavan_core.engine import IllegalAction
@@ -23,6 +24,7 @@ from karavan_core.referee import BotTurn, Referee
 from karavan_core.saves import envelope
 from karavan_net.broadcaster import Hooks
 from karavan_net.clocks import Clock
+from karavan_net.codec import dumps
 from karavan_net.host import Host
 from karavan_net.link import Link
 from karavan_net.serve.commits import CommitQueue
@@ -151,19 +153,18 @@ class StoreKeeper:
                 "winners": list(outcome.result.winners),
                 "sentence": outcome.sentence(names),
             }
-        return json.dumps(
+        return dumps(
             {
                 "save": envelope(match),
                 "to_move": match.to_move,
                 "clocks": self.clocks.as_data(),
                 "result": result,
-            },
-            separators=(",", ":"),
+            }
         )
 
     def write(self, text: str) -> None:
         """Commit the snapshot ``text``; ``OSError`` if it cannot be (the writer reports it)."""
-        data = json.loads(text)
+        data = orjson.loads(text)
         save = data["save"]
         try:
             kept = self.commits.record(
