@@ -2,12 +2,12 @@
 
 An :class:`~karavan_net.protocol.Update` is mostly the referee's view of one
 seat (:class:`~karavan_core.referee.SeatView`): the observation, the choices
-in words, what changed since the seat last decided.  :class:`Seen` builds those
-once for a view, and encodes each distinct frame once: every watcher sees the
-public view, and a frame built for one of them (the same seats, the same log
-lines still to send, the same notice, the same protocol revision) is the
-frame of all of them.  The referee makes a new view after every change, so a
-view's parts never outlive what they show.
+in words, what changed since the seat last decided.  :class:`Seen` works out a
+view's choices in words once, and encodes each distinct frame once: every
+watcher sees the public view, and a frame built for one of them (the same
+seats, the same log lines still to send, the same notice, the same protocol
+revision) is the frame of all of them.  The referee makes a new view after
+every change, so nothing kept outlives what it shows.
 """
 
 from __future__ import annotations
@@ -17,7 +17,6 @@ from collections.abc import Sequence
 
 from karavan_core.referee import SeatView
 from karavan_core.saves import unstructure_action, unstructure_actions
-from karavan_net.codec import Json
 from karavan_net.protocol import (
     Choice,
     SeatInfo,
@@ -52,39 +51,50 @@ def asked(view: SeatView, seconds: float) -> TakeBackAsked | None:
 
 
 class Seen:
-    """What ``view`` shows every connection that sees it, built once: the update's fields
-    that depend on the view alone (a take-back request lapsing after ``takeback_seconds``),
-    and the frames already encoded from them."""
+    """What ``view`` shows the connections that see it (a take-back request lapsing after
+    ``takeback_seconds``): its choices in words, worked out once, and each distinct frame,
+    encoded once.
+
+    Nothing else is kept: a thousand tables' views held as data between their
+    changes would be hundreds of thousands of objects for the cycle collector
+    to walk, and a seat's update is made once a change anyway.
+    """
 
     def __init__(self, view: SeatView, takeback_seconds: float) -> None:
-        game = view.game
         self.view = view
-        self.observation = observation_data(game, view.observation)
-        self.legal = [Choice(unstructure_action(game, a), words) for a, words in view.choices()]
-        before = view.before
-        self.before: Json | None = None if before is None else observation_data(game, before)
-        self.news: list[Json] = [] if before is None else unstructure_actions(game, view.news)
-        self.takeback = asked(view, takeback_seconds)
+        self.takeback_seconds = takeback_seconds
+        self._words: list[str] | None = None
         self._frames: dict[FrameKey, str] = {}
+
+    def words(self) -> list[str]:
+        """The words of each of the view's legal decisions, in their order."""
+        if self._words is None:
+            self._words = [words for _, words in self.view.choices()]
+        return self._words
 
     def update(self, seats: Sequence[SeatInfo], log_start: int, notice: str | None) -> Update:
         """The update of this view with ``seats``, the log from ``log_start`` and ``notice``."""
         view = self.view
+        game = view.game
+        before = view.before
         return Update(
             number=view.revision,
             to_move=view.observation.to_move,
-            observation=self.observation,
-            legal=self.legal,
+            observation=observation_data(game, view.observation),
+            legal=[
+                Choice(unstructure_action(game, action), words)
+                for action, words in zip(view.legal, self.words(), strict=True)
+            ],
             scores=list(view.scores),
             seats=list(seats),
             log_start=log_start,
             log=list(view.log[log_start:]),
-            before=self.before,
-            news=self.news,
+            before=None if before is None else observation_data(game, before),
+            news=[] if before is None else unstructure_actions(game, view.news),
             can_undo=view.can_undo,
             can_redo=view.can_redo,
             outcome=view.outcome,
-            takeback=self.takeback,
+            takeback=asked(view, self.takeback_seconds),
             notice=notice,
             since=view.since,
         )

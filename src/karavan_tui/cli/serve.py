@@ -74,6 +74,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(ctx: Context) -> int:
     """Open the database (migrating it to this version's schema) and serve until stopped."""
+    from karavan_net.serve.collector import Collector
     from karavan_net.serve.server import KaravanServer
     from karavan_net.serve.store import Store
 
@@ -101,6 +102,8 @@ def run(ctx: Context) -> int:
             port = await server.start(args.bind, args.port)
         except OSError as error:
             return fail(f"cannot listen on {args.bind}:{args.port}: {error.strerror or error}")
+        collector = Collector()  # many tables' objects, out of the cycle collector's way
+        collector.start()
         out(f"Karavan server at {args.bind}:{port}, keeping its tables in {where}.")
         out(f"Players reach it from the app: Play online, server {args.bind}:{port}.")
         door = None
@@ -117,6 +120,7 @@ def run(ctx: Context) -> int:
         if door is not None:
             await door.stop()
         await server.stop()
+        collector.stop()
         out("Stopped. Every table is kept: karavan serve picks them up again.")
         return 0
 
