@@ -16,9 +16,11 @@ on a fresh SQLite file); the tables are created through the lobby and every
 seat is played by a greedy bot client over WebSockets, the clients spread over
 ``--clients`` processes (both seats of a table in one process, so a decision
 and the other seat's update are timed on one clock).  Each bot thinks
-``--think`` seconds (±50 %) before deciding, as people do at a live table.  It
-prints the decisions a second and the latency from a decision being sent to
-the other seat holding the update it caused (median, p95, p99, worst).
+``--think`` seconds (±50 %) before deciding, as people do at a live table.
+Once every seat has joined, ``--seconds`` of play are measured: the decisions a
+second, the server processes' CPU time for them (from /proc: seconds per 1,000
+decisions, and decisions per CPU-second), and the latency from a decision being
+sent to the other seat holding the update it caused (median, p95, p99, worst).
 
 ``stored``: ``--tables`` turn-based tables waiting for their players are
 written straight into a fresh database; the server is started on it, and it
@@ -33,6 +35,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import gc
 import multiprocessing
 import os
 import random
@@ -44,7 +47,9 @@ import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import TypeAlias
+from typing import Any, TypeAlias
+
+import attrs
 
 from karavan_core.engine import Action
 from karavan_net.bot_client import BotPlayer
@@ -55,6 +60,7 @@ from karavan_net.protocol import Update
 
 KARAVAN = str(Path(sys.executable).with_name("karavan"))
 SECRET = "b" * 40
+JOINING = 20  # the seats of one client process joining at once
 
 
 def free_port() -> int:
@@ -118,53 +124,92 @@ def percentile(values: list[float], share: float) -> float:
     return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
 
 
-# What each client process sends back: its latencies (s) and the decisions it made.
-Results: TypeAlias = "multiprocessing.Queue[tuple[list[float], int]]"
+# What each client process sends back: the latencies (s) of the decisions sent while measuring.
+Results: TypeAlias = "multiprocessing.Queue[list[float]]"
+
+
+@attrs.frozen
+class Shared:
+    """What the client processes and the benchmark share: how many seats have joined, the
+    decisions sent so far, and the benchmark's signals to start measuring and to stop."""
+
+    joined: Any  # multiprocessing.Value("q")
+    decisions: Any  # multiprocessing.Value("q")
+    measuring: Any  # multiprocessing.Event
+    stop: Any  # multiprocessing.Event
+
+    @classmethod
+    def make(cls) -> Shared:
+        return cls(
+            multiprocessing.Value("q", 0),
+            multiprocessing.Value("q", 0),
+            multiprocessing.Event(),
+            multiprocessing.Event(),
+        )
+
+    @staticmethod
+    def add(value: Any) -> None:
+        with value.get_lock():
+            value.value += 1
+
+
+def cpu_seconds(pid: int) -> float:
+    """The CPU time process ``pid`` has used so far (user and system), from /proc."""
+    with open(f"/proc/{pid}/stat") as stat:
+        fields = stat.read().rpartition(")")[2].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime, stime
+
 
 # -- live tables -------------------------------------------------------------------------------
 
 
 async def _play_tables(
-    ports: list[int], tables: list[tuple[int, int]], think: float, seconds: float, out: Results
+    ports: list[int], tables: list[tuple[int, int]], think: float, shared: Shared, out: Results
 ) -> None:
-    """Play both seats of each (table, index) for ``seconds``; put (latencies, decisions) in out."""
+    """Play both seats of each (table, index) until told to stop; put in ``out`` the latencies
+    of the decisions sent while the benchmark measured."""
     sent: dict[tuple[int, int], tuple[float, str]] = {}  # (table, revision) -> when, by whom
     latencies: list[float] = []
-    decisions = 0
-    stop_at = time.monotonic() + seconds
     players: list[BotPlayer] = []
+    stopping = False
+    joining = asyncio.Semaphore(JOINING)
 
     def stop() -> None:  # the time is up: every seat leaves, whoever is to move
+        nonlocal stopping
+        stopping = True
         for player in players:
             player.closed("the benchmark's time is up")
 
     async def seat(table: int, name: str, seed: int) -> None:
-        nonlocal decisions
         port = ports[table % len(ports)]  # spread over the processes; sent on to the table's
         client = TableClient("127.0.0.1", port, str(table), name, secret=f"{name}-{SECRET}")
-        await client.join()
+        async with joining:  # players come in a few at a time, as a server meets them
+            try:
+                await client.join()
+            finally:
+                Shared.add(shared.joined)  # or failed to: the benchmark waits for no more
         rng = random.Random(seed)
 
         def updated(update: Update) -> None:
             entry = sent.get((table, update.number))
             if entry is not None and entry[1] != name:  # the other seat holds it now
-                latencies.append(time.monotonic() - entry[0])
+                if shared.measuring.is_set():
+                    latencies.append(time.monotonic() - entry[0])
                 del sent[(table, update.number)]
 
         player = BotPlayer(client, "greedy", seed=seed, out=lambda _: None, on_update=updated)
         players.append(player)
-        if time.monotonic() > stop_at:  # joined after the time was up
+        if stopping:  # joined after the time was up
             player.closed("the benchmark's time is up")
         decide = client.decide
 
         async def paced(*actions: Action) -> bool:  # think, then decide, noting when
-            nonlocal decisions
             await asyncio.sleep(think * rng.uniform(0.5, 1.5))
-            if time.monotonic() > stop_at:
+            if stopping:
                 return False
             assert client.update is not None
             sent[(table, client.update.number + 1)] = (time.monotonic(), name)
-            decisions += 1
+            Shared.add(shared.decisions)
             return await decide(*actions)
 
         client.decide = paced  # type: ignore[method-assign]
@@ -175,28 +220,36 @@ async def _play_tables(
         for table, index in tables
         for side, name in enumerate((f"A{index}", f"B{index}"))
     ]
-    asyncio.get_running_loop().call_later(seconds, stop)
-    # The seats leave once the time is up; those still saying goodbye after a while are
-    # cut off (the figures are taken).
-    done, pending = await asyncio.wait(tasks, timeout=seconds + 15)
+    while not shared.measuring.is_set() and not shared.stop.is_set():
+        await asyncio.sleep(0.1)
+    # Each player's own Karavan holds one table; this process holds hundreds, whose objects
+    # go out of the cycle collector's way (its pauses would be timed as the server's).
+    gc.collect()
+    gc.freeze()
+    while not shared.stop.is_set():
+        await asyncio.sleep(0.1)
+    stop()
+    # The seats leave; those still saying goodbye after a while are cut off (the figures
+    # are taken).
+    done, pending = await asyncio.wait(tasks, timeout=15)
     for task in pending:
         task.cancel()
     for task in done:
         if task.exception() is not None:
             print(f"a seat failed: {task.exception()!r}", flush=True)
-    out.put((latencies, decisions))
+    out.put(latencies)
 
 
 def _client_main(
-    ports: list[int], tables: list[tuple[int, int]], think: float, seconds: float, out: Results
+    ports: list[int], tables: list[tuple[int, int]], think: float, shared: Shared, out: Results
 ) -> None:
-    asyncio.run(_play_tables(ports, tables, think, seconds, out))
+    asyncio.run(_play_tables(ports, tables, think, shared, out))
 
 
 async def _make_tables(port: int, count: int) -> list[tuple[int, int]]:
     """``count`` Jaipur tables with a live clock, each between players A{i} and B{i}."""
-    made = []
-    for table in range(count):
+
+    async def make(table: int) -> tuple[int, int]:
         a = LobbyClient("127.0.0.1", port, f"A{table}", f"A{table}-{SECRET}")
         b = LobbyClient("127.0.0.1", port, f"B{table}", f"B{table}-{SECRET}")
         await a.connect(create=True)
@@ -205,58 +258,106 @@ async def _make_tables(port: int, count: int) -> list[tuple[int, int]]:
         ask = CreateTable("jaipur", seats, clock="live", move_seconds=60, bank_seconds=600)
         seated = await a.create(ask)
         await b.take(seated.table)
-        made.append((seated.table, table))
         await a.close()
         await b.close()
+        return seated.table, table
+
+    made: list[tuple[int, int]] = []
+    for first in range(0, count, 10):  # ten at a time
+        made += await asyncio.gather(*(make(t) for t in range(first, min(count, first + 10))))
     return made
+
+
+@attrs.frozen
+class Measured:
+    """What one live run measured, over its timed window."""
+
+    decisions: int
+    latencies: list[float]
+    server_cpu: float  # seconds, every server process together
+    load: tuple[float, float]  # the load average (1 minute) at the window's start and end
+    memory: list[float]  # MB a server process
+
+
+def _measure(
+    args: argparse.Namespace,
+    ports: list[int],
+    servers: list[subprocess.Popen[str]],
+    tables: list[tuple[int, int]],
+) -> Measured:
+    """Seat every player, then measure ``args.seconds`` of play."""
+    shared = Shared.make()
+    queue: Results = multiprocessing.Queue()
+    workers = [
+        multiprocessing.Process(
+            target=_client_main,
+            args=(ports, tables[i :: args.clients], args.think, shared, queue),
+        )
+        for i in range(args.clients)
+    ]
+    for worker in workers:
+        worker.start()
+    seated_by = time.monotonic() + 120
+    while shared.joined.value < 2 * len(tables) and time.monotonic() < seated_by:
+        time.sleep(0.1)
+    time.sleep(min(2.0, args.think))  # the joins' updates have gone; every seat plays
+    cpu = sum(cpu_seconds(server.pid) for server in servers)
+    decisions, load = shared.decisions.value, os.getloadavg()[0]
+    shared.measuring.set()
+    print(f"every seat has joined: measuring {args.seconds:.0f} s", flush=True)
+    time.sleep(args.seconds)
+    cpu = sum(cpu_seconds(server.pid) for server in servers) - cpu
+    decisions = shared.decisions.value - decisions
+    loads = (load, os.getloadavg()[0])
+    memory = [rss_mb(server.pid) for server in servers]
+    shared.stop.set()
+    latencies = [latency for _ in workers for latency in queue.get()]
+    for worker in workers:
+        worker.join()
+    return Measured(decisions, latencies, cpu, loads, memory)
 
 
 def live(args: argparse.Namespace, processes: int) -> None:
     with tempfile.TemporaryDirectory() as folder, database(args.db, Path(folder), "live") as db:
         ports = [free_port() for _ in range(processes)]
         servers = [start_server(db, port)[0] for port in ports]
+        # To profile a server: py-spy record --pid PID once the window's start is printed.
+        print(f"server process(es): {' '.join(str(s.pid) for s in servers)}", flush=True)
         try:
             time.sleep(2.5)  # each process hears of the others as it renews its leases
             tables = asyncio.run(_make_tables(ports[0], args.tables))
-            queue: Results = multiprocessing.Queue()
-            workers = [
-                multiprocessing.Process(
-                    target=_client_main,
-                    args=(ports, tables[i :: args.clients], args.think, args.seconds, queue),
-                )
-                for i in range(args.clients)
-            ]
-            for worker in workers:
-                worker.start()
-            latencies: list[float] = []
-            decisions = 0
-            for _ in workers:
-                got, made = queue.get()
-                latencies += got
-                decisions += made
-            for worker in workers:
-                worker.join()
-            memory = [rss_mb(server.pid) for server in servers]
-            load = os.getloadavg()[0]
+            measured = _measure(args, ports, servers, tables)
         finally:
             for server in servers:
                 server.terminate()
                 server.wait()
-    ms = [1000 * x for x in latencies]
+    report(args, processes, measured)
+
+
+def report(args: argparse.Namespace, processes: int, measured: Measured) -> None:
+    """Print what a live run measured."""
+    ms = [1000 * x for x in measured.latencies]
     kind = "PostgreSQL" if args.db else "SQLite"
     print(
         f"live: {args.tables} Jaipur tables, {processes} server process(es) on {kind}, "
-        f"think {args.think} s, {args.clients} client processes (load average {load:.1f})"
+        f"think {args.think} s, {args.clients} client processes, measured {args.seconds:.0f} s "
+        f"(load average {measured.load[0]:.1f} at its start, {measured.load[1]:.1f} at its end)"
     )
-    rate = decisions / args.seconds
-    print(f"  {decisions} decisions in {args.seconds:.0f} s: {rate:.1f} a second")
+    decisions = measured.decisions
+    print(f"  {decisions} decisions: {decisions / args.seconds:.1f} a second")
+    if decisions:
+        cpu = measured.server_cpu
+        print(
+            f"  server CPU {cpu:.1f} s: {1000 * cpu / decisions:.2f} s per 1,000 decisions, "
+            f"{decisions / cpu:.0f} decisions per CPU-second"
+        )
     if ms:
         print(
             f"  decision to the other seat's update: median {statistics.median(ms):.1f} ms, "
             f"p95 {percentile(ms, 0.95):.1f} ms, p99 {percentile(ms, 0.99):.1f} ms, "
             f"worst {max(ms):.1f} ms ({len(ms)} measured)"
         )
-    print(f"  server memory {' + '.join(f'{m:.0f}' for m in memory)} MB")
+    print(f"  server memory {' + '.join(f'{m:.0f}' for m in measured.memory)} MB")
 
 
 # -- stored tables -----------------------------------------------------------------------------

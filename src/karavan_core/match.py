@@ -170,8 +170,9 @@ class Outcome:
 class Ply:
     """One decision made: the decision, the state after it, and whether it opened a gesture.
 
-    The public view after it, its line in the log and the scores after it are
-    worked out the first time they are asked for, and kept with it.
+    The public view after it, its line in the log, the scores after it and
+    whether it showed its decider something new are worked out the first time
+    they are asked for, and kept with it.
     """
 
     action: Action
@@ -180,6 +181,7 @@ class Ply:
     public: Observation | None = None
     line: str | None = None
     scores: tuple[int, ...] | None = None
+    revealing: bool | None = None
 
 
 class Match:
@@ -286,6 +288,15 @@ class Match:
         seat = self.state_at(index).to_move
         assert seat is not None
         return seat
+
+    def revealed(self, index: int) -> bool:
+        """Whether decision number ``index`` showed its decider something new (a card drawn,
+        a tile turned): :meth:`Game.reveals`, worked out once and kept with the decision."""
+        ply = self.plies[index]
+        if ply.revealing is None:
+            before = self.state_at(index)
+            ply.revealing = self.game.reveals(self.game.observe(before, before.to_move), ply.action)
+        return ply.revealing
 
     def last_move_of(self, seat: int) -> int:
         """How many decisions had been made once ``seat`` last decided (0 if it never has).

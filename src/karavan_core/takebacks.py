@@ -257,12 +257,7 @@ class TakeBacks:
         and whether one showed something new."""
         match = self.match
         whose = tuple(match.actor(index) for index in range(wanted.keep, len(match.plies)))
-        revealed = any(
-            self.game.reveals(
-                self.game.observe(match.state_at(index), actor), match.plies[index].action
-            )
-            for index, actor in enumerate(whose, start=wanted.keep)
-        )
+        revealed = any(match.revealed(index) for index in range(wanted.keep, len(match.plies)))
         return replace(wanted, decisions=len(whose), revealed=revealed, whose=whose)
 
     def undo_refusal(self, seat: int | None) -> str | None:

@@ -3,7 +3,9 @@
 Every message is a frozen attrs class, tagged with its class name
 (``{"type": "Decide", ...}``).  What a peer sends is read as data: a frame that
 is not JSON, not one of the expected messages or holds an unknown key is
-refused with a sentence (:class:`ProtocolError`), never trusted.
+refused with a sentence (:class:`ProtocolError`), never trusted.  Frames are
+written by orjson (:func:`dumps`): a server writes one for every seat after
+every decision, and the standard library's encoder took most of that time.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ import json
 from typing import Any, Generic, NewType, TypeVar, Union
 
 import cattrs
+import orjson
 from cattrs.preconf.json import make_converter
 from cattrs.strategies import configure_tagged_union
 
@@ -21,6 +24,19 @@ Json = NewType("Json", object)
 """JSON-ready game data (an observation, a decision): carried as it is, never walked."""
 
 M = TypeVar("M")
+
+
+def dumps(data: object) -> str:
+    """``data`` (JSON-ready) as compact JSON text, its characters as they are.
+
+    The same text as ``json.dumps(data, separators=(",", ":"), ensure_ascii=False)``,
+    some ten times quicker.  What orjson does not write (an integer past 64 bits,
+    a string with a lone surrogate) is written by the standard library as before.
+    """
+    try:
+        return orjson.dumps(data, option=orjson.OPT_NON_STR_KEYS).decode()
+    except TypeError:  # orjson.JSONEncodeError
+        return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
 
 
 class ProtocolError(ValueError):
@@ -67,14 +83,14 @@ class Codec(Generic[M]):
             self._union, conv, tag_name="type", tag_generator=lambda cls: cls.__name__
         )
         self.converter: cattrs.Converter = conv
+        self._unstructure = conv.get_unstructure_hook(self._union)  # found once, not per frame
 
     def __contains__(self, message: object) -> bool:
         return isinstance(message, self.types)
 
     def encode(self, message: M) -> str:
         """``message`` as one JSON text frame."""
-        data = self.converter.unstructure(message, self._union)
-        return json.dumps(data, separators=(",", ":"), ensure_ascii=False)
+        return dumps(self._unstructure(message))
 
     def decode(self, text: str | bytes) -> M:
         """The message in ``text``; :class:`ProtocolError` if it is none of ``types``."""

@@ -8,9 +8,8 @@ string), a flag true or false, a text a string, and no unknown key is taken.
 from __future__ import annotations
 
 import enum
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import cache
-from types import GenericAlias
 from typing import Any, Union
 
 import cattrs
@@ -82,9 +81,20 @@ def structure_state(game: Game[Any, Any, Any], data: Any) -> State:
     return state
 
 
+@cache
+def _action_data(game_name: str) -> Callable[[Action], Any]:
+    """What turns one of ``game_name``'s actions into data, looked up once: finding the hook
+    of a union made at run time cost more than using it, at every decision of every table."""
+    game = get_game(game_name)
+    hook: Callable[[Action], Any] = converter_for(game_name).get_unstructure_hook(
+        action_union(game)
+    )
+    return hook
+
+
 def unstructure_action(game: Game[Any, Any, Any], action: Action) -> Any:
     """``action`` as JSON-ready data (tagged with its class name)."""
-    return converter_for(game.name).unstructure(action, action_union(game))
+    return _action_data(game.name)(action)
 
 
 def structure_action(game: Game[Any, Any, Any], data: Any) -> Action:
@@ -97,10 +107,8 @@ def structure_action(game: Game[Any, Any, Any], data: Any) -> Action:
 
 def unstructure_actions(game: Game[Any, Any, Any], actions: Sequence[Action]) -> Any:
     """A list of actions as JSON-ready data."""
-    # list[...] of a union built at run time, spelt so that the type checker takes it as a value.
-    return converter_for(game.name).unstructure(
-        list(actions), GenericAlias(list, action_union(game))
-    )
+    one = _action_data(game.name)
+    return [one(action) for action in actions]
 
 
 def structure_actions(game: Game[Any, Any, Any], data: Any) -> list[Action]:

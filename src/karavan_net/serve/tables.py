@@ -1,9 +1,9 @@
 """The tables a server runs: each a hosted table whose match and clocks live in the store.
 
 A :class:`ServedTable` is a :class:`~karavan_net.host.Host` (the one referee,
-the one protocol) whose players are proven by their accounts and whose match
-is kept by :class:`StoreKeeper`: every change is committed to the database,
-with the clocks, before any seat is shown it.  The clocks
+the one protocol, the same parts) whose players are proven by their accounts
+and whose match is kept by :class:`StoreKeeper`: every change is committed to
+the database, with the clocks, before any seat is shown it.  The clocks
 (:class:`SeatClocks`) give the seat to move a deadline; when it passes, a bot of
 the table's stand-in level decides for that player and everyone is told.
 """
@@ -11,22 +11,22 @@ the table's stand-in level decides for that player and everyone is told.
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import json
 from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
-import attrs
+import orjson
 
 from karavan_core.bots import make_bot
 from karavan_core.engine import IllegalAction
 from karavan_core.match import Match, bot_seed
 from karavan_core.referee import BotTurn, Referee
 from karavan_core.saves import envelope
+from karavan_net.broadcaster import Hooks
 from karavan_net.clocks import Clock
-from karavan_net.host import Host, Link
-from karavan_net.protocol import Update
+from karavan_net.codec import dumps
+from karavan_net.host import Host
+from karavan_net.link import Link
 from karavan_net.serve.commits import CommitQueue
 from karavan_net.serve.database_clock import system_now
 from karavan_net.serve.store import Decision, RatedGame, SeatClock, TableRecord
@@ -155,19 +155,18 @@ class StoreKeeper:
                 "winners": list(outcome.result.winners),
                 "sentence": outcome.sentence(names),
             }
-        return json.dumps(
+        return dumps(
             {
                 "save": envelope(match),
                 "to_move": match.to_move,
                 "clocks": self.clocks.as_data(),
                 "result": result,
-            },
-            separators=(",", ":"),
+            }
         )
 
     def write(self, text: str) -> None:
         """Commit the snapshot ``text``; ``OSError`` if it cannot be (the writer reports it)."""
-        data = json.loads(text)
+        data = orjson.loads(text)
         save = data["save"]
         try:
             kept = self.commits.record(
@@ -193,11 +192,16 @@ class ServedTable(Host):
     """A table of the server: a host whose seats belong to accounts, kept in the store.
 
     ``record`` is the table as stored and ``match`` its game, replayed from it;
-    ``record`` is the table as stored and ``match`` its game, replayed from it;
     ``now`` tells the database's time, as the server follows it, for its clocks.
     ``events`` (if given) hears what happens at this table (the server's log says
     which table it is).  It may be made on any thread, and is then handed to the
-    event loop that runs it.
+    event loop that runs it.  It plugs into the host's parts where it differs: every
+    seat is told when a stand-in decided for a player out of time (the broadcaster's
+    notice), and a change the store refuses (another process runs the table now, or
+    the database failed) is never shown: :attr:`lost` is set, and the server lets the
+    table go.  Its output says who comes and goes and how the game ends, not every
+    decision (those are in the database; a line for each, from every table, would
+    bury the rest and cost the server a write for each).
     """
 
     def __init__(
@@ -233,24 +237,15 @@ class ServedTable(Host):
             TableFile(None, "", claimed),
             bot_delay=bot_delay,
             events=events,
+            tell_decisions=False,
+            hooks=Hooks(notice=lambda: self._timed_out, lost=self.lost.set),
         )
-        # The server's output says who comes and goes at each table and how its game ends;
-        # the decisions themselves are in the database (a line for each, from every table,
-        # would bury the rest and cost the server a write to its output for each).
-        self.tell_decisions = False
         referee.subscribe(self._after_change)
 
     def _after_change(self, _: object) -> None:
         if not self.stand_in_deciding:
             self._timed_out = None  # told once, with the change it was about
         self.arm_clock()
-
-    def update_for(self, seat: int | None, key: int | None = None) -> Update:
-        """The table as ``seat`` sees it, told of a stand-in's decision where one was made."""
-        update = super().update_for(seat, key)
-        if self._timed_out is not None and update.notice is None:
-            update = attrs.evolve(update, notice=self._timed_out)
-        return update
 
     def admit_account(self, link: Link, account_id: int, secret: str, minor: int) -> bool:
         """Seat ``link`` in the seat of ``account_id``, proven by its ``secret`` (which the
@@ -260,17 +255,6 @@ class ServedTable(Host):
             return False
         self.admit(link, seat, secret, minor)
         return True
-
-    def _kept_elsewhere(self, revision: int) -> None:
-        """The writer's thread: a change is kept, or (another process runs the table now, or
-        the database refused it) it is not, and is never shown: the table lets go."""
-        if self.referee.save_error is not None:
-            loop = self._loop
-            if loop is not None:
-                with contextlib.suppress(RuntimeError):
-                    loop.call_soon_threadsafe(self.lost.set)
-            return
-        super()._kept_elsewhere(revision)
 
     def quiet_for(self) -> float:
         """Seconds since anyone was last here (0 while someone is)."""

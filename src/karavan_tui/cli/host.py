@@ -21,7 +21,7 @@ from karavan_core.match import Match
 from karavan_core.referee import TAKEBACK_SECONDS
 from karavan_core.saves import SaveError, load_match, new_save_path, remove_abandoned_temps
 from karavan_core.text import printable
-from karavan_net.host import AWAY_LEVEL, Host, host_for
+from karavan_net.host import Host, host_for
 from karavan_net.hosting import (
     HostControl,
     announce,
@@ -29,6 +29,7 @@ from karavan_net.hosting import (
     resume_line,
     serve_headless,
 )
+from karavan_net.presence import AWAY_LEVEL
 from karavan_net.protocol import DEFAULT_PORT
 from karavan_net.storage import TableFile, TableSettings, check_code, new_code
 from karavan_net.tls import own_context

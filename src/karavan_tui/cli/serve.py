@@ -160,6 +160,7 @@ def _wrong_option(ctx: Context) -> str | None:
 
 async def _serve(ctx: Context, store: Store, log: EventLog, metrics: ServerMetrics | None) -> int:
     """Serve on ``store`` until SIGINT or SIGTERM; the exit status."""
+    from karavan_net.serve.collector import Collector
     from karavan_net.serve.limits import Limits
     from karavan_net.serve.server import KaravanServer
 
@@ -179,12 +180,15 @@ async def _serve(ctx: Context, store: Store, log: EventLog, metrics: ServerMetri
     except OSError as error:
         return fail(f"cannot listen on {args.bind}:{args.port}: {error.strerror or error}")
     where = args.db or str(default_database())
+    collector = Collector()  # many tables' objects, out of the cycle collector's way
+    collector.start()
     _say_where(log, server, f"{'' if tls is None else 'wss://'}{args.bind}:{port}", port, where)
     door = None
     if args.ssh is not None:
         door = await _open_door(where, args, await _door_lobby(server, args.bind, port), log)
         if door is None:
             await server.stop()
+            collector.stop()
             return 2
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
@@ -194,6 +198,7 @@ async def _serve(ctx: Context, store: Store, log: EventLog, metrics: ServerMetri
     if door is not None:
         await door.stop()
     await server.stop()
+    collector.stop()
     log.event("stopped", "Stopped. Every table is kept: karavan serve picks them up again.")
     return 0
 

@@ -8,6 +8,8 @@ decision, a refusal from the asker's own table.  The rules decide
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from karavan_core.engine import Action
 from karavan_core.games.jaipur import components as C
 from karavan_core.games.jaipur.components import CAMEL, GOODS, NOUNS, Card
@@ -25,6 +27,7 @@ from karavan_core.games.jaipur.state import (
 from karavan_core.text import plural
 
 
+@lru_cache(maxsize=4096)  # a table's every choice says its cards: a few hundred counts recur
 def describe_cards(goods: Counts, camels: int = 0) -> str:
     """Counts as words, camels first: "2 camels + 1 leather"."""
     parts = [Card.CAMEL.amount(camels)] if camels else []
