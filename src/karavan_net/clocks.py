@@ -7,6 +7,10 @@ out, a bot of the table's stand-in level decides for them and everyone is told
 (Board Game Arena's practice); the seat stays marked until its player decides in
 time again.
 
+An untimed table has no clock, but a **rated** one may not be held hostage by a
+player who is losing and leaves: the person to move has :data:`ABANDON_AFTER` to
+decide, and past that the game ends by abandonment, that player last, and is rated.
+
 A seat to move is kept as its deadline and what is left of its bank, so that a
 decision is charged by its deadline alone, and time the server was down is given
 back by moving every deadline on by the gap (:func:`shifted`).
@@ -36,6 +40,8 @@ DAY = 24 * HOUR
 LIVE_MOVE = (10, 30 * MINUTE)  # the shortest and longest time a move at a live table
 LIVE_BANK = (0, 2 * HOUR)
 TURN_MOVE = (HOUR, 14 * DAY)  # lichess's correspondence games run from 1 to 14 days
+ABANDON_AFTER = 3 * DAY
+"""How long the person to move at a rated untimed table may leave it waiting."""
 # What the lobby offers, most used first.
 PRESETS: dict[str, tuple[ClockKind, int, int]] = {
     "untimed": (ClockKind.NONE, 0, 0),
@@ -90,10 +96,11 @@ class Clock:
             text += f" + {duration(self.bank_seconds)}"
         return text
 
-    def deadline(self, now: datetime, bank_left: float) -> datetime | None:
-        """When a decision that becomes due at ``now`` runs out of time (``None``: never)."""
+    def deadline(self, now: datetime, bank_left: float, *, rated: bool = False) -> datetime | None:
+        """When a decision that becomes due at ``now`` runs out of time (``None``: never).
+        Untimed, a ``rated`` table's game is abandoned once its time is up."""
         if not self.timed:
-            return None
+            return now + timedelta(seconds=ABANDON_AFTER) if rated else None
         return now + timedelta(seconds=self.move_seconds + bank_left)
 
     def bank_after(self, deadline: datetime | None, now: datetime, bank_left: float) -> float:

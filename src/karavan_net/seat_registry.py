@@ -29,6 +29,7 @@ class SeatRegistry:
         self.file = file
         self.links: dict[int, Link] = {}  # seat -> its connection now
         self.watchers: set[Link] = set()  # spectators' connections
+        self.ended: str | None = None  # why the game ended before its rules end it, if it did
 
     @property
     def humans(self) -> tuple[int, ...]:
@@ -45,7 +46,11 @@ class SeatRegistry:
         return all(self.claimed(seat) for seat in self.humans)
 
     def hold_until_seated(self) -> None:
-        """Hold the game while a person's seat is neither taken nor played by a stand-in."""
+        """Hold the game while a person's seat is neither taken nor played by a stand-in (or
+        for good, once it has ended by the table's rule)."""
+        if self.ended is not None:
+            self.referee.hold(self.ended)
+            return
         stand_ins = self.referee.stand_ins
         empty = [
             self.match.seats[seat].name
@@ -61,6 +66,12 @@ class SeatRegistry:
             self.referee.hold(f"The game goes on once {names} {verb} taken the seat.")
         else:
             self.referee.hold(f"The game starts once {names} {verb} joined.")
+
+    def end(self, reason: str) -> None:
+        """The game has ended by the table's rule before its own rules end it (a player
+        abandoned it): nobody decides from now on, and whoever tries is told ``reason``."""
+        self.ended = reason
+        self.referee.hold(reason)
 
     def reserve(self, seat: int) -> str:
         """Give ``seat`` a fresh secret (the host's own terminal plays it) and return it."""

@@ -148,7 +148,7 @@ class LobbyService:
         clocks = {
             seat.seat: SeatClock(
                 bank_left=seat.bank_left,
-                deadline=table.clock.deadline(now, seat.bank_left)
+                deadline=table.clock.deadline(now, seat.bank_left, rated=table.rated)
                 if seat.seat == match.to_move and seat.kind == HUMAN
                 else None,
                 stood_in=False,

@@ -22,14 +22,15 @@ from karavan_core.engine import IllegalAction
 from karavan_core.match import Match, bot_seed
 from karavan_core.referee import BotTurn, Referee
 from karavan_core.saves import envelope
+from karavan_core.text import listed
 from karavan_net.broadcaster import Hooks
-from karavan_net.clocks import Clock
+from karavan_net.clocks import ABANDON_AFTER, Clock, duration
 from karavan_net.codec import dumps
 from karavan_net.host import Host
 from karavan_net.link import Link
 from karavan_net.serve.commits import CommitQueue
 from karavan_net.serve.database_clock import system_now
-from karavan_net.serve.store import Decision, RatedGame, SeatClock, TableRecord
+from karavan_net.serve.store import Decision, RatedGame, SeatClock, Status, TableRecord
 from karavan_net.storage import TableFile
 
 
@@ -39,6 +40,7 @@ class SeatClocks:
 
     def __init__(self, record: TableRecord) -> None:
         self.clock: Clock = record.clock
+        self.rated = record.rated
         self.people = {seat.seat for seat in record.seats if seat.kind == "human"}
         self.seats: dict[int, SeatClock] = {
             seat.seat: SeatClock(
@@ -77,7 +79,7 @@ class SeatClocks:
                 )
         if to_move is not None and to_move in self.people and to_move != before:
             mine = self.seats[to_move]
-            deadline = self.clock.deadline(now, mine.bank_left)
+            deadline = self.clock.deadline(now, mine.bank_left, rated=self.rated)
             self.seats[to_move] = SeatClock(
                 bank_left=mine.bank_left, deadline=deadline, stood_in=mine.stood_in
             )
@@ -93,6 +95,16 @@ class SeatClocks:
             ]
             for seat, c in self.seats.items()
         }
+
+
+def abandoned(names: list[str], seat: int, winners: list[int]) -> str:
+    """The end of a game whose player ``seat`` left it waiting past its time."""
+    won = listed([names[winner] for winner in winners])
+    verb = "wins" if len(winners) == 1 else "win"
+    waited = duration(ABANDON_AFTER)
+    return (
+        f"{names[seat]} left the game waiting {waited}: it ends, and {won} {verb} by abandonment."
+    )
 
 
 def clocks_from(data: dict[str, Any]) -> dict[int, SeatClock]:
@@ -167,20 +179,34 @@ class StoreKeeper:
     def write(self, text: str) -> None:
         """Commit the snapshot ``text``; ``OSError`` if it cannot be (the writer reports it)."""
         data = orjson.loads(text)
-        save = data["save"]
+        self._keep(data["save"], data["to_move"], clocks_from(data["clocks"]), data["result"])
+
+    def end(self, match: Match, result: dict[str, Any]) -> None:
+        """Keep ``match`` as it stands, its game ended by the table's rule with ``result``
+        (rated if the table is), its clocks stopped; ``OSError`` if it cannot be."""
+        self.clocks.changed(None, self.now(), stood_in=False)
+        clocks = clocks_from(self.clocks.as_data())
+        self._keep(envelope(match), None, clocks, result)
+
+    def _keep(
+        self,
+        save: dict[str, Any],
+        to_move: int | None,
+        clocks: dict[int, SeatClock],
+        result: dict[str, Any] | None,
+    ) -> None:
+        decision = Decision(
+            table_id=self.table_id,
+            after=self.kept,
+            save=save,
+            to_move=to_move,
+            clocks=clocks,
+            result=result,
+            owner=self.owner,
+            rated=self.rated,
+        )
         try:
-            kept = self.commits.record(
-                Decision(
-                    table_id=self.table_id,
-                    after=self.kept,
-                    save=save,
-                    to_move=data["to_move"],
-                    clocks=clocks_from(data["clocks"]),
-                    result=data["result"],
-                    owner=self.owner,
-                    rated=self.rated,
-                )
-            )
+            kept = self.commits.record(decision)
         except Exception as error:  # the database's own errors: the writer reports an OSError
             raise OSError(f"the database refused the change ({type(error).__name__})") from None
         if not kept:
@@ -241,6 +267,8 @@ class ServedTable(Host):
             hooks=Hooks(notice=lambda: self._timed_out, lost=self.lost.set),
         )
         referee.subscribe(self._after_change)
+        if record.status is Status.OVER and not match.is_over():  # ended by abandonment
+            self.seats.end(str((record.result or {}).get("sentence") or "The game is over."))
 
     def _after_change(self, _: object) -> None:
         if not self.stand_in_deciding:
@@ -264,9 +292,14 @@ class ServedTable(Host):
         return (self.now() - self._last_seen).total_seconds()
 
     @property
+    def finished(self) -> bool:
+        """Whether the game is over, by its rules or by the table's (abandoned)."""
+        return self.match.is_over() or self.seats.ended is not None
+
+    @property
     def idle(self) -> bool:
         """Whether nobody is here and no live clock runs: the table may leave memory."""
-        live = self.record.clock.kind.value == "live" and not self.match.is_over()
+        live = self.record.clock.kind.value == "live" and not self.finished
         return not self.links and not self.watchers and not live
 
     # -- the clock ---------------------------------------------------------------------------
@@ -276,7 +309,7 @@ class ServedTable(Host):
             self._timer.cancel()
             self._timer = None
         deadline = self.clocks.deadline()
-        if deadline is None or self.match.is_over():
+        if deadline is None or self.finished:
             return
         wait = max(0.0, (deadline - self.now()).total_seconds())
         self._timer = asyncio.get_running_loop().call_later(wait, self._time_up)
@@ -284,13 +317,43 @@ class ServedTable(Host):
     def _time_up(self) -> None:
         self._timer = None
         if self._thinking is None or self._thinking.done():
-            self._thinking = asyncio.get_running_loop().create_task(self._stand_in_decides())
+            ending = self._stand_in_decides if self.record.clock.timed else self._abandoned
+            self._thinking = asyncio.get_running_loop().create_task(ending())
+
+    def _late(self) -> int | None:
+        """The person to move, if their time is up."""
+        seat = self.match.to_move
+        deadline = self.clocks.deadline()
+        if seat is None or deadline is None or deadline > self.now() or self.finished:
+            return None
+        return seat
+
+    async def _abandoned(self) -> None:
+        """The person to move at a rated untimed table let it wait past its time: the game
+        ends by abandonment, that player last (rated so), and everyone is told."""
+        seat = self._late()
+        if seat is None:
+            return
+        names = [player.name for player in self.match.seats]
+        winners = [other for other in range(len(names)) if other != seat]
+        sentence = abandoned(names, seat, winners)
+        scores = list(self.referee.view(None).scores)
+        result = {"scores": scores, "winners": winners, "sentence": sentence, "abandoned": seat}
+        self.seats.end(sentence)  # nobody decides while the end is kept
+        try:
+            await asyncio.to_thread(self.referee.flush)
+            await asyncio.to_thread(self.keeper.end, self.match, result)
+        except OSError as error:
+            self.say(f"The end of the game could not be kept: {error}")
+            self.lost.set()  # the server lets the table go; it is loaded again as stored
+            return
+        self.say(sentence)
+        await self.close(sentence, "over")
 
     async def _stand_in_decides(self) -> None:
         """A bot of the table's level decides for the player whose time ran out."""
-        seat = self.match.to_move
-        deadline = self.clocks.deadline()
-        if seat is None or deadline is None or deadline > self.now():
+        seat = self._late()
+        if seat is None:
             return
         referee = self.referee
         observation = referee.game.observe(self.match.state, seat)
