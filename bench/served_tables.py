@@ -59,15 +59,15 @@ Table = tuple[ServedTable, list[Link]]
 
 def make_tables(store: Store, commits: CommitQueue, count: int, watchers: int) -> list[Table]:
     """``count`` live Jaipur tables between A{i} and B{i}, both seated, and their watchers."""
-    lobby = LobbyService(store)
+    lobby = LobbyService(store, caps=None)  # one process makes every table: no caps
     made = []
     for index in range(count):
-        a = store.create_account(f"A{index}", KeyKind.SECRET, key_digest(f"a{index}"))
-        b = store.create_account(f"B{index}", KeyKind.SECRET, key_digest(f"b{index}"))
+        a = store.accounts.create(f"A{index}", KeyKind.SECRET, key_digest(f"a{index}"))
+        b = store.accounts.create(f"B{index}", KeyKind.SECRET, key_digest(f"b{index}"))
         seats = [SeatAsk("open"), SeatAsk("player", name=f"B{index}")]
         ask = CreateTable("jaipur", seats, clock="live", move_seconds=60, bank_seconds=600)
         opened = lobby.take(b, lobby.create(a, ask).id, None)
-        record = store.table(opened.id)
+        record = store.tables.get(opened.id)
         assert record is not None and record.save is not None
         save = checked_envelope(record.save, "bench")
         table = ServedTable(commits, record, match_from_envelope(save, "bench", "jaipur"))
