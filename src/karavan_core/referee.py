@@ -160,7 +160,7 @@ class Referee(TakeBacks):
         self,
         match: Match,
         *,
-        storage: Storage | None = None,
+        storage: Storage[Any] | None = None,
         bots: BotMaker = _make_bot,
         takeback_seconds: float = TAKEBACK_SECONDS,
     ) -> None:

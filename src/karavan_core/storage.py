@@ -1,8 +1,8 @@
 """Where a referee keeps its match: a storage interface and one coalescing writer.
 
-A :class:`Storage` turns a match into the text to keep (quickly, on the
-caller's thread, while the match holds still) and writes that text (slowly,
-with fsync, on a thread of its own).  The :class:`SaveWriter` runs the
+A :class:`Storage` turns a match into what to keep (quickly, on the caller's
+thread, while the match holds still: a save file's text, a server's row) and
+writes it (slowly, with fsync, on a thread of its own).  The :class:`SaveWriter` runs the
 writes: the caller never waits for the disk, and when several changes come
 while a write is under way only the newest is written next, so the file
 always ends up holding the latest position.
@@ -14,20 +14,22 @@ import json
 import threading
 from collections.abc import Callable
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol, TypeVar
 
 from karavan_core.match import Match
 from karavan_core.saves import atomic_write, envelope
 
+S = TypeVar("S")
 
-class Storage(Protocol):
-    """Somewhere a match is kept."""
 
-    def snapshot(self, match: Match) -> str:
-        """The text to keep for ``match`` as it is now (called on the changing thread)."""
+class Storage(Protocol[S]):
+    """Somewhere a match is kept, as snapshots of type ``S``."""
 
-    def write(self, text: str) -> None:
-        """Keep ``text``, replacing what was kept before (called on the writer's thread)."""
+    def snapshot(self, match: Match) -> S:
+        """What to keep of ``match`` as it is now (called on the changing thread)."""
+
+    def write(self, snapshot: S) -> None:
+        """Keep ``snapshot``, replacing what was kept before (called on the writer's thread)."""
 
 
 class SaveFile:
@@ -40,9 +42,9 @@ class SaveFile:
         """``match`` in the save format."""
         return json.dumps(envelope(match), separators=(",", ":"))
 
-    def write(self, text: str) -> None:
-        """Replace the file with ``text`` (temp file, fsync, rename)."""
-        atomic_write(self.path, text)
+    def write(self, snapshot: str) -> None:
+        """Replace the file with ``snapshot``, its text (temp file, fsync, rename)."""
+        atomic_write(self.path, snapshot)
 
 
 class SaveWriter:
@@ -59,19 +61,19 @@ class SaveWriter:
     must not raise, and should be quick: the next write waits for it.
     """
 
-    def __init__(self, storage: Storage, kept: Callable[[int], None] | None = None) -> None:
+    def __init__(self, storage: Storage[Any], kept: Callable[[int], None] | None = None) -> None:
         self.storage = storage
         self.kept = kept
         self.error: OSError | None = None  # the last write's failure, cleared by a success
         self._cond = threading.Condition()
-        self._pending: tuple[str, int] | None = None
+        self._pending: tuple[Any, int] | None = None
         self._thread: threading.Thread | None = None
 
     def submit(self, match: Match) -> None:
         """Keep ``match`` as it is now; returns before the disk is touched."""
-        text = self.storage.snapshot(match)
+        snapshot = self.storage.snapshot(match)
         with self._cond:
-            self._pending = (text, match.revision)  # an older one not yet written is dropped
+            self._pending = (snapshot, match.revision)  # an older one not yet written is dropped
             if self._thread is None:
                 self._thread = threading.Thread(target=self._run, name="karavan-save")
                 self._thread.start()
@@ -84,9 +86,9 @@ class SaveWriter:
                     self._thread = None
                     self._cond.notify_all()
                     return
-            text, revision = pending
+            snapshot, revision = pending
             try:
-                self.storage.write(text)
+                self.storage.write(snapshot)
             except OSError as error:
                 self.error = error
             else:

@@ -144,7 +144,7 @@ async def test_when_a_players_time_runs_out_a_bot_decides_for_them_until_they_de
         port = server.port
         ann, bob = await account(port, "Ann"), await account(port, "Bob")
         # A clock far quicker than the lobby offers, straight into the store.
-        clock = Clock(kind=ClockKind.LIVE, move_seconds=1, bank_seconds=0)
+        clock = Clock(kind=ClockKind.LIVE, move_seconds=3, bank_seconds=0)
         spec = TableSpec(game="jaipur", seats=(SeatSpec(), SeatSpec()), clock=clock)
         owner = server.store.accounts.named("Ann")
         table = server.store.tables.create(spec, owner, 3, start=LobbyService.start)

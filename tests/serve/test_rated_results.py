@@ -4,7 +4,6 @@ transaction, and so are the seat that fills a table and its start, on both datab
 from __future__ import annotations
 
 import contextlib
-import json
 import threading
 from typing import Any
 
@@ -15,7 +14,7 @@ from karavan_net.serve import lobby_service, ratings
 from karavan_net.serve.commits import CommitQueue
 from karavan_net.serve.lobby_service import LobbyService
 from karavan_net.serve.store import Status, Store
-from karavan_net.serve.tables import SeatClocks, StoreKeeper
+from karavan_net.serve.tables import Position, SeatClocks, StoreKeeper
 
 SECRET = "r" * 43
 
@@ -60,12 +59,12 @@ def end(store: Store, table: Any, winner: int) -> None:
     queue.close()
 
 
-def over(winner: int) -> str:
+def over(winner: int) -> Position:
     """A game's last change, as a table's save writer hands it over."""
     scores = [1, 1]
     scores[winner] = 3
     result = {"scores": scores, "winners": [winner], "sentence": "Someone wins."}
-    return json.dumps({"save": {"revision": 1}, "to_move": None, "clocks": {}, "result": result})
+    return Position(save={"revision": 1}, to_move=None, clocks={}, result=result)
 
 
 @pytest.mark.parametrize("rated_before", [False, True], ids=["newcomer", "rated before"])

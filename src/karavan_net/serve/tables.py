@@ -15,7 +15,7 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
-import orjson
+from attrs import frozen
 
 from karavan_core.bots import make_bot
 from karavan_core.engine import IllegalAction
@@ -25,7 +25,6 @@ from karavan_core.saves import envelope
 from karavan_core.text import listed
 from karavan_net.broadcaster import Hooks
 from karavan_net.clocks import ABANDON_AFTER, Clock, duration
-from karavan_net.codec import dumps
 from karavan_net.host import Host
 from karavan_net.link import Link
 from karavan_net.serve.commits import CommitQueue
@@ -85,17 +84,6 @@ class SeatClocks:
             )
         self.to_move = to_move
 
-    def as_data(self) -> dict[str, Any]:
-        """The clocks as JSON-ready data (for the store's writer)."""
-        return {
-            str(seat): [
-                c.bank_left,
-                None if c.deadline is None else c.deadline.isoformat(),
-                c.stood_in,
-            ]
-            for seat, c in self.seats.items()
-        }
-
 
 def abandoned(names: list[str], seat: int, winners: list[int]) -> str:
     """The end of a game whose player ``seat`` left it waiting past its time."""
@@ -107,16 +95,15 @@ def abandoned(names: list[str], seat: int, winners: list[int]) -> str:
     )
 
 
-def clocks_from(data: dict[str, Any]) -> dict[int, SeatClock]:
-    """The clocks :meth:`SeatClocks.as_data` wrote."""
-    return {
-        int(seat): SeatClock(
-            bank_left=float(bank),
-            deadline=None if deadline is None else datetime.fromisoformat(deadline),
-            stood_in=bool(stood_in),
-        )
-        for seat, (bank, deadline, stood_in) in data.items()
-    }
+@frozen(kw_only=True)
+class Position:
+    """A table's game as it is to be kept: its save, who moves, the seats' clocks, and its
+    result once it is over."""
+
+    save: dict[str, Any]
+    to_move: int | None
+    clocks: dict[int, SeatClock]
+    result: dict[str, Any] | None
 
 
 class StoreKeeper:
@@ -155,7 +142,7 @@ class StoreKeeper:
         self.clocks = clocks
         self.kept = record.revision
 
-    def snapshot(self, match: Match) -> str:
+    def snapshot(self, match: Match) -> Position:
         """The match, its clocks and (once over) its result, to keep."""
         self.clocks.changed(match.to_move, self.now(), stood_in=self.stand_in_deciding())
         outcome = match.outcome()
@@ -167,26 +154,18 @@ class StoreKeeper:
                 "winners": list(outcome.result.winners),
                 "sentence": outcome.sentence(names),
             }
-        return dumps(
-            {
-                "save": envelope(match),
-                "to_move": match.to_move,
-                "clocks": self.clocks.as_data(),
-                "result": result,
-            }
-        )
+        clocks = dict(self.clocks.seats)  # its values are frozen: a copy of the mapping will do
+        return Position(save=envelope(match), to_move=match.to_move, clocks=clocks, result=result)
 
-    def write(self, text: str) -> None:
-        """Commit the snapshot ``text``; ``OSError`` if it cannot be (the writer reports it)."""
-        data = orjson.loads(text)
-        self._keep(data["save"], data["to_move"], clocks_from(data["clocks"]), data["result"])
+    def write(self, snapshot: Position) -> None:
+        """Commit ``snapshot``; ``OSError`` if it cannot be (the writer reports it)."""
+        self._keep(snapshot.save, snapshot.to_move, snapshot.clocks, snapshot.result)
 
     def end(self, match: Match, result: dict[str, Any]) -> None:
         """Keep ``match`` as it stands, its game ended by the table's rule with ``result``
         (rated if the table is), its clocks stopped; ``OSError`` if it cannot be."""
         self.clocks.changed(None, self.now(), stood_in=False)
-        clocks = clocks_from(self.clocks.as_data())
-        self._keep(envelope(match), None, clocks, result)
+        self._keep(envelope(match), None, dict(self.clocks.seats), result)
 
     def _keep(
         self,

@@ -19,6 +19,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
+import orjson
 from alembic import command
 from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
@@ -26,6 +27,7 @@ from alembic.script import ScriptDirectory
 from sqlalchemy import Engine, create_engine, event, make_url, text
 from sqlalchemy.exc import ArgumentError
 
+from karavan_net.codec import dumps
 from karavan_net.serve.store.accounts import Accounts
 from karavan_net.serve.store.leases import Leases
 from karavan_net.serve.store.marks import Marks
@@ -139,7 +141,11 @@ class Store:
 
     def __init__(self, url: str) -> None:
         self.url = database_url(url)
-        self.engine: Engine = create_engine(self.url, future=True)
+        # Every decision writes its table's whole save: orjson turns it into JSON some ten
+        # times quicker than the standard library, which SQLAlchemy would use.
+        self.engine: Engine = create_engine(
+            self.url, future=True, json_serializer=dumps, json_deserializer=orjson.loads
+        )
         if self.engine.dialect.name == "sqlite":
             path = self.engine.url.database
             if path and path != ":memory:" and not path.startswith("file:"):
