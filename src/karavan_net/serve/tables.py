@@ -312,6 +312,7 @@ class ServedTable(Host):
         ends by abandonment, that player last (rated so), and everyone is told."""
         seat = self._late()
         if seat is None:
+            self.arm_clock()  # woken a little early, by the database's clock: wait the rest
             return
         names = [player.name for player in self.match.seats]
         winners = [other for other in range(len(names)) if other != seat]
@@ -333,6 +334,7 @@ class ServedTable(Host):
         """A bot of the table's level decides for the player whose time ran out."""
         seat = self._late()
         if seat is None:
+            self.arm_clock()  # woken a little early, by the database's clock: wait the rest
             return
         referee = self.referee
         observation = referee.game.observe(self.match.state, seat)
