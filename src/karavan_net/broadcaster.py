@@ -85,6 +85,7 @@ class Broadcaster:
         self._lock = threading.Lock()
         self._kept = -1
         self._loop: asyncio.AbstractEventLoop | None = None
+        self._before_loop: list[Callable[[], None]] = []  # told before the loop was known
         self._save_failed = False
 
     # -- who is told what --------------------------------------------------------------------
@@ -119,11 +120,15 @@ class Broadcaster:
         self._on_loop(self._kept_now)
 
     def _on_loop(self, call: Callable[[], None]) -> None:
+        """Run ``call`` on the table's loop (from the writer's thread); until the loop is
+        known, at the first change, it waits: a write can end before the change is told."""
         with self._lock:
             loop = self._loop
-        if loop is not None:
-            with contextlib.suppress(RuntimeError):  # the loop has closed: nothing to show
-                loop.call_soon_threadsafe(call)
+            if loop is None:
+                self._before_loop.append(call)
+                return
+        with contextlib.suppress(RuntimeError):  # the loop has closed: nothing to show
+            loop.call_soon_threadsafe(call)
 
     def _kept_now(self) -> None:
         failed = self.referee.save_error
@@ -139,6 +144,9 @@ class Broadcaster:
         """The table changed (on its loop): tell everyone, once the change is kept."""
         with self._lock:
             self._loop = asyncio.get_running_loop()
+            waiting, self._before_loop = self._before_loop, []
+        for call in waiting:
+            call()
         self.broadcast()
 
     def broadcast(self) -> None:
