@@ -25,7 +25,7 @@ from attrs import frozen
 from karavan_core.bots import Bot, make_bot
 from karavan_core.engine import Action, Game, IllegalAction, Observation
 from karavan_core.match import Match, Outcome, bot_seed
-from karavan_core.storage import SaveFile, SaveWriter, Storage
+from karavan_core.storage import Runner, SaveFile, SaveWriter, Storage
 from karavan_core.takebacks import (
     TAKEBACK_SECONDS,
     Change,
@@ -150,8 +150,9 @@ class Referee(TakeBacks):
     """Runs ``match``: turns, bots, gestures, take-backs, views and storage.
 
     ``storage`` (if given) keeps the match after every change, through one
-    background writer.  ``bots`` builds the bot of each bot seat (tests may
-    pass their own).  A take-back request not answered within
+    background writer (whose writes run on ``writes_on``, if given).  ``bots``
+    builds the bot of each bot seat (tests may pass their own).  A take-back
+    request not answered within
     ``takeback_seconds`` lapses: the table that runs a clock calls
     :meth:`lapse` once that time is up.
     """
@@ -161,13 +162,14 @@ class Referee(TakeBacks):
         match: Match,
         *,
         storage: Storage[Any] | None = None,
+        writes_on: Runner | None = None,
         bots: BotMaker = _make_bot,
         takeback_seconds: float = TAKEBACK_SECONDS,
     ) -> None:
         self.match = match
         self.game = match.game
         self._kept: Callable[[int], None] | None = None
-        self.writer = None if storage is None else SaveWriter(storage)
+        self.writer = None if storage is None else SaveWriter(storage, runs=writes_on)
         self._make_bot = bots
         self.bots: dict[int, Bot] = {
             seat: bots(info.level or "random", self.game, bot_seed(match.seed, seat))

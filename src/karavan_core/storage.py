@@ -20,6 +20,8 @@ from karavan_core.match import Match
 from karavan_core.saves import atomic_write, envelope
 
 S = TypeVar("S")
+Runner = Callable[[Callable[[], None]], object]
+"""Runs a piece of work on another thread (a pool's ``submit``, say)."""
 
 
 class Storage(Protocol[S]):
@@ -52,7 +54,10 @@ class SaveWriter:
 
     :meth:`submit` snapshots the match at once and returns; one writer thread
     at a time writes the newest snapshot.  The thread is not a daemon, so the
-    interpreter waits for it at exit and nothing is lost by quitting.
+    interpreter waits for it at exit and nothing is lost by quitting.  With
+    ``runs``, the writes run there instead of on a thread started for them (a
+    server of many tables keeps a pool of writers rather than starting a thread a
+    change).
 
     ``kept`` (if set) hears, on the writer's thread, the revision of each
     snapshot once its write has ended: from then on that position is on disk
@@ -61,29 +66,36 @@ class SaveWriter:
     must not raise, and should be quick: the next write waits for it.
     """
 
-    def __init__(self, storage: Storage[Any], kept: Callable[[int], None] | None = None) -> None:
+    def __init__(
+        self,
+        storage: Storage[Any],
+        kept: Callable[[int], None] | None = None,
+        runs: Runner | None = None,
+    ) -> None:
         self.storage = storage
         self.kept = kept
+        self.runs = runs or _on_a_thread_of_its_own
         self.error: OSError | None = None  # the last write's failure, cleared by a success
         self._cond = threading.Condition()
         self._pending: tuple[Any, int] | None = None
-        self._thread: threading.Thread | None = None
+        self._writing = False  # a write is under way (or about to be)
 
     def submit(self, match: Match) -> None:
         """Keep ``match`` as it is now; returns before the disk is touched."""
         snapshot = self.storage.snapshot(match)
         with self._cond:
             self._pending = (snapshot, match.revision)  # an older one not yet written is dropped
-            if self._thread is None:
-                self._thread = threading.Thread(target=self._run, name="karavan-save")
-                self._thread.start()
+            if self._writing:
+                return
+            self._writing = True
+        self.runs(self._run)
 
     def _run(self) -> None:
         while True:
             with self._cond:
                 pending, self._pending = self._pending, None
                 if pending is None:
-                    self._thread = None
+                    self._writing = False
                     self._cond.notify_all()
                     return
             snapshot, revision = pending
@@ -99,4 +111,9 @@ class SaveWriter:
     def flush(self) -> None:
         """Wait until the newest snapshot is written (or has failed)."""
         with self._cond:
-            self._cond.wait_for(lambda: self._thread is None)
+            self._cond.wait_for(lambda: not self._writing)
+
+
+def _on_a_thread_of_its_own(work: Callable[[], None]) -> None:
+    """Run ``work`` on a thread started for it (not a daemon: the interpreter waits for it)."""
+    threading.Thread(target=work, name="karavan-save").start()

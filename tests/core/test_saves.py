@@ -20,6 +20,7 @@ from karavan_core.games.karakum.state import DrawCard
 from karavan_core.saves import (
     FORMAT_VERSION,
     default_saves_dir,
+    envelope,
     latest_save,
     list_saves,
     new_save_path,
@@ -417,3 +418,27 @@ def test_temporary_files_of_ended_writers_are_removed_and_only_those(tmp_path):
         path.write_text("{")
     assert saves_files.remove_abandoned_temps(tmp_path) == [abandoned]
     assert not abandoned.exists() and mine.exists() and stranger.exists()
+
+
+def test_envelopes_of_a_match_change_after_change_are_its_envelope_each_time():
+    """A server keeps a table's save at every change, each decision turned into data once;
+    a save is the same as one made afresh, after decisions, take-backs and redos alike."""
+    from karavan_core.saves import Envelopes
+
+    match = Match(get_game("jaipur"), [Seat("Ann"), Seat("Bob")], 7)
+    envelopes = Envelopes()
+    rng = random.Random(3)
+
+    def same() -> None:
+        kept, fresh = envelopes.of(match), envelope(match)
+        del kept["saved_at"], fresh["saved_at"]
+        assert kept == fresh
+
+    for step in range(60):
+        if step % 9 == 8 and match.can_undo():
+            match.undo()
+        elif step % 9 == 0 and match.can_redo():
+            match.redo()
+        else:
+            match.play(rng.choice(match.legal_actions()))
+        same()

@@ -35,6 +35,7 @@ from karavan_core.saves.files import (
 from karavan_core.saves.format import (
     FORMAT,
     FORMAT_VERSION,
+    Envelopes,
     SaveError,
     SaveSummary,
     checked_envelope,
@@ -55,6 +56,7 @@ __all__ = [
     "MAX_BYTES",
     "MAX_STEM",
     "SAVES_ENV",
+    "Envelopes",
     "FileProblem",
     "SaveError",
     "SaveSummary",

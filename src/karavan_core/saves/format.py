@@ -90,9 +90,11 @@ def _joined(match: Match) -> list[int]:
     return [index for index, ply in enumerate(plies) if not ply.starts]
 
 
-def envelope(match: Match) -> dict[str, Any]:
-    """The JSON-ready save of ``match``."""
+def envelope(match: Match, history: list[Any] | None = None) -> dict[str, Any]:
+    """The JSON-ready save of ``match`` (its decisions as data: ``history``, if given)."""
     game = match.game
+    if history is None:
+        history = unstructure_actions(game, match.history)
     return {
         "format": FORMAT,
         "version": FORMAT_VERSION,
@@ -103,13 +105,35 @@ def envelope(match: Match) -> dict[str, Any]:
         "seed": match.seed,
         "options": match.options,
         "seats": [{"name": s.name, "kind": s.kind, "level": s.level} for s in match.seats],
-        "history": unstructure_actions(game, match.history),
+        "history": history,
         "redo": unstructure_actions(game, match.redo_actions),
         "joined": _joined(match),
         "hints": list(match.hints),
         "takebacks": list(match.takebacks),
         "revision": match.revision,
     }
+
+
+class Envelopes:
+    """The saves of one match, change after change, each of its decisions turned into data
+    once: a server keeps a table's whole save at every decision, and the decisions are
+    most of it.  A decision taken back is turned into data again if it is made again."""
+
+    def __init__(self) -> None:
+        self._actions: list[Action] = []
+        self._data: list[Any] = []
+
+    def of(self, match: Match) -> dict[str, Any]:
+        """The JSON-ready save of ``match`` as it is now."""
+        actions = match.history
+        same = 0
+        for mine, before in zip(actions, self._actions, strict=False):
+            if mine is not before:
+                break
+            same += 1
+        data = self._data[:same] + unstructure_actions(match.game, actions[same:])
+        self._actions, self._data = actions, data
+        return envelope(match, list(data))
 
 
 def save_match(match: Match, path: str | os.PathLike[str]) -> Path:

@@ -1,13 +1,14 @@
 """Group commit: the decisions of every table of a server kept together, one commit for many.
 
-Each table's save writer (a thread of its own, see :class:`karavan_core.storage.SaveWriter`)
-hands its table's change to the server's one :class:`CommitQueue` and waits.  The queue's
+Each table's save writer (see :class:`karavan_core.storage.SaveWriter`), running on one of the
+queue's pool of writer threads, hands its table's change to the server's one
+:class:`CommitQueue` and waits.  The queue's
 thread writes every change that came while the last commit was being written in one
 transaction, so a hundred live tables cost a few commits a second instead of a hundred: the
 commit's flush to disk is what a decision waits for, and it is paid once for all of them.
 Nothing is shown before it is kept: each writer returns only once its change is committed.
 
-On SQLite this also keeps the server to one writer: tables writing on threads of their own
+On SQLite this also keeps the server to one writer: tables writing each on their own
 would take turns at the database file's lock, each waiting in SQLite's back-off sleeps.
 """
 
@@ -15,12 +16,13 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Sequence
-from concurrent.futures import Future
+from collections.abc import Callable, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
 
 from karavan_net.serve.metrics import ServerMetrics
 from karavan_net.serve.store import Decision, Store
 
+WRITERS = 32  # tables' writes waiting for a commit at once (more wait for a writer)
 BATCH_MOST = 200  # changes in one transaction: a commit stays short whatever the load
 
 
@@ -36,6 +38,17 @@ class CommitQueue:
         self._closed = False
         self._thread = threading.Thread(target=self._run, name="karavan-commits", daemon=True)
         self._thread.start()
+        # The tables' save writers, each waiting here for its change's commit: a pool, so
+        # that a change costs no thread started for it.
+        self._writers = ThreadPoolExecutor(WRITERS, thread_name_prefix="karavan-save")
+
+    def run_write(self, write: Callable[[], None]) -> None:
+        """Run a table's ``write`` on one of the writers (on a thread of its own once the
+        queue has closed)."""
+        try:
+            self._writers.submit(write)
+        except RuntimeError:  # shut down: the server is stopping, and its tables with it
+            threading.Thread(target=write, name="karavan-save").start()
 
     def record(self, decision: Decision) -> bool:
         """Keep ``decision`` (see :meth:`~karavan_net.serve.store.tables.Tables.record_all`)
@@ -50,8 +63,9 @@ class CommitQueue:
         return done.result()
 
     def close(self) -> None:
-        """Commit what is waiting, then stop the thread (changes after that are written at once,
-        each on its own)."""
+        """Let the writers finish, commit what is waiting, then stop the thread (changes after
+        that are written at once, each on its own)."""
+        self._writers.shutdown(wait=True)
         with self._cond:
             self._closed = True
             self._cond.notify()

@@ -21,7 +21,7 @@ from karavan_core.bots import make_bot
 from karavan_core.engine import IllegalAction
 from karavan_core.match import Match, bot_seed
 from karavan_core.referee import BotTurn, Referee
-from karavan_core.saves import envelope
+from karavan_core.saves import Envelopes, envelope
 from karavan_core.text import listed
 from karavan_net.broadcaster import Hooks
 from karavan_net.clocks import ABANDON_AFTER, Clock, duration
@@ -141,6 +141,7 @@ class StoreKeeper:
         )
         self.clocks = clocks
         self.kept = record.revision
+        self.envelopes = Envelopes()  # on the table's thread: each decision turned into data once
 
     def snapshot(self, match: Match) -> Position:
         """The match, its clocks and (once over) its result, to keep."""
@@ -155,7 +156,9 @@ class StoreKeeper:
                 "sentence": outcome.sentence(names),
             }
         clocks = dict(self.clocks.seats)  # its values are frozen: a copy of the mapping will do
-        return Position(save=envelope(match), to_move=match.to_move, clocks=clocks, result=result)
+        return Position(
+            save=self.envelopes.of(match), to_move=match.to_move, clocks=clocks, result=result
+        )
 
     def write(self, snapshot: Position) -> None:
         """Commit ``snapshot``; ``OSError`` if it cannot be (the writer reports it)."""
@@ -233,7 +236,7 @@ class ServedTable(Host):
         self._thinking: asyncio.Task[None] | None = None
         self._last_seen = now()
         self._timed_out: str | None = None  # what everyone is told of the stand-in's decision
-        referee = Referee(match, storage=self.keeper)
+        referee = Referee(match, storage=self.keeper, writes_on=commits.run_write)
         # Every person's seat is its account's from the start: no code, no seat secret.
         claimed = {seat.seat: "-" for seat in record.seats if seat.kind == "human"}
         super().__init__(
