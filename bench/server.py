@@ -164,8 +164,30 @@ def cpu_seconds(pid: int) -> float:
 # -- live tables -------------------------------------------------------------------------------
 
 
+@attrs.frozen
+class Known:
+    """The server as a player's Karavan knows it from the lobby: the identity its processes
+    prove, and their addresses (a client follows a process's Moved only to those)."""
+
+    identity: str | None
+    processes: tuple[str, ...]
+
+
+async def _known(port: int) -> Known:
+    """What a player learns of the server by logging in at ``port``."""
+    lobby = LobbyClient("127.0.0.1", port, "A0", f"A0-{SECRET}")
+    await lobby.connect()
+    await lobby.close()
+    return Known(lobby.identity, lobby.processes)
+
+
 async def _play_tables(
-    ports: list[int], tables: list[tuple[int, int]], think: float, shared: Shared, out: Results
+    ports: list[int],
+    tables: list[tuple[int, int]],
+    think: float,
+    known: Known,
+    shared: Shared,
+    out: Results,
 ) -> None:
     """Play both seats of each (table, index) until told to stop; put in ``out`` the latencies
     of the decisions sent while the benchmark measured."""
@@ -183,7 +205,15 @@ async def _play_tables(
 
     async def seat(table: int, name: str, seed: int) -> None:
         port = ports[table % len(ports)]  # spread over the processes; sent on to the table's
-        client = TableClient("127.0.0.1", port, str(table), name, secret=f"{name}-{SECRET}")
+        client = TableClient(
+            "127.0.0.1",
+            port,
+            str(table),
+            name,
+            secret=f"{name}-{SECRET}",
+            identity=known.identity,
+            announced=known.processes,
+        )
         async with joining:  # players come in a few at a time, as a server meets them
             try:
                 await client.join()
@@ -242,9 +272,14 @@ async def _play_tables(
 
 
 def _client_main(
-    ports: list[int], tables: list[tuple[int, int]], think: float, shared: Shared, out: Results
+    ports: list[int],
+    tables: list[tuple[int, int]],
+    think: float,
+    known: Known,
+    shared: Shared,
+    out: Results,
 ) -> None:
-    asyncio.run(_play_tables(ports, tables, think, shared, out))
+    asyncio.run(_play_tables(ports, tables, think, known, shared, out))
 
 
 async def _make_tables(port: int, count: int) -> list[tuple[int, int]]:
@@ -285,6 +320,7 @@ def _measure(
     ports: list[int],
     servers: list[subprocess.Popen[str]],
     tables: list[tuple[int, int]],
+    known: Known,
 ) -> Measured:
     """Seat every player, then measure ``args.seconds`` of play."""
     shared = Shared.make()
@@ -292,7 +328,7 @@ def _measure(
     workers = [
         multiprocessing.Process(
             target=_client_main,
-            args=(ports, tables[i :: args.clients], args.think, shared, queue),
+            args=(ports, tables[i :: args.clients], args.think, known, shared, queue),
         )
         for i in range(args.clients)
     ]
@@ -327,7 +363,8 @@ def live(args: argparse.Namespace, processes: int) -> None:
         try:
             time.sleep(2.5)  # each process hears of the others as it renews its leases
             tables = asyncio.run(_make_tables(ports[0], args.tables))
-            measured = _measure(args, ports, servers, tables)
+            known = asyncio.run(_known(ports[0]))
+            measured = _measure(args, ports, servers, tables, known)
         finally:
             for server in servers:
                 server.terminate()
