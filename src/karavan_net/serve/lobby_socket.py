@@ -4,9 +4,12 @@ A client opens ``/lobby``, may ask the server to prove its identity (a
 :class:`~karavan_net.protocol.Challenge`), proves its account with a
 :class:`~karavan_net.lobby.Login` and then asks for lists, new tables and seats,
 which :class:`~karavan_net.serve.lobby_service.LobbyService` answers on the server's
-database thread.  A login with a key no account has is a wrong guess, answered only as
-fast as the guess allowances let.  What one account or one address may take of the
-lobby is kept by the :class:`~karavan_net.serve.limits.LobbyGate`.
+database thread.  A connection that asks to :class:`~karavan_net.lobby.Follow` the lists
+is sent them again whenever they change (:mod:`karavan_net.serve.lobby_news`), and every
+table created or seat taken here is told to the followers.  A login with a key no account
+has is a wrong guess, answered only as fast as the guess allowances let.  What one account
+or one address may take of the lobby is kept by the
+:class:`~karavan_net.serve.limits.LobbyGate`.
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ from karavan_net.serve.limits import (
     Limits,
     LobbyGate,
 )
+from karavan_net.serve.lobby_news import LobbyNews
 from karavan_net.serve.lobby_service import LobbyService, unknown_key
 from karavan_net.serve.store import AccountInfo, Status, StoreError, TableRecord
 from karavan_net.serve.upkeep import Upkeep
@@ -54,6 +58,7 @@ class LobbyServer(Protocol):
     connections: set[Connection]
     identity: ServerIdentity | None
     lobby: LobbyService
+    news: LobbyNews
     log: EventLog
     upkeep: Upkeep
 
@@ -108,6 +113,7 @@ class LobbySockets:
                 await self._requests(connection, account)
         finally:
             self.gate.left(connection)
+            server.news.left(connection)
             self.open -= 1
             await connection.finish()
             server.connections.discard(connection)
@@ -138,7 +144,8 @@ class LobbySockets:
             delay = bucket.delay()
             if delay > 0:  # this client is in a hurry: it waits, nobody else does
                 await asyncio.sleep(delay)
-            connection.send(wire.SERVER.encode(await self._answer(account, message.data)))
+            answer = await self._answer(connection, account, message.data)
+            connection.send(wire.SERVER.encode(answer))
 
     async def _login(self, request: web.BaseRequest, connection: Connection) -> AccountInfo | None:
         """Read the client's Login (after a Challenge, answered, if it sends one first) and
@@ -213,8 +220,10 @@ class LobbySockets:
             refuse(DATABASE_AWAY)
         return None
 
-    async def _answer(self, account: AccountInfo, text: str | bytes) -> wire.LobbyServerMessage:
-        """The answer to one lobby request of ``account``."""
+    async def _answer(
+        self, connection: Connection, account: AccountInfo, text: str | bytes
+    ) -> wire.LobbyServerMessage:
+        """The answer to one lobby request of ``account`` on ``connection``."""
         server = self.server
         try:
             request = wire.CLIENT.decode(text)
@@ -232,7 +241,12 @@ class LobbySockets:
                 return await self._create(account, request)
             if isinstance(request, wire.TakeSeat):
                 table = await server.db(lobby.take, account, request.table, request.seat)
+                server.news.changed()
                 return _seated(table, account)
+            if isinstance(request, wire.Follow):
+                lists = await server.db(lobby.lists, account, request)
+                server.news.follow(connection, account, request, lists)
+                return lists
         except StoreError as error:
             return wire.LobbyDeclined(str(error))
         except Exception as error:  # the database's own: this request is declined, not the rest
@@ -253,6 +267,7 @@ class LobbySockets:
             account=account.name,
             game=table.game,
         )
+        server.news.changed()
         return _seated(table, account)
 
 
