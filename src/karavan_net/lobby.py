@@ -63,7 +63,8 @@ class SeatAsk:
 
 @frozen
 class CreateTable:
-    """A new table of ``game``; my seat is the first."""
+    """A new table of ``game``; my seat is the first.  ``watchers_chat``: its watchers may
+    write in its chat too (its players always do)."""
 
     game: str
     seats: list[SeatAsk]
@@ -73,6 +74,7 @@ class CreateTable:
     takebacks: str = "consent"  # consent or none
     rated: bool = False
     stand_in: str = "hard"
+    watchers_chat: bool = False
 
 
 @frozen
@@ -88,6 +90,14 @@ class Leaderboard:
     """The best rated players of ``game``."""
 
     game: str
+
+
+@frozen
+class NotifyAddress:
+    """Where the server calls me when a turn-based table waits for me: ``url`` (a web hook,
+    ``http(s)://``), ``""`` to be called nowhere, or (left out) only tell me where it is."""
+
+    url: str | None = None
 
 
 # -- the server's messages ---------------------------------------------------------------------
@@ -179,6 +189,13 @@ class Board:
 
 
 @frozen
+class NotifyingAt:
+    """Where the server calls me when a turn-based table waits for me (``""``: nowhere)."""
+
+    url: str = ""
+
+
+@frozen
 class Seated:
     """I sit at ``table`` in ``seat`` (after creating it or taking a seat)."""
 
@@ -188,13 +205,17 @@ class Seated:
 
 
 LobbyClientMessage = (
-    Login | ListTables | MyTables | CreateTable | TakeSeat | Leaderboard | Challenge
+    Login | ListTables | MyTables | CreateTable | TakeSeat | Leaderboard | Challenge | NotifyAddress
 )
-LobbyServerMessage = LoggedIn | LobbyRefused | LobbyDeclined | Tables | Board | Seated | Proof
+LobbyServerMessage = (
+    LoggedIn | LobbyRefused | LobbyDeclined | Tables | Board | Seated | Proof | NotifyingAt
+)
 
 CLIENT: Codec[LobbyClientMessage] = Codec(
-    (Login, ListTables, MyTables, CreateTable, TakeSeat, Leaderboard, Challenge), "lobby protocol"
+    (Login, ListTables, MyTables, CreateTable, TakeSeat, Leaderboard, Challenge, NotifyAddress),
+    "lobby protocol",
 )
 SERVER: Codec[LobbyServerMessage] = Codec(
-    (LoggedIn, LobbyRefused, LobbyDeclined, Tables, Board, Seated, Proof), "lobby protocol"
+    (LoggedIn, LobbyRefused, LobbyDeclined, Tables, Board, Seated, Proof, NotifyingAt),
+    "lobby protocol",
 )
