@@ -45,11 +45,30 @@ def karakum_gold(state: Any, legal: list[Action], moves: list[Action]) -> Action
     return golds[0]
 
 
+def karawane_deeper(state: Any, legal: list[Action], moves: list[Action]) -> Action | None:
+    """Karawane's learner takes a camel already in the oasis deeper once (Greedy may not)."""
+    from karavan_core.games.karawane.components import FIRST_OASIS
+    from karavan_core.games.karawane.state import Play
+
+    if state.current != 0 or FORCED["done"]:
+        return None
+    deeper = [
+        a
+        for a in legal
+        if isinstance(a, Play) and a.owner == 0 and state.camels[0][a.camel] >= FIRST_OASIS
+    ]
+    if not deeper:
+        return None
+    FORCED["done"] = True
+    return deeper[0]
+
+
 FORCED: dict[str, bool] = {"done": False}
 # Decisions Greedy would not make but a lesson needs: given the state, the legal decisions
 # and the moves so far, the learner's forced decision, or None to let Greedy choose.
 POLICIES: dict[str, Callable[[Any, list[Action], list[Action]], Action | None]] = {
     "karakum": karakum_gold,
+    "karawane": karawane_deeper,
 }
 
 
@@ -129,7 +148,7 @@ def karawane_rules(game: Any, before: Any, action: Action, after: Any) -> Iterab
         if kind is C.Kind.DRIVER:
             yield "driver"
         if end >= C.FIRST_OASIS:
-            yield "oasis"
+            yield "oasis-deeper" if start >= C.FIRST_OASIS else "oasis"
     if after.over:
         yield "end"
 

@@ -432,6 +432,16 @@ class Game(abc.ABC, Generic[S, O, A]):
         Each game states its own places; the conformance suite asks after every decision.
         """
 
+    def older_rules_matter(self, state: S) -> bool:
+        """Whether a rule of this game changed since an older save format could decide
+        otherwise in ``state``.
+
+        :mod:`karavan_core.saves` replays an older save by the rules it was played with only
+        if its game ever met such a state; otherwise the game is the same under today's
+        rules.  A game whose rules never changed never meets one.
+        """
+        return False
+
     @abc.abstractmethod
     def inventory(self, state: S) -> Counter[str]:
         """Every physical component in the state, counted (no card is ever made or lost)."""

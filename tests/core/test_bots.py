@@ -91,10 +91,12 @@ def test_the_old_hard_is_kept_for_benchmarks_but_not_offered():
 
 
 # Digests of Hard's choices (100 iterations) at the positions below, as Hard played
-# before issue 32 (commit c0eeef5): Hard-v1 must go on choosing exactly so.
+# before issue 32 (commit c0eeef5): Hard-v1 must go on choosing exactly so.  Karawane's
+# since its camels in the oasis may go deeper: its observations carry that rule, and
+# each decision's generator is seeded by the observation, so the figure changed with it.
 HARD_V1_CHOICES = {
     "karakum": "ea2edffd0d07002b",
-    "karawane": "039cc63219e1b2fa",
+    "karawane": "6f0270fe892c9741",
     "karakorum": "f63389b31f9a4e14",
     "jaipur": "c04c734d005c659e",
 }

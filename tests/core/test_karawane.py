@@ -141,13 +141,51 @@ def test_oasis_is_reached_by_exact_count_and_never_passed():
     assert forward(occupied(state.camels), 20, 1) == 21
 
 
-def test_a_camel_in_the_oasis_never_moves_again():
-    state = table(ann=(O1, M1, M2), camels=((21, 5, 0), (22, 0, 6)))
+def test_a_camel_in_the_oasis_goes_deeper_with_its_owners_oasis_card():
+    """RULINGS.md (revised): the rulebook forbids only the move back; an oasis card takes an
+    oasis camel deeper, counting free squares (22 is taken, so Oasis 2 from 21 lands on 24)."""
+    state = table(ann=(O2, M1, M2), camels=((21, 5, 0), (22, 0, 6)))
+    assert Play(O2, ANN, 0) in GAME.legal_actions(state)
+    after = GAME.apply(state, Play(O2, ANN, 0))
+    assert after.camels[ANN] == (24, 5, 0) and not after.over
+    assert "oasis square 1 (1 point) → oasis square 4 (4 points)" in log_line(
+        GAME, state, Play(O2, ANN, 0)
+    )
+
+
+def test_an_oasis_camel_goes_deeper_only_by_exact_count_never_past_the_last_square():
+    """From 24 with 25 taken only 26 is free ahead: Oasis 1 reaches it, Oasis 2 would pass it."""
+    state = table(ann=(O1, O2, O4), camels=((24, 5, 0), (25, 0, 6)))
     legal = GAME.legal_actions(state)
-    assert Play(O1, ANN, 0) not in legal  # own oasis camel
-    assert Play(M1, BOB, 0) not in legal  # opponent's oasis camel
-    assert "never moves again" in refuse(state, Play(O1, ANN, 0))
-    assert "never moves again" in refuse(state, Play(M1, BOB, 0))
+    assert Play(O1, ANN, 0) in legal
+    assert Play(O2, ANN, 0) not in legal and Play(O4, ANN, 0) not in legal
+    assert "exact count" in refuse(state, Play(O2, ANN, 0))
+    assert GAME.apply(state, Play(O1, ANN, 0)).camels[ANN] == (26, 5, 0)
+    deepest = table(ann=(O1, O2, O4), camels=((26, 5, 0), (25, 0, 6)))
+    assert "exact count" in refuse(deepest, Play(O1, ANN, 0))  # nothing lies past the last
+
+
+def test_no_card_moves_a_camel_in_the_oasis_back():
+    """A Mirage never moves an oasis camel back, nor the camel driver (its square is
+    always before the oasis)."""
+    state = table(ann=(M1, DRIVER, M2), camels=((21, 5, 0), (22, 0, 6)))
+    legal = GAME.legal_actions(state)
+    assert Play(M1, BOB, 0) not in legal and Play(DRIVER, ANN, 0) not in legal
+    assert "back out of it" in refuse(state, Play(M1, BOB, 0))
+    assert "back out of it" in refuse(state, Play(DRIVER, ANN, 0))
+
+
+def test_under_the_older_rule_a_camel_in_the_oasis_never_moves_again():
+    """A game saved before the ruling's revision keeps its rule (the option says so)."""
+    names = ["Ann", "Bob"]
+    older = GAME.new_game(names, seed=11, options={"first_player": 0, C.DEEPER_RULE_OPTION: False})
+    state = evolve(older, hands=(hand(O2, M1, M2), older.hands[1]), camels=((21, 5, 0), (22, 0, 6)))
+    assert Play(O2, ANN, 0) not in GAME.legal_actions(state)
+    assert "never moves again" in refuse(state, Play(O2, ANN, 0))
+    after = GAME.apply(state, Play(O2, ANN, 1))
+    assert not after.deeper_in_oasis  # the rule stays with the game
+    with pytest.raises(ValueError, match="true or false"):
+        GAME.new_game(names, seed=11, options={C.DEEPER_RULE_OPTION: "yes"})
 
 
 def test_mirage_moves_only_opponent_camels_on_desert_squares():
@@ -244,9 +282,9 @@ def test_no_effect_play_only_when_no_card_can_be_used():
     assert len(after.hands[ANN]) == 3 and after.to_move == BOB
     assert "without effect" in log_line(GAME, state, PlayWithoutEffect(M2))
 
-    usable = table(ann=(O4, M2, O1), camels=camels)  # Oasis 1 reaches square 24
+    usable = table(ann=(O4, M2, O1), camels=camels)  # Oasis 1 reaches square 24, from anywhere
     legal = GAME.legal_actions(usable)
-    assert legal == [Play(O1, ANN, 2)]
+    assert legal == [Play(O1, ANN, 0), Play(O1, ANN, 1), Play(O1, ANN, 2)]
     assert "its effect" in refuse(usable, PlayWithoutEffect(O4))
 
 
@@ -421,7 +459,7 @@ def test_mirage_may_target_any_opponent_and_counts_every_camel_as_an_obstacle():
 def test_mirage_on_a_camel_on_the_last_desert_square_is_legal():
     state = table_23(ann=(M1, O1, O1), camels=((0, 0, 0), (20, 21, 0)))
     assert Play(M1, BOB, 0) in GAME.legal_actions(state)
-    assert "never moves again" in refuse_unlisted(state, Play(M1, BOB, 1))
+    assert "back out of it" in refuse_unlisted(state, Play(M1, BOB, 1))
     assert GAME.apply(state, Play(M1, BOB, 0)).camels[BOB] == (19, 21, 0)
 
 
@@ -430,7 +468,7 @@ def test_mirage_on_a_camel_on_the_last_desert_square_is_legal():
 
 def test_driver_never_moves_a_camel_already_in_the_oasis():
     state = table_23(ann=(DRIVER, O1, O1), camels=((22, 0, 0), (7, 0, 0)))
-    assert "never moves again" in refuse_unlisted(state, Play(DRIVER, ANN, 0))
+    assert "back out of it" in refuse_unlisted(state, Play(DRIVER, ANN, 0))
     assert GAME.apply(state, Play(DRIVER, ANN, 1)).camels[ANN] == (22, 8, 0)
 
 

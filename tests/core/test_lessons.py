@@ -40,7 +40,7 @@ RULES: dict[str, set[str]] = {
         "driver",  # to the square just ahead of the leader, never onto the oasis
         "sandstorm",  # everyone reshuffles all twelve cards and draws three
         "oasis-exact",  # the oasis is reached by exact count
-        "oasis-stays",  # a camel in the oasis never moves again
+        "oasis-deeper",  # a camel in the oasis never goes back, but may go deeper
         "no-effect",  # no card can be used: play one without effect
         "end",  # the game ends when all six oasis squares are taken
         "scoring",  # the oasis squares held, summed; ties share the win

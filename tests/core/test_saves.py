@@ -17,6 +17,7 @@ from karavan_core import Match, SaveError, Seat, get_game, load_match, save_matc
 from karavan_core import saves as saves_module
 from karavan_core.games.karakum.components import ROW_RULE_OPTION
 from karavan_core.games.karakum.state import DrawCard
+from karavan_core.games.karawane.components import DEEPER_RULE_OPTION as KARAWANE_DEEPER_RULE
 from karavan_core.saves import (
     FORMAT_VERSION,
     default_saves_dir,
@@ -203,17 +204,37 @@ def test_golden_format_4_saves_of_every_game_keep_loading(name, tmp_path):
 
 
 @pytest.mark.parametrize(
-    "name",
-    ["karakum-3p-v5.json", "karawane-3p-v5.json", "karakorum-2p-v5.json", "jaipur-2p-v5.json"],
+    ("name", "version"),
+    [
+        (f"{game}-v{version}.json", version)
+        for version in (5, 6)
+        for game in ("karakum-3p", "karawane-3p", "karakorum-2p", "jaipur-2p")
+    ],
 )
-def test_golden_format_5_saves_of_every_game_keep_loading(name, tmp_path):
-    """Format 5 games that never met a rule changed since go on under today's rules."""
-    with golden(name, 5) as (match, data):
+def test_golden_format_5_and_6_saves_of_every_game_keep_loading(name, version, tmp_path):
+    """Format 5 and 6 games that never met a rule changed since go on under today's rules."""
+    with golden(name, version) as (match, data):
         assert match.hints == data["hints"] and match.takebacks == data["takebacks"]
         assert match.revision == data["revision"] and match.options == data["options"]
         assert match.can_redo() and match.redo() and match.undo()
         again = load_match(save_match(match, tmp_path / name))
         assert again.states == match.states and again.redo_actions == match.redo_actions
+
+
+def test_an_old_karawane_save_whose_oasis_camels_stayed_replays_by_its_own_rules(tmp_path):
+    """A format-6 game played when a camel in the oasis never moved again (before RULINGS.md's
+    revision) replays as it was played, and keeps that rule to its end."""
+    with golden("karawane-3p-v6-oasis-stays.json", 6) as (match, data):
+        assert match.options[KARAWANE_DEEPER_RULE] is False
+        assert not match.state.deeper_in_oasis and match.is_over()
+        again = load_match(save_match(match, tmp_path / "old-rule.json"))
+        assert again.states == match.states and again.options == match.options
+    # Under today's rules a card played without effect there had one: it is refused.
+    data["version"] = FORMAT_VERSION
+    path = tmp_path / "todays-rules.json"
+    path.write_text(json.dumps(data))
+    with pytest.raises(SaveError, match="decision 64 of its history is not legal"):
+        load_match(path)
 
 
 def test_an_old_karakum_save_that_met_the_empty_row_replays_by_its_own_rules(tmp_path):

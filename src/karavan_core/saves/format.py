@@ -1,12 +1,14 @@
 """The save format, and loading a save by replaying it.
 
 A game is a pure function of its seed, options, seats and decisions, so a
-save (format 4) holds just those, the redo list, how decisions group into
-undo steps, and how many hints each player asked for (format 3 had no hints:
-its players asked for none).  Loading deals the game afresh from the seed and replays
+save (format :data:`FORMAT_VERSION`) holds just those, the redo list, how decisions
+group into undo steps, how many hints and take-backs each player asked for, and the
+table's count of changes.  Loading deals the game afresh from the seed and replays
 every decision, each of which must be legal, then checks the redo list the
 same way: a save is verified, never trusted.  Saves of formats 1 and 2 also
-stored the starting and current positions; those must agree with the replay.
+stored the starting and current positions; those must agree with the replay.  A save
+of an older format whose game met a rule changed since replays by the rule it was
+played with (:data:`RULES_CHANGED`).
 
 Every problem becomes a :class:`SaveError`: one line naming the file and the
 problem.  The file itself is never changed by reading it.
@@ -25,6 +27,7 @@ from attrs import frozen
 from karavan_core.bots import BOT_LEVELS
 from karavan_core.engine import Action, Game, IllegalAction
 from karavan_core.games.karakum.components import ROW_RULE_OPTION as KARAKUM_ROW_RULE
+from karavan_core.games.karawane.components import DEEPER_RULE_OPTION as KARAWANE_DEEPER_RULE
 from karavan_core.match import BOT, HUMAN, MAX_SEED, Match, Seat, names_differ
 from karavan_core.registry import game_names, get_game
 from karavan_core.saves.codec import structure_action, unstructure_actions, unstructure_state
@@ -39,16 +42,17 @@ from karavan_core.text import check_name, clean_name, parse_json, printable
 from karavan_core.version import __version__
 
 FORMAT = "karavan-save"
-FORMAT_VERSION = 6
+FORMAT_VERSION = 7
 MAX_DECISIONS = 100_000  # far beyond any real game: a longer list is not a save
 MAX_REVISION = 10**12  # changes at one table: far beyond any game, however often undone
 # The options a game may be started with (the rest keep the rules an older save was played by).
-OPTIONS = frozenset({"first_player", KARAKUM_ROW_RULE})
+OPTIONS = frozenset({"first_player", KARAKUM_ROW_RULE, KARAWANE_DEEPER_RULE})
 # Rules changed since a format: a save of an older format replays by the options that keep
-# the rules it was played with, unless no place stood unfilled in its game (then the change
-# never touched it, and it goes on under today's rules).
+# the rules it was played with, unless its game never met a state where the change decides
+# otherwise (Game.older_rules_matter): then it goes on under today's rules.
 RULES_CHANGED: dict[int, dict[str, dict[str, Any]]] = {
     6: {"karakum": {KARAKUM_ROW_RULE: False}},  # a payment refills the empty face-up places
+    7: {"karawane": {KARAWANE_DEEPER_RULE: False}},  # a camel in the oasis may go deeper
 }
 # State fields a format version introduced: a save of an older version lacks them.  Only
 # formats 1 and 2 stored positions, so a field added since is listed under 3.
@@ -57,6 +61,7 @@ FIELDS_ADDED: dict[int, dict[str, frozenset[str]]] = {
     3: {
         "karakorum": frozenset({"final_expeditions"}),  # kept since format 5
         "karakum": frozenset({"payment_refills_row"}),  # since format 6
+        "karawane": frozenset({"deeper_in_oasis"}),  # since format 7
     },
 }
 
@@ -319,13 +324,13 @@ def _replay(
     joined: set[int],
 ) -> tuple[Match, bool]:
     """The match dealt from ``seed`` with ``decisions`` (history, redo list) replayed, and
-    whether a place stood unfilled on the way (the mark of a rule changed since)."""
+    whether it met a state where a rule changed since decides otherwise."""
     history, redo = decisions
     try:
         match = Match(game, seats, seed, options, created_at=created)
     except ValueError as error:  # options the game refuses
         raise _Unfit(_clause(error)) from None
-    unfilled = False
+    met = False
     for index, action in enumerate(history + redo):
         where = "history" if index < len(history) else "redo list"
         number = index + 1 if index < len(history) else index - len(history) + 1
@@ -333,9 +338,9 @@ def _replay(
             match.push(action, starts=index not in joined)
         except IllegalAction as error:
             raise _Unfit(f"decision {number} of its {where} is not legal ({error})") from None
-        unfilled = unfilled or game.unfilled(match.state) is not None
+        met = met or game.older_rules_matter(match.state)
     match.take_back_to(len(history))
-    return match, unfilled
+    return match, met
 
 
 def _decisions(game: Game[Any, Any, Any], data: list[Any], where: str) -> list[Action]:

@@ -236,6 +236,10 @@ class Karakum(Game[KarakumState, KarakumObservation, Action]):
             return "A market place is empty while the camel deck holds camels."
         return None
 
+    def older_rules_matter(self, state: KarakumState) -> bool:
+        """An unfilled place: before a payment refilled the face-up row, it stayed empty."""
+        return self.unfilled(state) is not None
+
     def inventory(self, state: KarakumState) -> Counter[str]:
         """Every camel and resource card in the state."""
         counts: Counter[str] = Counter()

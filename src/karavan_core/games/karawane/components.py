@@ -109,6 +109,9 @@ FIRST_OASIS = DESERT_SQUARES + 1
 LAST_SQUARE = DESERT_SQUARES + len(OASIS_POINTS)
 
 CAMELS_PER_PLAYER = 3
+# The option that keeps the rule of games saved before a camel in the oasis could go
+# deeper (see karavan_core.saves): with it false, a camel in the oasis never moves again.
+DEEPER_RULE_OPTION = "deeper_in_oasis"
 HAND_SIZE = 3
 MIN_PLAYERS = 2
 MAX_PLAYERS = 4

@@ -17,6 +17,7 @@ from karavan_core.games.karawane import words
 from karavan_core.games.karawane.components import CITY
 from karavan_core.games.karawane.rules import (
     apply_decision,
+    can_go_deeper,
     legal_decisions,
     refusal,
     score,
@@ -50,6 +51,9 @@ class Karawane(Game[KarawaneState, KarawaneObservation, Action]):
             hands.append(sorted_cards(deck[: C.HAND_SIZE]))
             decks.append(deck[C.HAND_SIZE :])
         rng, first = self.first_player(options, n, rng)
+        deeper = options.get(C.DEEPER_RULE_OPTION, True)
+        if not isinstance(deeper, bool):
+            raise ValueError(f"The option {C.DEEPER_RULE_OPTION} is true or false.")
         return KarawaneState(
             players=players,
             rng=rng,
@@ -59,6 +63,7 @@ class Karawane(Game[KarawaneState, KarawaneObservation, Action]):
             hands=tuple(hands),
             decks=tuple(decks),
             played=((),) * n,
+            deeper_in_oasis=deeper,
         )
 
     # -- decisions ---------------------------------------------------------------------------
@@ -128,6 +133,11 @@ class Karawane(Game[KarawaneState, KarawaneObservation, Action]):
             if len(hand) < C.HAND_SIZE and deck:
                 return f"{name} holds {len(hand)} cards while their deck holds {len(deck)}."
         return None
+
+    def older_rules_matter(self, state: KarawaneState) -> bool:
+        """The player to move could take a camel deeper into the oasis, which the older rule
+        (a camel in the oasis never moves again) did not allow."""
+        return can_go_deeper(state)
 
     def inventory(self, state: KarawaneState) -> Counter[str]:
         """Every player's camels and cards, wherever they are."""

@@ -125,7 +125,7 @@ class Why(Enum):
     SANDSTORM_ALONE = auto()  # the Sandstorm moves no camel
     NO_SUCH_CAMEL = auto()  # the board holds no such camel
     MIRAGE_OWN = auto()  # a Mirage moves an opponent's camel, never one's own
-    IN_OASIS = auto()  # a camel in the oasis never moves again
+    IN_OASIS = auto()  # a camel in the oasis never moves back (nor at all, by older rules)
     IN_CITY = auto()  # a Mirage moves only a camel on a desert square
     NOT_YOURS = auto()  # a forward card moves only one's own camels
     CITY_NOT_FIRST = auto()  # camels in the city are alike: the first of them is moved
@@ -146,24 +146,33 @@ Row = tuple[Why | None, ...]  # [camel]: why that camel may not be the target (N
 Targets = list[Row]  # [owner][camel]
 
 
-def targets(camels: Board, seat: int, card: Card, taken: set[int] | None = None) -> Targets:
+def targets(
+    camels: Board, seat: int, card: Card, deeper: bool, taken: set[int] | None = None
+) -> Targets:
     """For each camel on the board (``[owner][camel]``): why ``seat`` may not play ``card``
-    on it (``None``: it may).  ``taken``: the occupied squares, if already known."""
+    on it (``None``: it may).  ``deeper``: whether an oasis card may move a camel deeper
+    into the oasis (the game's rule); ``taken``: the occupied squares, if already known."""
     kind = _KIND[card]
     if kind is Kind.SANDSTORM:
         return [_SANDSTORM_ROW] * len(camels)
     if kind is Kind.MIRAGE:
         return [_mirage_row(owner == seat, line) for owner, line in enumerate(camels)]
     rows: Targets = [_NOT_YOURS_ROW] * len(camels)
-    rows[seat] = _forward_row(camels, seat, card, taken)
+    rows[seat] = _forward_row(camels, seat, card, deeper, taken)
     return rows
 
 
-def _forward_row(camels: Board, seat: int, card: Card, taken: set[int] | None) -> Row:
-    """Why ``seat`` may not move each of its own camels with ``card``, an oasis or driver card."""
+def _forward_row(camels: Board, seat: int, card: Card, deeper: bool, taken: set[int] | None) -> Row:
+    """Why ``seat`` may not move each of its own camels with ``card``, an oasis or driver card.
+
+    An oasis card counts free squares from wherever the camel stands, in the oasis too
+    when the game's rule lets a camel go ``deeper``; the camel driver's square is always
+    before the oasis, so it never takes a camel from there (that would be back).
+    """
     line = camels[seat]
-    row = _movable(line)
-    if _KIND[card] is Kind.OASIS:
+    oasis_card = _KIND[card] is Kind.OASIS
+    row = _movable(line, oasis_card and deeper)
+    if oasis_card:
         free = occupied(camels) if taken is None else taken
         palms = _PALMS[card]
         for why, square in zip(row, line, strict=True):
@@ -179,15 +188,16 @@ def _forward_row(camels: Board, seat: int, card: Card, taken: set[int] | None) -
 
 
 @cache
-def _movable(line: tuple[int, ...]) -> Row:
-    """Why each camel of ``line`` may not move forward, whatever the card (``None``: it may).
+def _movable(line: tuple[int, ...], deeper: bool) -> Row:
+    """Why each camel of ``line`` may not move forward, whatever the card (``None``: it may);
+    a camel in the oasis may only if it may go ``deeper``.
 
-    Cached (27**3 lines exist): the oasis and driver cards start from it.
+    Cached (27**3 lines exist, twice): the oasis and driver cards start from it.
     """
     city = first_in_city(line)
     return tuple(
         Why.IN_OASIS
-        if square >= FIRST_OASIS
+        if square >= FIRST_OASIS and not deeper
         else Why.CITY_NOT_FIRST
         if square == CITY and i != city
         else None
@@ -243,7 +253,7 @@ def playing(state: KarawaneState, action: Play) -> Why | None:
         return Why.SANDSTORM_ALONE
     if not (0 <= owner < len(state.players) and 0 <= i < C.CAMELS_PER_PLAYER):
         return Why.NO_SUCH_CAMEL
-    return targets(state.camels, state.current, card)[owner][i]
+    return targets(state.camels, state.current, card, state.deeper_in_oasis)[owner][i]
 
 
 def storming(state: KarawaneState) -> Why | None:
@@ -256,7 +266,8 @@ def without_effect(state: KarawaneState, card: Card) -> Why | None:
     hand = state.hands[state.current]
     if card not in hand:
         return Why.NOT_HELD
-    return Why.HAS_EFFECT if effects(hand, state.current, state.camels) else None
+    deeper = state.deeper_in_oasis
+    return Why.HAS_EFFECT if effects(hand, state.current, state.camels, deeper) else None
 
 
 def refusal(state: KarawaneState, action: object) -> Why | None:
@@ -271,8 +282,9 @@ def refusal(state: KarawaneState, action: object) -> Why | None:
     return Why.UNKNOWN
 
 
-def effects(hand: Cards, seat: int, camels: Board) -> list[Action]:
-    """The plays of ``hand`` by ``seat`` that have an effect on the board ``camels``.
+def effects(hand: Cards, seat: int, camels: Board, deeper: bool) -> list[Action]:
+    """The plays of ``hand`` by ``seat`` that have an effect on the board ``camels``
+    (``deeper``: whether an oasis card may move a camel deeper into the oasis).
 
     Camels in the city are alike, so only each player's first one is offered.
     The answers are the rows of :func:`targets`, cached with their plays; a
@@ -291,12 +303,28 @@ def effects(hand: Cards, seat: int, camels: Board) -> list[Action]:
             actions.append(SANDSTORM)
         elif kind is Kind.MIRAGE:
             if mirage is None:
-                mirage = targets(camels, seat, card, taken)
+                mirage = targets(camels, seat, card, deeper, taken)
             for owner, row in enumerate(mirage):
                 actions += _allowed(card, owner, row)
         else:
-            actions += _allowed(card, seat, _forward_row(camels, seat, card, taken))
+            actions += _allowed(card, seat, _forward_row(camels, seat, card, deeper, taken))
     return actions
+
+
+def can_go_deeper(state: KarawaneState) -> bool:
+    """Whether the player to move holds an oasis card that would take one of their camels
+    already in the oasis deeper (by exact count: it lands on a free oasis square)."""
+    if state.over:
+        return False
+    line = state.camels[state.current]
+    taken = occupied(state.camels)
+    return any(
+        forward(taken, square, _PALMS[card]) is not None
+        for card in set(state.hands[state.current])
+        if _KIND[card] is Kind.OASIS
+        for square in line
+        if square >= FIRST_OASIS
+    )
 
 
 def legal_decisions(state: KarawaneState) -> list[Action]:
@@ -304,7 +332,7 @@ def legal_decisions(state: KarawaneState) -> list[Action]:
     if state.over:
         return []
     hand = state.hands[state.current]
-    return effects(hand, state.current, state.camels) or [
+    return effects(hand, state.current, state.camels, state.deeper_in_oasis) or [
         _WITHOUT_EFFECT[card] for card in dict.fromkeys(hand)
     ]
 
@@ -370,6 +398,7 @@ def apply_decision(state: KarawaneState, action: Action) -> KarawaneState:
         played=replace_at(state.played, seat, state.played[seat] + (card,)),
         over=finished or current is None,
         turn=state.turn + 1,
+        deeper_in_oasis=state.deeper_in_oasis,
     )
 
 
@@ -404,4 +433,5 @@ def _sandstorm(state: KarawaneState) -> KarawaneState:
         played=((),) * len(state.players),
         over=False,
         turn=state.turn + 1,
+        deeper_in_oasis=state.deeper_in_oasis,
     )

@@ -26,6 +26,7 @@ class KarawaneState(UntilOver, State):
     played: tuple[Cards, ...]  # each player's face-up pile, oldest first
     over: bool = False
     turn: int = 0  # cards played so far
+    deeper_in_oasis: bool = True  # an oasis card may move a camel deeper into the oasis
 
 
 @frozen(kw_only=True)
@@ -41,6 +42,7 @@ class KarawaneObservation(UntilOver, Observation):
     played: tuple[Cards, ...]
     over: bool
     turn: int
+    deeper_in_oasis: bool
 
 
 @frozen(cache_hash=True)  # the search looks every decision up in a dict at every node

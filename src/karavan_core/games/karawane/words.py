@@ -57,7 +57,7 @@ def prompt(observation: KarawaneObservation) -> str:
         return "The game is over."
     name = obs.players[obs.current]
     mine = obs.hand is not None and obs.player == obs.current
-    if mine and not effects(obs.hand or (), obs.current, obs.camels):
+    if mine and not effects(obs.hand or (), obs.current, obs.camels, obs.deeper_in_oasis):
         return f"{name}: no card can be used, so play one without effect"
     return f"{name}: play a card and choose its camel"
 
@@ -77,7 +77,6 @@ _REFUSALS = {
     Why.SANDSTORM_ALONE: "The Sandstorm moves no camel: play it on its own.",
     Why.NO_SUCH_CAMEL: "There is no such camel.",
     Why.MIRAGE_OWN: "A Mirage moves an opponent's camel back, never your own.",
-    Why.IN_OASIS: "That camel is in the oasis, and a camel in the oasis never moves again.",
     Why.IN_CITY: "That camel is in the city: a Mirage only moves a camel on a desert square.",
     Why.DRIVER_OASIS: (
         "The square ahead of the leading camel is in the oasis, "
@@ -100,6 +99,8 @@ def refusal(state: KarawaneState, action: object, why: Why) -> str:
         return f"You have no {_label(card)} in your hand."
     assert isinstance(action, Play)
     label = action.card.label
+    if why is Why.IN_OASIS:
+        return _in_oasis(state, action)
     if why is Why.NOT_YOURS:
         return f"The {label} card moves only your own camels."
     if why is Why.CITY_NOT_FIRST:
@@ -110,6 +111,17 @@ def refusal(state: KarawaneState, action: object, why: Why) -> str:
         f"{label} would carry that camel past the last oasis square: "
         "the oasis must be reached by an exact count of free squares."
     )
+
+
+def _in_oasis(state: KarawaneState, action: Play) -> str:
+    """Why a camel in the oasis may not take ``action``: it never goes back (and, by the
+    older rule a saved game may keep, never moves at all)."""
+    if C.CARD_KIND[action.card] is C.Kind.OASIS:  # refused only under the older rule
+        return (
+            "That camel is in the oasis, and in this game (saved under the older rule) "
+            "a camel in the oasis never moves again."
+        )
+    return "That camel is in the oasis, and no card moves a camel back out of it."
 
 
 # -- decisions in words -----------------------------------------------------------------------
