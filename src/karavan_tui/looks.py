@@ -17,6 +17,7 @@ from textual.notifications import SeverityLevel
 from karavan_tui.context import Karavan
 from karavan_tui.glyphs import Glyphs, glyphs
 from karavan_tui.screens.table import TableScreen
+from karavan_tui.textual_fixes import PALETTE_ID
 from karavan_tui.widgets.chrome import AppHeader, DropDown, TickBox, use_ascii_scrollbars
 
 TURN_TITLE = "Your turn"  # the terminal's (the browser tab's) title while it is
@@ -141,10 +142,13 @@ class KaravanLooks(Karavan):
         """Open the command palette (in plain ASCII in ASCII mode)."""
         if not self.ascii_mode:
             super().action_command_palette()
-        elif self.use_command_palette and not any(
-            isinstance(screen, CommandPalette) for screen in self.screen_stack
-        ):
-            self.push_screen(AsciiCommandPalette(id="--command-palette"))
+        elif self.use_command_palette and not self.palette_open():
+            self.push_screen(AsciiCommandPalette(id=PALETTE_ID))
+
+    def action_help_quit(self) -> None:
+        """Ctrl+C quits nothing (it copies in a text field): say which key does, in words
+        (Textual's own notice is markup, which toasts here show literally)."""
+        self.notify("Press Ctrl+Q to quit Karavan.", title="Do you want to quit?")
 
     def redraw_game(self) -> None:
         """Redraw any open table (after a change of symbols)."""

@@ -9,19 +9,27 @@ notifications at once, a slow redraw); Textual's ``Timer`` then loops forever
 without yielding and the whole app hangs (seen at a hosted table, whose
 notices come from outside at any moment).  Toasts here get at least a tenth
 of a second.
+
+An option list asked to move a page before it is laid out (the command palette
+opened, a letter typed and PageDown pressed in one burst of keys: a fast typist,
+or typeahead on a busy machine) looks its highlighted option up in a map of lines
+not built yet and raises ``KeyError``, which ends the app.  Until the list has
+lines, a page move does nothing, as Textual's own ``scroll_to_highlight`` does.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
+from textual import _widget_navigation
 from textual.app import App
 from textual.binding import BindingsMap, BindingType
 from textual.dom import DOMNode
 from textual.notifications import Notification, Notifications, Notify
-from textual.widgets import _toast
+from textual.widgets import OptionList, _toast
 
 MIN_TOAST_SECONDS = 0.1
+PALETTE_ID = "--command-palette"  # Textual's id for its command palette screen
 
 
 class SafeToast(_toast.Toast):
@@ -32,10 +40,24 @@ class SafeToast(_toast.Toast):
         self._timeout = max(self._timeout, MIN_TOAST_SECONDS)
 
 
+_textual_move_page = OptionList._move_page
+
+
+def _move_page_once_laid_out(self: OptionList, direction: _widget_navigation.Direction) -> None:
+    """Textual's page move, once the list has lines to move by (before: nothing)."""
+    self._update_lines()
+    if (self.highlighted or 0) not in self._index_to_line or not self._lines:
+        return
+    _textual_move_page(self, direction)
+
+
 def apply() -> None:
-    """Make Textual's toast rack build :class:`SafeToast` toasts."""
+    """Make Textual's toast rack build :class:`SafeToast` toasts, and its option lists
+    (the command palette's among them) page only once they are laid out."""
     if _toast.Toast is not SafeToast:
         setattr(_toast, "Toast", SafeToast)  # noqa: B010 - the module's name for its toasts
+    if OptionList._move_page is _textual_move_page:
+        OptionList._move_page = _move_page_once_laid_out  # type: ignore[method-assign]
 
 
 apply()
@@ -53,6 +75,19 @@ def add_bindings(node: DOMNode, bindings: Sequence[BindingType]) -> None:
 
 class FixedApp(App[None]):
     """Textual's app with the private members Karavan changes, each for the reason given."""
+
+    def action_command_palette(self) -> None:
+        """Textual's, but never while a palette is still the app's: Textual asks the current
+        screen for a class the palette sets only once mounted, so a second Ctrl+P in the same
+        burst of keys (or one while a palette is still going) pushed a second palette of the
+        same id, and ``DuplicateIds`` ended the app."""
+        if not self.palette_open():
+            super().action_command_palette()
+
+    def palette_open(self) -> bool:
+        """Whether a command palette is the app's, shown or on its way (the app's own
+        screens, looked up by id as Textual does when it refuses a second)."""
+        return self._nodes._get_by_id(PALETTE_ID) is not None
 
     def _on_notify(self, event: Notify) -> None:
         """A toast that says again what one on screen says replaces it, its time afresh; so
