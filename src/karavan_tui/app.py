@@ -21,7 +21,13 @@ from karavan_core.analysis import GameReview
 from karavan_core.lessons import OPPONENT_NAME, get_lesson
 from karavan_core.match import Match
 from karavan_core.registry import all_games, get_game
-from karavan_core.saves import SaveError, load_match, new_save_path
+from karavan_core.saves import (
+    OPEN_ELSEWHERE,
+    OpenElsewhere,
+    SaveError,
+    load_match,
+    new_save_path,
+)
 from karavan_core.text import printable
 from karavan_net.accounts import Account, account_for, accounts_file, pin
 from karavan_net.client import HostUnreachable, TableClient
@@ -169,14 +175,33 @@ class KaravanApp(KaravanLooks, DoorMode):
         self.show_title(message.then_new)
 
     def open_match(self, match: Match, save_path: Path | None = None) -> None:
-        """Open ``match`` at its table, autosaving to ``save_path`` (a new file if not given)."""
+        """Open ``match`` at its table, autosaving to ``save_path`` (a new file if not given);
+        a save another window plays is offered to watch instead."""
         if save_path is None:
             save_path = new_save_path(self.config.saves_dir, match.game.name)
-        self.open_table(lambda: LocalPlay(match, save_path), save_path.parent, "save")
+        make = partial(LocalPlay, match, save_path)
+        self.open_table(make, save_path.parent, "save", partial(self.offer_watching, match))
 
-    def open_table(self, make: Callable[[], Driver], folder: Path, keep: str) -> None:
+    def offer_watching(self, match: Match) -> None:
+        """``match``'s save is played in another window: watch it as it was saved, or not."""
+
+        def chosen(choice: int | None) -> None:
+            if choice == 0:
+                self.show_replay(match, len(match.history))
+
+        options = ["Watch it read-only", "Go back"]
+        self.push_screen(ChoiceScreen(OPEN_ELSEWHERE, options), chosen)
+
+    def open_table(
+        self,
+        make: Callable[[], Driver],
+        folder: Path,
+        keep: str,
+        elsewhere: Callable[[], None] | None = None,
+    ) -> None:
         """Close everything above the title and open the table ``make`` drives; a driver
-        that cannot ``keep`` its game in ``folder`` is reported instead."""
+        that cannot ``keep`` its game in ``folder`` is reported instead (one whose file
+        another window plays, to ``elsewhere`` if given)."""
         if door_refuses(self, "new_game"):
             return
         self.close_tables()
@@ -184,6 +209,12 @@ class KaravanApp(KaravanLooks, DoorMode):
             self.pop_screen()
         try:
             driver = make()
+        except OpenElsewhere:
+            if elsewhere is None:
+                self.notify(OPEN_ELSEWHERE, severity="warning")
+            else:
+                elsewhere()
+            return
         except OSError as error:
             where = printable(str(folder))
             self.notify(f"Cannot {keep} in {where}: {error.strerror}", severity="error")

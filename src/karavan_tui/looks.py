@@ -10,20 +10,20 @@ from __future__ import annotations
 from typing import Any
 
 from textual.binding import Binding
-from textual.command import CommandPalette, SearchIcon
+from textual.command import SearchIcon
 from textual.content import Content
 from textual.notifications import SeverityLevel
 
 from karavan_tui.context import Karavan
 from karavan_tui.glyphs import Glyphs, glyphs
 from karavan_tui.screens.table import TableScreen
-from karavan_tui.textual_fixes import PALETTE_ID
+from karavan_tui.textual_fixes import PALETTE_ID, SafeCommandPalette
 from karavan_tui.widgets.chrome import AppHeader, DropDown, TickBox, use_ascii_scrollbars
 
 TURN_TITLE = "Your turn"  # the terminal's (the browser tab's) title while it is
 
 
-class AsciiCommandPalette(CommandPalette):
+class AsciiCommandPalette(SafeCommandPalette):
     """Textual's command palette drawn with ASCII characters only."""
 
     def __init__(self, **kwargs: Any) -> None:

@@ -15,15 +15,19 @@ opened, a letter typed and PageDown pressed in one burst of keys: a fast typist,
 or typeahead on a busy machine) looks its highlighted option up in a map of lines
 not built yet and raises ``KeyError``, which ends the app.  Until the list has
 lines, a page move does nothing, as Textual's own ``scroll_to_highlight`` does.
+Likewise the palette's search, started by a letter typed as the palette closes,
+finds its list gone (``NoMatches`` in a worker, which ends the app): it stops.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from textual import _widget_navigation
+from textual import _widget_navigation, work
 from textual.app import App
 from textual.binding import BindingsMap, BindingType
+from textual.command import CommandList, CommandPalette
+from textual.css.query import NoMatches
 from textual.dom import DOMNode
 from textual.notifications import Notification, Notifications, Notify
 from textual.widgets import OptionList, _toast
@@ -41,6 +45,22 @@ class SafeToast(_toast.Toast):
 
 
 _textual_move_page = OptionList._move_page
+# The search itself, under Textual's @work (which keeps it as __wrapped__, untyped).
+_gather = CommandPalette._gather_commands
+_textual_gather_commands = _gather.__wrapped__  # type: ignore[attr-defined]  # see above
+
+
+class SafeCommandPalette(CommandPalette):
+    """Textual's command palette, whose search stops once its list has gone."""
+
+    @work(exclusive=True, group=CommandPalette._GATHER_COMMANDS_GROUP)
+    async def _gather_commands(self, search_value: str) -> None:
+        """Textual's search, unless the palette closed under it."""
+        try:
+            await _textual_gather_commands(self, search_value)
+        except NoMatches:
+            if self.query(CommandList):
+                raise  # not the palette closing: a fault of its own
 
 
 def _move_page_once_laid_out(self: OptionList, direction: _widget_navigation.Direction) -> None:
@@ -57,7 +77,7 @@ def apply() -> None:
     if _toast.Toast is not SafeToast:
         setattr(_toast, "Toast", SafeToast)  # noqa: B010 - the module's name for its toasts
     if OptionList._move_page is _textual_move_page:
-        OptionList._move_page = _move_page_once_laid_out  # type: ignore[method-assign]
+        OptionList._move_page = _move_page_once_laid_out  # type: ignore[method-assign]  # the fix
 
 
 apply()
@@ -77,12 +97,12 @@ class FixedApp(App[None]):
     """Textual's app with the private members Karavan changes, each for the reason given."""
 
     def action_command_palette(self) -> None:
-        """Textual's, but never while a palette is still the app's: Textual asks the current
-        screen for a class the palette sets only once mounted, so a second Ctrl+P in the same
-        burst of keys (or one while a palette is still going) pushed a second palette of the
-        same id, and ``DuplicateIds`` ended the app."""
-        if not self.palette_open():
-            super().action_command_palette()
+        """Open :class:`SafeCommandPalette`, never while a palette is still the app's: Textual
+        asks the current screen for a class the palette sets only once mounted, so a second
+        Ctrl+P in the same burst of keys (or one while a palette is still going) pushed a
+        second palette of the same id, and ``DuplicateIds`` ended the app."""
+        if self.use_command_palette and not self.palette_open():
+            self.push_screen(SafeCommandPalette(id=PALETTE_ID))
 
     def palette_open(self) -> bool:
         """Whether a command palette is the app's, shown or on its way (the app's own

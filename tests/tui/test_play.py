@@ -404,7 +404,8 @@ async def test_saving_under_the_name_offered_keeps_the_file_and_its_name(tmp_pat
         await pilot.press("enter")
         await pilot.pause()
         assert screen.driver.save_path == path and path.exists()
-        assert sorted(p.name for p in path.parent.iterdir()) == [path.name]
+        saves = sorted(p.name for p in path.parent.iterdir() if not p.name.startswith("."))
+        assert saves == [path.name]  # (beside it only the window's hidden lock)
         assert list(app._notifications)[-1].message == f"Saved as {path.name}."
 
 

@@ -49,16 +49,20 @@ from karavan_core.saves.format import (
     save_match,
     summarize,
 )
+from karavan_core.saves.lock import OPEN_ELSEWHERE, OpenElsewhere, SaveLock, open_elsewhere
 
 __all__ = [
     "FORMAT",
     "FORMAT_VERSION",
     "MAX_BYTES",
     "MAX_STEM",
+    "OPEN_ELSEWHERE",
     "SAVES_ENV",
     "Envelopes",
     "FileProblem",
+    "OpenElsewhere",
     "SaveError",
+    "SaveLock",
     "SaveSummary",
     "action_union",
     "atomic_write",
@@ -74,6 +78,7 @@ __all__ = [
     "load_match",
     "match_from_envelope",
     "new_save_path",
+    "open_elsewhere",
     "read_envelope",
     "read_limited",
     "remove_abandoned_temps",

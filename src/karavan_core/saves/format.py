@@ -38,6 +38,7 @@ from karavan_core.saves.files import (
     remove_abandoned_temps,
     save_files,
 )
+from karavan_core.saves.lock import open_elsewhere
 from karavan_core.text import check_name, clean_name, parse_json, printable
 from karavan_core.version import __version__
 
@@ -486,5 +487,6 @@ def latest_save(folder: Path) -> SaveSummary | None:
 
 
 def resumable(summaries: list[SaveSummary]) -> SaveSummary | None:
-    """Of ``summaries`` (newest first, as :func:`list_saves` gives them): the newest in progress."""
-    return next((s for s in summaries if not s.over), None)
+    """Of ``summaries`` (newest first, as :func:`list_saves` gives them): the newest in
+    progress that no other window plays now."""
+    return next((s for s in summaries if not s.over and not open_elsewhere(s.path)), None)

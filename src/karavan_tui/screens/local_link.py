@@ -17,7 +17,7 @@ from pathlib import Path
 from karavan_core.engine import Action, IllegalAction, Observation
 from karavan_core.match import Match, Seat
 from karavan_core.referee import Referee, SeatView
-from karavan_core.saves import save_match
+from karavan_core.saves import SaveLock, save_match
 from karavan_core.storage import SaveFile
 from karavan_tui.screens.seat import SeatLink
 from karavan_tui.tables import TurnStep
@@ -28,7 +28,9 @@ class LocalLink(SeatLink):
 
     A new game is saved once now (an unusable folder raises ``OSError`` before
     play starts), then after every change, off the UI thread.  A save opened
-    only to look at stays as it was ("last played" too).
+    only to look at stays as it was ("last played" too).  The save is this
+    window's while the link lives (:class:`~karavan_core.saves.SaveLock`): one
+    another window plays raises :class:`~karavan_core.saves.OpenElsewhere`.
     """
 
     def __init__(self, match: Match, save_path: Path) -> None:
@@ -43,20 +45,33 @@ class LocalLink(SeatLink):
                 raise PermissionError(errno.EACCES, os.strerror(errno.EACCES), str(save_path))
         else:
             save_match(match, save_path)
+        self.lock = SaveLock(save_path)
         self.referee = Referee(match, storage=SaveFile(save_path))
 
     # -- the save file --------------------------------------------------------------------
     def relocate(self, path: Path) -> None:
-        """Keep the game in ``path`` from now on, moved there (``OSError`` if it cannot be)."""
-        self.referee.relocate(path)  # moved, not copied: one game, one file
+        """Keep the game in ``path`` from now on, moved there (``OSError`` if it cannot be,
+        :class:`~karavan_core.saves.OpenElsewhere` if another window plays that save)."""
+        lock = None if path == self.save_path else SaveLock(path)  # both held while it moves
+        try:
+            self.referee.relocate(path)  # moved, not copied: one game, one file
+        except OSError:
+            if lock is not None:
+                lock.release()
+            raise
+        if lock is not None:
+            self.lock.release()
+            self.lock = lock
         self.save_path = path
         self.begun_here = False  # named: kept, played or not
 
     def close(self) -> None:
-        """Every position on disk; a game begun here that nobody decided in, not at all."""
+        """Every position on disk; a game begun here that nobody decided in, not at all;
+        the save let go for other windows."""
         self.referee.flush()
         if self.begun_here and self.untouched():
             self.save_path.unlink(missing_ok=True)
+        self.lock.release()
 
     @property
     def seats(self) -> tuple[Seat, ...]:
