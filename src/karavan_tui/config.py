@@ -55,6 +55,7 @@ class Settings:
     ascii: bool = False
     bot_delay: float = DEFAULT_BOT_DELAY
     bell: bool = True  # a bell when it is your turn at a hosted table, after the others'
+    chat: bool = True  # the chat of hosted tables: shown, and written in
     # What the new game dialog offers next time: the game last started, the name of its
     # first human player, and its seats (so also how many played).
     last_game: str | None = None
@@ -86,6 +87,8 @@ class Settings:
             settings.ascii = data["ascii"]
         if isinstance(data.get("bell"), bool):
             settings.bell = data["bell"]
+        if isinstance(data.get("chat"), bool):
+            settings.chat = data["chat"]
         delay = data.get("bot_delay")
         if isinstance(delay, int | float) and not isinstance(delay, bool) and 0 <= delay <= 10:
             settings.bot_delay = float(delay)
@@ -120,6 +123,7 @@ class Settings:
             "theme": self.theme,
             "ascii": self.ascii,
             "bell": self.bell,
+            "chat": self.chat,
             "bot_delay": self.bot_delay,
             "last_game": self.last_game,
             "player_name": self.player_name,

@@ -1,4 +1,5 @@
-"""Settings: theme, ASCII mode, the bell and how long bots pause before moving."""
+"""Settings: theme, ASCII mode, the bell, the tables' chat and how long bots pause before
+moving."""
 
 from __future__ import annotations
 
@@ -53,6 +54,11 @@ class SettingsScreen(ModalScreen[None]):
                 yield Label("Bell", classes="label")
                 yield TickBox("when it is your turn", settings.bell, id="bell", compact=True)
             with Horizontal():
+                yield Label("Chat", classes="label")
+                yield TickBox(
+                    "read and write at online tables", settings.chat, id="chat", compact=True
+                )
+            with Horizontal():
                 yield Label("Bot pause", classes="label")
                 delays = sorted(set(BOT_DELAYS) | {settings.bot_delay})
                 yield DropDown(
@@ -78,11 +84,14 @@ class SettingsScreen(ModalScreen[None]):
             karavan_app(self).set_bot_delay(float(delay))
 
     def on_checkbox_changed(self, event: Checkbox.Changed) -> None:
-        """Turn ASCII mode or the bell on or off."""
+        """Turn ASCII mode, the bell or the chat on or off."""
         app = karavan_app(self)
         if event.checkbox.id == "bell":
             app.settings.bell = event.value
             app.save_settings()
+        elif event.checkbox.id == "chat":
+            app.settings.chat = event.value
+            app.save_settings()  # a table under the dialog follows when it is back on top
         else:
             app.set_ascii(event.value)
 
