@@ -2,6 +2,9 @@
 
 A client opens the lobby's WebSocket (:data:`LOBBY_PATH`), proves its account
 (:class:`Login`), then asks for lists of tables, creates tables and takes seats.
+A client that sends :class:`Follow` is answered with every list at once
+(:class:`Lists`) and sent them again, unasked, whenever they change; a client that
+never does is sent nothing it did not ask for.
 A table is played over the table protocol (:mod:`karavan_net.protocol`): its
 :class:`~karavan_net.protocol.Hello` names the table by number and proves the
 same account.  A client may begin with a :class:`~karavan_net.protocol.Challenge`, which
@@ -93,6 +96,16 @@ class Leaderboard:
 
 
 @frozen
+class Follow:
+    """Send me every list now, and again whenever one changes: the lobby's tables (of
+    ``game`` only, if given), mine, my finished ones and (if ``board`` names a game) its
+    leaderboard.  Sent again, it changes what is followed."""
+
+    game: str | None = None
+    board: str | None = None
+
+
+@frozen
 class NotifyAddress:
     """Where the server calls me when a turn-based table waits for me: ``url`` (a web hook,
     ``http(s)://``), ``""`` to be called nowhere, or (left out) only tell me where it is."""
@@ -160,6 +173,7 @@ class TableLine:
     time_left: str = ""
     result: str = ""  # who won, once over
     rating_change: list[int] = field(factory=list)  # my rating before and after, once rated
+    clock_kind: str = ""  # none, live or turn: sent only in Lists (older clients know no such)
 
 
 @frozen
@@ -204,18 +218,48 @@ class Seated:
     started: bool
 
 
+@frozen
+class Lists:
+    """Every list a :class:`Follow` asks for, as one account sees them: its answer, and
+    (``pushed``) sent unasked once one of them changed (a burst of changes sent once)."""
+
+    lobby: Tables
+    mine: Tables
+    over: Tables
+    board: Board | None = None
+    pushed: bool = False
+
+
 LobbyClientMessage = (
-    Login | ListTables | MyTables | CreateTable | TakeSeat | Leaderboard | Challenge | NotifyAddress
+    Login
+    | ListTables
+    | MyTables
+    | CreateTable
+    | TakeSeat
+    | Leaderboard
+    | Follow
+    | Challenge
+    | NotifyAddress
 )
 LobbyServerMessage = (
-    LoggedIn | LobbyRefused | LobbyDeclined | Tables | Board | Seated | Proof | NotifyingAt
+    LoggedIn | LobbyRefused | LobbyDeclined | Tables | Board | Seated | Lists | Proof | NotifyingAt
 )
 
 CLIENT: Codec[LobbyClientMessage] = Codec(
-    (Login, ListTables, MyTables, CreateTable, TakeSeat, Leaderboard, Challenge, NotifyAddress),
+    (
+        Login,
+        ListTables,
+        MyTables,
+        CreateTable,
+        TakeSeat,
+        Leaderboard,
+        Follow,
+        Challenge,
+        NotifyAddress,
+    ),
     "lobby protocol",
 )
 SERVER: Codec[LobbyServerMessage] = Codec(
-    (LoggedIn, LobbyRefused, LobbyDeclined, Tables, Board, Seated, Proof, NotifyingAt),
+    (LoggedIn, LobbyRefused, LobbyDeclined, Tables, Board, Seated, Lists, Proof, NotifyingAt),
     "lobby protocol",
 )

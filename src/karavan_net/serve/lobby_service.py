@@ -22,6 +22,8 @@ from karavan_net.lobby import (
     Board,
     BoardLine,
     CreateTable,
+    Follow,
+    Lists,
     NotifyingAt,
     SeatLine,
     TableLine,
@@ -175,31 +177,42 @@ class LobbyService:
         return Start(save=envelope(match), to_move=match.to_move, clocks=clocks)
 
     # -- lists ---------------------------------------------------------------------------
-    def lobby(self, account: AccountInfo, game: str | None) -> Tables:
-        """The lobby's tables (of ``game`` only, if given)."""
+    def lobby(self, account: AccountInfo, game: str | None, kinds: bool = False) -> Tables:
+        """The lobby's tables (of ``game`` only, if given; ``kinds``: see :meth:`line`)."""
         if game is not None and game not in game_names():
             raise StoreError(f"There is no game called {printable(game)[:20]}.")
-        lines = self.lines(self.store.tables.lobby(game), account)
+        lines = self.lines(self.store.tables.lobby(game), account, kinds)
         return Tables("lobby", lines, self.my_turns(account))
 
-    def mine(self, account: AccountInfo, over: bool) -> Tables:
-        """The tables where ``account`` sits (finished ones with ``over``)."""
-        lines = self.lines(self.store.tables.of_account(account.id, over=over), account)
+    def mine(self, account: AccountInfo, over: bool, kinds: bool = False) -> Tables:
+        """The tables where ``account`` sits (finished ones with ``over``; ``kinds``: see
+        :meth:`line`)."""
+        tables = self.store.tables.of_account(account.id, over=over)
+        lines = self.lines(tables, account, kinds)
         return Tables("over" if over else "mine", lines, sum(line.my_turn for line in lines))
+
+    def lists(self, account: AccountInfo, follow: Follow) -> Lists:
+        """Every list ``follow`` asks for, as ``account`` sees them."""
+        lobby = self.lobby(account, follow.game, kinds=True)
+        mine, over = self.mine(account, False, kinds=True), self.mine(account, True, kinds=True)
+        board = None if follow.board is None else self.board(follow.board)
+        return Lists(lobby, mine, over, board)
 
     def my_turns(self, account: AccountInfo) -> int:
         """How many of ``account``'s tables wait for its decision."""
         return self.store.tables.my_turns(account.id)
 
-    def lines(self, tables: Sequence[TableRecord], account: AccountInfo | None) -> list[TableLine]:
+    def lines(
+        self, tables: Sequence[TableRecord], account: AccountInfo | None, kinds: bool = False
+    ) -> list[TableLine]:
         """``tables`` as the lobby shows them to ``account`` (their players' ratings, and what
-        the finished ones did to them, read at once)."""
+        the finished ones did to them, read at once; ``kinds``: see :meth:`line`)."""
         accounts = {s.account_id for t in tables for s in t.seats if s.account_id is not None}
         ratings = self.store.ratings.shown(accounts)
         finished = {t.id for t in tables if t.status is Status.OVER and t.rated}
         changes = self.store.ratings.changes(finished) if account is not None else {}
         now = self.now()
-        return [self.line(t, account, ratings, changes, now) for t in tables]
+        return [self.line(t, account, ratings, changes, now, kinds) for t in tables]
 
     def line(
         self,
@@ -208,9 +221,11 @@ class LobbyService:
         ratings: dict[tuple[str, int], int],
         changes: dict[tuple[int, int], tuple[int, int]],
         now: datetime,
+        kinds: bool = False,
     ) -> TableLine:
         """``table`` as the lobby shows it to ``account`` at ``now``, with the players'
-        ``ratings`` and the ``changes`` finished tables made to them."""
+        ``ratings`` and the ``changes`` finished tables made to them; with ``kinds``, its
+        clock's kind too (only a client that follows the lists knows that field)."""
         mine = None if account is None else table.seat_of(account.id)
         to_move = table.to_move if table.status is Status.PLAYING else None
         deadline = None if to_move is None else table.seats[to_move].deadline
@@ -234,6 +249,7 @@ class LobbyService:
                 for seat in table.seats
             ],
             clock=table.clock.describe(),
+            clock_kind=table.clock.kind.value if kinds else "",
             takebacks=table.takebacks,
             rated=table.rated,
             created_by=table.created_by,

@@ -4,9 +4,12 @@ A client opens ``/lobby``, may ask the server to prove its identity (a
 :class:`~karavan_net.protocol.Challenge`), proves its account with a
 :class:`~karavan_net.lobby.Login` and then asks for lists, new tables and seats,
 which :class:`~karavan_net.serve.lobby_service.LobbyService` answers on the server's
-database thread (and where the player's web hook is, for turn-based tables).  A login
-with a key no account has is a wrong guess, answered only as fast as the guess allowances
-let.  What one account or one address may take of the lobby is kept by the
+database thread (and where the player's web hook is, for turn-based tables).  A
+connection that asks to :class:`~karavan_net.lobby.Follow` the lists is sent them again
+whenever they change (:mod:`karavan_net.serve.lobby_news`), and every table created or
+seat taken here is told to the followers.  A login with a key no account has is a wrong
+guess, answered only as fast as the guess allowances let.  What one account or one
+address may take of the lobby is kept by the
 :class:`~karavan_net.serve.limits.LobbyGate`.
 """
 
@@ -33,6 +36,7 @@ from karavan_net.serve.limits import (
     Limits,
     LobbyGate,
 )
+from karavan_net.serve.lobby_news import LobbyNews
 from karavan_net.serve.lobby_service import LobbyService, unknown_key
 from karavan_net.serve.notifier import Notifier
 from karavan_net.serve.store import AccountInfo, Status, StoreError, TableRecord
@@ -57,6 +61,7 @@ class LobbyServer(Protocol):
     connections: set[Connection]
     identity: ServerIdentity | None
     lobby: LobbyService
+    news: LobbyNews
     log: EventLog
     upkeep: Upkeep
     notifier: Notifier
@@ -112,6 +117,7 @@ class LobbySockets:
                 await self._requests(connection, account)
         finally:
             self.gate.left(connection)
+            server.news.left(connection)
             self.open -= 1
             await connection.finish()
             server.connections.discard(connection)
@@ -142,7 +148,8 @@ class LobbySockets:
             delay = bucket.delay()
             if delay > 0:  # this client is in a hurry: it waits, nobody else does
                 await asyncio.sleep(delay)
-            connection.send(wire.SERVER.encode(await self._answer(account, message.data)))
+            answer = await self._answer(connection, account, message.data)
+            connection.send(wire.SERVER.encode(answer))
 
     async def _login(self, request: web.BaseRequest, connection: Connection) -> AccountInfo | None:
         """Read the client's Login (after a Challenge, answered, if it sends one first) and
@@ -217,8 +224,10 @@ class LobbySockets:
             refuse(DATABASE_AWAY)
         return None
 
-    async def _answer(self, account: AccountInfo, text: str | bytes) -> wire.LobbyServerMessage:
-        """The answer to one lobby request of ``account``."""
+    async def _answer(
+        self, connection: Connection, account: AccountInfo, text: str | bytes
+    ) -> wire.LobbyServerMessage:
+        """The answer to one lobby request of ``account`` on ``connection``."""
         server = self.server
         try:
             request = wire.CLIENT.decode(text)
@@ -236,7 +245,12 @@ class LobbySockets:
                 return await self._create(account, request)
             if isinstance(request, wire.TakeSeat):
                 table = await server.db(lobby.take, account, request.table, request.seat)
+                server.news.changed()
                 return _seated(table, account)
+            if isinstance(request, wire.Follow):
+                lists = await server.db(lobby.lists, account, request)
+                server.news.follow(connection, account, request, lists)
+                return lists
             if isinstance(request, wire.NotifyAddress):
                 private = server.notifier.allow_private
                 ask = partial(lobby.notify_address, allow_private=private)
@@ -261,6 +275,7 @@ class LobbySockets:
             account=account.name,
             game=table.game,
         )
+        server.news.changed()
         return _seated(table, account)
 
 

@@ -19,6 +19,7 @@ a small pool for PostgreSQL.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import math
 import random
 import secrets
@@ -26,6 +27,7 @@ import ssl
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime, timedelta
+from functools import partial
 from typing import Any, TypeVar
 
 from aiohttp import web
@@ -40,11 +42,12 @@ from karavan_net.serve.commits import CommitQueue
 from karavan_net.serve.database_clock import DatabaseClock, system_now
 from karavan_net.serve.eventlog import EventLog, quiet
 from karavan_net.serve.limits import Limits
+from karavan_net.serve.lobby_news import LobbyNews
 from karavan_net.serve.lobby_service import LobbyService
 from karavan_net.serve.lobby_socket import UNKNOWN_KEY, LobbySockets
 from karavan_net.serve.metrics import LEASES, ServerMetrics
 from karavan_net.serve.notifier import Notifier, turn_words
-from karavan_net.serve.store import KeyKind, Status, Store, TableRecord, key_digest
+from karavan_net.serve.store import Decision, KeyKind, Status, Store, TableRecord, key_digest
 from karavan_net.serve.supervision import Backoff
 from karavan_net.serve.tables import ServedTable
 from karavan_net.serve.upkeep import Upkeep
@@ -137,6 +140,8 @@ class KaravanServer(HostServer):
         self.commits = CommitQueue(store, metrics)  # every table's decisions, committed together
         # The loops, /health and /metrics.
         self.upkeep = Upkeep(store.engine, self.log, metrics, self._counts)
+        self.news = LobbyNews(partial(self.db, self.lobby.lists), self.upkeep.failed)
+        self._loop: asyncio.AbstractEventLoop | None = None  # the server's, once started
         if metrics is not None:
             self.answered = metrics.update_latency.observe
         # The calls on the players' web hooks (turn-based tables waiting for them).
@@ -157,6 +162,7 @@ class KaravanServer(HostServer):
     async def start(self, host: str, port: int) -> int:
         """Listen on ``host``:``port`` (0: any free port), pick the tables up where they were,
         and keep the clocks; returns the port."""
+        self._loop = asyncio.get_running_loop()
         self.identity = await self.db(server_identity, self.store)
         port = await super().start(host, port)
         if self.address is None:
@@ -256,6 +262,7 @@ class KaravanServer(HostServer):
         self._stopping = True
         tried = self.upkeep.tried
         await self.upkeep.stop()
+        await self.news.close()
         if self._loading:  # tables being loaded: they are let go of with the others
             await asyncio.wait(list(self._loading.values()))
         for table_id in list(self.served):
@@ -358,8 +365,23 @@ class KaravanServer(HostServer):
             bot_delay=self.bot_delay,
             events=told,
             now=self.clock.now,
+            kept=partial(self._kept, record),
             said=earlier,
         )
+
+    def _kept(self, record: TableRecord, decision: Decision) -> None:
+        """A change of table ``record`` is committed (on the thread that committed it): the
+        lobby's followers hear of a game's end, and of a turn passed at a table with no live
+        clock (a player may be waiting for it in the lobby)."""
+        live = record.clock.kind.value == "live"
+        if decision.result is None and live:
+            return
+        players = [seat.account_id for seat in record.seats if seat.account_id is not None]
+        accounts = None if decision.result is not None else players
+        loop = self._loop
+        if loop is not None:
+            with contextlib.suppress(RuntimeError):  # the loop closed: nobody to tell
+                loop.call_soon_threadsafe(self.news.changed, accounts)
 
     async def _unload(self, table_id: int) -> None:
         """Let table ``table_id`` go: closed in memory and its lease given back, each done

@@ -118,7 +118,8 @@ class StoreKeeper:
     tables' changes committed together).  A write that finds the stored game
     moved on (another process wrote it) fails, and the table is closed rather
     than overwrite it.  A rated table's last change carries its players' accounts:
-    the store rates its result in the transaction that keeps it.
+    the store rates its result in the transaction that keeps it.  ``kept`` (if given)
+    hears each change once it is committed, on the thread that committed it.
     """
 
     def __init__(
@@ -129,9 +130,11 @@ class StoreKeeper:
         stand_in_deciding: Callable[[], bool],
         owner: str | None = None,
         now: Callable[[], datetime] = system_now,
+        kept: Callable[[Decision], None] | None = None,
     ) -> None:
         self.commits = commits
         self.now = now  # the database's time, as the server follows it
+        self.told = kept
         self.owner = owner  # the process whose lease lets it write the table
         self.stand_in_deciding = stand_in_deciding
         self.table_id = record.id
@@ -197,6 +200,8 @@ class StoreKeeper:
         if not kept:
             raise OSError("the table is run elsewhere now")
         self.kept = int(save["revision"])
+        if self.told is not None:
+            self.told(decision)
 
 
 class ServedTable(Host):
@@ -211,10 +216,11 @@ class ServedTable(Host):
     notice), and a change the store refuses (another process runs the table now, or
     the database failed) is never shown: :attr:`lost` is set, and the server lets the
     table go.  Its chat goes on from the lines ``said`` there before, and keeps each new
-    one in the store (its watchers write in it if the table lets them).  Its output says
-    who comes and goes and how the game ends, not every
-    decision (those are in the database; a line for each, from every table, would
-    bury the rest and cost the server a write for each).
+    one in the store (its watchers write in it if the table lets them).  Its output
+    says who comes and goes and how the game ends, not every decision (those are in
+    the database; a line for each, from every table, would bury the rest and cost the
+    server a write for each).  ``kept`` (if given) hears each change once it is
+    committed, on the thread that committed it.
     """
 
     def __init__(
@@ -227,6 +233,7 @@ class ServedTable(Host):
         bot_delay: float = 0.6,
         events: Callable[[str], None] | None = None,
         now: Callable[[], datetime] = system_now,
+        kept: Callable[[Decision], None] | None = None,
         said: Sequence[ChatLine] = (),
     ) -> None:
         self.record = record
@@ -235,7 +242,7 @@ class ServedTable(Host):
         self.stand_in_deciding = False
         self.lost = asyncio.Event()  # a change could not be kept: this process must let go
         self.keeper = StoreKeeper(
-            commits, record, self.clocks, lambda: self.stand_in_deciding, owner, now
+            commits, record, self.clocks, lambda: self.stand_in_deciding, owner, now, kept
         )
         self._late_bot = make_bot(record.stand_in, match.game, seed=bot_seed(match.seed, 99))
         self._timer: asyncio.TimerHandle | None = None
