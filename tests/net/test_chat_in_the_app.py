@@ -28,7 +28,7 @@ async def test_a_player_writes_a_line_and_a_quick_phrase_and_reads_the_others(tm
     match = new_match("jaipur", "Ann,Bob", first=1)
     async with hosting(match) as (_table, server):
         bob = await joined(server.port, "Bob")
-        async with in_the_app(tmp_path, server.port, "Ann") as (app, pilot, ann):
+        async with in_the_app(tmp_path, server.port, "Ann") as (app, pilot, _ann):
             screen = app.screen
             assert isinstance(screen, TableScreen)
             await waiting(pilot, lambda: screen.active_bindings.get("c") is not None)

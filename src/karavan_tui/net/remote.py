@@ -21,7 +21,6 @@ from typing import Any, ClassVar
 from attrs import evolve
 from textual.app import App, SystemCommand
 from textual.binding import Binding, BindingType
-from textual.widget import Widget
 
 from karavan_core.engine import Action
 from karavan_core.match import Match, Seat
@@ -37,7 +36,7 @@ from karavan_tui.net.host_desk import HOSTING, HostDesk
 from karavan_tui.net.presence import missing_words, presence_news
 from karavan_tui.net.remote_link import RemoteLink, question_of
 from karavan_tui.net.remote_over import RemoteOverScreen
-from karavan_tui.net.table_talk import TableTalk
+from karavan_tui.net.table_talk import Chatting, TableTalk
 from karavan_tui.screens.seat import SeatDriver, keys_with, seat_keys
 from karavan_tui.screens.table import Frame, Status, TableKind, TableScreen
 from karavan_tui.words import listed
@@ -63,7 +62,7 @@ REMOTE_KEYS = keys_with(
 )
 
 
-class RemoteTable(SeatDriver):
+class RemoteTable(Chatting, SeatDriver):
     """A seat at a hosted table (or a watcher's place at it: no seat).
 
     ``control`` is given in the host's own terminal (``hosting``): there the
@@ -134,8 +133,7 @@ class RemoteTable(SeatDriver):
         self._reader = asyncio.get_running_loop().create_task(self.client.run(self))
 
     def resumed(self) -> None:
-        """Catch up with updates that came while another screen was on top (and the chat
-        with the settings)."""
+        """Catch up with updates that came while another screen was on top."""
         self.screen.redraw()
         self.chat.show()
         self._after_update()
@@ -402,7 +400,7 @@ class RemoteTable(SeatDriver):
         if name == "withdraw":  # shown only while our own request waits
             asked = None if update is None else update.takeback
             return asked is not None and asked.seat == self.viewer and self.online
-        if name == "chat":  # where the host has a chat, and the player reads it
+        if name == "chat":
             return self.chat.shown()
         return super().allows(name)
 
@@ -441,14 +439,6 @@ class RemoteTable(SeatDriver):
         if self.latest is None or not self.online:
             return
         self._send(self.client.redo())
-
-    def below(self) -> Iterator[Widget]:
-        """The table's chat, under the table."""
-        yield self.chat.panel
-
-    def do_chat(self) -> None:
-        """Open the chat's line to write in."""
-        self.chat.open()
 
     def commands(self) -> Iterator[SystemCommand]:
         """This table's own commands in the command palette."""

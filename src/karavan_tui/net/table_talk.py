@@ -9,7 +9,10 @@ turns the chat off in the settings is shown none and writes none.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any, Protocol
+
+from textual.widget import Widget
 
 from karavan_core.match import Seat
 from karavan_net.client import TableClient
@@ -126,3 +129,17 @@ class TableTalk:
             said = f"{name}'s lines are shown again."
         self.driver.notify(said, title="Chat")
         self.show()
+
+
+class Chatting:
+    """A table driver's part that has a chat: the panel under the table, and its key."""
+
+    chat: TableTalk
+
+    def below(self) -> Iterator[Widget]:
+        """The table's chat, under the table."""
+        yield self.chat.panel
+
+    def do_chat(self) -> None:
+        """Open the chat's line to write in."""
+        self.chat.open()
