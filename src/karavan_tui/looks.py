@@ -8,7 +8,6 @@ draws and remembers; the app itself moves between screens.
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
 from typing import Any
 
 from textual.binding import Binding
@@ -17,23 +16,12 @@ from textual.content import Content
 from textual.notifications import SeverityLevel
 
 from karavan_tui.context import Karavan
+from karavan_tui.desktop import TURN_NOTE, desktop_note
 from karavan_tui.glyphs import Glyphs, glyphs
 from karavan_tui.screens.table import TableScreen
 from karavan_tui.widgets.chrome import AppHeader, DropDown, TickBox, use_ascii_scrollbars
 
 TURN_TITLE = "Your turn"  # the terminal's (the browser tab's) title while it is
-TURN_NOTE = "Your turn at the table"  # the desktop notification's words, when one is sent
-
-
-def desktop_note(title: str, words: str, environ: Mapping[str, str]) -> str:
-    """The escape sequence that asks the terminal for a desktop notification: OSC 777 where
-    ``TERM`` (or VTE) says the terminal reads it (rxvt-unicode, foot, GNOME's), OSC 9
-    elsewhere (iTerm2, WezTerm, kitty, Windows Terminal); a terminal that reads neither
-    ignores it.  ``title`` and ``words`` are the app's own, never outside text."""
-    term = environ.get("TERM", "")
-    if term.startswith(("rxvt", "foot")) or environ.get("VTE_VERSION"):
-        return f"\x1b]777;notify;{title};{words}\x07"
-    return f"\x1b]9;{title}: {words}\x07"
 
 
 class AsciiCommandPalette(CommandPalette):
@@ -131,16 +119,22 @@ class KaravanLooks(Karavan):
         """At a hosted table: a bell (if the settings have it) and the terminal's title, which
         is the browser tab's under ``karavan web``, say that it is the player's turn; and where
         the terminal is not in front (it says so) or the table is not on screen, a desktop
-        notification, with the bell's setting."""
+        notification (:meth:`tell_desktop`)."""
         if mine == self.turn_told:
             return
         self.turn_told = mine
         if mine and self.settings.bell:
             self.bell()
-            if not self.app_focus or not isinstance(self.screen, TableScreen):
-                self.write_escape(desktop_note(self.TITLE or "Karavan", TURN_NOTE, os.environ))
+        if mine and (not self.app_focus or not isinstance(self.screen, TableScreen)):
+            self.tell_desktop(TURN_NOTE)
         name = self.TITLE or ""
         self.write_title(f"{TURN_TITLE} - {name}" if mine else name)
+
+    def tell_desktop(self, words: str) -> None:
+        """A desktop notification saying ``words``, where the settings have them (a terminal
+        that does not understand one ignores it)."""
+        if self.settings.desktop_notes:
+            self.write_escape(desktop_note(self.TITLE or "Karavan", words, os.environ))
 
     def get_key_display(self, binding: Binding) -> str:
         """Key names for the Footer; plain ASCII ("enter", not "⏎") in ASCII mode."""

@@ -1,5 +1,5 @@
-"""Settings: theme, ASCII mode, the bell, the tables' chat and how long bots pause before
-moving."""
+"""Settings: theme, ASCII mode, the bell, the tables' chat, desktop notifications and how
+long bots pause before moving."""
 
 from __future__ import annotations
 
@@ -59,6 +59,14 @@ class SettingsScreen(ModalScreen[None]):
                     "read and write at online tables", settings.chat, id="chat", compact=True
                 )
             with Horizontal():
+                yield Label("Desktop", classes="label")
+                yield TickBox(
+                    "notes of your turn, games started",
+                    settings.desktop_notes,
+                    id="desktop_notes",
+                    compact=True,
+                )
+            with Horizontal():
                 yield Label("Bot pause", classes="label")
                 delays = sorted(set(BOT_DELAYS) | {settings.bot_delay})
                 yield DropDown(
@@ -84,14 +92,12 @@ class SettingsScreen(ModalScreen[None]):
             karavan_app(self).set_bot_delay(float(delay))
 
     def on_checkbox_changed(self, event: Checkbox.Changed) -> None:
-        """Turn ASCII mode, the bell or the chat on or off."""
+        """Turn ASCII mode, the bell, the chat or the desktop notifications on or off (a
+        table under the dialog follows the chat's setting when it is back on top)."""
         app = karavan_app(self)
-        if event.checkbox.id == "bell":
-            app.settings.bell = event.value
+        if event.checkbox.id in ("bell", "chat", "desktop_notes"):
+            setattr(app.settings, event.checkbox.id, event.value)
             app.save_settings()
-        elif event.checkbox.id == "chat":
-            app.settings.chat = event.value
-            app.save_settings()  # a table under the dialog follows when it is back on top
         else:
             app.set_ascii(event.value)
 
