@@ -85,6 +85,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help=f"the bot that plays an absent player's seat (default {AWAY_LEVEL})",
     )
     parser.add_argument(
+        "--watchers-chat",
+        action="store_true",
+        help="watchers may write in the table's chat too (they always read it)",
+    )
+    parser.add_argument(
         "--bot-delay",
         type=float,
         default=None,
@@ -177,6 +182,7 @@ def run(ctx: Context) -> int:
         )
         host.away_limit = settings.away_limit
         host.away_level = settings.away_level or AWAY_LEVEL
+        host.chat.watchers = args.watchers_chat
         return host
 
     bind = settings.bind or "127.0.0.1"
