@@ -116,6 +116,15 @@ def _settings(ctx: Context, kept: TableSettings) -> TableSettings:
     return TableSettings(bind, port, takeback, away, level)
 
 
+def _arranged(host: Host, settings: TableSettings, *, watchers_chat: bool) -> Host:
+    """``host`` with the table's ``settings`` for absent players, and its chat open to
+    watchers if ``watchers_chat``."""
+    host.away_limit = settings.away_limit
+    host.away_level = settings.away_level or AWAY_LEVEL
+    host.chat.watchers = watchers_chat
+    return host
+
+
 def _match_from_args(ctx: Context) -> tuple[Match, Path]:
     args = ctx.args
     if args.resume is not None:
@@ -180,10 +189,7 @@ def run(ctx: Context) -> int:
             events=event,
             takeback_seconds=settings.takeback_seconds or TAKEBACK_SECONDS,
         )
-        host.away_limit = settings.away_limit
-        host.away_level = settings.away_level or AWAY_LEVEL
-        host.chat.watchers = args.watchers_chat
-        return host
+        return _arranged(host, settings, watchers_chat=args.watchers_chat)
 
     bind = settings.bind or "127.0.0.1"
     port = DEFAULT_PORT if settings.port is None else settings.port
