@@ -9,6 +9,8 @@ import os
 import sys
 from pathlib import Path
 
+import pytest
+
 from karavan_net.accounts import Account, accounts_file, keep
 from karavan_net.lobby import CreateTable, SeatAsk
 
@@ -30,6 +32,7 @@ async def karavan(settings: Path, *args: str) -> tuple[int, str, str]:
     return process.returncode, out.decode(), err.decode()
 
 
+@pytest.mark.slow  # five runs of the command
 async def test_the_web_hook_given_on_the_command_line_is_called(database, tmp_path):
     receiver = Receiver()
     async with receiver.running(), serving(database, notify_private=True) as server:
