@@ -22,7 +22,7 @@ class Answering:
 def test_the_web_hook_dialog(snap_compare, tmp_path, size):
     async def open_dialog(pilot):
         await steady(pilot)
-        pilot.app.push_screen(WebHookScreen(Answering()))  # type: ignore[arg-type]
+        pilot.app.push_screen(WebHookScreen(Answering()))
         await steady(pilot)
 
     assert snap_compare(make_app(tmp_path), terminal_size=size, run_before=open_dialog)
