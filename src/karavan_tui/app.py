@@ -52,7 +52,7 @@ from karavan_tui.net.join_screen import JoinScreen
 from karavan_tui.net.lobby_screen import LobbyScreen
 from karavan_tui.net.online import OnlineScreen, log_in
 from karavan_tui.net.remote import open_table
-from karavan_tui.net.web_hook import WebHookScreen
+from karavan_tui.net.web_hook import web_hook_commands
 from karavan_tui.screens.game_over import GameOverScreen
 from karavan_tui.screens.lesson import DEFAULT_NAME, LessonPlay
 from karavan_tui.screens.play import LocalPlay
@@ -455,13 +455,7 @@ class KaravanApp(KaravanLooks, DoorMode):
             yield SystemCommand("Load", "Open a saved game", self.action_load)
         if isinstance(screen, TableScreen):
             yield from screen.driver.commands()  # a hosted table's: the host saves
-        if isinstance(screen, LobbyScreen):
-            client = screen.client
-            yield SystemCommand(
-                "Web hook",
-                "Where the server calls you when a turn-based table waits for you",
-                lambda: self.push_screen(WebHookScreen(client)),
-            )
+        yield from web_hook_commands(screen)
         yield SystemCommand("Rules", "How to play", self.action_rules)
         yield SystemCommand("Settings", "Theme, ASCII mode, bot pause", self.action_settings)
         yield SystemCommand(

@@ -7,17 +7,21 @@ words why it refuses one, and the dialog shows those words (and the address) lit
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from typing import Any
+
 from textual import work
-from textual.app import ComposeResult
+from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.content import Content
-from textual.screen import ModalScreen
+from textual.screen import ModalScreen, Screen
 from textual.widgets import Footer, Input, Label, Static
 
 from karavan_core.text import printable
 from karavan_net.client import HostUnreachable
 from karavan_net.lobby_client import LobbyClient, LobbyDeclinedError, LobbyRefusedError
+from karavan_tui.net.lobby_screen import LobbyScreen
 
 MAX_URL = 500  # the longest address a server keeps
 
@@ -99,3 +103,14 @@ class WebHookScreen(ModalScreen[None]):
     def action_close(self) -> None:
         """Close."""
         self.dismiss(None)
+
+
+def web_hook_commands(screen: Screen[Any]) -> Iterator[SystemCommand]:
+    """The command palette's Web hook, over a server's lobby."""
+    if isinstance(screen, LobbyScreen):
+        client = screen.client
+        yield SystemCommand(
+            "Web hook",
+            "Where the server calls you when a turn-based table waits for you",
+            lambda: screen.app.push_screen(WebHookScreen(client)),
+        )
