@@ -8,6 +8,7 @@ import contextlib
 
 import pytest
 
+from karavan_net.table_chat import CHAT_LINES
 from karavan_tui.app import TableApp
 from karavan_tui.modals.choice import ChoiceScreen
 from karavan_tui.net.create_table import CreateTableScreen
@@ -108,3 +109,20 @@ async def test_the_new_table_dialog_asks_whether_watchers_write_in_the_chat(tmp_
         assert dialog.request().watchers_chat is False
         await pilot.click("#watchers-chat")
         await waiting(pilot, lambda: dialog.request().watchers_chat is True)
+
+
+async def test_the_servers_caps_are_said_in_words(database, tmp_path):
+    async with serving(database) as server:
+        table, (ann, bob, cid) = await seated_table(server.port)
+        await cid.close()
+        await ann.close()
+        ann = Listening(seat_client(server.port, table, "Ann"))
+        await ann.client.join()
+        async with in_the_app(tmp_path, ann) as (app, pilot):
+            await pilot.press("c")
+            for number in range(CHAT_LINES + 1):
+                await pilot.press(*f"line {number}", "enter")
+            await waiting(pilot, lambda: "You chat faster than" in visible_characters(app))
+            await until(lambda: len(said(bob)) == CHAT_LINES, f"Bob heard {said(bob)}")
+        await ann.client.close()
+        await bob.close()

@@ -4,7 +4,7 @@ Closed, the panel shows the newest line said at the table (nothing before the fi
 (**c**), the last few lines and an input: Enter says what is written, Tab offers the quick
 phrases, Escape closes it.  Every line is outside data: names and words are drawn as plain
 text (never markup) and were made safe to show on their way in
-(:meth:`~karavan_net.client.TableClient._heard`).  The lines of muted players are not shown.
+(:meth:`~karavan_net.chat_heard.ChatHeard._heard`).  The lines of muted players are not shown.
 """
 
 from __future__ import annotations
