@@ -38,12 +38,14 @@ def chat_text(lines: Sequence[ChatLine]) -> Text:
 
 
 class ChatInput(Input):
-    """The line the player writes in: Enter says it, Tab offers the quick phrases, Escape
-    closes the chat."""
+    """The line the player writes in: Enter says it, Tab offers the quick phrases, ctrl+o
+    mutes who spoke last, Escape closes the chat."""
 
     BINDINGS = [
+        # Escape first: at 40 columns the Footer shows little more than these three.
+        Binding("escape", "close_chat", "Close", tooltip="Close the chat"),
         Binding("tab", "phrases", "Phrases", tooltip="Good game, Thinking, Hello..."),
-        Binding("escape", "close_chat", "Close chat"),
+        Binding("ctrl+o", "mute", "Mute", tooltip="Hide the lines of who spoke last"),
     ]
 
     def action_phrases(self) -> None:
@@ -51,6 +53,12 @@ class ChatInput(Input):
         panel = self.parent
         if isinstance(panel, ChatPanel):
             panel.phrases()
+
+    def action_mute(self) -> None:
+        """Mute who spoke last (another player, or a watcher)."""
+        panel = self.parent
+        if isinstance(panel, ChatPanel):
+            panel.mute_last()
 
     def action_close_chat(self) -> None:
         """Close the chat (the table has the keys again)."""
@@ -61,7 +69,7 @@ class ChatInput(Input):
 
 class ChatPanel(Vertical):
     """The chat of a hosted table.  ``say`` sends a line written; ``phrases`` offers the quick
-    phrases (and the players to mute)."""
+    phrases (and the players to mute); ``mute_last`` mutes who spoke last."""
 
     DEFAULT_CSS = """
     ChatPanel { height: auto; display: none; padding: 0 1; background: $boost; }
@@ -72,11 +80,16 @@ class ChatPanel(Vertical):
     """
 
     def __init__(
-        self, say: Callable[[str], None], phrases: Callable[[], None], **kwargs: object
+        self,
+        say: Callable[[str], None],
+        phrases: Callable[[], None],
+        mute_last: Callable[[], None],
+        **kwargs: object,
     ) -> None:
         super().__init__(id="chat", **kwargs)  # type: ignore[arg-type]
         self._say = say
         self._phrases = phrases
+        self.mute_last = mute_last
         self.lines: Sequence[ChatLine] = ()
         self.muted: Collection[str] = ()
         self._before: Widget | None = None  # what had the keys before the chat opened

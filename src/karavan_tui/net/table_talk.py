@@ -3,8 +3,9 @@
 A host that has a chat tells each client so (a :class:`~karavan_net.protocol.Chat`, whose
 ``open`` says whether this client may write in it: a watcher may not everywhere).  The
 player writes a line, or picks a quick phrase; ``/mute NAME`` hides a player's lines (as
-"Mute NAME" in the quick phrases does) and ``/unmute NAME`` shows them again.  A player who
-turns the chat off in the settings is shown none and writes none.
+"Mute NAME" in the quick phrases does, and ctrl+o for who spoke last) and ``/unmute NAME``
+shows them again.  A player who turns the chat off in the settings is shown none and
+writes none.
 """
 
 from __future__ import annotations
@@ -46,7 +47,7 @@ class TableTalk:
     def __init__(self, driver: Talker) -> None:
         self.driver = driver
         self.muted: set[str] = set()  # case-folded names whose lines are not shown
-        self.panel = ChatPanel(self.say, self.phrases)
+        self.panel = ChatPanel(self.say, self.phrases, self.mute_last)
         driver.client.on_chat = self.heard
 
     def shown(self) -> bool:
@@ -117,6 +118,15 @@ class TableTalk:
 
         chooser = ChoiceScreen("Say, or mute a player", options, hint="Enter picks, Esc closes")
         self.driver.screen.app.push_screen(chooser, picked)
+
+    def mute_last(self) -> None:
+        """Mute who spoke last, if anyone else has spoken."""
+        mine = self.driver.client.name.casefold()
+        for line in reversed(self.driver.client.chat):
+            if line.name.casefold() not in (mine, *self.muted):
+                self.mute(line.name, True)
+                return
+        self.driver.notify("Nobody else has said anything to mute.", title="Chat")
 
     def mute(self, name: str, on: bool) -> None:
         """Hide (``on``) or show again the lines of the player called ``name``."""
