@@ -1,5 +1,5 @@
 """Desktop notifications: the escape sequence that asks the terminal for one, and the news
-worth one (a game of mine that has started).
+worth one (a game of mine that has started, a table of mine that waits for me).
 
 A terminal that understands them (iTerm2, WezTerm, kitty, foot, rxvt-unicode, GNOME's)
 shows a notification on the desktop; one that does not ignores the sequence.  The app
@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from karavan_core.registry import get_game
 from karavan_core.text import printable
 from karavan_net.lobby import TableLine
 
@@ -30,7 +31,20 @@ def desktop_note(title: str, words: str, environ: Mapping[str, str]) -> str:
     return f"\x1b]9;{title}: {words}\x07"
 
 
-def started(before: Mapping[int, str], tables: Sequence[TableLine]) -> list[TableLine]:
-    """The tables of ``tables`` (mine) being played that ``before`` (each table's status when
-    last seen) had waiting for players."""
-    return [line for line in tables if line.status == "playing" and before.get(line.id) == "open"]
+def news(before: Sequence[TableLine], tables: Sequence[TableLine]) -> list[str]:
+    """What ``tables`` (mine, as the lobby lists them now) hold that is worth a notification
+    beside ``before`` (the same list when last seen): a game that waited for players and is
+    played now, a table that waits for my decision and did not.  The first look (nothing
+    seen before) tells nothing."""
+    seen = {line.id: line for line in before}
+    said = []
+    for line in tables:
+        was = seen.get(line.id)
+        if was is None:
+            continue
+        title = get_game(line.game).title
+        if was.status == "open" and line.status == "playing":
+            said.append(f"Your game of {title} at table {line.id} has started")
+        elif line.my_turn and not was.my_turn:
+            said.append(f"Your turn at table {line.id} ({title})")
+    return said

@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from karavan_net.lobby import SeatLine, TableLine
-from karavan_tui.desktop import desktop_note, started
+from karavan_tui.desktop import desktop_note, news
 
 from .helpers import make_app, settle
 
@@ -29,17 +29,26 @@ def test_nothing_in_the_words_can_end_the_sequence_early(title, words, environ):
     assert not any(char in inside for char in "\x1b\x07\x9c\x90\x9d")
 
 
-def line(number: int, status: str) -> TableLine:
-    return TableLine(
-        number, "jaipur", status, [SeatLine("human", "Ann")], "no clock", "consent", False
-    )
+def line(number: int, status: str, my_turn: bool = False) -> TableLine:
+    seats = [SeatLine("human", "Ann")]
+    return TableLine(number, "jaipur", status, seats, "untimed", "consent", False, my_turn=my_turn)
 
 
-def test_a_game_of_mine_has_started_when_it_waited_before():
-    before = {1: "open", 2: "playing", 3: "open"}
-    now = [line(1, "playing"), line(2, "playing"), line(3, "open"), line(4, "playing")]
-    assert [table.id for table in started(before, now)] == [1]
-    assert started({}, now) == []  # the first look at my tables tells nothing
+def test_a_game_started_and_a_turn_come_are_news_and_the_first_look_is_not():
+    before = [line(1, "open"), line(2, "playing"), line(3, "open"), line(5, "playing")]
+    now = [
+        line(1, "playing"),
+        line(2, "playing"),
+        line(3, "open"),
+        line(4, "playing", my_turn=True),
+        line(5, "playing", my_turn=True),
+    ]
+    assert news(before, now) == [
+        "Your game of Jaipur at table 1 has started",
+        "Your turn at table 5 (Jaipur)",
+    ]
+    assert news([], now) == []  # the first look at my tables tells nothing
+    assert news(now, now) == []
 
 
 async def test_a_note_is_written_only_where_the_settings_have_them(tmp_path, monkeypatch):

@@ -27,7 +27,7 @@ from karavan_net.client import HostUnreachable, JoinRefused
 from karavan_net.lobby import Board, CreateTable, TableLine, Tables
 from karavan_net.lobby_client import LobbyClient, LobbyDeclinedError, LobbyRefusedError
 from karavan_tui.context import karavan_app
-from karavan_tui.desktop import started
+from karavan_tui.desktop import news
 from karavan_tui.net.create_table import CreateTableScreen
 from karavan_tui.net.remote import open_table
 from karavan_tui.widgets.chrome import AppHeader
@@ -144,11 +144,9 @@ class LobbyScreen(Screen[None]):
 
     def show(self, lobby: Tables, mine: Tables, over: Tables, board: Board) -> None:
         """Put the lists in their tables, each cursor kept on its row where it can be; a game
-        of mine that has started is told on the desktop."""
-        before = {line.id: line.status for line in self.lines["mine"]}
-        for line in started(before, mine.tables):
-            title = get_game(line.game).title
-            karavan_app(self).tell_desktop(f"Your game of {title} at table {line.id} has started")
+        of mine that has started, or a table that now waits for me, is told on the desktop."""
+        for words in news(self.lines["mine"], mine.tables):
+            karavan_app(self).tell_desktop(words)
         self.lines = {"lobby": lobby.tables, "mine": mine.tables, "over": over.tables}
         self._fill("lobby", [self._lobby_row(line) for line in lobby.tables])
         self._fill("mine", [self._mine_row(line) for line in mine.tables])
