@@ -85,11 +85,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help=f"the bot that plays an absent player's seat (default {AWAY_LEVEL})",
     )
     parser.add_argument(
-        "--watchers-chat",
-        action="store_true",
-        help="watchers may write in the table's chat too (they always read it)",
-    )
-    parser.add_argument(
         "--bot-delay",
         type=float,
         default=None,
@@ -114,15 +109,6 @@ def _settings(ctx: Context, kept: TableSettings) -> TableSettings:
     bind = args.bind or kept.bind or "127.0.0.1"
     port = args.port if args.port is not None else kept.port or DEFAULT_PORT
     return TableSettings(bind, port, takeback, away, level)
-
-
-def _arranged(host: Host, settings: TableSettings, *, watchers_chat: bool) -> Host:
-    """``host`` with the table's ``settings`` for absent players, and its chat open to
-    watchers if ``watchers_chat``."""
-    host.away_limit = settings.away_limit
-    host.away_level = settings.away_level or AWAY_LEVEL
-    host.chat.watchers = watchers_chat
-    return host
 
 
 def _match_from_args(ctx: Context) -> tuple[Match, Path]:
@@ -189,7 +175,9 @@ def run(ctx: Context) -> int:
             events=event,
             takeback_seconds=settings.takeback_seconds or TAKEBACK_SECONDS,
         )
-        return _arranged(host, settings, watchers_chat=args.watchers_chat)
+        host.away_limit = settings.away_limit
+        host.away_level = settings.away_level or AWAY_LEVEL
+        return host
 
     bind = settings.bind or "127.0.0.1"
     port = DEFAULT_PORT if settings.port is None else settings.port
