@@ -105,7 +105,11 @@ async def test_a_player_mutes_another_and_may_turn_the_chat_off(tmp_path):
         await bob.close()
 
 
-async def test_the_turn_is_told_on_the_desktop_when_the_terminal_is_not_in_front(tmp_path):
+async def test_the_turn_is_told_on_the_desktop_when_the_terminal_is_not_in_front(
+    tmp_path, monkeypatch
+):
+    monkeypatch.setenv("TERM", "xterm-256color")  # a terminal of OSC 9
+    monkeypatch.delenv("VTE_VERSION", raising=False)
     match = new_match("jaipur", "Ann,Bob", first=1)
     async with hosting(match) as (_table, server):
         bob = await joined(server.port, "Bob")
