@@ -374,6 +374,14 @@ class LobbyClient:
         assert isinstance(answer, wire.Board)
         return answer
 
+    async def notify_address(self, url: str | None = None) -> str:
+        """Where the server calls me when a turn-based table waits for me (``""``: nowhere),
+        after setting it to ``url`` (``""`` to be called nowhere) if given;
+        :class:`LobbyDeclinedError` says why an address is refused."""
+        answer = await self.ask(wire.NotifyAddress(url))
+        assert isinstance(answer, wire.NotifyingAt)
+        return answer.url
+
     async def _send(self, message: wire.LobbyClientMessage) -> None:
         assert self._ws is not None
         try:

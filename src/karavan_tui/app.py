@@ -58,6 +58,7 @@ from karavan_tui.net.join_screen import JoinScreen
 from karavan_tui.net.lobby_screen import LobbyScreen
 from karavan_tui.net.online import OnlineScreen, log_in
 from karavan_tui.net.remote import open_table
+from karavan_tui.net.web_hook import web_hook_commands
 from karavan_tui.screens.game_over import GameOverScreen
 from karavan_tui.screens.lesson import DEFAULT_NAME, LessonPlay
 from karavan_tui.screens.play import LocalPlay
@@ -485,6 +486,7 @@ class KaravanApp(KaravanLooks, DoorMode):
             yield SystemCommand("Load", "Open a saved game", self.action_load)
         if isinstance(screen, TableScreen):
             yield from screen.driver.commands()  # a hosted table's: the host saves
+        yield from web_hook_commands(screen)
         yield SystemCommand("Rules", "How to play", self.action_rules)
         yield SystemCommand("Settings", "Theme, ASCII mode, bot pause", self.action_settings)
         yield SystemCommand(

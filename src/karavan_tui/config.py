@@ -55,6 +55,8 @@ class Settings:
     ascii: bool = False
     bot_delay: float = DEFAULT_BOT_DELAY
     bell: bool = True  # a bell when it is your turn at a hosted table, after the others'
+    chat: bool = True  # the chat of hosted tables: shown, and written in
+    desktop_notes: bool = True  # a desktop notification of a turn elsewhere, a game started
     # What the new game dialog offers next time: the game last started, the name of its
     # first human player, and its seats (so also how many played).
     last_game: str | None = None
@@ -86,6 +88,10 @@ class Settings:
             settings.ascii = data["ascii"]
         if isinstance(data.get("bell"), bool):
             settings.bell = data["bell"]
+        if isinstance(data.get("chat"), bool):
+            settings.chat = data["chat"]
+        if isinstance(data.get("desktop_notes"), bool):
+            settings.desktop_notes = data["desktop_notes"]
         delay = data.get("bot_delay")
         if isinstance(delay, int | float) and not isinstance(delay, bool) and 0 <= delay <= 10:
             settings.bot_delay = float(delay)
@@ -120,6 +126,8 @@ class Settings:
             "theme": self.theme,
             "ascii": self.ascii,
             "bell": self.bell,
+            "chat": self.chat,
+            "desktop_notes": self.desktop_notes,
             "bot_delay": self.bot_delay,
             "last_game": self.last_game,
             "player_name": self.player_name,

@@ -58,6 +58,10 @@ class Karavan(FixedApp):
         """Say (``mine``) that the player must decide, or that they have decided."""
         raise NotImplementedError
 
+    def tell_desktop(self, words: str) -> None:
+        """A desktop notification saying ``words``, where the settings have them."""
+        raise NotImplementedError
+
     def action_new_game(self) -> None:
         """The new game dialog."""
         raise NotImplementedError

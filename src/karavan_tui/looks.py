@@ -7,6 +7,7 @@ draws and remembers; the app itself moves between screens.
 
 from __future__ import annotations
 
+import os
 from typing import Any
 
 from textual.binding import Binding
@@ -15,6 +16,7 @@ from textual.content import Content
 from textual.notifications import SeverityLevel
 
 from karavan_tui.context import Karavan
+from karavan_tui.desktop import TURN_NOTE, desktop_note
 from karavan_tui.glyphs import Glyphs, glyphs
 from karavan_tui.screens.table import TableScreen
 from karavan_tui.textual_fixes import PALETTE_ID, SafeCommandPalette
@@ -116,14 +118,24 @@ class KaravanLooks(Karavan):
 
     def tell_turn(self, mine: bool) -> None:
         """At a hosted table: a bell (if the settings have it) and the terminal's title, which
-        is the browser tab's under ``karavan web``, say that it is the player's turn."""
+        is the browser tab's under ``karavan web``, say that it is the player's turn; and where
+        the terminal is not in front (it says so) or the table is not on screen, a desktop
+        notification (:meth:`tell_desktop`)."""
         if mine == self.turn_told:
             return
         self.turn_told = mine
         if mine and self.settings.bell:
             self.bell()
+        if mine and (not self.app_focus or not isinstance(self.screen, TableScreen)):
+            self.tell_desktop(TURN_NOTE)
         name = self.TITLE or ""
         self.write_title(f"{TURN_TITLE} - {name}" if mine else name)
+
+    def tell_desktop(self, words: str) -> None:
+        """A desktop notification saying ``words``, where the settings have them (a terminal
+        that does not understand one ignores it)."""
+        if self.settings.desktop_notes:
+            self.write_escape(desktop_note(self.TITLE or "Karavan", words, os.environ))
 
     def get_key_display(self, binding: Binding) -> str:
         """Key names for the Footer; plain ASCII ("enter", not "⏎") in ASCII mode."""

@@ -164,5 +164,10 @@ class FixedApp(App[None]):
         Textual has no public way to write an escape sequence to the terminal: its
         driver does it.
         """
+        self.write_escape(f"\x1b]2;{title}\x07")
+
+    def write_escape(self, sequence: str) -> None:
+        """Write the escape ``sequence`` to the terminal (a title, a desktop notification):
+        Textual has no public way to, its driver does it."""
         if not self.is_headless and self._driver is not None:
-            self._driver.write(f"\x1b]2;{title}\x07")
+            self._driver.write(sequence)

@@ -96,6 +96,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help="print each event as a sentence (plain, the default) or as one JSON object a "
         "line (json: time, level, event, table, message...), for a log collector",
     )
+    _add_guard_arguments(parser)
+
+
+def _add_guard_arguments(parser: argparse.ArgumentParser) -> None:
+    """What the server trusts of its clients, and what it measures."""
     parser.add_argument(
         "--behind-proxy",
         action="store_true",

@@ -1,4 +1,5 @@
-"""Settings: theme, ASCII mode, the bell and how long bots pause before moving."""
+"""Settings: theme, ASCII mode, the bell, the tables' chat, desktop notifications and how
+long bots pause before moving."""
 
 from __future__ import annotations
 
@@ -53,6 +54,19 @@ class SettingsScreen(ModalScreen[None]):
                 yield Label("Bell", classes="label")
                 yield TickBox("when it is your turn", settings.bell, id="bell", compact=True)
             with Horizontal():
+                yield Label("Chat", classes="label")
+                yield TickBox(
+                    "read and write at online tables", settings.chat, id="chat", compact=True
+                )
+            with Horizontal():
+                yield Label("Desktop", classes="label")
+                yield TickBox(
+                    "notes of your turn, games started",
+                    settings.desktop_notes,
+                    id="desktop_notes",
+                    compact=True,
+                )
+            with Horizontal():
                 yield Label("Bot pause", classes="label")
                 delays = sorted(set(BOT_DELAYS) | {settings.bot_delay})
                 yield DropDown(
@@ -78,10 +92,11 @@ class SettingsScreen(ModalScreen[None]):
             karavan_app(self).set_bot_delay(float(delay))
 
     def on_checkbox_changed(self, event: Checkbox.Changed) -> None:
-        """Turn ASCII mode or the bell on or off."""
+        """Turn ASCII mode, the bell, the chat or the desktop notifications on or off (a
+        table under the dialog follows the chat's setting when it is back on top)."""
         app = karavan_app(self)
-        if event.checkbox.id == "bell":
-            app.settings.bell = event.value
+        if event.checkbox.id in ("bell", "chat", "desktop_notes"):
+            setattr(app.settings, event.checkbox.id, event.value)
             app.save_settings()
         else:
             app.set_ascii(event.value)

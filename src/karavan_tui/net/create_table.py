@@ -74,7 +74,8 @@ class CreateTableScreen(ModalScreen[CreateTable | None]):
         self.first_game = game if game in {g.name for g in all_games()} else all_games()[0].name
 
     def compose(self) -> ComposeResult:
-        """The form: game, players, each other seat, clock, take-backs, rated, stand-in."""
+        """The form: game, players, each other seat, clock, take-backs, rated, stand-in, whether
+        watchers write in the chat."""
         game = get_game(self.first_game)
         with Vertical():
             yield Label("New table (the first seat is yours)")
@@ -93,6 +94,7 @@ class CreateTableScreen(ModalScreen[CreateTable | None]):
                 stand_in = "hard" if "hard" in BOT_LEVELS else next(iter(BOT_LEVELS))
                 yield from select_field("Out of time", stand_ins, stand_in, "stand-in")
                 yield Checkbox("Rated (people only)", id="rated", compact=True)
+                yield Checkbox("Watchers write in the chat", id="watchers-chat", compact=True)
             yield Static("", id="create-problem")
             with Horizontal(id="create-buttons"):
                 yield Button("Cancel", id="cancel", compact=True)
@@ -172,6 +174,7 @@ class CreateTableScreen(ModalScreen[CreateTable | None]):
             takebacks=str(self.query_one("#takebacks", Select).value),
             rated=self.query_one("#rated", Checkbox).value,
             stand_in=str(self.query_one("#stand-in", Select).value),
+            watchers_chat=self.query_one("#watchers-chat", Checkbox).value,
         )
 
     def on_button_pressed(self, event: Button.Pressed) -> None:

@@ -26,6 +26,8 @@ from karavan_net.accounts import Account
 from karavan_net.client import HostUnreachable, JoinRefused
 from karavan_net.lobby import Board, CreateTable, TableLine, Tables
 from karavan_net.lobby_client import LobbyClient, LobbyDeclinedError, LobbyRefusedError
+from karavan_tui.context import karavan_app
+from karavan_tui.desktop import news
 from karavan_tui.net.create_table import CreateTableScreen
 from karavan_tui.net.remote import open_table
 from karavan_tui.widgets.chrome import AppHeader
@@ -141,7 +143,10 @@ class LobbyScreen(Screen[None]):
         self.show(lobby, mine, over, board)
 
     def show(self, lobby: Tables, mine: Tables, over: Tables, board: Board) -> None:
-        """Put the lists in their tables, each cursor kept on its row where it can be."""
+        """Put the lists in their tables, each cursor kept on its row where it can be; a game
+        of mine that has started, or a table that now waits for me, is told on the desktop."""
+        for words in news(self.lines["mine"], mine.tables):
+            karavan_app(self).tell_desktop(words)
         self.lines = {"lobby": lobby.tables, "mine": mine.tables, "over": over.tables}
         self._fill("lobby", [self._lobby_row(line) for line in lobby.tables])
         self._fill("mine", [self._mine_row(line) for line in mine.tables])

@@ -36,6 +36,7 @@ from karavan_tui.net.host_desk import HOSTING, HostDesk
 from karavan_tui.net.presence import missing_words, presence_news
 from karavan_tui.net.remote_link import RemoteLink, question_of
 from karavan_tui.net.remote_over import RemoteOverScreen
+from karavan_tui.net.table_talk import Chatting, TableTalk
 from karavan_tui.screens.seat import SeatDriver, keys_with, seat_keys
 from karavan_tui.screens.table import Frame, Status, TableKind, TableScreen
 from karavan_tui.words import listed
@@ -56,11 +57,12 @@ REMOTE_KEYS = keys_with(
         Binding(
             "e", "seats", "Seats", tooltip="Free an absent player's seat, or a bot", id="seats"
         ),
+        Binding("c", "chat", "Chat", tooltip="Say something at the table", id="chat"),
     ],
 )
 
 
-class RemoteTable(SeatDriver):
+class RemoteTable(Chatting, SeatDriver):
     """A seat at a hosted table (or a watcher's place at it: no seat).
 
     ``control`` is given in the host's own terminal (``hosting``): there the
@@ -98,6 +100,7 @@ class RemoteTable(SeatDriver):
         self._over_shown = False
         self._last_note: tuple[tuple[str, str], float] = (("", ""), 0.0)
         self._seen: Match | None = None  # the finished game as this player saw it, once built
+        self.chat = TableTalk(self)
 
     @property
     def latest(self) -> Update | None:
@@ -132,6 +135,7 @@ class RemoteTable(SeatDriver):
     def resumed(self) -> None:
         """Catch up with updates that came while another screen was on top."""
         self.screen.redraw()
+        self.chat.show()
         self._after_update()
 
     def stop(self) -> None:
@@ -396,6 +400,8 @@ class RemoteTable(SeatDriver):
         if name == "withdraw":  # shown only while our own request waits
             asked = None if update is None else update.takeback
             return asked is not None and asked.seat == self.viewer and self.online
+        if name == "chat":
+            return self.chat.shown()
         return super().allows(name)
 
     def may_undo(self) -> bool:

@@ -175,6 +175,11 @@ class Driver:
         """This table's own commands in the command palette."""
         return iter(())
 
+    def below(self) -> Iterator[Widget]:
+        """Widgets of the driver's own, under the table and over the status line (a hosted
+        table's chat)."""
+        return iter(())
+
 
 class PanelTab(Static):
     """One of the two tabs over a narrow table: the table, or the scores and the log."""
@@ -226,7 +231,8 @@ class TableScreen(Screen[None]):
         driver.attach(self)
 
     def compose(self) -> ComposeResult:
-        """Header, news or position line, table beside scores and log, status line, keys."""
+        """Header, news or position line, table beside scores and log, the driver's own (a
+        chat), status line, keys."""
         yield AppHeader()
         if self.driver.NEWS_LINE:
             yield NewsBanner(id="banner")
@@ -244,6 +250,7 @@ class TableScreen(Screen[None]):
                 if not self.driver.NEWS_LINE:
                     with VerticalScroll(id="face-up"):
                         yield Static("", id="face-up-text")
+        yield from self.driver.below()
         yield StatusLine(id="status")
         # Compact: every key of the table fits in the Footer at 80 columns.
         yield Footer(compact=True)
