@@ -417,6 +417,19 @@ class TableClient:
         """No longer ask for our take-back ``request``."""
         return await self.send(wire.Withdraw(request))
 
+    async def resign(self) -> bool:
+        """Give the game up (a server's table)."""
+        return await self.send(wire.Resign())
+
+    async def abort_game(self) -> bool:
+        """End the game with no result, before everyone has decided (a server's table)."""
+        return await self.send(wire.Abort())
+
+    async def rematch(self, accept: bool = True) -> bool:
+        """Ask for (or agree to) a rematch once the game is over; with ``accept`` false,
+        turn it down (a server's table)."""
+        return await self.send(wire.Rematch(accept))
+
     async def run(self, listener: Listener) -> None:
         """Read the table until it is gone, telling ``listener``; reconnect after drops."""
         if self.update is not None:
@@ -444,7 +457,7 @@ class TableClient:
 
     async def _read(self, listener: Listener) -> str | None:
         """Read frames until the connection ends: ``None`` if it dropped (or the host starts a
-        rematch), else why it closed."""
+        rematch, here or at another table of the server), else why it closed."""
         ws = self._ws
         if ws is None:
             return None
@@ -467,6 +480,10 @@ class TableClient:
                 elif isinstance(message, wire.Closed) and message.why == "rematch":
                     self.record, self._rematch = None, True
                     break  # a new game at the same table: we take our seat there at once
+                elif isinstance(message, wire.Rematched):
+                    self.code = str(message.table)
+                    self.record, self._rematch = None, True
+                    break  # the rematch is at another table of the server: we go there
                 elif isinstance(message, wire.Closed):
                     self.closed_why = message.why
                     return printable(message.reason)

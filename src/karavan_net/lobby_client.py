@@ -4,7 +4,8 @@
 (:mod:`karavan_net.identity`: the one pinned for the server, if any), proves the account
 (:class:`~karavan_net.lobby.Login`) and then sends one request at a time,
 waiting for its answer; lists of "my tables" the server sends unasked (a table
-of mine changed) go to ``pushed``.  Everything the server sends is read as data.
+of mine changed) go to ``pushed``, and what it tells unasked (a challenge made to me,
+declined, a table closed) to ``told``.  Everything the server sends is read as data.
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ class LobbyDeclinedError(Exception):
 
 
 OLDER = "That message is not one of the lobby protocol's"  # an older server's first words
+OLDER_LOGIN = "That Login message does not fit the protocol"  # a server of lobby revision 0
 
 
 def lobby_url(host: str, port: int, tls: bool = False) -> str:
@@ -72,6 +74,8 @@ class LobbyClient:
         self.name = name
         self.secret = secret
         self.pushed = pushed
+        self.told: Callable[[str], None] | None = None  # what the server tells unasked
+        self.minor = wire.MINOR  # the lobby's revision the server speaks, once known
         self.identity = identity
         self.tls = tls
         self.processes: tuple[str, ...] = ()
@@ -101,13 +105,11 @@ class LobbyClient:
         Returns the account's name; :class:`LobbyRefusedError` or
         :class:`~karavan_net.client.HostUnreachable` if it cannot.
         """
-        await self._open()
-        proof = await self._prove()
-        if proof is None:  # an older server, that knows no challenge: met as before
-            await self.close()
-            await self._open()
-        await self._send(wire.Login(PROTOCOL, self.name, self.secret, create, __version__))
-        answer = await self._receive()
+        answer = await self._log_in(create)
+        if isinstance(answer, wire.LobbyRefused) and answer.reason.startswith(OLDER_LOGIN):
+            await self.close()  # a server of the lobby's first revision: met as it knows
+            self.minor = 0
+            answer = await self._log_in(create)
         if isinstance(answer, wire.LobbyRefused):
             await self.close()
             raise LobbyRefusedError(answer.reason)
@@ -116,6 +118,17 @@ class LobbyClient:
             raise LobbyRefusedError("The server answered the login with something else.")
         self.account = answer.name
         return answer.name
+
+    async def _log_in(self, create: bool) -> wire.LobbyServerMessage:
+        """Open the lobby, have the server prove itself, send the Login; its answer."""
+        await self._open()
+        proof = await self._prove()
+        if proof is None:  # an older server, that knows no challenge: met as before
+            await self.close()
+            await self._open()
+        said = (PROTOCOL, self.name, self.secret, create, __version__, self.minor)
+        await self._send(wire.Login(*said))
+        return await self._receive()
 
     async def _open(self) -> None:
         self._session = aiohttp.ClientSession()
@@ -194,6 +207,10 @@ class LobbyClient:
                     if self.pushed is not None:
                         self.pushed(answer)
                     continue
+                if isinstance(answer, wire.Told):
+                    if self.told is not None:
+                        self.told(printable(answer.words))
+                    continue
                 if isinstance(answer, wire.LobbyRefused):  # the server closed this connection
                     await self.close()
                     raise LobbyRefusedError(printable(answer.reason))
@@ -239,6 +256,18 @@ class LobbyClient:
         answer = await self.ask(wire.TakeSeat(table, seat))
         assert isinstance(answer, wire.Seated)
         return answer
+
+    async def stand_up(self, table: int) -> str:
+        """Leave my seat at ``table`` before its game starts; what that did, in words."""
+        answer = await self.ask(wire.StandUp(table))
+        assert isinstance(answer, wire.Done)
+        return printable(answer.words)
+
+    async def decline(self, table: int) -> str:
+        """Decline the challenge made to me at ``table``; what that did, in words."""
+        answer = await self.ask(wire.DeclineChallenge(table))
+        assert isinstance(answer, wire.Done)
+        return printable(answer.words)
 
     async def board(self, game: str) -> wire.Board:
         """The leaderboard of ``game``."""

@@ -19,18 +19,15 @@ legal decisions with their previews, the public log and the public scores.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from contextvars import ContextVar
 from functools import cache
 from typing import Any
 
 from attrs import field, frozen
-from cattrs.gen import make_dict_unstructure_fn
 
 from karavan_core.engine import Game, Observation
 from karavan_core.match import Outcome
 from karavan_core.saves import converter_for
-from karavan_net.codec import Codec, Json, strict_converter
+from karavan_net.codec import Codec, Json, revised_converter, written_for
 
 PROTOCOL = 3
 """The protocol version, checked in the handshake: host and client must speak the same.
@@ -38,7 +35,7 @@ PROTOCOL = 3
 Version 2 carries the engine's own :class:`~karavan_core.match.Outcome` at the end;
 version 3 tells each seat of a take-back in words (:attr:`Update.notice`).
 """
-MINOR = 4
+MINOR = 5
 """The revision of protocol 3 this Karavan speaks; a client names it in its Hello.
 
 Revision 1 adds messages and fields (each marked "since revision 1"): a host
@@ -49,7 +46,11 @@ sent to the server process that runs a table (:class:`Moved`).  Revision 3 says 
 each update how many decisions its seat has seen made (:attr:`Update.since`).
 Revision 4 lets a client ask a server's process to prove the server's identity before
 its Hello (:class:`Challenge`, answered by :class:`Proof`), and names that identity in
-the Welcome (:attr:`Welcome.identity`).
+the Welcome (:attr:`Welcome.identity`).  Revision 5 lets a player at a server's table resign
+(:class:`Resign`), abort the game before everyone has decided (:class:`Abort`) and ask for a
+rematch (:class:`Rematch`, answered by :class:`Rematched`), and says in each update what
+the table allows of them (:attr:`Update.abortable`, :attr:`Update.resigned`,
+:attr:`Update.rematch`).
 """
 
 DEFAULT_PORT = 7654
@@ -139,6 +140,26 @@ class Withdraw:
     """I no longer ask for my take-back ``request`` (since revision 1)."""
 
     request: int
+
+
+@frozen
+class Resign:
+    """I give the game up (a server's table; since revision 5): two players, the game ends
+    and I lose it; more, a bot plays my seat to the end and I am ranked last."""
+
+
+@frozen
+class Abort:
+    """End the game with no result, as if it had not been played: only before every player
+    has made a first decision (a server's table; since revision 5)."""
+
+
+@frozen
+class Rematch:
+    """Once the game is over: I ask for (or agree to) a new game with the same seats and
+    settings, or (``accept`` false) I do not want one (a server's table; since revision 5)."""
+
+    accept: bool = True
 
 
 # -- the host's messages ---------------------------------------------------------------
@@ -305,6 +326,17 @@ class Update:
     takeback: TakeBackAsked | None = None
     notice: str | None = None
     since: int | None = None
+    abortable: bool = False
+    resigned: list[int] = field(factory=list)
+    rematch: list[int] = field(factory=list)
+
+
+@frozen
+class Rematched:
+    """Everyone agreed to a rematch: it is played at table ``table`` of the same server,
+    the same seats; join it there (the connection ends; since revision 5)."""
+
+    table: int
 
 
 @frozen
@@ -315,10 +347,12 @@ class Moved:
     address: str
 
 
-ClientMessage = Hello | Decide | Undo | Redo | Answer | Withdraw | Challenge
-HostMessage = Welcome | Refused | Declined | Update | Closed | Record | Moved | Proof
-_CLIENT_TYPES = (Hello, Decide, Undo, Redo, Answer, Withdraw, Challenge)
-_HOST_TYPES = (Welcome, Refused, Declined, Update, Closed, Record, Moved, Proof)
+ClientMessage = (
+    Hello | Decide | Undo | Redo | Answer | Withdraw | Challenge | Resign | Abort | Rematch
+)
+HostMessage = Welcome | Refused | Declined | Update | Closed | Record | Moved | Proof | Rematched
+_CLIENT_TYPES = (Hello, Decide, Undo, Redo, Answer, Withdraw, Challenge, Resign, Abort, Rematch)
+_HOST_TYPES = (Welcome, Refused, Declined, Update, Closed, Record, Moved, Proof, Rematched)
 
 
 SINCE: dict[type, dict[str, int]] = {
@@ -327,48 +361,23 @@ SINCE: dict[type, dict[str, int]] = {
     Answer: {"request": 1},
     TakeBackAsked: {"number": 1, "taken": 1, "seconds": 1},
     SeatInfo: {"stand_in": 1},
-    Update: {"since": 3},
+    Update: {"since": 3, "abortable": 5, "resigned": 5, "rematch": 5},
 }
 """The fields each revision added, by message: a host leaves them out for older clients."""
-
-_reader: ContextVar[int] = ContextVar("reader", default=MINOR)  # who a frame is written for
 
 
 @cache
 def _codec(side: str) -> Codec[Any]:
     """The table protocol's codec for the messages ``side`` sends: each written for its
     reader's revision (the fields :data:`SINCE` names left out for older readers)."""
-    conv = strict_converter()
-    for message, added in SINCE.items():
-        written = _for_reader(make_dict_unstructure_fn(message, conv), added)
-        conv.register_unstructure_hook(message, written)
     types = _CLIENT_TYPES if side == "client" else _HOST_TYPES
-    return Codec(types, "table protocol", conv)
-
-
-def _for_reader(
-    unstructure: Callable[[Any], dict[str, Any]], added: dict[str, int]
-) -> Callable[[Any], dict[str, Any]]:
-    """``unstructure`` leaving out the fields its reader's revision does not know."""
-
-    def written(message: Any) -> dict[str, Any]:
-        data = unstructure(message)
-        reader = _reader.get()
-        for name, since in added.items():
-            if since > reader:
-                data.pop(name, None)
-        return data
-
-    return written
+    return Codec(types, "table protocol", revised_converter(SINCE))
 
 
 def encode(message: ClientMessage | HostMessage, minor: int = MINOR) -> str:
     """``message`` as one JSON text frame, for a reader of protocol revision ``minor``."""
-    token = _reader.set(minor)
-    try:
+    with written_for(minor):
         return _codec("client" if isinstance(message, _CLIENT_TYPES) else "host").encode(message)
-    finally:
-        _reader.reset(token)
 
 
 def decode_client(text: str | bytes) -> ClientMessage:

@@ -335,7 +335,20 @@ class KaravanServer(HostServer):
             bot_delay=self.bot_delay,
             events=told,
             now=self.clock.now,
+            rematch=self._rematch,
         )
+
+    async def _rematch(self, table_id: int) -> int:
+        """A rematch of finished table ``table_id``: its seats and settings at a new table,
+        started; its number."""
+        table = await self.db(self.lobby.rematch, table_id)
+        self.log.event(
+            "rematch",
+            f"Table {table.id} is a rematch of table {table_id} ({table.game}).",
+            table=table.id,
+            game=table.game,
+        )
+        return table.id
 
     async def _unload(self, table_id: int) -> None:
         """Let table ``table_id`` go: closed in memory and its lease given back, each done
