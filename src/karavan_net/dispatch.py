@@ -1,10 +1,11 @@
 """What a seated client sends to a hosted table, read as data and put to the referee.
 
 Each frame is one message of the table protocol: a decision, an undo or a redo,
-an answer to a take-back asked for, or its withdrawal; at a server's table also a
-resignation, an abort or a rematch asked for, which the table's own rules answer
-(:class:`TableActs`).  The referee alone changes the match; whatever it refuses (or
-the frame that is no message) goes back to the client as
+an answer to a take-back asked for, or its withdrawal; or a line of chat, which goes to
+the table's :class:`~karavan_net.table_chat.TableChat` (a watcher's too); at a server's table
+also a resignation, an abort or a rematch asked for, which the table's own rules answer
+(:class:`TableActs`).  The referee alone changes the match; whatever it refuses (or the
+frame that is no message) goes back to the client as
 :class:`~karavan_net.protocol.Declined`, with the reason in words and nothing changed.
 A message must name the table's current number: one sent before the table moved on is
 refused.
@@ -29,17 +30,17 @@ from karavan_net.protocol import (
     Decide,
     Declined,
     Hello,
-    HostMessage,
     Redo,
     Rematch,
     Resign,
+    Say,
     Undo,
     Withdraw,
     decode_client,
 )
+from karavan_net.table_chat import Send, TableChat
 
-Send = Callable[[int | None, HostMessage, Link], None]
-"""How a message goes to a connection: its seat (``None``: a watcher), the message, the link."""
+WATCHING_ONLY = "You are watching this table: watchers do not play."
 NOT_HERE = "This table does not take that: resigning, aborting and rematches are a server's."
 
 
@@ -58,25 +59,30 @@ class TableActs(Protocol):
 
 
 class Dispatch:
-    """Hands each message a client sends to ``referee``; a refusal goes back through ``send``."""
+    """Hands each message a client sends to ``referee`` (a line of chat to ``chat``); a
+    refusal goes back through ``send``."""
 
-    def __init__(self, referee: Referee, send: Send) -> None:
+    def __init__(self, referee: Referee, send: Send, chat: TableChat) -> None:
         self.referee = referee
         self.match = referee.match
         self.game = referee.game
         self.send = send
+        self.chat = chat
         self.acts: TableActs | None = None  # the table's own rules, where it has them
 
     def receive(self, link: Link, text: str | bytes) -> None:
-        """Handle one frame from the seated client ``link``."""
+        """Handle one frame from the client ``link`` (seated, or watching)."""
         seat = link.seat
-        if seat is None:
-            self.decline(link, "You are watching this table: watchers do not play.")
-            return
         try:
             message: ClientMessage = decode_client(text)
         except ProtocolError as error:
-            self.decline(link, str(error))
+            self.decline(link, WATCHING_ONLY if seat is None else str(error))
+            return
+        if isinstance(message, Say):
+            self.chat.say(link, message.text)
+            return
+        if seat is None:
+            self.decline(link, WATCHING_ONLY)
             return
         reason = None
         if isinstance(message, Hello | Challenge):

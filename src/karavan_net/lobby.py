@@ -2,6 +2,9 @@
 
 A client opens the lobby's WebSocket (:data:`LOBBY_PATH`), proves its account
 (:class:`Login`), then asks for lists of tables, creates tables and takes seats.
+A client that sends :class:`Follow` is answered with every list at once
+(:class:`Lists`) and sent them again, unasked, whenever they change; a client that
+never does is sent nothing it did not ask for.
 A table is played over the table protocol (:mod:`karavan_net.protocol`): its
 :class:`~karavan_net.protocol.Hello` names the table by number and proves the
 same account.  A client may begin with a :class:`~karavan_net.protocol.Challenge`, which
@@ -72,7 +75,8 @@ class SeatAsk:
 
 @frozen
 class CreateTable:
-    """A new table of ``game``; my seat is the first."""
+    """A new table of ``game``; my seat is the first.  ``watchers_chat``: its watchers may
+    write in its chat too (its players always do)."""
 
     game: str
     seats: list[SeatAsk]
@@ -82,6 +86,7 @@ class CreateTable:
     takebacks: str = "consent"  # consent or none
     rated: bool = False
     stand_in: str = "hard"
+    watchers_chat: bool = False
     challenge: bool = False  # every seat but mine kept for the players named (since 1)
 
 
@@ -114,6 +119,24 @@ class Leaderboard:
     """The best rated players of ``game``."""
 
     game: str
+
+
+@frozen
+class Follow:
+    """Send me every list now, and again whenever one changes: the lobby's tables (of
+    ``game`` only, if given), mine, my finished ones and (if ``board`` names a game) its
+    leaderboard.  Sent again, it changes what is followed."""
+
+    game: str | None = None
+    board: str | None = None
+
+
+@frozen
+class NotifyAddress:
+    """Where the server calls me when a turn-based table waits for me: ``url`` (a web hook,
+    ``http(s)://``), ``""`` to be called nowhere, or (left out) only tell me where it is."""
+
+    url: str | None = None
 
 
 # -- the server's messages ---------------------------------------------------------------------
@@ -178,6 +201,7 @@ class TableLine:
     result: str = ""  # who won, once over
     rating_change: list[int] = field(factory=list)  # my rating before and after, once rated
     challenge: bool = False  # a challenge to the players its seats are kept for (since 1)
+    clock_kind: str = ""  # none, live or turn: sent only in Lists (older clients know no such)
 
 
 @frozen
@@ -208,12 +232,31 @@ class Board:
 
 
 @frozen
+class NotifyingAt:
+    """Where the server calls me when a turn-based table waits for me (``""``: nowhere)."""
+
+    url: str = ""
+
+
+@frozen
 class Seated:
     """I sit at ``table`` in ``seat`` (after creating it or taking a seat)."""
 
     table: int
     seat: int
     started: bool
+
+
+@frozen
+class Lists:
+    """Every list a :class:`Follow` asks for, as one account sees them: its answer, and
+    (``pushed``) sent unasked once one of them changed (a burst of changes sent once)."""
+
+    lobby: Tables
+    mine: Tables
+    over: Tables
+    board: Board | None = None
+    pushed: bool = False
 
 
 @frozen
@@ -238,12 +281,24 @@ LobbyClientMessage = (
     | CreateTable
     | TakeSeat
     | Leaderboard
+    | Follow
     | Challenge
+    | NotifyAddress
     | StandUp
     | DeclineChallenge
 )
 LobbyServerMessage = (
-    LoggedIn | LobbyRefused | LobbyDeclined | Tables | Board | Seated | Proof | Done | Told
+    LoggedIn
+    | LobbyRefused
+    | LobbyDeclined
+    | Tables
+    | Board
+    | Seated
+    | Lists
+    | Proof
+    | NotifyingAt
+    | Done
+    | Told
 )
 
 SINCE: dict[type, dict[str, int]] = {
@@ -261,14 +316,28 @@ CLIENT: Codec[LobbyClientMessage] = Codec(
         CreateTable,
         TakeSeat,
         Leaderboard,
+        Follow,
         Challenge,
+        NotifyAddress,
         StandUp,
         DeclineChallenge,
     ),
     "lobby protocol",
 )
 SERVER: Codec[LobbyServerMessage] = Codec(
-    (LoggedIn, LobbyRefused, LobbyDeclined, Tables, Board, Seated, Proof, Done, Told),
+    (
+        LoggedIn,
+        LobbyRefused,
+        LobbyDeclined,
+        Tables,
+        Board,
+        Seated,
+        Lists,
+        Proof,
+        NotifyingAt,
+        Done,
+        Told,
+    ),
     "lobby protocol",
     revised_converter(SINCE, omit_defaults=True),
 )

@@ -3,9 +3,12 @@
 :class:`LobbyClient` opens the lobby's WebSocket, has the server prove its identity
 (:mod:`karavan_net.identity`: the one pinned for the server, if any), proves the account
 (:class:`~karavan_net.lobby.Login`) and then sends one request at a time,
-waiting for its answer; lists of "my tables" the server sends unasked (a table
-of mine changed) go to ``pushed``, and what it tells unasked (a challenge made to me,
-declined, a table closed) to ``told``.  Everything the server sends is read as data.
+waiting for its answer.  Once it follows the lobby (:meth:`LobbyClient.follow`) it
+reads every frame as it comes: the lists the server pushes go to a
+:class:`LobbyListener`, and when the connection drops (the server restarts, say) it
+logs in and follows again until it is back, as a table's client does.  Everything the
+server sends is read as data.  What the server tells unasked (a challenge
+made to me, declined, a table closed) goes to ``told``.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ import contextlib
 import ssl
 from collections.abc import Callable
 from pathlib import Path
+from typing import Protocol
 
 import aiohttp
 
@@ -22,7 +26,7 @@ from karavan_core.text import printable
 from karavan_core.version import __version__
 from karavan_net import lobby as wire
 from karavan_net.accounts import Account
-from karavan_net.client import HostUnreachable, TableClient, unreachable
+from karavan_net.client import RETRY_DELAYS, HostUnreachable, TableClient, unreachable
 from karavan_net.codec import ProtocolError
 from karavan_net.identity import IdentityError, check, new_challenge
 from karavan_net.lobby import DEFAULT_SERVER_PORT, LOBBY_PATH
@@ -42,6 +46,20 @@ class LobbyDeclinedError(Exception):
 
 OLDER = "That message is not one of the lobby protocol's"  # an older server's first words
 OLDER_LOGIN = "That Login message does not fit the protocol"  # a server of lobby revision 0
+COMING_BACK = "The connection to the server dropped: Karavan is making it again."
+
+
+class LobbyListener(Protocol):
+    """What a client that follows the lobby tells (on its event loop)."""
+
+    def lobby_lists(self, lists: wire.Lists) -> None:
+        """The lists changed (pushed), or came again once the connection was back."""
+
+    def lobby_connection(self, connected: bool) -> None:
+        """The connection dropped (and is being made again), or is back."""
+
+    def lobby_closed(self, reason: str) -> None:
+        """The server closed the lobby for good, saying ``reason``: no more lists come."""
 
 
 def lobby_url(host: str, port: int, tls: bool = False) -> str:
@@ -65,7 +83,6 @@ class LobbyClient:
         name: str,
         secret: str,
         *,
-        pushed: Callable[[wire.Tables], None] | None = None,
         identity: str | None = None,
         tls: ssl.SSLContext | None = None,
     ) -> None:
@@ -73,7 +90,6 @@ class LobbyClient:
         self.port = port
         self.name = name
         self.secret = secret
-        self.pushed = pushed
         self.told: Callable[[str], None] | None = None  # what the server tells unasked
         self.minor = wire.MINOR  # the lobby's revision the server speaks, once known
         self.identity = identity
@@ -83,6 +99,14 @@ class LobbyClient:
         self._session: aiohttp.ClientSession | None = None
         self._ws: aiohttp.ClientWebSocketResponse | None = None
         self._lock = asyncio.Lock()
+        # Following: what is followed, who hears it, the task that reads every frame, and
+        # the answer the request sent waits for.
+        self._follow: wire.Follow | None = None
+        self._listener: LobbyListener | None = None
+        self._reader: asyncio.Task[None] | None = None
+        self._answer: asyncio.Future[wire.LobbyServerMessage] | None = None
+        self._refused: str | None = None  # why the server closed the lobby, once it did
+        self._left = asyncio.Event()  # closed for good
 
     @classmethod
     def for_account(cls, account: Account, ca: str | Path | None = None) -> LobbyClient:
@@ -107,14 +131,14 @@ class LobbyClient:
         """
         answer = await self._log_in(create)
         if isinstance(answer, wire.LobbyRefused) and answer.reason.startswith(OLDER_LOGIN):
-            await self.close()  # a server of the lobby's first revision: met as it knows
+            await self._hang_up()  # a server of the lobby's first revision: met as it knows
             self.minor = 0
             answer = await self._log_in(create)
         if isinstance(answer, wire.LobbyRefused):
-            await self.close()
+            await self._hang_up()
             raise LobbyRefusedError(answer.reason)
         if not isinstance(answer, wire.LoggedIn):
-            await self.close()
+            await self._hang_up()
             raise LobbyRefusedError("The server answered the login with something else.")
         self.account = answer.name
         return answer.name
@@ -124,7 +148,7 @@ class LobbyClient:
         await self._open()
         proof = await self._prove()
         if proof is None:  # an older server, that knows no challenge: met as before
-            await self.close()
+            await self._hang_up()
             await self._open()
         said = (PROTOCOL, self.name, self.secret, create, __version__, self.minor)
         await self._send(wire.Login(*said))
@@ -141,7 +165,7 @@ class LobbyClient:
                 ssl=self.tls if self.tls is not None else True,
             )
         except (aiohttp.ClientError, OSError, TimeoutError) as error:
-            await self.close()
+            await self._hang_up()
             raise unreachable("No Karavan server answers", self.address, error) from None
 
     async def _prove(self) -> Proof | None:
@@ -157,7 +181,7 @@ class LobbyClient:
             where = f"The server at {self.address}"
             self.identity = check(answer, challenge, where, self.identity, None)
         except IdentityError as error:
-            await self.close()
+            await self._hang_up()
             raise LobbyRefusedError(str(error)) from None
         assert isinstance(answer, Proof)
         self.processes = tuple(printable(address)[:100] for address in answer.processes)
@@ -191,30 +215,141 @@ class LobbyClient:
 
     async def _exchange(self, request: wire.LobbyClientMessage) -> wire.LobbyServerMessage:
         async with self._lock:
+            if self._reader is not None and not self._reader.done():
+                return await self._through_reader(request)
+            return await self._direct(request)
+
+    async def _direct(self, request: wire.LobbyClientMessage) -> wire.LobbyServerMessage:
+        """Send ``request`` and read its answer (nobody else reads the connection)."""
+        try:
+            if self._ws is None or self._ws.closed:
+                raise HostUnreachable(COMING_BACK)
+            await self._send(request)
+        except HostUnreachable:
+            # The connection dropped while the lobby sat idle (or could not be made again
+            # when last tried): nothing was sent, so the request goes again, once, on a new
+            # login, unless the server closed it saying why (then logging in again would
+            # only be closed again).
+            if self._refused is not None:
+                raise LobbyRefusedError(self._refused) from None
+            await self._last_words()
+            await self._hang_up()
+            await self.connect()
+            await self._send(request)
+        answer = await self._receive()
+        while isinstance(answer, wire.Told):
+            self._heard(answer)
+            answer = await self._receive()
+        if isinstance(answer, wire.LobbyRefused):  # the server closed this connection
+            await self._hang_up()
+            raise LobbyRefusedError(printable(answer.reason))
+        return answer
+
+    def _heard(self, told: wire.Told) -> None:
+        """Pass on what the server tells unasked (outside data: made safe to show)."""
+        if self.told is not None:
+            self.told(printable(told.words))
+
+    async def _through_reader(self, request: wire.LobbyClientMessage) -> wire.LobbyServerMessage:
+        """Send ``request`` and wait for the reader to hand over its answer."""
+        if self._ws is None:
+            raise HostUnreachable(COMING_BACK)
+        self._answer = asyncio.get_running_loop().create_future()
+        try:
+            await self._send(request)
+            return await asyncio.wait_for(asyncio.shield(self._answer), ANSWER_SECONDS)
+        except TimeoutError:
+            raise HostUnreachable("The server did not answer in time.") from None
+        finally:
+            self._answer = None
+
+    # -- following -----------------------------------------------------------------------------
+    async def follow(
+        self, listener: LobbyListener, game: str | None = None, board: str | None = None
+    ) -> wire.Lists:
+        """Follow the lobby's lists (``game``: the lobby's tables of that game only; ``board``:
+        that game's leaderboard too): returns them now, and tells ``listener`` whenever they
+        change, whenever the connection drops or is back, and if the server closes it."""
+        self._listener = listener
+        self._follow = wire.Follow(game, board)
+        answer = await self.ask(self._follow)
+        assert isinstance(answer, wire.Lists)
+        if self._reader is None or self._reader.done():
+            self._reader = asyncio.get_running_loop().create_task(self._read())
+        return answer
+
+    async def _read(self) -> None:
+        """Read every frame while following; after a drop, log in and follow again."""
+        while not self._left.is_set():
+            reason = await self._frames()
+            answer, self._answer = self._answer, None
+            if answer is not None and not answer.done():
+                answer.set_exception(HostUnreachable(COMING_BACK))
+            if self._left.is_set():
+                return
+            if reason is None:
+                self._tell().lobby_connection(False)
+                reason = await self._come_back()
+            if reason is not None:
+                await self._hang_up()
+                self._refused = reason
+                self._tell().lobby_closed(reason)
+                return
+
+    def _tell(self) -> LobbyListener:
+        assert self._listener is not None
+        return self._listener
+
+    async def _frames(self) -> str | None:
+        """Read frames until the connection ends: ``None`` if it dropped, else why the
+        server closed it."""
+        ws = self._ws
+        while ws is not None:
             try:
-                await self._send(request)
-            except HostUnreachable:
-                # The connection dropped while the lobby sat idle: nothing was sent, so the
-                # request goes again, once, on a new login, unless the server closed it
-                # saying why (then logging in again would only be closed again).
-                await self._last_words()
-                await self.close()
-                await self.connect()
-                await self._send(request)
-            while True:
-                answer = await self._receive()
-                if isinstance(answer, wire.Tables) and answer.kind == "pushed":
-                    if self.pushed is not None:
-                        self.pushed(answer)
+                message = await ws.receive()
+            except (aiohttp.ClientError, ConnectionError, RuntimeError):
+                break
+            if message.type != aiohttp.WSMsgType.TEXT:
+                break
+            try:
+                answer = wire.SERVER.decode(message.data)
+            except ProtocolError as error:
+                return f"The server sent what this Karavan cannot read ({error})."
+            if isinstance(answer, wire.Lists) and answer.pushed:
+                self._tell().lobby_lists(answer)
+            elif isinstance(answer, wire.Told):
+                self._heard(answer)
+            elif isinstance(answer, wire.LobbyRefused):
+                return printable(answer.reason)
+            elif self._answer is not None and not self._answer.done():
+                self._answer.set_result(answer)
+        await self._hang_up()
+        return None
+
+    async def _come_back(self) -> str | None:
+        """Log in and follow again until the server answers: ``None`` once back (the listener
+        has the lists), else why it will not have us."""
+        attempt = 0
+        while not self._left.is_set():
+            await asyncio.sleep(RETRY_DELAYS[min(attempt, len(RETRY_DELAYS) - 1)])
+            attempt += 1
+            async with self._lock:
+                try:
+                    await self.connect()
+                    assert self._follow is not None
+                    lists = await self._direct(self._follow)
+                except LobbyRefusedError as refused:
+                    return str(refused)
+                except HostUnreachable:
+                    await self._hang_up()
                     continue
-                if isinstance(answer, wire.Told):
-                    if self.told is not None:
-                        self.told(printable(answer.words))
-                    continue
-                if isinstance(answer, wire.LobbyRefused):  # the server closed this connection
-                    await self.close()
-                    raise LobbyRefusedError(printable(answer.reason))
-                return answer
+            if not isinstance(lists, wire.Lists):  # declined (the database is away): again
+                await self._hang_up()
+                continue
+            self._tell().lobby_connection(True)
+            self._tell().lobby_lists(lists)
+            return None
+        return None
 
     async def _last_words(self) -> None:
         """Raise :class:`LobbyRefusedError` if the server's last message on the connection
@@ -230,7 +365,7 @@ class LobbyClient:
             with contextlib.suppress(ProtocolError):
                 answer = wire.SERVER.decode(message.data)
                 if isinstance(answer, wire.LobbyRefused):
-                    await self.close()
+                    await self._hang_up()
                     raise LobbyRefusedError(printable(answer.reason))
 
     async def tables(self, game: str | None = None) -> wire.Tables:
@@ -300,7 +435,17 @@ class LobbyClient:
             ) from None
 
     async def close(self) -> None:
-        """Leave the lobby."""
+        """Leave the lobby (for good: a closed client is not used again)."""
+        self._left.set()
+        reader, self._reader = self._reader, None
+        if reader is not None and reader is not asyncio.current_task():
+            reader.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await reader
+        await self._hang_up()
+
+    async def _hang_up(self) -> None:
+        """Close the connection (a new one may be made)."""
         if self._ws is not None:
             with contextlib.suppress(Exception):
                 await self._ws.close()

@@ -46,11 +46,13 @@ sent to the server process that runs a table (:class:`Moved`).  Revision 3 says 
 each update how many decisions its seat has seen made (:attr:`Update.since`).
 Revision 4 lets a client ask a server's process to prove the server's identity before
 its Hello (:class:`Challenge`, answered by :class:`Proof`), and names that identity in
-the Welcome (:attr:`Welcome.identity`).  Revision 5 lets a player at a server's table resign
-(:class:`Resign`), abort the game before everyone has decided (:class:`Abort`) and ask for a
-rematch (:class:`Rematch`, answered by :class:`Rematched`), and says in each update what
-the table allows of them (:attr:`Update.abortable`, :attr:`Update.resigned`,
-:attr:`Update.rematch`).
+the Welcome (:attr:`Welcome.identity`).  Revision 5 adds the table's chat: a client says a
+line (:class:`Say`), and the host sends each client of revision 5 the lines said
+(:class:`Chat`); an older client is sent none, and is never asked for one.  It also lets a
+player at a server's table resign (:class:`Resign`), abort the game before everyone has
+decided (:class:`Abort`) and ask for a rematch (:class:`Rematch`, answered by
+:class:`Rematched`), and says in each update what the table allows of them
+(:attr:`Update.abortable`, :attr:`Update.resigned`, :attr:`Update.rematch`).
 """
 
 DEFAULT_PORT = 7654
@@ -160,6 +162,14 @@ class Rematch:
     settings, or (``accept`` false) I do not want one (a server's table; since revision 5)."""
 
     accept: bool = True
+
+
+@frozen
+class Say:
+    """Say ``text`` at the table's chat (since revision 5; sent only to a host that has sent
+    a :class:`Chat`)."""
+
+    text: str
 
 
 # -- the host's messages ---------------------------------------------------------------
@@ -340,6 +350,30 @@ class Rematched:
 
 
 @frozen
+class ChatLine:
+    """A line of the table's chat: its ``number`` (counted from the table's first line),
+    who said it (``seat``: ``None`` for a watcher; ``name``) and what, made safe to show by
+    the host (the client makes it safe again: it is outside data all the same)."""
+
+    number: int
+    name: str
+    text: str
+    seat: int | None = None
+
+
+@frozen
+class Chat:
+    """Lines of the table's chat (since revision 5): all those kept when a client joins,
+    then each as it is said.  ``open`` says whether this connection may say a line (a
+    watcher may not where the table keeps its chat to the players); ``refused`` why the
+    line it last said was not said (no lines come with it then)."""
+
+    lines: list[ChatLine] = field(factory=list)
+    open: bool = True
+    refused: str = ""
+
+
+@frozen
 class Moved:
     """The table is run by another process of the same server: join it at ``address``
     (``HOST:PORT``) instead; the connection ends (since revision 2)."""
@@ -348,11 +382,25 @@ class Moved:
 
 
 ClientMessage = (
-    Hello | Decide | Undo | Redo | Answer | Withdraw | Challenge | Resign | Abort | Rematch
+    Hello | Decide | Undo | Redo | Answer | Withdraw | Challenge | Say | Resign | Abort | Rematch
 )
-HostMessage = Welcome | Refused | Declined | Update | Closed | Record | Moved | Proof | Rematched
-_CLIENT_TYPES = (Hello, Decide, Undo, Redo, Answer, Withdraw, Challenge, Resign, Abort, Rematch)
-_HOST_TYPES = (Welcome, Refused, Declined, Update, Closed, Record, Moved, Proof, Rematched)
+HostMessage = (
+    Welcome | Refused | Declined | Update | Closed | Record | Moved | Proof | Chat | Rematched
+)
+_CLIENT_TYPES = (
+    Hello,
+    Decide,
+    Undo,
+    Redo,
+    Answer,
+    Withdraw,
+    Challenge,
+    Say,
+    Resign,
+    Abort,
+    Rematch,
+)
+_HOST_TYPES = (Welcome, Refused, Declined, Update, Closed, Record, Moved, Proof, Chat, Rematched)
 
 
 SINCE: dict[type, dict[str, int]] = {
@@ -364,6 +412,8 @@ SINCE: dict[type, dict[str, int]] = {
     Update: {"since": 3, "abortable": 5, "resigned": 5, "rematch": 5},
 }
 """The fields each revision added, by message: a host leaves them out for older clients."""
+CHAT_SINCE = 5
+"""The revision whose clients are sent the table's chat (:class:`Chat`)."""
 
 
 @cache

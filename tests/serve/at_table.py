@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import AsyncIterator
+from functools import partial
 
 from attrs import define, field
 
@@ -102,11 +103,15 @@ async def decide_once(server: KaravanServer, seated: Seated) -> int:
     player = seated.players[seat]
     while table.match.to_move == seat:
         number = table.number
-        await until(lambda: player.heard.updates and player.heard.last.number == number)
+        await until(partial(_heard_number, player, number))
         update = player.heard.last
         await player.client.decide(player.client.action(update.legal[0].action))
-        await until(lambda: table.number != number)
+        await until(lambda: table.number != number)  # noqa: B023 (awaited within the turn)
     return seat
+
+
+def _heard_number(player: Player, number: int) -> bool:
+    return bool(player.heard.updates) and player.heard.last.number == number
 
 
 async def heard_by_all(seated: Seated, condition) -> None:

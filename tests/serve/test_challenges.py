@@ -69,7 +69,7 @@ async def test_a_challenge_declined_is_closed_and_its_challenger_told(database):
         assert server.store.tables.get(made.table).status is Status.OVER
         with pytest.raises(LobbyDeclinedError, match="no challenge waiting"):
             await bob.decline(made.table)
-        with pytest.raises(LobbyDeclinedError, match="not free|started"):
+        with pytest.raises(LobbyDeclinedError, match=r"not free|started"):
             await bob.take(made.table)
         await ann.close()
         await bob.close()

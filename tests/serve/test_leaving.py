@@ -10,6 +10,7 @@ import pytest
 from karavan_net.bot_client import BotPlayer
 from karavan_net.lobby import CreateTable, SeatAsk
 from karavan_net.lobby_client import LobbyDeclinedError
+from karavan_net.protocol import Abort, Resign
 from karavan_net.serve.store import Status
 from tests.net.helpers import until
 
@@ -63,7 +64,7 @@ async def test_a_table_its_creator_leaves_with_nobody_else_seated_is_closed(data
         assert said == f"You stood up from table {made.table} (Jaipur): it is closed."
         assert (await bob.tables()).tables == [] and (await ann.mine()).tables == []
         assert server.store.tables.get(made.table).status is Status.CLOSED
-        with pytest.raises(LobbyDeclinedError, match="not free|started"):
+        with pytest.raises(LobbyDeclinedError, match=r"not free|started"):
             await bob.take(made.table)
         await ann.close()
         await bob.close()
@@ -78,7 +79,7 @@ async def test_a_rated_game_aborted_before_everyone_decided_ends_unrated(databas
         first = await decide_once(server, seated)
         other = seated.players[1 - first]
         await heard_by_all(seated, lambda update: update.abortable and update.number > 0)
-        await other.client.abort_game()
+        await other.client.send(Abort())
         said = f"{other.name} aborted the game: it ends with no result, and is not rated."
         await until(lambda: all(p.heard.closed_with == said for p in seated.players))
         kept = server.store.tables.get(seated.table)
@@ -100,7 +101,7 @@ async def test_once_everyone_has_decided_the_game_may_no_longer_be_aborted(datab
         assert {first, second} == {0, 1}
         await heard_by_all(seated, lambda update: not update.abortable)
         player = seated.players[first]
-        await player.client.abort_game()
+        await player.client.send(Abort())
         await until(lambda: player.heard.declined_with)
         assert player.heard.declined_with == [
             "Everyone has decided: the game can no longer be aborted, only resigned."
@@ -115,7 +116,7 @@ async def test_a_two_player_game_resigned_ends_there_and_is_rated_as_a_loss(data
     ):
         await decide_once(server, seated)
         ann, bob = seated["Ann"], seated["Bob"]
-        await ann.client.resign()
+        await ann.client.send(Resign())
         said = "Ann resigns: Bob wins."
         await heard_by_all(seated, lambda update: update.outcome is not None)
         for player in seated.players:
@@ -131,7 +132,7 @@ async def test_a_two_player_game_resigned_ends_there_and_is_rated_as_a_loss(data
         ann_before, ann_after = changes[(seated.table, _account(server, "Ann"))]
         bob_before, bob_after = changes[(seated.table, _account(server, "Bob"))]
         assert ann_after < ann_before and bob_after > bob_before
-        await bob.client.resign()
+        await bob.client.send(Resign())
         await until(lambda: bob.heard.declined_with)
         assert bob.heard.declined_with == ["The game is over."]
 
@@ -148,12 +149,12 @@ async def test_in_a_game_of_three_the_resigner_is_played_by_a_bot_and_ranked_las
         at_table(server, "karakum", ["Ann", "Bob", "Cid"], rated=True, stand_in="random") as seated,
     ):
         ann = seated["Ann"]
-        await ann.client.resign()
+        await ann.client.send(Resign())
         said = "Ann resigns: a random bot plays Ann's seat to the end, and is ranked last."
         await heard_by_all(seated, lambda update: update.resigned == [ann.seat])
         assert any(update.notice == said for update in seated["Bob"].heard.updates)
         await until(lambda: server.store.tables.get(seated.table).seats[ann.seat].resigned == 1)
-        await ann.client.resign()
+        await ann.client.send(Resign())
         await until(lambda: ann.heard.declined_with)
         assert ann.heard.declined_with == [
             "You have resigned this game already: a bot plays your seat."

@@ -3,6 +3,7 @@ table of the same seats and settings starts, and everyone is sent there) or turn
 
 from __future__ import annotations
 
+from karavan_net.protocol import Rematch, Resign
 from karavan_net.serve.store import Status
 from tests.net.helpers import until
 
@@ -16,16 +17,16 @@ async def test_a_rematch_everyone_agrees_to_starts_a_new_table_and_pulls_them_to
         at_table(server, "jaipur", ["Ann", "Bob"], rated=True) as seated,
     ):
         ann, bob = seated["Ann"], seated["Bob"]
-        await bob.client.rematch()  # before the end: refused in words
+        await bob.client.send(Rematch())  # before the end: refused in words
         await until(lambda: bob.heard.declined_with)
         assert bob.heard.declined_with == ["A rematch comes once the game is over."]
-        await ann.client.resign()
+        await ann.client.send(Resign())
         await heard_by_all(seated, lambda update: update.outcome is not None)
-        await bob.client.rematch()
+        await bob.client.send(Rematch())
         asked = "Bob asks for a rematch: it waits for Ann."
         await heard_by_all(seated, lambda update: update.rematch == [bob.seat])
         assert ann.heard.last.notice == asked
-        await ann.client.rematch()
+        await ann.client.send(Rematch())
         # Both are sent to the new table, and play there at once.
         await until(lambda: ann.client.code != str(seated.table))
         new = int(ann.client.code)
@@ -49,11 +50,11 @@ async def test_a_rematch_turned_down_is_said_and_nothing_starts(database):
         at_table(server, "jaipur", ["Ann", "Bob"]) as seated,
     ):
         ann, bob = seated["Ann"], seated["Bob"]
-        await ann.client.resign()
+        await ann.client.send(Resign())
         await heard_by_all(seated, lambda update: update.outcome is not None)
-        await ann.client.rematch()
+        await ann.client.send(Rematch())
         await heard_by_all(seated, lambda update: update.rematch == [ann.seat])
-        await bob.client.rematch(accept=False)
+        await bob.client.send(Rematch(accept=False))
         await heard_by_all(seated, lambda update: update.rematch == [])
         assert ann.heard.last.notice == "Bob does not want a rematch."
         assert ann.client.code == bob.client.code == str(seated.table)

@@ -22,11 +22,15 @@ from karavan_net.lobby import (
     Board,
     BoardLine,
     CreateTable,
+    Follow,
+    Lists,
+    NotifyingAt,
     SeatLine,
     TableLine,
     Tables,
 )
 from karavan_net.serve.limits import TABLE_CAPS
+from karavan_net.serve.notifier import checked_url
 from karavan_net.serve.ratings import Skill
 from karavan_net.serve.store import (
     AccountInfo,
@@ -87,6 +91,20 @@ class LobbyService:
         """A new account called ``name``, proven by ``secret``."""
         return self.store.accounts.create(name, KeyKind.SECRET, key_digest(secret))
 
+    def notify_address(
+        self, account: AccountInfo, url: str | None, *, allow_private: bool = False
+    ) -> NotifyingAt:
+        """Where ``account`` is called when a turn-based table waits for it: set to ``url``
+        (``""``: nowhere; ``None``: as it is), checked first (see
+        :func:`~karavan_net.serve.notifier.checked_url`)."""
+        if url is not None:
+            try:
+                kept = checked_url(url, allow_private=allow_private) if url.strip() else None
+            except ValueError as error:
+                raise StoreError(str(error)) from None
+            self.store.accounts.set_notify_url(account.id, kept)
+        return NotifyingAt(self.store.accounts.notify_url(account.id) or "")
+
     # -- tables --------------------------------------------------------------------------
     def create(self, account: AccountInfo, ask: CreateTable) -> TableRecord:
         """A new table as ``ask`` says, ``account`` in its first seat."""
@@ -117,6 +135,7 @@ class LobbyService:
             takebacks=ask.takebacks,
             rated=ask.rated,
             stand_in=ask.stand_in,
+            watchers_chat=ask.watchers_chat,
             challenge=ask.challenge,
         )
         seed = secrets.randbelow(MAX_SEED)
@@ -196,36 +215,46 @@ class LobbyService:
         return Start(save=envelope(match), to_move=match.to_move, clocks=clocks)
 
     # -- lists ---------------------------------------------------------------------------
-    def lobby(self, account: AccountInfo, game: str | None) -> Tables:
-        """The lobby's tables (of ``game`` only, if given)."""
+    def lobby(self, account: AccountInfo, game: str | None, kinds: bool = False) -> Tables:
+        """The lobby's tables (of ``game`` only, if given; ``kinds``: see :meth:`line`)."""
         if game is not None and game not in game_names():
             raise StoreError(f"There is no game called {printable(game)[:20]}.")
         challenges = self.store.seating.challenges_for(account)
         shown = [t for t in challenges if game is None or t.game == game]
-        lines = self.lines([*shown, *self.store.tables.lobby(game)], account)
+        lines = self.lines([*shown, *self.store.tables.lobby(game)], account, kinds)
         return Tables("lobby", lines, self.my_turns(account), len(challenges))
 
-    def mine(self, account: AccountInfo, over: bool) -> Tables:
-        """The tables where ``account`` sits (finished ones with ``over``), and how many
-        challenges wait for them."""
-        lines = self.lines(self.store.tables.of_account(account.id, over=over), account)
+    def mine(self, account: AccountInfo, over: bool, kinds: bool = False) -> Tables:
+        """The tables where ``account`` sits (finished ones with ``over``; ``kinds``: see
+        :meth:`line`), and how many challenges wait for them."""
+        tables = self.store.tables.of_account(account.id, over=over)
+        lines = self.lines(tables, account, kinds)
         challenges = len(self.store.seating.challenges_for(account))
         kind = "over" if over else "mine"
         return Tables(kind, lines, sum(line.my_turn for line in lines), challenges)
+
+    def lists(self, account: AccountInfo, follow: Follow) -> Lists:
+        """Every list ``follow`` asks for, as ``account`` sees them."""
+        lobby = self.lobby(account, follow.game, kinds=True)
+        mine, over = self.mine(account, False, kinds=True), self.mine(account, True, kinds=True)
+        board = None if follow.board is None else self.board(follow.board)
+        return Lists(lobby, mine, over, board)
 
     def my_turns(self, account: AccountInfo) -> int:
         """How many of ``account``'s tables wait for its decision."""
         return self.store.tables.my_turns(account.id)
 
-    def lines(self, tables: Sequence[TableRecord], account: AccountInfo | None) -> list[TableLine]:
+    def lines(
+        self, tables: Sequence[TableRecord], account: AccountInfo | None, kinds: bool = False
+    ) -> list[TableLine]:
         """``tables`` as the lobby shows them to ``account`` (their players' ratings, and what
-        the finished ones did to them, read at once)."""
+        the finished ones did to them, read at once; ``kinds``: see :meth:`line`)."""
         accounts = {s.account_id for t in tables for s in t.seats if s.account_id is not None}
         ratings = self.store.ratings.shown(accounts)
         finished = {t.id for t in tables if t.status is Status.OVER and t.rated}
         changes = self.store.ratings.changes(finished) if account is not None else {}
         now = self.now()
-        return [self.line(t, account, ratings, changes, now) for t in tables]
+        return [self.line(t, account, ratings, changes, now, kinds) for t in tables]
 
     def line(
         self,
@@ -234,9 +263,11 @@ class LobbyService:
         ratings: dict[tuple[str, int], int],
         changes: dict[tuple[int, int], tuple[int, int]],
         now: datetime,
+        kinds: bool = False,
     ) -> TableLine:
         """``table`` as the lobby shows it to ``account`` at ``now``, with the players'
-        ``ratings`` and the ``changes`` finished tables made to them."""
+        ``ratings`` and the ``changes`` finished tables made to them; with ``kinds``, its
+        clock's kind too (only a client that follows the lists knows that field)."""
         mine = None if account is None else table.seat_of(account.id)
         to_move = table.to_move if table.status is Status.PLAYING else None
         deadline = None if to_move is None else table.seats[to_move].deadline
@@ -261,6 +292,7 @@ class LobbyService:
                 for seat in table.seats
             ],
             clock=table.clock.describe(),
+            clock_kind=table.clock.kind.value if kinds else "",
             takebacks=table.takebacks,
             rated=table.rated,
             created_by=table.created_by,

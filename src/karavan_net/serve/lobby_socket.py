@@ -4,15 +4,20 @@ A client opens ``/lobby``, may ask the server to prove its identity (a
 :class:`~karavan_net.protocol.Challenge`), proves its account with a
 :class:`~karavan_net.lobby.Login` and then asks for lists, new tables and seats,
 which :class:`~karavan_net.serve.lobby_service.LobbyService` answers on the server's
-database thread.  A login with a key no account has is a wrong guess, answered only as
-fast as the guess allowances let.  What one account or one address may take of the
-lobby is kept by the :class:`~karavan_net.serve.limits.LobbyGate`.
+database thread (and where the player's web hook is, for turn-based tables).  A
+connection that asks to :class:`~karavan_net.lobby.Follow` the lists is sent them again
+whenever they change (:mod:`karavan_net.serve.lobby_news`), and every table created or
+seat taken here is told to the followers.  A login with a key no account has is a wrong
+guess, answered only as fast as the guess allowances let.  What one account or one
+address may take of the lobby is kept by the
+:class:`~karavan_net.serve.limits.LobbyGate`.
 """
 
 from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
+from functools import partial
 from typing import Any, Protocol, TypeVar
 
 from aiohttp import WSCloseCode, WSMsgType, web
@@ -32,7 +37,9 @@ from karavan_net.serve.limits import (
     Limits,
     LobbyGate,
 )
+from karavan_net.serve.lobby_news import LobbyNews
 from karavan_net.serve.lobby_service import LobbyService, unknown_key
+from karavan_net.serve.notifier import Notifier
 from karavan_net.serve.store import AccountInfo, Status, StoreError, TableRecord
 from karavan_net.serve.upkeep import Upkeep
 from karavan_net.server import GRACE, Connection
@@ -55,8 +62,10 @@ class LobbyServer(Protocol):
     connections: set[Connection]
     identity: ServerIdentity | None
     lobby: LobbyService
+    news: LobbyNews
     log: EventLog
     upkeep: Upkeep
+    notifier: Notifier
 
     def client_address(self, request: web.BaseRequest) -> str:
         """The address a request comes from."""
@@ -109,6 +118,7 @@ class LobbySockets:
                 await self._requests(connection, account)
         finally:
             self.gate.left(connection)
+            server.news.left(connection)
             self.open -= 1
             await connection.finish()
             server.connections.discard(connection)
@@ -139,7 +149,7 @@ class LobbySockets:
             delay = bucket.delay()
             if delay > 0:  # this client is in a hurry: it waits, nobody else does
                 await asyncio.sleep(delay)
-            answer = await self._answer(account, message.data)
+            answer = await self._answer(connection, account, message.data)
             connection.send(wire.encode(answer, connection.minor))
 
     async def _login(self, request: web.BaseRequest, connection: Connection) -> AccountInfo | None:
@@ -216,8 +226,10 @@ class LobbySockets:
             refuse(DATABASE_AWAY)
         return None
 
-    async def _answer(self, account: AccountInfo, text: str | bytes) -> wire.LobbyServerMessage:
-        """The answer to one lobby request of ``account``."""
+    async def _answer(
+        self, connection: Connection, account: AccountInfo, text: str | bytes
+    ) -> wire.LobbyServerMessage:
+        """The answer to one lobby request of ``account`` on ``connection``."""
         server = self.server
         try:
             request = wire.CLIENT.decode(text)
@@ -235,11 +247,20 @@ class LobbySockets:
                 return await self._create(account, request)
             if isinstance(request, wire.TakeSeat):
                 table = await server.db(lobby.take, account, request.table, request.seat)
+                server.news.changed()
                 return _seated(table, account)
             if isinstance(request, wire.StandUp):
                 return await self._stand_up(account, request.table)
             if isinstance(request, wire.DeclineChallenge):
                 return await self._decline(account, request.table)
+            if isinstance(request, wire.Follow):
+                lists = await server.db(lobby.lists, account, request)
+                server.news.follow(connection, account, request, lists)
+                return lists
+            if isinstance(request, wire.NotifyAddress):
+                private = server.notifier.allow_private
+                ask = partial(lobby.notify_address, allow_private=private)
+                return await server.db(ask, account, request.url)
         except StoreError as error:
             return wire.LobbyDeclined(str(error))
         except Exception as error:  # the database's own: this request is declined, not the rest
@@ -260,6 +281,7 @@ class LobbySockets:
             account=account.name,
             game=table.game,
         )
+        server.news.changed()
         if table.challenge:
             await self.tell(table, account, challenge_words(table, account.name))
         return _seated(table, account)
@@ -276,6 +298,7 @@ class LobbySockets:
             said = f"{name} stood up from {where}: the seat is free again."
             done = f"You stood up from {where}: the seat is free again."
         self.server.log.event("stood_up", said, table=table.id, account=name)
+        self.server.news.changed()
         await self.tell(table, account, said)
         return wire.Done(done)
 
@@ -289,6 +312,7 @@ class LobbySockets:
             table=table.id,
             account=account.name,
         )
+        self.server.news.changed()
         await self.tell(table, account, said)
         return wire.Done(f"You declined the challenge of {table.created_by or 'its maker'}.")
 

@@ -19,6 +19,7 @@ a small pool for PostgreSQL.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import math
 import random
 import secrets
@@ -26,6 +27,7 @@ import ssl
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from datetime import datetime, timedelta
+from functools import partial
 from typing import Any, TypeVar
 
 from aiohttp import web
@@ -35,19 +37,22 @@ from karavan_core.saves import SaveError, checked_envelope, match_from_envelope
 from karavan_net import lobby as wire
 from karavan_net.host import Host
 from karavan_net.identity import ServerIdentity
-from karavan_net.protocol import HEARTBEAT, PROTOCOL, Hello, Refused, encode, moved
+from karavan_net.protocol import HEARTBEAT, PROTOCOL, ChatLine, Hello, Refused, encode, moved
 from karavan_net.serve.commits import CommitQueue
 from karavan_net.serve.database_clock import DatabaseClock, system_now
 from karavan_net.serve.eventlog import EventLog, quiet
 from karavan_net.serve.limits import Limits
+from karavan_net.serve.lobby_news import LobbyNews
 from karavan_net.serve.lobby_service import LobbyService
 from karavan_net.serve.lobby_socket import UNKNOWN_KEY, LobbySockets
 from karavan_net.serve.metrics import LEASES, ServerMetrics
-from karavan_net.serve.store import KeyKind, Status, Store, TableRecord, key_digest
+from karavan_net.serve.notifier import Notifier, turn_words
+from karavan_net.serve.store import Decision, KeyKind, Status, Store, TableRecord, key_digest
 from karavan_net.serve.supervision import Backoff
 from karavan_net.serve.tables import ServedTable
 from karavan_net.serve.upkeep import Upkeep
 from karavan_net.server import HELLO_SECONDS, MESSAGE_BURST, MESSAGE_RATE, Connection, HostServer
+from karavan_net.table_chat import KEPT as CHAT_KEPT
 
 T = TypeVar("T")
 ALIVE = "alive_at"  # the mark of when the server was last seen running
@@ -61,6 +66,8 @@ BEAT_BACKOFF = Backoff(first=1.0, most=15.0)
 LEASE_BACKOFF = Backoff(first=0.5, most=2.0)
 CANNOT_OPEN = "This table cannot be opened just now: try again in a moment."
 IDENTITY = "identity"  # the mark that keeps the server's identity
+CALLS = "calls"  # the loop that calls players on their web hooks...
+CALL_SECONDS = 5.0  # ... this often
 
 
 def server_identity(store: Store) -> ServerIdentity:
@@ -76,7 +83,9 @@ class KaravanServer(HostServer):
     change them), ``limits`` what one account or address may take of the server.
     ``log`` tells each happening worth printing (never a key); without one, ``events``
     (if given) hears each as a plain line.  ``metrics`` (if given) is measured and
-    served at ``/metrics``.  With ``tls`` it serves ``wss://`` only.  The server's
+    served at ``/metrics``.  With ``tls`` it serves ``wss://`` only.  It calls players on
+    their web hooks when a turn-based table waits for them (:attr:`notifier`), never at a
+    private address unless ``notify_private`` allows it.  The server's
     identity (:mod:`karavan_net.identity`) is made on its first start and kept in the
     store, the same for all its processes.  ``clock`` is this process's own clock
     (tests skew it): the times the server writes and waits for follow the database's
@@ -100,6 +109,7 @@ class KaravanServer(HostServer):
         clock: Callable[[], datetime] = system_now,
         limits: Limits = Limits(),  # noqa: B008 (frozen: one value shared is no harm)
         behind_proxy: bool = False,
+        notify_private: bool = False,
     ) -> None:
         self.log = log or (quiet() if events is None else EventLog(events))
         said = self.log.line  # the doorman's sentences
@@ -130,8 +140,13 @@ class KaravanServer(HostServer):
         self.commits = CommitQueue(store, metrics)  # every table's decisions, committed together
         # The loops, /health and /metrics.
         self.upkeep = Upkeep(store.engine, self.log, metrics, self._counts)
+        self.news = LobbyNews(partial(self.db, self.lobby.lists), self.upkeep.failed)
+        self._loop: asyncio.AbstractEventLoop | None = None  # the server's, once started
         if metrics is not None:
             self.answered = metrics.update_latency.observe
+        # The calls on the players' web hooks (turn-based tables waiting for them).
+        counted = None if metrics is None else metrics.notified
+        self.notifier = Notifier(allow_private=notify_private, counted=counted)
 
     async def db(self, call: Callable[..., T], *args: Any) -> T:
         """Run ``call(*args)`` on the store's worker thread."""
@@ -147,6 +162,7 @@ class KaravanServer(HostServer):
     async def start(self, host: str, port: int) -> int:
         """Listen on ``host``:``port`` (0: any free port), pick the tables up where they were,
         and keep the clocks; returns the port."""
+        self._loop = asyncio.get_running_loop()
         self.identity = await self.db(server_identity, self.store)
         port = await super().start(host, port)
         if self.address is None:
@@ -158,6 +174,7 @@ class KaravanServer(HostServer):
         self.upkeep.leases_renewed()
         self.upkeep.run("heartbeat", self._beat, BEAT_SECONDS, BEAT_BACKOFF)
         self.upkeep.run(LEASES, self._keep_leases, RENEW_SECONDS, LEASE_BACKOFF, RENEW_SECONDS)
+        self.upkeep.run(CALLS, self._call_players, CALL_SECONDS, BEAT_BACKOFF)
         return port
 
     async def _resume(self) -> None:
@@ -181,6 +198,15 @@ class KaravanServer(HostServer):
         for table_id, table in list(self.served.items()):
             if table.idle and table.quiet_for() > IDLE_SECONDS:
                 await self._unload(table_id)
+
+    async def _call_players(self) -> None:
+        """Every CALL_SECONDS: call the players whom a turn-based table waits for (or whose
+        time there runs short) on their web hooks, unless they are at that table now."""
+        present = {
+            (table_id, seat) for table_id, table in self.served.items() for seat in table.links
+        }
+        for call in await self.db(self.store.calls.due, present):
+            self.notifier.call(call.url, turn_words(call, self.clock.now()))
 
     async def _keep_leases(self) -> None:
         """Every RENEW_SECONDS: follow the database's clock, say this process runs (and learn
@@ -236,6 +262,7 @@ class KaravanServer(HostServer):
         self._stopping = True
         tried = self.upkeep.tried
         await self.upkeep.stop()
+        await self.news.close()
         if self._loading:  # tables being loaded: they are let go of with the others
             await asyncio.wait(list(self._loading.values()))
         for table_id in list(self.served):
@@ -243,6 +270,7 @@ class KaravanServer(HostServer):
         await tried("say this process stops", self.db(self.store.leases.withdraw, self.owner))
         await tried("close the connections", super().stop(reason, why))
         await tried("close the commit queue", asyncio.to_thread(self.commits.close))
+        await tried("end the calls on the web hooks", self.notifier.close())
         await asyncio.to_thread(self._db.shutdown, True)
 
     def processes(self) -> tuple[str, ...]:
@@ -314,12 +342,14 @@ class KaravanServer(HostServer):
         record = await self.db(self.store.tables.get, table_id)
         if record is None or record.save is None:
             return None
+        said = await self.db(self.store.chats.of_table, table_id, CHAT_KEPT)
         # Replayed, verified, built and first kept on a thread: none of it on the loop.
-        return await asyncio.to_thread(self._build, record)
+        return await asyncio.to_thread(self._build, record, said)
 
-    def _build(self, record: TableRecord) -> ServedTable | None:
+    def _build(self, record: TableRecord, earlier: list[ChatLine]) -> ServedTable | None:
         """The table ``record`` holds, its game replayed and verified and its first position
-        kept (run on a thread); ``None`` (told to the log) if its save cannot be played."""
+        kept, the lines said at its chat ``earlier`` (run on a thread); ``None`` (told to the
+        log) if its save cannot be played."""
         try:
             match = _replayed(record)
         except SaveError as error:
@@ -335,6 +365,8 @@ class KaravanServer(HostServer):
             bot_delay=self.bot_delay,
             events=told,
             now=self.clock.now,
+            kept=partial(self._kept, record),
+            said=earlier,
             rematch=self._rematch,
         )
 
@@ -349,6 +381,20 @@ class KaravanServer(HostServer):
             game=table.game,
         )
         return table.id
+
+    def _kept(self, record: TableRecord, decision: Decision) -> None:
+        """A change of table ``record`` is committed (on the thread that committed it): the
+        lobby's followers hear of a game's end, and of a turn passed at a table with no live
+        clock (a player may be waiting for it in the lobby)."""
+        live = record.clock.kind.value == "live"
+        if decision.result is None and live:
+            return
+        players = [seat.account_id for seat in record.seats if seat.account_id is not None]
+        accounts = None if decision.result is not None else players
+        loop = self._loop
+        if loop is not None:
+            with contextlib.suppress(RuntimeError):  # the loop closed: nobody to tell
+                loop.call_soon_threadsafe(self.news.changed, accounts)
 
     async def _unload(self, table_id: int) -> None:
         """Let table ``table_id`` go: closed in memory and its lease given back, each done
@@ -389,7 +435,7 @@ class KaravanServer(HostServer):
             refuse("There is no such table being played here.")
             return None
         if hello.watch:
-            table.watch(connection, hello.minor)
+            table.watch(connection, hello.minor, account.name)
         elif not table.admit_account(connection, account.id, hello.secret or "", hello.minor):
             refuse("You have no seat at this table: watch it instead.")
             return None

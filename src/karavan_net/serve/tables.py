@@ -11,8 +11,10 @@ the table's stand-in level decides for that player and everyone is told.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable
+import contextlib
+from collections.abc import Awaitable, Callable, Sequence
 from datetime import datetime
+from functools import partial
 from typing import Any
 
 from attrs import frozen
@@ -27,7 +29,7 @@ from karavan_net.broadcaster import Hooks
 from karavan_net.clocks import ABANDON_AFTER, Clock, duration
 from karavan_net.host import Host
 from karavan_net.link import Link, closing
-from karavan_net.protocol import Rematched
+from karavan_net.protocol import ChatLine, Rematched
 from karavan_net.serve.commits import CommitQueue
 from karavan_net.serve.database_clock import system_now
 from karavan_net.serve.store import Decision, RatedGame, SeatClock, Status, TableRecord
@@ -132,7 +134,8 @@ class StoreKeeper:
     tables' changes committed together).  A write that finds the stored game
     moved on (another process wrote it) fails, and the table is closed rather
     than overwrite it.  A rated table's last change carries its players' accounts:
-    the store rates its result in the transaction that keeps it.
+    the store rates its result in the transaction that keeps it.  ``kept`` (if given)
+    hears each change once it is committed, on the thread that committed it.
     """
 
     def __init__(
@@ -143,9 +146,11 @@ class StoreKeeper:
         stand_in_deciding: Callable[[], bool],
         owner: str | None = None,
         now: Callable[[], datetime] = system_now,
+        kept: Callable[[Decision], None] | None = None,
     ) -> None:
         self.commits = commits
         self.now = now  # the database's time, as the server follows it
+        self.told = kept
         self.owner = owner  # the process whose lease lets it write the table
         self.stand_in_deciding = stand_in_deciding
         self.table_id = record.id
@@ -223,6 +228,8 @@ class StoreKeeper:
         if not kept:
             raise OSError("the table is run elsewhere now")
         self.kept = int(save["revision"])
+        if self.told is not None:
+            self.told(decision)
 
 
 class ServedTable(Host):
@@ -236,10 +243,13 @@ class ServedTable(Host):
     seat is told when a stand-in decided for a player out of time (the broadcaster's
     notice), and a change the store refuses (another process runs the table now, or
     the database failed) is never shown: :attr:`lost` is set, and the server lets the
-    table go.  Its output says who comes and goes and how the game ends, not every
-    decision (those are in the database; a line for each, from every table, would
-    bury the rest and cost the server a write for each).  Its players may resign, abort
-    the game before everyone has decided, and ask for a rematch (the table's own rules,
+    table go.  Its chat goes on from the lines ``said`` there before, and keeps each new
+    one in the store (its watchers write in it if the table lets them).  Its output
+    says who comes and goes and how the game ends, not every decision (those are in
+    the database; a line for each, from every table, would bury the rest and cost the
+    server a write for each).  ``kept`` (if given) hears each change once it is
+    committed, on the thread that committed it.  Its players may resign, abort the game
+    before everyone has decided, and ask for a rematch (the table's own rules,
     :mod:`~karavan_net.serve.table_rules`); ``rematch`` makes a rematch's table and
     gives its number.
     """
@@ -254,6 +264,8 @@ class ServedTable(Host):
         bot_delay: float = 0.6,
         events: Callable[[str], None] | None = None,
         now: Callable[[], datetime] = system_now,
+        kept: Callable[[Decision], None] | None = None,
+        said: Sequence[ChatLine] = (),
         rematch: Callable[[int], Awaitable[int]] | None = None,
     ) -> None:
         self.record = record
@@ -269,7 +281,7 @@ class ServedTable(Host):
         self._said: str | None = None  # what everyone is told of a resignation or rematch
         self.lost = asyncio.Event()  # a change could not be kept: this process must let go
         self.keeper = StoreKeeper(
-            commits, record, self.clocks, lambda: self.stand_in_deciding, owner, now
+            commits, record, self.clocks, lambda: self.stand_in_deciding, owner, now, kept
         )
         self._late_bot = make_bot(record.stand_in, match.game, seed=bot_seed(match.seed, 99))
         self._timer: asyncio.TimerHandle | None = None
@@ -292,6 +304,9 @@ class ServedTable(Host):
         self.state = TableState()
         self.dispatch.acts = self
         referee.subscribe(self._after_change)
+        self.chat.resume(said)
+        self.chat.watchers = record.watchers_chat
+        self.chat.keep = partial(self._keep_line, commits)
         for seat in self.resigned:  # a bot plays on for each player who resigned
             self.presence.stand_in(seat, record.stand_in)
         if record.status is Status.OVER and not match.is_over():  # ended by the table's rule
@@ -329,6 +344,22 @@ class ServedTable(Host):
         self.say(sentence)
         self._restate()
         self.broadcaster.broadcast()
+
+    def _keep_line(self, commits: CommitQueue, line: ChatLine) -> None:
+        """Keep ``line`` of the chat with the table's game, on a writer's thread: the table's
+        loop never waits for the database (one that fails is told, and the line is lost)."""
+        loop = asyncio.get_running_loop()
+        table_id = self.record.id
+
+        def write() -> None:
+            try:
+                commits.store.chats.add(table_id, line)
+            except Exception as error:  # the database's own
+                failed = f"A chat line could not be kept ({type(error).__name__})."
+                with contextlib.suppress(RuntimeError):  # the loop has closed
+                    loop.call_soon_threadsafe(self.say, failed)
+
+        commits.run_write(write)
 
     def admit_account(self, link: Link, account_id: int, secret: str, minor: int) -> bool:
         """Seat ``link`` in the seat of ``account_id``, proven by its ``secret`` (which the

@@ -5,10 +5,11 @@ code; the schema is Alembic's (:meth:`Store.migrate` brings any database to the
 newest revision).  :class:`Store` opens the database and holds its repositories,
 each over the one session factory (:class:`~karavan_net.serve.store.sessions.Sessions`):
 ``accounts``, ``tables`` (and the lobby's listings), ``leases`` (and the processes),
-``ratings``, ``marks`` and ``seating`` (standing up, challenges, resignations, rematches).
-Every method of theirs is one transaction and returns plain values
-(:mod:`karavan_net.serve.store.records`), never rows tied to a session; the server calls
-them from worker threads.  Every time they keep or compare is the
+``ratings``, ``marks``, ``chats`` (what was said at each table), ``calls`` (the calls
+owed on the players' web hooks) and ``seating`` (standing up, challenges, resignations,
+rematches).  Every method of theirs is one transaction and returns
+plain values (:mod:`karavan_net.serve.store.records`), never rows tied to a session;
+the server calls them from worker threads.  Every time they keep or compare is the
 database's own now, never the calling process's.
 """
 
@@ -30,6 +31,8 @@ from sqlalchemy.exc import ArgumentError
 
 from karavan_net.codec import dumps
 from karavan_net.serve.store.accounts import Accounts
+from karavan_net.serve.store.calls import TurnCalls
+from karavan_net.serve.store.chat import Chats
 from karavan_net.serve.store.leases import Leases
 from karavan_net.serve.store.marks import Marks
 from karavan_net.serve.store.ratings import Ratings
@@ -49,6 +52,7 @@ from karavan_net.serve.store.records import (
     TableCaps,
     TableRecord,
     TableSpec,
+    TurnCall,
     key_digest,
     name_key,
 )
@@ -74,6 +78,7 @@ __all__ = [
     "TableCaps",
     "TableRecord",
     "TableSpec",
+    "TurnCall",
     "database_url",
     "key_digest",
     "name_key",
@@ -160,6 +165,8 @@ class Store:
         self.tables = Tables(self.sessions, self.ratings)
         self.leases = Leases(self.sessions)
         self.marks = Marks(self.sessions)
+        self.chats = Chats(self.sessions)
+        self.calls = TurnCalls(self.sessions)
         self.seating = Seating(self.sessions)
 
     @classmethod
