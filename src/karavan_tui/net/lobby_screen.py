@@ -27,7 +27,7 @@ from karavan_net.client import HostUnreachable, JoinRefused
 from karavan_net.lobby import Board, CreateTable, TableLine, Tables
 from karavan_net.lobby_client import LobbyClient, LobbyDeclinedError, LobbyRefusedError
 from karavan_tui.net.create_table import CreateTableScreen
-from karavan_tui.net.remote import open_table
+from karavan_tui.net.served_seat import open_served_table
 from karavan_tui.widgets.chrome import AppHeader
 
 REFRESH_SECONDS = 5.0
@@ -296,7 +296,7 @@ class LobbyScreen(Screen[None]):
         except (JoinRefused, HostUnreachable) as error:
             self.notify(printable(str(error)), title="Cannot open the table", severity="warning")
             return
-        open_table(self.app, client, above=True)
+        open_served_table(self.app, client)
 
     def action_leave(self) -> None:
         """Back to the title (the lobby's connection closes)."""
