@@ -7,7 +7,7 @@ import asyncio
 import contextlib
 
 from karavan_net.lobby import CreateTable, SeatAsk
-from karavan_net.protocol import Rematch
+from karavan_net.protocol import Rematch, Resign
 from karavan_tui.modals.confirm import ConfirmScreen
 from karavan_tui.net.remote_over import RemoteOverScreen
 from karavan_tui.net.served_seat import ServedSeat, open_served_table
@@ -98,3 +98,19 @@ async def test_resigning_is_rated_as_a_loss_and_a_rematch_agreed_opens_a_new_tab
         await waiting(pilot, lambda: isinstance(app.screen, TableScreen), 30)
         await waiting(pilot, lambda: driver.latest is not None and driver.latest.outcome is None)
         assert server.served[int(driver.client.code)].record.rated
+
+
+async def test_a_rematch_the_other_asked_for_is_declined_and_they_are_told(tmp_path, database):
+    async with ann_in_the_app(tmp_path, database) as (_, app, pilot, driver, bob, _ann):
+        bobs, heard = bob
+        await bobs.send(Resign())
+        await waiting(pilot, lambda: isinstance(app.screen, RemoteOverScreen), 30)
+        await bobs.send(Rematch())
+        await waiting(pilot, lambda: driver.latest.rematch == [1])
+        await pilot.press("m")
+        await waiting(pilot, lambda: isinstance(app.screen, ConfirmScreen))
+        assert app.screen.question.startswith("Agree to the rematch Bob asked for?")
+        assert app.screen.no == "Decline (n)"
+        await pilot.press("n")
+        await waiting(pilot, lambda: heard.last.notice == "Ann does not want a rematch.")
+        assert heard.last.rematch == []

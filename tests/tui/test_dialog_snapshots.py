@@ -99,11 +99,11 @@ def test_terminal_too_small(snap_compare, tmp_path):
 
 
 CONFIRMS = {
-    "resign": (lambda: resign_question(["Bob"], 2), "Resign"),
-    "resign-of-three": (lambda: resign_question(["Bob", "Cid"], 3), "Resign"),
-    "abort": (lambda: ABORT_QUESTION, "Abort"),
-    "rematch": (lambda: rematch_question([]), "Rematch"),
-    "rematch-agreed": (lambda: rematch_question(["Bob"]), "Rematch"),
+    "resign": (lambda: resign_question(["Bob"], 2), "Resign", "Cancel"),
+    "resign-of-three": (lambda: resign_question(["Bob", "Cid"], 3), "Resign", "Cancel"),
+    "abort": (lambda: ABORT_QUESTION, "Abort", "Cancel"),
+    "rematch": (lambda: rematch_question([]), "Rematch", "Cancel"),
+    "rematch-agreed": (lambda: rematch_question(["Bob"]), "Rematch", "Decline"),
 }
 
 
@@ -111,11 +111,11 @@ CONFIRMS = {
 def test_a_server_tables_confirms(snap_compare, tmp_path, which):
     """Each of a server's table's own acts asks once, over the table (the table here is a
     hot seat's: the dialog is the same over any)."""
-    question, yes = CONFIRMS[which]
+    question, yes, no = CONFIRMS[which]
 
     async def ask(pilot):
         await steady(pilot)
-        pilot.app.push_screen(confirm(question(), yes))
+        pilot.app.push_screen(confirm(question(), yes, no))
         await steady(pilot)
 
     app = start_with(tmp_path, seeded_match("jaipur", "Ann,bot:random", moves=6))

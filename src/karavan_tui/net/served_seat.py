@@ -66,9 +66,9 @@ def rematch_question(asking: list[str]) -> str:
     )
 
 
-def confirm(question: str, yes: str) -> ConfirmScreen:
-    """The dialog that asks ``question`` once: ``yes`` (y) or Cancel (n, Esc)."""
-    return ConfirmScreen(question, yes=yes, no="Cancel (n)")
+def confirm(question: str, yes: str, no: str = "Cancel") -> ConfirmScreen:
+    """The dialog that asks ``question`` once: ``yes`` (y) or ``no`` (n, Esc)."""
+    return ConfirmScreen(question, yes=yes, no=f"{no} (n)")
 
 
 class ServedSeat(RemoteTable):
@@ -113,15 +113,23 @@ class ServedSeat(RemoteTable):
         )
 
     def _confirmed(
-        self, name: str, question: str, yes: str, message: Resign | Abort | Rematch
+        self,
+        name: str,
+        question: str,
+        yes: str,
+        message: Resign | Abort | Rematch,
+        refusal: Rematch | None = None,
     ) -> None:
-        """Ask ``question`` once; on yes (and if still allowed) send ``message``."""
+        """Ask ``question`` once; on yes (and if still allowed) send ``message``, on no the
+        ``refusal`` if there is one (the others are told)."""
 
         def answered(agreed: bool | None) -> None:
-            if agreed and self.may(name):
-                self._send(self.client.send(message))
+            sent = message if agreed else refusal
+            if agreed is not None and sent is not None and self.may(name):
+                self._send(self.client.send(sent))
 
-        self.app.push_screen(confirm(question, yes), answered)
+        no = "Cancel" if refusal is None else "Decline"
+        self.app.push_screen(confirm(question, yes, no), answered)
 
     def do_resign(self) -> None:
         """Give the game up, once confirmed."""
@@ -136,7 +144,9 @@ class ServedSeat(RemoteTable):
     def do_rematch(self) -> None:
         """Ask for (or agree to) a rematch, once confirmed."""
         if self.may("rematch"):
-            self._confirmed("rematch", self.rematch_question(), "Rematch", Rematch())
+            asked = self.latest is not None and bool(self.latest.rematch)
+            refusal = Rematch(accept=False) if asked else None  # the others asked: say no
+            self._confirmed("rematch", self.rematch_question(), "Rematch", Rematch(), refusal)
         elif self.latest is not None and self.viewer in self.latest.rematch:
             self.notify("You asked for a rematch: it waits for the others.", title="Rematch")
 
