@@ -80,6 +80,14 @@ async def test_a_challenge_waiting_is_taken_back_by_standing_up(tmp_path):
         assert said in told
 
 
+async def test_a_challenge_declined_is_said_in_the_challengers_app(tmp_path):
+    async with challenging(tmp_path) as (_, app, pilot, lobby, bob, _told):
+        table = lobby.awaiting
+        await bob.decline(table)
+        said = f"Bob declined the challenge at table {table} (Jaipur): it is closed."
+        await waiting(pilot, lambda: said in [note.message for note in app._notifications], 30)
+
+
 async def test_a_challenge_made_to_me_is_at_the_top_of_my_lobby_and_declined_there(tmp_path):
     async with serving(tmp_path) as server:
         ann = await account(server.port, "Ann")

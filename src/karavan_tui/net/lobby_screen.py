@@ -124,6 +124,8 @@ class LobbyScreen(Screen[None]):
             self.query_one(f"#list-{name}", DataTable).add_columns(*heads)
         self.refresh_lists()
         self.set_interval(REFRESH_SECONDS, self.refresh_lists)
+        # What the server tells unasked (a challenge made to me, declined): a toast.
+        self.client.told = lambda words: self.notify(words, title="Lobby", markup=False)
         if self.challenge is not None:
             self.create(self.challenge)
 
