@@ -27,7 +27,7 @@ from karavan_core.saves import unstructure_actions
 from karavan_net.link import Link
 from karavan_net.protocol import HostMessage, Record, SeatInfo, Update, encode, observation_data
 from karavan_net.seat_registry import SeatRegistry
-from karavan_net.updates import Seen
+from karavan_net.updates import PLAIN_STATE, Seen, TableState
 
 
 @frozen
@@ -39,11 +39,13 @@ class Hooks:
     of time).  ``lost`` (if given) is called, on the table's loop, when a change
     could not be kept: that change is then never shown (a server's table lets
     go).  Without ``lost`` a failed save is shown all the same, and the console
-    is told.
+    is told.  ``state`` (if given) says what the table's own rules add to every view
+    (a server's: resignations, an abort still possible, a rematch asked for).
     """
 
     notice: Callable[[], str | None] | None = None
     lost: Callable[[], None] | None = None
+    state: Callable[[], TableState] | None = None
 
 
 PLAIN = Hooks()
@@ -166,7 +168,7 @@ class Broadcaster:
         if not self.shown:
             return None  # the table changed again since: that change's save brings it
         seen, start, notice = self._told(seat, seat if seat is not None else id(link))
-        text = seen.frame(tuple(self.seat_infos()), start, notice, link.minor)
+        text = seen.frame(tuple(self.seat_infos()), start, notice, link.minor, self.state())
         if self.observer is not None:
             self.observer(seat, text)
         return text
@@ -177,7 +179,11 @@ class Broadcaster:
         kept = seat if key is None else key
         assert kept is not None
         seen, start, notice = self._told(seat, kept)
-        return seen.update(self.seat_infos(), start, notice)
+        return seen.update(self.seat_infos(), start, notice, self.state())
+
+    def state(self) -> TableState:
+        """What the table's own rules add to every view now."""
+        return PLAIN_STATE if self.hooks.state is None else self.hooks.state()
 
     def _told(self, seat: int | None, key: int) -> tuple[Seen, int, str | None]:
         """What the connection under ``key`` is told now, as ``seat``: the view's parts, the

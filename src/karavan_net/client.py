@@ -449,7 +449,7 @@ class TableClient(ChatHeard):
 
     async def _read(self, listener: Listener) -> str | None:
         """Read frames until the connection ends: ``None`` if it dropped (or the host starts a
-        rematch), else why it closed."""
+        rematch, here or at another table of the server), else why it closed."""
         ws = self._ws
         if ws is None:
             return None
@@ -472,6 +472,10 @@ class TableClient(ChatHeard):
                 elif isinstance(message, wire.Closed) and message.why == "rematch":
                     self.record, self._rematch = None, True
                     break  # a new game at the same table: we take our seat there at once
+                elif isinstance(message, wire.Rematched):
+                    self.code = str(message.table)
+                    self.record, self._rematch = None, True
+                    break  # the rematch is at another table of the server: we go there
                 elif isinstance(message, wire.Closed):
                     self.closed_why = message.why
                     return printable(message.reason)

@@ -11,10 +11,14 @@ every decision, and the standard library's encoder took most of that time.
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any, Generic, NewType, TypeVar, Union
 
 import cattrs
 import orjson
+from cattrs.gen import make_dict_unstructure_fn
 from cattrs.preconf.json import make_converter
 from cattrs.strategies import configure_tagged_union
 
@@ -65,6 +69,53 @@ def strict_converter() -> cattrs.Converter:
     conv.register_structure_hook(Json, lambda value, _: value)
     conv.register_unstructure_hook(Json, lambda value: value)
     return conv
+
+
+_reader: ContextVar[int | None] = ContextVar("reader", default=None)  # whom a frame is for
+
+
+def revised_converter(
+    since: dict[type, dict[str, int]], *, omit_defaults: bool = False
+) -> cattrs.Converter:
+    """A :func:`strict_converter` that writes each message for its reader's revision: the
+    fields ``since`` names (by message, the revision that added each) are left out for a
+    reader of an older revision (see :func:`written_for`).  Those messages' fields left at
+    their defaults are written too, unless ``omit_defaults``."""
+    conv = strict_converter()
+    for message, added in since.items():
+        unstructure: Callable[[Any], dict[str, Any]] = make_dict_unstructure_fn(
+            message, conv, _cattrs_omit_if_default=omit_defaults
+        )
+        written = _for_reader(unstructure, added)
+        conv.register_unstructure_hook(message, written)
+    return conv
+
+
+def _for_reader(
+    unstructure: Callable[[Any], dict[str, Any]], added: dict[str, int]
+) -> Callable[[Any], dict[str, Any]]:
+    """``unstructure`` leaving out the fields its reader's revision does not know."""
+
+    def written(message: Any) -> dict[str, Any]:
+        data = unstructure(message)
+        reader = _reader.get()
+        if reader is not None:
+            for name, since in added.items():
+                if since > reader:
+                    data.pop(name, None)
+        return data
+
+    return written
+
+
+@contextmanager
+def written_for(minor: int) -> Iterator[None]:
+    """Within it, messages are written for a reader of revision ``minor``."""
+    token = _reader.set(minor)
+    try:
+        yield
+    finally:
+        _reader.reset(token)
 
 
 class Codec(Generic[M]):

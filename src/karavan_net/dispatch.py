@@ -2,16 +2,19 @@
 
 Each frame is one message of the table protocol: a decision, an undo or a redo,
 an answer to a take-back asked for, or its withdrawal; or a line of chat, which goes to
-the table's :class:`~karavan_net.table_chat.TableChat` (a watcher's too).  The referee alone
-changes the match; whatever it refuses (or the frame that is no message) goes
-back to the client as :class:`~karavan_net.protocol.Declined`, with the reason
-in words and nothing changed.  A message must name the table's current number:
-one sent before the table moved on is refused.
+the table's :class:`~karavan_net.table_chat.TableChat` (a watcher's too); at a server's table
+also a resignation, an abort or a rematch asked for, which the table's own rules answer
+(:class:`TableActs`).  The referee alone changes the match; whatever it refuses (or the
+frame that is no message) goes back to the client as
+:class:`~karavan_net.protocol.Declined`, with the reason in words and nothing changed.
+A message must name the table's current number: one sent before the table moved on is
+refused.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Protocol
 
 from karavan_core.engine import IllegalAction
 from karavan_core.referee import Referee
@@ -20,6 +23,7 @@ from karavan_net.codec import ProtocolError
 from karavan_net.link import Link
 from karavan_net.protocol import (
     MAX_GESTURE,
+    Abort,
     Answer,
     Challenge,
     ClientMessage,
@@ -27,6 +31,8 @@ from karavan_net.protocol import (
     Declined,
     Hello,
     Redo,
+    Rematch,
+    Resign,
     Say,
     Undo,
     Withdraw,
@@ -35,6 +41,21 @@ from karavan_net.protocol import (
 from karavan_net.table_chat import Send, TableChat
 
 WATCHING_ONLY = "You are watching this table: watchers do not play."
+NOT_HERE = "This table does not take that: resigning, aborting and rematches are a server's."
+
+
+class TableActs(Protocol):
+    """What a table's own rules do beside the game's (a server's table): each answers with
+    the reason it refuses, or ``None`` once it is under way."""
+
+    def resign(self, seat: int) -> str | None:
+        """``seat``'s player gives the game up."""
+
+    def abort(self, seat: int) -> str | None:
+        """``seat``'s player ends the game with no result, before everyone has decided."""
+
+    def ask_rematch(self, seat: int, accept: bool) -> str | None:
+        """``seat``'s player asks for (or agrees to, or turns down) a rematch."""
 
 
 class Dispatch:
@@ -47,6 +68,7 @@ class Dispatch:
         self.game = referee.game
         self.send = send
         self.chat = chat
+        self.acts: TableActs | None = None  # the table's own rules, where it has them
 
     def receive(self, link: Link, text: str | bytes) -> None:
         """Handle one frame from the client ``link`` (seated, or watching)."""
@@ -75,8 +97,22 @@ class Dispatch:
             reason = self.answer(seat, message.number, message.accept, message.request)
         elif isinstance(message, Withdraw):
             reason = self.withdraw(seat, message.request)
+        elif isinstance(message, Resign | Abort | Rematch):
+            reason = self.table_act(seat, message)
         if reason is not None:
             self.decline(link, reason)
+
+    def table_act(self, seat: int, message: Resign | Abort | Rematch) -> str | None:
+        """Hand ``seat``'s resignation, abort or rematch to the table's own rules; else the
+        reason it is refused."""
+        acts = self.acts
+        if acts is None:
+            return NOT_HERE
+        if isinstance(message, Resign):
+            return acts.resign(seat)
+        if isinstance(message, Abort):
+            return acts.abort(seat)
+        return acts.ask_rematch(seat, message.accept)
 
     def decline(self, link: Link, reason: str) -> None:
         """Tell ``link`` its last frame was refused, and why."""

@@ -16,13 +16,21 @@ from __future__ import annotations
 
 from attrs import field, frozen
 
-from karavan_net.codec import Codec
+from karavan_net.codec import Codec, revised_converter, written_for
 from karavan_net.protocol import Challenge, Proof
 
 LOBBY_PATH = "/lobby"
 DEFAULT_SERVER_PORT = 7700
 MAX_LOBBY_FRAME = 16 * 1024
 """The largest frame a server reads from a lobby client."""
+MINOR = 1
+"""The lobby's revision this Karavan speaks, named in its Login.
+
+Revision 1 adds challenges (:attr:`CreateTable.challenge`, :class:`DeclineChallenge`, and the
+lists' :attr:`TableLine.challenge` and :attr:`Tables.challenges`), standing up from a table
+that has not started (:class:`StandUp`, answered by :class:`Done`), the resigned mark of a
+seat (:attr:`SeatLine.resigned`) and what the server tells an account unasked (:class:`Told`).
+"""
 DOOR_ENV = "KARAVAN_DOOR"
 """Set by a server's ssh door for the app it runs there: the one server (``HOST:PORT``) that
 app plays on, and nothing of the machine's (the app's door mode)."""
@@ -39,6 +47,7 @@ class Login:
     secret: str
     create: bool = False
     program: str = ""
+    minor: int = 0  # the lobby's revision the client speaks
 
 
 @frozen
@@ -78,6 +87,7 @@ class CreateTable:
     rated: bool = False
     stand_in: str = "hard"
     watchers_chat: bool = False
+    challenge: bool = False  # every seat but mine kept for the players named (since 1)
 
 
 @frozen
@@ -86,6 +96,22 @@ class TakeSeat:
 
     table: int
     seat: int | None = None
+
+
+@frozen
+class StandUp:
+    """Leave my seat at ``table``, which has not started (since 1): the seat is free again,
+    and a table nobody sits at any more is closed."""
+
+    table: int
+
+
+@frozen
+class DeclineChallenge:
+    """I do not take up the challenge at ``table`` (since 1): it is closed, and its challenger
+    told."""
+
+    table: int
 
 
 @frozen
@@ -153,6 +179,7 @@ class SeatLine:
     reserved_for: str | None = None
     rating: int | None = None
     stood_in: bool = False  # a bot is deciding for this player, whose time ran out
+    resigned: bool = False  # this player resigned: a bot plays the seat (since 1)
 
 
 @frozen
@@ -173,6 +200,7 @@ class TableLine:
     time_left: str = ""
     result: str = ""  # who won, once over
     rating_change: list[int] = field(factory=list)  # my rating before and after, once rated
+    challenge: bool = False  # a challenge to the players its seats are kept for (since 1)
     clock_kind: str = ""  # none, live or turn: sent only in Lists (older clients know no such)
 
 
@@ -183,6 +211,7 @@ class Tables:
     kind: str
     tables: list[TableLine]
     my_turns: int = 0  # how many of my tables wait for my decision
+    challenges: int = 0  # how many challenges wait for my answer (since 1)
 
 
 @frozen
@@ -230,6 +259,21 @@ class Lists:
     pushed: bool = False
 
 
+@frozen
+class Done:
+    """A request was granted: what it did, in words (since 1)."""
+
+    words: str
+
+
+@frozen
+class Told:
+    """What the server tells an account unasked (since 1): a challenge made to it, declined,
+    or a table it sat at closed."""
+
+    words: str
+
+
 LobbyClientMessage = (
     Login
     | ListTables
@@ -240,10 +284,29 @@ LobbyClientMessage = (
     | Follow
     | Challenge
     | NotifyAddress
+    | StandUp
+    | DeclineChallenge
 )
 LobbyServerMessage = (
-    LoggedIn | LobbyRefused | LobbyDeclined | Tables | Board | Seated | Lists | Proof | NotifyingAt
+    LoggedIn
+    | LobbyRefused
+    | LobbyDeclined
+    | Tables
+    | Board
+    | Seated
+    | Lists
+    | Proof
+    | NotifyingAt
+    | Done
+    | Told
 )
+
+SINCE: dict[type, dict[str, int]] = {
+    SeatLine: {"resigned": 1},
+    TableLine: {"challenge": 1},
+    Tables: {"challenges": 1},
+}
+"""The fields each lobby revision added to the server's messages: left out for older clients."""
 
 CLIENT: Codec[LobbyClientMessage] = Codec(
     (
@@ -256,10 +319,31 @@ CLIENT: Codec[LobbyClientMessage] = Codec(
         Follow,
         Challenge,
         NotifyAddress,
+        StandUp,
+        DeclineChallenge,
     ),
     "lobby protocol",
 )
 SERVER: Codec[LobbyServerMessage] = Codec(
-    (LoggedIn, LobbyRefused, LobbyDeclined, Tables, Board, Seated, Lists, Proof, NotifyingAt),
+    (
+        LoggedIn,
+        LobbyRefused,
+        LobbyDeclined,
+        Tables,
+        Board,
+        Seated,
+        Lists,
+        Proof,
+        NotifyingAt,
+        Done,
+        Told,
+    ),
     "lobby protocol",
+    revised_converter(SINCE, omit_defaults=True),
 )
+
+
+def encode(message: LobbyServerMessage, minor: int = MINOR) -> str:
+    """The server's ``message`` as one frame, for a client of the lobby's revision ``minor``."""
+    with written_for(minor):
+        return SERVER.encode(message)

@@ -7,7 +7,8 @@ waiting for its answer.  Once it follows the lobby (:meth:`LobbyClient.follow`) 
 reads every frame as it comes: the lists the server pushes go to a
 :class:`LobbyListener`, and when the connection drops (the server restarts, say) it
 logs in and follows again until it is back, as a table's client does.  Everything the
-server sends is read as data.
+server sends is read as data.  What the server tells unasked (a challenge
+made to me, declined, a table closed) goes to ``told``.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import ssl
+from collections.abc import Callable
 from pathlib import Path
 from typing import Protocol
 
@@ -43,6 +45,7 @@ class LobbyDeclinedError(Exception):
 
 
 OLDER = "That message is not one of the lobby protocol's"  # an older server's first words
+OLDER_LOGIN = "That Login message does not fit the protocol"  # a server of lobby revision 0
 COMING_BACK = "The connection to the server dropped: Karavan is making it again."
 
 
@@ -87,6 +90,8 @@ class LobbyClient:
         self.port = port
         self.name = name
         self.secret = secret
+        self.told: Callable[[str], None] | None = None  # what the server tells unasked
+        self.minor = wire.MINOR  # the lobby's revision the server speaks, once known
         self.identity = identity
         self.tls = tls
         self.processes: tuple[str, ...] = ()
@@ -124,13 +129,11 @@ class LobbyClient:
         Returns the account's name; :class:`LobbyRefusedError` or
         :class:`~karavan_net.client.HostUnreachable` if it cannot.
         """
-        await self._open()
-        proof = await self._prove()
-        if proof is None:  # an older server, that knows no challenge: met as before
-            await self._hang_up()
-            await self._open()
-        await self._send(wire.Login(PROTOCOL, self.name, self.secret, create, __version__))
-        answer = await self._receive()
+        answer = await self._log_in(create)
+        if isinstance(answer, wire.LobbyRefused) and answer.reason.startswith(OLDER_LOGIN):
+            await self._hang_up()  # a server of the lobby's first revision: met as it knows
+            self.minor = 0
+            answer = await self._log_in(create)
         if isinstance(answer, wire.LobbyRefused):
             await self._hang_up()
             raise LobbyRefusedError(answer.reason)
@@ -139,6 +142,17 @@ class LobbyClient:
             raise LobbyRefusedError("The server answered the login with something else.")
         self.account = answer.name
         return answer.name
+
+    async def _log_in(self, create: bool) -> wire.LobbyServerMessage:
+        """Open the lobby, have the server prove itself, send the Login; its answer."""
+        await self._open()
+        proof = await self._prove()
+        if proof is None:  # an older server, that knows no challenge: met as before
+            await self._hang_up()
+            await self._open()
+        said = (PROTOCOL, self.name, self.secret, create, __version__, self.minor)
+        await self._send(wire.Login(*said))
+        return await self._receive()
 
     async def _open(self) -> None:
         self._session = aiohttp.ClientSession()
@@ -223,10 +237,18 @@ class LobbyClient:
             await self.connect()
             await self._send(request)
         answer = await self._receive()
+        while isinstance(answer, wire.Told):
+            self._heard(answer)
+            answer = await self._receive()
         if isinstance(answer, wire.LobbyRefused):  # the server closed this connection
             await self._hang_up()
             raise LobbyRefusedError(printable(answer.reason))
         return answer
+
+    def _heard(self, told: wire.Told) -> None:
+        """Pass on what the server tells unasked (outside data: made safe to show)."""
+        if self.told is not None:
+            self.told(printable(told.words))
 
     async def _through_reader(self, request: wire.LobbyClientMessage) -> wire.LobbyServerMessage:
         """Send ``request`` and wait for the reader to hand over its answer."""
@@ -295,6 +317,8 @@ class LobbyClient:
                 return f"The server sent what this Karavan cannot read ({error})."
             if isinstance(answer, wire.Lists) and answer.pushed:
                 self._tell().lobby_lists(answer)
+            elif isinstance(answer, wire.Told):
+                self._heard(answer)
             elif isinstance(answer, wire.LobbyRefused):
                 return printable(answer.reason)
             elif self._answer is not None and not self._answer.done():
@@ -367,6 +391,18 @@ class LobbyClient:
         answer = await self.ask(wire.TakeSeat(table, seat))
         assert isinstance(answer, wire.Seated)
         return answer
+
+    async def stand_up(self, table: int) -> str:
+        """Leave my seat at ``table`` before its game starts; what that did, in words."""
+        answer = await self.ask(wire.StandUp(table))
+        assert isinstance(answer, wire.Done)
+        return printable(answer.words)
+
+    async def decline(self, table: int) -> str:
+        """Decline the challenge made to me at ``table``; what that did, in words."""
+        answer = await self.ask(wire.DeclineChallenge(table))
+        assert isinstance(answer, wire.Done)
+        return printable(answer.words)
 
     async def board(self, game: str) -> wire.Board:
         """The leaderboard of ``game``."""

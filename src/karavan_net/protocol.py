@@ -19,18 +19,15 @@ legal decisions with their previews, the public log and the public scores.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from contextvars import ContextVar
 from functools import cache
 from typing import Any
 
 from attrs import field, frozen
-from cattrs.gen import make_dict_unstructure_fn
 
 from karavan_core.engine import Game, Observation
 from karavan_core.match import Outcome
 from karavan_core.saves import converter_for
-from karavan_net.codec import Codec, Json, strict_converter
+from karavan_net.codec import Codec, Json, revised_converter, written_for
 
 PROTOCOL = 3
 """The protocol version, checked in the handshake: host and client must speak the same.
@@ -51,7 +48,11 @@ Revision 4 lets a client ask a server's process to prove the server's identity b
 its Hello (:class:`Challenge`, answered by :class:`Proof`), and names that identity in
 the Welcome (:attr:`Welcome.identity`).  Revision 5 adds the table's chat: a client says a
 line (:class:`Say`), and the host sends each client of revision 5 the lines said
-(:class:`Chat`); an older client is sent none, and is never asked for one.
+(:class:`Chat`); an older client is sent none, and is never asked for one.  It also lets a
+player at a server's table resign (:class:`Resign`), abort the game before everyone has
+decided (:class:`Abort`) and ask for a rematch (:class:`Rematch`, answered by
+:class:`Rematched`), and says in each update what the table allows of them
+(:attr:`Update.abortable`, :attr:`Update.resigned`, :attr:`Update.rematch`).
 """
 
 DEFAULT_PORT = 7654
@@ -141,6 +142,26 @@ class Withdraw:
     """I no longer ask for my take-back ``request`` (since revision 1)."""
 
     request: int
+
+
+@frozen
+class Resign:
+    """I give the game up (a server's table; since revision 5): two players, the game ends
+    and I lose it; more, a bot plays my seat to the end and I am ranked last."""
+
+
+@frozen
+class Abort:
+    """End the game with no result, as if it had not been played: only before every player
+    has made a first decision (a server's table; since revision 5)."""
+
+
+@frozen
+class Rematch:
+    """Once the game is over: I ask for (or agree to) a new game with the same seats and
+    settings, or (``accept`` false) I do not want one (a server's table; since revision 5)."""
+
+    accept: bool = True
 
 
 @frozen
@@ -315,6 +336,17 @@ class Update:
     takeback: TakeBackAsked | None = None
     notice: str | None = None
     since: int | None = None
+    abortable: bool = False
+    resigned: list[int] = field(factory=list)
+    rematch: list[int] = field(factory=list)
+
+
+@frozen
+class Rematched:
+    """Everyone agreed to a rematch: it is played at table ``table`` of the same server,
+    the same seats; join it there (the connection ends; since revision 5)."""
+
+    table: int
 
 
 @frozen
@@ -349,10 +381,26 @@ class Moved:
     address: str
 
 
-ClientMessage = Hello | Decide | Undo | Redo | Answer | Withdraw | Challenge | Say
-HostMessage = Welcome | Refused | Declined | Update | Closed | Record | Moved | Proof | Chat
-_CLIENT_TYPES = (Hello, Decide, Undo, Redo, Answer, Withdraw, Challenge, Say)
-_HOST_TYPES = (Welcome, Refused, Declined, Update, Closed, Record, Moved, Proof, Chat)
+ClientMessage = (
+    Hello | Decide | Undo | Redo | Answer | Withdraw | Challenge | Say | Resign | Abort | Rematch
+)
+HostMessage = (
+    Welcome | Refused | Declined | Update | Closed | Record | Moved | Proof | Chat | Rematched
+)
+_CLIENT_TYPES = (
+    Hello,
+    Decide,
+    Undo,
+    Redo,
+    Answer,
+    Withdraw,
+    Challenge,
+    Say,
+    Resign,
+    Abort,
+    Rematch,
+)
+_HOST_TYPES = (Welcome, Refused, Declined, Update, Closed, Record, Moved, Proof, Chat, Rematched)
 
 
 SINCE: dict[type, dict[str, int]] = {
@@ -361,50 +409,25 @@ SINCE: dict[type, dict[str, int]] = {
     Answer: {"request": 1},
     TakeBackAsked: {"number": 1, "taken": 1, "seconds": 1},
     SeatInfo: {"stand_in": 1},
-    Update: {"since": 3},
+    Update: {"since": 3, "abortable": 5, "resigned": 5, "rematch": 5},
 }
+"""The fields each revision added, by message: a host leaves them out for older clients."""
 CHAT_SINCE = 5
 """The revision whose clients are sent the table's chat (:class:`Chat`)."""
-"""The fields each revision added, by message: a host leaves them out for older clients."""
-
-_reader: ContextVar[int] = ContextVar("reader", default=MINOR)  # who a frame is written for
 
 
 @cache
 def _codec(side: str) -> Codec[Any]:
     """The table protocol's codec for the messages ``side`` sends: each written for its
     reader's revision (the fields :data:`SINCE` names left out for older readers)."""
-    conv = strict_converter()
-    for message, added in SINCE.items():
-        written = _for_reader(make_dict_unstructure_fn(message, conv), added)
-        conv.register_unstructure_hook(message, written)
     types = _CLIENT_TYPES if side == "client" else _HOST_TYPES
-    return Codec(types, "table protocol", conv)
-
-
-def _for_reader(
-    unstructure: Callable[[Any], dict[str, Any]], added: dict[str, int]
-) -> Callable[[Any], dict[str, Any]]:
-    """``unstructure`` leaving out the fields its reader's revision does not know."""
-
-    def written(message: Any) -> dict[str, Any]:
-        data = unstructure(message)
-        reader = _reader.get()
-        for name, since in added.items():
-            if since > reader:
-                data.pop(name, None)
-        return data
-
-    return written
+    return Codec(types, "table protocol", revised_converter(SINCE))
 
 
 def encode(message: ClientMessage | HostMessage, minor: int = MINOR) -> str:
     """``message`` as one JSON text frame, for a reader of protocol revision ``minor``."""
-    token = _reader.set(minor)
-    try:
+    with written_for(minor):
         return _codec("client" if isinstance(message, _CLIENT_TYPES) else "host").encode(message)
-    finally:
-        _reader.reset(token)
 
 
 def decode_client(text: str | bytes) -> ClientMessage:

@@ -15,6 +15,9 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
+from attrs import frozen
+
+from karavan_core.match import Outcome
 from karavan_core.referee import SeatView
 from karavan_core.saves import unstructure_action, unstructure_actions
 from karavan_net.protocol import (
@@ -27,8 +30,25 @@ from karavan_net.protocol import (
     observation_data,
 )
 
-FrameKey = tuple[tuple[SeatInfo, ...], int, str | None, int]
-"""What besides the view makes a frame: the seats, the log's start, the notice, the revision."""
+
+@frozen
+class TableState:
+    """What a table's own rules add to every seat's view (a server's table; a plain host's
+    is :data:`PLAIN_STATE`): the end of a game the table ended before its rules did (a
+    player resigned or abandoned it), whether the game may still be aborted, the seats whose
+    players resigned (in the order they did) and those that ask for a rematch."""
+
+    ended: Outcome | None = None
+    abortable: bool = False
+    resigned: tuple[int, ...] = ()
+    rematch: tuple[int, ...] = ()
+
+
+PLAIN_STATE = TableState()
+
+FrameKey = tuple[tuple[SeatInfo, ...], int, str | None, int, TableState]
+"""What besides the view makes a frame: the seats, the log's start, the notice, the revision
+and the table's state."""
 
 
 def asked(view: SeatView, seconds: float) -> TakeBackAsked | None:
@@ -72,8 +92,15 @@ class Seen:
             self._words = [words for _, words in self.view.choices()]
         return self._words
 
-    def update(self, seats: Sequence[SeatInfo], log_start: int, notice: str | None) -> Update:
-        """The update of this view with ``seats``, the log from ``log_start`` and ``notice``."""
+    def update(
+        self,
+        seats: Sequence[SeatInfo],
+        log_start: int,
+        notice: str | None,
+        state: TableState = PLAIN_STATE,
+    ) -> Update:
+        """The update of this view with ``seats``, the log from ``log_start``, ``notice`` and
+        the table's ``state``."""
         view = self.view
         game = view.game
         before = view.before
@@ -93,20 +120,28 @@ class Seen:
             news=[] if before is None else unstructure_actions(game, view.news),
             can_undo=view.can_undo,
             can_redo=view.can_redo,
-            outcome=view.outcome,
+            outcome=view.outcome or state.ended,
             takeback=asked(view, self.takeback_seconds),
             notice=notice,
             since=view.since,
+            abortable=state.abortable,
+            resigned=list(state.resigned),
+            rematch=list(state.rematch),
         )
 
     def frame(
-        self, seats: tuple[SeatInfo, ...], log_start: int, notice: str | None, minor: int
+        self,
+        seats: tuple[SeatInfo, ...],
+        log_start: int,
+        notice: str | None,
+        minor: int,
+        state: TableState = PLAIN_STATE,
     ) -> str:
         """:meth:`update` as the frame for a reader of protocol revision ``minor`` (encoded
         once for all who are sent the same)."""
-        key = (seats, log_start, notice, minor)
+        key = (seats, log_start, notice, minor, state)
         text = self._frames.get(key)
         if text is None:
-            text = encode(self.update(seats, log_start, notice), minor)
+            text = encode(self.update(seats, log_start, notice, state), minor)
             self._frames[key] = text
         return text

@@ -363,7 +363,8 @@ class KaravanApp(KaravanLooks, DoorMode):
 
     def _online(self, done: tuple[LobbyClient, Account] | None) -> None:
         if done is not None:
-            self.push_screen(LobbyScreen(*done))
+            challenge, self.config.challenge = self.config.challenge, None  # asked once
+            self.push_screen(LobbyScreen(*done, challenge=challenge))
 
     async def _log_in(self, account: Account) -> None:
         """Into the lobby as ``account``; the dialog, saying why, if that fails."""

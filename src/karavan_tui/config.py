@@ -21,7 +21,7 @@ from karavan_core.match import BOT, Seat, names_differ
 from karavan_core.registry import game_names
 from karavan_core.saves import atomic_write
 from karavan_core.text import check_name, printable
-from karavan_net.lobby import DOOR_ENV
+from karavan_net.lobby import DOOR_ENV, CreateTable
 from karavan_net.protocol import parse_address
 
 # The longest address and table code the Join dialog takes (and so the settings keep).
@@ -224,7 +224,8 @@ class AppConfig:
     plays, to the hosts this Karavan joins, behind ``karavan web``, and
     ``saves_words`` names the saves folder there (its path is the server's);
     ``door`` is the one server this Karavan plays on behind that server's ssh door
-    (door mode: its lobby, and nothing of the machine it runs on).
+    (door mode: its lobby, and nothing of the machine it runs on); ``challenge`` the
+    table the lobby asks for once it opens (a challenge to named players), if any.
     """
 
     saves_dir: Path
@@ -238,3 +239,4 @@ class AppConfig:
     visitor: str | None = field(factory=lambda: os.environ.get(VISITOR_ENV) or None)
     saves_words: str | None = field(factory=lambda: os.environ.get(SAVES_WORDS_ENV) or None)
     door: str | None = field(factory=lambda: os.environ.get(DOOR_ENV) or None)
+    challenge: CreateTable | None = None  # the table `karavan online --challenge` asks for

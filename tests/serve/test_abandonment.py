@@ -71,15 +71,20 @@ async def test_a_rated_untimed_game_left_waiting_ends_by_abandonment_and_is_rate
         heard = Listener()
         reading = asyncio.get_running_loop().create_task(here.run(heard))
         until = time.monotonic() + 30
-        while heard.closed_with is None:
+        while not heard.updates or heard.updates[-1].outcome is None:
             assert time.monotonic() < until, "the game did not end"
             await asyncio.sleep(0.05)
         said = (
             f"{names[late]} left the game waiting 3 days: it ends, and {names[1 - late]} wins "
             "by abandonment."
         )
-        assert heard.closed_with == said
-        await reading
+        # The one who stayed is shown the end as any game's (a rematch may follow).
+        ending = heard.updates[-1]
+        assert ending.notice == said and ending.outcome.result.notes == (said,)
+        assert ending.outcome.result.winners == (1 - late,) and not ending.legal
+        assert heard.closed_with is None
+        reading.cancel()
+        await here.close()
         ended = server.store.tables.get(made.table)
         assert ended is not None and ended.status is Status.OVER and ended.to_move is None
         assert ended.result is not None and ended.result["winners"] == [1 - late]

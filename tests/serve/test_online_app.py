@@ -53,6 +53,19 @@ async def online(pilot, app, port: int, name: str) -> LobbyScreen:
     return app.screen
 
 
+def remembering(tmp_path, account):
+    """The app, its account on the server kept and that server the last played on."""
+    from karavan_net.accounts import accounts_file, keep
+    from karavan_tui.config import Settings
+
+    app = make_app(tmp_path)
+    keep(accounts_file(app.config.settings_path), account)
+    settings = Settings.load(app.config.settings_path)
+    settings.last_server = account.server
+    settings.save(app.config.settings_path)
+    return make_app(tmp_path)
+
+
 async def test_from_the_title_to_a_move_at_an_online_table_and_back_to_the_lobby(tmp_path):
     async with serving(tmp_path) as server:
         app = make_app(tmp_path)
@@ -122,8 +135,7 @@ async def test_a_watcher_sees_the_public_table_and_no_hand(tmp_path):
 
 
 async def test_the_title_says_when_online_tables_wait_for_the_players_move(tmp_path):
-    from karavan_net.accounts import Account, accounts_file, keep
-    from karavan_tui.config import Settings
+    from karavan_net.accounts import Account
 
     async with serving(tmp_path) as server:
         port = server.port
@@ -138,12 +150,7 @@ async def test_the_title_says_when_online_tables_wait_for_the_players_move(tmp_p
         await bob.take(made.table)
         mover = "Ann" if (await ann.mine()).my_turns else "Bob"
         account = accounts[mover][0]
-        app = make_app(tmp_path)
-        keep(accounts_file(app.config.settings_path), account)
-        settings = Settings.load(app.config.settings_path)
-        settings.last_server = account.server
-        settings.save(app.config.settings_path)
-        app = make_app(tmp_path)
+        app = remembering(tmp_path, account)
         async with app.run_test(size=(100, 30)) as pilot:
             waited = "Play online (1 table waiting for your move)"
             await waiting(pilot, lambda: waited in visible_characters(app))

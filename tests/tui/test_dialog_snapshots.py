@@ -11,6 +11,7 @@ import pytest
 
 from karavan_core.saves import save_match
 from karavan_tui.modals.settings import SettingsScreen
+from karavan_tui.net.served_seat import ABORT_QUESTION, confirm, rematch_question, resign_question
 
 from .helpers import karakum_match, make_app, seeded_match, start_with
 from .test_snapshots import SIZES, steady
@@ -95,3 +96,27 @@ def test_join_dialog(snap_compare, tmp_path):
 
 def test_terminal_too_small(snap_compare, tmp_path):
     assert snap_compare(make_app(tmp_path), terminal_size=(60, 16), run_before=steady)
+
+
+CONFIRMS = {
+    "resign": (lambda: resign_question(["Bob"], 2), "Resign", "Cancel"),
+    "resign-of-three": (lambda: resign_question(["Bob", "Cid"], 3), "Resign", "Cancel"),
+    "abort": (lambda: ABORT_QUESTION, "Abort", "Cancel"),
+    "rematch": (lambda: rematch_question([]), "Rematch", "Cancel"),
+    "rematch-agreed": (lambda: rematch_question(["Bob"]), "Rematch", "Decline"),
+}
+
+
+@pytest.mark.parametrize("which", list(CONFIRMS))
+def test_a_server_tables_confirms(snap_compare, tmp_path, which):
+    """Each of a server's table's own acts asks once, over the table (the table here is a
+    hot seat's: the dialog is the same over any)."""
+    question, yes, no = CONFIRMS[which]
+
+    async def ask(pilot):
+        await steady(pilot)
+        pilot.app.push_screen(confirm(question(), yes, no))
+        await steady(pilot)
+
+    app = start_with(tmp_path, seeded_match("jaipur", "Ann,bot:random", moves=6))
+    assert snap_compare(app, terminal_size=(80, 24), run_before=ask)

@@ -116,6 +116,8 @@ class LobbyService:
         seats = tuple(self._seat(index, seat) for index, seat in enumerate(ask.seats))
         if seats[0].kind != HUMAN or seats[0].reserved_for is not None:
             raise StoreError("The first seat is yours: it cannot be a bot's or kept for another.")
+        if ask.challenge:
+            seats = (seats[0], *self._challenged(account, seats[1:]))
         if ask.rated and any(seat.kind == BOT for seat in seats):
             raise StoreError("A rated table seats people only: bots are not rated.")
         if ask.takebacks not in TAKEBACK_RULES:
@@ -134,6 +136,7 @@ class LobbyService:
             rated=ask.rated,
             stand_in=ask.stand_in,
             watchers_chat=ask.watchers_chat,
+            challenge=ask.challenge,
         )
         seed = secrets.randbelow(MAX_SEED)
         return self.store.tables.create(spec, account, seed, start=self.start, caps=self.caps)
@@ -155,9 +158,44 @@ class LobbyService:
             return SeatSpec(kind=BOT, level=level)
         raise StoreError(f"Seat {index + 1} is open, kept for a player, or a bot's.")
 
+    def _challenged(self, account: AccountInfo, seats: Sequence[SeatSpec]) -> list[SeatSpec]:
+        """The seats of ``account``'s challenge after its own, each kept for a player (by
+        the name their account has) or a bot's; :class:`StoreError` if one is open, or
+        names nobody here."""
+        kept: list[SeatSpec] = []
+        for seat in seats:
+            if seat.kind == BOT:
+                kept.append(seat)
+                continue
+            if seat.reserved_for is None:
+                raise StoreError("A challenge names who sits in every seat: none is open.")
+            player = self.store.accounts.named(seat.reserved_for)
+            if player is None:
+                raise StoreError(f"Nobody called {printable(seat.reserved_for)} plays here.")
+            if player.id == account.id:
+                raise StoreError("You cannot challenge yourself.")
+            kept.append(SeatSpec(reserved_for=player.name))
+        if all(seat.kind == BOT for seat in kept):
+            raise StoreError("A challenge is made to a player: name one.")
+        return kept
+
     def take(self, account: AccountInfo, table_id: int, seat: int | None) -> TableRecord:
         """Seat ``account`` at ``table_id``; the game starts once every seat is taken."""
         return self.store.tables.take_seat(table_id, seat, account, start=self.start)
+
+    def stand_up(self, account: AccountInfo, table_id: int) -> TableRecord:
+        """Free ``account``'s seat at ``table_id`` before its game starts (a table nobody is
+        left at is closed)."""
+        return self.store.seating.stand_up(table_id, account)
+
+    def decline(self, account: AccountInfo, table_id: int) -> TableRecord:
+        """Decline the challenge made to ``account`` at ``table_id``."""
+        return self.store.seating.decline(table_id, account)
+
+    def rematch(self, table_id: int) -> TableRecord:
+        """A new game of finished table ``table_id``'s seats and settings, started."""
+        seed = secrets.randbelow(MAX_SEED)
+        return self.store.seating.rematch(table_id, seed, start=self.start)
 
     @staticmethod
     def start(table: TableRecord, now: datetime) -> Start:
@@ -181,15 +219,19 @@ class LobbyService:
         """The lobby's tables (of ``game`` only, if given; ``kinds``: see :meth:`line`)."""
         if game is not None and game not in game_names():
             raise StoreError(f"There is no game called {printable(game)[:20]}.")
-        lines = self.lines(self.store.tables.lobby(game), account, kinds)
-        return Tables("lobby", lines, self.my_turns(account))
+        challenges = self.store.seating.challenges_for(account)
+        shown = [t for t in challenges if game is None or t.game == game]
+        lines = self.lines([*shown, *self.store.tables.lobby(game)], account, kinds)
+        return Tables("lobby", lines, self.my_turns(account), len(challenges))
 
     def mine(self, account: AccountInfo, over: bool, kinds: bool = False) -> Tables:
         """The tables where ``account`` sits (finished ones with ``over``; ``kinds``: see
-        :meth:`line`)."""
+        :meth:`line`), and how many challenges wait for them."""
         tables = self.store.tables.of_account(account.id, over=over)
         lines = self.lines(tables, account, kinds)
-        return Tables("over" if over else "mine", lines, sum(line.my_turn for line in lines))
+        challenges = len(self.store.seating.challenges_for(account))
+        kind = "over" if over else "mine"
+        return Tables(kind, lines, sum(line.my_turn for line in lines), challenges)
 
     def lists(self, account: AccountInfo, follow: Follow) -> Lists:
         """Every list ``follow`` asks for, as ``account`` sees them."""
@@ -245,6 +287,7 @@ class LobbyService:
                     if seat.account_id is None
                     else ratings.get((table.game, seat.account_id), START_RATING),
                     stood_in=seat.stood_in,
+                    resigned=seat.resigned is not None,
                 )
                 for seat in table.seats
             ],
@@ -255,11 +298,18 @@ class LobbyService:
             created_by=table.created_by,
             to_move=to_move,
             my_seat=mine,
-            my_turn=mine is not None and mine == to_move,
+            my_turn=mine is not None and mine == to_move and mine not in table.resigned,
             time_left=time_left(deadline, now),
             result=_result_words(table),
             rating_change=change,
+            challenge=table.challenge,
         )
+
+    def people(self, table: TableRecord) -> list[int]:
+        """The accounts at ``table``: those sitting there and those a seat is kept for."""
+        sitting = [seat.account_id for seat in table.seats if seat.account_id is not None]
+        kept = [self.store.accounts.named(s.reserved_for) for s in table.seats if s.reserved_for]
+        return sitting + [account.id for account in kept if account is not None]
 
     def board(self, game: str) -> Board:
         """The leaderboard of ``game``."""

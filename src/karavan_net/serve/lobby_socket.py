@@ -22,6 +22,7 @@ from typing import Any, Protocol, TypeVar
 
 from aiohttp import WSCloseCode, WSMsgType, web
 
+from karavan_core.registry import get_game
 from karavan_core.version import __version__
 from karavan_net import lobby as wire
 from karavan_net.codec import ProtocolError
@@ -149,7 +150,7 @@ class LobbySockets:
             if delay > 0:  # this client is in a hurry: it waits, nobody else does
                 await asyncio.sleep(delay)
             answer = await self._answer(connection, account, message.data)
-            connection.send(wire.SERVER.encode(answer))
+            connection.send(wire.encode(answer, connection.minor))
 
     async def _login(self, request: web.BaseRequest, connection: Connection) -> AccountInfo | None:
         """Read the client's Login (after a Challenge, answered, if it sends one first) and
@@ -188,6 +189,7 @@ class LobbySockets:
         assert server.doorman is not None
         server.doorman.welcome(request.protocol)
         server.log.event("login", f"{account.name} is in the lobby.", account=account.name)
+        connection.minor = max(0, login.minor)  # what it is sent is written in its shapes
         # A client that asked for the proof reads the identity; an older one knows no such field.
         identity = "" if proof is None or server.identity is None else server.identity.fingerprint
         connection.send(wire.SERVER.encode(wire.LoggedIn(account.name, __version__, identity)))
@@ -247,6 +249,10 @@ class LobbySockets:
                 table = await server.db(lobby.take, account, request.table, request.seat)
                 server.news.changed()
                 return _seated(table, account)
+            if isinstance(request, wire.StandUp):
+                return await self._stand_up(account, request.table)
+            if isinstance(request, wire.DeclineChallenge):
+                return await self._decline(account, request.table)
             if isinstance(request, wire.Follow):
                 lists = await server.db(lobby.lists, account, request)
                 server.news.follow(connection, account, request, lists)
@@ -276,7 +282,64 @@ class LobbySockets:
             game=table.game,
         )
         server.news.changed()
+        if table.challenge:
+            await self.tell(table, account, challenge_words(table, account.name))
         return _seated(table, account)
+
+    async def _stand_up(self, account: AccountInfo, table_id: int) -> wire.LobbyServerMessage:
+        """``account`` leaves its seat at a table that has not started; the others there are
+        told, and a table left empty is closed."""
+        table = await self.server.db(self.server.lobby.stand_up, account, table_id)
+        name, where = account.name, table_words(table)
+        if table.status is Status.CLOSED:
+            said = f"{name} stood up from {where}, and it is closed."
+            done = f"You stood up from {where}: it is closed."
+        else:
+            said = f"{name} stood up from {where}: the seat is free again."
+            done = f"You stood up from {where}: the seat is free again."
+        self.server.log.event("stood_up", said, table=table.id, account=name)
+        self.server.news.changed()
+        await self.tell(table, account, said)
+        return wire.Done(done)
+
+    async def _decline(self, account: AccountInfo, table_id: int) -> wire.LobbyServerMessage:
+        """``account`` declines the challenge made to it; its challenger is told."""
+        table = await self.server.db(self.server.lobby.decline, account, table_id)
+        said = f"{account.name} declined the challenge at {table_words(table)}: it is closed."
+        self.server.log.event(
+            "challenge_declined",
+            f"{account.name} declined the challenge at table {table.id}.",
+            table=table.id,
+            account=account.name,
+        )
+        self.server.news.changed()
+        await self.tell(table, account, said)
+        return wire.Done(f"You declined the challenge of {table.created_by or 'its maker'}.")
+
+    async def tell(self, table: TableRecord, by: AccountInfo, words: str) -> None:
+        """Tell ``words`` to the lobby connections of everyone at ``table`` (sitting there, or
+        a seat kept for them) but ``by``, that read such news."""
+        told = wire.Told(words)
+        for account_id in await self.server.db(self.server.lobby.people, table):
+            if account_id == by.id:
+                continue
+            for connection in self.gate.of_account(account_id):
+                if connection.minor >= 1:
+                    connection.send(wire.encode(told, connection.minor))
+
+
+def table_words(table: TableRecord) -> str:
+    """A table in a few words: "table 4 (Jaipur)"."""
+    return f"table {table.id} ({get_game(table.game).title})"
+
+
+def challenge_words(table: TableRecord, challenger: str) -> str:
+    """What a player challenged at ``table`` is told: who, which game, which clock."""
+    rated = ", rated" if table.rated else ""
+    return (
+        f"{challenger} challenges you to {get_game(table.game).title} "
+        f"({table.clock.describe()}{rated}) at table {table.id}: it is at the top of your lobby."
+    )
 
 
 def _seated(table: TableRecord, account: AccountInfo) -> wire.Seated:

@@ -31,12 +31,18 @@ class Skill:
         return round(START + SCALE * (self.mu - 3 * self.sigma))
 
 
-def ranks(scores: Sequence[int], winners: Sequence[int]) -> list[int]:
-    """Each seat's place, 1 for the winners; the others by score, equal scores sharing a place."""
-    places = []
-    others = sorted({scores[s] for s in range(len(scores)) if s not in winners}, reverse=True)
-    for seat, score in enumerate(scores):
-        places.append(1 if seat in winners else 2 + others.index(score))
+def ranks(scores: Sequence[int], winners: Sequence[int], resigned: Sequence[int] = ()) -> list[int]:
+    """Each seat's place, 1 for the winners; the others by score, equal scores sharing a
+    place; the players who ``resigned`` (in the order they did) last of all, the first of
+    them the very last, whatever the bot that played on for them scored."""
+    playing = [seat for seat in range(len(scores)) if seat not in resigned]
+    others = sorted({scores[s] for s in playing if s not in winners}, reverse=True)
+    places = [0] * len(scores)
+    for seat in playing:
+        places[seat] = 1 if seat in winners else 2 + others.index(scores[seat])
+    last = max((places[seat] for seat in playing), default=0)
+    for behind, seat in enumerate(reversed(resigned), start=1):
+        places[seat] = last + behind
     return places
 
 

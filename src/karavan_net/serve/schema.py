@@ -21,6 +21,7 @@ from sqlalchemy import (
     Integer,
     String,
     Text,
+    false,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
@@ -74,6 +75,8 @@ class GameTable(Base):
     rated: Mapped[bool] = mapped_column(Boolean)
     stand_in: Mapped[str] = mapped_column(String(16))  # the bot level that plays for the late
     watchers_chat: Mapped[bool] = mapped_column(Boolean, default=False)  # watchers may chat
+    # A table made for the players its seats are kept for, who may decline it.
+    challenge: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
     seed: Mapped[int] = mapped_column(BigInteger)
     revision: Mapped[int] = mapped_column(Integer, default=0)
     to_move: Mapped[int | None] = mapped_column(Integer)
@@ -109,6 +112,8 @@ class TableSeat(Base):
     # and that less than a tenth of its time is left (each called once a deadline).
     turn_told: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     turn_reminded: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    # The player resigned and a bot plays the seat: the order they did (1 for the first).
+    resigned: Mapped[int | None] = mapped_column(Integer)
     table: Mapped[GameTable] = relationship(back_populates="seats")
 
 

@@ -367,7 +367,20 @@ class KaravanServer(HostServer):
             now=self.clock.now,
             kept=partial(self._kept, record),
             said=earlier,
+            rematch=self._rematch,
         )
+
+    async def _rematch(self, table_id: int) -> int:
+        """A rematch of finished table ``table_id``: its seats and settings at a new table,
+        started; its number."""
+        table = await self.db(self.lobby.rematch, table_id)
+        self.log.event(
+            "rematch",
+            f"Table {table.id} is a rematch of table {table_id} ({table.game}).",
+            table=table.id,
+            game=table.game,
+        )
+        return table.id
 
     def _kept(self, record: TableRecord, decision: Decision) -> None:
         """A change of table ``record`` is committed (on the thread that committed it): the

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from datetime import datetime
 from functools import partial
 from typing import Any
@@ -21,19 +21,30 @@ from attrs import frozen
 
 from karavan_core.bots import make_bot
 from karavan_core.engine import IllegalAction
-from karavan_core.match import Match, bot_seed
-from karavan_core.referee import BotTurn, Referee
+from karavan_core.match import Match, Outcome, bot_seed
+from karavan_core.referee import BotTurn, Change, ChangeKind, Referee
 from karavan_core.saves import Envelopes, envelope
 from karavan_core.text import listed
 from karavan_net.broadcaster import Hooks
 from karavan_net.clocks import ABANDON_AFTER, Clock, duration
 from karavan_net.host import Host
-from karavan_net.link import Link
-from karavan_net.protocol import ChatLine
+from karavan_net.link import Link, closing
+from karavan_net.protocol import ChatLine, Rematched
 from karavan_net.serve.commits import CommitQueue
 from karavan_net.serve.database_clock import system_now
 from karavan_net.serve.store import Decision, RatedGame, SeatClock, Status, TableRecord
+from karavan_net.serve.table_rules import (
+    aborted_words,
+    ended_outcome,
+    first_decisions,
+    handed_over_words,
+    rematch_words,
+    resigned_words,
+    result_of,
+    wins,
+)
 from karavan_net.storage import TableFile
+from karavan_net.updates import TableState
 
 
 class SeatClocks:
@@ -43,7 +54,9 @@ class SeatClocks:
     def __init__(self, record: TableRecord) -> None:
         self.clock: Clock = record.clock
         self.rated = record.rated
-        self.people = {seat.seat for seat in record.seats if seat.kind == "human"}
+        self.people = {
+            seat.seat for seat in record.seats if seat.kind == "human" and seat.resigned is None
+        }
         self.seats: dict[int, SeatClock] = {
             seat.seat: SeatClock(
                 bank_left=seat.bank_left, deadline=seat.deadline, stood_in=seat.stood_in
@@ -87,15 +100,18 @@ class SeatClocks:
             )
         self.to_move = to_move
 
+    def resign(self, seat: int) -> None:
+        """``seat``'s player resigned: a bot plays the seat, with no time counted."""
+        self.people.discard(seat)
+        mine = self.seats[seat]
+        self.seats[seat] = SeatClock(bank_left=mine.bank_left, deadline=None, stood_in=False)
+
 
 def abandoned(names: list[str], seat: int, winners: list[int]) -> str:
     """The end of a game whose player ``seat`` left it waiting past its time."""
-    won = listed([names[winner] for winner in winners])
-    verb = "wins" if len(winners) == 1 else "win"
     waited = duration(ABANDON_AFTER)
-    return (
-        f"{names[seat]} left the game waiting {waited}: it ends, and {won} {verb} by abandonment."
-    )
+    won = wins(names, winners)
+    return f"{names[seat]} left the game waiting {waited}: it ends, and {won} by abandonment."
 
 
 @frozen(kw_only=True)
@@ -146,6 +162,7 @@ class StoreKeeper:
             else None
         )
         self.clocks = clocks
+        self.resigned = record.resigned  # the seats whose players resigned, in that order
         self.kept = record.revision
         self.envelopes = Envelopes()  # on the table's thread: each decision turned into data once
 
@@ -156,11 +173,12 @@ class StoreKeeper:
         result = None
         if outcome is not None:
             names = [seat.name for seat in match.seats]
-            result = {
-                "scores": list(outcome.result.scores),
-                "winners": list(outcome.result.winners),
-                "sentence": outcome.sentence(names),
-            }
+            sentence = outcome.sentence(names)
+            if self.resigned:
+                gave_up = listed([names[seat] for seat in self.resigned])
+                sentence += f" {gave_up} resigned."
+            played = outcome.result
+            result = result_of(played.scores, played.winners, sentence, self.resigned)
         clocks = dict(self.clocks.seats)  # its values are frozen: a copy of the mapping will do
         return Position(
             save=self.envelopes.of(match), to_move=match.to_move, clocks=clocks, result=result
@@ -170,11 +188,20 @@ class StoreKeeper:
         """Commit ``snapshot``; ``OSError`` if it cannot be (the writer reports it)."""
         self._keep(snapshot.save, snapshot.to_move, snapshot.clocks, snapshot.result)
 
-    def end(self, match: Match, result: dict[str, Any]) -> None:
+    def end(self, match: Match, result: dict[str, Any], rated: bool = True) -> None:
         """Keep ``match`` as it stands, its game ended by the table's rule with ``result``
-        (rated if the table is), its clocks stopped; ``OSError`` if it cannot be."""
+        (rated if the table is and ``rated``), its clocks stopped; ``OSError`` if it
+        cannot be."""
         self.clocks.changed(None, self.now(), stood_in=False)
-        self._keep(envelope(match), None, dict(self.clocks.seats), result)
+        self._keep(envelope(match), None, dict(self.clocks.seats), result, rated)
+
+    def mark_resigned(self, seat: int) -> None:
+        """Keep that ``seat``'s player resigned (the last of :attr:`resigned`); ``OSError``
+        if it cannot be."""
+        try:
+            self.commits.store.seating.resigned(self.table_id, seat, len(self.resigned))
+        except Exception as error:  # the database's own errors
+            raise OSError(f"the database refused it ({type(error).__name__})") from None
 
     def _keep(
         self,
@@ -182,6 +209,7 @@ class StoreKeeper:
         to_move: int | None,
         clocks: dict[int, SeatClock],
         result: dict[str, Any] | None,
+        rated: bool = True,
     ) -> None:
         decision = Decision(
             table_id=self.table_id,
@@ -191,7 +219,7 @@ class StoreKeeper:
             clocks=clocks,
             result=result,
             owner=self.owner,
-            rated=self.rated,
+            rated=self.rated if rated else None,
         )
         try:
             kept = self.commits.record(decision)
@@ -220,7 +248,10 @@ class ServedTable(Host):
     says who comes and goes and how the game ends, not every decision (those are in
     the database; a line for each, from every table, would bury the rest and cost the
     server a write for each).  ``kept`` (if given) hears each change once it is
-    committed, on the thread that committed it.
+    committed, on the thread that committed it.  Its players may resign, abort the game
+    before everyone has decided, and ask for a rematch (the table's own rules,
+    :mod:`~karavan_net.serve.table_rules`); ``rematch`` makes a rematch's table and
+    gives its number.
     """
 
     def __init__(
@@ -235,11 +266,19 @@ class ServedTable(Host):
         now: Callable[[], datetime] = system_now,
         kept: Callable[[Decision], None] | None = None,
         said: Sequence[ChatLine] = (),
+        rematch: Callable[[int], Awaitable[int]] | None = None,
     ) -> None:
         self.record = record
         self.now = now
         self.clocks = SeatClocks(record)
         self.stand_in_deciding = False
+        self.decided = first_decisions(match)  # the seats that have decided (none may abort)
+        self.ended_as: Outcome | None = None  # a game the table ended before its rules did
+        self.offers: set[int] = set()  # the seats that ask for a rematch
+        self.rematched: int | None = None  # the rematch's table, once made
+        self._make_rematch = rematch
+        self._ending: asyncio.Task[None] | None = None  # the end by the table's rule, being kept
+        self._said: str | None = None  # what everyone is told of a resignation or rematch
         self.lost = asyncio.Event()  # a change could not be kept: this process must let go
         self.keeper = StoreKeeper(
             commits, record, self.clocks, lambda: self.stand_in_deciding, owner, now, kept
@@ -259,19 +298,52 @@ class ServedTable(Host):
             bot_delay=bot_delay,
             events=events,
             tell_decisions=False,
-            hooks=Hooks(notice=lambda: self._timed_out, lost=self.lost.set),
+            hooks=Hooks(notice=self._notice, lost=self.lost.set, state=lambda: self.state),
         )
+        self.resigned = self.keeper.resigned
+        self.state = TableState()
+        self.dispatch.acts = self
         referee.subscribe(self._after_change)
         self.chat.resume(said)
         self.chat.watchers = record.watchers_chat
         self.chat.keep = partial(self._keep_line, commits)
-        if record.status is Status.OVER and not match.is_over():  # ended by abandonment
-            self.seats.end(str((record.result or {}).get("sentence") or "The game is over."))
+        for seat in self.resigned:  # a bot plays on for each player who resigned
+            self.presence.stand_in(seat, record.stand_in)
+        if record.status is Status.OVER and not match.is_over():  # ended by the table's rule
+            result = record.result or {}
+            self.seats.end(str(result.get("sentence") or "The game is over."))
+            self.ended_as = ended_outcome(match, result)
+        self._restate()
 
-    def _after_change(self, _: object) -> None:
+    def _notice(self) -> str | None:
+        return self._timed_out or self._said
+
+    def _after_change(self, change: Change) -> None:
         if not self.stand_in_deciding:
             self._timed_out = None  # told once, with the change it was about
+        seat = change.seat
+        if change.kind is ChangeKind.PLAY and seat is not None:
+            self.decided.add(seat)
+        if seat in self.referee.humans and seat not in self.referee.stand_ins:
+            self._said = None  # a player's own change: what was said before is old news
+        self._restate()
         self.arm_clock()
+
+    def _restate(self) -> None:
+        """What the table's own rules add to every view, as it is now."""
+        self.state = TableState(
+            ended=self.ended_as,
+            abortable=self.abortable,
+            resigned=tuple(self.resigned),
+            rematch=tuple(sorted(self.offers)),
+        )
+
+    def _tell(self, sentence: str) -> None:
+        """Tell everyone at the table ``sentence`` (and the server's output)."""
+        self._said = sentence
+        self.say(sentence)
+        self._restate()
+        self.broadcaster.broadcast()
 
     def _keep_line(self, commits: CommitQueue, line: ChatLine) -> None:
         """Keep ``line`` of the chat with the table's game, on a writer's thread: the table's
@@ -307,8 +379,15 @@ class ServedTable(Host):
 
     @property
     def finished(self) -> bool:
-        """Whether the game is over, by its rules or by the table's (abandoned)."""
+        """Whether the game is over, by its rules or by the table's (abandoned, resigned,
+        aborted)."""
         return self.match.is_over() or self.seats.ended is not None
+
+    @property
+    def abortable(self) -> bool:
+        """Whether the game may still be aborted: a person at the table has not decided yet."""
+        people = [seat for seat in self.referee.humans if seat not in self.resigned]
+        return not self.finished and any(seat not in self.decided for seat in people)
 
     @property
     def idle(self) -> bool:
@@ -349,21 +428,46 @@ class ServedTable(Host):
         if seat is None:
             self.arm_clock()  # woken a little early, by the database's clock: wait the rest
             return
-        names = [player.name for player in self.match.seats]
+        names = self.names
         winners = [other for other in range(len(names)) if other != seat]
         sentence = abandoned(names, seat, winners)
-        scores = list(self.referee.view(None).scores)
-        result = {"scores": scores, "winners": winners, "sentence": sentence, "abandoned": seat}
+        await self.end_by_rule(sentence, winners, abandoned=seat)
+
+    @property
+    def names(self) -> list[str]:
+        """The players' names, seat by seat."""
+        return [player.name for player in self.match.seats]
+
+    def end_by_rule(
+        self, sentence: str, winners: list[int], *, rated: bool = True, **marks: Any
+    ) -> asyncio.Task[None]:
+        """End the game now by the table's rule (abandoned, resigned, aborted), ``winners``
+        winning: nobody decides from here on, and once the end is kept (rated if the table
+        is and ``rated``) everyone is told ``sentence`` and shown the result, or, with no
+        winner (aborted), the table closes for them with it.  ``marks`` say how it ended."""
         self.seats.end(sentence)  # nobody decides while the end is kept
+        self.arm_clock()  # no clock runs any more
+        scores = list(self.referee.view(None).scores)
+        result = result_of(scores, winners, sentence, self.resigned, **marks)
+        keeping = self._keep_end(sentence, result, rated)
+        self._ending = asyncio.get_running_loop().create_task(keeping)
+        return self._ending
+
+    async def _keep_end(self, sentence: str, result: dict[str, Any], rated: bool) -> None:
         try:
             await asyncio.to_thread(self.referee.flush)
-            await asyncio.to_thread(self.keeper.end, self.match, result)
+            await asyncio.to_thread(self.keeper.end, self.match, result, rated)
         except OSError as error:
             self.say(f"The end of the game could not be kept: {error}")
             self.lost.set()  # the server lets the table go; it is loaded again as stored
             return
-        self.say(sentence)
-        await self.close(sentence, "over")
+        self.ended_as = ended_outcome(self.match, result)
+        if self.ended_as is None:
+            self.say(sentence)
+            await self.close(sentence, "over")
+            return
+        self._tell(sentence)
+        self.over.set()
 
     async def _stand_in_decides(self) -> None:
         """A bot of the table's level decides for the player whose time ran out."""
@@ -401,3 +505,95 @@ class ServedTable(Host):
         if self._thinking is not None:
             self._thinking.cancel()
         await super().close(reason, why)
+
+    # -- the table's own rules (see table_rules) ----------------------------------------
+    def resign(self, seat: int) -> str | None:
+        """``seat``'s player gives the game up: at a table of two it ends, the other winning;
+        with more, a bot plays the seat to the end; else the reason they may not."""
+        if self.finished:
+            return "The game is over."
+        if seat in self.resigned:
+            return "You have resigned this game already: a bot plays your seat."
+        names = self.names
+        playing = [s for s in range(len(names)) if s != seat and s not in self.resigned]
+        if len(playing) <= 1:
+            self.resigned.append(seat)
+            self.end_by_rule(resigned_words(names, seat, playing), playing)
+            return None
+        self.resigned.append(seat)
+        self.clocks.resign(seat)
+        self.decided.add(seat)
+        level = self.record.stand_in
+        told = handed_over_words(names, seat, level, self.keeper.rated is not None)
+        self.presence.stand_in(seat, level)
+        self._tell(told)
+        asyncio.get_running_loop().create_task(self._keep_resigned(seat))
+        return None
+
+    async def _keep_resigned(self, seat: int) -> None:
+        try:
+            await asyncio.to_thread(self.keeper.mark_resigned, seat)
+        except OSError as error:
+            self.say(f"A resignation could not be kept: {error}")
+
+    def abort(self, seat: int) -> str | None:
+        """``seat``'s player ends the game with no result, before every person has decided;
+        else the reason they may not."""
+        if self.finished:
+            return "The game is over."
+        if not self.abortable:
+            return "Everyone has decided: the game can no longer be aborted, only resigned."
+        rated = self.keeper.rated is not None
+        self.end_by_rule(aborted_words(self.names[seat], rated), [], rated=False, aborted=seat)
+        return None
+
+    def ask_rematch(self, seat: int, accept: bool) -> str | None:
+        """``seat``'s player asks for (``accept``: or agrees to) a rematch, or turns it down;
+        else the reason they may not."""
+        refused = self._no_rematch()
+        if refused is not None:
+            return refused
+        names = self.names
+        if not accept:
+            if not self.offers:
+                return "Nobody asks for a rematch."
+            self.offers.clear()
+            self._tell(f"{names[seat]} does not want a rematch.")
+            return None
+        if seat in self.offers:
+            return "You have asked for a rematch already: it waits for the others."
+        self.offers.add(seat)
+        waiting = [s for s in self.referee.humans if s not in self.offers]
+        if waiting:
+            self._tell(rematch_words(names, sorted(self.offers), waiting))
+            return None
+        self._ending = asyncio.get_running_loop().create_task(self._start_rematch())
+        return None
+
+    def _no_rematch(self) -> str | None:
+        """Why no rematch may be asked for now, if it may not."""
+        if not self.finished or (self._ending is not None and not self._ending.done()):
+            return "A rematch comes once the game is over."
+        if self._make_rematch is None:
+            return "This table cannot start a rematch."
+        if self.rematched is not None or len(self.offers) == len(self.referee.humans):
+            return "The rematch is being set up."
+        return None
+
+    async def _start_rematch(self) -> None:
+        """Everyone agreed: the rematch's table is made, and everyone here is sent to it."""
+        assert self._make_rematch is not None
+        try:
+            table = await self._make_rematch(self.record.id)
+        except Exception as error:  # the store's refusal, or the database's own
+            self.offers.clear()
+            self._tell(f"The rematch could not be set up: {error}")
+            return
+        self.rematched = table
+        self.say(f"Everyone agreed to a rematch: it is played at table {table}.")
+        for seat, link in self.seats.everyone():
+            words = f"The rematch is played at table {table}."
+            sent = Rematched(table) if link.minor >= 5 else closing(words, "over", link.minor)
+            self.broadcaster.send(seat, sent, link)
+            link.close()
+        self.seats.clear()

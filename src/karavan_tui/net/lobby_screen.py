@@ -29,7 +29,8 @@ from karavan_net.lobby_client import LobbyClient, LobbyDeclinedError, LobbyRefus
 from karavan_tui.context import karavan_app
 from karavan_tui.desktop import news
 from karavan_tui.net.create_table import CreateTableScreen
-from karavan_tui.net.remote import open_table
+from karavan_tui.net.lobby_acts import challenge_sent, challenges_words, decline, stand_up
+from karavan_tui.net.served_seat import open_served_table
 from karavan_tui.widgets.chrome import AppHeader
 
 REFRESH_SECONDS = 5.0
@@ -74,16 +75,22 @@ class LobbyScreen(Screen[None]):
         Binding("g", "game", "Game filter"),
         Binding("r", "refresh", "Refresh"),
         Binding("escape,q", "leave", "Leave"),
+        Binding("d", "decline", "Decline", show=False, tooltip="Decline the challenge"),
+        Binding("s", "stand_up", "Stand up", show=False, tooltip="Leave a table not started"),
     ]
     DEFAULT_CSS = """
     LobbyScreen #lobby-status { height: auto; padding: 0 1; color: $text-muted; }
     LobbyScreen DataTable { height: 1fr; }
     """
 
-    def __init__(self, client: LobbyClient, account: Account) -> None:
+    def __init__(
+        self, client: LobbyClient, account: Account, challenge: CreateTable | None = None
+    ) -> None:
         super().__init__()
         self.client = client
         self.account = account
+        self.challenge = challenge  # a table to ask for once the lobby opens
+        self.awaiting: int | None = None  # my challenge's table: opened once it starts
         self.game: str | None = None
         self.lines: dict[str, list[TableLine]] = {"lobby": [], "mine": [], "over": []}
 
@@ -119,6 +126,10 @@ class LobbyScreen(Screen[None]):
             self.query_one(f"#list-{name}", DataTable).add_columns(*heads)
         self.refresh_lists()
         self.set_interval(REFRESH_SECONDS, self.refresh_lists)
+        # What the server tells unasked (a challenge made to me, declined): a toast.
+        self.client.told = lambda words: self.notify(words, title="Lobby", markup=False)
+        if self.challenge is not None:
+            self.create(self.challenge)
 
     def on_screen_resume(self) -> None:
         """Back from a table: what changed there shows at once."""
@@ -160,9 +171,14 @@ class LobbyScreen(Screen[None]):
         filtered = "every game" if self.game is None else get_game(self.game).title
         turns = f"{waiting} of your tables wait for you. " if waiting else ""
         self.say(
-            f"{self.account.name} on {self.account.server}. {turns}Showing {filtered}; "
+            f"{self.account.name} on {self.account.server}. {turns}"
+            f"{challenges_words(lobby.challenges)}Showing {filtered}; "
             f"leaderboard of {get_game(board.game).title}."
         )
+        started = [line.id for line in mine.tables if line.status == "playing"]
+        if self.awaiting in started:  # my challenge was taken up: to its table
+            self.sit(self.awaiting, watch=False)
+            self.awaiting = None
 
     def _fill(self, name: str, rows: list[tuple[Any, ...]]) -> None:
         table = self.query_one(f"#list-{name}", DataTable)
@@ -180,7 +196,7 @@ class LobbyScreen(Screen[None]):
         return (
             str(line.id),
             get_game(line.game).title,
-            Content(f"{seats_words(line)} ({where})"),
+            Content(f"{'Challenge: ' if line.challenge else ''}{seats_words(line)} ({where})"),
             rules_words(line),
             Content(line.created_by or ""),
         )
@@ -250,7 +266,13 @@ class LobbyScreen(Screen[None]):
         if seated.started:  # no seat was left for anyone else: play at once
             self.sit(seated.table, watch=False)
             return
-        self.notify(f"Table {seated.table} is open: it starts once every seat is taken.")
+        if request.challenge:
+            self.awaiting = seated.table
+        self.notify(
+            challenge_sent(seated.table)
+            if request.challenge
+            else f"Table {seated.table} is open: it starts once every seat is taken."
+        )
         self.refresh_lists()
 
     def action_open(self) -> None:
@@ -301,7 +323,15 @@ class LobbyScreen(Screen[None]):
         except (JoinRefused, HostUnreachable) as error:
             self.notify(printable(str(error)), title="Cannot open the table", severity="warning")
             return
-        open_table(self.app, client, above=True)
+        open_served_table(self.app, client)
+
+    def action_decline(self) -> None:
+        """Decline the challenge chosen, once confirmed."""
+        decline(self, self.client, self.chosen(), self.refresh_lists)
+
+    def action_stand_up(self) -> None:
+        """Leave my seat at the table chosen, which has not started, once confirmed."""
+        stand_up(self, self.client, self.chosen(), self.refresh_lists)
 
     def action_leave(self) -> None:
         """Back to the title (the lobby's connection closes)."""

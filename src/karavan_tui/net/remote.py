@@ -72,6 +72,7 @@ class RemoteTable(Chatting, SeatDriver):
 
     KIND = TableKind.JOIN
     BINDINGS: ClassVar[list[BindingType]] = REMOTE_KEYS
+    SERVED = False  # a server's table, where every player may ask for a rematch
 
     def __init__(
         self,
@@ -324,7 +325,7 @@ class RemoteTable(Chatting, SeatDriver):
         if update.outcome is not None:
             if not self._over_shown:
                 self._over_shown = True
-                rematch = self.do_rematch if self.hosting else None
+                rematch = self.do_rematch if self.hosting or self.SERVED else None
                 label = self.game.chart_label or ""
                 over = RemoteOverScreen(
                     self.seats, update, self.hosting, self.seen_game, rematch, label=label

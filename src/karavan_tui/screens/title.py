@@ -66,6 +66,7 @@ class TitleScreen(Screen[None]):
         self.latest: SaveSummary | None = None
         self.looking = False  # the saves are being read
         self.my_turns = 0  # online tables waiting for the player's decision
+        self.challenges = 0  # online challenges waiting for the player's answer
 
     def compose(self) -> ComposeResult:
         """Banner, games and menu."""
@@ -118,7 +119,8 @@ class TitleScreen(Screen[None]):
             await client.close()
             return
         try:
-            self.my_turns = (await client.mine()).my_turns
+            mine = await client.mine()
+            self.my_turns, self.challenges = mine.my_turns, mine.challenges
         except Exception:  # the server went away meanwhile
             return
         finally:
@@ -164,10 +166,14 @@ class TitleScreen(Screen[None]):
         menu.highlighted = highlighted if highlighted is not None else 0
 
     def online_option(self) -> Option:
-        """Play online, saying how many tables wait for the player's move."""
-        online = "Play online"
+        """Play online, saying how many tables wait for the player's move, and how many
+        challenges for their answer."""
+        waiting = []
         if self.my_turns:
-            online += f" ({plural(self.my_turns, 'table')} waiting for your move)"
+            waiting.append(f"{plural(self.my_turns, 'table')} waiting for your move")
+        if self.challenges:
+            waiting.append(f"{plural(self.challenges, 'challenge')} for you")
+        online = "Play online" + (f" ({', '.join(waiting)})" if waiting else "")
         return Option(online, id="online")
 
     @staticmethod

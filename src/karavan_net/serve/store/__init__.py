@@ -5,8 +5,9 @@ code; the schema is Alembic's (:meth:`Store.migrate` brings any database to the
 newest revision).  :class:`Store` opens the database and holds its repositories,
 each over the one session factory (:class:`~karavan_net.serve.store.sessions.Sessions`):
 ``accounts``, ``tables`` (and the lobby's listings), ``leases`` (and the processes),
-``ratings``, ``marks``, ``chats`` (what was said at each table) and ``calls`` (the calls
-owed on the players' web hooks).  Every method of theirs is one transaction and returns
+``ratings``, ``marks``, ``chats`` (what was said at each table), ``calls`` (the calls
+owed on the players' web hooks) and ``seating`` (standing up, challenges, resignations,
+rematches).  Every method of theirs is one transaction and returns
 plain values (:mod:`karavan_net.serve.store.records`), never rows tied to a session;
 the server calls them from worker threads.  Every time they keep or compare is the
 database's own now, never the calling process's.
@@ -55,6 +56,7 @@ from karavan_net.serve.store.records import (
     key_digest,
     name_key,
 )
+from karavan_net.serve.store.seating import Seating
 from karavan_net.serve.store.sessions import Sessions, sqlite_begin
 from karavan_net.serve.store.tables import LOBBY_LIMIT, Tables
 
@@ -165,6 +167,7 @@ class Store:
         self.marks = Marks(self.sessions)
         self.chats = Chats(self.sessions)
         self.calls = TurnCalls(self.sessions)
+        self.seating = Seating(self.sessions)
 
     @classmethod
     def open(cls, url: str) -> Store:

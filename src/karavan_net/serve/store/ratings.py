@@ -97,7 +97,8 @@ class Ratings:
         for table_id, played, result in finished:
             players = [rows[(played.game, a)] for a in played.accounts]
             before = [_skill(r) for r in players]
-            after = rated(before, ranks(result["scores"], result["winners"]))
+            places = ranks(result["scores"], result["winners"], result.get("resigned", ()))
+            after = rated(before, places)
             for row, old, new in zip(players, before, after, strict=True):
                 row.mu, row.sigma, row.games = new.mu, new.sigma, new.games
                 session.add(

@@ -33,6 +33,7 @@ class Status(StrEnum):
     OPEN = "open"  # seats wait for players
     PLAYING = "playing"
     OVER = "over"
+    CLOSED = "closed"  # everyone stood up before it started: listed nowhere
 
 
 def key_digest(secret: str) -> str:
@@ -80,6 +81,7 @@ class TableSpec:
     rated: bool = False
     stand_in: str = "hard"  # the bot level that decides for a player out of time
     watchers_chat: bool = False  # watchers may say lines at the table's chat, not only read
+    challenge: bool = False  # made for the players its seats are kept for
 
 
 @frozen(kw_only=True)
@@ -105,6 +107,7 @@ class SeatRecord:
     bank_left: float
     deadline: datetime | None
     stood_in: bool
+    resigned: int | None = None  # the player resigned: the order they did (1 for the first)
 
     @property
     def free(self) -> bool:
@@ -133,10 +136,17 @@ class TableRecord:
     save: dict[str, Any] | None = None
     result: dict[str, Any] | None = None
     watchers_chat: bool = False
+    challenge: bool = False
 
     def seat_of(self, account_id: int) -> int | None:
         """The seat ``account_id`` holds here, if any."""
         return next((s.seat for s in self.seats if s.account_id == account_id), None)
+
+    @property
+    def resigned(self) -> list[int]:
+        """The seats whose players resigned a game that goes on, in the order they did."""
+        marked = [s for s in self.seats if s.resigned is not None]
+        return [s.seat for s in sorted(marked, key=lambda s: s.resigned or 0)]
 
     @property
     def wanted(self) -> int:
@@ -250,10 +260,12 @@ def table_record(table: GameTable, with_save: bool = True) -> TableRecord:
                 bank_left=s.bank_left,
                 deadline=aware(s.deadline),
                 stood_in=s.stood_in,
+                resigned=s.resigned,
             )
             for s in table.seats
         ),
         save=table.save if with_save else None,
         result=table.result if with_save else None,
         watchers_chat=table.watchers_chat,
+        challenge=table.challenge,
     )

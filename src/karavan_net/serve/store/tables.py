@@ -36,7 +36,7 @@ from karavan_net.serve.store.records import (
 )
 from karavan_net.serve.store.sessions import Sessions
 
-_WITH_SEATS = [selectinload(GameTable.seats), selectinload(GameTable.creator)]
+WITH_SEATS = [selectinload(GameTable.seats), selectinload(GameTable.creator)]
 LOBBY_LIMIT = 200  # tables in one listing: the lobby filters by game for more
 
 # A table's game after a decision, kept over the revision it follows (and, when the process is
@@ -97,22 +97,7 @@ class Tables:
                 waits = any(seat.kind == "human" for seat in spec.seats[1:])
                 self._within_caps(session, creator, caps, waits=waits)
             now = self._sessions.now(session)
-            table = GameTable(
-                game=spec.game,
-                status=Status.OPEN.value,
-                created_by=creator.id,
-                created_at=now,
-                updated_at=now,
-                clock=spec.clock.kind.value,
-                move_seconds=spec.clock.move_seconds,
-                bank_seconds=spec.clock.bank_seconds,
-                takebacks=spec.takebacks,
-                rated=spec.rated,
-                stand_in=spec.stand_in,
-                watchers_chat=spec.watchers_chat,
-                seed=seed,
-                revision=0,
-            )
+            table = table_row(spec, creator.id, seed, now)
             for index, seat in enumerate(spec.seats):
                 mine = index == 0 and seat.kind == "human"
                 table.seats.append(
@@ -129,7 +114,7 @@ class Tables:
                 )
             session.add(table)
             session.flush()
-            return self._started_if_full(session, table, now, start)
+            return started_if_full(session, table, now, start)
 
     @staticmethod
     def _within_caps(
@@ -163,7 +148,7 @@ class Tables:
     def get(self, table_id: int, with_save: bool = True) -> TableRecord | None:
         """The stored table ``table_id``, if there is one."""
         with self._sessions.begin() as session:
-            table = session.get(GameTable, table_id, options=_WITH_SEATS)
+            table = session.get(GameTable, table_id, options=WITH_SEATS)
             return None if table is None else table_record(table, with_save)
 
     def take_seat(
@@ -176,7 +161,7 @@ class Tables:
         :class:`StoreError` with the reason when the seat cannot be taken.
         """
         with self._sessions.begin(writes=True) as session:
-            table = session.get(GameTable, table_id, options=_WITH_SEATS, with_for_update=True)
+            table = session.get(GameTable, table_id, options=WITH_SEATS, with_for_update=True)
             if table is None:
                 raise StoreError("There is no such table.")
             if any(s.account_id == account.id for s in table.seats):
@@ -204,30 +189,7 @@ class Tables:
             now = self._sessions.now(session)
             table.updated_at = now
             session.flush()
-            return self._started_if_full(session, table, now, start)
-
-    @staticmethod
-    def _started_if_full(
-        session: Session, table: GameTable, now: datetime, start: Starter
-    ) -> TableRecord:
-        """``table`` as it is, or, every person's seat taken, started by ``start``."""
-        record = table_record(table)
-        if record.wanted or record.status is not Status.OPEN:
-            return record
-        begun = start(record, now)
-        table.status = Status.PLAYING.value
-        table.save, table.to_move = begun.save, begun.to_move
-        table.revision = int(begun.save["revision"])
-        for seat in table.seats:
-            clock = begun.clocks.get(seat.seat)
-            if clock is not None:
-                seat.bank_left, seat.deadline, seat.stood_in = (
-                    clock.bank_left,
-                    clock.deadline,
-                    clock.stood_in,
-                )
-        session.flush()
-        return table_record(table)
+            return started_if_full(session, table, now, start)
 
     def record_all(self, decisions: Sequence[Decision]) -> list[bool]:
         """Keep each table's game after its change (its save, whose revision follows the
@@ -253,14 +215,18 @@ class Tables:
 
     # -- listings --------------------------------------------------------------------------
     def lobby(self, game: str | None = None, limit: int = LOBBY_LIMIT) -> list[TableRecord]:
-        """The open and running tables, those waiting for players first, newest first."""
+        """The open and running tables, those waiting for players first, newest first (no
+        challenge waiting for its players: those are theirs to see)."""
         with self._sessions.begin() as session:
             query = (
                 select(GameTable)
-                .where(GameTable.status.in_((Status.OPEN.value, Status.PLAYING.value)))
+                .where(
+                    GameTable.status.in_((Status.OPEN.value, Status.PLAYING.value)),
+                    or_(GameTable.status == Status.PLAYING.value, GameTable.challenge.is_(False)),
+                )
                 .order_by(GameTable.status, GameTable.updated_at.desc(), GameTable.id.desc())
                 .limit(limit)
-                .options(*_WITH_SEATS, defer(GameTable.save))  # a listing shows no game
+                .options(*WITH_SEATS, defer(GameTable.save))  # a listing shows no game
             )
             if game is not None:
                 query = query.where(GameTable.game == game)
@@ -276,7 +242,7 @@ class Tables:
                 .where(TableSeat.account_id == account_id, GameTable.status.in_(wanted))
                 .order_by(GameTable.updated_at.desc())
                 .limit(LOBBY_LIMIT)
-                .options(*_WITH_SEATS)
+                .options(*WITH_SEATS)
             )
             if not over:  # a running game is shown at its table; a finished one is reviewed
                 query = query.options(defer(GameTable.save))
@@ -293,6 +259,7 @@ class Tables:
                     TableSeat.account_id == account_id,
                     GameTable.status == Status.PLAYING.value,
                     GameTable.to_move == TableSeat.seat,
+                    TableSeat.resigned.is_(None),  # a bot plays a resigned player's seat
                 )
             )
             return int(waiting or 0)
@@ -340,6 +307,51 @@ class Tables:
                 seat.deadline = shifted(aware(seat.deadline), gap)
                 moved += 1
         return moved, gap.total_seconds()
+
+
+def table_row(spec: TableSpec, creator: int | None, seed: int, now: datetime) -> GameTable:
+    """The row of a new open table of ``spec`` made by account ``creator`` at ``now``, dealt
+    from ``seed``, its seats still to add."""
+    return GameTable(
+        game=spec.game,
+        status=Status.OPEN.value,
+        created_by=creator,
+        created_at=now,
+        updated_at=now,
+        clock=spec.clock.kind.value,
+        move_seconds=spec.clock.move_seconds,
+        bank_seconds=spec.clock.bank_seconds,
+        takebacks=spec.takebacks,
+        rated=spec.rated,
+        stand_in=spec.stand_in,
+        seed=seed,
+        revision=0,
+        challenge=spec.challenge,
+        watchers_chat=spec.watchers_chat,
+    )
+
+
+def started_if_full(
+    session: Session, table: GameTable, now: datetime, start: Starter
+) -> TableRecord:
+    """``table`` as it is, or, every person's seat taken, started by ``start``."""
+    record = table_record(table)
+    if record.wanted or record.status is not Status.OPEN:
+        return record
+    begun = start(record, now)
+    table.status = Status.PLAYING.value
+    table.save, table.to_move = begun.save, begun.to_move
+    table.revision = int(begun.save["revision"])
+    for seat in table.seats:
+        clock = begun.clocks.get(seat.seat)
+        if clock is not None:
+            seat.bank_left, seat.deadline, seat.stood_in = (
+                clock.bank_left,
+                clock.deadline,
+                clock.stood_in,
+            )
+    session.flush()
+    return table_record(table)
 
 
 def _record_in(connection: Connection, decision: Decision, now: datetime) -> bool:
