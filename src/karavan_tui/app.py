@@ -35,6 +35,7 @@ from karavan_tui.messages import (
     BackToTitle,
     GameOver,
     OpenLesson,
+    OpenLobby,
     OpenMatch,
     OpenReplay,
     OpenReview,
@@ -70,7 +71,11 @@ class KaravanApp(KaravanLooks, DoorMode):
 
     CSS_PATH = Path(__file__).with_name("app.tcss")  # absolute: subclasses live elsewhere
     TITLE = "Karavan"
-    BINDINGS = [Binding("ctrl+q", "quit", "Quit", show=False, priority=True)]
+    BINDINGS = [
+        Binding("ctrl+q", "quit", "Quit", show=False, priority=True),
+        # From anywhere online (a table, a finished game, a dialog): the lobby's My tables.
+        Binding("f2", "my_tables", "My tables", key_display="F2"),
+    ]
     # Every screen below 80 columns (a phone held upright) takes -slim: its dialogs fit the
     # width (app.tcss). The table screen has breakpoints of its own.
     HORIZONTAL_BREAKPOINTS = [(0, "-slim"), (80, "-fits")]
@@ -332,6 +337,30 @@ class KaravanApp(KaravanLooks, DoorMode):
     def _online(self, done: tuple[LobbyClient, Account] | None) -> None:
         if done is not None:
             self.push_screen(LobbyScreen(*done))
+
+    def on_open_lobby(self, message: OpenLobby) -> None:
+        """The title screen hands its lobby client over: a live table of the player's
+        started, and opens in the lobby."""
+        self.push_screen(LobbyScreen(message.client, message.account, pull=message.table))
+
+    def lobby(self) -> LobbyScreen | None:
+        """The server's lobby, if one is open (under whatever is shown)."""
+        lobbies = [screen for screen in self.screen_stack if isinstance(screen, LobbyScreen)]
+        return lobbies[-1] if lobbies else None
+
+    def action_my_tables(self) -> None:
+        """Back to the lobby, on its tab of my tables (any table open over it is left)."""
+        lobby = self.lobby()
+        if lobby is not None:
+            self.show_title()  # the lobby is the home of the screens above it
+            lobby.show_my_tables()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """My tables is a key of the online screens only (where a lobby is open, under them:
+        the lobby has a key of its own)."""
+        if action == "my_tables":
+            return self.lobby() not in (None, self.screen)
+        return super().check_action(action, parameters)
 
     async def _log_in(self, account: Account) -> None:
         """Into the lobby as ``account``; the dialog, saying why, if that fails."""

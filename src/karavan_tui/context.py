@@ -58,6 +58,10 @@ class Karavan(FixedApp):
         """Say (``mine``) that the player must decide, or that they have decided."""
         raise NotImplementedError
 
+    def call_player(self, words: str) -> None:
+        """Call the player to a table: the bell, and ``words`` in the terminal's title."""
+        raise NotImplementedError
+
     def action_new_game(self) -> None:
         """The new game dialog."""
         raise NotImplementedError

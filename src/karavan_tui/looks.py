@@ -118,11 +118,20 @@ class KaravanLooks(Karavan):
         is the browser tab's under ``karavan web``, say that it is the player's turn."""
         if mine == self.turn_told:
             return
-        self.turn_told = mine
-        if mine and self.settings.bell:
+        if mine:
+            self.call_player(TURN_TITLE)
+            return
+        self.turn_told = False
+        self.write_title(self.TITLE or "")
+
+    def call_player(self, words: str) -> None:
+        """Call the player to a table: a bell (if the settings have it), and ``words`` ("Your
+        turn", "Table 3 starts") in the terminal's title until :meth:`tell_turn` says the
+        player has decided."""
+        self.turn_told = True
+        if self.settings.bell:
             self.bell()
-        name = self.TITLE or ""
-        self.write_title(f"{TURN_TITLE} - {name}" if mine else name)
+        self.write_title(f"{words} - {self.TITLE or ''}")
 
     def get_key_display(self, binding: Binding) -> str:
         """Key names for the Footer; plain ASCII ("enter", not "⏎") in ASCII mode."""
