@@ -19,7 +19,7 @@ import asyncio
 import contextlib
 import ssl
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -51,6 +51,8 @@ RETRY_DELAYS = (0.1, 0.25, 0.5, 1.0, 2.0, 3.0)
 JOIN_DELAYS = (0.05, 0.2, 0.5, 1.0)
 """Pauses before joining again when a connection was dropped before the host answered."""
 CONNECT_SECONDS = 10.0
+CHAT_KEPT = 100  # the chat's lines a client keeps (the newest)
+CHAT_SHOWN = 1000  # the most characters of a chat line shown (a host caps them far lower)
 
 
 class JoinRefused(Exception):
@@ -201,6 +203,11 @@ class TableClient:
         self._ws: aiohttp.ClientWebSocketResponse | None = None
         self._closing = False
         self._rematch = False  # the host started a rematch: coming back is no news
+        # The table's chat: the lines heard (the newest, in order), whether we may say one
+        # (``None``: the host has no chat), and who hears each Chat the host sends.
+        self.chat: list[wire.ChatLine] = []
+        self.chat_open: bool | None = None
+        self.on_chat: Callable[[wire.Chat], None] | None = None
 
     # -- facts ---------------------------------------------------------------------------------
     @property
@@ -275,6 +282,9 @@ class TableClient:
             await ws.send_str(encode(wire.Hello(PROTOCOL, *said, self.watch)))
             self._welcomed(await self._expect(greeted=False))
             first = await self._expect(greeted=True)
+            while isinstance(first, wire.Chat):  # the chat may come before the table shows
+                self._heard(first)
+                first = await self._expect(greeted=True)
             if not isinstance(first, wire.Update):
                 raise JoinRefused("the host did not show the table")
             self._take(first)
@@ -417,6 +427,25 @@ class TableClient:
         """No longer ask for our take-back ``request``."""
         return await self.send(wire.Withdraw(request))
 
+    async def say(self, text: str) -> bool:
+        """Say ``text`` at the table's chat (the host sends it back to everyone, or says
+        why not)."""
+        return await self.send(wire.Say(text))
+
+    def _heard(self, chat: wire.Chat) -> None:
+        """Keep the lines ``chat`` brings (made safe to show: outside data), and tell
+        :attr:`on_chat`."""
+        if chat.lines:
+            kept = {line.number: line for line in self.chat}
+            for line in chat.lines[-CHAT_KEPT:]:
+                kept[line.number] = wire.ChatLine(
+                    line.number, clean_name(line.name), printable(line.text)[:CHAT_SHOWN], line.seat
+                )
+            self.chat = [kept[number] for number in sorted(kept)][-CHAT_KEPT:]
+        self.chat_open = chat.open
+        if self.on_chat is not None:
+            self.on_chat(chat)
+
     async def run(self, listener: Listener) -> None:
         """Read the table until it is gone, telling ``listener``; reconnect after drops."""
         if self.update is not None:
@@ -472,6 +501,8 @@ class TableClient:
                     return printable(message.reason)
                 elif isinstance(message, wire.Record):
                     self.record = message
+                elif isinstance(message, wire.Chat):
+                    self._heard(message)
         except (ConnectionError, aiohttp.ClientError, RuntimeError):
             pass
         await self._drop()

@@ -1,7 +1,8 @@
 """What a seated client sends to a hosted table, read as data and put to the referee.
 
 Each frame is one message of the table protocol: a decision, an undo or a redo,
-an answer to a take-back asked for, or its withdrawal.  The referee alone
+an answer to a take-back asked for, or its withdrawal; or a line of chat, which goes to
+the table's :class:`~karavan_net.table_chat.TableChat` (a watcher's too).  The referee alone
 changes the match; whatever it refuses (or the frame that is no message) goes
 back to the client as :class:`~karavan_net.protocol.Declined`, with the reason
 in words and nothing changed.  A message must name the table's current number:
@@ -25,36 +26,41 @@ from karavan_net.protocol import (
     Decide,
     Declined,
     Hello,
-    HostMessage,
     Redo,
+    Say,
     Undo,
     Withdraw,
     decode_client,
 )
+from karavan_net.table_chat import Send, TableChat
 
-Send = Callable[[int | None, HostMessage, Link], None]
-"""How a message goes to a connection: its seat (``None``: a watcher), the message, the link."""
+WATCHING_ONLY = "You are watching this table: watchers do not play."
 
 
 class Dispatch:
-    """Hands each message a client sends to ``referee``; a refusal goes back through ``send``."""
+    """Hands each message a client sends to ``referee`` (a line of chat to ``chat``); a
+    refusal goes back through ``send``."""
 
-    def __init__(self, referee: Referee, send: Send) -> None:
+    def __init__(self, referee: Referee, send: Send, chat: TableChat) -> None:
         self.referee = referee
         self.match = referee.match
         self.game = referee.game
         self.send = send
+        self.chat = chat
 
     def receive(self, link: Link, text: str | bytes) -> None:
-        """Handle one frame from the seated client ``link``."""
+        """Handle one frame from the client ``link`` (seated, or watching)."""
         seat = link.seat
-        if seat is None:
-            self.decline(link, "You are watching this table: watchers do not play.")
-            return
         try:
             message: ClientMessage = decode_client(text)
         except ProtocolError as error:
-            self.decline(link, str(error))
+            self.decline(link, WATCHING_ONLY if seat is None else str(error))
+            return
+        if isinstance(message, Say):
+            self.chat.say(link, message.text)
+            return
+        if seat is None:
+            self.decline(link, WATCHING_ONLY)
             return
         reason = None
         if isinstance(message, Hello | Challenge):

@@ -49,6 +49,7 @@ from karavan_net.protocol import (
 )
 from karavan_net.seat_registry import SeatRegistry
 from karavan_net.storage import TableFile
+from karavan_net.table_chat import TableChat
 
 REPLACED = "Your seat was taken from another connection."
 """What a connection is told when the same seat joins again from elsewhere."""
@@ -122,7 +123,8 @@ class Host:
         self.broadcaster = Broadcaster(
             referee, self.seats, self.seat_infos, say=self.say, hooks=hooks
         )
-        self.dispatch = Dispatch(referee, self.broadcaster.send)
+        self.chat = TableChat(self.seats, self.broadcaster.send)
+        self.dispatch = Dispatch(referee, self.broadcaster.send, self.chat)
         self._bot_task: asyncio.Task[None] | None = None
         self._lapse_timer: asyncio.TimerHandle | None = None
         self.over = asyncio.Event()  # the game is over
@@ -229,6 +231,7 @@ class Host:
         out.send(seat, welcome, link)
         out.broadcast()
         out.send_record(seat, link)
+        self.chat.joined(link)
         self.kick_bots()
 
     def _welcome(self, seat: int, secret: str) -> Welcome:
@@ -236,8 +239,9 @@ class Host:
         game, peers = self.game.name, self.peers
         return Welcome(PROTOCOL, game, seat, secret, __version__, peers, self.identity)
 
-    def watch(self, link: Link, minor: int = MINOR) -> None:
-        """Let ``link`` watch the table: the public view, live, and never a hidden card."""
+    def watch(self, link: Link, minor: int = MINOR, name: str = "") -> None:
+        """Let ``link`` watch the table: the public view, live, and never a hidden card
+        (``name``: who watches, as the chat names them)."""
         self.seats.watch(link, minor)
         out = self.broadcaster
         out.arrived(id(link))
@@ -246,9 +250,11 @@ class Host:
         )
         out.send(None, welcome, link)
         out.broadcast()
+        self.chat.joined(link, name)
 
     def left(self, link: Link) -> None:
         """``link`` is gone (dropped or closed)."""
+        self.chat.left(link)
         if self.seats.unwatch(link):
             self.broadcaster.gone(id(link))
             self.broadcaster.broadcast()
@@ -393,6 +399,7 @@ class Host:
             takeback_seconds=self.referee.takeback_seconds,
         )
         new.away_limit, new.away_level = self.away_limit, self.away_level
+        new.chat.resume(self.chat.lines)  # the same table: what was said there stays
         return new
 
     async def close(self, reason: str | None = None, why: str = "closed") -> None:

@@ -66,7 +66,8 @@ class SeatAsk:
 
 @frozen
 class CreateTable:
-    """A new table of ``game``; my seat is the first."""
+    """A new table of ``game``; my seat is the first.  ``watchers_chat``: its watchers may
+    write in its chat too (its players always do)."""
 
     game: str
     seats: list[SeatAsk]
@@ -76,6 +77,7 @@ class CreateTable:
     takebacks: str = "consent"  # consent or none
     rated: bool = False
     stand_in: str = "hard"
+    watchers_chat: bool = False
 
 
 @frozen
@@ -101,6 +103,14 @@ class Follow:
 
     game: str | None = None
     board: str | None = None
+
+
+@frozen
+class NotifyAddress:
+    """Where the server calls me when a turn-based table waits for me: ``url`` (a web hook,
+    ``http(s)://``), ``""`` to be called nowhere, or (left out) only tell me where it is."""
+
+    url: str | None = None
 
 
 # -- the server's messages ---------------------------------------------------------------------
@@ -193,6 +203,13 @@ class Board:
 
 
 @frozen
+class NotifyingAt:
+    """Where the server calls me when a turn-based table waits for me (``""``: nowhere)."""
+
+    url: str = ""
+
+
+@frozen
 class Seated:
     """I sit at ``table`` in ``seat`` (after creating it or taking a seat)."""
 
@@ -214,17 +231,35 @@ class Lists:
 
 
 LobbyClientMessage = (
-    Login | ListTables | MyTables | CreateTable | TakeSeat | Leaderboard | Follow | Challenge
+    Login
+    | ListTables
+    | MyTables
+    | CreateTable
+    | TakeSeat
+    | Leaderboard
+    | Follow
+    | Challenge
+    | NotifyAddress
 )
 LobbyServerMessage = (
-    LoggedIn | LobbyRefused | LobbyDeclined | Tables | Board | Seated | Lists | Proof
+    LoggedIn | LobbyRefused | LobbyDeclined | Tables | Board | Seated | Lists | Proof | NotifyingAt
 )
 
 CLIENT: Codec[LobbyClientMessage] = Codec(
-    (Login, ListTables, MyTables, CreateTable, TakeSeat, Leaderboard, Follow, Challenge),
+    (
+        Login,
+        ListTables,
+        MyTables,
+        CreateTable,
+        TakeSeat,
+        Leaderboard,
+        Follow,
+        Challenge,
+        NotifyAddress,
+    ),
     "lobby protocol",
 )
 SERVER: Codec[LobbyServerMessage] = Codec(
-    (LoggedIn, LobbyRefused, LobbyDeclined, Tables, Board, Seated, Lists, Proof),
+    (LoggedIn, LobbyRefused, LobbyDeclined, Tables, Board, Seated, Lists, Proof, NotifyingAt),
     "lobby protocol",
 )

@@ -38,7 +38,7 @@ PROTOCOL = 3
 Version 2 carries the engine's own :class:`~karavan_core.match.Outcome` at the end;
 version 3 tells each seat of a take-back in words (:attr:`Update.notice`).
 """
-MINOR = 4
+MINOR = 5
 """The revision of protocol 3 this Karavan speaks; a client names it in its Hello.
 
 Revision 1 adds messages and fields (each marked "since revision 1"): a host
@@ -49,7 +49,9 @@ sent to the server process that runs a table (:class:`Moved`).  Revision 3 says 
 each update how many decisions its seat has seen made (:attr:`Update.since`).
 Revision 4 lets a client ask a server's process to prove the server's identity before
 its Hello (:class:`Challenge`, answered by :class:`Proof`), and names that identity in
-the Welcome (:attr:`Welcome.identity`).
+the Welcome (:attr:`Welcome.identity`).  Revision 5 adds the table's chat: a client says a
+line (:class:`Say`), and the host sends each client of revision 5 the lines said
+(:class:`Chat`); an older client is sent none, and is never asked for one.
 """
 
 DEFAULT_PORT = 7654
@@ -139,6 +141,14 @@ class Withdraw:
     """I no longer ask for my take-back ``request`` (since revision 1)."""
 
     request: int
+
+
+@frozen
+class Say:
+    """Say ``text`` at the table's chat (since revision 5; sent only to a host that has sent
+    a :class:`Chat`)."""
+
+    text: str
 
 
 # -- the host's messages ---------------------------------------------------------------
@@ -308,6 +318,30 @@ class Update:
 
 
 @frozen
+class ChatLine:
+    """A line of the table's chat: its ``number`` (counted from the table's first line),
+    who said it (``seat``: ``None`` for a watcher; ``name``) and what, made safe to show by
+    the host (the client makes it safe again: it is outside data all the same)."""
+
+    number: int
+    name: str
+    text: str
+    seat: int | None = None
+
+
+@frozen
+class Chat:
+    """Lines of the table's chat (since revision 5): all those kept when a client joins,
+    then each as it is said.  ``open`` says whether this connection may say a line (a
+    watcher may not where the table keeps its chat to the players); ``refused`` why the
+    line it last said was not said (no lines come with it then)."""
+
+    lines: list[ChatLine] = field(factory=list)
+    open: bool = True
+    refused: str = ""
+
+
+@frozen
 class Moved:
     """The table is run by another process of the same server: join it at ``address``
     (``HOST:PORT``) instead; the connection ends (since revision 2)."""
@@ -315,10 +349,10 @@ class Moved:
     address: str
 
 
-ClientMessage = Hello | Decide | Undo | Redo | Answer | Withdraw | Challenge
-HostMessage = Welcome | Refused | Declined | Update | Closed | Record | Moved | Proof
-_CLIENT_TYPES = (Hello, Decide, Undo, Redo, Answer, Withdraw, Challenge)
-_HOST_TYPES = (Welcome, Refused, Declined, Update, Closed, Record, Moved, Proof)
+ClientMessage = Hello | Decide | Undo | Redo | Answer | Withdraw | Challenge | Say
+HostMessage = Welcome | Refused | Declined | Update | Closed | Record | Moved | Proof | Chat
+_CLIENT_TYPES = (Hello, Decide, Undo, Redo, Answer, Withdraw, Challenge, Say)
+_HOST_TYPES = (Welcome, Refused, Declined, Update, Closed, Record, Moved, Proof, Chat)
 
 
 SINCE: dict[type, dict[str, int]] = {
@@ -329,6 +363,8 @@ SINCE: dict[type, dict[str, int]] = {
     SeatInfo: {"stand_in": 1},
     Update: {"since": 3},
 }
+CHAT_SINCE = 5
+"""The revision whose clients are sent the table's chat (:class:`Chat`)."""
 """The fields each revision added, by message: a host leaves them out for older clients."""
 
 _reader: ContextVar[int] = ContextVar("reader", default=MINOR)  # who a frame is written for

@@ -19,6 +19,7 @@ from karavan_net.host import Host, host_for
 from karavan_net.protocol import (
     MINOR,
     PROTOCOL,
+    Chat,
     Hello,
     Update,
     Welcome,
@@ -78,6 +79,7 @@ class Raw:
         self.session, self.ws = session, ws
         self.update: Update | None = None
         self.secret: str | None = None
+        self.chats: list[Chat] = []  # the table's chat, kept apart from the other messages
 
     @classmethod
     async def hello(
@@ -102,10 +104,14 @@ class Raw:
         return raw
 
     async def next(self):
+        """The next message that is not the table's chat (kept in ``chats``)."""
         frame = await asyncio.wait_for(self.ws.receive(), 5)
         if frame.type != aiohttp.WSMsgType.TEXT:
             return frame
         message = decode_host(frame.data)
+        if isinstance(message, Chat):
+            self.chats.append(message)
+            return await self.next()
         if isinstance(message, Update):
             self.update = message
         if isinstance(message, Welcome):

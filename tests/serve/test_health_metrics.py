@@ -50,7 +50,7 @@ async def test_health_says_the_server_is_well_and_not_while_its_database_is_gone
         status, text = await fetch(server.port, "/health")
         well = json.loads(text)
         assert status == 200 and well["healthy"] and well["database"]["reachable"]
-        assert set(well["loops"]) == {"heartbeat", "leases"}
+        assert set(well["loops"]) == {"heartbeat", "leases", "calls"}
         assert all(loop["alive"] and loop["healthy"] for loop in well["loops"].values())
         assert well["leases"]["renewal_age"] < serve_module.LEASE_SECONDS
         assert (well["tables"], well["lobby_connections"], well["table_connections"]) == (0, 0, 0)

@@ -268,3 +268,20 @@ async def start_against_random_bot(pilot, app: KaravanApp, game: str | None = No
     await pilot.pause()
     await pilot.press("ctrl+s")
     await settle(pilot, app)
+
+
+def noted(app: KaravanApp) -> list[tuple[str, str]]:
+    """Every notification ``app`` gives from now on, as (title, message).
+
+    Kept whether or not the note has gone from the screen by the time a test looks: on a
+    busy machine a note may have outlived its few seconds before the test reads it.
+    """
+    told: list[tuple[str, str]] = []
+    notify = app.notify
+
+    def recording(message: str, *args: Any, title: str = "", **options: Any) -> None:
+        told.append((title, str(message)))
+        notify(message, *args, title=title, **options)
+
+    app.notify = recording  # type: ignore[method-assign]
+    return told

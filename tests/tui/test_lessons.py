@@ -22,8 +22,7 @@ from karavan_tui.widgets.cards import CardRow
 from karavan_tui.widgets.lesson import LessonPanel
 from karavan_tui.widgets.side import StatusLine
 
-from .helpers import SEED, make_app, settle
-from .test_marking import last_note
+from .helpers import SEED, make_app, noted, settle
 
 
 def lesson_driver(app) -> LessonPlay:
@@ -118,6 +117,7 @@ async def test_a_lesson_step_waits_for_its_move_and_says_why(tmp_path):
     """Jaipur's first steps: read, then the camels are marked; taking a good instead is
     refused with the reason (nothing changes), taking the camels plays and Greedy answers."""
     app = make_app(tmp_path)
+    told = noted(app)
     async with app.run_test(size=(80, 24), notifications=True) as pilot:
         await settle(pilot, app)
         driver = await open_lesson(pilot, app, "jaipur")
@@ -132,7 +132,7 @@ async def test_a_lesson_step_waits_for_its_move_and_says_why(tmp_path):
         # n on a step that waits for a move says which move (it used to do nothing).
         await pilot.press("n")
         await settle(pilot, app)
-        assert last_note(app).title == "Your move" and "camels" in last_note(app).message
+        assert told[-1][0] == "Your move" and "camels" in told[-1][1]
         assert driver.expected() == (TakeCamels(),)
         # Another legal move is refused, with the lesson's reason; the game is unchanged.
         legal = driver.link.match.legal_actions()
@@ -146,7 +146,7 @@ async def test_a_lesson_step_waits_for_its_move_and_says_why(tmp_path):
         assert f"Not this one. Make this move instead: {move}" in text
         assert "camels come all together" in text and "Take the camels" in status_text(app)
         # The note over the table points to the panel instead of saying it all again.
-        assert last_note(app).message == LESSON_REFUSAL
+        assert told[-1][1] == LESSON_REFUSAL
         # At 80x24 the panel runs past the screen: Page Down reads on (the arrows are the
         # cards'), Page Up goes back.
         panel = app.screen.query_one(LessonPanel)

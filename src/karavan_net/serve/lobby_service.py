@@ -24,11 +24,13 @@ from karavan_net.lobby import (
     CreateTable,
     Follow,
     Lists,
+    NotifyingAt,
     SeatLine,
     TableLine,
     Tables,
 )
 from karavan_net.serve.limits import TABLE_CAPS
+from karavan_net.serve.notifier import checked_url
 from karavan_net.serve.ratings import Skill
 from karavan_net.serve.store import (
     AccountInfo,
@@ -89,6 +91,20 @@ class LobbyService:
         """A new account called ``name``, proven by ``secret``."""
         return self.store.accounts.create(name, KeyKind.SECRET, key_digest(secret))
 
+    def notify_address(
+        self, account: AccountInfo, url: str | None, *, allow_private: bool = False
+    ) -> NotifyingAt:
+        """Where ``account`` is called when a turn-based table waits for it: set to ``url``
+        (``""``: nowhere; ``None``: as it is), checked first (see
+        :func:`~karavan_net.serve.notifier.checked_url`)."""
+        if url is not None:
+            try:
+                kept = checked_url(url, allow_private=allow_private) if url.strip() else None
+            except ValueError as error:
+                raise StoreError(str(error)) from None
+            self.store.accounts.set_notify_url(account.id, kept)
+        return NotifyingAt(self.store.accounts.notify_url(account.id) or "")
+
     # -- tables --------------------------------------------------------------------------
     def create(self, account: AccountInfo, ask: CreateTable) -> TableRecord:
         """A new table as ``ask`` says, ``account`` in its first seat."""
@@ -117,6 +133,7 @@ class LobbyService:
             takebacks=ask.takebacks,
             rated=ask.rated,
             stand_in=ask.stand_in,
+            watchers_chat=ask.watchers_chat,
         )
         seed = secrets.randbelow(MAX_SEED)
         return self.store.tables.create(spec, account, seed, start=self.start, caps=self.caps)

@@ -4,11 +4,12 @@ A client opens ``/lobby``, may ask the server to prove its identity (a
 :class:`~karavan_net.protocol.Challenge`), proves its account with a
 :class:`~karavan_net.lobby.Login` and then asks for lists, new tables and seats,
 which :class:`~karavan_net.serve.lobby_service.LobbyService` answers on the server's
-database thread.  A connection that asks to :class:`~karavan_net.lobby.Follow` the lists
-is sent them again whenever they change (:mod:`karavan_net.serve.lobby_news`), and every
-table created or seat taken here is told to the followers.  A login with a key no account
-has is a wrong guess, answered only as fast as the guess allowances let.  What one account
-or one address may take of the lobby is kept by the
+database thread (and where the player's web hook is, for turn-based tables).  A
+connection that asks to :class:`~karavan_net.lobby.Follow` the lists is sent them again
+whenever they change (:mod:`karavan_net.serve.lobby_news`), and every table created or
+seat taken here is told to the followers.  A login with a key no account has is a wrong
+guess, answered only as fast as the guess allowances let.  What one account or one
+address may take of the lobby is kept by the
 :class:`~karavan_net.serve.limits.LobbyGate`.
 """
 
@@ -16,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
+from functools import partial
 from typing import Any, Protocol, TypeVar
 
 from aiohttp import WSCloseCode, WSMsgType, web
@@ -36,6 +38,7 @@ from karavan_net.serve.limits import (
 )
 from karavan_net.serve.lobby_news import LobbyNews
 from karavan_net.serve.lobby_service import LobbyService, unknown_key
+from karavan_net.serve.notifier import Notifier
 from karavan_net.serve.store import AccountInfo, Status, StoreError, TableRecord
 from karavan_net.serve.upkeep import Upkeep
 from karavan_net.server import GRACE, Connection
@@ -61,6 +64,7 @@ class LobbyServer(Protocol):
     news: LobbyNews
     log: EventLog
     upkeep: Upkeep
+    notifier: Notifier
 
     def client_address(self, request: web.BaseRequest) -> str:
         """The address a request comes from."""
@@ -247,6 +251,10 @@ class LobbySockets:
                 lists = await server.db(lobby.lists, account, request)
                 server.news.follow(connection, account, request, lists)
                 return lists
+            if isinstance(request, wire.NotifyAddress):
+                private = server.notifier.allow_private
+                ask = partial(lobby.notify_address, allow_private=private)
+                return await server.db(ask, account, request.url)
         except StoreError as error:
             return wire.LobbyDeclined(str(error))
         except Exception as error:  # the database's own: this request is declined, not the rest

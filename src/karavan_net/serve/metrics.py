@@ -4,8 +4,9 @@ Each server has a :class:`ServerMetrics` with a registry of its own (several
 servers in one process, as in the tests, keep apart).  The parts that measure
 are handed it, or ``None`` when measuring is off: the commit queue counts the
 changes it keeps and times its commits, the table connections time their
-answers, the lease loop counts its rounds.  What is counted on scrape (tables
-in memory, connections) is read from the server through functions.
+answers, the lease loop counts its rounds, the notifier counts its calls.  What
+is counted on scrape (tables in memory, connections) is read from the server
+through functions.
 """
 
 from __future__ import annotations
@@ -74,6 +75,13 @@ class ServerMetrics:
             ["loop"],
             registry=where,
         )
+        self.notifications = Counter(
+            "karavan_notifications",
+            "Calls on the players' web hooks (a turn-based table waits for them), by outcome: "
+            "sent, failed, refused (a private address) or dropped (too many under way).",
+            ["outcome"],
+            registry=where,
+        )
         self._tables = Gauge("karavan_tables_loaded", "Tables in memory.", registry=where)
         self._connections = Gauge(
             "karavan_connections",
@@ -104,6 +112,10 @@ class ServerMetrics:
         self.loop_failures.labels(name).inc()
         if name == LEASES:
             self.lease_renewal_failures.inc()
+
+    def notified(self, outcome: str) -> None:
+        """A call on a player's web hook ended with ``outcome``."""
+        self.notifications.labels(outcome).inc()
 
     def text(self) -> bytes:
         """Every measure, in Prometheus's text format."""

@@ -38,6 +38,8 @@ class Account(Base):
     name: Mapped[str] = mapped_column(String(64))
     name_key: Mapped[str] = mapped_column(String(64), unique=True)  # the name, case-folded
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    # Where the server calls the player when a turn-based table waits for them (a web hook).
+    notify_url: Mapped[str | None] = mapped_column(String(500))
     keys: Mapped[list[AccountKey]] = relationship(back_populates="account")
 
 
@@ -71,6 +73,7 @@ class GameTable(Base):
     takebacks: Mapped[str] = mapped_column(String(16))  # consent or none
     rated: Mapped[bool] = mapped_column(Boolean)
     stand_in: Mapped[str] = mapped_column(String(16))  # the bot level that plays for the late
+    watchers_chat: Mapped[bool] = mapped_column(Boolean, default=False)  # watchers may chat
     seed: Mapped[int] = mapped_column(BigInteger)
     revision: Mapped[int] = mapped_column(Integer, default=0)
     to_move: Mapped[int | None] = mapped_column(Integer)
@@ -102,7 +105,24 @@ class TableSeat(Base):
     bank_left: Mapped[float] = mapped_column(Float)
     deadline: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     stood_in: Mapped[bool] = mapped_column(Boolean, default=False)
+    # The deadlines its player was called about on their web hook: that the turn is theirs,
+    # and that less than a tenth of its time is left (each called once a deadline).
+    turn_told: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
+    turn_reminded: Mapped[datetime | None] = mapped_column(DateTime(timezone=True))
     table: Mapped[GameTable] = relationship(back_populates="seats")
+
+
+class ChatRow(Base):
+    """A line said at a table's chat, kept with its game (``seat``: ``None`` for a watcher)."""
+
+    __tablename__ = "table_chat"
+
+    table_id: Mapped[int] = mapped_column(ForeignKey("tables.id"), primary_key=True)
+    number: Mapped[int] = mapped_column(Integer, primary_key=True)
+    seat: Mapped[int | None] = mapped_column(Integer)
+    name: Mapped[str] = mapped_column(String(64))
+    text: Mapped[str] = mapped_column(Text)
+    said_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
 
 
 class Rating(Base):

@@ -37,7 +37,7 @@ from karavan_core.saves import SaveError, checked_envelope, match_from_envelope
 from karavan_net import lobby as wire
 from karavan_net.host import Host
 from karavan_net.identity import ServerIdentity
-from karavan_net.protocol import HEARTBEAT, PROTOCOL, Hello, Refused, encode, moved
+from karavan_net.protocol import HEARTBEAT, PROTOCOL, ChatLine, Hello, Refused, encode, moved
 from karavan_net.serve.commits import CommitQueue
 from karavan_net.serve.database_clock import DatabaseClock, system_now
 from karavan_net.serve.eventlog import EventLog, quiet
@@ -46,11 +46,13 @@ from karavan_net.serve.lobby_news import LobbyNews
 from karavan_net.serve.lobby_service import LobbyService
 from karavan_net.serve.lobby_socket import UNKNOWN_KEY, LobbySockets
 from karavan_net.serve.metrics import LEASES, ServerMetrics
+from karavan_net.serve.notifier import Notifier, turn_words
 from karavan_net.serve.store import Decision, KeyKind, Status, Store, TableRecord, key_digest
 from karavan_net.serve.supervision import Backoff
 from karavan_net.serve.tables import ServedTable
 from karavan_net.serve.upkeep import Upkeep
 from karavan_net.server import HELLO_SECONDS, MESSAGE_BURST, MESSAGE_RATE, Connection, HostServer
+from karavan_net.table_chat import KEPT as CHAT_KEPT
 
 T = TypeVar("T")
 ALIVE = "alive_at"  # the mark of when the server was last seen running
@@ -64,6 +66,8 @@ BEAT_BACKOFF = Backoff(first=1.0, most=15.0)
 LEASE_BACKOFF = Backoff(first=0.5, most=2.0)
 CANNOT_OPEN = "This table cannot be opened just now: try again in a moment."
 IDENTITY = "identity"  # the mark that keeps the server's identity
+CALLS = "calls"  # the loop that calls players on their web hooks...
+CALL_SECONDS = 5.0  # ... this often
 
 
 def server_identity(store: Store) -> ServerIdentity:
@@ -79,7 +83,9 @@ class KaravanServer(HostServer):
     change them), ``limits`` what one account or address may take of the server.
     ``log`` tells each happening worth printing (never a key); without one, ``events``
     (if given) hears each as a plain line.  ``metrics`` (if given) is measured and
-    served at ``/metrics``.  With ``tls`` it serves ``wss://`` only.  The server's
+    served at ``/metrics``.  With ``tls`` it serves ``wss://`` only.  It calls players on
+    their web hooks when a turn-based table waits for them (:attr:`notifier`), never at a
+    private address unless ``notify_private`` allows it.  The server's
     identity (:mod:`karavan_net.identity`) is made on its first start and kept in the
     store, the same for all its processes.  ``clock`` is this process's own clock
     (tests skew it): the times the server writes and waits for follow the database's
@@ -103,6 +109,7 @@ class KaravanServer(HostServer):
         clock: Callable[[], datetime] = system_now,
         limits: Limits = Limits(),  # noqa: B008 (frozen: one value shared is no harm)
         behind_proxy: bool = False,
+        notify_private: bool = False,
     ) -> None:
         self.log = log or (quiet() if events is None else EventLog(events))
         said = self.log.line  # the doorman's sentences
@@ -137,6 +144,9 @@ class KaravanServer(HostServer):
         self._loop: asyncio.AbstractEventLoop | None = None  # the server's, once started
         if metrics is not None:
             self.answered = metrics.update_latency.observe
+        # The calls on the players' web hooks (turn-based tables waiting for them).
+        counted = None if metrics is None else metrics.notified
+        self.notifier = Notifier(allow_private=notify_private, counted=counted)
 
     async def db(self, call: Callable[..., T], *args: Any) -> T:
         """Run ``call(*args)`` on the store's worker thread."""
@@ -164,6 +174,7 @@ class KaravanServer(HostServer):
         self.upkeep.leases_renewed()
         self.upkeep.run("heartbeat", self._beat, BEAT_SECONDS, BEAT_BACKOFF)
         self.upkeep.run(LEASES, self._keep_leases, RENEW_SECONDS, LEASE_BACKOFF, RENEW_SECONDS)
+        self.upkeep.run(CALLS, self._call_players, CALL_SECONDS, BEAT_BACKOFF)
         return port
 
     async def _resume(self) -> None:
@@ -187,6 +198,15 @@ class KaravanServer(HostServer):
         for table_id, table in list(self.served.items()):
             if table.idle and table.quiet_for() > IDLE_SECONDS:
                 await self._unload(table_id)
+
+    async def _call_players(self) -> None:
+        """Every CALL_SECONDS: call the players whom a turn-based table waits for (or whose
+        time there runs short) on their web hooks, unless they are at that table now."""
+        present = {
+            (table_id, seat) for table_id, table in self.served.items() for seat in table.links
+        }
+        for call in await self.db(self.store.calls.due, present):
+            self.notifier.call(call.url, turn_words(call, self.clock.now()))
 
     async def _keep_leases(self) -> None:
         """Every RENEW_SECONDS: follow the database's clock, say this process runs (and learn
@@ -250,6 +270,7 @@ class KaravanServer(HostServer):
         await tried("say this process stops", self.db(self.store.leases.withdraw, self.owner))
         await tried("close the connections", super().stop(reason, why))
         await tried("close the commit queue", asyncio.to_thread(self.commits.close))
+        await tried("end the calls on the web hooks", self.notifier.close())
         await asyncio.to_thread(self._db.shutdown, True)
 
     def processes(self) -> tuple[str, ...]:
@@ -321,12 +342,14 @@ class KaravanServer(HostServer):
         record = await self.db(self.store.tables.get, table_id)
         if record is None or record.save is None:
             return None
+        said = await self.db(self.store.chats.of_table, table_id, CHAT_KEPT)
         # Replayed, verified, built and first kept on a thread: none of it on the loop.
-        return await asyncio.to_thread(self._build, record)
+        return await asyncio.to_thread(self._build, record, said)
 
-    def _build(self, record: TableRecord) -> ServedTable | None:
+    def _build(self, record: TableRecord, earlier: list[ChatLine]) -> ServedTable | None:
         """The table ``record`` holds, its game replayed and verified and its first position
-        kept (run on a thread); ``None`` (told to the log) if its save cannot be played."""
+        kept, the lines said at its chat ``earlier`` (run on a thread); ``None`` (told to the
+        log) if its save cannot be played."""
         try:
             match = _replayed(record)
         except SaveError as error:
@@ -343,6 +366,7 @@ class KaravanServer(HostServer):
             events=told,
             now=self.clock.now,
             kept=partial(self._kept, record),
+            said=earlier,
         )
 
     def _kept(self, record: TableRecord, decision: Decision) -> None:
@@ -398,7 +422,7 @@ class KaravanServer(HostServer):
             refuse("There is no such table being played here.")
             return None
         if hello.watch:
-            table.watch(connection, hello.minor)
+            table.watch(connection, hello.minor, account.name)
         elif not table.admit_account(connection, account.id, hello.secret or "", hello.minor):
             refuse("You have no seat at this table: watch it instead.")
             return None

@@ -11,8 +11,10 @@ the table's stand-in level decides for that player and everyone is told.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+import contextlib
+from collections.abc import Callable, Sequence
 from datetime import datetime
+from functools import partial
 from typing import Any
 
 from attrs import frozen
@@ -27,6 +29,7 @@ from karavan_net.broadcaster import Hooks
 from karavan_net.clocks import ABANDON_AFTER, Clock, duration
 from karavan_net.host import Host
 from karavan_net.link import Link
+from karavan_net.protocol import ChatLine
 from karavan_net.serve.commits import CommitQueue
 from karavan_net.serve.database_clock import system_now
 from karavan_net.serve.store import Decision, RatedGame, SeatClock, Status, TableRecord
@@ -212,10 +215,12 @@ class ServedTable(Host):
     seat is told when a stand-in decided for a player out of time (the broadcaster's
     notice), and a change the store refuses (another process runs the table now, or
     the database failed) is never shown: :attr:`lost` is set, and the server lets the
-    table go.  Its output says who comes and goes and how the game ends, not every
-    decision (those are in the database; a line for each, from every table, would
-    bury the rest and cost the server a write for each).  ``kept`` (if given) hears
-    each change once it is committed, on the thread that committed it.
+    table go.  Its chat goes on from the lines ``said`` there before, and keeps each new
+    one in the store (its watchers write in it if the table lets them).  Its output
+    says who comes and goes and how the game ends, not every decision (those are in
+    the database; a line for each, from every table, would bury the rest and cost the
+    server a write for each).  ``kept`` (if given) hears each change once it is
+    committed, on the thread that committed it.
     """
 
     def __init__(
@@ -229,6 +234,7 @@ class ServedTable(Host):
         events: Callable[[str], None] | None = None,
         now: Callable[[], datetime] = system_now,
         kept: Callable[[Decision], None] | None = None,
+        said: Sequence[ChatLine] = (),
     ) -> None:
         self.record = record
         self.now = now
@@ -256,6 +262,9 @@ class ServedTable(Host):
             hooks=Hooks(notice=lambda: self._timed_out, lost=self.lost.set),
         )
         referee.subscribe(self._after_change)
+        self.chat.resume(said)
+        self.chat.watchers = record.watchers_chat
+        self.chat.keep = partial(self._keep_line, commits)
         if record.status is Status.OVER and not match.is_over():  # ended by abandonment
             self.seats.end(str((record.result or {}).get("sentence") or "The game is over."))
 
@@ -263,6 +272,22 @@ class ServedTable(Host):
         if not self.stand_in_deciding:
             self._timed_out = None  # told once, with the change it was about
         self.arm_clock()
+
+    def _keep_line(self, commits: CommitQueue, line: ChatLine) -> None:
+        """Keep ``line`` of the chat with the table's game, on a writer's thread: the table's
+        loop never waits for the database (one that fails is told, and the line is lost)."""
+        loop = asyncio.get_running_loop()
+        table_id = self.record.id
+
+        def write() -> None:
+            try:
+                commits.store.chats.add(table_id, line)
+            except Exception as error:  # the database's own
+                failed = f"A chat line could not be kept ({type(error).__name__})."
+                with contextlib.suppress(RuntimeError):  # the loop has closed
+                    loop.call_soon_threadsafe(self.say, failed)
+
+        commits.run_write(write)
 
     def admit_account(self, link: Link, account_id: int, secret: str, minor: int) -> bool:
         """Seat ``link`` in the seat of ``account_id``, proven by its ``secret`` (which the

@@ -112,6 +112,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         f"{DEFAULT_ACCOUNTS_PER_HOUR}; this machine's own address, the doors', more)",
     )
     parser.add_argument(
+        "--notify-private",
+        action="store_true",
+        help="let players' notification web hooks be private addresses (this machine, its "
+        "network: an ntfy or Gotify of your own); without it the server calls only public "
+        "ones, so that no stranger can make it call inside your network",
+    )
+    parser.add_argument(
         "--no-metrics",
         action="store_true",
         help="do not measure, nor answer /metrics (Prometheus's text format) on the port",
@@ -174,6 +181,7 @@ async def _serve(ctx: Context, store: Store, log: EventLog, metrics: ServerMetri
         tls=tls,
         limits=Limits.with_accounts_per_hour(args.accounts_per_hour),
         behind_proxy=args.behind_proxy,
+        notify_private=args.notify_private,
     )
     try:
         port = await server.start(args.bind, args.port)

@@ -5,7 +5,8 @@ code; the schema is Alembic's (:meth:`Store.migrate` brings any database to the
 newest revision).  :class:`Store` opens the database and holds its repositories,
 each over the one session factory (:class:`~karavan_net.serve.store.sessions.Sessions`):
 ``accounts``, ``tables`` (and the lobby's listings), ``leases`` (and the processes),
-``ratings`` and ``marks``.  Every method of theirs is one transaction and returns
+``ratings``, ``marks``, ``chats`` (what was said at each table) and ``calls`` (the calls
+owed on the players' web hooks).  Every method of theirs is one transaction and returns
 plain values (:mod:`karavan_net.serve.store.records`), never rows tied to a session;
 the server calls them from worker threads.  Every time they keep or compare is the
 database's own now, never the calling process's.
@@ -29,6 +30,8 @@ from sqlalchemy.exc import ArgumentError
 
 from karavan_net.codec import dumps
 from karavan_net.serve.store.accounts import Accounts
+from karavan_net.serve.store.calls import TurnCalls
+from karavan_net.serve.store.chat import Chats
 from karavan_net.serve.store.leases import Leases
 from karavan_net.serve.store.marks import Marks
 from karavan_net.serve.store.ratings import Ratings
@@ -48,6 +51,7 @@ from karavan_net.serve.store.records import (
     TableCaps,
     TableRecord,
     TableSpec,
+    TurnCall,
     key_digest,
     name_key,
 )
@@ -72,6 +76,7 @@ __all__ = [
     "TableCaps",
     "TableRecord",
     "TableSpec",
+    "TurnCall",
     "database_url",
     "key_digest",
     "name_key",
@@ -158,6 +163,8 @@ class Store:
         self.tables = Tables(self.sessions, self.ratings)
         self.leases = Leases(self.sessions)
         self.marks = Marks(self.sessions)
+        self.chats = Chats(self.sessions)
+        self.calls = TurnCalls(self.sessions)
 
     @classmethod
     def open(cls, url: str) -> Store:

@@ -76,3 +76,17 @@ class Accounts:
                 )
         except IntegrityError:
             return
+
+    def set_notify_url(self, account_id: int, url: str | None) -> None:
+        """Call account ``account_id`` at ``url`` when a turn-based table waits for it
+        (``None``: call it nowhere).  The lobby checks the address first."""
+        with self._sessions.begin() as session:
+            account = session.get(Account, account_id)
+            if account is not None:
+                account.notify_url = url
+
+    def notify_url(self, account_id: int) -> str | None:
+        """Where account ``account_id`` is called when a turn-based table waits for it."""
+        with self._sessions.begin() as session:
+            account = session.get(Account, account_id)
+            return None if account is None else account.notify_url

@@ -79,6 +79,7 @@ class TableSpec:
     takebacks: str = "consent"  # "consent" or "none"
     rated: bool = False
     stand_in: str = "hard"  # the bot level that decides for a player out of time
+    watchers_chat: bool = False  # watchers may say lines at the table's chat, not only read
 
 
 @frozen(kw_only=True)
@@ -131,6 +132,7 @@ class TableRecord:
     seats: tuple[SeatRecord, ...]
     save: dict[str, Any] | None = None
     result: dict[str, Any] | None = None
+    watchers_chat: bool = False
 
     def seat_of(self, account_id: int) -> int | None:
         """The seat ``account_id`` holds here, if any."""
@@ -173,6 +175,19 @@ class Start:
 
 # How a table that has every player starts: given the table and the database's now.
 Starter = Callable[[TableRecord, datetime], Start]
+
+
+@frozen(kw_only=True)
+class TurnCall:
+    """A call to make on a player's web hook: the turn-based table ``table_id`` of ``game``
+    waits for them (``reminder``: and less than a tenth of their time is left) until
+    ``deadline``."""
+
+    url: str
+    table_id: int
+    game: str
+    deadline: datetime
+    reminder: bool
 
 
 @frozen(kw_only=True)
@@ -240,4 +255,5 @@ def table_record(table: GameTable, with_save: bool = True) -> TableRecord:
         ),
         save=table.save if with_save else None,
         result=table.result if with_save else None,
+        watchers_chat=table.watchers_chat,
     )

@@ -109,6 +109,7 @@ class Tables:
                 takebacks=spec.takebacks,
                 rated=spec.rated,
                 stand_in=spec.stand_in,
+                watchers_chat=spec.watchers_chat,
                 seed=seed,
                 revision=0,
             )
@@ -331,6 +332,11 @@ class Tables:
             else:
                 query = query.where(GameTable.id == table_id)
             for seat in session.scalars(query):
+                # The calls made about a deadline are about it still, once it has moved.
+                if seat.turn_told == seat.deadline:
+                    seat.turn_told = shifted(aware(seat.turn_told), gap)
+                if seat.turn_reminded == seat.deadline:
+                    seat.turn_reminded = shifted(aware(seat.turn_reminded), gap)
                 seat.deadline = shifted(aware(seat.deadline), gap)
                 moved += 1
         return moved, gap.total_seconds()
