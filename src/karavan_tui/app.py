@@ -35,7 +35,6 @@ from karavan_tui.messages import (
     BackToTitle,
     GameOver,
     OpenLesson,
-    OpenLobby,
     OpenMatch,
     OpenReplay,
     OpenReview,
@@ -51,6 +50,7 @@ from karavan_tui.modals.settings import SettingsScreen
 from karavan_tui.net.host_desk import HOSTING
 from karavan_tui.net.join_screen import JoinScreen
 from karavan_tui.net.lobby_screen import LobbyScreen
+from karavan_tui.net.my_tables import MyTables
 from karavan_tui.net.online import OnlineScreen, log_in
 from karavan_tui.net.remote import open_table
 from karavan_tui.screens.game_over import GameOverScreen
@@ -65,17 +65,13 @@ from karavan_tui.screens.too_small import TooSmallScreen, too_small
 from karavan_tui.widgets.chrome import use_ascii_scrollbars
 
 
-class KaravanApp(KaravanLooks, DoorMode):
+class KaravanApp(KaravanLooks, MyTables, DoorMode):
     """Karavan's terminal app (its looks and settings, and what it refuses behind an ssh
     door, in the classes it comes from)."""
 
     CSS_PATH = Path(__file__).with_name("app.tcss")  # absolute: subclasses live elsewhere
     TITLE = "Karavan"
-    BINDINGS = [
-        Binding("ctrl+q", "quit", "Quit", show=False, priority=True),
-        # From anywhere online (a table, a finished game, a dialog): the lobby's My tables.
-        Binding("f2", "my_tables", "My tables", key_display="F2"),
-    ]
+    BINDINGS = [Binding("ctrl+q", "quit", "Quit", show=False, priority=True)]
     # Every screen below 80 columns (a phone held upright) takes -slim: its dialogs fit the
     # width (app.tcss). The table screen has breakpoints of its own.
     HORIZONTAL_BREAKPOINTS = [(0, "-slim"), (80, "-fits")]
@@ -337,30 +333,6 @@ class KaravanApp(KaravanLooks, DoorMode):
     def _online(self, done: tuple[LobbyClient, Account] | None) -> None:
         if done is not None:
             self.push_screen(LobbyScreen(*done))
-
-    def on_open_lobby(self, message: OpenLobby) -> None:
-        """The title screen hands its lobby client over: a live table of the player's
-        started, and opens in the lobby."""
-        self.push_screen(LobbyScreen(message.client, message.account, pull=message.table))
-
-    def lobby(self) -> LobbyScreen | None:
-        """The server's lobby, if one is open (under whatever is shown)."""
-        lobbies = [screen for screen in self.screen_stack if isinstance(screen, LobbyScreen)]
-        return lobbies[-1] if lobbies else None
-
-    def action_my_tables(self) -> None:
-        """Back to the lobby, on its tab of my tables (any table open over it is left)."""
-        lobby = self.lobby()
-        if lobby is not None:
-            self.show_title()  # the lobby is the home of the screens above it
-            lobby.show_my_tables()
-
-    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """My tables is a key of the online screens only (where a lobby is open, under them:
-        the lobby has a key of its own)."""
-        if action == "my_tables":
-            return self.lobby() not in (None, self.screen)
-        return super().check_action(action, parameters)
 
     async def _log_in(self, account: Account) -> None:
         """Into the lobby as ``account``; the dialog, saying why, if that fails."""

@@ -58,6 +58,10 @@ class Karavan(FixedApp):
         """Say (``mine``) that the player must decide, or that they have decided."""
         raise NotImplementedError
 
+    def show_title(self, then_new: bool = False) -> None:
+        """Close everything above the title screen (or above a server's lobby)."""
+        raise NotImplementedError
+
     def call_player(self, words: str) -> None:
         """Call the player to a table: the bell, and ``words`` in the terminal's title."""
         raise NotImplementedError

@@ -3,11 +3,14 @@
 
 from __future__ import annotations
 
+from typing import cast
+
 import pytest
 from textual.widgets import DataTable, Static, TabbedContent
 
 from karavan_net.accounts import Account
 from karavan_net.lobby import Board, BoardLine, Lists, SeatLine, TableLine, Tables
+from karavan_net.lobby_client import LobbyClient
 from karavan_tui.modals.confirm import ConfirmScreen
 from karavan_tui.net.lobby_list import LobbyList
 from karavan_tui.net.lobby_screen import LobbyScreen
@@ -50,15 +53,13 @@ OVER_2 = TableLine(
 BOARD = Board("jaipur", [BoardLine(LONG[0], 1502, 31), BoardLine("Ann", 1138, 4)])
 
 
-def full_lists(**changed) -> Lists:
-    parts = {
-        "lobby": Tables("lobby", [JAIPUR_3, KARAWANE_7, KARAKUM_9], 1),
-        "mine": Tables("mine", [MINE_5], 1),
-        "over": Tables("over", [OVER_2]),
-        "board": BOARD,
-    }
-    parts.update(changed)
-    return Lists(**parts)
+def full_lists() -> Lists:
+    return Lists(
+        Tables("lobby", [JAIPUR_3, KARAWANE_7, KARAKUM_9], 1),
+        Tables("mine", [MINE_5], 1),
+        Tables("over", [OVER_2]),
+        BOARD,
+    )
 
 
 EMPTY = Lists(Tables("lobby", []), Tables("mine", []), Tables("over", []), Board("jaipur", []))
@@ -100,7 +101,7 @@ def lobby_app(tmp_path, lists: Lists):
     client = StandIn(lists)
 
     async def opened(pilot) -> LobbyScreen:
-        app.push_screen(LobbyScreen(client, ANN))
+        app.push_screen(LobbyScreen(cast(LobbyClient, client), ANN))
         await settle(pilot, app)
         assert isinstance(app.screen, LobbyScreen)
         await shown(pilot, app, "Leave")  # the Footer, drawn last
@@ -213,3 +214,10 @@ def test_lobby_snapshot(snap_compare, tmp_path, size, tab):
         await settle(pilot, app)
 
     assert snap_compare(app, terminal_size=size, run_before=open_lobby)
+
+
+@pytest.mark.parametrize("size", SNAP_SIZES)
+def test_empty_lobby_snapshot(snap_compare, tmp_path, size):
+    """A server with no table yet: the tab says what to do."""
+    app, _, opened = lobby_app(tmp_path, EMPTY)
+    assert snap_compare(app, terminal_size=size, run_before=opened)

@@ -257,9 +257,25 @@ def _block(first: str, line: TableLine, last: Sequence[str], width: int, glyphs:
     each line cut to ``width``."""
     seats = _seats(line)
     joined = INDENT + ", ".join(seats)
-    shown = [joined] if cell_len(joined) <= width else [INDENT + seat for seat in seats]
+    shown = [joined] if cell_len(joined) <= width else [*_wrapped(seats, width)]
     lines = [first, *shown, *(INDENT + text for text in last if text)]
     return tuple(cut(text, width, glyphs.ellipsis) for text in lines)
+
+
+def _wrapped(seats: Sequence[str], width: int) -> list[str]:
+    """Each seat on a line of its own; one too long for ``width`` goes on over the next
+    lines (a word too long for a line is cut by an ellipsis, not broken)."""
+    lines = []
+    for seat in seats:
+        lines += textwrap.wrap(
+            seat,
+            max(width, 1),
+            initial_indent=INDENT,
+            subsequent_indent=INDENT * 2,
+            break_long_words=False,  # cut by an ellipsis instead
+            break_on_hyphens=False,
+        )
+    return lines
 
 
 def lobby_block(line: TableLine, width: int, glyphs: Glyphs) -> Cell:

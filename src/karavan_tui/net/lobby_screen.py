@@ -214,7 +214,7 @@ class LobbyScreen(Screen[None]):
         for name in TABS:
             listing = self.query_one(f"#list-{name}", LobbyList)
             keys, layout, header = self._laid_out(name)
-            listing.show(layout, keys, header)
+            listing.show(layout, keys, header and bool(keys))  # no bare header row
             empty = self.query_one(f"#empty-{name}", Static)
             empty.update(Content(self._empty_words(name)))
             empty.display = not keys
