@@ -42,10 +42,11 @@ class Caller:
             for line in lines.values()
             if line.status == "playing" and line.id in before and before[line.id].status == "open"
         ]
+        # A table new to the list is one I have just sat at or created myself: no news.
         waiting = [
             line
             for line in lines.values()
-            if line.my_turn and not (line.id in before and before[line.id].my_turn)
+            if line.my_turn and line.id in before and not before[line.id].my_turn
         ]
         if started:
             live = next((line.id for line in started if line.clock_kind == "live"), None)
