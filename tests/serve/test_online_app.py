@@ -205,6 +205,8 @@ async def test_a_live_table_opens_by_itself_for_its_creator_once_the_second_play
         app.test_port = server.port
         rung: list[str] = []
         app.bell = lambda: rung.append("bell")
+        titles: list[str] = []  # the terminal's title, as written
+        app.write_title = titles.append
         async with app.run_test(size=(100, 30)) as pilot:
             await settle(pilot, app)
             lobby = await online(pilot, app, server.port, "Ann")
@@ -219,7 +221,9 @@ async def test_a_live_table_opens_by_itself_for_its_creator_once_the_second_play
             await bob.connect(create=True)
             await bob.take(lobby.lines["mine"][0].id)
             await waiting(pilot, lambda: isinstance(app.screen, TableScreen), 30)
-            assert rung and app.turn_told
+            assert rung  # the bell rang
+            table = lobby.lines["mine"][0].id
+            assert any(title.startswith(f"Table {table} starts") for title in titles)
             # My tables are one key away from the table: F2, shown in its Footer.
             await waiting(pilot, lambda: "F2 My tables" in visible_characters(app))
             await pilot.press("f2")
@@ -249,6 +253,8 @@ async def test_the_title_calls_the_player_to_a_live_table_of_theirs_that_starts(
         app = make_app(tmp_path)
         rung: list[str] = []
         app.bell = lambda: rung.append("bell")
+        titles: list[str] = []  # the terminal's title, as written
+        app.write_title = titles.append
         async with app.run_test(size=(100, 30)) as pilot:
             await settle(pilot, app)
             title = app.screen
@@ -258,7 +264,8 @@ async def test_the_title_calls_the_player_to_a_live_table_of_theirs_that_starts(
             await bob.take(made.table)
             # Called from the title: the bell, the title, and the table in the server's lobby.
             await waiting(pilot, lambda: isinstance(app.screen, TableScreen), 30)
-            assert rung and app.turn_told
+            assert rung  # the bell rang
+            assert any(title.startswith(f"Table {made.table} starts") for title in titles)
             assert isinstance(app.screen_stack[-2], LobbyScreen)
             await bob.close()
 

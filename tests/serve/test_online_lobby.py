@@ -21,8 +21,7 @@ TWO_OPEN = [SeatAsk("open"), SeatAsk("open")]
 
 async def test_the_lobby_is_steered_by_its_rows_and_asks_before_it_seats(tmp_path):
     async with serving(tmp_path) as server:
-        app = make_app(tmp_path)
-        app.test_port = server.port
+        app = app_at(tmp_path, server.port)
         async with app.run_test(size=(100, 30)) as pilot:
             await settle(pilot, app)
             lobby = await online(pilot, app, server.port, "Ann")
@@ -71,8 +70,7 @@ async def test_one_click_on_a_row_asks_for_its_table(tmp_path):
         await bob.connect(create=True)
         first = await bob.create(CreateTable("jaipur", TWO_OPEN))
         await bob.create(CreateTable("karakum", TWO_OPEN))
-        app = make_app(tmp_path)
-        app.test_port = server.port
+        app = app_at(tmp_path, server.port)
         async with app.run_test(size=(100, 30)) as pilot:
             await settle(pilot, app)
             lobby = await online(pilot, app, server.port, "Ann")
@@ -87,6 +85,13 @@ async def test_one_click_on_a_row_asks_for_its_table(tmp_path):
             await pilot.press("n")
             await waiting(pilot, lambda: isinstance(app.screen, LobbyScreen))
         await bob.close()
+
+
+def app_at(tmp_path, port):
+    """The app, its Play online dialog pointed at the server on ``port``."""
+    app = make_app(tmp_path)
+    app.test_port = port
+    return app
 
 
 def shown(app) -> str:
