@@ -62,6 +62,11 @@ class Karavan(FixedApp):
         """Close everything above the title screen (or above a server's lobby)."""
         raise NotImplementedError
 
+    def first_lobby_tab(self) -> str:
+        """The tab a lobby opening now shows first: ``mine`` once when the player asked for
+        their tables, else ``lobby``."""
+        raise NotImplementedError
+
     def call_player(self, words: str) -> None:
         """Call the player to a table: the bell, and ``words`` in the terminal's title."""
         raise NotImplementedError
@@ -78,8 +83,9 @@ class Karavan(FixedApp):
         """Join a hosted table."""
         raise NotImplementedError
 
-    def action_online(self, server: str | None = None) -> None:
-        """Play online: a server's lobby."""
+    def action_online(self, server: str | None = None, direct: bool = False) -> None:
+        """Play online: a server's lobby (``direct``: straight in where this Karavan has an
+        account there)."""
         raise NotImplementedError
 
     def action_rules(self) -> None:

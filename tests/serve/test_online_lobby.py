@@ -6,8 +6,10 @@ from __future__ import annotations
 
 from textual.widgets import TabbedContent
 
+from karavan_net.accounts import Account, accounts_file, keep
 from karavan_net.lobby import CreateTable, SeatAsk
 from karavan_net.lobby_client import LobbyClient
+from karavan_tui.config import Settings
 from karavan_tui.modals.confirm import ConfirmScreen
 from karavan_tui.net.lobby_list import LobbyList
 from karavan_tui.net.lobby_screen import LobbyScreen
@@ -102,3 +104,27 @@ def chosen(lobby: LobbyScreen) -> int | None:
     """The table under the lobby's cursor."""
     line = lobby.chosen()
     return None if line is None else line.id
+
+
+async def test_f2_at_the_title_opens_the_lobby_on_my_tables(tmp_path):
+    async with serving(tmp_path) as server:
+        address = f"127.0.0.1:{server.port}"
+        ann = Account(address, "Ann", "Ann-" + "y" * 40)
+        elsewhere = LobbyClient("127.0.0.1", server.port, "Ann", ann.secret)
+        await elsewhere.connect(create=True)
+        made = await elsewhere.create(CreateTable("jaipur", TWO_OPEN))
+        await elsewhere.close()
+        app = make_app(tmp_path)
+        keep(accounts_file(app.config.settings_path), ann)
+        settings = Settings.load(app.config.settings_path)
+        settings.last_server = address
+        settings.save(app.config.settings_path)
+        app = make_app(tmp_path)
+        async with app.run_test(size=(100, 30)) as pilot:
+            await settle(pilot, app)
+            await pilot.press("f2")
+            await waiting(pilot, lambda: isinstance(app.screen, LobbyScreen))
+            lobby = app.screen
+            assert lobby.shown_tab() == "mine"
+            assert app.focused is lobby.query_one("#list-mine", LobbyList)
+            await waiting(pilot, lambda: chosen(lobby) == made.table)

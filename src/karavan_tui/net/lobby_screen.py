@@ -106,7 +106,7 @@ class LobbyScreen(Screen[None]):
         yield AppHeader()
         with Vertical(id="lobby"):
             yield Static("", id="lobby-status")
-            with TabbedContent(initial="tab-lobby"):
+            with TabbedContent(initial=f"tab-{karavan_app(self).first_lobby_tab()}"):
                 for name, title in TABS.items():
                     with TabPane(title, id=f"tab-{name}"):
                         yield LobbyList(id=f"list-{name}")
@@ -116,7 +116,7 @@ class LobbyScreen(Screen[None]):
     def on_mount(self) -> None:
         """The rows have the keys (the tab bar is clicked, not focused); follow the lists."""
         self.query_one(TabbedContent).query_one(Tabs).can_focus = False
-        self.query_one("#list-lobby", LobbyList).focus()
+        self.query_one(f"#list-{self.shown_tab()}", LobbyList).focus()
         self.lay_out()
         self.fit_footer()
         self.follow()

@@ -1,6 +1,7 @@
 """My tables, one key away: the part of the app that finds the server's lobby open under
-whatever is shown and goes back to its tab of my tables (**F2**, or the command palette),
-and that opens the lobby the title screen hands over when a table of mine starts."""
+whatever is shown and goes back to its tab of my tables (**F2**, or the command palette;
+from the title, into the lobby of the server last played on), and that opens the lobby
+the title screen hands over when a table of mine starts."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from textual.screen import Screen
 from karavan_tui.context import Karavan
 from karavan_tui.messages import OpenLobby
 from karavan_tui.net.lobby_screen import LobbyScreen
+from karavan_tui.screens.title import TitleScreen
 
 
 class MyTables(Karavan):
@@ -32,18 +34,30 @@ class MyTables(Karavan):
         lobbies = [screen for screen in self.screen_stack if isinstance(screen, LobbyScreen)]
         return lobbies[-1] if lobbies else None
 
+    lobby_tab = "lobby"  # the tab the next lobby opens on
+
+    def first_lobby_tab(self) -> str:
+        """The tab a lobby opening now shows first (``mine`` once, when asked for)."""
+        tab, self.lobby_tab = self.lobby_tab, "lobby"
+        return tab
+
     def action_my_tables(self) -> None:
-        """Back to the lobby, on its tab of my tables (any table open over it is left)."""
+        """Back to the lobby, on its tab of my tables (any table open over it is left); from
+        the title, into the lobby of the server last played on, on that tab."""
         lobby = self.lobby()
         if lobby is not None:
             self.show_title()  # the lobby is the home of the screens above it
             lobby.show_my_tables()
+        elif isinstance(self.screen, TitleScreen):
+            self.lobby_tab = "mine"
+            self.action_online(direct=True)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """My tables is a key of the online screens only (where a lobby is open, under them:
-        the lobby has a key of its own)."""
+        """My tables is a key of the online screens (where a lobby is open, under them: the
+        lobby has a key of its own) and of the title (where it is not shown)."""
         if action == "my_tables":
-            return self.lobby() not in (None, self.screen)
+            lobby = self.lobby()
+            return isinstance(self.screen, TitleScreen) or lobby not in (None, self.screen)
         return super().check_action(action, parameters)
 
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:

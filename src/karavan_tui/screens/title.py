@@ -58,6 +58,7 @@ class TitleScreen(Screen[None]):
         Binding("c", "resume", "Resume"),
         Binding("l", "app.load", "Load"),
         Binding("o", "app.online", "Online", show=False),
+        Binding("f2", "app.my_tables", "My tables", show=False),  # Play online is in the menu
         Binding("j", "app.join", "Join"),
         Binding("f1,question_mark", "app.rules", "Rules", key_display="F1"),
         Binding("q", "app.quit", "Quit"),
