@@ -23,7 +23,6 @@ from textual.content import Content
 from textual.events import Resize
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static, TabbedContent, TabPane, Tabs
-from textual.widgets._footer import FooterKey
 
 from karavan_core.registry import all_games, get_game
 from karavan_core.text import plural, printable
@@ -61,7 +60,8 @@ class LobbyFooter(Footer):
     def compose(self) -> ComposeResult:
         """The Footer's keys, but those that do not fit a narrow screen."""
         for widget in super().compose():
-            if self.narrow and isinstance(widget, FooterKey) and widget.action in self.WIDE_ONLY:
+            # A key of the Footer names its action (the Footer's other parts do not).
+            if self.narrow and getattr(widget, "action", None) in self.WIDE_ONLY:
                 continue
             yield widget
 
