@@ -202,10 +202,11 @@ SNAP_SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((40, 30), id="40x
 
 
 @pytest.mark.parametrize("size", SNAP_SIZES)
-@pytest.mark.parametrize("tab", ["1", "3"])
+@pytest.mark.parametrize("tab", ["1", "2", "3"])
 def test_lobby_snapshot(snap_compare, tmp_path, size, tab):
-    """The open tables (long names, four seats, ratings, an out-of-time mark) and the
-    finished games (a result and my rating change)."""
+    """The open tables (long names, four seats, ratings, an out-of-time mark), my tables (the
+    mark where it is my turn, the time left) and the finished games (a result and my rating
+    change)."""
     app, _, opened = lobby_app(tmp_path, full_lists())
 
     async def open_lobby(pilot):

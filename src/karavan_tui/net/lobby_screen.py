@@ -284,7 +284,8 @@ class LobbyScreen(Screen[None]):
             return True if self.is_mounted and self.chosen() is not None else None
         if action == "watch":
             line = self.chosen() if self.is_mounted else None
-            return True if line is not None and line.status == "playing" else None
+            watched = line is not None and line.status == "playing" and line.my_seat is None
+            return True if watched else None  # (my own table opens at my seat)
         return True
 
     @on(DataTable.RowHighlighted)
