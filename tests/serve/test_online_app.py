@@ -7,11 +7,13 @@ import contextlib
 
 from textual.widgets import DataTable, Input
 
-from karavan_net.accounts import account_for, accounts_file
+from karavan_net.accounts import Account, account_for, accounts_file, keep
 from karavan_net.lobby import CreateTable, SeatAsk
 from karavan_net.lobby_client import LobbyClient
 from karavan_net.serve.server import KaravanServer
 from karavan_net.serve.store import Store
+from karavan_tui.app import KaravanApp
+from karavan_tui.config import Settings
 from karavan_tui.net.create_table import CreateTableScreen
 from karavan_tui.net.lobby_screen import LobbyScreen
 from karavan_tui.net.online import OnlineScreen
@@ -51,6 +53,25 @@ async def online(pilot, app, port: int, name: str) -> LobbyScreen:
     await pilot.press("enter")
     await waiting(pilot, lambda: isinstance(app.screen, LobbyScreen))
     return app.screen
+
+
+def calls_heard(app) -> tuple[list[str], list[str]]:
+    """The bells ``app`` rings and the terminal's titles it writes, as they come."""
+    rung: list[str] = []
+    titles: list[str] = []
+    app.bell = lambda: rung.append("bell")
+    app.write_title = titles.append
+    return rung, titles
+
+
+def remembering(tmp_path, account: Account) -> KaravanApp:
+    """The app, with ``account`` kept and its server the one last played on."""
+    app = make_app(tmp_path)
+    keep(accounts_file(app.config.settings_path), account)
+    settings = Settings.load(app.config.settings_path)
+    settings.last_server = account.server
+    settings.save(app.config.settings_path)
+    return make_app(tmp_path)
 
 
 async def test_from_the_title_to_a_move_at_an_online_table_and_back_to_the_lobby(tmp_path):
@@ -122,9 +143,6 @@ async def test_a_watcher_sees_the_public_table_and_no_hand(tmp_path):
 
 
 async def test_the_title_says_when_online_tables_wait_for_the_players_move(tmp_path):
-    from karavan_net.accounts import Account, accounts_file, keep
-    from karavan_tui.config import Settings
-
     async with serving(tmp_path) as server:
         port = server.port
         accounts = {}
@@ -138,12 +156,7 @@ async def test_the_title_says_when_online_tables_wait_for_the_players_move(tmp_p
         await bob.take(made.table)
         mover = "Ann" if (await ann.mine()).my_turns else "Bob"
         account = accounts[mover][0]
-        app = make_app(tmp_path)
-        keep(accounts_file(app.config.settings_path), account)
-        settings = Settings.load(app.config.settings_path)
-        settings.last_server = account.server
-        settings.save(app.config.settings_path)
-        app = make_app(tmp_path)
+        app = remembering(tmp_path, account)
         async with app.run_test(size=(100, 30)) as pilot:
             waited = "Play online (1 table waiting for your move)"
             await waiting(pilot, lambda: waited in visible_characters(app))
@@ -203,10 +216,7 @@ async def test_a_live_table_opens_by_itself_for_its_creator_once_the_second_play
     async with serving(tmp_path) as server:
         app = make_app(tmp_path)
         app.test_port = server.port
-        rung: list[str] = []
-        app.bell = lambda: rung.append("bell")
-        titles: list[str] = []  # the terminal's title, as written
-        app.write_title = titles.append
+        rung, titles = calls_heard(app)
         async with app.run_test(size=(100, 30)) as pilot:
             await settle(pilot, app)
             lobby = await online(pilot, app, server.port, "Ann")
@@ -233,9 +243,6 @@ async def test_a_live_table_opens_by_itself_for_its_creator_once_the_second_play
 
 
 async def test_the_title_calls_the_player_to_a_live_table_of_theirs_that_starts(tmp_path):
-    from karavan_net.accounts import Account, keep
-    from karavan_tui.config import Settings
-
     async with serving(tmp_path) as server:
         port = server.port
         ann = Account(f"127.0.0.1:{port}", "Ann", "Ann-" + "y" * 40)
@@ -245,16 +252,8 @@ async def test_the_title_calls_the_player_to_a_live_table_of_theirs_that_starts(
             CreateTable("jaipur", [SeatAsk("open"), SeatAsk("open")], "live", 30, 300)
         )
         await elsewhere.close()
-        app = make_app(tmp_path)
-        keep(accounts_file(app.config.settings_path), ann)
-        settings = Settings.load(app.config.settings_path)
-        settings.last_server = ann.server
-        settings.save(app.config.settings_path)
-        app = make_app(tmp_path)
-        rung: list[str] = []
-        app.bell = lambda: rung.append("bell")
-        titles: list[str] = []  # the terminal's title, as written
-        app.write_title = titles.append
+        app = remembering(tmp_path, ann)
+        rung, titles = calls_heard(app)
         async with app.run_test(size=(100, 30)) as pilot:
             await settle(pilot, app)
             title = app.screen

@@ -6,17 +6,16 @@ from __future__ import annotations
 
 from textual.widgets import TabbedContent
 
-from karavan_net.accounts import Account, accounts_file, keep
+from karavan_net.accounts import Account, account_for, accounts_file
 from karavan_net.lobby import CreateTable, SeatAsk
 from karavan_net.lobby_client import LobbyClient
-from karavan_tui.config import Settings
 from karavan_tui.modals.confirm import ConfirmScreen
 from karavan_tui.net.lobby_list import LobbyList
 from karavan_tui.net.lobby_screen import LobbyScreen
 from karavan_tui.screens.table import TableScreen
 
 from ..tui.helpers import make_app, settle, visible_characters
-from .test_online_app import online, serving, waiting
+from .test_online_app import calls_heard, online, remembering, serving, waiting
 
 TWO_OPEN = [SeatAsk("open"), SeatAsk("open")]
 
@@ -114,12 +113,7 @@ async def test_f2_at_the_title_opens_the_lobby_on_my_tables(tmp_path):
         await elsewhere.connect(create=True)
         made = await elsewhere.create(CreateTable("jaipur", TWO_OPEN))
         await elsewhere.close()
-        app = make_app(tmp_path)
-        keep(accounts_file(app.config.settings_path), ann)
-        settings = Settings.load(app.config.settings_path)
-        settings.last_server = address
-        settings.save(app.config.settings_path)
-        app = make_app(tmp_path)
+        app = remembering(tmp_path, ann)
         async with app.run_test(size=(100, 30)) as pilot:
             await settle(pilot, app)
             await pilot.press("f2")
@@ -128,3 +122,30 @@ async def test_f2_at_the_title_opens_the_lobby_on_my_tables(tmp_path):
             assert lobby.shown_tab() == "mine"
             assert app.focused is lobby.query_one("#list-mine", LobbyList)
             await waiting(pilot, lambda: chosen(lobby) == made.table)
+
+
+async def test_a_turn_based_table_that_starts_calls_the_player_in_the_lobby_and_waits(tmp_path):
+    async with serving(tmp_path) as server:
+        app = app_at(tmp_path, server.port)
+        rung, titles = calls_heard(app)
+        async with app.run_test(size=(100, 30)) as pilot:
+            await settle(pilot, app)
+            lobby = await online(pilot, app, server.port, "Ann")
+            ann = account_for(accounts_file(app.config.settings_path), f"127.0.0.1:{server.port}")
+            assert ann is not None
+            elsewhere = LobbyClient("127.0.0.1", server.port, "Ann", ann.secret)  # another device
+            await elsewhere.connect()
+            made = await elsewhere.create(CreateTable("karawane", TWO_OPEN, "turn", 86400))
+            await elsewhere.close()
+            await waiting(pilot, lambda: [t.id for t in lobby.lines["mine"]] == [made.table])
+            assert not rung  # a table of my own making is no news
+            bob = LobbyClient("127.0.0.1", server.port, "Bob", "Bob-" + "x" * 40)
+            await bob.connect(create=True)
+            await bob.take(made.table)
+            # Called where she waits: the bell and the title; a day to decide, so no table
+            # opens by itself.
+            await waiting(
+                pilot, lambda: any(t.startswith(f"Table {made.table} starts") for t in titles)
+            )
+            assert rung and app.screen is lobby
+            await bob.close()
