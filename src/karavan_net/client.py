@@ -28,7 +28,7 @@ import aiohttp
 from karavan_core.engine import Action, Game, Observation
 from karavan_core.match import Match, Seat
 from karavan_core.registry import game_names, get_game
-from karavan_core.saves import converter_for, structure_action, unstructure_action
+from karavan_core.saves import converter_for, structure_action
 from karavan_core.seen import seen_match
 from karavan_core.text import clean_name, printable
 from karavan_core.version import __version__
@@ -47,6 +47,7 @@ from karavan_net.protocol import (
     table_url,
 )
 from karavan_net.seats import remember, remembered
+from karavan_net.table_requests import TableRequests
 
 RETRY_DELAYS = (0.1, 0.25, 0.5, 1.0, 2.0, 3.0)
 JOIN_DELAYS = (0.05, 0.2, 0.5, 1.0)
@@ -150,7 +151,7 @@ def _refusal(reason: str) -> str:
     return printable(reason)
 
 
-class TableClient(ChatHeard):
+class TableClient(ChatHeard, TableRequests):
     """One seat's connection to a hosted table.
 
     ``identity`` is the fingerprint of the server's identity, proven by every address
@@ -395,32 +396,6 @@ class TableClient(ChatHeard):
         except (ConnectionError, RuntimeError, aiohttp.ClientError):
             return False
         return True
-
-    async def decide(self, *actions: Action) -> bool:
-        """Send one gesture for the current decision number."""
-        assert self.update is not None
-        data = [unstructure_action(self.game, action) for action in actions]
-        return await self.send(wire.Decide(self.update.number, data))
-
-    async def undo(self) -> bool:
-        """Ask to take back our last decision."""
-        assert self.update is not None
-        return await self.send(wire.Undo(self.update.number))
-
-    async def redo(self) -> bool:
-        """Ask to replay our undone decision."""
-        assert self.update is not None
-        return await self.send(wire.Redo(self.update.number))
-
-    async def answer(self, accept: bool, request: int | None = None) -> bool:
-        """Agree to (or decline) the take-back another player asks for (``request``, if the
-        host numbers its requests)."""
-        assert self.update is not None
-        return await self.send(wire.Answer(self.update.number, accept, request or None))
-
-    async def withdraw(self, request: int) -> bool:
-        """No longer ask for our take-back ``request``."""
-        return await self.send(wire.Withdraw(request))
 
     async def run(self, listener: Listener) -> None:
         """Read the table until it is gone, telling ``listener``; reconnect after drops."""

@@ -7,7 +7,7 @@ it the same way, from an :class:`~karavan_tui.config.AppConfig`.
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable
 from functools import partial
 from pathlib import Path
 from typing import Any
@@ -22,11 +22,8 @@ from karavan_core.lessons import OPPONENT_NAME, get_lesson
 from karavan_core.match import Match
 from karavan_core.registry import all_games, get_game
 from karavan_core.saves import (
-    OPEN_ELSEWHERE,
-    OpenElsewhere,
     SaveError,
     load_match,
-    new_save_path,
 )
 from karavan_core.text import printable
 from karavan_net.accounts import Account, account_for, accounts_file, pin
@@ -44,7 +41,6 @@ from karavan_tui.messages import (
     OpenMatch,
     OpenReplay,
     OpenReview,
-    OpenSave,
     SaveOpenGame,
     ShowRules,
 )
@@ -56,9 +52,11 @@ from karavan_tui.modals.settings import SettingsScreen
 from karavan_tui.net.host_desk import HOSTING
 from karavan_tui.net.join_screen import JoinScreen
 from karavan_tui.net.lobby_screen import LobbyScreen
+from karavan_tui.net.my_tables import MyTables
 from karavan_tui.net.online import OnlineScreen, log_in
 from karavan_tui.net.remote import open_table
 from karavan_tui.net.web_hook import web_hook_commands
+from karavan_tui.opening import Opening
 from karavan_tui.screens.game_over import GameOverScreen
 from karavan_tui.screens.lesson import DEFAULT_NAME, LessonPlay
 from karavan_tui.screens.play import LocalPlay
@@ -71,7 +69,7 @@ from karavan_tui.screens.too_small import TooSmallScreen, too_small
 from karavan_tui.widgets.chrome import use_ascii_scrollbars
 
 
-class KaravanApp(KaravanLooks, DoorMode):
+class KaravanApp(KaravanLooks, MyTables, Opening, DoorMode):
     """Karavan's terminal app (its looks and settings, and what it refuses behind an ssh
     door, in the classes it comes from)."""
 
@@ -163,64 +161,9 @@ class KaravanApp(KaravanLooks, DoorMode):
         if then_new:
             self.call_next(self.action_new_game)
 
-    def close_tables(self, screens: Sequence[Screen[object]] | None = None) -> None:
-        """Tell every table about to close (of ``screens``; all by default) so, before the
-        title looks for a game to resume (a game nobody decided in is no game to resume: its
-        file goes first)."""
-        for screen in self.screen_stack if screens is None else screens:
-            if isinstance(screen, TableScreen):
-                screen.driver.closing()
-
     def on_back_to_title(self, message: BackToTitle) -> None:
         """A screen asks for the title."""
         self.show_title(message.then_new)
-
-    def open_match(self, match: Match, save_path: Path | None = None) -> None:
-        """Open ``match`` at its table, autosaving to ``save_path`` (a new file if not given);
-        a save another window plays is offered to watch instead."""
-        if save_path is None:
-            save_path = new_save_path(self.config.saves_dir, match.game.name)
-        make = partial(LocalPlay, match, save_path)
-        self.open_table(make, save_path.parent, "save", partial(self.offer_watching, match))
-
-    def offer_watching(self, match: Match) -> None:
-        """``match``'s save is played in another window: watch it as it was saved, or not."""
-
-        def chosen(choice: int | None) -> None:
-            if choice == 0:
-                self.show_replay(match, len(match.history))
-
-        options = ["Watch it read-only", "Go back"]
-        self.push_screen(ChoiceScreen(OPEN_ELSEWHERE, options), chosen)
-
-    def open_table(
-        self,
-        make: Callable[[], Driver],
-        folder: Path,
-        keep: str,
-        elsewhere: Callable[[], None] | None = None,
-    ) -> None:
-        """Close everything above the title and open the table ``make`` drives; a driver
-        that cannot ``keep`` its game in ``folder`` is reported instead (one whose file
-        another window plays, to ``elsewhere`` if given)."""
-        if door_refuses(self, "new_game"):
-            return
-        self.close_tables()
-        while len(self.screen_stack) > 1:
-            self.pop_screen()
-        try:
-            driver = make()
-        except OpenElsewhere:
-            if elsewhere is None:
-                self.notify(OPEN_ELSEWHERE, severity="warning")
-            else:
-                elsewhere()
-            return
-        except OSError as error:
-            where = printable(str(folder))
-            self.notify(f"Cannot {keep} in {where}: {error.strerror}", severity="error")
-            return
-        self.push_screen(TableScreen(driver))
 
     def open_lesson(self, game_name: str) -> None:
         """Open ``game_name``'s lesson at the step it had reached (from the start once done).
@@ -247,19 +190,6 @@ class KaravanApp(KaravanLooks, DoorMode):
     def on_open_match(self, message: OpenMatch) -> None:
         """A screen asks for a new game at the table (the game a finished lesson offers)."""
         self.open_match(message.match)
-
-    def open_file(self, path: Path) -> None:
-        """Load the save at ``path`` and open it; a bad file is reported and left alone."""
-        try:
-            match = load_match(path)
-        except SaveError as error:
-            self.notify(str(error), title="Cannot open the save", severity="error", timeout=8)
-            return
-        self.open_match(match, path)
-
-    def on_open_save(self, message: OpenSave) -> None:
-        """A screen asks for a save at the table."""
-        self.open_file(message.path)
 
     def on_game_over(self, message: GameOver) -> None:
         """The results of a game that ended at the local table."""

@@ -9,9 +9,11 @@ fills in.  To move from one screen to another they post a message
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from karavan_core.analysis import GameReview
+from karavan_core.match import Match
 from karavan_tui.config import AppConfig, Settings
 from karavan_tui.glyphs import Glyphs
 from karavan_tui.textual_fixes import FixedApp
@@ -62,6 +64,25 @@ class Karavan(FixedApp):
         """A desktop notification saying ``words``, where the settings have them."""
         raise NotImplementedError
 
+    def show_title(self, then_new: bool = False) -> None:
+        """Close everything above the title screen (or above a server's lobby)."""
+        raise NotImplementedError
+
+    def first_lobby_tab(self) -> str:
+        """The tab a lobby opening now shows first: ``mine`` once when the player asked for
+        their tables, else ``lobby``."""
+        raise NotImplementedError
+
+    def show_replay(
+        self, match: Match, position: int = 0, back: Callable[[], None] | None = None
+    ) -> None:
+        """Step through ``match`` from ``position``; ``back`` is called once it closes."""
+        raise NotImplementedError
+
+    def call_player(self, words: str) -> None:
+        """Call the player to a table: the bell, and ``words`` in the terminal's title."""
+        raise NotImplementedError
+
     def action_new_game(self) -> None:
         """The new game dialog."""
         raise NotImplementedError
@@ -74,8 +95,9 @@ class Karavan(FixedApp):
         """Join a hosted table."""
         raise NotImplementedError
 
-    def action_online(self, server: str | None = None) -> None:
-        """Play online: a server's lobby."""
+    def action_online(self, server: str | None = None, direct: bool = False) -> None:
+        """Play online: a server's lobby (``direct``: straight in where this Karavan has an
+        account there)."""
         raise NotImplementedError
 
     def action_rules(self) -> None:

@@ -123,13 +123,22 @@ class KaravanLooks(Karavan):
         notification (:meth:`tell_desktop`)."""
         if mine == self.turn_told:
             return
-        self.turn_told = mine
-        if mine and self.settings.bell:
+        if mine:
+            self.call_player(TURN_TITLE)
+            if not self.app_focus or not isinstance(self.screen, TableScreen):
+                self.tell_desktop(TURN_NOTE)
+            return
+        self.turn_told = False
+        self.write_title(self.TITLE or "")
+
+    def call_player(self, words: str) -> None:
+        """Call the player to a table: a bell (if the settings have it), and ``words`` ("Your
+        turn", "Table 3 starts") in the terminal's title until :meth:`tell_turn` says the
+        player has decided."""
+        self.turn_told = True
+        if self.settings.bell:
             self.bell()
-        if mine and (not self.app_focus or not isinstance(self.screen, TableScreen)):
-            self.tell_desktop(TURN_NOTE)
-        name = self.TITLE or ""
-        self.write_title(f"{TURN_TITLE} - {name}" if mine else name)
+        self.write_title(f"{words} - {self.TITLE or ''}")
 
     def tell_desktop(self, words: str) -> None:
         """A desktop notification saying ``words``, where the settings have them (a terminal

@@ -11,6 +11,8 @@ from pathlib import Path
 from textual.message import Message
 
 from karavan_core.match import Match
+from karavan_net.accounts import Account
+from karavan_net.lobby_client import LobbyClient
 
 
 class BackToTitle(Message):
@@ -75,3 +77,14 @@ class OpenLesson(Message):
 
 class OpenMatch(MatchMessage):
     """Start ``match`` (a new game) at the local table."""
+
+
+class OpenLobby(Message):
+    """Open the lobby of ``client`` (logged in as ``account``), and in it the live table
+    ``table`` of the player's that started."""
+
+    def __init__(self, client: LobbyClient, account: Account, table: int) -> None:
+        super().__init__()
+        self.client = client
+        self.account = account
+        self.table = table

@@ -34,8 +34,9 @@ async def test_from_the_title_to_a_move_at_an_online_table(karavan: Karavan, tmp
         terminal.press("enter")
         terminal.wait_for(f"Ann on 127.0.0.1:{server.port}")
         terminal.wait_for("Bob")  # Bob's table, in the lobby's list
-        terminal.press("tab")  # to the list
-        terminal.press("enter")  # take the free seat: the game starts, the table opens
+        terminal.press("enter")  # the rows have the keys: the free seat, asked first
+        terminal.wait_for("Sit at table")
+        terminal.press("y")  # taken: the game starts, the table opens
         terminal.wait_until(lambda text: "Market" in text and "Ann" in text, "the Jaipur table")
         played = re.compile(r"\bAnn (takes|sells|exchanges)")
         deadline = time.monotonic() + 60

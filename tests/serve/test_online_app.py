@@ -7,11 +7,13 @@ import contextlib
 
 from textual.widgets import DataTable, Input
 
-from karavan_net.accounts import account_for, accounts_file
+from karavan_net.accounts import Account, account_for, accounts_file, keep
 from karavan_net.lobby import CreateTable, SeatAsk
 from karavan_net.lobby_client import LobbyClient
 from karavan_net.serve.server import KaravanServer
 from karavan_net.serve.store import Store
+from karavan_tui.app import KaravanApp
+from karavan_tui.config import Settings
 from karavan_tui.net.create_table import CreateTableScreen
 from karavan_tui.net.lobby_screen import LobbyScreen
 from karavan_tui.net.online import OnlineScreen
@@ -23,10 +25,10 @@ from .test_play_online import greedy
 
 
 @contextlib.asynccontextmanager
-async def serving(tmp_path):
+async def serving(tmp_path, port: int = 0):
     store = Store.open(str(tmp_path / "server.db"))
     server = KaravanServer(store, bot_delay=0.0)
-    await server.start("127.0.0.1", 0)
+    await server.start("127.0.0.1", port)
     try:
         yield server
     finally:
@@ -53,11 +55,17 @@ async def online(pilot, app, port: int, name: str) -> LobbyScreen:
     return app.screen
 
 
-def remembering(tmp_path, account):
-    """The app, its account on the server kept and that server the last played on."""
-    from karavan_net.accounts import accounts_file, keep
-    from karavan_tui.config import Settings
+def calls_heard(app) -> tuple[list[str], list[str]]:
+    """The bells ``app`` rings and the terminal's titles it writes, as they come."""
+    rung: list[str] = []
+    titles: list[str] = []
+    app.bell = lambda: rung.append("bell")
+    app.write_title = titles.append
+    return rung, titles
 
+
+def remembering(tmp_path, account: Account) -> KaravanApp:
+    """The app, with ``account`` kept and its server the one last played on."""
     app = make_app(tmp_path)
     keep(accounts_file(app.config.settings_path), account)
     settings = Settings.load(app.config.settings_path)
@@ -135,8 +143,6 @@ async def test_a_watcher_sees_the_public_table_and_no_hand(tmp_path):
 
 
 async def test_the_title_says_when_online_tables_wait_for_the_players_move(tmp_path):
-    from karavan_net.accounts import Account
-
     async with serving(tmp_path) as server:
         port = server.port
         accounts = {}
@@ -202,3 +208,88 @@ async def test_a_finished_game_opens_from_the_lobby_with_its_review_as_the_playe
             await waiting(pilot, lambda: over.seen() is not None)
             await pilot.press("v")
             await waiting(pilot, lambda: isinstance(app.screen, ReviewScreen), 30)
+
+
+async def test_a_live_table_opens_by_itself_for_its_creator_once_the_second_player_sits(
+    tmp_path,
+):
+    async with serving(tmp_path) as server:
+        app = make_app(tmp_path)
+        app.test_port = server.port
+        rung, titles = calls_heard(app)
+        async with app.run_test(size=(100, 30)) as pilot:
+            await settle(pilot, app)
+            lobby = await online(pilot, app, server.port, "Ann")
+            await pilot.press("c")
+            await waiting(pilot, lambda: isinstance(app.screen, CreateTableScreen))
+            app.screen.query_one("#clock").value = "30s+5m"
+            await pilot.press("ctrl+s")
+            await waiting(pilot, lambda: [t.status for t in lobby.lines["mine"]] == ["open"])
+            # Bob sits elsewhere: the game starts, and Ann, waiting in the lobby, is called
+            # (the bell, the title) and taken to the table without a key.
+            bob = LobbyClient("127.0.0.1", server.port, "Bob", "Bob-" + "x" * 40)
+            await bob.connect(create=True)
+            await bob.take(lobby.lines["mine"][0].id)
+            await waiting(pilot, lambda: isinstance(app.screen, TableScreen), 30)
+            assert rung  # the bell rang
+            table = lobby.lines["mine"][0].id
+            assert any(title.startswith(f"Table {table} starts") for title in titles)
+            # My tables are one key away from the table: F2, shown in its Footer.
+            await waiting(pilot, lambda: "F2 My tables" in visible_characters(app))
+            await pilot.press("f2")
+            await waiting(pilot, lambda: app.screen is lobby)
+            assert lobby.shown_tab() == "mine"
+            await bob.close()
+
+
+async def test_the_title_calls_the_player_to_a_live_table_of_theirs_that_starts(tmp_path):
+    async with serving(tmp_path) as server:
+        port = server.port
+        ann = Account(f"127.0.0.1:{port}", "Ann", "Ann-" + "y" * 40)
+        elsewhere = LobbyClient("127.0.0.1", port, "Ann", ann.secret)  # Ann, on another device
+        await elsewhere.connect(create=True)
+        made = await elsewhere.create(
+            CreateTable("jaipur", [SeatAsk("open"), SeatAsk("open")], "live", 30, 300)
+        )
+        await elsewhere.close()
+        app = remembering(tmp_path, ann)
+        rung, titles = calls_heard(app)
+        async with app.run_test(size=(100, 30)) as pilot:
+            await settle(pilot, app)
+            title = app.screen
+            await waiting(pilot, lambda: title.follower is not None)
+            bob = LobbyClient("127.0.0.1", port, "Bob", "Bob-" + "x" * 40)
+            await bob.connect(create=True)
+            await bob.take(made.table)
+            # Called from the title: the bell, the title, and the table in the server's lobby.
+            await waiting(pilot, lambda: isinstance(app.screen, TableScreen), 30)
+            assert rung  # the bell rang
+            assert any(title.startswith(f"Table {made.table} starts") for title in titles)
+            assert isinstance(app.screen_stack[-2], LobbyScreen)
+            await bob.close()
+
+
+async def test_an_open_lobby_follows_the_server_across_a_restart(tmp_path):
+    store = Store.open(str(tmp_path / "server.db"))
+    server = KaravanServer(store, bot_delay=0.0)
+    port = await server.start("127.0.0.1", 0)
+    app = make_app(tmp_path)
+    app.test_port = port
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot, app)
+        lobby = await online(pilot, app, port, "Ann")
+        await waiting(pilot, lambda: "Ann on 127.0.0.1" in visible_characters(app))
+        await server.stop()
+        store.close()
+        await waiting(pilot, lambda: "reconnecting" in visible_characters(app))
+        await pilot.press("r")  # asked while the server is down: said, and nothing breaks
+        async with serving(tmp_path, port) as again:
+            bob = LobbyClient("127.0.0.1", again.port, "Bob", "Bob-" + "x" * 40)
+            await bob.connect(create=True)
+            made = await bob.create(CreateTable("jaipur", [SeatAsk("open"), SeatAsk("open")]))
+            # Pushed to the lobby that came back, without a key.
+            await waiting(pilot, lambda: [t.id for t in lobby.lines["lobby"]] == [made.table], 30)
+            await pilot.press("r")
+            await settle(pilot, app)
+            assert "Ann on 127.0.0.1" in visible_characters(app)
+            await bob.close()

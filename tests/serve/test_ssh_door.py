@@ -89,7 +89,9 @@ def test_a_player_with_only_ssh_plays_resizes_and_leaves(tmp_path):
         terminal = ssh_terminal(ssh, ssh_port, key, tmp_path)
         terminal.wait_for("ann on 127.0.0.1")
         terminal.wait_for("Bob")  # Bob's table, in the lobby's list
-        terminal.press("enter")  # take the free seat: the game starts, the table opens
+        terminal.press("enter")  # the free seat, asked first
+        terminal.wait_for("Sit at table")
+        terminal.press("y")  # taken: the game starts, the table opens
         terminal.wait_until(lambda text: "Market" in text and "ann" in text, "the Jaipur table")
         # A move by keys: the list of decisions, the first of them.
         played = re.compile(r"\bann (takes|sells|exchanges|gives)")

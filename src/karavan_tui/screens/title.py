@@ -24,11 +24,13 @@ from karavan_core.registry import all_games, get_game
 from karavan_core.saves import SaveSummary, list_saves, resumable
 from karavan_core.text import local_time, plural
 from karavan_core.version import __version__
-from karavan_net.accounts import account_for, accounts_file
+from karavan_net.accounts import Account, account_for, accounts_file
+from karavan_net.lobby import Lists
+from karavan_net.lobby_calls import Caller
 from karavan_net.lobby_client import LobbyClient
 from karavan_tui.context import karavan_app
 from karavan_tui.door import at_door, door_refuses
-from karavan_tui.messages import OpenLesson, OpenSave
+from karavan_tui.messages import OpenLesson, OpenLobby, OpenSave
 from karavan_tui.modals.choice import ChoiceScreen
 from karavan_tui.widgets.chrome import AppHeader
 
@@ -56,6 +58,7 @@ class TitleScreen(Screen[None]):
         Binding("c", "resume", "Resume"),
         Binding("l", "app.load", "Load"),
         Binding("o", "app.online", "Online", show=False),
+        Binding("f2", "app.my_tables", "My tables", show=False),  # Play online is in the menu
         Binding("j", "app.join", "Join"),
         Binding("f1,question_mark", "app.rules", "Rules", key_display="F1"),
         Binding("q", "app.quit", "Quit"),
@@ -67,6 +70,8 @@ class TitleScreen(Screen[None]):
         self.looking = False  # the saves are being read
         self.my_turns = 0  # online tables waiting for the player's decision
         self.challenges = 0  # online challenges waiting for the player's answer
+        self.follower: tuple[LobbyClient, Account] | None = None  # following the player's tables
+        self.caller = Caller()  # what in the player's tables calls them to the table
 
     def compose(self) -> ComposeResult:
         """Banner, games and menu."""
@@ -101,10 +106,11 @@ class TitleScreen(Screen[None]):
 
     @work(exclusive=True, group="online", exit_on_error=False)
     async def look_online(self) -> None:
-        """Ask the server last played on how many of the player's tables wait for them."""
+        """Follow the player's tables on the server last played on: how many wait for the
+        player, and (while the title is shown) any that starts or comes to wait for them."""
         app = karavan_app(self)
         server = app.settings.last_server
-        if not server:
+        if not server or self.follower is not None:
             return
         account = account_for(accounts_file(app.config.settings_path), server)
         if account is None:
@@ -115,17 +121,43 @@ class TitleScreen(Screen[None]):
             return
         try:
             await asyncio.wait_for(client.connect(), ONLINE_LOOK_SECONDS)
+            lists = await client.follow(self)
         except (Exception, TimeoutError):  # no server, or another problem: nothing to mark
             await client.close()
             return
-        try:
-            mine = await client.mine()
-            self.my_turns, self.challenges = mine.my_turns, mine.challenges
-        except Exception:  # the server went away meanwhile
-            return
-        finally:
-            await client.close()
+        self.follower = (client, account)
+        self.lobby_lists(lists)
+
+    def lobby_lists(self, lists: Lists) -> None:
+        """The player's tables, pushed: the counts in the menu, and a call to a table that
+        started (a live one opens, in the server's lobby) or waits for the player."""
+        self.my_turns, self.challenges = lists.mine.my_turns, lists.mine.challenges
         self.show_menu(self.latest, self.looking)
+        call = self.caller.heard(lists.mine)
+        if call is None or self.follower is None or self.app.screen is not self:
+            return
+        karavan_app(self).call_player(call.words)
+        if call.table is not None:
+            client, account = self.follower
+            self.follower = None  # the lobby's now
+            self.post_message(OpenLobby(client, account, call.table))
+
+    def lobby_connection(self, connected: bool) -> None:
+        """The server went away (or came back): the lists say what changed meanwhile."""
+
+    def lobby_closed(self, reason: str) -> None:
+        """The server closed the connection for good: nothing more is followed."""
+        self.follower = None
+
+    def on_screen_suspend(self) -> None:
+        """Another screen over the title: the player's tables are followed there, if at all."""
+        self.stop_following()
+
+    def stop_following(self) -> None:
+        """Close the follower's connection (in the background)."""
+        follower, self.follower = self.follower, None
+        if follower is not None:
+            self.run_worker(follower[0].close(), exit_on_error=False)
 
     @work(thread=True, exclusive=True, group="saves", exit_on_error=False)
     def find_latest(self) -> None:
