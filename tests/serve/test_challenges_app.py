@@ -105,7 +105,8 @@ async def test_a_challenge_made_to_me_is_at_the_top_of_my_lobby_and_declined_the
             shown = visible_characters(app)
             assert "1 challenge for you at the top of the tables" in shown
             row = lobby.query_one("#list-lobby", DataTable).get_row_at(0)
-            assert str(row[2]) == "Challenge: Ann (1000), kept for Bob (1 wanted)"
+            assert str(row[1]).splitlines() == ["Jaipur", "challenge for you"]
+            assert str(row[2]).splitlines() == ["Ann (1000)", "kept for Bob"]
             await pilot.press("d")
             await waiting(pilot, lambda: isinstance(app.screen, ConfirmScreen))
             assert app.screen.question.startswith(

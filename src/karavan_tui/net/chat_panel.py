@@ -84,9 +84,8 @@ class ChatPanel(Vertical):
         say: Callable[[str], None],
         phrases: Callable[[], None],
         mute_last: Callable[[], None],
-        **kwargs: object,
     ) -> None:
-        super().__init__(id="chat", **kwargs)  # type: ignore[arg-type]
+        super().__init__(id="chat")
         self._say = say
         self._phrases = phrases
         self.mute_last = mute_last
