@@ -340,6 +340,7 @@ async def test_past_the_cap_the_page_says_full_and_no_app_starts(tmp_path, stand
     assert "runs one game at once" in full_page(1)
 
 
+@pytest.mark.slow
 async def test_one_visitor_takes_no_more_than_its_share_nor_one_address(tmp_path, stand_in):
     visitors = Visitors(tmp_path / "state")
     async with site(stand_in, visitors, browsers=2, max_apps=10, per_address=5) as web:

@@ -26,7 +26,9 @@ def _admin(url: str):
     return psycopg.connect(url, autocommit=True, connect_timeout=3)
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
+# PostgreSQL's cases are slow checks: SQLite's catch the common mistakes in the default run,
+# and CI runs both (the slow run against its PostgreSQL on loopback).
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.slow)])
 def database(request, tmp_path) -> Iterator[str]:
     """A fresh database for one test: a path (SQLite) or a URL (PostgreSQL)."""
     if request.param == "sqlite":

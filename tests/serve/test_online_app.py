@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 
+import pytest
 from textual.widgets import DataTable, Input
 
 from karavan_net.accounts import Account, account_for, accounts_file, keep
@@ -164,6 +165,7 @@ async def test_the_title_says_when_online_tables_wait_for_the_players_move(tmp_p
         await bob.close()
 
 
+@pytest.mark.slow
 async def test_a_finished_game_opens_from_the_lobby_with_its_review_as_the_player_saw_it(
     tmp_path,
 ):

@@ -38,10 +38,11 @@ def runs(seats: list[int]) -> list[int]:
 @pytest.mark.parametrize(
     ("game", "seats"),
     [
+        # Karakorum's turns hold the most decisions: the others are slow checks.
         ("karakorum", "Ann,bot:random,bot:random"),
-        ("karakum", "Ann,bot:random,bot:random"),
-        ("karawane", "Ann,bot:random,bot:random"),
-        ("jaipur", "Ann,bot:random"),
+        pytest.param("karakum", "Ann,bot:random,bot:random", marks=pytest.mark.slow),
+        pytest.param("karawane", "Ann,bot:random,bot:random", marks=pytest.mark.slow),
+        pytest.param("jaipur", "Ann,bot:random", marks=pytest.mark.slow),
     ],
 )
 async def test_the_bots_pause_once_a_turn_not_once_a_decision(tmp_path, monkeypatch, game, seats):
