@@ -9,6 +9,7 @@ import json
 import os
 import random
 import shutil
+import unicodedata
 from pathlib import Path
 
 import pytest
@@ -20,6 +21,7 @@ from karavan_core.games.karakum.state import DrawCard
 from karavan_core.games.karawane.components import DEEPER_RULE_OPTION as KARAWANE_DEEPER_RULE
 from karavan_core.saves import (
     FORMAT_VERSION,
+    check_stem,
     default_saves_dir,
     envelope,
     latest_save,
@@ -381,10 +383,28 @@ def test_new_save_paths_never_overwrite(tmp_path):
     first.write_text("{}")
     second = new_save_path(tmp_path, "karakum", "my game")
     assert first.name == "my game.json" and second.name == "my game-2.json"
-    for bad in ("../../etc/passwd", "a/b", "x" * 65, ".hidden", "", "name\x1b[2J"):
+    bad_names = (
+        "../../etc/passwd",
+        "a/b",
+        "x" * 65,
+        ".hidden",
+        "",
+        "name\x1b[2J",
+        "_x",
+        "a\u200bb",
+    )
+    for bad in bad_names + ("a\\b", "tab\there", "new\nline", "ünï\u0000"):
         with pytest.raises(ValueError):
             new_save_path(tmp_path, "karakum", bad)
     assert new_save_path(tmp_path, "karakum", "Ann vs Bob.json").name == "Ann vs Bob.json"
+
+
+def test_a_save_name_may_be_in_any_language_and_is_spelt_one_way():
+    """The message said "letters" but only ASCII passed: an Estonian or Polish name was refused."""
+    for name in ("Mäng õhtul", "Gra Łukasza", "Übung 2", "Ка-раван", "キャラバン"):
+        assert check_stem(name) == name
+    decomposed = unicodedata.normalize("NFD", "Mäng")
+    assert check_stem(decomposed) == "Mäng" != decomposed
 
 
 def test_listing_and_latest_save(tmp_path):

@@ -13,13 +13,15 @@ import os
 import re
 import secrets
 import stat
+import unicodedata
 from datetime import datetime
 from pathlib import Path
 
 MAX_BYTES = 10 * 1024 * 1024
 SAVES_ENV = "KARAVAN_SAVES"
 MAX_STEM = 64  # characters in a save's name, without ".json"
-_STEM_CHARACTERS = re.compile(r"[A-Za-z0-9][A-Za-z0-9 ._-]*")
+# Letters and digits of any language ("Mäng õhtul"), then spaces, dots, dashes, underscores.
+_STEM_CHARACTERS = re.compile(r"[^\W_][\w .-]*")
 # ".NAME.PID.RANDOM.tmp": whose they are, so that only abandoned ones are removed.
 _TEMP = re.compile(r"^\.(?P<name>.+)\.(?P<pid>\d+)\.[0-9a-f]{8}\.tmp$")
 
@@ -190,7 +192,8 @@ def save_files(folder: Path) -> list[Path]:
 
 def check_stem(stem: str) -> str:
     """A save name as typed (``.json`` may follow), checked; ``ValueError`` says why not."""
-    name = stem.strip()
+    # One spelling for each name (a decomposed "ä" from a Mac's keyboard names the same file).
+    name = unicodedata.normalize("NFC", stem.strip())
     if name.lower().endswith(".json"):
         name = name[: -len(".json")].rstrip()
     if not name:
@@ -199,8 +202,8 @@ def check_stem(stem: str) -> str:
         raise ValueError(f"A save name can have at most {MAX_STEM} characters, not {len(name)}.")
     if not _STEM_CHARACTERS.fullmatch(name):
         raise ValueError(
-            "A save name may hold letters, digits, spaces, dots, dashes and underscores, "
-            "and starts with a letter or digit."
+            "A save name may hold letters and digits of any language, spaces, dots, dashes "
+            "and underscores, and starts with a letter or digit."
         )
     return name
 
