@@ -23,7 +23,7 @@ from karavan_tui.net.join_screen import JoinScreen
 from karavan_tui.net.remote_over import RemoteOverScreen
 from karavan_tui.screens.table import TableScreen
 
-from ..tui.helpers import make_app, visible_characters
+from ..tui.helpers import make_app, visible_characters, waiting
 from .helpers import CODE, bot, free_port, hosting, joined, new_match, until
 
 
@@ -34,15 +34,6 @@ def config(tmp_path) -> AppConfig:
         bot_delay=0.0,
         animations=False,
     )
-
-
-async def waiting(pilot, condition, seconds: float = 20.0) -> None:
-    """Let the app run until ``condition()`` holds."""
-    loop = asyncio.get_running_loop()
-    end = loop.time() + seconds
-    while not condition():
-        assert loop.time() < end, "timed out waiting"
-        await pilot.pause(0.02)
 
 
 @contextlib.asynccontextmanager

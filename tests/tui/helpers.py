@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import random
 import re
@@ -139,6 +140,17 @@ async def play_out_by_keys(
     winners = " and ".join(match.seats[s].name for s in result.winners)
     assert str(app.screen.query_one("#winners").render()).startswith(f"★ {winners}")
     return match
+
+
+async def waiting(
+    pilot: Pilot[Any], condition: Callable[[], object], seconds: float = 20.0
+) -> None:
+    """Let the app run until ``condition()`` holds, for at most ``seconds``."""
+    loop = asyncio.get_running_loop()
+    end = loop.time() + seconds
+    while not condition():
+        assert loop.time() < end, "timed out waiting"
+        await pilot.pause(0.02)
 
 
 async def press_to(pilot: Pilot[Any], key: str, screen: type[Screen[Any]]) -> None:

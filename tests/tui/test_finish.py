@@ -18,6 +18,7 @@ from karavan_tui.modals.new_game import NewGameScreen
 from karavan_tui.modals.saves import SavesScreen
 from karavan_tui.modals.settings import SettingsScreen
 from karavan_tui.screens.game_over import GameOverScreen
+from karavan_tui.screens.review import ReviewScreen
 from karavan_tui.screens.rules import RulesScreen, rules_text
 from karavan_tui.screens.table import TableScreen
 from karavan_tui.screens.title import TitleScreen
@@ -38,6 +39,7 @@ from .helpers import (
     seeded_match,
     settle,
     visible_characters,
+    waiting,
 )
 
 
@@ -642,3 +644,31 @@ async def test_the_status_line_names_a_bot_whose_turn_it_is_rather_than_promptin
         while match.to_move == 0:
             match.play(match.legal_actions()[0])
         assert driver.status().prompt == "Random bot 2's turn"
+
+
+async def test_escape_and_a_stray_enter_at_game_over_leave_the_results_where_they_are(tmp_path):
+    """Escape had shut the results for the title, and the focus on Rematch made an Enter typed
+    as the game ended ask for a new one: Escape now says the ways on, and Enter opens the
+    review, which Escape closes back to the results."""
+    match = play_to_end(seeded_match("jaipur", "Ann,bot:random"))
+    async with running(tmp_path, size=(80, 24), notifications=True) as (app, pilot):
+        over = GameOverScreen(match)
+        await app.push_screen(over)
+        await pilot.pause()
+        assert app.screen.focused is over.query_one("#review", Button)
+        await pilot.press("escape")
+        await waiting(pilot, lambda: "t goes to the title" in visible_characters(app))
+        assert app.screen is over
+        await pilot.press("enter")
+        await waiting(pilot, lambda: isinstance(app.screen, ReviewScreen))
+        await pilot.press("escape")
+        await waiting(pilot, lambda: app.screen is over)
+
+
+async def test_a_game_of_bots_alone_opens_its_results_on_replay(tmp_path):
+    match = play_to_end(seeded_match("jaipur", "bot:random,bot:random"))
+    async with running(tmp_path, size=(80, 24)) as (app, pilot):
+        over = GameOverScreen(match)
+        await app.push_screen(over)
+        await pilot.pause()
+        assert app.screen.focused is over.query_one("#replay", Button)

@@ -120,7 +120,9 @@ class GameOverScreen(OverScreen[str]):
         # Not on r, which is redo at the table: a redo too many must not start a new game.
         Binding("m", "rematch", "Rematch", tooltip="Same players, a new deal (asks first)"),
         Binding("n", "leave('new')", "New game"),
-        Binding("t,escape", "leave('title')", "Title"),
+        Binding("t", "leave('title')", "Title"),
+        # Escape leaves nothing: pressed by habit it had shut results nobody had read yet.
+        Binding("escape", "say_ways_on", "Ways on", show=False),
         Binding("v", "review", "Review", tooltip="The Expert judges every decision"),
         Binding("p", "replay", "Replay", tooltip="Step through the game, every card face up"),
     ]
@@ -151,10 +153,12 @@ class GameOverScreen(OverScreen[str]):
         yield Footer()
 
     def on_mount(self) -> None:
-        """Start on Rematch."""
+        """Start on a button that leaves the game where it is (Review, else Replay): an Enter
+        typed as the game ended must not ask for a new one."""
         self.sub_title = "Game over"
+        first = "#review" if self.match.humans else "#replay"
         # Open at the top: the winners and how they were found come first.
-        self.query_one("#rematch", Button).focus(scroll_visible=False)
+        self.query_one(first, Button).focus(scroll_visible=False)
         self.mark_review()
 
     def on_screen_resume(self) -> None:
@@ -233,3 +237,7 @@ class GameOverScreen(OverScreen[str]):
     def action_leave(self, where: str) -> None:
         """Leave by key."""
         self.dismiss(where)
+
+    def action_say_ways_on(self) -> None:
+        """Escape: say how to leave instead of leaving."""
+        self.notify("The game is over: t goes to the title, n starts a new game, m a rematch.")
