@@ -152,6 +152,28 @@ def test_empty_deck_is_rebuilt_from_the_shuffled_discards():
     assert sorted(state.resource_deck + tuple(cards_of(state.hands[0]))) == sorted((GOLD, GOLD, R))
 
 
+def test_the_log_says_when_the_discards_become_the_new_deck():
+    """The FAQ's reshuffle is told in the log (it was silent): by a draw, or by a face-up place
+    filled from an empty deck."""
+    state = table(
+        row=(B, P, R, OR, G), resource_deck=(), discard=hand(GOLD, GOLD, R), hands=(hand(), hand())
+    )
+    assert log_line(GAME, state, DrawCard()) == (
+        "Ann draws a card from the deck."
+        " The deck ran out: the 3 discarded cards are shuffled into a new deck."
+    )
+    assert log_line(GAME, state, TakeCard(2)) == (
+        "Ann takes the face-up spices."
+        " The deck ran out: the 3 discarded cards are shuffled into a new deck."
+    )
+    one = evolve(state, discard=hand(GOLD))
+    assert log_line(GAME, one, DrawCard()).endswith(
+        " the 1 discarded card is shuffled into a new deck."
+    )
+    full = evolve(state, resource_deck=(B, B))
+    assert log_line(GAME, full, DrawCard()) == "Ann draws a card from the deck."
+
+
 def test_no_draw_when_deck_and_discards_are_both_empty():
     """FAQ: with both piles empty no card can be drawn; a taken face-up card is not replaced."""
     state = table(

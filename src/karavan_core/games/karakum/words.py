@@ -204,7 +204,17 @@ def describe(before: KarakumObservation, action: Action, after: KarakumObservati
         return text
     if isinstance(action, Join):
         return _sentence(before, action) + _joined_text(before, after)
-    return _sentence(before, action)
+    return _sentence(before, action) + _reshuffled_text(before, after)
+
+
+def _reshuffled_text(before: KarakumObservation, after: KarakumObservation) -> str:
+    """ " The deck ran out: the 9 discarded cards are shuffled into a new deck." (a draw, or a
+    face-up place filled, found the deck empty).  Discards only grow, but by this."""
+    shuffled = sum(before.discard)
+    if sum(after.discard) >= shuffled:
+        return ""
+    cards, verb = plural(shuffled, "discarded card"), "is" if shuffled == 1 else "are"
+    return f" The deck ran out: the {cards} {verb} shuffled into a new deck."
 
 
 def _payment(obs: KarakumObservation, action: Pay) -> str:
