@@ -34,6 +34,7 @@ from karavan_core.takebacks import (
     TakeBackRequest,
     TakeBacks,
     bot_agrees,
+    takeback_listing,
     takeback_notice,
     takeback_question,
 )
@@ -50,6 +51,7 @@ __all__ = [
     "TakeBack",
     "TakeBackRequest",
     "bot_agrees",
+    "takeback_listing",
     "takeback_question",
 ]
 

@@ -103,6 +103,13 @@ def takeback_question(answerer: str, asker: str, decisions: int, revealed: bool)
     )
 
 
+def takeback_listing(question: str, taken: Sequence[tuple[int, str]], seat: int) -> str:
+    """``question`` and under it each decision it would take back, a line each in the log's
+    words, ``seat``'s own marked: "- Ann draws a card from the deck. (yours)"."""
+    lines = [f"- {words}{' (yours)' if actor == seat else ''}" for actor, words in taken]
+    return "\n".join([question, *lines])
+
+
 def takeback_declined(answerer: str, asker: str) -> str:
     """What the table is told when ``answerer`` says no to ``asker``'s take-back."""
     return f"{answerer} declined: {asker}'s decision stands."
@@ -164,12 +171,16 @@ class TakeBackRequest:
     waiting: frozenset[int]  # the humans yet to answer
     number: int = 0  # which request of the table it is: an answer names it
 
-    def question(self, seats: Sequence[Seat], seat: int) -> str:
-        """What ``seat`` is asked: who wants to take back what, and why it needs consent."""
+    def question(self, seats: Sequence[Seat], seat: int, log: Sequence[str] = ()) -> str:
+        """What ``seat`` is asked: who wants to take back what, and why it needs consent;
+        with the table's ``log`` as ``seat`` may read it (line 0: the deal), each decision
+        it takes back in the log's words."""
         wanted = self.takeback
-        return takeback_question(
+        question = takeback_question(
             seats[seat].name, seats[wanted.seat].name, wanted.decisions, wanted.revealed
         )
+        lines = log[wanted.keep + 1 : wanted.keep + 1 + wanted.decisions]
+        return takeback_listing(question, list(zip(wanted.whose, lines, strict=False)), seat)
 
     def declined(self, seats: Sequence[Seat], seat: int) -> str:
         """What the table is told when ``seat`` says no."""

@@ -12,9 +12,9 @@ from karavan_tui.modals.choice import ChoiceScreen
 from karavan_tui.net.chat_panel import ChatPanel
 from karavan_tui.screens.table import TableScreen
 
-from ..tui.helpers import visible_characters
+from ..tui.helpers import visible_characters, waiting
 from .helpers import hosting, joined, new_match, until
-from .test_remote_table import in_the_app, waiting
+from .test_remote_table import in_the_app
 
 HOSTILE = "\x1b[2J\x1b]0;owned\x07red \x1b[31mtext\x9b1m \u202egnirts\u202c\x07"
 SHOWN = "\\x1b[2J\\x1b]0;owned\\x07red \\x1b[31mtext\\x9b1m \\u202egnirts\\u202c\\x07"

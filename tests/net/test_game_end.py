@@ -17,8 +17,9 @@ from karavan_tui.screens.replay import Replay
 from karavan_tui.screens.review import ReviewScreen
 from karavan_tui.screens.table import TableScreen
 
+from ..tui.helpers import waiting
 from .helpers import CODE, Heard, Raw, hosting, joined, until
-from .test_remote_table import _last_decision_is, in_the_app, in_the_hosts_app, waiting
+from .test_remote_table import _last_decision_is, in_the_app, in_the_hosts_app
 
 
 async def test_each_player_gets_the_game_as_they_saw_it_and_nothing_more():

@@ -18,8 +18,9 @@ from karavan_net.protocol import Welcome
 from karavan_tui.modals.choice import ChoiceScreen
 from karavan_tui.net.presence import presence_change
 
+from ..tui.helpers import waiting
 from .helpers import CODE, Raw, hosting, joined, new_match, until
-from .test_remote_table import in_the_hosts_app, waiting
+from .test_remote_table import in_the_hosts_app
 
 
 async def away(table, client) -> None:

@@ -13,9 +13,9 @@ from karavan_tui.cli.common import Context
 from karavan_tui.config import LastJoin, Settings
 from karavan_tui.net.join_screen import JoinScreen
 
-from ..tui.helpers import make_app, visible_characters
+from ..tui.helpers import make_app, visible_characters, waiting
 from .helpers import CODE, hosting, joined, new_match, until
-from .test_remote_table import in_the_app, in_the_hosts_app, waiting
+from .test_remote_table import in_the_app, in_the_hosts_app
 from .test_takeback_requests import ann_asks
 
 

@@ -15,8 +15,8 @@ from karavan_tui.net.create_table import CreateTableScreen
 from karavan_tui.net.table_talk import WATCHERS_READ
 from karavan_tui.screens.table import TableScreen
 
-from ..net.test_remote_table import config, waiting
-from ..tui.helpers import make_app, visible_characters
+from ..net.test_remote_table import config
+from ..tui.helpers import make_app, visible_characters, waiting
 from .test_play_online import seat_client, serving
 from .test_table_chat import Listening, seated_table, until
 

@@ -24,8 +24,8 @@ from karavan_tui.screens.table import TableScreen
 from karavan_tui.screens.title import TitleScreen
 
 from ..net.helpers import CODE, hosting, joined
-from ..net.test_remote_table import _last_decision_is, waiting
-from .helpers import make_app, seeded_match
+from ..net.test_remote_table import _last_decision_is
+from .helpers import make_app, seeded_match, waiting
 
 DOOR = "127.0.0.1:7700"
 

@@ -196,6 +196,29 @@ async def test_at_the_next_players_curtain_the_last_player_may_still_take_back(t
         assert banner in (f"Bob agreed: you {taken}", f"You {taken}")
 
 
+async def test_the_take_back_question_lists_the_decisions_it_takes_back(tmp_path):
+    """Hot-seat asked for a count ("2 decisions"); it lists them as a hosted table does, in
+    the public log's words, the one answering marked where a decision is theirs."""
+    from .test_jaipur_table import jaipur_match
+
+    async with running(tmp_path, jaipur_match("Ann,Bob")) as (app, pilot):
+        match = local_match(app)
+        for _ in range(2):  # Ann decides, then Bob
+            await lift(pilot, app)
+            await pilot.press("a", "enter")
+            await settle(pilot, app)
+        assert len(match.history) == 2
+        await lift(pilot, app)
+        await pilot.press("u")  # Ann's take-back goes past Bob's decision: he is asked
+        await settle(pilot, app)
+        assert isinstance(app.screen, ConfirmScreen)
+        assert screen_viewer(app) is None
+        log = match.log()
+        question = app.screen.question.splitlines()
+        assert question[0].startswith("Bob: Ann asks to take back 2 decisions")
+        assert question[1:] == [f"- {log[1]}", f"- {log[2]} (yours)"]
+
+
 def curtain_footer(app) -> str:
     """The keys the curtain on top offers, as its footer shows them."""
     return " ".join(str(key.render()) for key in app.screen.query("FooterKey"))

@@ -16,7 +16,13 @@ from typing import Any
 
 from karavan_core.engine import Action, IllegalAction, Observation, State
 from karavan_core.match import BOT, HUMAN, Seat
-from karavan_core.referee import SeatView, TakeBack, TakeBackRequest, takeback_question
+from karavan_core.referee import (
+    SeatView,
+    TakeBack,
+    TakeBackRequest,
+    takeback_listing,
+    takeback_question,
+)
 from karavan_core.text import clean_name, printable
 from karavan_net.client import TableClient
 from karavan_net.protocol import WATCHING, TakeBackAsked, Update
@@ -54,12 +60,8 @@ def question_of(asked: TakeBackAsked, seats: Sequence[Seat], seat: int) -> str:
     question = takeback_question(
         seats[seat].name, seats[asked.seat].name, asked.decisions, asked.revealed
     )
-    lines = [
-        f"- {printable(taken.words)}{' (yours)' if taken.seat == seat else ''}"
-        for taken in asked.taken
-    ]
-    if lines:
-        question = "\n".join([question, *lines])
+    taken = [(each.seat, printable(each.words)) for each in asked.taken]
+    question = takeback_listing(question, taken, seat)
     if asked.seconds:
         question += f"\nUnanswered, it lapses in {asked.seconds} seconds."
     return question

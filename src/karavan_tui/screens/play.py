@@ -410,7 +410,8 @@ class LocalPlay(SeatDriver):
         self.screen.redraw()
         seat = min(request.waiting)
         seats = self.link.seats
-        question = request.question(seats, seat)
+        # The public log: the one answering sits behind the public view.
+        question = request.question(seats, seat, self.referee.log())
 
         def answered(yes: bool | None) -> None:
             self.referee.answer(seat, bool(yes))
