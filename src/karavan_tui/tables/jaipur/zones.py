@@ -200,7 +200,8 @@ class TokensZone(Vertical):
             f"{size} {times(g)}{count}"
             for size, count in zip(sizes, obs.bonus_pile_sizes, strict=True)
         )
-        self.query_one("#bonus", Static).update(f"Bonuses left: {piles}", layout=False)
+        # "Bonuses: 3-card ×6 4-card ×6 5+ ×5": 35 cells, within the zone at 40 columns.
+        self.query_one("#bonus", Static).update(f"Bonuses: {piles}", layout=False)
         self.border_title = f"Goods tokens {g.sep} top value, how many"
         sold = " ".join(
             f"{LETTERS[good]}{n}" for good, n in zip(GOODS, obs.discard, strict=True) if n
