@@ -54,7 +54,7 @@ decided (:class:`Abort`) and ask for a rematch (:class:`Rematch`, answered by
 :class:`Rematched`), and says in each update what the table allows of them
 (:attr:`Update.abortable`, :attr:`Update.resigned`, :attr:`Update.rematch`).  Revision 6
 tells each update the table's clocks (:attr:`Update.clock`) and what its notice is about
-(:attr:`Update.notice_about`).
+(:attr:`Update.notice_about`), and the welcome the server's time (:attr:`Welcome.now`).
 """
 
 DEFAULT_PORT = 7654
@@ -183,7 +183,9 @@ class Welcome:
 
     ``peers`` are the other processes of the same server (``HOST:PORT``), where the client
     comes back to if this one is lost (since revision 2); ``identity`` is the fingerprint
-    of the server's identity, if it has one (since revision 4).
+    of the server's identity, if it has one (since revision 4).  ``now`` is the time by
+    which a server keeps its clocks' deadlines, as it sends the welcome (ISO 8601, UTC;
+    since revision 6): a client whose own clock is off counts by it.
     """
 
     protocol: int
@@ -193,6 +195,7 @@ class Welcome:
     program: str = ""
     peers: tuple[str, ...] = ()
     identity: str = ""
+    now: str = ""
 
 
 @frozen
@@ -447,7 +450,7 @@ _HOST_TYPES = (Welcome, Refused, Declined, Update, Closed, Record, Moved, Proof,
 
 SINCE: dict[type, dict[str, int]] = {
     Hello: {"minor": 1, "visitor": 1, "watch": 2},
-    Welcome: {"peers": 2, "identity": 4},
+    Welcome: {"peers": 2, "identity": 4, "now": 6},
     Answer: {"request": 1},
     TakeBackAsked: {"number": 1, "taken": 1, "seconds": 1},
     SeatInfo: {"stand_in": 1},

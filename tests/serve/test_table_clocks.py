@@ -41,6 +41,10 @@ async def test_each_update_carries_the_deadline_of_the_seat_to_move_and_every_ba
             await until(lambda: bool(watching.updates))
             first = table.match.to_move
             assert first is not None
+            # The welcome told the server's time: our clock and the database's agree here.
+            for client in [p.client for p in seated.players] + [watcher]:
+                assert client.welcome is not None and client.welcome.now
+                assert abs(client.skew) < 5
             kept = table.clocks.seats[first].deadline
             assert kept is not None
             for update in [p.heard.last for p in seated.players] + [watching.last]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
+from karavan_net.clocks import skew
 from karavan_net.protocol import SeatTime, TableClock
 from karavan_tui.clock_words import Face, face, live_words, minutes, span, turn_words
 from karavan_tui.glyphs import ASCII, UNICODE
@@ -87,3 +88,12 @@ def test_the_strip_of_a_narrow_screen_cuts_names_before_clocks():
     row = strip(t, faces(t), 38).plain
     assert row.endswith("Bob 0:30 + 5:00") and "0:00 + 1:40" in row and "…" in row
     assert len(row) <= 38
+
+
+def test_a_clock_of_ours_that_is_off_counts_by_the_servers():
+    assert skew("2026-12-07T12:01:00+00:00", NOW) == 60.0
+    assert skew("", NOW) == skew("2026-12-07T12:01:00", NOW) == 0.0  # none, or no zone
+    clock = TableClock("live", 30, 300, (SeatTime(0, 300.0, due_in(100)),))
+    # Our clock is a minute behind the server's: 40 s are left, not 100.
+    late = Timing(clock, ("Ann",), 0, 0, True, UNICODE, skew=60.0)
+    assert faces_at(late, NOW)[0].words == "0:00 + 0:40"

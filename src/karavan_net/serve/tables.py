@@ -353,6 +353,10 @@ class ServedTable(Host):
     def _notice(self) -> str | None:
         return self._timed_out or self._said
 
+    def clock_now(self) -> datetime | None:
+        """The database's now, which the deadlines keep (each welcome tells it)."""
+        return self.now()
+
     def _after_change(self, change: Change) -> None:
         if not self.stand_in_deciding:
             self._timed_out = None  # told once, with the change it was about

@@ -58,12 +58,16 @@ def notice_title(update: Update) -> str:
     return NOTICE_TITLES.get(update.notice_about, "Take-back")
 
 
-def timing(update: Update | None, frame: Frame, viewer: int | None, online: bool) -> Timing | None:
-    """The clocks ``update`` tells (``None``: an untimed table), for the seats of ``frame``."""
+def timing(table: RemoteTable, frame: Frame) -> Timing | None:
+    """The clocks ``table``'s latest update tells (``None``: an untimed table, or a game
+    over), for the seats of ``frame``, counted by the host's clock."""
+    update = table.latest
     if update is None or update.clock is None or update.outcome is not None:
         return None
     names = tuple(seat.name for seat in frame.view.seats)
-    return Timing(update.clock, names, frame.to_move, viewer, online, frame.view.glyphs)
+    online = table.online and table.ending is None
+    g, skew = frame.view.glyphs, table.client.skew
+    return Timing(update.clock, names, frame.to_move, table.viewer, online, g, skew)
 
 
 REMOTE_KEYS = keys_with(
@@ -272,7 +276,7 @@ class RemoteTable(Chatting, SeatDriver):
         if frame is None:
             return None
         # A hosted table's news line tells the news alone, for a watcher too.
-        clock = timing(self.latest, frame, self.viewer, self.online and self.ending is None)
+        clock = timing(self, frame)
         return evolve(frame, news_yours=True, own="", invite=self.invitation(), clock=clock)
 
     def subtitle(self) -> str:

@@ -13,7 +13,7 @@ connection is down the running clock says it is paused rather than tick on.
 from __future__ import annotations
 
 from collections.abc import Callable
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from attrs import frozen
@@ -39,8 +39,9 @@ def system_now() -> datetime:
 @frozen
 class Timing:
     """What the clocks show: the table's ``clock``, the seats' ``names``, who is to move,
-    who is at the keyboard (``viewer``; ``None``: a watcher) and whether the connection is
-    up (``online``)."""
+    who is at the keyboard (``viewer``; ``None``: a watcher), whether the connection is
+    up (``online``), and how many seconds the server's clock is ahead of ours (``skew``:
+    the deadlines are the server's)."""
 
     clock: TableClock
     names: tuple[str, ...]
@@ -48,6 +49,7 @@ class Timing:
     viewer: int | None
     online: bool
     glyphs: Glyphs
+    skew: float = 0.0
 
 
 class ClockBoard(Widget):
@@ -127,7 +129,9 @@ class ClockBoard(Widget):
 
 
 def faces_at(timing: Timing, now: datetime) -> dict[int, Face]:
-    """Each person's clock at ``now``, by seat (the running one paused while offline)."""
+    """Each person's clock at ``now`` (ours: the server's is ahead by the timing's skew), by
+    seat (the running one paused while offline)."""
+    now += timedelta(seconds=timing.skew)
     shown: dict[int, Face] = {}
     for time in timing.clock.seats:
         if not 0 <= time.seat < len(timing.names):
