@@ -74,6 +74,14 @@ async def test_the_clock_ticks_rings_once_and_a_time_out_is_told(tmp_path, datab
                 # Ann's clock ran in its last seconds (6 s in all): the bell rang once a turn.
                 await waiting(pilot, lambda: bool(rung), 30)
                 assert len(rung) == len(set(rung))
+                # The bell as the settings want it: on by default, and off when turned off.
+                rang: list[int] = []
+                app.bell = lambda: rang.append(1)  # counted, not sounded
+                assert app.settings.clock_bell
+                app.screen.ring_for_time()
+                app.settings.clock_bell = False
+                app.screen.ring_for_time()
+                assert rang == [1]
                 # The connection drops: the clock says it is paused, not a count.
                 driver.connection_changed(False)
                 await pilot.pause(0.6)

@@ -97,3 +97,14 @@ def test_a_clock_of_ours_that_is_off_counts_by_the_servers():
     # Our clock is a minute behind the server's: 40 s are left, not 100.
     late = Timing(clock, ("Ann",), 0, 0, True, UNICODE, skew=60.0)
     assert faces_at(late, NOW)[0].words == "0:00 + 0:40"
+
+
+def test_the_clock_bell_setting_is_kept(tmp_path):
+    from karavan_tui.config import Settings
+
+    path = tmp_path / "settings.json"
+    assert Settings.load(path).clock_bell  # on by default
+    settings = Settings()
+    settings.clock_bell = False
+    settings.save(path)
+    assert not Settings.load(path).clock_bell
