@@ -25,7 +25,15 @@ from karavan_core.match import MAX_SEED
 from karavan_core.referee import Referee
 from karavan_core.saves import unstructure_actions
 from karavan_net.link import Link
-from karavan_net.protocol import HostMessage, Record, SeatInfo, Update, encode, observation_data
+from karavan_net.protocol import (
+    NOTICE_TAKEBACK,
+    HostMessage,
+    Record,
+    SeatInfo,
+    Update,
+    encode,
+    observation_data,
+)
 from karavan_net.seat_registry import SeatRegistry
 from karavan_net.updates import PLAIN_STATE, Seen, TableState
 
@@ -167,8 +175,9 @@ class Broadcaster:
             return None  # gone, or replaced by a newer connection
         if not self.shown:
             return None  # the table changed again since: that change's save brings it
-        seen, start, notice = self._told(seat, seat if seat is not None else id(link))
-        text = seen.frame(tuple(self.seat_infos()), start, notice, link.minor, self.state())
+        seen, start, notice, about = self._told(seat, seat if seat is not None else id(link))
+        infos = tuple(self.seat_infos())
+        text = seen.frame(infos, start, notice, link.minor, self.state(), about)
         if self.observer is not None:
             self.observer(seat, text)
         return text
@@ -178,16 +187,17 @@ class Broadcaster:
         lines from where the client kept under ``key`` (by default the seat) is."""
         kept = seat if key is None else key
         assert kept is not None
-        seen, start, notice = self._told(seat, kept)
-        return seen.update(self.seat_infos(), start, notice, self.state())
+        seen, start, notice, about = self._told(seat, kept)
+        return seen.update(self.seat_infos(), start, notice, self.state(), about)
 
     def state(self) -> TableState:
         """What the table's own rules add to every view now."""
         return PLAIN_STATE if self.hooks.state is None else self.hooks.state()
 
-    def _told(self, seat: int | None, key: int) -> tuple[Seen, int, str | None]:
+    def _told(self, seat: int | None, key: int) -> tuple[Seen, int, str | None, str]:
         """What the connection under ``key`` is told now, as ``seat``: the view's parts, the
-        first log line it lacks (it holds the whole log from now on), and the notice."""
+        first log line it lacks (it holds the whole log from now on), the notice and what it
+        is about (the referee's: a take-back; the table's own, as its state says)."""
         view = self.referee.view(seat)  # the referee's own, made anew after every change
         seen = self._seen.get(seat)
         if seen is None or seen.view is not view:
@@ -198,9 +208,11 @@ class Broadcaster:
         self._sent_logs[key] = log
         start = len(sent) if log[: len(sent)] == sent else _common(log, sent)
         notice = view.notice if self._joined_at.get(key, -1) < view.revision else None
+        about = NOTICE_TAKEBACK
         if notice is None and self.hooks.notice is not None:
             notice = self.hooks.notice()
-        return seen, start, notice
+            about = self.state().notice_about or NOTICE_TAKEBACK
+        return seen, start, notice, about
 
     def send_records(self) -> None:
         """Once the game is over: each seat's record, to its connection."""

@@ -20,6 +20,7 @@ import contextlib
 import ssl
 import time
 from collections.abc import Sequence
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -34,6 +35,7 @@ from karavan_core.text import clean_name, printable
 from karavan_core.version import __version__
 from karavan_net import protocol as wire
 from karavan_net.chat_heard import ChatHeard
+from karavan_net.clocks import skew
 from karavan_net.codec import ProtocolError
 from karavan_net.identity import IdentityError, Trust, new_challenge
 from karavan_net.protocol import (
@@ -194,6 +196,7 @@ class TableClient(ChatHeard, TableRequests):
         self.heartbeat = heartbeat
         self.retry_for = retry_for  # seconds to keep trying after a drop; None: forever
         self.welcome: wire.Welcome | None = None
+        self.skew = 0.0  # seconds the host's clock is ahead of ours, as its welcome told
         self.update: wire.Update | None = None
         self.log: list[str] = []
         self.connected = False
@@ -327,6 +330,7 @@ class TableClient(ChatHeard, TableRequests):
         ):
             raise JoinRefused("the host gave another seat than before")
         self.welcome = welcome
+        self.skew = skew(welcome.now, datetime.now(UTC))  # a clock of ours that is off
         if welcome.secret != self.secret:
             remember(self.memory, self.host, self.port, self.code, self.name, welcome.secret)
         self.secret = welcome.secret

@@ -141,3 +141,15 @@ def time_left(deadline: datetime | None, now: datetime) -> str:
             count = int(left // size)
             return plural(count, "day") if unit == "day" else f"{count} {unit}"
     return f"{int(left)} s"
+
+
+def skew(told: str, mine: datetime) -> float:
+    """Seconds a server's clock (``told``, ISO 8601, when it was sent) is ahead of ``mine``
+    (when it came): 0 where it tells none, or what is not a time with its zone."""
+    try:
+        theirs = datetime.fromisoformat(told)
+    except ValueError:
+        return 0.0
+    if theirs.tzinfo is None or mine.tzinfo is None:
+        return 0.0
+    return (theirs - mine).total_seconds()

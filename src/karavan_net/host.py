@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
+from datetime import datetime
 from pathlib import Path
 
 from karavan_core.match import Match
@@ -225,10 +226,7 @@ class Host:
             out.send(seat, closing(REPLACED, "replaced", old.minor), old)
             old.close()
         out.arrived(seat)
-        welcome = Welcome(
-            PROTOCOL, self.game.name, seat, secret, __version__, self.peers, self.identity
-        )
-        out.send(seat, welcome, link)
+        out.send(seat, self._welcome(seat, secret), link)
         out.broadcast()
         out.send_record(seat, link)
         self.chat.joined(link)
@@ -237,7 +235,13 @@ class Host:
     def _welcome(self, seat: int, secret: str) -> Welcome:
         """What a connection seated at ``seat`` (a watcher: WATCHING) is told first."""
         game, peers = self.game.name, self.peers
-        return Welcome(PROTOCOL, game, seat, secret, __version__, peers, self.identity)
+        now = self.clock_now()
+        told = "" if now is None else now.isoformat()
+        return Welcome(PROTOCOL, game, seat, secret, __version__, peers, self.identity, told)
+
+    def clock_now(self) -> datetime | None:
+        """The time the table's clocks keep, told in each welcome (a plain host has none)."""
+        return None
 
     def watch(self, link: Link, minor: int = MINOR, name: str = "") -> None:
         """Let ``link`` watch the table: the public view, live, and never a hidden card
@@ -245,10 +249,7 @@ class Host:
         self.seats.watch(link, minor)
         out = self.broadcaster
         out.arrived(id(link))
-        welcome = Welcome(
-            PROTOCOL, self.game.name, WATCHING, "", __version__, self.peers, self.identity
-        )
-        out.send(None, welcome, link)
+        out.send(None, self._welcome(WATCHING, ""), link)
         out.broadcast()
         self.chat.joined(link, name)
 

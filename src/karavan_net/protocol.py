@@ -35,7 +35,7 @@ PROTOCOL = 3
 Version 2 carries the engine's own :class:`~karavan_core.match.Outcome` at the end;
 version 3 tells each seat of a take-back in words (:attr:`Update.notice`).
 """
-MINOR = 5
+MINOR = 6
 """The revision of protocol 3 this Karavan speaks; a client names it in its Hello.
 
 Revision 1 adds messages and fields (each marked "since revision 1"): a host
@@ -52,7 +52,9 @@ line (:class:`Say`), and the host sends each client of revision 5 the lines said
 player at a server's table resign (:class:`Resign`), abort the game before everyone has
 decided (:class:`Abort`) and ask for a rematch (:class:`Rematch`, answered by
 :class:`Rematched`), and says in each update what the table allows of them
-(:attr:`Update.abortable`, :attr:`Update.resigned`, :attr:`Update.rematch`).
+(:attr:`Update.abortable`, :attr:`Update.resigned`, :attr:`Update.rematch`).  Revision 6
+tells each update the table's clocks (:attr:`Update.clock`) and what its notice is about
+(:attr:`Update.notice_about`), and the welcome the server's time (:attr:`Welcome.now`).
 """
 
 DEFAULT_PORT = 7654
@@ -181,7 +183,9 @@ class Welcome:
 
     ``peers`` are the other processes of the same server (``HOST:PORT``), where the client
     comes back to if this one is lost (since revision 2); ``identity`` is the fingerprint
-    of the server's identity, if it has one (since revision 4).
+    of the server's identity, if it has one (since revision 4).  ``now`` is the time by
+    which a server keeps its clocks' deadlines, as it sends the welcome (ISO 8601, UTC;
+    since revision 6): a client whose own clock is off counts by it.
     """
 
     protocol: int
@@ -191,6 +195,7 @@ class Welcome:
     program: str = ""
     peers: tuple[str, ...] = ()
     identity: str = ""
+    now: str = ""
 
 
 @frozen
@@ -305,6 +310,41 @@ class TakeBackAsked:
 
 
 @frozen
+class SeatTime:
+    """One person's clock at a timed table (since revision 6).
+
+    ``bank`` is the seconds of bank left; ``deadline`` (the seat to move only) is when its
+    time runs out, as the server keeps it: an ISO 8601 moment in UTC, never a count, so
+    that a client works its clock out from its own clock whenever it draws it.
+    ``stood_in``: a bot made this seat's last decision, its player's time having run out.
+    """
+
+    seat: int
+    bank: float = 0.0
+    deadline: str | None = None
+    stood_in: bool = False
+
+
+@frozen
+class TableClock:
+    """A timed table's clocks (since revision 6): its rule (``kind`` ``"live"`` or
+    ``"turn"``, a move's seconds, the bank's seconds at the start) and each person's
+    clock (a bot's seat, or a player's who resigned, has none)."""
+
+    kind: str
+    move_seconds: int
+    bank_seconds: int = 0
+    seats: tuple[SeatTime, ...] = ()
+
+
+NOTICE_TAKEBACK = "takeback"
+NOTICE_TIME = "time"
+NOTICE_TABLE = "table"
+"""What an update's notice is about: a take-back, a time-out, or the table's own rules
+(a resignation, a rematch asked for)."""
+
+
+@frozen
 class Update:
     """The table as one seat sees it now.
 
@@ -317,7 +357,10 @@ class Update:
     ``notice`` what this seat is told of the change, where it was a take-back's
     ("Bob declined: Ann's decision stands.").  ``since`` (since revision 3) is how many
     decisions this seat has seen made: up to its own last one (for a watcher, all but
-    the latest); an older host leaves it out.
+    the latest); an older host leaves it out.  ``clock`` (since revision 6) is a timed
+    table's clocks, the same for every seat and watcher; ``notice_about`` (since revision 6)
+    what the notice is about (:data:`NOTICE_TAKEBACK`, :data:`NOTICE_TIME`,
+    :data:`NOTICE_TABLE`; "" from an older host: a take-back).
     """
 
     number: int
@@ -339,6 +382,8 @@ class Update:
     abortable: bool = False
     resigned: list[int] = field(factory=list)
     rematch: list[int] = field(factory=list)
+    clock: TableClock | None = None
+    notice_about: str = ""
 
 
 @frozen
@@ -405,11 +450,18 @@ _HOST_TYPES = (Welcome, Refused, Declined, Update, Closed, Record, Moved, Proof,
 
 SINCE: dict[type, dict[str, int]] = {
     Hello: {"minor": 1, "visitor": 1, "watch": 2},
-    Welcome: {"peers": 2, "identity": 4},
+    Welcome: {"peers": 2, "identity": 4, "now": 6},
     Answer: {"request": 1},
     TakeBackAsked: {"number": 1, "taken": 1, "seconds": 1},
     SeatInfo: {"stand_in": 1},
-    Update: {"since": 3, "abortable": 5, "resigned": 5, "rematch": 5},
+    Update: {
+        "since": 3,
+        "abortable": 5,
+        "resigned": 5,
+        "rematch": 5,
+        "clock": 6,
+        "notice_about": 6,
+    },
 }
 """The fields each revision added, by message: a host leaves them out for older clients."""
 CHAT_SINCE = 5

@@ -21,8 +21,10 @@ from karavan_core.match import Outcome
 from karavan_core.referee import SeatView
 from karavan_core.saves import unstructure_action, unstructure_actions
 from karavan_net.protocol import (
+    NOTICE_TAKEBACK,
     Choice,
     SeatInfo,
+    TableClock,
     TakeBackAsked,
     TakenBack,
     Update,
@@ -36,19 +38,35 @@ class TableState:
     """What a table's own rules add to every seat's view (a server's table; a plain host's
     is :data:`PLAIN_STATE`): the end of a game the table ended before its rules did (a
     player resigned or abandoned it), whether the game may still be aborted, the seats whose
-    players resigned (in the order they did) and those that ask for a rematch."""
+    players resigned (in the order they did) and those that ask for a rematch; a timed
+    table's ``clock``; what the table's own notice is about (``notice_about``); and words
+    the table adds to lines of the log (``marks``: by the line's place, a time-out's stand-in
+    said after the decision it made)."""
 
     ended: Outcome | None = None
     abortable: bool = False
     resigned: tuple[int, ...] = ()
     rematch: tuple[int, ...] = ()
+    clock: TableClock | None = None
+    notice_about: str = ""
+    marks: tuple[tuple[int, str], ...] = ()
 
 
 PLAIN_STATE = TableState()
 
-FrameKey = tuple[tuple[SeatInfo, ...], int, str | None, int, TableState]
-"""What besides the view makes a frame: the seats, the log's start, the notice, the revision
-and the table's state."""
+FrameKey = tuple[tuple[SeatInfo, ...], int, str | None, int, TableState, str]
+"""What besides the view makes a frame: the seats, the log's start, the notice, the revision,
+the table's state and what the notice is about."""
+
+
+def marked(log: tuple[str, ...], start: int, marks: tuple[tuple[int, str], ...]) -> list[str]:
+    """The log's lines from ``start``, each the table marks (``marks``: a line's place and
+    its words) with those words after it."""
+    lines = list(log[start:])
+    for place, words in marks:
+        if start <= place < len(log):
+            lines[place - start] += f" {words}"
+    return lines
 
 
 def asked(view: SeatView, seconds: float) -> TakeBackAsked | None:
@@ -98,9 +116,10 @@ class Seen:
         log_start: int,
         notice: str | None,
         state: TableState = PLAIN_STATE,
+        about: str = NOTICE_TAKEBACK,
     ) -> Update:
-        """The update of this view with ``seats``, the log from ``log_start``, ``notice`` and
-        the table's ``state``."""
+        """The update of this view with ``seats``, the log from ``log_start``, ``notice``
+        (``about`` a take-back, a time-out or the table's rules) and the table's ``state``."""
         view = self.view
         game = view.game
         before = view.before
@@ -115,7 +134,7 @@ class Seen:
             scores=list(view.scores),
             seats=list(seats),
             log_start=log_start,
-            log=list(view.log[log_start:]),
+            log=marked(view.log, log_start, state.marks),
             before=None if before is None else observation_data(game, before),
             news=[] if before is None else unstructure_actions(game, view.news),
             can_undo=view.can_undo,
@@ -127,6 +146,8 @@ class Seen:
             abortable=state.abortable,
             resigned=list(state.resigned),
             rematch=list(state.rematch),
+            clock=state.clock,
+            notice_about=about if notice else "",
         )
 
     def frame(
@@ -136,12 +157,13 @@ class Seen:
         notice: str | None,
         minor: int,
         state: TableState = PLAIN_STATE,
+        about: str = NOTICE_TAKEBACK,
     ) -> str:
         """:meth:`update` as the frame for a reader of protocol revision ``minor`` (encoded
         once for all who are sent the same)."""
-        key = (seats, log_start, notice, minor, state)
+        key = (seats, log_start, notice, minor, state, about)
         text = self._frames.get(key)
         if text is None:
-            text = encode(self.update(seats, log_start, notice, state), minor)
+            text = encode(self.update(seats, log_start, notice, state, about), minor)
             self._frames[key] = text
         return text

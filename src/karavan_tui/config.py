@@ -55,6 +55,7 @@ class Settings:
     ascii: bool = False
     bot_delay: float = DEFAULT_BOT_DELAY
     bell: bool = True  # a bell when it is your turn at a hosted table, after the others'
+    clock_bell: bool = True  # a bell as your own live clock enters its last seconds
     chat: bool = True  # the chat of hosted tables: shown, and written in
     desktop_notes: bool = True  # a desktop notification of a turn elsewhere, a game started
     # What the new game dialog offers next time: the game last started, the name of its
@@ -88,6 +89,8 @@ class Settings:
             settings.ascii = data["ascii"]
         if isinstance(data.get("bell"), bool):
             settings.bell = data["bell"]
+        if isinstance(data.get("clock_bell"), bool):
+            settings.clock_bell = data["clock_bell"]
         if isinstance(data.get("chat"), bool):
             settings.chat = data["chat"]
         if isinstance(data.get("desktop_notes"), bool):
@@ -126,6 +129,7 @@ class Settings:
             "theme": self.theme,
             "ascii": self.ascii,
             "bell": self.bell,
+            "clock_bell": self.clock_bell,
             "chat": self.chat,
             "desktop_notes": self.desktop_notes,
             "bot_delay": self.bot_delay,

@@ -22,6 +22,7 @@ class Glyphs:
     changed: str  # marks what other players changed since your last decision
     ellipsis: str
     blank: str  # an empty place on the table (a card taken, a square free)
+    hurry: str  # marks a clock in its last seconds
     plain: bool = False  # ASCII only: outside words are shown with ASCII stand-ins
 
     def words(self, text: str) -> str:
@@ -47,6 +48,7 @@ UNICODE = Glyphs(
     changed="•",
     ellipsis="…",
     blank="·",
+    hurry="⚠",
 )
 # The typography the engine's words use, and what ASCII mode shows for each.
 STAND_INS = str.maketrans(
@@ -79,6 +81,7 @@ ASCII = Glyphs(
     changed="!",
     ellipsis="...",
     blank=".",
+    hurry="!",
     plain=True,
 )
 

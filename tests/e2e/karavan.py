@@ -42,7 +42,8 @@ def karavan_command() -> str:
 
 def clean_environment(home: Path, settings: Path) -> dict[str, str]:
     """An environment for the app with nothing of the user's: a fresh home and settings file."""
-    keep = ("PATH", "LANG", "LC_ALL", "TMPDIR", "SYSTEMROOT")
+    # PYTHONPATH: where the tests put a checkout's own sources first, the app runs them too.
+    keep = ("PATH", "PYTHONPATH", "LANG", "LC_ALL", "TMPDIR", "SYSTEMROOT")
     env = {name: os.environ[name] for name in keep if name in os.environ}
     env.update(
         HOME=str(home),

@@ -4,8 +4,11 @@ other's lines until it is lifted."""
 
 from __future__ import annotations
 
+import contextlib
 import json
+from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -42,17 +45,28 @@ def open_my_table(terminal: Terminal) -> None:
     terminal.press("enter")
 
 
-@pytest.mark.slow
-async def test_two_players_chat_both_ways_and_one_mutes_the_other(tmp_path):
+@contextlib.asynccontextmanager
+async def two_at_a_table(tmp_path: Path, **settings: Any) -> AsyncIterator[list[Terminal]]:
+    """Ann's and Bob's screens at a Jaipur table of a fresh `karavan serve` on loopback
+    (``settings`` as CreateTable's)."""
     port = free_port()
     server = Process(str(tmp_path / "server.db"), port)
     started: list[Karavan] = []
     try:
         await server.wait_for("Karavan server at")
-        await table_of_two(port, "jaipur", "Ann", "Bob")
+        await table_of_two(port, "jaipur", "Ann", "Bob", **settings)
         for name in ("Ann", "Bob"):
             started.append(at_the_table(tmp_path, port, name)[0])
-        ann, bob = (karavan.started[0] for karavan in started)
+        yield [karavan.started[0] for karavan in started]
+    finally:
+        for karavan in started:
+            karavan.kill_all()
+        server.stop()
+
+
+@pytest.mark.slow
+async def test_two_players_chat_both_ways_and_one_mutes_the_other(tmp_path):
+    async with two_at_a_table(tmp_path) as (ann, bob):
         ann.press("c")
         ann.type(MARKUP)
         ann.press("enter")
@@ -77,7 +91,3 @@ async def test_two_players_chat_both_ways_and_one_mutes_the_other(tmp_path):
         ann.press("enter")
         ann.wait_for("Bob: Are you there?")
         assert "\x1b" not in ann.text()
-    finally:
-        for karavan in started:
-            karavan.kill_all()
-        server.stop()

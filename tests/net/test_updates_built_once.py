@@ -21,7 +21,15 @@ from karavan_core.referee import SeatView
 from karavan_core.saves import unstructure_action, unstructure_actions
 from karavan_net import updates
 from karavan_net.host import Host, host_for
-from karavan_net.protocol import MINOR, Choice, Update, decode_host, encode, observation_data
+from karavan_net.protocol import (
+    MINOR,
+    NOTICE_TAKEBACK,
+    Choice,
+    Update,
+    decode_host,
+    encode,
+    observation_data,
+)
 from karavan_net.updates import asked
 
 from .helpers import CODE, new_match
@@ -101,6 +109,7 @@ def old_update(table: Host, seat: int | None, held: list[str], joined: int) -> U
         if mine != theirs:
             break
         start += 1
+    notice = view.notice if joined < view.revision else None
     return Update(
         number=view.revision,
         to_move=view.observation.to_move,
@@ -116,8 +125,9 @@ def old_update(table: Host, seat: int | None, held: list[str], joined: int) -> U
         can_redo=view.can_redo,
         outcome=view.outcome,
         takeback=asked(view, referee.takeback_seconds),
-        notice=view.notice if joined < view.revision else None,
+        notice=notice,
         since=view.since,
+        notice_about=NOTICE_TAKEBACK if notice else "",
     )
 
 

@@ -137,24 +137,19 @@ async def test_a_game_goes_on_across_a_restart_of_the_server_with_nothing_lost(d
 
 async def test_when_a_players_time_runs_out_a_bot_decides_for_them_until_they_decide(database):
     from karavan_net.clocks import Clock, ClockKind
-    from karavan_net.serve.lobby_service import LobbyService
-    from karavan_net.serve.store import SeatSpec, TableSpec
+
+    from .at_table import quick_table
 
     async with serving(database) as server:
         port = server.port
         ann, bob = await account(port, "Ann"), await account(port, "Bob")
-        # A clock far quicker than the lobby offers, straight into the store.
-        clock = Clock(kind=ClockKind.LIVE, move_seconds=3, bank_seconds=0)
-        spec = TableSpec(game="jaipur", seats=(SeatSpec(), SeatSpec()), clock=clock)
-        owner = server.store.accounts.named("Ann")
-        table = server.store.tables.create(spec, owner, 3, start=LobbyService.start)
-        bob_account = server.store.accounts.named("Bob")
-        LobbyService(server.store).take(bob_account, table.id, None)
+        # A clock far quicker than the lobby offers.
+        table = quick_table(server, Clock(kind=ClockKind.LIVE, move_seconds=3, bank_seconds=0))
         clients = {}
         for name in ("Ann", "Bob"):
-            clients[name] = seat_client(port, table.id, name)
+            clients[name] = seat_client(port, table, name)
             await clients[name].join()
-        served = server.served[table.id]
+        served = server.served[table]
         first = served.match.to_move
         late = ("Ann", "Bob")[first]
         # Nobody decides: the stand-in does, once the move's time is up (the next seat's

@@ -11,6 +11,7 @@ import sys
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 from sqlalchemy import make_url
@@ -68,13 +69,14 @@ class Process:
         self._reader.join(timeout=5)
 
 
-async def table_of_two(port: int, game: str, first: str, second: str) -> int:
-    """A ``game`` table that ``first`` opens and ``second`` takes the other seat at (both new
-    accounts, logged out again): its number."""
+async def table_of_two(port: int, game: str, first: str, second: str, **settings: Any) -> int:
+    """A ``game`` table (``settings`` as CreateTable's) that ``first`` opens and ``second``
+    takes the other seat at (both new accounts, logged out again): its number."""
     clients = [LobbyClient("127.0.0.1", port, name, f"{name}-{SECRET}") for name in (first, second)]
     for client in clients:
         await client.connect(create=True)
-    made = await clients[0].create(CreateTable(game, [SeatAsk("open"), SeatAsk("open")]))
+    seats = [SeatAsk("open"), SeatAsk("open")]
+    made = await clients[0].create(CreateTable(game, seats, **settings))
     await clients[1].take(made.table)
     for client in clients:
         await client.close()

@@ -19,6 +19,18 @@ from .test_online_app import waiting
 from .test_play_online import account, seat_client, serving
 
 
+async def seated_in_app(pilot, app, lobby, table: int) -> ServedSeat:
+    """``lobby``'s player at ``table``, in the app: the seat's driver."""
+    await settle(pilot, app)
+    client = lobby.table(table)
+    await client.join()
+    open_served_table(app, client)
+    await waiting(pilot, lambda: isinstance(app.screen, TableScreen))
+    driver = app.screen.driver
+    assert isinstance(driver, ServedSeat)
+    return driver
+
+
 @contextlib.asynccontextmanager
 async def ann_in_the_app(tmp_path, database):
     """Ann (in the app) and Bob (a client whose updates are heard) at a started rated Jaipur
@@ -34,13 +46,7 @@ async def ann_in_the_app(tmp_path, database):
         reading = asyncio.get_running_loop().create_task(bobs.run(heard))
         app = make_app(tmp_path)
         async with app.run_test(size=(100, 30)) as pilot:
-            await settle(pilot, app)
-            client = ann.table(made.table)
-            await client.join()
-            open_served_table(app, client)
-            await waiting(pilot, lambda: isinstance(app.screen, TableScreen))
-            driver = app.screen.driver
-            assert isinstance(driver, ServedSeat)
+            driver = await seated_in_app(pilot, app, ann, made.table)
             await waiting(pilot, lambda: driver.latest is not None)
             yield server, app, pilot, driver, (bobs, heard), ann
         reading.cancel()

@@ -29,7 +29,14 @@ from karavan_net.broadcaster import Hooks
 from karavan_net.clocks import ABANDON_AFTER, Clock, duration
 from karavan_net.host import Host
 from karavan_net.link import Link, closing
-from karavan_net.protocol import ChatLine, Rematched
+from karavan_net.protocol import (
+    NOTICE_TABLE,
+    NOTICE_TIME,
+    ChatLine,
+    Rematched,
+    SeatTime,
+    TableClock,
+)
 from karavan_net.serve.commits import CommitQueue
 from karavan_net.serve.database_clock import system_now
 from karavan_net.serve.store import Decision, RatedGame, SeatClock, Status, TableRecord
@@ -64,6 +71,11 @@ class SeatClocks:
             for seat in record.seats
         }
         self.to_move = record.to_move
+        self.marks: dict[int, str] = {}  # by log line: a stand-in's decision for a player late
+
+    def unmark(self, lines: int) -> None:
+        """The log is ``lines`` long: marks of lines a take-back took back go."""
+        self.marks = {at: words for at, words in self.marks.items() if at < lines}
 
     def deadline(self) -> datetime | None:
         """When the seat to move runs out of time (``None``: it never does)."""
@@ -100,6 +112,24 @@ class SeatClocks:
             )
         self.to_move = to_move
 
+    def told(self) -> TableClock | None:
+        """The clocks as every seat and watcher is told them (``None``: the table is
+        untimed): each person's bank, and the deadline of the one to move, as kept."""
+        clock = self.clock
+        if not clock.timed:
+            return None
+        times = tuple(
+            SeatTime(
+                seat=seat,
+                bank=round(mine.bank_left, 1),
+                deadline=None if mine.deadline is None else mine.deadline.isoformat(),
+                stood_in=mine.stood_in,
+            )
+            for seat, mine in sorted(self.seats.items())
+            if seat in self.people
+        )
+        return TableClock(clock.kind.value, clock.move_seconds, clock.bank_seconds, times)
+
     def resign(self, seat: int) -> None:
         """``seat``'s player resigned: a bot plays the seat, with no time counted."""
         self.people.discard(seat)
@@ -112,6 +142,11 @@ def abandoned(names: list[str], seat: int, winners: list[int]) -> str:
     waited = duration(ABANDON_AFTER)
     won = wins(names, winners)
     return f"{names[seat]} left the game waiting {waited}: it ends, and {won} by abandonment."
+
+
+def timed_out_words(name: str) -> str:
+    """What the log says after a decision a bot made for ``name``, whose time ran out."""
+    return f"(A bot decided for {name}: their time ran out.)"
 
 
 @frozen(kw_only=True)
@@ -318,6 +353,10 @@ class ServedTable(Host):
     def _notice(self) -> str | None:
         return self._timed_out or self._said
 
+    def clock_now(self) -> datetime | None:
+        """The database's now, which the deadlines keep (each welcome tells it)."""
+        return self.now()
+
     def _after_change(self, change: Change) -> None:
         if not self.stand_in_deciding:
             self._timed_out = None  # told once, with the change it was about
@@ -326,6 +365,7 @@ class ServedTable(Host):
             self.decided.add(seat)
         if seat in self.referee.humans and seat not in self.referee.stand_ins:
             self._said = None  # a player's own change: what was said before is old news
+        self.clocks.unmark(len(self.referee.log()))
         self._restate()
         self.arm_clock()
 
@@ -336,6 +376,9 @@ class ServedTable(Host):
             abortable=self.abortable,
             resigned=tuple(self.resigned),
             rematch=tuple(sorted(self.offers)),
+            clock=self.clocks.told(),
+            notice_about=NOTICE_TIME if self._timed_out else NOTICE_TABLE,
+            marks=tuple(sorted(self.clocks.marks.items())),
         )
 
     def _tell(self, sentence: str) -> None:
@@ -490,9 +533,12 @@ class ServedTable(Host):
         name = self.match.seats[seat].name
         self.stand_in_deciding = True
         self._timed_out = f"{name}'s time ran out: a {self.record.stand_in} bot decided for them."
+        made = len(referee.log())  # the log line the decision makes
+        self.clocks.marks[made] = timed_out_words(name)
         try:
             referee.play(seat, [action])
         except IllegalAction:
+            self.clocks.marks.pop(made, None)
             return
         finally:
             self.stand_in_deciding = False

@@ -54,6 +54,11 @@ class SettingsScreen(ModalScreen[None]):
                 yield Label("Bell", classes="label")
                 yield TickBox("when it is your turn", settings.bell, id="bell", compact=True)
             with Horizontal():
+                yield Label("Clock bell", classes="label")
+                yield TickBox(
+                    "your last 10 seconds", settings.clock_bell, id="clock_bell", compact=True
+                )
+            with Horizontal():
                 yield Label("Chat", classes="label")
                 yield TickBox(
                     "read and write at online tables", settings.chat, id="chat", compact=True
@@ -95,7 +100,7 @@ class SettingsScreen(ModalScreen[None]):
         """Turn ASCII mode, the bell, the chat or the desktop notifications on or off (a
         table under the dialog follows the chat's setting when it is back on top)."""
         app = karavan_app(self)
-        if event.checkbox.id in ("bell", "chat", "desktop_notes"):
+        if event.checkbox.id in ("bell", "clock_bell", "chat", "desktop_notes"):
             setattr(app.settings, event.checkbox.id, event.value)
             app.save_settings()
         else:

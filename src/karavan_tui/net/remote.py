@@ -28,7 +28,7 @@ from karavan_core.referee import SeatView
 from karavan_core.text import printable
 from karavan_net.client import TableClient
 from karavan_net.hosting import HostControl
-from karavan_net.protocol import TakeBackAsked, Update
+from karavan_net.protocol import NOTICE_TABLE, NOTICE_TIME, TakeBackAsked, Update
 from karavan_tui.context import karavan_app
 from karavan_tui.messages import BackToTitle
 from karavan_tui.modals.confirm import ConfirmScreen
@@ -39,9 +39,35 @@ from karavan_tui.net.remote_over import RemoteOverScreen
 from karavan_tui.net.table_talk import Chatting, TableTalk
 from karavan_tui.screens.seat import SeatDriver, keys_with, seat_keys
 from karavan_tui.screens.table import Frame, Status, TableKind, TableScreen
+from karavan_tui.widgets.clocks import Timing
 from karavan_tui.words import listed
 
 REPEAT_SECONDS = 3.0  # the same toast again within this time is not shown twice
+NOTICE_TITLES = {NOTICE_TIME: "Time out", NOTICE_TABLE: "The table"}
+
+
+def question_key(update: Update, asked: TakeBackAsked) -> tuple[int, int]:
+    """Which question ``asked`` puts: the request and how many decisions it takes back
+    (a host that numbers no request: the table's change)."""
+    return (asked.number or -update.number, asked.decisions)
+
+
+def notice_title(update: Update) -> str:
+    """The title of the toast that tells ``update``'s notice: what it is about (an older
+    host's notice is a take-back's)."""
+    return NOTICE_TITLES.get(update.notice_about, "Take-back")
+
+
+def timing(table: RemoteTable, frame: Frame) -> Timing | None:
+    """The clocks ``table``'s latest update tells (``None``: an untimed table, or a game
+    over), for the seats of ``frame``, counted by the host's clock."""
+    update = table.latest
+    if update is None or update.clock is None or update.outcome is not None:
+        return None
+    names = tuple(seat.name for seat in frame.view.seats)
+    online = table.online and table.ending is None
+    g, skew = frame.view.glyphs, table.client.skew
+    return Timing(update.clock, names, frame.to_move, table.viewer, online, g, skew)
 
 
 REMOTE_KEYS = keys_with(
@@ -163,8 +189,8 @@ class RemoteTable(Chatting, SeatDriver):
             self._new_game()  # the host started a rematch: this is its first position
         if fresh:
             self.waiting = False
-            if update.notice:  # a take-back: said, or the table would change without a word
-                self.notify(printable(update.notice), title="Take-back")
+            if update.notice:  # said, or the table would change without a word
+                self.notify(printable(update.notice), title=notice_title(update))
         self._tell_presence(update)
         # A bell and the title once the others have moved and it is our turn again.
         mine = update.to_move == self.viewer and bool(update.legal) and update.outcome is None
@@ -175,7 +201,7 @@ class RemoteTable(Chatting, SeatDriver):
         if self._asking is not None and (
             asked is None
             or self.viewer not in asked.waiting
-            or self._question_key(update, asked) != self._asked
+            or question_key(update, asked) != self._asked
         ):
             self._asking.dismiss(None)  # answered, ended, or the bots' replies joined it
         self.screen.redraw()
@@ -217,7 +243,7 @@ class RemoteTable(Chatting, SeatDriver):
         else:
             self.waiting = False
             self.notify("The connection to the table dropped: reconnecting...", severity="warning")
-        self.screen.refresh_status()
+        self.screen.redraw()  # the status, and the clocks: paused, or counting again
         self.screen.refresh_bindings()
 
     def closed(self, reason: str) -> None:
@@ -250,7 +276,8 @@ class RemoteTable(Chatting, SeatDriver):
         if frame is None:
             return None
         # A hosted table's news line tells the news alone, for a watcher too.
-        return evolve(frame, news_yours=True, own="", invite=self.invitation())
+        clock = timing(self, frame)
+        return evolve(frame, news_yours=True, own="", invite=self.invitation(), clock=clock)
 
     def subtitle(self) -> str:
         """The game, the players and where the table is."""
@@ -334,7 +361,7 @@ class RemoteTable(Chatting, SeatDriver):
             return
         asked, seen = update.takeback, self.link.current
         if asked is not None and seen is not None and seen.to_answer:
-            key = self._question_key(update, asked)
+            key = question_key(update, asked)
             if self._asked != key:
                 self._asked = key  # asked once per question: again if the bots' replies join
                 self.ask_answer(asked)
@@ -342,12 +369,6 @@ class RemoteTable(Chatting, SeatDriver):
         if self._my_move() and self._turn_number != update.number:
             self._turn_number = update.number
             self.table.on_turn()
-
-    @staticmethod
-    def _question_key(update: Update, asked: TakeBackAsked) -> tuple[int, int]:
-        """Which question ``asked`` puts: the request and how many decisions it takes back
-        (a host that numbers no request: the table's change)."""
-        return (asked.number or -update.number, asked.decisions)
 
     def ask_answer(self, asked: TakeBackAsked) -> None:
         """Another player asks to take back: agree or decline (the host hears either)."""

@@ -35,6 +35,7 @@ from karavan_tui.modals.choice import ChoiceScreen
 from karavan_tui.tables import HINT_FLAG, TableView, View, hinted_index, table_for
 from karavan_tui.textual_fixes import add_bindings
 from karavan_tui.widgets.chrome import AppHeader
+from karavan_tui.widgets.clocks import ClockBoard, Timing
 from karavan_tui.widgets.redraw import redraw_for_a_moment
 from karavan_tui.widgets.side import GameLog, NewsBanner, ScoreBoard, StatusLine
 
@@ -88,6 +89,7 @@ class Frame:
     info: str = ""  # the replay's position line
     face_up: Text | None = None  # every card face up (a finished game's replay)
     invite: str = ""  # how the players still missing join (the host's own table)
+    clock: Timing | None = None  # a timed online table's clocks
 
 
 class Driver:
@@ -241,10 +243,12 @@ class TableScreen(Screen[None]):
         with Horizontal(id="panel-tabs"):
             yield PanelTab("Table", side=False, id="tab-table", classes="-active")
             yield PanelTab("Scores · log (i)", side=True, id="tab-side")
+        yield ClockBoard(compact=True, id="clock-strip")  # a narrow screen's, over the table
         with Horizontal(id="main"):
             yield self.table
             with Vertical(id="side"):
                 yield ScoreBoard(id="scores")
+                yield ClockBoard(id="clocks", ring=self.ring_for_time)
                 yield Static("", id="invite", markup=False)
                 yield GameLog(id="log")
                 if not self.driver.NEWS_LINE:
@@ -258,6 +262,7 @@ class TableScreen(Screen[None]):
     def on_mount(self) -> None:
         """Let the driver begin."""
         self.query_one("#invite").border_title = "How to join"
+        self.query_one("#clocks").border_title = "Clocks"
         if not self.driver.NEWS_LINE:
             self.query_one("#face-up").border_title = "Every card face up"
         self.driver.start()
@@ -299,6 +304,8 @@ class TableScreen(Screen[None]):
         scores.border_title = (game.final_label if over else None) or game.score_label
         scores.border_subtitle = None if over else game.score_note
         self.query_one(GameLog).show(frame.log, frame.log_news_from, g)
+        for clocks in self.query(ClockBoard):
+            clocks.show(frame.clock)
         invite = self.query_one("#invite", Static)
         invite.display = bool(frame.invite)
         if frame.invite:
@@ -321,6 +328,11 @@ class TableScreen(Screen[None]):
                 self.query_one("#face-up-text", Static).update(frame.face_up)
         self.draw_status(frame.status)
         self.refresh_bindings()
+
+    def ring_for_time(self) -> None:
+        """The bell, as the player's own live clock enters its last seconds (if wanted)."""
+        if karavan_app(self).settings.clock_bell:
+            self.app.bell()
 
     def refresh_status(self) -> None:
         """Draw the status line again (the table's marks changed)."""
