@@ -121,3 +121,33 @@ async def test_a_time_out_is_said_in_everyones_log_and_its_notice_is_about_time(
                 await client.close()
             await ann.close()
             await bob.close()
+
+
+async def test_a_stand_ins_words_in_the_log_outlast_the_process_that_made_them(database):
+    """The words were kept in the process's memory alone: a restart, or another process
+    taking the table over, showed the log without them.  They are kept with the game."""
+    async with serving(database) as server:
+        port = server.port
+        ann, bob = await account(port, "Ann"), await account(port, "Bob")
+        table = quick_table(server, Clock(kind=ClockKind.LIVE, move_seconds=2, bank_seconds=0))
+        clients = [seat_client(port, table, name) for name in ("Ann", "Bob")]
+        for client in clients:
+            await client.join()
+        await until(lambda: server.store.tables.get(table).log_marks != (), 30)
+        kept = server.store.tables.get(table).log_marks
+        for client in clients:
+            await client.close()
+        await ann.close()
+        await bob.close()
+    _, words = kept[0]
+    assert words.startswith("(A bot decided for ") and words.endswith(": their time ran out.)")
+    async with serving(database) as again:
+        client = seat_client(again.port, table, "Ann")
+        await client.join()
+        heard = Heard()
+        reading = asyncio.get_running_loop().create_task(client.run(heard))
+        try:
+            await until(lambda: in_log(heard, words), 30)
+        finally:
+            reading.cancel()
+            await client.close()

@@ -9,6 +9,7 @@ game is kept as its save envelope (the save format of
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Any
 
 from sqlalchemy import (
     JSON,
@@ -82,6 +83,8 @@ class GameTable(Base):
     to_move: Mapped[int | None] = mapped_column(Integer)
     save: Mapped[dict[str, object] | None] = mapped_column(JSON)  # the save envelope
     result: Mapped[dict[str, object] | None] = mapped_column(JSON)
+    # What the table adds to lines of its log: [line, words] pairs (a stand-in's decision).
+    log_marks: Mapped[list[Any] | None] = mapped_column(JSON)
     # The server process running the table now (several may share one database), until
     # when unless it renews its lease, and where its players reach it.
     lease_owner: Mapped[str | None] = mapped_column(String(64))

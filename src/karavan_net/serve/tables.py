@@ -71,7 +71,8 @@ class SeatClocks:
             for seat in record.seats
         }
         self.to_move = record.to_move
-        self.marks: dict[int, str] = {}  # by log line: a stand-in's decision for a player late
+        # By log line: a stand-in's decision for a player late (kept with the table's game).
+        self.marks: dict[int, str] = dict(record.log_marks)
 
     def unmark(self, lines: int) -> None:
         """The log is ``lines`` long: marks of lines a take-back took back go."""
@@ -158,6 +159,7 @@ class Position:
     to_move: int | None
     clocks: dict[int, SeatClock]
     result: dict[str, Any] | None
+    marks: tuple[tuple[int, str], ...] = ()  # words the table adds to lines of its log
 
 
 class StoreKeeper:
@@ -216,19 +218,26 @@ class StoreKeeper:
             result = result_of(played.scores, played.winners, sentence, self.resigned)
         clocks = dict(self.clocks.seats)  # its values are frozen: a copy of the mapping will do
         return Position(
-            save=self.envelopes.of(match), to_move=match.to_move, clocks=clocks, result=result
+            save=self.envelopes.of(match),
+            to_move=match.to_move,
+            clocks=clocks,
+            result=result,
+            marks=tuple(sorted(self.clocks.marks.items())),
         )
 
     def write(self, snapshot: Position) -> None:
         """Commit ``snapshot``; ``OSError`` if it cannot be (the writer reports it)."""
-        self._keep(snapshot.save, snapshot.to_move, snapshot.clocks, snapshot.result)
+        self._keep(
+            snapshot.save, snapshot.to_move, snapshot.clocks, snapshot.result, marks=snapshot.marks
+        )
 
     def end(self, match: Match, result: dict[str, Any], rated: bool = True) -> None:
         """Keep ``match`` as it stands, its game ended by the table's rule with ``result``
         (rated if the table is and ``rated``), its clocks stopped; ``OSError`` if it
         cannot be."""
         self.clocks.changed(None, self.now(), stood_in=False)
-        self._keep(envelope(match), None, dict(self.clocks.seats), result, rated)
+        marks = tuple(sorted(self.clocks.marks.items()))
+        self._keep(envelope(match), None, dict(self.clocks.seats), result, rated, marks=marks)
 
     def mark_resigned(self, seat: int) -> None:
         """Keep that ``seat``'s player resigned (the last of :attr:`resigned`); ``OSError``
@@ -245,6 +254,8 @@ class StoreKeeper:
         clocks: dict[int, SeatClock],
         result: dict[str, Any] | None,
         rated: bool = True,
+        *,
+        marks: tuple[tuple[int, str], ...] = (),
     ) -> None:
         decision = Decision(
             table_id=self.table_id,
@@ -255,6 +266,7 @@ class StoreKeeper:
             result=result,
             owner=self.owner,
             rated=self.rated if rated else None,
+            marks=marks,
         )
         try:
             kept = self.commits.record(decision)

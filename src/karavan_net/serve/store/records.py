@@ -137,6 +137,7 @@ class TableRecord:
     result: dict[str, Any] | None = None
     watchers_chat: bool = False
     challenge: bool = False
+    log_marks: tuple[tuple[int, str], ...] = ()  # words the table adds to lines of its log
 
     def seat_of(self, account_id: int) -> int | None:
         """The seat ``account_id`` holds here, if any."""
@@ -224,6 +225,7 @@ class Decision:
     result: dict[str, Any] | None = None
     owner: str | None = None
     rated: RatedGame | None = None
+    marks: tuple[tuple[int, str], ...] = ()  # words the table adds to lines of its log
 
 
 def table_record(table: GameTable, with_save: bool = True) -> TableRecord:
@@ -268,4 +270,20 @@ def table_record(table: GameTable, with_save: bool = True) -> TableRecord:
         result=table.result if with_save else None,
         watchers_chat=table.watchers_chat,
         challenge=table.challenge,
+        log_marks=log_marks(table.log_marks) if with_save else (),
+    )
+
+
+def log_marks(stored: object) -> tuple[tuple[int, str], ...]:
+    """The [line, words] pairs a table keeps of its log, as values; any other shape is
+    none (a column written by a later version, or by hand)."""
+    if not isinstance(stored, list):
+        return ()
+    return tuple(
+        (pair[0], pair[1])
+        for pair in stored
+        if isinstance(pair, list)
+        and len(pair) == 2
+        and isinstance(pair[0], int)
+        and isinstance(pair[1], str)
     )

@@ -58,6 +58,7 @@ _KEEP_GAME = (
         updated_at=bindparam("b_updated_at"),
         status=bindparam("b_status"),
         result=bindparam("b_result"),
+        log_marks=bindparam("b_marks"),
     )
 )
 _KEEP_CLOCK = (
@@ -370,6 +371,7 @@ def _record_in(connection: Connection, decision: Decision, now: datetime) -> boo
         "b_updated_at": now,
         "b_status": (Status.PLAYING if decision.result is None else Status.OVER).value,
         "b_result": decision.result,
+        "b_marks": [[line, words] for line, words in decision.marks] or None,
     }
     if connection.execute(_KEEP_GAME, values).rowcount != 1:
         return False
