@@ -24,11 +24,13 @@ MINUTE, HOUR, DAY = 60, 3600, 86400
 @frozen
 class Face:
     """What one seat's clock shows: its ``words``, whether it is ``running`` (the seat to
-    move) and whether it is in its last seconds (``hurry``: a live clock only)."""
+    move), whether it is in its last seconds (``hurry``: a live clock only) and whether a
+    bot made the seat's last decision, its player's time having run out (``late``)."""
 
     words: str
     running: bool = False
     hurry: bool = False
+    late: bool = False
 
 
 def minutes(seconds: float) -> str:
@@ -79,7 +81,13 @@ def seconds_left(time: SeatTime, now: datetime) -> float | None:
 
 
 def face(clock: TableClock, time: SeatTime, now: datetime) -> Face:
-    """What ``time``'s clock shows at ``now`` at a table of ``clock``."""
+    """What ``time``'s clock shows at ``now`` at a table of ``clock`` (marked ``late`` while
+    a stand-in decides for its player)."""
+    shown = _face(clock, time, now)
+    return Face(shown.words, shown.running, shown.hurry, late=True) if time.stood_in else shown
+
+
+def _face(clock: TableClock, time: SeatTime, now: datetime) -> Face:
     left = seconds_left(time, now)
     bank = max(0.0, time.bank)
     if clock.kind != "live":

@@ -108,3 +108,13 @@ def test_the_clock_bell_setting_is_kept(tmp_path):
     settings.clock_bell = False
     settings.save(path)
     assert not Settings.load(path).clock_bell
+
+
+def test_a_seat_a_bot_stands_in_for_is_said_to_be_late():
+    """The server sent it (a bot made the seat's last decision) but the board showed nothing."""
+    clock = TableClock("live", 30, 300, (SeatTime(0, 0.0, due_in(20), True), SeatTime(1, 300.0)))
+    t = Timing(clock, ("Ann", "Bob"), 0, 1, True, UNICODE)
+    shown = faces(t)
+    assert shown[0].late and not shown[1].late
+    lines = board(t, shown, 30).plain.split("\n")
+    assert lines[0].endswith("0:20 + 0:00, late") and lines[1].endswith("0:30 + 5:00")

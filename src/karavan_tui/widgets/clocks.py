@@ -142,8 +142,10 @@ def faces_at(timing: Timing, now: datetime) -> dict[int, Face]:
 
 
 def shown_words(face: Face, g: Glyphs) -> str:
-    """A clock's words, its last seconds marked by the glyph."""
-    return f"{g.hurry} {face.words}" if face.hurry else face.words
+    """A clock's words, its last seconds marked by the glyph, a seat a bot stands in for
+    said to be late (as the lobby says it)."""
+    words = f"{g.hurry} {face.words}" if face.hurry else face.words
+    return f"{words}, late" if face.late else words
 
 
 def board(timing: Timing, faces: dict[int, Face], room: int) -> Text:
