@@ -231,7 +231,9 @@ class KaravanApp(KaravanLooks, MyTables, Opening, DoorMode):
         """Open the new game dialog (from the title screen)."""
         if door_refuses(self, "new_game"):
             return
-        if len(self.screen_stack) > 1:
+        if len(self.screen_stack) > 1 and not getattr(self.screen, "is_home", False):
+            # Back to the title or a lobby first; the dialog opens over either (a lobby is
+            # never closed, so asking again from it would only ask again, forever).
             self.show_title(then_new=True)
             return
 

@@ -1,0 +1,56 @@
+"""Defects users met playing online (issue 65), each tested at a `karavan serve` server on
+loopback, by keys (Pilot)."""
+
+from __future__ import annotations
+
+import contextlib
+import signal
+from collections.abc import Iterator
+
+from karavan_tui.modals.new_game import NewGameScreen
+from karavan_tui.net.lobby_screen import LobbyScreen
+
+from ..tui.helpers import make_app, settle, visible_characters
+from .test_online_app import online, serving, waiting
+
+
+class Frozen(Exception):
+    """The event loop did not come back in time."""
+
+
+@contextlib.contextmanager
+def alarm(seconds: int) -> Iterator[None]:
+    """Raise :class:`Frozen` in the main thread if the block takes over ``seconds`` (even
+    where the event loop never gets control back)."""
+
+    def ring(signum: int, frame: object) -> None:
+        raise Frozen(f"still busy after {seconds} s")
+
+    before = signal.signal(signal.SIGALRM, ring)
+    signal.alarm(seconds)
+    try:
+        yield
+    finally:
+        signal.alarm(0)
+        signal.signal(signal.SIGALRM, before)
+
+
+async def test_new_game_from_the_palette_in_the_lobby_opens_the_dialog(tmp_path):
+    async with serving(tmp_path) as server:
+        app = make_app(tmp_path)
+        app.test_port = server.port
+        async with app.run_test(size=(100, 30)) as pilot:
+            await settle(pilot, app)
+            lobby = await online(pilot, app, server.port, "Ann")
+            await pilot.press("ctrl+p")
+            await pilot.press(*"New game")
+            await waiting(pilot, lambda: "Set up a new game" in visible_characters(app))
+            # It froze the app (each try closed nothing above the lobby and tried again, never
+            # giving the event loop back): a frozen loop is stopped by an alarm.
+            with alarm(20):
+                await pilot.press("enter")
+                await waiting(pilot, lambda: isinstance(app.screen, NewGameScreen), 10)
+            # Going back from the dialog finds the lobby as it was.
+            await pilot.press("escape")
+            await waiting(pilot, lambda: app.screen is lobby)
+            assert isinstance(app.screen, LobbyScreen)
