@@ -8,7 +8,9 @@ import signal
 from collections.abc import Iterator
 
 from karavan_tui.modals.new_game import NewGameScreen
+from karavan_tui.net.create_table import CreateTableScreen
 from karavan_tui.net.lobby_screen import LobbyScreen
+from karavan_tui.screens.table import TableScreen
 
 from ..tui.helpers import make_app, settle, visible_characters
 from .test_online_app import online, serving, waiting
@@ -54,3 +56,50 @@ async def test_new_game_from_the_palette_in_the_lobby_opens_the_dialog(tmp_path)
             await pilot.press("escape")
             await waiting(pilot, lambda: app.screen is lobby)
             assert isinstance(app.screen, LobbyScreen)
+
+
+async def bot_table(pilot, app, *, rated: bool = False) -> TableScreen:
+    """From the lobby: a table against a Hard bot (``rated`` or not), open."""
+    await pilot.press("c")
+    await waiting(pilot, lambda: isinstance(app.screen, CreateTableScreen))
+    app.screen.query_one("#kind-1").value = "bot:hard"
+    if rated:
+        app.screen.query_one("#rated").value = True
+    await pilot.press("ctrl+s")
+    await waiting(pilot, lambda: isinstance(app.screen, TableScreen), 30)
+    return app.screen
+
+
+def notes(app) -> list[str]:
+    """The toasts the app has put up, oldest first."""
+    return [note.message for note in app._notifications]
+
+
+async def test_a_decision_while_reconnecting_is_refused_in_words_and_nothing_changes(tmp_path):
+    from tests.net.helpers import free_port
+
+    port = free_port()
+    app = make_app(tmp_path)
+    app.test_port = port
+    async with app.run_test(size=(100, 30)) as pilot:
+        await settle(pilot, app)
+        async with serving(tmp_path, port):
+            await online(pilot, app, port, "Ann")
+            driver = (await bot_table(pilot, app)).driver
+            await waiting(pilot, lambda: driver.latest is not None and driver._my_move(), 30)
+            number = driver.latest.number
+        await waiting(pilot, lambda: "Reconnecting" in visible_characters(app))
+        before = len(notes(app))
+        await pilot.press("a")
+        await pilot.pause(0.2)
+        await pilot.press("enter")
+        await pilot.pause(0.2)
+        said = notes(app)[before:]
+        assert "Not sent: reconnecting to the server." in said, said
+        async with serving(tmp_path, port) as again:
+            await waiting(pilot, lambda: driver.online, 30)
+            served = again.served[next(iter(again.served))]
+            # Nothing was played behind the player's back: it is still their decision.
+            await waiting(pilot, lambda: driver._my_move())
+            assert driver.latest.number == number
+            assert served.match.to_move == driver.viewer

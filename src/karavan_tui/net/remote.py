@@ -73,6 +73,7 @@ class RemoteTable(Chatting, SeatDriver):
     KIND = TableKind.JOIN
     BINDINGS: ClassVar[list[BindingType]] = REMOTE_KEYS
     SERVED = False  # a server's table, where every player may ask for a rematch
+    FAR_END = "the host"  # what the table is reached through, in words
 
     def __init__(
         self,
@@ -215,6 +216,12 @@ class RemoteTable(Chatting, SeatDriver):
         if connected:
             self.notify("Back at the table.")
         else:
+            if self.waiting:  # sent, but no answer came: it may never have arrived
+                self.notify(
+                    "The connection dropped before your decision was confirmed: once back, "
+                    "the table shows whether it was played.",
+                    severity="warning",
+                )
             self.waiting = False
             self.notify("The connection to the table dropped: reconnecting...", severity="warning")
         self.screen.refresh_status()
@@ -368,7 +375,7 @@ class RemoteTable(Chatting, SeatDriver):
         if self.latest is None:
             return ""
         if not self.online:
-            return "Not connected to the table: wait a moment."
+            return self.not_sent()
         reason = super().not_now()
         if reason is None and self.waiting:
             return "Your last decision is on its way to the host."
@@ -386,10 +393,14 @@ class RemoteTable(Chatting, SeatDriver):
     def _send(self, sending: Coroutine[Any, Any, bool]) -> None:
         self.link.send(sending)
 
+    def not_sent(self) -> str:
+        """Why nothing is sent while the connection is down (and nothing changed)."""
+        return f"Not sent: reconnecting to {self.FAR_END}."
+
     def _unsent(self) -> None:
         """What we sent did not go: the connection is down."""
         self.waiting = False
-        self.notify("Not connected to the table: wait a moment.", severity="warning")
+        self.notify(self.not_sent(), severity="warning")
         self.screen.redraw()
 
     # -- keys ----------------------------------------------------------------------------------
