@@ -5,8 +5,13 @@ from __future__ import annotations
 
 import contextlib
 import signal
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
+from typing import Any
 
+from textual.pilot import Pilot
+
+from karavan_net.serve.server import KaravanServer
+from karavan_tui.app import KaravanApp
 from karavan_tui.modals.new_game import NewGameScreen
 from karavan_tui.net.create_table import CreateTableScreen
 from karavan_tui.net.lobby_screen import LobbyScreen
@@ -37,34 +42,41 @@ def alarm(seconds: int) -> Iterator[None]:
         signal.signal(signal.SIGALRM, before)
 
 
-async def test_new_game_from_the_palette_in_the_lobby_opens_the_dialog(tmp_path):
+@contextlib.asynccontextmanager
+async def in_the_lobby(
+    tmp_path, size: tuple[int, int] = (100, 30), name: str = "Ann"
+) -> AsyncIterator[tuple[KaravanServer, KaravanApp, Pilot[Any], LobbyScreen]]:
+    """A server on loopback, and the app (``size``) in its lobby as ``name``."""
     async with serving(tmp_path) as server:
         app = make_app(tmp_path)
-        app.test_port = server.port
-        async with app.run_test(size=(100, 30)) as pilot:
+        app.test_port = server.port  # type: ignore[attr-defined]  # where online() logs in
+        async with app.run_test(size=size) as pilot:
             await settle(pilot, app)
-            lobby = await online(pilot, app, server.port, "Ann")
-            await pilot.press("ctrl+p")
-            await pilot.press(*"New game")
-            await waiting(pilot, lambda: "Set up a new game" in visible_characters(app))
-            # It froze the app (each try closed nothing above the lobby and tried again, never
-            # giving the event loop back): a frozen loop is stopped by an alarm.
-            with alarm(20):
-                await pilot.press("enter")
-                await waiting(pilot, lambda: isinstance(app.screen, NewGameScreen), 10)
-            # Going back from the dialog finds the lobby as it was.
-            await pilot.press("escape")
-            await waiting(pilot, lambda: app.screen is lobby)
-            assert isinstance(app.screen, LobbyScreen)
+            lobby = await online(pilot, app, server.port, name)
+            yield server, app, pilot, lobby
 
 
-async def bot_table(pilot, app, *, rated: bool = False) -> TableScreen:
-    """From the lobby: a table against a Hard bot (``rated`` or not), open."""
+async def test_new_game_from_the_palette_in_the_lobby_opens_the_dialog(tmp_path):
+    async with in_the_lobby(tmp_path) as (_, app, pilot, lobby):
+        await pilot.press("ctrl+p")
+        await pilot.press(*"New game")
+        await waiting(pilot, lambda: "Set up a new game" in visible_characters(app))
+        # It froze the app (each try closed nothing above the lobby and tried again, never
+        # giving the event loop back): a frozen loop is stopped by an alarm.
+        with alarm(20):
+            await pilot.press("enter")
+            await waiting(pilot, lambda: isinstance(app.screen, NewGameScreen), 10)
+        # Going back from the dialog finds the lobby as it was.
+        await pilot.press("escape")
+        await waiting(pilot, lambda: app.screen is lobby)
+        assert isinstance(app.screen, LobbyScreen)
+
+
+async def bot_table(pilot, app) -> TableScreen:
+    """From the lobby: a table against a Hard bot, open."""
     await pilot.press("c")
     await waiting(pilot, lambda: isinstance(app.screen, CreateTableScreen))
     app.screen.query_one("#kind-1").value = "bot:hard"
-    if rated:
-        app.screen.query_one("#rated").value = True
     await pilot.press("ctrl+s")
     await waiting(pilot, lambda: isinstance(app.screen, TableScreen), 30)
     return app.screen
@@ -103,3 +115,24 @@ async def test_a_decision_while_reconnecting_is_refused_in_words_and_nothing_cha
             await waiting(pilot, lambda: driver._my_move())
             assert driver.latest.number == number
             assert served.match.to_move == driver.viewer
+
+
+async def test_the_rated_box_is_drawn_on_and_off_apart_and_the_table_says_so_in_words(tmp_path):
+    async with in_the_lobby(tmp_path, (100, 40)) as (_, app, pilot, _lobby):
+        await pilot.press("c")
+        await waiting(pilot, lambda: isinstance(app.screen, CreateTableScreen))
+        box = app.screen.query_one("#rated")
+        drawn = {}
+        for ascii_mode in (False, True):
+            app.set_ascii(ascii_mode)
+            for value in (False, True):
+                box.value = value
+                await pilot.pause()
+                text = visible_characters(app)
+                drawn[ascii_mode, value] = box.render().plain
+                words = "Rated: the result changes" if value else "Not rated: the result"
+                assert words in text, text
+        # On and off differ by their symbol, whatever the theme's colours.
+        assert drawn[False, False] != drawn[False, True]
+        assert drawn[True, False].startswith("[ ]") and drawn[True, True].startswith("[X]")
+        assert box.value is True
