@@ -35,7 +35,7 @@ PROTOCOL = 3
 Version 2 carries the engine's own :class:`~karavan_core.match.Outcome` at the end;
 version 3 tells each seat of a take-back in words (:attr:`Update.notice`).
 """
-MINOR = 5
+MINOR = 6
 """The revision of protocol 3 this Karavan speaks; a client names it in its Hello.
 
 Revision 1 adds messages and fields (each marked "since revision 1"): a host
@@ -52,7 +52,9 @@ line (:class:`Say`), and the host sends each client of revision 5 the lines said
 player at a server's table resign (:class:`Resign`), abort the game before everyone has
 decided (:class:`Abort`) and ask for a rematch (:class:`Rematch`, answered by
 :class:`Rematched`), and says in each update what the table allows of them
-(:attr:`Update.abortable`, :attr:`Update.resigned`, :attr:`Update.rematch`).
+(:attr:`Update.abortable`, :attr:`Update.resigned`, :attr:`Update.rematch`).  Revision 6
+says in the last update of a rated game what it did to each player's rating
+(:attr:`Update.ratings`).
 """
 
 DEFAULT_PORT = 7654
@@ -339,6 +341,7 @@ class Update:
     abortable: bool = False
     resigned: list[int] = field(factory=list)
     rematch: list[int] = field(factory=list)
+    ratings: list[list[int]] = field(factory=list)  # a rated game's end: each seat's before, after
 
 
 @frozen
@@ -409,7 +412,7 @@ SINCE: dict[type, dict[str, int]] = {
     Answer: {"request": 1},
     TakeBackAsked: {"number": 1, "taken": 1, "seconds": 1},
     SeatInfo: {"stand_in": 1},
-    Update: {"since": 3, "abortable": 5, "resigned": 5, "rematch": 5},
+    Update: {"since": 3, "abortable": 5, "resigned": 5, "rematch": 5, "ratings": 6},
 }
 """The fields each revision added, by message: a host leaves them out for older clients."""
 CHAT_SINCE = 5

@@ -36,12 +36,14 @@ class TableState:
     """What a table's own rules add to every seat's view (a server's table; a plain host's
     is :data:`PLAIN_STATE`): the end of a game the table ended before its rules did (a
     player resigned or abandoned it), whether the game may still be aborted, the seats whose
-    players resigned (in the order they did) and those that ask for a rematch."""
+    players resigned (in the order they did), those that ask for a rematch, and once a rated
+    game has ended, each seat's rating before and after it."""
 
     ended: Outcome | None = None
     abortable: bool = False
     resigned: tuple[int, ...] = ()
     rematch: tuple[int, ...] = ()
+    ratings: tuple[tuple[int, int], ...] = ()
 
 
 PLAIN_STATE = TableState()
@@ -127,6 +129,7 @@ class Seen:
             abortable=state.abortable,
             resigned=list(state.resigned),
             rematch=list(state.rematch),
+            ratings=[list(pair) for pair in state.ratings],
         )
 
     def frame(

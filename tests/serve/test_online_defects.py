@@ -10,11 +10,13 @@ from typing import Any
 
 from textual.pilot import Pilot
 
+from karavan_net.lobby_client import LobbyClient
 from karavan_net.serve.server import KaravanServer
 from karavan_tui.app import KaravanApp
 from karavan_tui.modals.new_game import NewGameScreen
 from karavan_tui.net.create_table import CreateTableScreen
 from karavan_tui.net.lobby_screen import LobbyScreen
+from karavan_tui.net.remote_over import RemoteOverScreen
 from karavan_tui.screens.table import TableScreen
 
 from ..tui.helpers import make_app, settle, visible_characters
@@ -136,3 +138,32 @@ async def test_the_rated_box_is_drawn_on_and_off_apart_and_the_table_says_so_in_
         assert drawn[False, False] != drawn[False, True]
         assert drawn[True, False].startswith("[ ]") and drawn[True, True].startswith("[X]")
         assert box.value is True
+
+
+async def test_the_game_over_screen_of_a_rated_game_says_what_it_did_to_my_rating(tmp_path):
+    async with in_the_lobby(tmp_path) as (server, app, pilot, lobby):
+        await pilot.press("c")
+        await waiting(pilot, lambda: isinstance(app.screen, CreateTableScreen))
+        app.screen.query_one("#rated").value = True
+        await pilot.press("ctrl+s")
+        await waiting(pilot, lambda: [t.status for t in lobby.lines["mine"]] == ["open"])
+        bob = LobbyClient("127.0.0.1", server.port, "Bob", "Bob-" + "x" * 40)
+        await bob.connect(create=True)
+        table = lobby.lines["mine"][0].id
+        await bob.take(table)
+        await pilot.press("r")
+        await waiting(pilot, lambda: [t.status for t in lobby.lines["mine"]] == ["playing"])
+        lobby.sit(table, watch=False)  # what Enter on its row does (a worker)
+        await waiting(pilot, lambda: isinstance(app.screen, TableScreen), 30)
+        await waiting(pilot, lambda: app.screen.driver.latest is not None)
+        # Ann gives the game up (g, then yes): Bob wins, and her rating falls.
+        await pilot.press("g")
+        await waiting(pilot, lambda: "Resign the game?" in visible_characters(app))
+        await pilot.press("y")
+        await waiting(pilot, lambda: isinstance(app.screen, RemoteOverScreen), 30)
+        account = server.store.accounts.named("Ann")
+        before, after = server.store.ratings.changes({table})[(table, account.id)]
+        assert after < before
+        said = f"Your rating: {before} → {after} ({after - before})"
+        await waiting(pilot, lambda: said in visible_characters(app))
+        await bob.close()

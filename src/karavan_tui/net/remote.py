@@ -335,7 +335,13 @@ class RemoteTable(Chatting, SeatDriver):
                 rematch = self.do_rematch if self.hosting or self.SERVED else None
                 label = self.game.chart_label or ""
                 over = RemoteOverScreen(
-                    self.seats, update, self.hosting, self.seen_game, rematch, label=label
+                    self.seats,
+                    update,
+                    self.hosting,
+                    self.seen_game,
+                    rematch,
+                    label=label,
+                    viewer=self.viewer,
                 )
                 self.app.push_screen(over)
             return
