@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 
+from textual.command import CommandPalette
 from textual.widgets import DataTable, Input
 
 from karavan_net.accounts import Account, account_for, accounts_file, keep
@@ -53,6 +54,18 @@ async def online(pilot, app, port: int, name: str) -> LobbyScreen:
     await pilot.press("enter")
     await waiting(pilot, lambda: isinstance(app.screen, LobbyScreen))
     return app.screen
+
+
+async def palette_offers(pilot, app, words: str) -> str:
+    """What the command palette shows once ``words`` are typed in it (then closed)."""
+    await pilot.press("ctrl+p")
+    await waiting(pilot, lambda: isinstance(app.screen, CommandPalette))
+    await pilot.press(*words)
+    await pilot.pause(0.5)
+    shown = visible_characters(app)
+    await pilot.press("escape")
+    await waiting(pilot, lambda: not isinstance(app.screen, CommandPalette))
+    return shown
 
 
 def calls_heard(app) -> tuple[list[str], list[str]]:
@@ -138,6 +151,14 @@ async def test_a_watcher_sees_the_public_table_and_no_hand(tmp_path):
             assert screen.driver.seen().observation.player is None
             text = visible_characters(app)
             assert "Bob" in text and "Cid" in text
+            # Told they watch, and offered none of a player's keys (issue 65).
+            await waiting(pilot, lambda: "You are watching" in visible_characters(app))
+            footer = visible_characters(app).splitlines()[-1]
+            for offered in ("Undo", "Redo", "Moves", "Choose"):
+                assert offered not in footer, footer
+            assert "Leave" in footer
+            assert "Take back your last decision" not in await palette_offers(pilot, app, "undo")
+            assert "Every legal decision" not in await palette_offers(pilot, app, "moves")
         for client in players:
             await client.close()
 

@@ -42,6 +42,8 @@ from karavan_tui.screens.table import Frame, Status, TableKind, TableScreen
 from karavan_tui.words import listed
 
 REPEAT_SECONDS = 3.0  # the same toast again within this time is not shown twice
+# The keys of a player's decisions: a watcher has none, and is not offered them.
+PLAYERS_KEYS = frozenset({"choose", "undo", "redo", "actions", "withdraw", "mark", "exchange"})
 
 
 REMOTE_KEYS = keys_with(
@@ -292,6 +294,8 @@ class RemoteTable(Chatting, SeatDriver):
         if to_move is not None and to_move != self.viewer:
             # The game's prompt speaks to the player who decides: the others are told whose turn.
             prompt = f"{self.seat_name(to_move)}'s turn"
+        if self.viewer is None:
+            prompt = f"You are watching {self.glyphs.sep} {prompt}"
         if self.ending is not None:
             prompt, first = self.ending, True  # no prompt: this Karavan no longer plays here
         asked = seen.request
@@ -411,8 +415,11 @@ class RemoteTable(Chatting, SeatDriver):
 
     # -- keys ----------------------------------------------------------------------------------
     def allows(self, name: str) -> bool | None:
-        """Undo and redo as the host allows them now; the host's keys for the seats."""
+        """Undo and redo as the host allows them now; the host's keys for the seats; none of a
+        player's keys for a watcher."""
         update = self.latest
+        if self.viewer is None and name in PLAYERS_KEYS:
+            return False
         if name == "seats":  # the host's, while somebody is missing
             return self.hosting and bool(self.absent_seats())
         if name == "withdraw":  # shown only while our own request waits
