@@ -130,7 +130,7 @@ async def test_a_watcher_sees_the_public_table_and_no_hand(tmp_path):
     async with serving(tmp_path) as server:
         port = server.port
         players = []
-        for name in ("Bob", "Cid"):
+        for name in ("bob", "cid"):  # names as typed, never re-capitalised (issue 65)
             client = LobbyClient("127.0.0.1", port, name, f"{name}-" + "x" * 40)
             await client.connect(create=True)
             players.append(client)
@@ -149,10 +149,11 @@ async def test_a_watcher_sees_the_public_table_and_no_hand(tmp_path):
             await waiting(pilot, lambda: screen.driver.latest is not None)
             assert screen.driver.latest.legal == []
             assert screen.driver.seen().observation.player is None
-            text = visible_characters(app)
-            assert "Bob" in text and "Cid" in text
-            # Told they watch, and offered none of a player's keys (issue 65).
-            await waiting(pilot, lambda: "You are watching" in visible_characters(app))
+            # Told they watch (and who is away, as their names are written), and offered none
+            # of a player's keys (issue 65).
+            first = screen.driver.seat_name(screen.driver.latest.to_move)
+            status = f"bob and cid are away · You are watching · {first}'s turn"
+            await waiting(pilot, lambda: status in visible_characters(app))
             footer = visible_characters(app).splitlines()[-1]
             for offered in ("Undo", "Redo", "Moves", "Choose"):
                 assert offered not in footer, footer
