@@ -32,6 +32,7 @@ from karavan_net.protocol import TakeBackAsked, Update
 from karavan_tui.context import karavan_app
 from karavan_tui.messages import BackToTitle
 from karavan_tui.modals.confirm import ConfirmScreen
+from karavan_tui.net.connected import Connected
 from karavan_tui.net.host_desk import HOSTING, HostDesk
 from karavan_tui.net.presence import missing_words, presence_news
 from karavan_tui.net.remote_link import RemoteLink, question_of
@@ -64,7 +65,7 @@ REMOTE_KEYS = keys_with(
 )
 
 
-class RemoteTable(Chatting, SeatDriver):
+class RemoteTable(Connected, Chatting, SeatDriver):
     """A seat at a hosted table (or a watcher's place at it: no seat).
 
     ``control`` is given in the host's own terminal (``hosting``): there the
@@ -75,7 +76,6 @@ class RemoteTable(Chatting, SeatDriver):
     KIND = TableKind.JOIN
     BINDINGS: ClassVar[list[BindingType]] = REMOTE_KEYS
     SERVED = False  # a server's table, where every player may ask for a rematch
-    FAR_END = "the host"  # what the table is reached through, in words
 
     def __init__(
         self,
@@ -211,39 +211,6 @@ class RemoteTable(Chatting, SeatDriver):
         self.waiting = False
         self.notify(reason, title="Not allowed", severity="warning")
         self.screen.redraw()
-
-    def connection_changed(self, connected: bool) -> None:
-        """Show that we are reconnecting, and when we are back."""
-        self.online = connected
-        if connected:
-            self.notify("Back at the table.")
-        else:
-            if self.waiting:  # sent, but no answer came: it may never have arrived
-                self.notify(
-                    "The connection dropped before your decision was confirmed: once back, "
-                    "the table shows whether it was played.",
-                    severity="warning",
-                )
-            self.waiting = False
-            self.notify("The connection to the table dropped: reconnecting...", severity="warning")
-        self.screen.refresh_status()
-        self.screen.refresh_bindings()
-
-    def closed(self, reason: str) -> None:
-        """The table is gone for good (or for this Karavan: its seat was taken elsewhere)."""
-        self.online = False
-        self.ending = printable(reason)
-        over = self.latest is not None and self.latest.outcome is not None
-        titles = {"replaced": "Seat taken elsewhere", "closed": "The host closed the table"}
-        self.notify(
-            reason,
-            title=titles.get(self.client.closed_why or "", "The table is closed"),
-            severity="information" if over else "error",
-            timeout=10,
-        )
-        karavan_app(self.screen).tell_turn(False)
-        self.screen.redraw()
-        self.screen.refresh_bindings()
 
     def _tell_presence(self, update: Update) -> None:
         """Say who came, went, or had a bot stand in since the last update."""
@@ -402,16 +369,6 @@ class RemoteTable(Chatting, SeatDriver):
 
     def _send(self, sending: Coroutine[Any, Any, bool]) -> None:
         self.link.send(sending)
-
-    def not_sent(self) -> str:
-        """Why nothing is sent while the connection is down (and nothing changed)."""
-        return f"Not sent: reconnecting to {self.FAR_END}."
-
-    def _unsent(self) -> None:
-        """What we sent did not go: the connection is down."""
-        self.waiting = False
-        self.notify(self.not_sent(), severity="warning")
-        self.screen.redraw()
 
     # -- keys ----------------------------------------------------------------------------------
     def allows(self, name: str) -> bool | None:
