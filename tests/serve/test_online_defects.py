@@ -8,7 +8,9 @@ import signal
 from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
+from textual import events
 from textual.pilot import Pilot
+from textual.widgets import Input
 
 from karavan_net.lobby_client import LobbyClient
 from karavan_net.serve.server import KaravanServer
@@ -16,6 +18,7 @@ from karavan_tui.app import KaravanApp
 from karavan_tui.modals.new_game import NewGameScreen
 from karavan_tui.net.create_table import CreateTableScreen
 from karavan_tui.net.lobby_screen import LobbyScreen
+from karavan_tui.net.online import OnlineScreen
 from karavan_tui.net.remote_over import RemoteOverScreen
 from karavan_tui.screens.table import TableScreen
 
@@ -167,3 +170,25 @@ async def test_the_game_over_screen_of_a_rated_game_says_what_it_did_to_my_ratin
         said = f"Your rating: {before} → {after} ({after - before})"
         await waiting(pilot, lambda: said in visible_characters(app))
         await bob.close()
+
+
+async def test_play_online_focuses_the_first_empty_field_and_keys_after_tab_land_there(tmp_path):
+    app = make_app(tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        await pilot.press("o")
+        await waiting(pilot, lambda: isinstance(app.screen, OnlineScreen))
+        server = app.screen.query_one("#online-server", Input)
+        name = app.screen.query_one("#online-name", Input)
+        await waiting(pilot, lambda: app.focused is not None)
+        assert server.value  # a server is offered: the name is the first field to fill
+        assert app.focused is name
+        # Back to the server, then Tab and a name typed at once: every key in the name.
+        server.focus()
+        await pilot.pause()
+        offered = server.value
+        # As a terminal sends them when typed quickly: all queued before the first is read.
+        for key, character in (("tab", None), ("V", "V"), ("e", "e"), ("e", "e")):
+            app.post_message(events.Key(key, character))
+        await waiting(pilot, lambda: name.value == "Vee")
+        assert app.focused is name and server.value == offered
