@@ -17,10 +17,11 @@ from karavan_net.serve.server import KaravanServer
 from karavan_tui.app import KaravanApp
 from karavan_tui.modals.new_game import NewGameScreen
 from karavan_tui.net.create_table import CreateTableScreen
-from karavan_tui.net.lobby_screen import LobbyScreen
+from karavan_tui.net.lobby_screen import LobbyFooter, LobbyScreen
 from karavan_tui.net.online import OnlineScreen
 from karavan_tui.net.remote_over import RemoteOverScreen
 from karavan_tui.screens.table import TableScreen
+from karavan_tui.screens.title import TitleScreen
 
 from ..tui.helpers import make_app, settle, visible_characters
 from .test_online_app import online, serving, waiting
@@ -192,3 +193,12 @@ async def test_play_online_focuses_the_first_empty_field_and_keys_after_tab_land
             app.post_message(events.Key(key, character))
         await waiting(pilot, lambda: name.value == "Vee")
         assert app.focused is name and server.value == offered
+
+
+async def test_on_a_phone_the_lobby_is_left_by_a_tap(tmp_path):
+    async with in_the_lobby(tmp_path, (40, 30)) as (_, app, pilot, lobby):
+        footer = lobby.query_one(LobbyFooter)
+        leave = next(key for key in footer.query("*") if getattr(key, "action", "") == "leave")
+        assert leave.region.right <= 40  # drawn whole on the narrow screen
+        await pilot.click(leave)
+        await waiting(pilot, lambda: isinstance(app.screen, TitleScreen))
