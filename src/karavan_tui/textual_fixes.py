@@ -23,11 +23,16 @@ widget focused when it reads it, and the Tab queued ahead moves the focus only o
 has bubbled up to the app's binding (a name typed at once went partly into the server
 field: "veE").  A :class:`FocusedInput` moves the focus on Tab itself, and once it is no
 longer focused passes a key on to the widget that is.
+
+On a touch screen a tap is also a hover: a tooltip would open over what was tapped.
+Textual turns its tooltips off only for its tests (a private flag); :func:`tooltips_off`
+turns them off for a touch screen, before the first screen is composed.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from textual import _widget_navigation, events, work
 from textual.app import App
@@ -48,6 +53,11 @@ class SafeToast(_toast.Toast):
     def __init__(self, notification: Notification) -> None:
         super().__init__(notification)
         self._timeout = max(self._timeout, MIN_TOAST_SECONDS)
+
+
+def tooltips_off(app: App[Any]) -> None:
+    """No tooltips in ``app`` (its screens composed from now on)."""
+    app._disable_tooltips = True
 
 
 class FocusedInput(Input):

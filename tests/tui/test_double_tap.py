@@ -1,13 +1,16 @@
-"""A double tap on a phone plays once: the table takes no tapped decision in the moment after
-one (keys are not held back)."""
+"""Taps on a phone: a double tap plays once (the table takes no tapped decision in the moment
+after one; keys are not held back), and a tap opens no tooltip."""
 
 from __future__ import annotations
 
 import asyncio
 
+from attrs import evolve
+from textual.widgets import Tooltip
+
 from karavan_tui.screens.table import TAP_QUIET
 
-from .helpers import game_screen, local_match, running, seeded_match
+from .helpers import game_screen, local_match, make_app, running, seeded_match
 
 
 async def test_a_tap_right_after_a_decision_plays_nothing(tmp_path):
@@ -31,3 +34,12 @@ async def test_a_tap_right_after_a_decision_plays_nothing(tmp_path):
         await pilot.mouse_down(table)
         assert table.decide(action)
         assert len(sent) == 3
+
+
+async def test_on_a_touch_screen_no_tooltip_opens(tmp_path):
+    for touch in (False, True):
+        app = make_app(tmp_path)
+        app.config = evolve(app.config, touch=touch)
+        async with app.run_test(size=(80, 24), tooltips=True) as pilot:
+            await pilot.pause()
+            assert bool(app.screen.query(Tooltip)) is not touch

@@ -20,7 +20,7 @@ from textual_serve.app_service import AppService
 
 from karavan_core.saves import SAVES_ENV
 from karavan_tui.cli.web.visitors import Visit
-from karavan_tui.config import SAVES_WORDS_ENV, SETTINGS_ENV, VISITOR_ENV
+from karavan_tui.config import SAVES_WORDS_ENV, SETTINGS_ENV, TOUCH_ENV, VISITOR_ENV
 
 QUIT_GRACE = 3.0  # seconds a Karavan has to quit when asked, before SIGTERM
 TERM_GRACE = 2.0  # ... and after SIGTERM, before SIGKILL
@@ -46,9 +46,16 @@ class VisitorApp(AppService):
     process group of its own that :meth:`stop` ends whatever state it is in."""
 
     def __init__(
-        self, command: str, visit: Visit, name: str, saves_words: str, **kwargs: Any
+        self,
+        command: str,
+        visit: Visit,
+        name: str,
+        saves_words: str,
+        touch: bool = False,
+        **kwargs: Any,
     ) -> None:
         super().__init__(command, **kwargs)
+        self.touch = touch  # the tab's screen is a touch screen: the app shows no tooltips
         self.visit = visit
         self.name = name  # the visitor as the hosts it joins know it
         self.saves_words = saves_words  # the saves folder, in words: its path is the server's
@@ -59,6 +66,9 @@ class VisitorApp(AppService):
         environment[VISITOR_ENV] = self.name
         environment[SAVES_WORDS_ENV] = self.saves_words
         environment.pop(SAVES_ENV, None)  # the command names the saves folder
+        environment.pop(TOUCH_ENV, None)
+        if self.touch:
+            environment[TOUCH_ENV] = "1"
         return environment
 
     async def _open_app_process(self, width: int = 80, height: int = 24) -> Process:

@@ -91,8 +91,12 @@ FOLLOW_TITLE = r"""<script>
         const Socket = window.WebSocket;
         const named = /\x1b\]2;([^\x07\x1b]*)(?:\x07|\x1b\\)/g;
         window.WebSocket = class extends Socket {
-          constructor(...args) {
-            super(...args);
+          constructor(url, ...rest) {
+            // A touch screen (no hover) says so: its Karavan shows no tooltips.
+            if (window.matchMedia("(hover: none)").matches) {
+              url = String(url) + (String(url).includes("?") ? "&" : "?") + "touch=1";
+            }
+            super(url, ...rest);
             const decoder = new TextDecoder();
             let rest = "";
             this.addEventListener("message", (event) => {
@@ -424,6 +428,7 @@ class KaravanServer(Server):
                 visit,
                 name,
                 "your saves" if self.visitors.shared_saves is None else "everyone's saves",
+                touch=request.query.get("touch") == "1",
                 write_bytes=websocket.send_bytes,
                 write_str=websocket.send_str,
                 close=websocket.close,
