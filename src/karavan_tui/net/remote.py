@@ -55,14 +55,13 @@ REMOTE_KEYS = keys_with(
         leave_tip="Leave the table",
     ),
     "redo",
-    [
-        Binding("w", "withdraw", "Withdraw", tooltip="No longer ask to take back", id="withdraw"),
-        Binding(
-            "e", "seats", "Seats", tooltip="Free an absent player's seat, or a bot", id="seats"
-        ),
-        Binding("c", "chat", "Chat", tooltip="Say something at the table", id="chat"),
-    ],
-)
+    [Binding("c", "chat", "Chat", tooltip="Say something at the table", id="chat")],
+) + [
+    # Shown only now and then: last, so that coming and going they move no other key in the
+    # Footer (a tap on a phone finds each where it was).
+    Binding("w", "withdraw", "Withdraw", tooltip="No longer ask to take back", id="withdraw"),
+    Binding("e", "seats", "Seats", tooltip="Free an absent player's seat, or a bot", id="seats"),
+]
 
 
 class RemoteTable(Connected, Chatting, SeatDriver):
