@@ -91,12 +91,12 @@ FOLLOW_TITLE = r"""<script>
         const Socket = window.WebSocket;
         const named = /\x1b\]2;([^\x07\x1b]*)(?:\x07|\x1b\\)/g;
         window.WebSocket = class extends Socket {
-          constructor(url, ...rest) {
+          constructor(url, ...options) {
             // A touch screen (no hover) says so: its Karavan shows no tooltips.
             if (window.matchMedia("(hover: none)").matches) {
               url = String(url) + (String(url).includes("?") ? "&" : "?") + "touch=1";
             }
-            super(url, ...rest);
+            super(url, ...options);
             const decoder = new TextDecoder();
             let rest = "";
             this.addEventListener("message", (event) => {
