@@ -9,7 +9,10 @@ from __future__ import annotations
 
 import contextlib
 import json
+import re
+import shutil
 import stat
+import subprocess
 import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -441,6 +444,21 @@ async def test_a_touch_screens_tab_is_told_so_and_no_other(tmp_path, stand_in):
             assert report["touch"] == "1"
         async with tab(browser) as report:
             assert report["touch"] is None
+
+
+async def test_the_pages_own_scripts_are_javascript(tmp_path, stand_in):
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("no node on this machine to read the page's scripts")
+    async with site(stand_in, Visitors(tmp_path / "state")) as web:
+        page = await (await web.browsers[0].get("/")).text()
+    scripts = re.findall(r"<script>(.*?)</script>", page, re.S)
+    assert len(scripts) >= 2  # the title's and fit.js
+    for number, script in enumerate(scripts):
+        path = tmp_path / f"script{number}.js"
+        path.write_text(script, encoding="utf-8")
+        checked = subprocess.run([node, "--check", str(path)], capture_output=True, text=True)
+        assert checked.returncode == 0, checked.stderr
 
 
 async def test_the_static_folders_are_not_listed(tmp_path, stand_in):
