@@ -20,6 +20,9 @@ browser can reach and nothing of the app:
 * the page fits a phone: a viewport as wide as the screen, a canvas drawn in
   device pixels, a font sized so that the grid is at least 80x24 in landscape
   and 40x30 in portrait (``fit.js``);
+* each tab's Karavan runs in a process group of its own, ended for certain when its tab
+  closes or the server stops, however it is (:mod:`.apps`); a tab on a touch screen says
+  so, and its Karavan shows no tooltips;
 * the static files are served without listing their folders, and there is
   no download route (Karavan delivers no files);
 * behind a reverse proxy on this machine (``proxied``), the page's scheme and
