@@ -198,6 +198,8 @@ async def test_play_online_focuses_the_first_empty_field_and_keys_after_tab_land
 async def test_on_a_phone_the_lobby_is_left_by_a_tap(tmp_path):
     async with in_the_lobby(tmp_path, (40, 30)) as (_, app, pilot, lobby):
         footer = lobby.query_one(LobbyFooter)
+        await waiting(pilot, lambda: footer.narrow)
+        await settle(pilot, app)  # its keys composed again for the narrow screen
         leave = next(key for key in footer.query("*") if getattr(key, "action", "") == "leave")
         assert leave.region.right <= 40  # drawn whole on the narrow screen
         await pilot.click(leave)
