@@ -54,7 +54,8 @@ decided (:class:`Abort`) and ask for a rematch (:class:`Rematch`, answered by
 :class:`Rematched`), and says in each update what the table allows of them
 (:attr:`Update.abortable`, :attr:`Update.resigned`, :attr:`Update.rematch`).  Revision 6
 tells each update the table's clocks (:attr:`Update.clock`) and what its notice is about
-(:attr:`Update.notice_about`), and the welcome the server's time (:attr:`Welcome.now`).
+(:attr:`Update.notice_about`), the welcome the server's time (:attr:`Welcome.now`), and the
+last update of a rated game what it did to each player's rating (:attr:`Update.ratings`).
 """
 
 DEFAULT_PORT = 7654
@@ -384,6 +385,7 @@ class Update:
     rematch: list[int] = field(factory=list)
     clock: TableClock | None = None
     notice_about: str = ""
+    ratings: list[list[int]] = field(factory=list)  # a rated game's end: each seat's before, after
 
 
 @frozen
@@ -461,6 +463,7 @@ SINCE: dict[type, dict[str, int]] = {
         "rematch": 5,
         "clock": 6,
         "notice_about": 6,
+        "ratings": 6,
     },
 }
 """The fields each revision added, by message: a host leaves them out for older clients."""

@@ -39,9 +39,10 @@ class TableState:
     is :data:`PLAIN_STATE`): the end of a game the table ended before its rules did (a
     player resigned or abandoned it), whether the game may still be aborted, the seats whose
     players resigned (in the order they did) and those that ask for a rematch; a timed
-    table's ``clock``; what the table's own notice is about (``notice_about``); and words
-    the table adds to lines of the log (``marks``: by the line's place, a time-out's stand-in
-    said after the decision it made)."""
+    table's ``clock``; what the table's own notice is about (``notice_about``); words the
+    table adds to lines of the log (``marks``: by the line's place, a time-out's stand-in
+    said after the decision it made); and once a rated game has ended, each seat's rating
+    before and after it (``ratings``)."""
 
     ended: Outcome | None = None
     abortable: bool = False
@@ -50,6 +51,7 @@ class TableState:
     clock: TableClock | None = None
     notice_about: str = ""
     marks: tuple[tuple[int, str], ...] = ()
+    ratings: tuple[tuple[int, int], ...] = ()
 
 
 PLAIN_STATE = TableState()
@@ -148,6 +150,7 @@ class Seen:
             rematch=list(state.rematch),
             clock=state.clock,
             notice_about=about if notice else "",
+            ratings=[list(pair) for pair in state.ratings],
         )
 
     def frame(

@@ -66,6 +66,7 @@ from karavan_tui.screens.rules import RulesScreen
 from karavan_tui.screens.table import Driver, TableScreen
 from karavan_tui.screens.title import TitleScreen
 from karavan_tui.screens.too_small import TooSmallScreen, too_small
+from karavan_tui.textual_fixes import tooltips_off
 from karavan_tui.widgets.chrome import use_ascii_scrollbars
 
 
@@ -119,6 +120,11 @@ class KaravanApp(KaravanLooks, MyTables, Opening, DoorMode):
         self.crash_report = write_crash_report(self.config.saves_dir, error, context)
 
     # -- start ------------------------------------------------------------------------
+    def on_load(self) -> None:
+        """On a touch screen, no tooltips: a tap would open them over what it tapped."""
+        if self.config.touch:
+            tooltips_off(self)
+
     def on_mount(self) -> None:
         """Apply the settings and open the game asked for on the command line."""
         if self.settings.theme in self.available_themes:
@@ -231,7 +237,9 @@ class KaravanApp(KaravanLooks, MyTables, Opening, DoorMode):
         """Open the new game dialog (from the title screen)."""
         if door_refuses(self, "new_game"):
             return
-        if len(self.screen_stack) > 1:
+        if len(self.screen_stack) > 1 and not getattr(self.screen, "is_home", False):
+            # Back to the title or a lobby first; the dialog opens over either (a lobby is
+            # never closed, so asking again from it would only ask again, forever).
             self.show_title(then_new=True)
             return
 

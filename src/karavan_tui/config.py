@@ -32,6 +32,7 @@ MAX_CODE = 64
 SETTINGS_ENV = "KARAVAN_SETTINGS"
 VISITOR_ENV = "KARAVAN_VISITOR"  # set by karavan web: who this tab's visitor is, for hosts
 SAVES_WORDS_ENV = "KARAVAN_SAVES_WORDS"  # set by karavan web: its saves folder, in words
+TOUCH_ENV = "KARAVAN_TOUCH"  # set by karavan web for a tab on a touch screen (no hover)
 DEFAULT_THEME = "textual-dark"
 DEFAULT_BOT_DELAY = 0.6
 BOT_DELAYS: tuple[float, ...] = (0.0, 0.3, 0.6, 1.0, 2.0)
@@ -243,4 +244,5 @@ class AppConfig:
     visitor: str | None = field(factory=lambda: os.environ.get(VISITOR_ENV) or None)
     saves_words: str | None = field(factory=lambda: os.environ.get(SAVES_WORDS_ENV) or None)
     door: str | None = field(factory=lambda: os.environ.get(DOOR_ENV) or None)
+    touch: bool = field(factory=lambda: os.environ.get(TOUCH_ENV) == "1")  # no tooltips
     challenge: CreateTable | None = None  # the table `karavan online --challenge` asks for

@@ -17,20 +17,31 @@ not built yet and raises ``KeyError``, which ends the app.  Until the list has
 lines, a page move does nothing, as Textual's own ``scroll_to_highlight`` does.
 Likewise the palette's search, started by a letter typed as the palette closes,
 finds its list gone (``NoMatches`` in a worker, which ends the app): it stops.
+
+Keys typed quickly after Tab reach the field Tab left: the app hands each key to the
+widget focused when it reads it, and the Tab queued ahead moves the focus only once it
+has bubbled up to the app's binding (a name typed at once went partly into the server
+field: "veE").  A :class:`FocusedInput` moves the focus on Tab itself, and once it is no
+longer focused passes a key on to the widget that is.
+
+On a touch screen a tap is also a hover: a tooltip would open over what was tapped.
+Textual turns its tooltips off only for its tests (a private flag); :func:`tooltips_off`
+turns them off for a touch screen, before the first screen is composed.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
-from textual import _widget_navigation, work
+from textual import _widget_navigation, events, work
 from textual.app import App
 from textual.binding import BindingsMap, BindingType
 from textual.command import CommandList, CommandPalette
 from textual.css.query import NoMatches
 from textual.dom import DOMNode
 from textual.notifications import Notification, Notifications, Notify
-from textual.widgets import OptionList, _toast
+from textual.widgets import Input, OptionList, _toast
 
 MIN_TOAST_SECONDS = 0.1
 PALETTE_ID = "--command-palette"  # Textual's id for its command palette screen
@@ -42,6 +53,35 @@ class SafeToast(_toast.Toast):
     def __init__(self, notification: Notification) -> None:
         super().__init__(notification)
         self._timeout = max(self._timeout, MIN_TOAST_SECONDS)
+
+
+def tooltips_off(app: App[Any]) -> None:
+    """No tooltips in ``app`` (its screens composed from now on)."""
+    app._disable_tooltips = True
+
+
+class FocusedInput(Input):
+    """An input that passes on the keys it was handed once the focus has left it (see the
+    module's docstring)."""
+
+    async def _on_key(self, event: events.Key) -> None:
+        focused = self.app.focused  # this one's own focus flag is updated later
+        if event.key in ("tab", "shift+tab") and focused is self:
+            # At once, not once the key has bubbled up to the app's binding: the keys queued
+            # behind it are read here first.
+            event.stop()
+            event.prevent_default()
+            if event.key == "tab":
+                self.screen.focus_next()
+            else:
+                self.screen.focus_previous()
+            return
+        if focused is not None and focused is not self:
+            event.stop()
+            event.prevent_default()
+            focused.post_message(events.Key(event.key, event.character))
+            return
+        await super()._on_key(event)
 
 
 _textual_move_page = OptionList._move_page

@@ -43,3 +43,22 @@ def test_a_file_that_is_no_account_is_refused_in_one_line(tmp_path):
     assert "not a Karavan account file" in done.stderr
     missing = karavan(settings, "show", "--server", "example.org:7700")
     assert missing.returncode == 2 and "no account on example.org:7700" in missing.stderr
+
+
+def test_without_a_server_the_account_is_that_of_the_server_last_played_on(tmp_path):
+    from karavan_tui.config import Settings
+
+    settings_path = tmp_path / "settings.json"
+    for server, name in (("127.0.0.1:7700", "Ann"), ("example.org:7654", "ann2")):
+        keep(accounts_file(settings_path), Account(server, name, new_secret()))
+    settings = Settings()
+    settings.last_server = "example.org:7654"
+    settings.save(settings_path)
+    shown = karavan(settings_path, "show")
+    assert shown.returncode == 0 and shown.stdout.strip() == "ann2 on example.org:7654"
+    # A server named still wins; and without a last server, the local one is meant.
+    named = karavan(settings_path, "show", "--server", "127.0.0.1:7700")
+    assert named.stdout.strip() == "Ann on 127.0.0.1:7700"
+    settings.last_server = None
+    settings.save(settings_path)
+    assert karavan(settings_path, "show").stdout.strip() == "Ann on 127.0.0.1:7700"

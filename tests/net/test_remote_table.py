@@ -8,6 +8,7 @@ import json
 import random
 
 import pytest
+from textual.binding import Binding
 
 from karavan_core.engine import Action, IllegalAction
 from karavan_core.games.jaipur.components import Card
@@ -20,7 +21,9 @@ from karavan_tui.config import AppConfig, LastJoin, Settings
 from karavan_tui.modals.choice import ChoiceScreen
 from karavan_tui.modals.confirm import ConfirmScreen
 from karavan_tui.net.join_screen import JoinScreen
+from karavan_tui.net.remote import REMOTE_KEYS
 from karavan_tui.net.remote_over import RemoteOverScreen
+from karavan_tui.net.served_seat import SERVED_KEYS
 from karavan_tui.screens.table import TableScreen
 
 from ..tui.helpers import make_app, visible_characters, waiting
@@ -392,3 +395,11 @@ async def test_the_asker_withdraws_by_key_and_the_other_is_told(tmp_path):
         await until(lambda: bob.update.takeback is None)
         assert bob.update.notice == "Ann no longer asks to take back."
         assert len(match.history) == 2
+
+
+def test_the_keys_that_come_and_go_come_last_so_the_others_keep_their_places():
+    for keys in (REMOTE_KEYS, SERVED_KEYS):
+        shown = [key.id for key in keys if isinstance(key, Binding) and key.show]
+        # Withdraw (while one's own take-back waits) and Seats (the host's, while a player is
+        # missing) are the Footer's only keys that are now shown, now not.
+        assert shown[-2:] == ["withdraw", "seats"], shown

@@ -9,7 +9,10 @@ from __future__ import annotations
 
 import contextlib
 import json
+import re
+import shutil
 import stat
+import subprocess
 import sys
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -49,6 +52,7 @@ report = json.dumps({
     "saves_env": os.environ.get("KARAVAN_SAVES"),
     "visitor": os.environ.get("KARAVAN_VISITOR"),
     "saves_words": os.environ.get("KARAVAN_SAVES_WORDS"),
+    "touch": os.environ.get("KARAVAN_TOUCH"),
     "argv": sys.argv[1:],
 }).encode()
 out.write(b"D" + len(report).to_bytes(4, "big") + report)
@@ -132,11 +136,13 @@ async def site(
 
 @contextlib.asynccontextmanager
 async def tab(
-    client: TestClient[Any, Any], origin: str | None = None
+    client: TestClient[Any, Any], origin: str | None = None, touch: bool = False
 ) -> AsyncIterator[dict[str, Any]]:
-    """A tab's WebSocket, from the page's own origin unless told; yields what its app reports."""
+    """A tab's WebSocket, from the page's own origin unless told (on a touch screen, if
+    ``touch``); yields what its app reports."""
     headers = {"Origin": origin or f"http://127.0.0.1:{client.port}"}
-    socket = await client.ws_connect("/ws?width=80&height=24", headers=headers)
+    asked = "/ws?width=80&height=24" + ("&touch=1" if touch else "")
+    socket = await client.ws_connect(asked, headers=headers)
     try:
         message = await socket.receive(timeout=20)
         assert message.type == aiohttp.WSMsgType.BINARY, message
@@ -428,6 +434,32 @@ async def test_the_page_fits_a_phone(tmp_path, stand_in):
 
 
 # -- static files --------------------------------------------------------------------------
+
+
+async def test_a_touch_screens_tab_is_told_so_and_no_other(tmp_path, stand_in):
+    async with site(stand_in, Visitors(tmp_path / "state")) as web:
+        (browser,) = web.browsers
+        page = await (await browser.get("/")).text()
+        assert 'matchMedia("(hover: none)")' in page and "touch=1" in page
+        async with tab(browser, touch=True) as report:
+            assert report["touch"] == "1"
+        async with tab(browser) as report:
+            assert report["touch"] is None
+
+
+async def test_the_pages_own_scripts_are_javascript(tmp_path, stand_in):
+    node = shutil.which("node")
+    if node is None:
+        pytest.skip("no node on this machine to read the page's scripts")
+    async with site(stand_in, Visitors(tmp_path / "state")) as web:
+        page = await (await web.browsers[0].get("/")).text()
+    scripts = re.findall(r"<script>(.*?)</script>", page, re.S)
+    assert len(scripts) >= 2  # the title's and fit.js
+    for number, script in enumerate(scripts):
+        path = tmp_path / f"script{number}.js"
+        path.write_text(script, encoding="utf-8")
+        checked = subprocess.run([node, "--check", str(path)], capture_output=True, text=True)
+        assert checked.returncode == 0, checked.stderr
 
 
 async def test_the_static_folders_are_not_listed(tmp_path, stand_in):

@@ -31,3 +31,37 @@ def test_the_line_writer_writes_every_line_in_order_on_its_own_thread():
         writer(f"line {number}")
     writer.close()
     assert out.getvalue().splitlines() == [f"line {number}" for number in range(100)]
+
+
+async def test_the_server_says_once_who_takes_a_seat_and_when_a_game_starts(tmp_path):
+    from karavan_net.lobby import CreateTable, SeatAsk
+    from karavan_net.serve.server import KaravanServer
+    from karavan_net.serve.store import Store
+
+    from .test_play_online import account, seat_client
+
+    lines: list[str] = []
+    store = Store.open(str(tmp_path / "server.db"))
+    server = KaravanServer(store, bot_delay=0.0, log=EventLog(lines.append))
+    port = await server.start("127.0.0.1", 0)
+    try:
+        ann, bob = await account(port, "Ann"), await account(port, "bob")
+        made = await ann.create(CreateTable("jaipur", [SeatAsk("open"), SeatAsk("open")]))
+        await bob.take(made.table)
+        against = [SeatAsk("open"), SeatAsk("bot", level="greedy")]
+        await ann.create(CreateTable("karawane", against))
+        for name in ("Ann", "bob"):  # at the table: no second word of its start
+            client = seat_client(port, made.table, name)
+            await client.join()
+            await client.close()
+        await ann.close()
+        await bob.close()
+    finally:
+        await server.stop()
+        store.close()
+    said = [line for line in lines if "seat" in line or "starts" in line]
+    assert said == [
+        "bob took seat 2 at table 1 (Jaipur).",
+        "Table 1 (Jaipur) starts: Ann and bob play.",
+        "Table 2 (Karawane) starts: Ann and a greedy bot play.",
+    ], lines

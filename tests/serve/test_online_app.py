@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 
 import pytest
+from textual.command import CommandPalette
 from textual.widgets import DataTable, Input
 
 from karavan_net.accounts import Account, account_for, accounts_file, keep
@@ -54,6 +55,18 @@ async def online(pilot, app, port: int, name: str) -> LobbyScreen:
     await pilot.press("enter")
     await waiting(pilot, lambda: isinstance(app.screen, LobbyScreen))
     return app.screen
+
+
+async def palette_offers(pilot, app, words: str) -> str:
+    """What the command palette shows once ``words`` are typed in it (then closed)."""
+    await pilot.press("ctrl+p")
+    await waiting(pilot, lambda: isinstance(app.screen, CommandPalette))
+    await pilot.press(*words)
+    await pilot.pause(0.5)
+    shown = visible_characters(app)
+    await pilot.press("escape")
+    await waiting(pilot, lambda: not isinstance(app.screen, CommandPalette))
+    return shown
 
 
 def calls_heard(app) -> tuple[list[str], list[str]]:
@@ -118,7 +131,7 @@ async def test_a_watcher_sees_the_public_table_and_no_hand(tmp_path):
     async with serving(tmp_path) as server:
         port = server.port
         players = []
-        for name in ("Bob", "Cid"):
+        for name in ("bob", "cid"):  # names as typed, never re-capitalised (issue 65)
             client = LobbyClient("127.0.0.1", port, name, f"{name}-" + "x" * 40)
             await client.connect(create=True)
             players.append(client)
@@ -137,8 +150,17 @@ async def test_a_watcher_sees_the_public_table_and_no_hand(tmp_path):
             await waiting(pilot, lambda: screen.driver.latest is not None)
             assert screen.driver.latest.legal == []
             assert screen.driver.seen().observation.player is None
-            text = visible_characters(app)
-            assert "Bob" in text and "Cid" in text
+            # Told they watch (and who is away, as their names are written), and offered none
+            # of a player's keys (issue 65).
+            first = screen.driver.seat_name(screen.driver.latest.to_move)
+            status = f"bob and cid are away · You are watching · {first}'s turn"
+            await waiting(pilot, lambda: status in visible_characters(app))
+            await waiting(pilot, lambda: "Leave" in visible_characters(app).splitlines()[-1])
+            footer = visible_characters(app).splitlines()[-1]
+            for offered in ("Undo", "Redo", "Moves", "Choose"):
+                assert offered not in footer, footer
+            assert "Take back your last decision" not in await palette_offers(pilot, app, "undo")
+            assert "Every legal decision" not in await palette_offers(pilot, app, "moves")
         for client in players:
             await client.close()
 

@@ -23,6 +23,7 @@ from typing import Any, Protocol, TypeVar
 from aiohttp import WSCloseCode, WSMsgType, web
 
 from karavan_core.registry import get_game
+from karavan_core.text import listed
 from karavan_core.version import __version__
 from karavan_net import lobby as wire
 from karavan_net.codec import ProtocolError
@@ -247,6 +248,7 @@ class LobbySockets:
                 return await self._create(account, request)
             if isinstance(request, wire.TakeSeat):
                 table = await server.db(lobby.take, account, request.table, request.seat)
+                self.took(table, account)
                 server.news.changed()
                 return _seated(table, account)
             if isinstance(request, wire.StandUp):
@@ -281,10 +283,29 @@ class LobbySockets:
             account=account.name,
             game=table.game,
         )
+        self.started(table)
         server.news.changed()
         if table.challenge:
             await self.tell(table, account, challenge_words(table, account.name))
         return _seated(table, account)
+
+    def took(self, table: TableRecord, account: AccountInfo) -> None:
+        """Tell the server's output that ``account`` took a seat at ``table`` (and that its
+        game starts, if that seat was the last)."""
+        seat = table.seat_of(account.id)
+        where = f"seat {(seat or 0) + 1} at {table_words(table)}"
+        self.server.log.event(
+            "seat_taken", f"{account.name} took {where}.", table=table.id, account=account.name
+        )
+        self.started(table)
+
+    def started(self, table: TableRecord) -> None:
+        """Tell the server's output that ``table``'s game starts, if it has (every seat taken)."""
+        if table.status is not Status.PLAYING:
+            return
+        names = listed([seat.name or f"a {seat.level or 'stand-in'} bot" for seat in table.seats])
+        said = f"Table {table.id} ({get_game(table.game).title}) starts: {names} play."
+        self.server.log.event("game_started", said, table=table.id, game=table.game)
 
     async def _stand_up(self, account: AccountInfo, table_id: int) -> wire.LobbyServerMessage:
         """``account`` leaves its seat at a table that has not started; the others there are

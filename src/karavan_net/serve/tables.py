@@ -17,7 +17,7 @@ from datetime import datetime
 from functools import partial
 from typing import Any
 
-from attrs import frozen
+from attrs import evolve, frozen
 
 from karavan_core.bots import make_bot
 from karavan_core.engine import IllegalAction
@@ -198,6 +198,9 @@ class StoreKeeper:
             if record.rated and None not in accounts
             else None
         )
+        self.accounts = accounts
+        # Once a rated game's end is kept: each seat's rating before and after it.
+        self.ratings: tuple[tuple[int, int], ...] = ()
         self.clocks = clocks
         self.resigned = record.resigned  # the seats whose players resigned, in that order
         self.kept = record.revision
@@ -275,8 +278,20 @@ class StoreKeeper:
         if not kept:
             raise OSError("the table is run elsewhere now")
         self.kept = int(save["revision"])
+        if decision.rated is not None and decision.result is not None:
+            self.ratings = self._rated()  # before the end is shown: its update carries them
         if self.told is not None:
             self.told(decision)
+
+    def _rated(self) -> tuple[tuple[int, int], ...]:
+        """What the game just kept did to each seat's rating (none if it cannot be read: the
+        lobby's finished tables show it all the same)."""
+        try:
+            changes = self.commits.store.ratings.changes([self.table_id])
+        except Exception:  # the database's own errors
+            return ()
+        pairs = [changes.get((self.table_id, account or 0)) for account in self.accounts]
+        return () if None in pairs else tuple(pair for pair in pairs if pair is not None)
 
 
 class ServedTable(Host):
@@ -345,7 +360,7 @@ class ServedTable(Host):
             bot_delay=bot_delay,
             events=events,
             tell_decisions=False,
-            hooks=Hooks(notice=self._notice, lost=self.lost.set, state=lambda: self.state),
+            hooks=Hooks(notice=self._notice, lost=self.lost.set, state=self.shown_state),
         )
         self.resigned = self.keeper.resigned
         self.state = TableState()
@@ -380,6 +395,12 @@ class ServedTable(Host):
         self.clocks.unmark(len(self.referee.log()))
         self._restate()
         self.arm_clock()
+
+    def shown_state(self) -> TableState:
+        """The table's state as its seats are shown it: once a rated game's end is kept, with
+        what it did to each player's rating."""
+        ratings = self.keeper.ratings
+        return evolve(self.state, ratings=ratings) if ratings else self.state
 
     def _restate(self) -> None:
         """What the table's own rules add to every view, as it is now."""

@@ -51,18 +51,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument(
         "--server",
-        default=f"127.0.0.1:{DEFAULT_SERVER_PORT}",
         metavar="HOST:PORT",
-        help=f"the server (default 127.0.0.1:{DEFAULT_SERVER_PORT})",
+        help=f"the server (default: the one last played on, else 127.0.0.1:{DEFAULT_SERVER_PORT})",
     )
 
 
 def run(ctx: Context) -> int:
     """Do what was asked."""
     args = ctx.args
-    kept = accounts_file(default_settings_path())
+    settings_path = default_settings_path()
+    kept = accounts_file(settings_path)
+    asked = args.server or Settings.load(settings_path).last_server  # as Play online offers
     try:
-        server = server_key(args.server)
+        server = server_key(asked or f"127.0.0.1:{DEFAULT_SERVER_PORT}")
     except ValueError as error:
         ctx.error(f"--server: {error}")
     if args.what in ("export", "import") and not args.file:

@@ -22,6 +22,7 @@ from karavan_core.registry import all_games, get_game
 from karavan_core.text import MAX_NAME_LENGTH, check_name, printable
 from karavan_net.clocks import PRESETS, Clock
 from karavan_net.lobby import CreateTable, SeatAsk
+from karavan_tui.widgets.chrome import TickBox
 
 OPEN, PLAYER = "open", "player"
 T = TypeVar("T")
@@ -37,6 +38,13 @@ def clock_words(preset: str) -> str:
     """A clock preset in words, for the list."""
     kind, move, bank = PRESETS[preset]
     return Clock(kind=kind, move_seconds=move, bank_seconds=bank).describe()
+
+
+def rated_words(rated: bool) -> str:
+    """What the Rated box means for the table, in words."""
+    if rated:
+        return "Rated: the result changes the players' ratings."
+    return "Not rated: the result changes nobody's rating."
 
 
 def select_field(label: str, options: Sequence[tuple[str, T]], value: T, id: str) -> ComposeResult:
@@ -64,6 +72,7 @@ class CreateTableScreen(ModalScreen[CreateTable | None]):
     CreateTableScreen .field > Label { width: 12; padding-top: 0; }
     CreateTableScreen .field > Select { width: 1fr; }
     CreateTableScreen .field > Input { width: 1fr; }
+    CreateTableScreen #rated-words { color: $text-muted; padding-left: 4; }
     CreateTableScreen #create-problem { color: $error; height: auto; }
     CreateTableScreen #create-buttons { height: auto; align-horizontal: right; }
     CreateTableScreen Button { margin-left: 2; }
@@ -93,8 +102,11 @@ class CreateTableScreen(ModalScreen[CreateTable | None]):
                 stand_ins = [(f"a {level} bot decides", level) for level in BOT_LEVELS]
                 stand_in = "hard" if "hard" in BOT_LEVELS else next(iter(BOT_LEVELS))
                 yield from select_field("Out of time", stand_ins, stand_in, "stand-in")
-                yield Checkbox("Rated (people only)", id="rated", compact=True)
-                yield Checkbox("Watchers write in the chat", id="watchers-chat", compact=True)
+                # Ticked and not differ by their symbol (Textual's only by colour), and the
+                # line under the box says which the table is.
+                yield TickBox("Rated (people only)", id="rated", compact=True)
+                yield Static(rated_words(False), id="rated-words")
+                yield TickBox("Watchers write in the chat", id="watchers-chat", compact=True)
             yield Static("", id="create-problem")
             with Horizontal(id="create-buttons"):
                 yield Button("Cancel", id="cancel", compact=True)
@@ -140,6 +152,11 @@ class CreateTableScreen(ModalScreen[CreateTable | None]):
         """The seats shown follow the player count, and names the seats kept for a player."""
         if event.select.id != "game":
             self.fit_seats()
+
+    @on(Checkbox.Changed, "#rated")
+    def rated_changed(self, event: Checkbox.Changed) -> None:
+        """Say what the table now is."""
+        self.query_one("#rated-words", Static).update(rated_words(event.value))
 
     def fit_seats(self) -> None:
         """Show the seats the player count asks for; a name field where one is kept."""

@@ -17,6 +17,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
 from textual.screen import ModalScreen
+from textual.widget import Widget
 from textual.widgets import Button, Footer, Input, Label, Static
 
 from karavan_core.text import MAX_NAME_LENGTH, check_name, printable
@@ -26,6 +27,7 @@ from karavan_net.lobby import DEFAULT_SERVER_PORT
 from karavan_net.lobby_client import LobbyClient, LobbyRefusedError
 from karavan_tui.config import MAX_ADDRESS
 from karavan_tui.context import karavan_app
+from karavan_tui.textual_fixes import FocusedInput
 
 DEFAULT_SERVER = f"127.0.0.1:{DEFAULT_SERVER_PORT}"
 
@@ -71,10 +73,12 @@ class OnlineScreen(ModalScreen[tuple[LobbyClient, Account] | None]):
             yield Label("Play online")
             with Horizontal(classes="row"):
                 yield Label("Server")
-                yield Input(self.server, id="online-server", compact=True, max_length=MAX_ADDRESS)
+                yield FocusedInput(
+                    self.server, id="online-server", compact=True, max_length=MAX_ADDRESS
+                )
             with Horizontal(classes="row"):
                 yield Label("Name")
-                yield Input(
+                yield FocusedInput(
                     self.player_name, id="online-name", compact=True, max_length=MAX_NAME_LENGTH + 2
                 )
             yield Static("", id="online-problem")
@@ -92,10 +96,15 @@ class OnlineScreen(ModalScreen[tuple[LobbyClient, Account] | None]):
         if door is not None:
             server.value, server.disabled = door, True
         self.show_account()
-        if door is None:
-            server.focus()
-        else:
-            self.query_one("#online-name", Input).focus()
+        self.first_to_fill().focus()
+
+    def first_to_fill(self) -> Widget:
+        """The first field still empty (the name where the server is given), else Go."""
+        for field in self.query(Input):
+            if not field.disabled and not field.value.strip():
+                return field
+        name = self.query_one("#online-name", Input)
+        return self.query_one("#go", Button) if name.disabled else name
 
     def on_input_changed(self, event: Input.Changed) -> None:
         """The server typed may be one where we have an account."""

@@ -61,8 +61,7 @@ def missing_words(update: Update, seats: Sequence[Seat]) -> str:
         away = []
     parts = []
     if empty:
-        parts.append(f"waiting for {' and '.join(empty)} to take the seat")
-    if away:
+        parts.append(f"Waiting for {' and '.join(empty)} to take the seat")
+    if away:  # a name first, kept as its player wrote it ("cid is away")
         parts.append(f"{' and '.join(away)} {'is' if len(away) == 1 else 'are'} away")
-    said = "; ".join(parts)
-    return said[:1].upper() + said[1:]
+    return "; ".join(parts)

@@ -32,6 +32,7 @@ from karavan_net.protocol import NOTICE_TABLE, NOTICE_TIME, TakeBackAsked, Updat
 from karavan_tui.context import karavan_app
 from karavan_tui.messages import BackToTitle
 from karavan_tui.modals.confirm import ConfirmScreen
+from karavan_tui.net.connected import Connected
 from karavan_tui.net.host_desk import HOSTING, HostDesk
 from karavan_tui.net.presence import missing_words, presence_news
 from karavan_tui.net.remote_link import RemoteLink, question_of
@@ -70,6 +71,10 @@ def timing(table: RemoteTable, frame: Frame) -> Timing | None:
     return Timing(update.clock, names, frame.to_move, table.viewer, online, g, skew)
 
 
+# The keys of a player's decisions: a watcher has none, and is not offered them.
+PLAYERS_KEYS = frozenset({"choose", "undo", "redo", "actions", "withdraw", "mark", "exchange"})
+
+
 REMOTE_KEYS = keys_with(
     seat_keys(
         redo="Play your undone decision again",
@@ -78,17 +83,16 @@ REMOTE_KEYS = keys_with(
         leave_tip="Leave the table",
     ),
     "redo",
-    [
-        Binding("w", "withdraw", "Withdraw", tooltip="No longer ask to take back", id="withdraw"),
-        Binding(
-            "e", "seats", "Seats", tooltip="Free an absent player's seat, or a bot", id="seats"
-        ),
-        Binding("c", "chat", "Chat", tooltip="Say something at the table", id="chat"),
-    ],
-)
+    [Binding("c", "chat", "Chat", tooltip="Say something at the table", id="chat")],
+) + [
+    # Shown only now and then: last, so that coming and going they move no other key in the
+    # Footer (a tap on a phone finds each where it was).
+    Binding("w", "withdraw", "Withdraw", tooltip="No longer ask to take back", id="withdraw"),
+    Binding("e", "seats", "Seats", tooltip="Free an absent player's seat, or a bot", id="seats"),
+]
 
 
-class RemoteTable(Chatting, SeatDriver):
+class RemoteTable(Connected, Chatting, SeatDriver):
     """A seat at a hosted table (or a watcher's place at it: no seat).
 
     ``control`` is given in the host's own terminal (``hosting``): there the
@@ -235,33 +239,6 @@ class RemoteTable(Chatting, SeatDriver):
         self.notify(reason, title="Not allowed", severity="warning")
         self.screen.redraw()
 
-    def connection_changed(self, connected: bool) -> None:
-        """Show that we are reconnecting, and when we are back."""
-        self.online = connected
-        if connected:
-            self.notify("Back at the table.")
-        else:
-            self.waiting = False
-            self.notify("The connection to the table dropped: reconnecting...", severity="warning")
-        self.screen.redraw()  # the status, and the clocks: paused, or counting again
-        self.screen.refresh_bindings()
-
-    def closed(self, reason: str) -> None:
-        """The table is gone for good (or for this Karavan: its seat was taken elsewhere)."""
-        self.online = False
-        self.ending = printable(reason)
-        over = self.latest is not None and self.latest.outcome is not None
-        titles = {"replaced": "Seat taken elsewhere", "closed": "The host closed the table"}
-        self.notify(
-            reason,
-            title=titles.get(self.client.closed_why or "", "The table is closed"),
-            severity="information" if over else "error",
-            timeout=10,
-        )
-        karavan_app(self.screen).tell_turn(False)
-        self.screen.redraw()
-        self.screen.refresh_bindings()
-
     def _tell_presence(self, update: Update) -> None:
         """Say who came, went, or had a bot stand in since the last update."""
         statuses = [(seat.status, seat.stand_in) for seat in update.seats]
@@ -312,6 +289,8 @@ class RemoteTable(Chatting, SeatDriver):
         if to_move is not None and to_move != self.viewer:
             # The game's prompt speaks to the player who decides: the others are told whose turn.
             prompt = f"{self.seat_name(to_move)}'s turn"
+        if self.viewer is None:
+            prompt = f"You are watching {self.glyphs.sep} {prompt}"
         if self.ending is not None:
             prompt, first = self.ending, True  # no prompt: this Karavan no longer plays here
         asked = seen.request
@@ -355,7 +334,13 @@ class RemoteTable(Chatting, SeatDriver):
                 rematch = self.do_rematch if self.hosting or self.SERVED else None
                 label = self.game.chart_label or ""
                 over = RemoteOverScreen(
-                    self.seats, update, self.hosting, self.seen_game, rematch, label=label
+                    self.seats,
+                    update,
+                    self.hosting,
+                    self.seen_game,
+                    rematch,
+                    label=label,
+                    viewer=self.viewer,
                 )
                 self.app.push_screen(over)
             return
@@ -389,7 +374,7 @@ class RemoteTable(Chatting, SeatDriver):
         if self.latest is None:
             return ""
         if not self.online:
-            return "Not connected to the table: wait a moment."
+            return self.not_sent()
         reason = super().not_now()
         if reason is None and self.waiting:
             return "Your last decision is on its way to the host."
@@ -407,16 +392,13 @@ class RemoteTable(Chatting, SeatDriver):
     def _send(self, sending: Coroutine[Any, Any, bool]) -> None:
         self.link.send(sending)
 
-    def _unsent(self) -> None:
-        """What we sent did not go: the connection is down."""
-        self.waiting = False
-        self.notify("Not connected to the table: wait a moment.", severity="warning")
-        self.screen.redraw()
-
     # -- keys ----------------------------------------------------------------------------------
     def allows(self, name: str) -> bool | None:
-        """Undo and redo as the host allows them now; the host's keys for the seats."""
+        """Undo and redo as the host allows them now; the host's keys for the seats; none of a
+        player's keys for a watcher."""
         update = self.latest
+        if self.viewer is None and name in PLAYERS_KEYS:
+            return False
         if name == "seats":  # the host's, while somebody is missing
             return self.hosting and bool(self.absent_seats())
         if name == "withdraw":  # shown only while our own request waits

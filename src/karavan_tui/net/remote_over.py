@@ -11,7 +11,8 @@ from collections.abc import Callable
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Center, Horizontal, VerticalScroll
-from textual.widgets import Button, Footer
+from textual.content import Content
+from textual.widgets import Button, Footer, Static
 
 from karavan_core.engine import Result
 from karavan_core.match import Match, Seat
@@ -27,11 +28,22 @@ from karavan_tui.screens.table import TableScreen
 from karavan_tui.widgets.chrome import AppHeader
 
 
+def rating_words(ratings: list[list[int]], seat: int | None) -> str:
+    """What a rated game did to ``seat``'s rating ("" if it was not rated, or for a watcher):
+    "Your rating: 1000 → 1018 (+18)"."""
+    if seat is None or not 0 <= seat < len(ratings) or len(ratings[seat]) != 2:
+        return ""
+    before, after = ratings[seat]
+    return f"Your rating: {before} → {after} ({after - before:+d})"
+
+
 class RemoteOverScreen(OverScreen[None]):
     """The end of a hosted game: winners, breakdown and chart, as the host sent them.
 
     ``seen()`` is the game as this player saw it, once the host has sent it;
-    ``rematch`` (the host's own terminal) starts a new game with the same seats.
+    ``rematch`` (the host's own terminal) starts a new game with the same seats;
+    ``viewer`` is this player's seat (``None``: a watcher), told what a rated game did to
+    their rating.
     """
 
     BINDINGS = [
@@ -51,6 +63,7 @@ class RemoteOverScreen(OverScreen[None]):
         rematch: Callable[[], None] | None = None,
         *,
         label: str = "",
+        viewer: int | None = None,
     ) -> None:
         super().__init__()
         self.seats = seats
@@ -59,6 +72,7 @@ class RemoteOverScreen(OverScreen[None]):
         self.chart_label = label  # what the chart counts, where the game says so
         self.seen = seen
         self.rematch = rematch
+        self.viewer = viewer
 
     def compose(self) -> ComposeResult:
         """Winners, breakdown, chart."""
@@ -76,6 +90,9 @@ class RemoteOverScreen(OverScreen[None]):
         yield AppHeader()
         with VerticalScroll(id="over"):
             series, rounds, label = outcome.series, outcome.rounds, self.chart_label
+            rating = rating_words(self.latest.ratings, self.viewer)
+            if rating:
+                yield Static(Content(karavan_app(self).glyphs.words(rating)), id="rating")
             yield from outcome_body(names, result, notes, series, ascii_mode, rounds, label)
         with Center(id="over-foot"), Horizontal(id="over-buttons"):
             leave = "Close the table (t)" if self.hosting else "Title (t)"

@@ -76,6 +76,7 @@ class ServedSeat(RemoteTable):
 
     BINDINGS: ClassVar[list[BindingType]] = SERVED_KEYS
     SERVED = True
+    FAR_END = "the server"
 
     def allows(self, name: str) -> bool | None:
         """Resign while the game goes on, abort while the server allows it, a rematch once

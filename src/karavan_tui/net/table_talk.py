@@ -40,6 +40,9 @@ class Talker(Protocol):
     def notify(self, message: str, **kwargs: Any) -> None:
         """A toast over the table."""
 
+    def not_sent(self) -> str:
+        """Why nothing is sent while the connection is down."""
+
 
 class TableTalk:
     """The chat at ``driver``'s table: its :attr:`panel`, and the names muted there."""
@@ -87,7 +90,7 @@ class TableTalk:
 
     async def _send(self, text: str) -> None:
         if not await self.driver.client.say(text):
-            self.driver.notify("Not connected to the table: wait a moment.", severity="warning")
+            self.driver.notify(self.driver.not_sent(), severity="warning")
 
     def speakers(self) -> list[str]:
         """The other people at the table, and the watchers who have spoken, by name."""

@@ -11,6 +11,7 @@ opens pickers and passes the keys on.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Iterator, Sequence
 from enum import StrEnum
 from pathlib import Path
@@ -21,7 +22,7 @@ from rich.text import Text
 from textual.app import ComposeResult, SystemCommand
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.events import Click
+from textual.events import Click, MouseDown
 from textual.geometry import Region
 from textual.screen import Screen
 from textual.timer import Timer
@@ -41,6 +42,9 @@ from karavan_tui.widgets.side import GameLog, NewsBanner, ScoreBoard, StatusLine
 
 # From this size a picker about a part of the table opens beside it, over the side panel.
 WIDE, TALL = 120, 40
+
+
+TAP_QUIET = 0.3  # seconds after a decision in which a tap decides nothing (a double tap)
 
 
 class TableKind(StrEnum):
@@ -230,6 +234,8 @@ class TableScreen(Screen[None]):
         self.picker: tuple[ChoiceScreen, tuple[Action, ...]] | None = None
         self.nudging: Timer | None = None  # drawing again under a dialog (repaint_under_dialog)
         self.table_focus: Widget | None = None  # the table's part that had the keys (narrow)
+        # When the last decision was made and the screen last tapped (monotonic).
+        self.decided_at = self.tapped_at = -1.0
         driver.attach(self)
 
     def compose(self) -> ComposeResult:
@@ -358,8 +364,19 @@ class TableScreen(Screen[None]):
 
     # -- the table's host (TableHost) -----------------------------------------------------
     def decide(self, *actions: Action) -> bool:
-        """Play one gesture (through the driver)."""
-        return self.driver.decide(*actions)
+        """Play one gesture (through the driver); not one tapped within :data:`TAP_QUIET` of
+        the last decision (a double tap's second: keys are not held back)."""
+        now = time.monotonic()
+        if self.tapped_at > self.decided_at and now < self.decided_at + TAP_QUIET:
+            return False
+        done = self.driver.decide(*actions)
+        if done:
+            self.decided_at = now
+        return done
+
+    def on_mouse_down(self, event: MouseDown) -> None:
+        """A tap (or a click) somewhere on the table: noted for :meth:`decide`."""
+        self.tapped_at = time.monotonic()
 
     def check(self, *actions: Action) -> str | None:
         """The driver's reason for refusing this gesture now, or ``None``."""

@@ -20,6 +20,9 @@ browser can reach and nothing of the app:
 * the page fits a phone: a viewport as wide as the screen, a canvas drawn in
   device pixels, a font sized so that the grid is at least 80x24 in landscape
   and 40x30 in portrait (``fit.js``);
+* each tab's Karavan runs in a process group of its own, ended for certain when its tab
+  closes or the server stops, however it is (:mod:`.apps`); a tab on a touch screen says
+  so, and its Karavan shows no tooltips;
 * the static files are served without listing their folders, and there is
   no download route (Karavan delivers no files);
 * behind a reverse proxy on this machine (``proxied``), the page's scheme and
@@ -30,6 +33,7 @@ browser can reach and nothing of the app:
 from __future__ import annotations
 
 import asyncio
+import functools
 import html
 import ipaddress
 import logging
@@ -38,16 +42,14 @@ import shlex
 from collections import Counter
 from collections.abc import Awaitable, Callable, Sequence
 from importlib import resources
-from typing import Any
 
 import aiohttp_jinja2
 import jinja2
 from aiohttp import web
-from textual_serve.app_service import AppService
 from textual_serve.server import Server, to_int
 from yarl import URL
 
-from karavan_core.saves import SAVES_ENV
+from karavan_tui.cli.web.apps import VisitorApp
 from karavan_tui.cli.web.visitors import (
     Visit,
     Visitors,
@@ -56,7 +58,6 @@ from karavan_tui.cli.web.visitors import (
     signed_visitor,
     table_name,
 )
-from karavan_tui.config import SAVES_WORDS_ENV, SETTINGS_ENV, VISITOR_ENV
 
 log = logging.getLogger("karavan.web")
 
@@ -93,8 +94,12 @@ FOLLOW_TITLE = r"""<script>
         const Socket = window.WebSocket;
         const named = /\x1b\]2;([^\x07\x1b]*)(?:\x07|\x1b\\)/g;
         window.WebSocket = class extends Socket {
-          constructor(...args) {
-            super(...args);
+          constructor(url, ...options) {
+            // A touch screen (no hover) says so: its Karavan shows no tooltips.
+            if (window.matchMedia("(hover: none)").matches) {
+              url = String(url) + (String(url).includes("?") ? "&" : "?") + "touch=1";
+            }
+            super(url, ...options);
             const decoder = new TextDecoder();
             let rest = "";
             this.addEventListener("message", (event) => {
@@ -225,32 +230,6 @@ async def _add_safety_headers(request: web.Request, response: web.StreamResponse
     response.headers.update(SECURITY_HEADERS)
 
 
-class VisitorApp(AppService):
-    """One tab's Karavan: textual-serve's process, with the visitor's own files."""
-
-    def __init__(
-        self, command: str, visit: Visit, name: str, saves_words: str, **kwargs: Any
-    ) -> None:
-        super().__init__(command, **kwargs)
-        self.visit = visit
-        self.name = name  # the visitor as the hosts it joins know it
-        self.saves_words = saves_words  # the saves folder, in words: its path is the server's
-
-    def _build_environment(self, width: int = 80, height: int = 24) -> dict[str, str]:
-        environment = super()._build_environment(width=width, height=height)
-        environment[SETTINGS_ENV] = str(self.visit.settings_path)
-        environment[VISITOR_ENV] = self.name
-        environment[SAVES_WORDS_ENV] = self.saves_words
-        environment.pop(SAVES_ENV, None)  # the command names the saves folder
-        return environment
-
-    async def stop(self) -> None:
-        """Stop the process and wait until it has ended (it counts against the cap till then)."""
-        await super().stop()
-        if self._process is not None:
-            await self._process.wait()
-
-
 class KaravanServer(Server):
     """textual-serve's server, one visitor kept from another (see the module's docstring).
 
@@ -285,6 +264,9 @@ class KaravanServer(Server):
         self.running = 0  # Karavans started and not yet ended
         self.by_visitor: Counter[str] = Counter()  # ... of each visitor
         self.by_address: Counter[str] = Counter()  # ... for each address
+        # The Karavans running (each ended on shutdown), each with what frees its place.
+        self.apps: dict[VisitorApp, Callable[[], None]] = {}
+        self.endings: dict[VisitorApp, asyncio.Future[None]] = {}  # ... and those ending
 
     def command_for(self, visit: Visit) -> str:
         """The shell command of a tab of the visitor ``visit`` is for (one process: ``exec``)."""
@@ -298,6 +280,7 @@ class KaravanServer(Server):
         guards = [self._forwarded, self._guard] if self.proxied else [self._guard]
         app = web.Application(middlewares=guards)
         app.on_response_prepare.append(_add_safety_headers)
+        app.on_shutdown.append(self.end_apps)
         aiohttp_jinja2.setup(app, loader=jinja2.FileSystemLoader(self.templates_path))
         app.add_routes(
             [
@@ -313,6 +296,16 @@ class KaravanServer(Server):
 
     async def on_startup(self, app: web.Application) -> None:
         """Quiet: ``karavan web`` has said where it serves."""
+
+    async def end_apps(self, app: web.Application) -> None:
+        """The server stops: end every Karavan it runs (a frozen one too) and close its
+        tab, rather than wait for tabs to close on their own."""
+
+        async def end(service: VisitorApp) -> None:
+            await self.ended(service)
+            await service.remote_close()
+
+        await asyncio.gather(*(end(service) for service in list(self.apps)))
 
     @web.middleware
     async def _forwarded(self, request: web.Request, handler: Handler) -> web.StreamResponse:
@@ -412,17 +405,19 @@ class KaravanServer(Server):
         self.running += 1
         self.by_visitor[visitor] += 1
         self.by_address[address] += 1
-        try:
-            return await self._serve_app(request, visit, table_name(self.key, visitor))
-        finally:
-            self.running -= 1
-            self.by_visitor[visitor] -= 1
-            self.by_address[address] -= 1
-            self.by_visitor = +self.by_visitor  # forget whoever plays nothing now
-            self.by_address = +self.by_address
+        release = functools.partial(self.release, visitor, address)
+        return await self._serve_app(request, visit, table_name(self.key, visitor), release)
+
+    def release(self, visitor: str, address: str) -> None:
+        """A Karavan of ``visitor`` at ``address`` has ended: its place is free."""
+        self.running -= 1
+        self.by_visitor[visitor] -= 1
+        self.by_address[address] -= 1
+        self.by_visitor = +self.by_visitor  # forget whoever plays nothing now
+        self.by_address = +self.by_address
 
     async def _serve_app(
-        self, request: web.Request, visit: Visit, name: str
+        self, request: web.Request, visit: Visit, name: str, release: Callable[[], None]
     ) -> web.WebSocketResponse:
         """textual-serve's WebSocket loop, around a process that is the visitor's."""
         websocket = web.WebSocketResponse(heartbeat=15)
@@ -436,12 +431,14 @@ class KaravanServer(Server):
                 visit,
                 name,
                 "your saves" if self.visitors.shared_saves is None else "everyone's saves",
+                touch=request.query.get("touch") == "1",
                 write_bytes=websocket.send_bytes,
                 write_str=websocket.send_str,
                 close=websocket.close,
                 download_manager=self.download_manager,
                 debug=self.debug,
             )
+            self.apps[app_service] = release
             await app_service.start(width, height)
             await self._process_messages(websocket, app_service)
         except asyncio.CancelledError:
@@ -449,6 +446,23 @@ class KaravanServer(Server):
         except Exception as error:
             log.exception(error)
         finally:
-            if app_service is not None:
-                await app_service.stop()
+            if app_service is None:
+                release()
+            else:
+                await self.ended(app_service)
         return websocket
+
+    async def ended(self, service: VisitorApp) -> None:
+        """End ``service``'s Karavan, in a task of its own: aiohttp cancels the handler of a
+        tab that closed, and a cancelled stop would leave a frozen Karavan running. Its
+        place is free once it has ended."""
+        ending = self.endings.get(service)
+        if ending is None:
+            ending = self.endings[service] = asyncio.ensure_future(service.stop())
+            ending.add_done_callback(lambda _: self.forget(service))
+        await asyncio.shield(ending)
+
+    def forget(self, service: VisitorApp) -> None:
+        """``service``'s Karavan has ended: its place is free."""
+        self.endings.pop(service, None)
+        self.apps.pop(service)()
