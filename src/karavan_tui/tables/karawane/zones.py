@@ -127,7 +127,8 @@ def track_text(track: Track, hinted: Camel | None, room: int) -> tuple[Text, dic
     """
     g = track.glyphs
     moved = moved_camels(track)
-    per_row = next((n for n in (DESERT_SQUARES, 10) if room >= LABEL + CELL * n), 5)
+    # Seven to a row where ten do not fit (40 columns): the desert in three rows, not four.
+    per_row = next((n for n in (DESERT_SQUARES, 10, 7) if room >= LABEL + CELL * n), 5)
     empty = g.blank
     where = desert_camels(track)
     text, spots = city_line(track, hinted)
@@ -318,6 +319,7 @@ class HandZone(hand.HandZone):
     """The hand of the player at the keyboard; hidden behind the curtain."""
 
     CARDS = HAND_SIZE
+    ROW_CLASSES = "-thirds"  # a card's name and effect need a third of a narrow row
     hand: var[Hand | None] = var(None)
 
     def watch_hand(self, hand: Hand | None) -> None:
