@@ -79,6 +79,16 @@ def test_jaipur_exchange_picker_narrow(snap_compare, tmp_path):
     assert snap_compare(app, terminal_size=NARROW, run_before=open_exchange_picker)
 
 
+def test_key_list_narrow(snap_compare, tmp_path):
+    async def open_keys(pilot):
+        await steady(pilot)
+        await pilot.press("full_stop")
+        await steady(pilot)
+
+    app = start_with(tmp_path, mid_game())
+    assert snap_compare(app, terminal_size=NARROW, run_before=open_keys)
+
+
 def test_side_panel_narrow(snap_compare, tmp_path):
     async def show_side(pilot):
         await steady(pilot)

@@ -5,12 +5,16 @@ from __future__ import annotations
 
 import pytest
 from textual.widget import Widget
+from textual.widgets import OptionList
 
 from karavan_core.games.karawane.state import KarawaneState
+from karavan_tui.modals.choice import ChoiceScreen
+from karavan_tui.screens.title import TitleScreen
 from karavan_tui.tables.karawane.faces import card_effect
 from karavan_tui.widgets.cards import CardRow
 
-from .helpers import game_screen, running, seeded_match, state_of, visible_characters
+from .helpers import game_screen, running, seeded_match, settle, state_of, visible_characters
+from .test_jaipur_table import mid_game
 from .test_narrow import NARROW
 
 
@@ -45,3 +49,33 @@ async def test_karawane_table_shows_four_players_without_scrolling(tmp_path):
         assert table.max_scroll_y == 0  # the track, the hand and the players, all in sight
         lines = read(app, table.query_one("#players"))
         assert [line[5] for line in lines[2:-1]] == ["A", "B", "C", "D"]  # each seat's letter
+
+
+async def test_every_key_a_tap_away_in_the_list_of_keys(tmp_path):
+    async with running(tmp_path, mid_game(), size=NARROW) as (app, pilot):
+        footer = visible_characters(app).splitlines()[-1]
+        assert ". Keys" in footer  # in sight, where four keys fit
+        keys = [
+            key for key in app.screen.query("FooterKey") if getattr(key, "action", "") == "keys"
+        ]
+        await pilot.click(keys[0])
+        await pilot.pause()
+        assert isinstance(app.screen, ChoiceScreen)
+        listed = [str(option.prompt) for option in app.screen.query_one(OptionList).options]
+        words = [line.split()[-1] for line in listed]  # "1. ⏎  Choose": what the key does
+        # Every key the Footer has at 80 columns, and the palette it has no room for.
+        for word in ("Choose", "Undo", "Moves", "Hint", "Save", "Rules", "Title", "Palette"):
+            assert word in words
+        for _ in range(words.index("Title")):
+            await pilot.press("down")
+        await pilot.press("enter")
+        await settle(pilot, app)
+        assert isinstance(app.screen, TitleScreen)  # "q", as if pressed
+
+
+async def test_no_list_of_keys_at_80x24(tmp_path):
+    async with running(tmp_path, mid_game()) as (app, pilot):
+        assert ". Keys" not in visible_characters(app)
+        await pilot.press("full_stop")
+        await pilot.pause()
+        assert not isinstance(app.screen, ChoiceScreen)

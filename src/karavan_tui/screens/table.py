@@ -32,6 +32,7 @@ from karavan_core.engine import Action, Game
 from karavan_tui.context import karavan_app
 from karavan_tui.glyphs import Glyphs
 from karavan_tui.modals.choice import ChoiceScreen
+from karavan_tui.screens.key_list import KEYS_ACTION, key_entries
 from karavan_tui.tables import HINT_FLAG, TableView, View, hinted_index, table_for
 from karavan_tui.textual_fixes import add_bindings
 from karavan_tui.widgets.chrome import AppHeader
@@ -202,8 +203,16 @@ class TableScreen(Screen[None]):
     """A game's table, driven by ``driver``."""
 
     # Below 80 columns the side panel takes the table's place: a key, or a tap on its tab.
+    # And its Footer shows four keys: the list of every key is one more.
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("i", "toggle_side", "Scores", tooltip="The scores and the log, or the table")
+        Binding("i", "toggle_side", "Scores", tooltip="The scores and the log, or the table"),
+        Binding(
+            "full_stop",
+            KEYS_ACTION,
+            "Keys",
+            key_display=".",
+            tooltip="Every key of the table, to choose from",
+        ),
     ]
 
     CSS_PATH = ["game.tcss", "replay.tcss"]
@@ -459,9 +468,24 @@ class TableScreen(Screen[None]):
 
     def on_resize(self) -> None:
         """On a wide screen the side panel is beside the table again; the keys follow."""
-        if not self.has_class("-slim"):
+        slim = self.has_class("-slim")
+        if not slim:
             self.show_side(False)
+        # Narrow, the Footer keeps its room for the table's keys: the palette is in the key list.
+        self.query_one(Footer).show_command_palette = not slim
         self.refresh_bindings()
+
+    def action_keys(self) -> None:
+        """The list of the keys that work now (a narrow Footer shows a few): the one chosen
+        is pressed, as if typed."""
+        entries = key_entries(self)
+
+        def press(index: int | None) -> None:
+            if index is not None:
+                self.app.simulate_key(entries[index][0])
+
+        lines = [line for _, line in entries]
+        self.app.push_screen(ChoiceScreen("Keys", lines, hint="Enter or tap to press it"), press)
 
     # -- keys -----------------------------------------------------------------------------
     def _driver_key(self, action: str) -> Callable[..., object] | None:
@@ -474,7 +498,7 @@ class TableScreen(Screen[None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """The keys work as the driver allows (the table's cards ask it too, for Enter); the
         side panel's key only on a narrow screen."""
-        if action == "toggle_side":
+        if action in ("toggle_side", KEYS_ACTION):
             return self.has_class("-slim")
         return self.driver.allows(action)
 
