@@ -15,7 +15,7 @@ from karavan_tui.widgets.cards import CardRow
 
 from .helpers import game_screen, running, seeded_match, settle, state_of, visible_characters
 from .test_jaipur_table import mid_game
-from .test_narrow import NARROW
+from .test_narrow import NARROW, karawane_match
 
 
 def read(app, widget: Widget) -> list[str]:
@@ -79,3 +79,17 @@ async def test_no_list_of_keys_at_80x24(tmp_path):
         await pilot.press("full_stop")
         await pilot.pause()
         assert not isinstance(app.screen, ChoiceScreen)
+
+
+async def test_jaipur_round_panel_names_a_bot_by_what_tells_it_apart(tmp_path):
+    async with running(tmp_path, mid_game(), size=NARROW) as (app, _pilot):
+        shown = words(app, game_screen(app).table.query_one("#players"))
+        # The room the line leaves the name, measured (it was cut to "Ran…" by a rough guess).
+        assert "▶ Ann 0 seals" in shown and "Random 2 0 seals" in shown
+
+
+async def test_karawane_players_names_as_wide_as_their_column(tmp_path):
+    async with running(tmp_path, karawane_match(), size=NARROW) as (app, _pilot):
+        lines = read(app, game_screen(app).table.query_one("#players"))
+        # The column is as wide as its heading: "Ann" whole, each bot told apart by its end.
+        assert [line[8:14] for line in lines[2:5]] == ["Ann   ", "Ran… 2", "Ran… 3"]

@@ -90,7 +90,8 @@ def seat_badge(text: Text, players: Players, seat: int, name: str, width: int) -
 def player_table(players: Players, room: int) -> Text:
     """A line of headings, then one line per player, the pile cut to ``room``."""
     obs, scores, g = players.obs, players.scores, players.glyphs
-    most = room - BADGE - TABLE_COUNTS - PILE_LEAST
+    # The column is as wide as its heading at least: a name has those cells whatever the room.
+    most = max(room - BADGE - TABLE_COUNTS - PILE_LEAST, len("player"))
     names, width = name_column(obs.players, most, g.ellipsis)
     width = max(width, len("player"))  # in cells: an emoji takes two
     head = f"{'':5} {padded('player', width)} hand deck  pts  played"
