@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import pytest
+from attrs import evolve
 from textual.widget import Widget
 from textual.widgets import OptionList
 
@@ -11,10 +12,12 @@ from karavan_core.games.karawane.state import KarawaneState
 from karavan_tui.modals.choice import ChoiceScreen
 from karavan_tui.screens.title import TitleScreen
 from karavan_tui.tables.karawane.faces import card_effect
+from karavan_tui.tables.marking import Marks
 from karavan_tui.widgets.cards import CardRow
 
 from .helpers import game_screen, running, seeded_match, settle, state_of, visible_characters
 from .test_jaipur_table import mid_game
+from .test_marking import karakum_buying_position
 from .test_narrow import NARROW, karawane_match
 
 
@@ -93,3 +96,20 @@ async def test_karawane_players_names_as_wide_as_their_column(tmp_path):
         lines = read(app, game_screen(app).table.query_one("#players"))
         # The column is as wide as its heading: "Ann" whole, each bot told apart by its end.
         assert [line[8:14] for line in lines[2:5]] == ["Ann   ", "Ran… 2", "Ran… 3"]
+
+
+async def test_karakum_payment_that_does_not_pay_says_why_on_more_lines(tmp_path):
+    match, slot, _ = karakum_buying_position()
+    async with running(tmp_path, match, size=NARROW) as (app, pilot):
+        table = game_screen(app).table
+        table.buy(slot)
+        await pilot.pause()
+        table.paying = evolve(table.paying, cards=Marks())  # nothing marked: it does not pay
+        table.marks_changed()
+        await pilot.pause()
+        status = game_screen(app).query_one("#status")
+        said = words(app, status)
+        # Wrapped over the lines it needs, not cut ("That payment makes…").
+        assert said.startswith(f"Buy the {match.state.market[slot]}")
+        assert "That payment makes 0 units, not the" in said and "costs." in said
+        assert "…" not in said and status.region.height == 3
