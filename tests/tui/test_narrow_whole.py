@@ -18,7 +18,7 @@ from karavan_tui.widgets.cards import CardRow
 from .helpers import game_screen, running, seeded_match, settle, state_of, visible_characters
 from .test_jaipur_table import mid_game
 from .test_marking import karakum_buying_position
-from .test_narrow import NARROW, karawane_match
+from .test_narrow import NARROW, karakorum_match, karawane_match
 
 
 def read(app, widget: Widget) -> list[str]:
@@ -113,3 +113,12 @@ async def test_karakum_payment_that_does_not_pay_says_why_on_more_lines(tmp_path
         assert said.startswith(f"Buy the {match.state.market[slot]}")
         assert "That payment makes 0 units, not the" in said and "costs." in said
         assert "…" not in said and status.region.height == 3
+
+
+async def test_karakorum_goals_wrap_between_peaks_and_keep_their_legend(tmp_path):
+    async with running(tmp_path, karakorum_match(), size=NARROW) as (app, _pilot):
+        lines = read(app, game_screen(app).table.query_one("#goals"))
+        assert "…" not in lines[0] and "10▲:+15" in lines[0]  # the points of every goal
+        rows = [line.strip("│ ") for line in lines[1:-1]]
+        # A peak's goals stay on its line: each line begins with a peak's letter.
+        assert rows == ["R 4 6 2×3 10▲ │ G 4 6 2×3 10▲", "Y 4 6 2×3 10▲"]
