@@ -199,6 +199,16 @@ class PanelTab(Static):
             screen.show_side(self.side)
 
 
+class TableFooter(Footer):
+    """The table's Footer: below 80 columns it leaves the palette out, to keep its room for
+    the table's keys (the list of keys has the palette)."""
+
+    def compose(self) -> ComposeResult:
+        """The keys, for the screen's width now (the Footer is composed again as it changes)."""
+        self.set_reactive(Footer.show_command_palette, not self.screen.has_class("-slim"))
+        yield from super().compose()
+
+
 class TableScreen(Screen[None]):
     """A game's table, driven by ``driver``."""
 
@@ -266,7 +276,7 @@ class TableScreen(Screen[None]):
         yield from self.driver.below()
         yield StatusLine(id="status")
         # Compact: every key of the table fits in the Footer at 80 columns.
-        yield Footer(compact=True)
+        yield TableFooter(compact=True)
 
     def on_mount(self) -> None:
         """Let the driver begin."""
@@ -468,11 +478,8 @@ class TableScreen(Screen[None]):
 
     def on_resize(self) -> None:
         """On a wide screen the side panel is beside the table again; the keys follow."""
-        slim = self.has_class("-slim")
-        if not slim:
+        if not self.has_class("-slim"):
             self.show_side(False)
-        # Narrow, the Footer keeps its room for the table's keys: the palette is in the key list.
-        self.query_one(Footer).show_command_palette = not slim
         self.refresh_bindings()
 
     def action_keys(self) -> None:
