@@ -42,13 +42,34 @@ def cut(text: str, width: int, mark: str) -> str:
     return set_cell_size(text, max(0, width - cell_len(mark))) + mark
 
 
+def short_name(name: str, room: int, ellipsis: str) -> str:
+    """``name`` in ``room`` cells: whole, else its first and last words, else the first word
+    cut before the last ("Ran… 2"), else cut.
+
+    The bots' names differ only at their ends ("Random bot 2", "Random bot 3"):
+    cut, they would read alike ("Random b…"); "Random 2" tells them apart.
+    """
+    if cell_len(name) <= room:
+        return name
+    words = name.split()
+    if len(words) > 1:
+        first, last = words[0], words[-1]
+        if cell_len(short := f"{first} {last}") <= room:
+            return short
+        left = room - cell_len(last) - 1  # for the first word: a letter and the ellipsis
+        if left > cell_len(ellipsis) and cell_len(first) > left:
+            return f"{cut(first, left, ellipsis)} {last}"
+    return cut(name, room, ellipsis)
+
+
 def name_column(names: Sequence[str], most: int, mark: str) -> tuple[list[str], int]:
     """``names`` as a column of at most ``most`` cells shows them, and the column's width.
 
-    A tight zone cuts a long name with ``mark`` (the ellipsis) rather than let its line wrap
-    and push what follows the name under it; each name fits whole where there is room.
+    A tight zone shortens a long name (:func:`short_name`: its first and last words, else cut
+    with ``mark``, the ellipsis) rather than let its line wrap and push what follows the name
+    under it; each name fits whole where there is room.
     """
-    shown = [cut(name, max(most, cell_len(mark) + 1), mark) for name in names]
+    shown = [short_name(name, max(most, cell_len(mark) + 1), mark) for name in names]
     return shown, widest(shown)
 
 

@@ -24,11 +24,10 @@ from karavan_tui.tables.karawane.zones import (
     Track,
     TrackZone,
     roomy_track_text,
-    short_name,
     track_text,
 )
 from karavan_tui.widgets.cards import CardRow
-from karavan_tui.words import cut
+from karavan_tui.words import cut, short_name
 
 from .helpers import (
     SEED,
@@ -368,6 +367,10 @@ def test_a_name_too_long_for_its_box_keeps_what_tells_it_apart():
     assert short_name("Expert bot 12", 9, "…") == "Expert 12"
     assert short_name("Alexandrina", 9, "…") == "Alexandr…"
     assert short_name("Anna Maria Lopez", 9, "...") == "Anna M..."
+    # Tighter still, the first word is cut before the last: the bots still differ.
+    assert short_name("Random bot 2", 6, "…") == "Ran… 2"
+    assert short_name("Expert bot 12", 7, "...") == "E... 12"
+    assert short_name("Random bot 2", 4, "...") == "R..."  # no room for a letter and its end
 
 
 @pytest.mark.parametrize("glyphs", [UNICODE, ASCII], ids=["unicode", "ascii"])

@@ -79,14 +79,25 @@ def test_jaipur_exchange_picker_narrow(snap_compare, tmp_path):
     assert snap_compare(app, terminal_size=NARROW, run_before=open_exchange_picker)
 
 
-def test_side_panel_narrow(snap_compare, tmp_path):
-    async def show_side(pilot):
+def after_key(key: str):
+    """A ``run_before`` for a snapshot: bots done, then ``key`` pressed."""
+
+    async def press(pilot) -> None:
         await steady(pilot)
-        await pilot.press("i")
+        await pilot.press(key)
         await steady(pilot)
 
+    return press
+
+
+def test_key_list_narrow(snap_compare, tmp_path):
     app = start_with(tmp_path, mid_game())
-    assert snap_compare(app, terminal_size=NARROW, run_before=show_side)
+    assert snap_compare(app, terminal_size=NARROW, run_before=after_key("full_stop"))
+
+
+def test_side_panel_narrow(snap_compare, tmp_path):
+    app = start_with(tmp_path, mid_game())
+    assert snap_compare(app, terminal_size=NARROW, run_before=after_key("i"))
 
 
 # -- the size the app needs ------------------------------------------------------------------

@@ -33,6 +33,7 @@ from karavan_core.engine import Action, Game
 from karavan_tui.context import karavan_app
 from karavan_tui.glyphs import Glyphs
 from karavan_tui.modals.choice import ChoiceScreen
+from karavan_tui.screens.key_list import KEYS_ACTION, key_entries
 from karavan_tui.tables import HINT_FLAG, TableView, View, hinted_index, table_for
 from karavan_tui.textual_fixes import add_bindings
 from karavan_tui.widgets.chrome import AppHeader
@@ -202,12 +203,30 @@ class PanelTab(Static):
             screen.show_side(self.side)
 
 
+class TableFooter(Footer):
+    """The table's Footer: below 80 columns it leaves the palette out, to keep its room for
+    the table's keys (the list of keys has the palette)."""
+
+    def compose(self) -> ComposeResult:
+        """The keys, for the screen's width now (the Footer is composed again as it changes)."""
+        self.set_reactive(Footer.show_command_palette, not self.screen.has_class("-slim"))
+        yield from super().compose()
+
+
 class TableScreen(Screen[None]):
     """A game's table, driven by ``driver``."""
 
     # Below 80 columns the side panel takes the table's place: a key, or a tap on its tab.
+    # And its Footer shows four keys: the list of every key is one more.
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("i", "toggle_side", "Scores", tooltip="The scores and the log, or the table")
+        Binding("i", "toggle_side", "Scores", tooltip="The scores and the log, or the table"),
+        Binding(
+            "full_stop",
+            KEYS_ACTION,
+            "Keys",
+            key_display=".",
+            tooltip="Every key of the table, to choose from",
+        ),
     ]
 
     CSS_PATH = ["game.tcss", "replay.tcss"]
@@ -263,7 +282,7 @@ class TableScreen(Screen[None]):
         yield from self.driver.below()
         yield StatusLine(id="status")
         # Compact: every key of the table fits in the Footer at 80 columns.
-        yield Footer(compact=True)
+        yield TableFooter(compact=True)
 
     def on_mount(self) -> None:
         """Let the driver begin."""
@@ -480,6 +499,18 @@ class TableScreen(Screen[None]):
             self.show_side(False)
         self.refresh_bindings()
 
+    def action_keys(self) -> None:
+        """The list of the keys that work now (a narrow Footer shows a few): the one chosen
+        is pressed, as if typed."""
+        entries = key_entries(self)
+
+        def press(index: int | None) -> None:
+            if index is not None:
+                self.app.simulate_key(entries[index][0])
+
+        lines = [line for _, line in entries]
+        self.app.push_screen(ChoiceScreen("Keys", lines, hint="Enter or tap to press it"), press)
+
     # -- keys -----------------------------------------------------------------------------
     def _driver_key(self, action: str) -> Callable[..., object] | None:
         """The driver's method for the key that runs ``action``, if it has one."""
@@ -491,7 +522,7 @@ class TableScreen(Screen[None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """The keys work as the driver allows (the table's cards ask it too, for Enter); the
         side panel's key only on a narrow screen."""
-        if action == "toggle_side":
+        if action in ("toggle_side", KEYS_ACTION):
             return self.has_class("-slim")
         return self.driver.allows(action)
 

@@ -24,11 +24,12 @@ class HandZone(Vertical):
     """
 
     CARDS: ClassVar[int] = 0  # how many cards the row holds
+    ROW_CLASSES: ClassVar[str] = ""  # the row's classes ("-thirds": three columns when narrow)
     _owner: tuple[str, str, str] | None = None  # the title's name, what follows it, the ellipsis
 
     def compose(self) -> ComposeResult:
         """The row of cards and the hidden notice."""
-        yield CardRow(self.CARDS, id="hand-row")
+        yield CardRow(self.CARDS, id="hand-row", classes=self.ROW_CLASSES)
         yield Static("", id="hand-hidden")
 
     def hide(self, notice: str = "Hands are hidden.", blank: str = "-none") -> None:

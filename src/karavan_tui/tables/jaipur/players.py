@@ -21,7 +21,9 @@ from karavan_core.text import plural
 from karavan_tui.glyphs import Glyphs
 from karavan_tui.modals.round_summary import added
 from karavan_tui.tables.jaipur.zones import COLOURS, token_text
-from karavan_tui.words import cells, cut, padded, widest
+from karavan_tui.words import cells, cut, padded, short_name, widest
+
+TURN = 2  # the turn mark and a space, before a name
 
 
 @frozen
@@ -63,11 +65,14 @@ class PlayersZone(Widget):
         return compact
 
 
-def heading(obs: JaipurObservation, seat: int, width: int, g: Glyphs) -> Text:
-    """The turn mark and the player's name, padded to ``width`` cells (cut if longer)."""
+def heading(
+    obs: JaipurObservation, seat: int, width: int, g: Glyphs, name: str | None = None
+) -> Text:
+    """The turn mark and the player's name (or ``name``, its shorter form), padded to
+    ``width`` cells (cut if longer)."""
     mine = seat == obs.current and not obs.is_over
     text = Text().append(f"{g.turn if mine else ' '} ", style="bold")
-    name = cut(obs.players[seat], width, g.ellipsis)
+    name = cut(obs.players[seat] if name is None else name, width, g.ellipsis)
     return text.append(padded(name, width), style="bold" if mine else "")
 
 
@@ -79,17 +84,11 @@ def herd(obs: JaipurObservation, seat: int) -> Text:
 def compact_lines(obs: JaipurObservation, room: int, g: Glyphs, joined: int = 0) -> Text:
     """Two lines per player, three under a rival but the first ``joined`` of them, each line
     fitted to ``room`` cells."""
-    # Long names are cut so that each line fits a narrow zone (the Scores panel has them whole).
-    width = min(widest(obs.players), max(4, room - 32))  # cells: an emoji takes two
     text = Text()
-    for seat in range(len(obs.players)):
+    for seat, first in enumerate(first_lines(obs, room, g)):
         if seat:
             text.append("\n")
-        text.append_text(heading(obs, seat, width, g))
-        seals = obs.seals[seat]
-        text.append(f"  {plural(seals, 'seal')}", style="bold" if seals else "")
-        text.append(f" {g.sep} {plural(obs.hand_sizes[seat], 'card')}")
-        text.append(f" {g.sep} herd ").append_text(herd(obs, seat)).append("\n")
+        text.append_text(first).append("\n")
         if seat == obs.player:
             text.append_text(takings(obs, seat, True, room, g))
         elif joined > 0:
@@ -101,6 +100,35 @@ def compact_lines(obs: JaipurObservation, room: int, g: Glyphs, joined: int = 0)
             text.append_text(takings(obs, seat, False, room, g))
             text.append("\n").append_text(seen(obs.known[seat]))
     return text
+
+
+def first_lines(obs: JaipurObservation, room: int, g: Glyphs) -> list[Text]:
+    """Each player's first line in the compact layout: the turn mark, the name, the seals,
+    the cards and the herd, in ``room`` cells.
+
+    The name has the room the rest of the line leaves, measured; where a name would be
+    shortened, the herd's chip goes without its word ("K5"). A name still too long keeps
+    its first and last words ("Random 2"), else it is cut (the Scores panel has it whole).
+    """
+    for word in ("herd ", ""):
+        tails = [first_tail(obs, seat, word, g) for seat in range(len(obs.players))]
+        width = max(1, room - TURN - max(tail.cell_len for tail in tails))
+        if all(cells(name) <= width for name in obs.players):
+            break
+    names = [short_name(name, width, g.ellipsis) for name in obs.players]
+    width = widest(names)  # cells: an emoji takes two
+    return [
+        heading(obs, seat, width, g, name).append_text(tail)
+        for seat, (name, tail) in enumerate(zip(names, tails, strict=True))
+    ]
+
+
+def first_tail(obs: JaipurObservation, seat: int, herd_word: str, g: Glyphs) -> Text:
+    """What follows a player's name on their first line: seals, cards, herd."""
+    seals = obs.seals[seat]
+    text = Text().append(f"  {plural(seals, 'seal')}", style="bold" if seals else "")
+    text.append(f" {g.sep} {plural(obs.hand_sizes[seat], 'card')}")
+    return text.append(f" {g.sep} {herd_word}").append_text(herd(obs, seat))
 
 
 def roomy_lines(obs: JaipurObservation, room: int, g: Glyphs) -> Text:

@@ -18,7 +18,7 @@ from textual.reactive import reactive, var
 from textual.widget import Widget
 
 from karavan_core.engine import Action
-from karavan_core.games.karakorum.components import GOAL_KINDS, PEAKS, REVEAL_BEYOND_PLAYERS
+from karavan_core.games.karakorum.components import GOAL_KINDS, PEAKS, REVEAL_BEYOND_PLAYERS, Peak
 from karavan_core.games.karakorum.state import (
     Card,
     Done,
@@ -227,24 +227,43 @@ class GoalsZone(Widget):
     long: reactive[bool] = reactive(False, layout=True)
 
     def render(self) -> Text:
-        """The goals of each peak, by name, a gap where one was claimed."""
+        """The goals of each peak, by name, a gap where one was claimed; short, the peaks
+        share a line as far as the width goes (a narrow zone starts a peak on a new line
+        rather than break it in two)."""
         if self.goals is None:
             return Text()
-        obs, g, long = self.goals.obs, self.goals.glyphs, self.long
-        m = symbols_for(g)
-        text = Text()
-        for i, peak in enumerate(PEAKS):
-            if i:
-                text.append("\n" if long else f" {g.bar} ")
-            text.append(peak.letter, style=PEAK_CHIP[peak])
-            for kind in GOAL_KINDS:
-                name = goal_name(kind, m, long=long)
-                gap = "  " if long else " "
-                if any(goal.color is peak and goal.kind is kind for goal in obs.goals):
-                    text.append(gap)
-                    text.append(name, style=PEAK_TEXT[peak])
-                else:  # claimed: keep the column, show it is gone
-                    text.append(gap + "-" * len(name), style="dim")
+        g, long = self.goals.glyphs, self.long
+        peaks = [self.peak_goals(peak) for peak in PEAKS]
+        if long:
+            return Text("\n").join(peaks)
+        room = self.content_region.width or 10_000
+        bar = f" {g.bar} "
+        text, used = Text(), 0
+        for i, peak in enumerate(peaks):
+            if i and used + len(bar) + peak.cell_len > room:
+                text.append("\n")
+                used = 0
+            elif i:
+                text.append(bar)
+                used += len(bar)
+            text.append_text(peak)
+            used += peak.cell_len
+        return text
+
+    def peak_goals(self, peak: Peak) -> Text:
+        """One peak's letter and goals, in long words or short."""
+        assert self.goals is not None
+        obs, long = self.goals.obs, self.long
+        m = symbols_for(self.goals.glyphs)
+        text = Text().append(peak.letter, style=PEAK_CHIP[peak])
+        for kind in GOAL_KINDS:
+            name = goal_name(kind, m, long=long)
+            gap = "  " if long else " "
+            if any(goal.color is peak and goal.kind is kind for goal in obs.goals):
+                text.append(gap)
+                text.append(name, style=PEAK_TEXT[peak])
+            else:  # claimed: keep the column, show it is gone
+                text.append(gap + "-" * len(name), style="dim")
         return text
 
     def watch_goals(self) -> None:
@@ -257,7 +276,13 @@ class GoalsZone(Widget):
             return
         m = symbols_for(self.goals.glyphs)
         legend = " ".join(f"{goal_name(kind, m, long=False)}:+{kind.points}" for kind in GOAL_KINDS)
-        self.border_title = "Goal cards left" if self.long else f"Goals left {legend}"
+        # Narrow, the legend whole before the word "left".
+        titles = ("Goal cards left",) if self.long else (f"Goals left {legend}", f"Goals {legend}")
+        self.border_title = fitting(self, *titles)
+
+    def on_resize(self) -> None:
+        """Name the zone for its new width."""
+        self.watch_long()
 
 
 @frozen

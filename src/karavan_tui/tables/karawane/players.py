@@ -73,6 +73,7 @@ def to_come(pile: Sequence[Card], hand: Sequence[Card] = ()) -> Counter[Card]:
 
 BADGE = 6  # the turn mark and the seat's letter, before the name
 TABLE_COUNTS = 16  # " hand deck  pts  " after the name in the one-line table
+TABLE_FRAME = 3  # the one-line table's rows besides the players': its headings, the border
 PILE_LEAST = 12  # the played pile keeps room for a card and a count ("Oasis 3 (+9)")
 
 
@@ -89,7 +90,8 @@ def seat_badge(text: Text, players: Players, seat: int, name: str, width: int) -
 def player_table(players: Players, room: int) -> Text:
     """A line of headings, then one line per player, the pile cut to ``room``."""
     obs, scores, g = players.obs, players.scores, players.glyphs
-    most = room - BADGE - TABLE_COUNTS - PILE_LEAST
+    # The column is as wide as its heading at least: a name has those cells whatever the room.
+    most = max(room - BADGE - TABLE_COUNTS - PILE_LEAST, len("player"))
     names, width = name_column(obs.players, most, g.ellipsis)
     width = max(width, len("player"))  # in cells: an emoji takes two
     head = f"{'':5} {padded('player', width)} hand deck  pts  played"
@@ -187,6 +189,8 @@ class PlayersZone(Widget):
         """Say in the border what the piles show."""
         if players is not None:
             self.border_title = f"Players {players.glyphs.sep} played cards, newest first"
+            # Never fewer rows than the one-line table's (a narrow table scrolls instead).
+            self.styles.min_height = len(players.obs.players) + TABLE_FRAME
 
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
         """The rows of the blocks (where the stylesheet lets the zone take its own height)."""

@@ -31,7 +31,7 @@ from karavan_tui.tables.karawane.gestures import SEAT_LETTERS, camel_name, card_
 from karavan_tui.tables.karawane.players import SEAT_COLOURS
 from karavan_tui.widgets import hand
 from karavan_tui.widgets.cards import CardFace
-from karavan_tui.words import cells, cut
+from karavan_tui.words import cells, short_name
 
 # A hinted camel takes the hinted cards' colours (the theme's warning colour), and a pointer.
 HINT_STYLE = "bold black on #ffa62b"
@@ -127,7 +127,8 @@ def track_text(track: Track, hinted: Camel | None, room: int) -> tuple[Text, dic
     """
     g = track.glyphs
     moved = moved_camels(track)
-    per_row = next((n for n in (DESERT_SQUARES, 10) if room >= LABEL + CELL * n), 5)
+    # Seven to a row where ten do not fit (40 columns): the desert in three rows, not four.
+    per_row = next((n for n in (DESERT_SQUARES, 10, 7) if room >= LABEL + CELL * n), 5)
     empty = g.blank
     where = desert_camels(track)
     text, spots = city_line(track, hinted)
@@ -162,20 +163,6 @@ def track_text(track: Track, hinted: Camel | None, room: int) -> tuple[Text, dic
     oasis = list(range(FIRST_OASIS, FIRST_OASIS + len(OASIS_POINTS)))
     squares_row("Oasis", oasis, [f"{points}pt" for points in OASIS_POINTS])
     return text, spots
-
-
-def short_name(name: str, room: int, ellipsis: str) -> str:
-    """``name`` in ``room`` cells: whole, else its first and last words, else cut.
-
-    The bots' names differ only at their ends ("Random bot 2", "Random bot 3"):
-    cut, they would read alike ("Random b…"); "Random 2" tells them apart.
-    """
-    if cells(name) <= room:
-        return name
-    words = name.split()
-    if len(words) > 1 and cells(short := f"{words[0]} {words[-1]}") <= room:
-        return short
-    return cut(name, room, ellipsis)
 
 
 def box_width(room: int) -> int | None:
@@ -318,6 +305,7 @@ class HandZone(hand.HandZone):
     """The hand of the player at the keyboard; hidden behind the curtain."""
 
     CARDS = HAND_SIZE
+    ROW_CLASSES = "-thirds"  # a card's name and effect need a third of a narrow row
     hand: var[Hand | None] = var(None)
 
     def watch_hand(self, hand: Hand | None) -> None:
