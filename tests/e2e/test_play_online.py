@@ -27,10 +27,10 @@ async def test_from_the_title_to_a_move_at_an_online_table(karavan: Karavan, tmp
         terminal.wait_for("Play online")
         terminal.press("o")
         terminal.wait_for("Server")
-        terminal.press("end", *["backspace"] * 40)
-        terminal.type(f"127.0.0.1:{server.port}")
-        terminal.press("tab")
+        # The server is offered (the default one): the name, still to fill, has the keys.
         terminal.type("Ann")
+        terminal.press("shift+tab", "end", *["backspace"] * 40)
+        terminal.type(f"127.0.0.1:{server.port}")
         terminal.press("enter")
         terminal.wait_for(f"Ann on 127.0.0.1:{server.port}")
         terminal.wait_for("Bob")  # Bob's table, in the lobby's list

@@ -23,6 +23,8 @@ from karavan_core.games.karawane.components import (
     CITY,
     DECK,
     FIRST_OASIS,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
     OASIS_POINTS,
     Card,
 )
@@ -73,7 +75,6 @@ def to_come(pile: Sequence[Card], hand: Sequence[Card] = ()) -> Counter[Card]:
 
 BADGE = 6  # the turn mark and the seat's letter, before the name
 TABLE_COUNTS = 16  # " hand deck  pts  " after the name in the one-line table
-TABLE_FRAME = 3  # the one-line table's rows besides the players': its headings, the border
 PILE_LEAST = 12  # the played pile keeps room for a card and a count ("Oasis 3 (+9)")
 
 
@@ -189,8 +190,11 @@ class PlayersZone(Widget):
         """Say in the border what the piles show."""
         if players is not None:
             self.border_title = f"Players {players.glyphs.sep} played cards, newest first"
-            # Never fewer rows than the one-line table's (a narrow table scrolls instead).
-            self.styles.min_height = len(players.obs.players) + TABLE_FRAME
+            # Narrow, never fewer rows than the one-line table's (the table scrolls instead,
+            # karawane.tcss); from 80 columns the zone takes the rows the screen leaves it.
+            count = len(players.obs.players)
+            for seats in range(MIN_PLAYERS, MAX_PLAYERS + 1):
+                self.set_class(seats == count, f"-seats-{seats}")
 
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
         """The rows of the blocks (where the stylesheet lets the zone take its own height)."""
