@@ -53,8 +53,9 @@ async def test_a_challenge_taken_up_resigned_and_rated_then_one_declined(tmp_pat
         ann.wait_for("Your challenge is at table")
         bob = bob_app.start("online", address, size=(100, 30))
         bob.wait_for("1 challenge for you")
-        bob.press("tab")  # to the list: the challenge is its first row
-        bob.press("enter")  # taken up: the game starts, the table opens for both
+        bob.press("enter")  # the rows have the keys, the challenge first: asked first
+        bob.wait_for("Sit at table")
+        bob.press("y")  # taken up: the game starts, the table opens for both
         for terminal in (ann, bob):
             terminal.wait_until(lambda text: "Market" in text, "the Jaipur table", timeout=60)
         ann.press("g")
