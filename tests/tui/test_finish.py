@@ -63,8 +63,7 @@ async def test_clicks_take_a_card_draw_and_open_the_payment_picker(tmp_path):
         slots = [a.slot for a in match.legal_actions() if isinstance(a, Buy)]
         if slots:
             await pilot.click(card(screen, "market-row", slots[0]))
-            await pilot.pause()
-            assert isinstance(app.screen, ChoiceScreen)
+            await waiting(pilot, lambda: isinstance(app.screen, ChoiceScreen))
 
 
 async def test_all_moves_list_shows_every_legal_decision_in_words(tmp_path):
