@@ -255,6 +255,9 @@ class TableScreen(Screen[None]):
         self.table_focus: Widget | None = None  # the table's part that had the keys (narrow)
         # When the last decision was made and the screen last tapped (monotonic).
         self.decided_at = self.tapped_at = -1.0
+        # Where the last tap landed, and where the tap that made the last decision had.
+        self.tapped_spot: tuple[int, int] | None = None
+        self.decided_spot: tuple[int, int] | None = None
         driver.attach(self)
 
     def compose(self) -> ComposeResult:
@@ -384,18 +387,22 @@ class TableScreen(Screen[None]):
     # -- the table's host (TableHost) -----------------------------------------------------
     def decide(self, *actions: Action) -> bool:
         """Play one gesture (through the driver); not one tapped within :data:`TAP_QUIET` of
-        the last decision (a double tap's second: keys are not held back)."""
+        a decision tapped at the same spot (a double tap's second: a quick tap elsewhere, and
+        keys, are not held back)."""
         now = time.monotonic()
-        if self.tapped_at > self.decided_at and now < self.decided_at + TAP_QUIET:
+        tapped = self.tapped_at > self.decided_at  # this gesture comes from a tap
+        spot = self.tapped_spot if tapped else None
+        if spot is not None and spot == self.decided_spot and now < self.decided_at + TAP_QUIET:
             return False
         done = self.driver.decide(*actions)
         if done:
-            self.decided_at = now
+            self.decided_at, self.decided_spot = now, spot
         return done
 
     def on_mouse_down(self, event: MouseDown) -> None:
         """A tap (or a click) somewhere on the table: noted for :meth:`decide`."""
         self.tapped_at = time.monotonic()
+        self.tapped_spot = (event.screen_x, event.screen_y)
 
     def check(self, *actions: Action) -> str | None:
         """The driver's reason for refusing this gesture now, or ``None``."""
