@@ -3,17 +3,17 @@ after one; keys are not held back), and a tap opens no tooltip."""
 
 from __future__ import annotations
 
-import asyncio
-
 from attrs import evolve
 from textual.widgets import Tooltip
 
-from karavan_tui.screens.table import TAP_QUIET
+from karavan_tui.screens import table as table_module
 
 from .helpers import game_screen, local_match, make_app, running, seeded_match
 
 
-async def test_a_tap_right_after_a_decision_plays_nothing(tmp_path):
+async def test_a_tap_right_after_a_decision_plays_nothing(tmp_path, monkeypatch):
+    # A quiet time no busy machine outlasts between two of the test's taps; then none.
+    monkeypatch.setattr(table_module, "TAP_QUIET", 60.0)
     async with running(tmp_path, seeded_match("jaipur", "Ann,bot:random")) as (app, pilot):
         table = game_screen(app)
         sent = []
@@ -36,7 +36,7 @@ async def test_a_tap_right_after_a_decision_plays_nothing(tmp_path):
         await pilot.mouse_down(table, offset=(2, 1))
         assert table.decide(action)
         assert len(sent) == 4
-        await asyncio.sleep(TAP_QUIET + 0.05)
+        monkeypatch.setattr(table_module, "TAP_QUIET", 0.0)  # the quiet time is over
         await pilot.mouse_down(table, offset=(2, 1))
         assert table.decide(action)
         assert len(sent) == 5

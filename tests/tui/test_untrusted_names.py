@@ -27,6 +27,11 @@ from .helpers import (
 NAMES = ("[/]", "[bold red]x[/]", "[link=x.io]Ann[/link]")
 
 
+def saves_in(folder) -> list[str]:
+    """The files of ``folder`` but the hidden ones (a save's lock, held while it is played)."""
+    return sorted(p.name for p in folder.iterdir() if not p.name.startswith("."))
+
+
 def markup_match(game: str = "karakum") -> Match:
     seats = [Seat(name) for name in NAMES]
     return Match(get_game(game), seats, seed=12, options={"first_player": 0})
@@ -116,14 +121,14 @@ async def test_save_as_checks_the_name_before_touching_any_file_and_moves_the_sa
             assert isinstance(app.screen, SaveAsScreen)  # refused; the dialog stays
             await pilot.press("escape")
             await pilot.pause()
-        assert sorted(p.name for p in folder.iterdir()) == [first.name]
+        assert saves_in(folder) == [first.name]
         await pilot.press("s")
         await pilot.pause()
         app.screen.query_one("#save-name").value = "Our game"
         await pilot.press("enter")
         await pilot.pause()
         assert screen.driver.save_path == folder / "Our game.json"
-        assert sorted(p.name for p in folder.iterdir()) == ["Our game.json"]  # moved, not copied
+        assert saves_in(folder) == ["Our game.json"]  # moved, not copied
 
 
 async def test_the_load_dialog_is_plain_ascii_in_ascii_mode(tmp_path):
