@@ -200,7 +200,13 @@ async def test_on_a_phone_the_lobby_is_left_by_a_tap(tmp_path):
         footer = lobby.query_one(LobbyFooter)
         await waiting(pilot, lambda: footer.narrow)
         await settle(pilot, app)  # its keys composed again for the narrow screen
-        leave = next(key for key in footer.query("*") if getattr(key, "action", "") == "leave")
-        assert leave.region.right <= 40  # drawn whole on the narrow screen
+
+        def leave_key():
+            keys = [key for key in footer.query("*") if getattr(key, "action", "") == "leave"]
+            return next((key for key in keys if key.region.width), None)
+
+        await waiting(pilot, lambda: leave_key() is not None)
+        leave = leave_key()
+        assert leave is not None and leave.region.right <= 40  # whole on the narrow screen
         await pilot.click(leave)
-        await waiting(pilot, lambda: isinstance(app.screen, TitleScreen))
+        await waiting(pilot, lambda: isinstance(app.screen, TitleScreen), 60)
