@@ -13,9 +13,13 @@ import subprocess
 import sys
 import time
 import urllib.request
+from pathlib import Path
 from typing import Any
 
 import pytest
+
+from karavan_core.saves import SaveError, summarize
+from karavan_core.saves.lock import open_elsewhere
 
 from .helpers import free_port
 
@@ -101,6 +105,14 @@ def wait_until(condition: Any, what: str, seconds: float = 30) -> None:
         time.sleep(0.1)
 
 
+def decided(save: Path) -> bool:
+    """Whether the game saved at ``save`` holds a decision (a save being written reads as none)."""
+    try:
+        return summarize(save).decisions > 0
+    except SaveError:
+        return False
+
+
 def answered(url: str) -> bool:
     try:
         with urllib.request.urlopen(url, timeout=2) as answer:
@@ -170,7 +182,17 @@ def test_karavan_web_serves_each_visitor_their_own_app_in_a_browser(tmp_path):
             tab.page.screenshot(path=str(tmp_path / "table.png"))
             (folder,) = state.glob("visitors/*")
 
-            # Another tab of the same browser is the same visitor: its game is there to resume.
+            # Another tab of the same browser is the same visitor: its game is there to resume
+            # once the first tab, which plays it, is closed (one game, one window).
+            # (A game nobody decided in is not kept: the first tab takes a decision first.)
+            (save,) = state.glob("visitors/*/saves/*.json")
+            tab.wait_for("Player 1: gather")  # the bot has moved: the player's turn
+            tab.press("a")
+            tab.wait_for("Every move you can make now")
+            tab.press("Enter")
+            wait_until(lambda: decided(save), "the decision taken in the browser was not kept")
+            tab.page.close()
+            wait_until(lambda: not open_elsewhere(save), "the first tab's Karavan kept its game")
             again = Tab(first, url)
             again.wait_for("last played")
             again.join(f"127.0.0.1:{table_port}", "Bob")
