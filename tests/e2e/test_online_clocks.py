@@ -4,7 +4,6 @@ clocks: both clocks on both screens, the same on each, the one to move counting 
 from __future__ import annotations
 
 import re
-import time
 
 import pytest
 
@@ -51,10 +50,13 @@ async def test_both_players_see_both_clocks_and_the_one_to_move_counts_down(tmp_
         assert first_bob[mover][0] and not first_bob[waiting][0]  # the same on both screens
         assert first_ann[waiting] == first_bob[waiting] == (False, 360)  # a move + the bank
         assert abs(first_ann[mover][1] - first_bob[mover][1]) <= 3
-        # A few seconds on, the one to move has counted down on both screens.
-        time.sleep(2.5)
+        # The one to move counts down on both screens: waited for, not slept on.
         for terminal, before in ((ann, first_ann), (bob, first_bob)):
-            terminal.read_for(0.6)
+
+            def counted(_: str, terminal: Terminal = terminal, was: int = before[mover][1]) -> bool:
+                return clocks(terminal).get(mover, (True, was))[1] < was
+
+            terminal.wait_until(counted, f"{mover}'s clock counting down")
             now = clocks(terminal)
             assert now[mover][1] < before[mover][1] <= 360, terminal.text()
             assert now[waiting] == (False, 360)
