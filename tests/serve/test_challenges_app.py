@@ -17,9 +17,9 @@ from karavan_tui.net.challenge import challenge_request
 from karavan_tui.net.served_seat import ServedSeat
 from karavan_tui.screens.table import TableScreen
 
-from ..tui.helpers import make_app, settle, visible_characters
+from ..tui.helpers import make_app, settle, visible_characters, waiting
 from .test_leaving import until_told
-from .test_online_app import online, remembering, serving, waiting
+from .test_online_app import online, remembering, serving
 from .test_play_online import account
 
 

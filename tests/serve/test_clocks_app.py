@@ -12,9 +12,8 @@ from karavan_net.clocks import Clock, ClockKind
 from karavan_tui.widgets.clocks import ClockBoard
 from karavan_tui.widgets.side import GameLog
 
-from ..tui.helpers import make_app
+from ..tui.helpers import make_app, waiting
 from .at_table import Heard, quick_table
-from .test_online_app import waiting
 from .test_play_online import account, seat_client, serving
 from .test_served_table_app import seated_in_app
 

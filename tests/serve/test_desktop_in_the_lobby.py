@@ -7,8 +7,8 @@ from karavan_core.registry import get_game
 from karavan_net.lobby_client import LobbyClient
 from karavan_tui.net.create_table import CreateTableScreen
 
-from ..tui.helpers import make_app, settle
-from .test_online_app import online, serving, waiting
+from ..tui.helpers import make_app, settle, waiting
+from .test_online_app import online, serving
 
 
 async def test_the_lobby_tells_the_desktop_when_a_game_of_mine_starts(tmp_path, monkeypatch):

@@ -22,7 +22,7 @@ from karavan_tui.net.online import OnlineScreen
 from karavan_tui.screens.table import TableScreen
 from karavan_tui.screens.title import TitleScreen
 
-from ..tui.helpers import make_app, settle, visible_characters
+from ..tui.helpers import make_app, settle, visible_characters, waiting
 from .test_play_online import greedy
 
 
@@ -36,14 +36,6 @@ async def serving(tmp_path, port: int = 0):
     finally:
         await server.stop()
         store.close()
-
-
-async def waiting(pilot, condition, seconds: float = 20.0) -> None:
-    loop = asyncio.get_running_loop()
-    end = loop.time() + seconds
-    while not condition():
-        assert loop.time() < end, "timed out waiting"
-        await pilot.pause(0.05)
 
 
 async def online(pilot, app, port: int, name: str) -> LobbyScreen:

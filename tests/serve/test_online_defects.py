@@ -23,8 +23,8 @@ from karavan_tui.net.remote_over import RemoteOverScreen
 from karavan_tui.screens.table import TableScreen
 from karavan_tui.screens.title import TitleScreen
 
-from ..tui.helpers import make_app, settle, visible_characters
-from .test_online_app import online, serving, waiting
+from ..tui.helpers import make_app, settle, visible_characters, waiting
+from .test_online_app import online, serving
 
 
 class Frozen(Exception):

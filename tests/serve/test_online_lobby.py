@@ -14,8 +14,8 @@ from karavan_tui.net.lobby_list import LobbyList
 from karavan_tui.net.lobby_screen import LobbyScreen
 from karavan_tui.screens.table import TableScreen
 
-from ..tui.helpers import make_app, settle, visible_characters
-from .test_online_app import calls_heard, online, remembering, serving, waiting
+from ..tui.helpers import make_app, settle, visible_characters, waiting
+from .test_online_app import calls_heard, online, remembering, serving
 
 TWO_OPEN = [SeatAsk("open"), SeatAsk("open")]
 

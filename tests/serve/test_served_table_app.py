@@ -13,9 +13,8 @@ from karavan_tui.net.remote_over import RemoteOverScreen
 from karavan_tui.net.served_seat import ServedSeat, open_served_table
 from karavan_tui.screens.table import TableScreen
 
-from ..tui.helpers import make_app, settle
+from ..tui.helpers import make_app, settle, waiting
 from .at_table import Heard
-from .test_online_app import waiting
 from .test_play_online import account, seat_client, serving
 
 

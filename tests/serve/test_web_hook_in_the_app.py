@@ -7,8 +7,8 @@ from textual.widgets import Input
 
 from karavan_tui.net.web_hook import WebHookScreen
 
-from ..tui.helpers import make_app, settle, visible_characters
-from .test_online_app import online, serving, waiting
+from ..tui.helpers import make_app, settle, visible_characters, waiting
+from .test_online_app import online, serving
 
 HOOK = "https://ntfy.sh/karavan-ann"
 
