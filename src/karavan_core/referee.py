@@ -62,6 +62,8 @@ class BotTurn:
 
     ``opens``: this decision is the first of the bot's turn (another seat decided
     last, or nobody yet); the table pauses before such a decision only.
+    ``for_person``: the bot decides in the name of the person who plays the seat
+    (whose time ran out), not as the seat's bot or stand-in.
     """
 
     revision: int
@@ -70,6 +72,7 @@ class BotTurn:
     legal: tuple[Action, ...]
     bot: Bot
     opens: bool = True
+    for_person: bool = False
 
     def choose(self) -> Action:
         """The bot's decision (slow: call it from a worker)."""
@@ -190,7 +193,9 @@ class Referee(TakeBacks):
         # The last change, with the take-back request it answered or carried out.
         self.last_change: tuple[Change, TakeBackRequest | None] | None = None
         self._listeners: list[Callable[[Change], None]] = []
+        # Views and listings worked out once per stamp (see _stamp): no change can leave one stale.
         self._cache: dict[object, Any] = {}
+        self._cached_at: tuple[object, ...] | None = None
 
     @property
     def revision(self) -> int:
@@ -264,27 +269,51 @@ class Referee(TakeBacks):
             name = match.seats[seat].name
             raise IllegalAction(f"A bot plays {name}'s seat until {name} is back.")
 
-    def bot_turn(self) -> BotTurn | None:
-        """What the bot to move needs to decide, or ``None`` if no bot decides now."""
-        seat = self.bot_to_move()
-        if seat is None:
-            return None
+    def _may_decide_now(self, seat: int) -> bool:
+        try:
+            self._may_decide(seat)
+        except IllegalAction:
+            return False
+        return True
+
+    def bot_turn(self, instead_of: int | None = None, bot: Bot | None = None) -> BotTurn | None:
+        """What a bot needs to decide now, or ``None`` if no bot decides now: the one way
+        every bot decision is made (played with :meth:`play_bot`).
+
+        Without arguments: the bot seat or stand-in to move.  With ``instead_of``
+        and ``bot``: ``bot`` decides in the name of that seat's person (a served
+        table's player whose time ran out), if it is theirs to decide now.
+        """
+        if instead_of is None:
+            seat = self.bot_to_move()
+            if seat is None:
+                return None
+            bot = self.bots.get(seat) or self.stand_ins[seat]
+        else:
+            seat = instead_of
+            if bot is None or not self._may_decide_now(seat):
+                return None
         match = self.match
-        observation = self.game.observe(match.state, seat)
-        bot = self.bots.get(seat) or self.stand_ins[seat]
-        opens = not match.plies or match.actor(len(match.plies) - 1) != seat
         return BotTurn(
             revision=self.revision,
             seat=seat,
-            observation=observation,
+            observation=self.game.observe(match.state, seat),
             legal=self.legal(),
             bot=bot,
-            opens=opens,
+            opens=not match.plies or match.actor(len(match.plies) - 1) != seat,
+            for_person=instead_of is not None,
         )
 
     def play_bot(self, turn: BotTurn, action: Action) -> bool:
         """Play a bot's decision for ``turn``; ``False`` (nothing played) if the table moved on."""
-        if turn.revision != self.revision or self.bot_to_move() != turn.seat:
+        if turn.revision != self.revision:
+            return False
+        if turn.for_person:
+            if self.refusal(turn.seat, [action]) is not None:
+                return False
+            self.play(turn.seat, [action])
+            return True
+        if self.bot_to_move() != turn.seat:
             return False
         self.match.play(action, by=turn.seat, legal=self.legal())
         if turn.seat in self.stand_ins:
@@ -301,9 +330,7 @@ class Referee(TakeBacks):
 
     def hold(self, reason: str | None) -> None:
         """Stop every decision, saying ``reason`` to whoever tries (``None``: go on)."""
-        if reason != self.held:
-            self.held = reason
-            self._cache.clear()
+        self.held = reason
 
     # -- absent players -----------------------------------------------------------------
     def stand_in(self, seat: int, level: str | None) -> None:
@@ -317,7 +344,6 @@ class Referee(TakeBacks):
             made = self._make_bot(level, self.game, bot_seed(self.match.seed, seat))
             self.stand_ins[seat] = made
             self._stand_ins_answer()
-        self._cache.clear()
 
     # -- views --------------------------------------------------------------------------
     def view(self, seat: int | None) -> SeatView:
@@ -377,10 +403,15 @@ class Referee(TakeBacks):
         """The result and the score series, once the game is over."""
         return self._cached("outcome", self.match.outcome)
 
+    def _stamp(self) -> tuple[object, ...]:
+        """All a view depends on besides its seat: the match's revision (every change to the
+        match or the table's take-backs counts one), the hold and who stands in for whom."""
+        return (self.revision, self.held, tuple(sorted(self.stand_ins)))
+
     def _cached(self, key: object, make: Callable[[], T]) -> T:
-        if self._cache.get("state") is not self.match.state:
-            # Worked out for another state (the match changed without a word to us): afresh.
-            self._cache = {"state": self.match.state}
+        stamp = self._stamp()
+        if stamp != self._cached_at:
+            self._cache, self._cached_at = {}, stamp
         if key not in self._cache:
             self._cache[key] = make()
         value: T = self._cache[key]
@@ -447,7 +478,6 @@ class Referee(TakeBacks):
     ) -> None:
         if kind not in MATCH_CHANGES:
             self.match.bump()  # the match counted its own change already
-        self._cache.clear()
         if self.writer is not None:
             self.writer.submit(self.match)
         change = Change(kind, seat, decisions, self.revision)

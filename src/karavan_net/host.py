@@ -29,6 +29,7 @@ from datetime import datetime
 from pathlib import Path
 
 from karavan_core.match import Match
+from karavan_core.pacing import bot_decision
 from karavan_core.referee import TAKEBACK_SECONDS, Change, Referee
 from karavan_core.storage import SaveFile
 from karavan_core.text import printable
@@ -36,7 +37,6 @@ from karavan_core.version import __version__
 from karavan_net.broadcaster import PLAIN, Broadcaster, Hooks
 from karavan_net.dispatch import Dispatch
 from karavan_net.link import Link, closing
-from karavan_net.pacing import bot_decision
 from karavan_net.presence import Presence
 from karavan_net.protocol import (
     MINOR,

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from karavan_core import IllegalAction, Match, Seat, get_game
+from karavan_core.bots import make_bot
 from karavan_core.games.karakorum.state import StopRevealing, Take
 from karavan_core.games.karakum.state import Buy, DrawCard, Pay
 from karavan_core.referee import Change, Referee, TakeBack, bot_agrees
@@ -104,6 +105,35 @@ def test_a_bot_decision_for_a_table_that_moved_on_is_dropped():
     state = referee.match.state
     assert not referee.play_bot(turn, turn.legal[0])
     assert referee.match.state is state
+
+
+def test_a_bot_decides_in_a_persons_name_through_the_same_call_and_counts_as_theirs():
+    """A served table's player whose time ran out: the bot's decision is the person's own."""
+    referee = referee_for("Ann,Bob", seed=3)
+    bot = make_bot("random", KARAKUM, seed=1)
+    assert referee.bot_turn(instead_of=1, bot=bot) is None  # not Bob's turn
+    turn = referee.bot_turn(instead_of=0, bot=bot)
+    assert turn is not None and turn.for_person and turn.seat == 0
+    assert turn.observation == KARAKUM.observe(referee.match.state, 0)
+    assert referee.play_bot(turn, turn.choose())
+    assert referee.match.actor(0) == 0
+    assert referee.view(1).news  # Bob is told of Ann's decision like any other
+    assert not referee.play_bot(turn, turn.legal[0])  # the table moved on: dropped
+    referee.hold("Waiting for Ann.")
+    assert referee.bot_turn(instead_of=referee.to_move, bot=bot) is None
+
+
+def test_the_views_follow_every_change_of_hold_and_stand_in_without_being_told():
+    referee = referee_for("Ann,Bob")
+    assert referee.view(0).legal
+    referee.hold("Waiting for Bob to join.")
+    assert referee.view(0).legal == ()
+    referee.hold(None)
+    assert referee.view(0).legal
+    referee.stand_in(0, "random")
+    assert referee.view(0).legal == () and referee.bot_to_move() == 0
+    referee.stand_in(0, None)
+    assert referee.view(0).legal
 
 
 def test_a_bot_pauses_before_its_turn_not_before_each_decision_of_it():

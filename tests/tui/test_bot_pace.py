@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from karavan_net import pacing
+from karavan_core import pacing
 
 from .helpers import game_screen, seeded_match, settle, start_with
 

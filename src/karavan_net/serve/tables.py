@@ -20,9 +20,9 @@ from typing import Any
 from attrs import evolve, frozen
 
 from karavan_core.bots import make_bot
-from karavan_core.engine import IllegalAction
 from karavan_core.match import Match, Outcome, bot_seed
-from karavan_core.referee import BotTurn, Change, ChangeKind, Referee
+from karavan_core.pacing import bot_decision
+from karavan_core.referee import Change, ChangeKind, Referee
 from karavan_core.saves import Envelopes, envelope
 from karavan_core.text import listed
 from karavan_net.broadcaster import Hooks
@@ -552,15 +552,10 @@ class ServedTable(Host):
             self.arm_clock()  # woken a little early, by the database's clock: wait the rest
             return
         referee = self.referee
-        observation = referee.game.observe(self.match.state, seat)
-        turn = BotTurn(
-            revision=referee.revision,
-            seat=seat,
-            observation=observation,
-            legal=referee.legal(),
-            bot=self._late_bot,
-        )
-        action = await asyncio.to_thread(turn.choose)
+        turn = referee.bot_turn(instead_of=seat, bot=self._late_bot)
+        if turn is None:
+            return
+        action = await bot_decision(turn, 0.0)
         if referee.revision != turn.revision:
             return  # the player decided meanwhile
         name = self.match.seats[seat].name
@@ -569,12 +564,12 @@ class ServedTable(Host):
         made = len(referee.log())  # the log line the decision makes
         self.clocks.marks[made] = timed_out_words(name)
         try:
-            referee.play(seat, [action])
-        except IllegalAction:
-            self.clocks.marks.pop(made, None)
-            return
+            played = referee.play_bot(turn, action)
         finally:
             self.stand_in_deciding = False
+        if not played:
+            self.clocks.marks.pop(made, None)
+            return
         self.say(self._timed_out or "")
 
     async def close(self, reason: str | None = None, why: str = "closed") -> None:

@@ -8,11 +8,12 @@ counted in the save once it is shown, and it holds for its position only.
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Callable
+from functools import partial
 
 from karavan_core.analysis import Hint, gesture_hints
 from karavan_core.engine import Action, Observation
+from karavan_core.pacing import deliberate
 from karavan_tui.context import karavan_app
 from karavan_tui.screens.local_link import LocalLink
 from karavan_tui.screens.seat import SeatDriver, gesture_of
@@ -83,8 +84,9 @@ class HintDesk:
         async def search() -> None:
             found: tuple[Hint, ...] | Exception
             try:
-                found = await asyncio.to_thread(
-                    gesture_hints, game, observation, legal, seed, index, budget, follows
+                found = await deliberate(
+                    partial(gesture_hints, game, observation, legal, seed, index, budget, follows),
+                    pause=0.0,  # a hint shows as soon as it is found
                 )
             except Exception as error:  # said on the status line, not left "thinking"
                 found = error

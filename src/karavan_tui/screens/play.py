@@ -20,8 +20,8 @@ from textual.binding import Binding, BindingType
 from karavan_core.analysis import Hint
 from karavan_core.engine import Action, IllegalAction
 from karavan_core.match import Match
+from karavan_core.pacing import bot_decision
 from karavan_core.referee import BotTurn, SeatView, TakeBackRequest
-from karavan_net.pacing import bot_decision
 from karavan_tui.context import karavan_app
 from karavan_tui.messages import BackToTitle, GameOver
 from karavan_tui.modals.confirm import ConfirmScreen
