@@ -38,7 +38,6 @@ from karavan_core.takebacks import (
     takeback_notice,
     takeback_question,
 )
-from karavan_core.values import replace
 
 # The take-back names are the referee's too: its users import them from here.
 __all__ = [
@@ -151,7 +150,7 @@ def _make_bot(level: str, game: Game[Any, Any, Any], seed: int) -> Bot:
     return make_bot(level, game, seed=seed)
 
 
-class Referee(TakeBacks):
+class Referee:
     """Runs ``match``: turns, bots, gestures, take-backs, views and storage.
 
     ``storage`` (if given) keeps the match after every change, through one
@@ -184,12 +183,8 @@ class Referee(TakeBacks):
         # Bots playing a person's seat while they are away (a hosted table's), by seat.
         self.stand_ins: dict[int, Bot] = {}
         self.held: str | None = None  # while set: why nobody may decide now
-        self.request: TakeBackRequest | None = None  # a take-back waiting for consent
         self.takeback_seconds = takeback_seconds
-        self._requests = 0  # take-back requests asked at this table so far
-        self._people_decided = 0  # decisions people have made here (not the host's bots)
-        # Who may not ask again before the next decision of a person, and why.
-        self._barred: dict[int, tuple[int, str]] = {}
+        self.takebacks = TakeBacks(match, self.bots, self.stand_ins, self._changed)
         # The last change, with the take-back request it answered or carried out.
         self.last_change: tuple[Change, TakeBackRequest | None] | None = None
         self._listeners: list[Callable[[Change], None]] = []
@@ -244,8 +239,7 @@ class Referee(TakeBacks):
         # The match walks the gesture once (Match.gesture_states) and changes nothing if it fails.
         self.match.play(*actions, by=seat, legal=self.legal())
         # A person who plays instead of answering ends the request (the asker withdraws it).
-        ended, self.request = self.request, None
-        self._people_decided += 1
+        ended = self.takebacks.person_decided()
         self._changed(ChangeKind.PLAY, seat, len(actions), about=ended)
 
     def _check(self, seat: int, actions: Sequence[Action]) -> None:
@@ -317,9 +311,8 @@ class Referee(TakeBacks):
             return False
         self.match.play(action, by=turn.seat, legal=self.legal())
         if turn.seat in self.stand_ins:
-            self._people_decided += 1  # a person's seat decided, though a bot played it
-        if self.request is not None:  # the bot's reply goes back with what it answered
-            self.request = replace(self.request, takeback=self._covering(self.request.takeback))
+            self.takebacks.person_decided()  # a person's seat decided, though a bot played it
+        self.takebacks.bot_decided()
         self._changed(ChangeKind.PLAY, turn.seat, 1)
         return True
 
@@ -343,7 +336,54 @@ class Referee(TakeBacks):
         else:
             made = self._make_bot(level, self.game, bot_seed(self.match.seed, seat))
             self.stand_ins[seat] = made
-            self._stand_ins_answer()
+            self.takebacks.stand_ins_answer()
+
+    # -- take-backs (the table's policy: see TakeBacks) ----------------------------------
+    @property
+    def humans(self) -> tuple[int, ...]:
+        """The seats people play."""
+        return self.match.humans
+
+    @property
+    def request(self) -> TakeBackRequest | None:
+        """The take-back request waiting for consent, if one is open."""
+        return self.takebacks.request
+
+    def takeback(self, seat: int) -> TakeBack:
+        """What taking back ``seat``'s last gesture would take back (see TakeBacks.takeback)."""
+        return self.takebacks.takeback(seat)
+
+    def undo_refusal(self, seat: int | None) -> str | None:
+        """Why ``seat`` may not take back now, or ``None`` if it may (perhaps by asking)."""
+        return self.takebacks.undo_refusal(seat)
+
+    def undo(self, seat: int) -> bool:
+        """Take back ``seat``'s last gesture, or ask the others first (``False``: asked)."""
+        return self.takebacks.undo(seat)
+
+    def answer(self, seat: int, accept: bool, number: int | None = None) -> None:
+        """``seat``'s answer to the take-back asked for (request ``number``, if named)."""
+        self.takebacks.answer(seat, accept, number)
+
+    def withdraw(self, seat: int) -> None:
+        """``seat`` no longer asks to take back; raises if it has no request open."""
+        self.takebacks.withdraw(seat)
+
+    def lapse(self, number: int) -> bool:
+        """Request ``number`` lapses if it is still open; whether it did."""
+        return self.takebacks.lapse(number)
+
+    def redo_refusal(self, seat: int | None) -> str | None:
+        """Why ``seat`` may not play an undone gesture again now, or ``None`` if it may."""
+        return self.takebacks.redo_refusal(seat)
+
+    def redo(self, seat: int | None) -> None:
+        """Play the next undone gesture again (and the bots' after it); else raise."""
+        self.takebacks.redo(seat)
+
+    def sharing_taker(self) -> int | None:
+        """Whose decision an undo takes back where the humans share one keyboard."""
+        return self.takebacks.sharing_taker()
 
     # -- views --------------------------------------------------------------------------
     def view(self, seat: int | None) -> SeatView:

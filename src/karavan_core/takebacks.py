@@ -3,19 +3,21 @@
 Where several people play, a player's own last gesture comes back freely while
 it revealed nothing and nobody has decided since; anything further needs every
 other human's consent (lichess-style), asked as a :class:`TakeBackRequest`.
-:class:`TakeBacks` is that part of the :class:`~karavan_core.referee.Referee`.
+:class:`TakeBacks` is the policy the :class:`~karavan_core.referee.Referee` keeps
+for its table: it holds the request open and who may not ask again, and tells the
+referee of each change it makes.
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from enum import StrEnum
-from typing import Any, Protocol
+from typing import Protocol
 
 from attrs import field, frozen
 
 from karavan_core.bots import Bot
-from karavan_core.engine import Game, IllegalAction
+from karavan_core.engine import IllegalAction
 from karavan_core.match import Match, Seat
 from karavan_core.text import listed, plural
 from karavan_core.values import replace
@@ -201,21 +203,53 @@ class Teller(Protocol):
 
 
 class TakeBacks:
-    """The referee's take-backs and redos, over the match and the seats it holds.
+    """The take-backs and redos at one table: who may take back what, the request open for
+    consent, and who may not ask again yet.
 
-    A mixin of :class:`~karavan_core.referee.Referee`, which provides the
-    attributes below.
+    It plays nothing but take-backs and redos on ``match``; ``bots`` and
+    ``stand_ins`` (the referee's, read as they change) say who answers by the
+    bots' rule, and ``changed`` tells the referee of every change it makes.
     """
 
-    match: Match
-    game: Game[Any, Any, Any]
-    bots: dict[int, Bot]
-    stand_ins: dict[int, Bot]  # bots playing a person's seat while they are away
-    request: TakeBackRequest | None  # a take-back waiting for consent
-    _requests: int  # take-back requests asked at this table so far
-    _people_decided: int  # decisions people have made here (not the host's bots)
-    _barred: dict[int, tuple[int, str]]  # who may not ask again before a person decides
-    _changed: Teller  # tells the table's listeners of a change and keeps the match
+    def __init__(
+        self,
+        match: Match,
+        bots: Mapping[int, Bot],
+        stand_ins: Mapping[int, Bot],
+        changed: Teller,
+    ) -> None:
+        self.match = match
+        self._bots = bots
+        self._stand_ins = stand_ins  # bots playing a person's seat while they are away
+        self._changed = changed
+        self.request: TakeBackRequest | None = None  # a take-back waiting for consent
+        self._requests = 0  # take-back requests asked at this table so far
+        self._people_decided = 0  # decisions people have made here (not the host's bots)
+        # Who may not ask again before the next decision of a person, and why.
+        self._barred: dict[int, tuple[int, str]] = {}
+
+    def person_decided(self) -> TakeBackRequest | None:
+        """A person (or a bot standing in for one) decided: a barred asker may ask again, and
+        the request open, if a person played instead of answering, ends (returned)."""
+        self._people_decided += 1
+        ended, self.request = self.request, None
+        return ended
+
+    def bot_decided(self) -> None:
+        """A bot decided while a request waits: the request covers that decision too (the
+        bot's reply goes back with what it answered)."""
+        if self.request is not None:
+            self.request = replace(self.request, takeback=self._covering(self.request.takeback))
+
+    def stand_ins_answer(self) -> None:
+        """The bots standing in for absent players answer the open request, by the bots' rule."""
+        bots = set(self._bots) | set(self._stand_ins)
+        for seat in sorted(self._stand_ins):
+            request = self.request
+            if request is None or seat not in request.waiting:
+                continue
+            wanted = request.takeback
+            self.answer(seat, bot_agrees(wanted.seat, wanted.whose, bots), request.number)
 
     @property
     def humans(self) -> tuple[int, ...]:
@@ -316,7 +350,7 @@ class TakeBacks:
             self._requests += 1
             self.request = TakeBackRequest(wanted, frozenset(wanted.needs), self._requests)
             self._changed(ChangeKind.REQUEST, seat, 0)
-            self._stand_ins_answer()
+            self.stand_ins_answer()
             return False
         self._take_back(wanted)
         return True
@@ -354,16 +388,6 @@ class TakeBacks:
             return False
         self._end_request(request, ChangeKind.LAPSED, request.takeback.seat)
         return True
-
-    def _stand_ins_answer(self) -> None:
-        """The bots standing in for absent players answer the open request, by the bots' rule."""
-        bots = set(self.bots) | set(self.stand_ins)
-        for seat in sorted(self.stand_ins):
-            request = self.request
-            if request is None or seat not in request.waiting:
-                continue
-            wanted = request.takeback
-            self.answer(seat, bot_agrees(wanted.seat, wanted.whose, bots), request.number)
 
     def _end_request(self, request: TakeBackRequest, how: ChangeKind, seat: int) -> None:
         """Close ``request`` unanswered (``how``: declined, withdrawn or lapsed)."""
