@@ -70,6 +70,31 @@ def history(name: str, text: str) -> Iterator[str]:
                 yield f"{name}:{where}: the docstring says {found.group(0)!r}"
 
 
+def private_imports(name: str, text: str) -> Iterator[str]:
+    """Where one file of ours reaches for another module's private name (``_x``): what a
+    module shares is public, in the module that owns it (third-party privates, patched on
+    purpose in ``textual_fixes``, are not ours to judge here)."""
+    tree = ast.parse(text)
+    ours: set[str] = set()  # names bound to our modules by ``import``/``from ... import``
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and (node.module or "").startswith("karavan"):
+            for alias in node.names:
+                if alias.name.startswith("_") and not alias.name.startswith("__"):
+                    yield f"{name}:{node.lineno}: imports {node.module}.{alias.name}"
+                ours.add(alias.asname or alias.name)
+        elif isinstance(node, ast.Import):
+            ours.update(a.asname or a.name for a in node.names if a.name.startswith("karavan"))
+    for node in ast.walk(tree):
+        if (
+            isinstance(node, ast.Attribute)
+            and isinstance(node.value, ast.Name)
+            and node.value.id in ours
+            and node.attr.startswith("_")
+            and not node.attr.startswith("__")
+        ):
+            yield f"{name}:{node.lineno}: reads {node.value.id}.{node.attr}"
+
+
 def known(offence: str) -> bool:
     """Whether ``offence`` (as :func:`oversized` words it) is one of :data:`KNOWN`."""
     return offence.split(": ", 1)[0] in KNOWN
@@ -82,6 +107,11 @@ def test_functions_and_classes_fit_their_measures():
 
 def test_comments_and_docstrings_say_why_not_history():
     found = [o for name, text in sources() for o in history(name, text)]
+    assert not found, "\n".join(found)
+
+
+def test_no_module_reaches_for_anothers_private_names():
+    found = [o for name, text in sources() for o in private_imports(name, text)]
     assert not found, "\n".join(found)
 
 
@@ -103,3 +133,7 @@ def test_the_checks_catch_what_they_look_for():
     assert list(history("m.py", "x = 1  # it was slow, now it is fast\n"))
     assert list(history("m.py", 'def f():\n    """It used to loop."""\n'))
     assert not list(history("m.py", 'def f():\n    """A key that can be used to sign."""\n'))
+    assert list(private_imports("m.py", "from karavan_core.rules import _helper\n"))
+    assert list(private_imports("m.py", "from karavan_core import rules\nrules._helper()\n"))
+    assert not list(private_imports("m.py", "from textual.widgets import _toast\n"))
+    assert not list(private_imports("m.py", "from karavan_core.rules import helper\n"))

@@ -22,17 +22,17 @@ from karavan_core.games.karakum.rules import (
     NO_CARDS,
     PASS,
     TAKE_CARD,
-    _join,
-    _minus,
-    _pay_actions,
-    _plus,
     apply_decision,
     buyings,
     cards_of,
     drawing,
     hand_from,
+    join_action,
     joinings,
+    minus,
+    pay_actions,
     payment_terms,
+    plus,
     refusal,
     takings,
 )
@@ -100,9 +100,9 @@ class Karakum(Game[KarakumState, KarakumObservation, Action]):
         """Every decision open to the player to move, as the predicates of each kind allow."""
         step = state.step
         if step is Step.PAY:  # every payment, generated rather than filtered (see _payments)
-            return list(_pay_actions(*payment_terms(state)))
+            return list(pay_actions(*payment_terms(state)))
         if step is Step.JOIN:
-            return [_join(i) for i, why in enumerate(joinings(state)) if why is None]
+            return [join_action(i) for i, why in enumerate(joinings(state)) if why is None]
         actions: list[Action] = [
             TAKE_CARD[i] for i, why in enumerate(takings(state)) if why is None
         ]
@@ -196,8 +196,8 @@ class Karakum(Game[KarakumState, KarakumObservation, Action]):
             seen.update(line)
         unseen = [camel for camel in ALL_CAMELS if not seen[camel]]
         deck_size = obs.camel_deck_size
-        known = _plus(_plus(obs.hand, obs.discard), hand_from([c for c in obs.row if c]))
-        hidden = cards_of(_minus(C.RESOURCE_COUNTS, known))
+        known = plus(plus(obs.hand, obs.discard), hand_from([c for c in obs.row if c]))
+        hidden = cards_of(minus(C.RESOURCE_COUNTS, known))
         # Every deal is this state with the hidden parts (and the generator) replaced.
         table = copied(
             KarakumState, obs, rng=Rng(0), camel_deck=(), removed=(), resource_deck=(), hands=()
@@ -248,10 +248,10 @@ class Karakum(Game[KarakumState, KarakumObservation, Action]):
         for line in state.caravans + state.lefts:
             camels += line
         counts.update(f"camel {c}" for c in camels)
-        cards = _plus(state.discard, hand_from(state.resource_deck))
-        cards = _plus(cards, hand_from([c for c in state.row if c is not None]))
+        cards = plus(state.discard, hand_from(state.resource_deck))
+        cards = plus(cards, hand_from([c for c in state.row if c is not None]))
         for hand in state.hands:
-            cards = _plus(cards, hand)
+            cards = plus(cards, hand)
         for res, n in zip(RESOURCES, cards, strict=True):
             counts[f"resource {res.value}"] += n
         return counts

@@ -59,11 +59,13 @@ def _add(hand: Hand, index: int, n: int = 1) -> Hand:
     return tuple(changed)
 
 
-def _plus(a: Hand, b: Hand) -> Hand:
+def plus(a: Hand, b: Hand) -> Hand:
+    """The two hands' cards together, kind by kind."""
     return tuple(x + y for x, y in zip(a, b, strict=True))
 
 
-def _minus(a: Hand, b: Hand) -> Hand:
+def minus(a: Hand, b: Hand) -> Hand:
+    """``a`` without ``b``'s cards, kind by kind."""
     return tuple(x - y for x, y in zip(a, b, strict=True))
 
 
@@ -176,7 +178,7 @@ def _usable(hand: Hand, color: Res, cost: int) -> Hand:
 # Paying a camel is a decision of its own, listed afresh at every PAY step:
 # thousands of times a decision in the bots' search.
 @lru_cache(maxsize=4096)
-def _pay_actions(hand: Hand, color: Res, cost: int) -> tuple[Pay, ...]:
+def pay_actions(hand: Hand, color: Res, cost: int) -> tuple[Pay, ...]:
     """The decisions paying for a camel: ``payments`` as actions (``hand`` already usable)."""
     return tuple(map(_pay, _payments(hand, color, cost)))
 
@@ -247,7 +249,7 @@ def _top_card(state: KarakumState) -> tuple[dict[str, Any], Res | None]:
 
 
 @cache
-def _join(index: int) -> Join:
+def join_action(index: int) -> Join:
     """The one ``Join(index)`` (a left side holds a few camels at most)."""
     return Join(index)
 
@@ -429,8 +431,8 @@ def _paid(state: KarakumState, cards: Hand) -> KarakumState:
     assert slot is not None
     camel = state.market[slot]
     assert camel is not None
-    hands = replace_at(state.hands, seat, _minus(state.hands[seat], cards))
-    discard = _plus(state.discard, cards)
+    hands = replace_at(state.hands, seat, minus(state.hands[seat], cards))
+    discard = plus(state.discard, cards)
     # The camels between the deck and the gap move one slot away from the deck to close
     # it, leaving slot 0 (next to the deck) free for a new camel.
     market = (None,) + state.market[:slot] + state.market[slot + 1 :]
