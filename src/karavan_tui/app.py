@@ -21,10 +21,6 @@ from karavan_core.analysis import GameReview
 from karavan_core.lessons import OPPONENT_NAME, get_lesson
 from karavan_core.match import Match
 from karavan_core.registry import all_games, get_game
-from karavan_core.saves import (
-    SaveError,
-    load_match,
-)
 from karavan_core.text import printable
 from karavan_net.accounts import Account, account_for, accounts_file, pin
 from karavan_net.client import HostUnreachable, TableClient
@@ -333,16 +329,11 @@ class KaravanApp(KaravanLooks, MyTables, Opening, DoorMode):
             if how == "open":
                 self.open_file(path)
                 return
-            try:
-                match = load_match(path)
-            except SaveError as error:
-                self.notify(str(error), title="Cannot open", severity="error")
-                return
             back = partial(self.action_load, path)
             if how == "review":
-                self.show_review(match, back)
+                self.load_save(path, partial(self.show_review, back=back), "Cannot open")
             else:
-                self.show_replay(match, back=back)
+                self.load_save(path, partial(self.show_replay, back=back), "Cannot open")
 
         saves = SavesScreen(self.config.saves_dir, selected, self.config.saves_words)
         self.push_screen(saves, chosen)

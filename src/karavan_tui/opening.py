@@ -3,6 +3,7 @@ kept in its folder is reported, and a save another window plays is offered to wa
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Callable, Sequence
 from functools import partial
 from pathlib import Path
@@ -16,12 +17,18 @@ from karavan_tui.context import Karavan
 from karavan_tui.door import door_refuses
 from karavan_tui.messages import OpenSave
 from karavan_tui.modals.choice import ChoiceScreen
+from karavan_tui.modals.opening_save import OpeningSave
 from karavan_tui.screens.play import LocalPlay
 from karavan_tui.screens.table import Driver, TableScreen
+
+PROGRESS_AFTER = 0.3
+"""Seconds a save may take to load before a dialog shows how far its replay is."""
 
 
 class Opening(Karavan):
     """The app's way to the table: from a match, a save file, or any driver."""
+
+    _loading: object | None = None  # the save being loaded now (the latest asked for)
 
     def close_tables(self, screens: Sequence[Screen[object]] | None = None) -> None:
         """Tell every table about to close (of ``screens``; all by default) so, before the
@@ -80,12 +87,45 @@ class Opening(Karavan):
 
     def open_file(self, path: Path) -> None:
         """Load the save at ``path`` and open it; a bad file is reported and left alone."""
-        try:
-            match = load_match(path)
-        except SaveError as error:
-            self.notify(str(error), title="Cannot open the save", severity="error", timeout=8)
-            return
-        self.open_match(match, path)
+        self.load_save(path, lambda match: self.open_match(match, path), "Cannot open the save")
+
+    def load_save(self, path: Path, then: Callable[[Match], None], refused: str) -> None:
+        """Load the save at ``path`` off the UI thread, then ``then(match)``; a bad file is
+        reported (titled ``refused``) and left alone.
+
+        A save is verified by replaying it: the longest take a moment, so a dialog
+        shows the replay's progress once it has taken :data:`PROGRESS_AFTER` seconds.
+        Asking for another save meanwhile forgets this one.
+        """
+        dialog = OpeningSave(printable(path.name))
+        self._loading = token = object()
+        shown = self.set_timer(PROGRESS_AFTER, lambda: self.push_screen(dialog))
+
+        def progress(done: int, total: int) -> None:
+            self.call_from_thread(dialog.advance, done, total)
+
+        def finish(loaded: Match | SaveError) -> None:
+            shown.stop()
+            dialog.close()
+            if self._loading is not token:
+                return  # another save was asked for meanwhile
+            self._loading = None
+            if isinstance(loaded, SaveError):
+                self.notify(str(loaded), title=refused, severity="error", timeout=8)
+            else:
+                then(loaded)
+
+        async def load() -> None:
+            try:
+                loaded: Match | SaveError = await asyncio.to_thread(
+                    load_match, path, None, progress
+                )
+            except SaveError as error:
+                loaded = error
+            # On the app's own queue, as from any handler, not inside this worker's task.
+            self.call_later(finish, loaded)
+
+        self.run_worker(load(), group="open-save", exit_on_error=False)
 
     def on_open_save(self, message: OpenSave) -> None:
         """A screen asks for a save at the table."""

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -201,14 +202,29 @@ def checked_envelope(data: object, source: str | os.PathLike[str]) -> dict[str, 
     return data
 
 
-def load_match(path: str | os.PathLike[str], expect_game: str | None = None) -> Match:
-    """Rebuild the match saved at ``path``, verified by replaying it, with undo and redo."""
+Progress = Callable[[int, int], None]
+"""Told ``(decisions replayed, decisions in all)`` now and then while a save is replayed."""
+
+PROGRESS_EVERY = 50
+"""Decisions replayed between two calls of a :data:`Progress`."""
+
+
+def load_match(
+    path: str | os.PathLike[str],
+    expect_game: str | None = None,
+    progress: Progress | None = None,
+) -> Match:
+    """Rebuild the match saved at ``path``, verified by replaying it, with undo and redo
+    (``progress``, if given, is told how far the replay is: a long save takes a while)."""
     source = Path(path)
-    return match_from_envelope(read_envelope(source), source, expect_game)
+    return match_from_envelope(read_envelope(source), source, expect_game, progress)
 
 
 def match_from_envelope(
-    data: dict[str, Any], source: str | os.PathLike[str], expect_game: str | None = None
+    data: dict[str, Any],
+    source: str | os.PathLike[str],
+    expect_game: str | None = None,
+    progress: Progress | None = None,
 ) -> Match:
     """Rebuild the match of the checked envelope ``data`` (see :func:`checked_envelope`),
     verified by replaying it; :class:`SaveError` naming ``source`` if it does not fit."""
@@ -216,7 +232,7 @@ def match_from_envelope(
         raise SaveError(source, f"a save of {data['game']}, not of {expect_game}")
     game = get_game(data["game"])
     try:
-        return _rebuild(game, data)
+        return _rebuild(game, data, progress)
     except _Unfit as problem:
         raise SaveError(source, f"damaged: {problem}") from None
     except RecursionError:
@@ -265,7 +281,9 @@ def _seats(game: Game[Any, Any, Any], data: Any, version: int) -> list[Seat]:
     return seats
 
 
-def _rebuild(game: Game[Any, Any, Any], data: dict[str, Any]) -> Match:
+def _rebuild(
+    game: Game[Any, Any, Any], data: dict[str, Any], progress: Progress | None = None
+) -> Match:
     """Deal the game from its seed and replay the saved decisions (raises :class:`_Unfit`)."""
     version = data["version"]
     seed = _field(data, "seed", int)
@@ -287,7 +305,7 @@ def _rebuild(game: Game[Any, Any, Any], data: dict[str, Any]) -> Match:
     start = (game, seats, seed, created if isinstance(created, str) else None)
     joined = _joins(data, version, len(history_data), len(redo_data))
     older = _older_rules(game, version)
-    match, met = _replay(*start, options | older, decisions, joined)
+    match, met = _replay(*start, options | older, decisions, joined, progress)
     if older and not met:  # the change never touched this game: it is the same under today's
         match, _ = _replay(*start, options, decisions, joined)
     if version >= 4:
@@ -323,16 +341,20 @@ def _replay(
     options: dict[str, Any],
     decisions: tuple[list[Action], list[Action]],
     joined: set[int],
+    progress: Progress | None = None,
 ) -> tuple[Match, bool]:
     """The match dealt from ``seed`` with ``decisions`` (history, redo list) replayed, and
     whether it met a state where a rule changed since decides otherwise."""
     history, redo = decisions
+    total = len(history) + len(redo)
     try:
         match = Match(game, seats, seed, options, created_at=created)
     except ValueError as error:  # options the game refuses
         raise _Unfit(_clause(error)) from None
     met = False
     for index, action in enumerate(history + redo):
+        if progress is not None and index % PROGRESS_EVERY == 0:
+            progress(index, total)
         where = "history" if index < len(history) else "redo list"
         number = index + 1 if index < len(history) else index - len(history) + 1
         try:
@@ -341,6 +363,8 @@ def _replay(
             raise _Unfit(f"decision {number} of its {where} is not legal ({error})") from None
         met = met or game.older_rules_matter(match.state)
     match.take_back_to(len(history))
+    if progress is not None:
+        progress(total, total)
     return match, met
 
 
