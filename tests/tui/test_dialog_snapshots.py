@@ -10,6 +10,7 @@ import time
 import pytest
 
 from karavan_core.saves import save_match
+from karavan_tui.modals.opening_save import OpeningSave
 from karavan_tui.modals.settings import SettingsScreen
 from karavan_tui.net.served_seat import ABORT_QUESTION, confirm, rematch_question, resign_question
 
@@ -64,6 +65,19 @@ def test_settings(snap_compare, tmp_path):
         await steady(pilot)
 
     assert snap_compare(make_app(tmp_path), terminal_size=(80, 24), run_before=open_settings)
+
+
+def test_opening_a_long_save(snap_compare, tmp_path):
+    """The dialog over the title while a long save is replayed, 120 of 300 decisions in."""
+
+    async def opening(pilot):
+        await steady(pilot)
+        dialog = OpeningSave("karakum-a-long-winter.json")
+        dialog.advance(120, 300)
+        pilot.app.push_screen(dialog)
+        await steady(pilot)
+
+    assert snap_compare(make_app(tmp_path), terminal_size=(80, 24), run_before=opening)
 
 
 def after_key(key: str):

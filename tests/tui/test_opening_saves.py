@@ -49,7 +49,7 @@ async def test_a_long_save_loads_off_the_ui_thread_and_shows_its_replay_going(
         bar = dialog.query_one("#replayed", ProgressBar)
         # One trip to the app per decision replayed: generous on a busy machine.
         await waiting(pilot, lambda: bar.total == total and bar.progress == total, seconds=60)
-        words = dialog.query_one(Label).render()
+        words = dialog.query_one("#opening-name", Label).render()
         assert str(words).startswith("Opening long [b]game.json")  # literally, not as markup
         release.set()
         await waiting(pilot, lambda: isinstance(app.screen, TableScreen))

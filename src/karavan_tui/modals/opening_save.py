@@ -19,10 +19,10 @@ class OpeningSave(ModalScreen[None]):
     DEFAULT_CSS = """
     OpeningSave { align: center middle; }
     OpeningSave > Vertical {
-        width: auto; min-width: 36; max-width: 76; height: auto;
+        width: 64; max-width: 100%; height: auto;
         border: thick $accent; background: $surface; padding: 0 1;
     }
-    OpeningSave Label { width: 100%; margin-bottom: 1; }
+    OpeningSave #opening-name { width: 100%; text-style: bold; margin-bottom: 1; }
     """
 
     def __init__(self, name: str) -> None:
@@ -35,14 +35,15 @@ class OpeningSave(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         """The file's name (outside data: shown literally) and the bar."""
         with Vertical():
-            yield Label(Text(f"Opening {self.file_name}: checking every decision in it"))
+            yield Label(Text(f"Opening {self.file_name}"), id="opening-name")
+            yield Label("Checking every decision in it:")
             yield ProgressBar(total=self.total, show_eta=False, id="replayed")
 
     def advance(self, done: int, total: int) -> None:
         """``done`` of the save's ``total`` decisions are replayed."""
         self.done, self.total = done, total
         if self.is_mounted:
-            self.query_one("#replayed", ProgressBar).update(total=max(total, 1), progress=done)
+            self._show()
 
     def close(self) -> None:
         """The save is loaded (or refused): close now, or once back on top (the palette may
@@ -58,5 +59,9 @@ class OpeningSave(ModalScreen[None]):
 
     def on_mount(self) -> None:
         """Show how far the replay got before the dialog came up."""
+        self._show()
+
+    def _show(self) -> None:
         if self.total is not None:
-            self.advance(self.done, self.total)
+            bar = self.query_one("#replayed", ProgressBar)
+            bar.update(total=max(self.total, 1), progress=self.done)
