@@ -1,47 +1,10 @@
 """Per-game position evaluations shared by the Greedy level and the search levels.
 
-Each game may have a module here named after it, offering:
-
-* ``evaluate(state, player) -> float`` — an estimate of the points ``player``
-  will end with, read from ``state`` from that player's point of view (also
-  for a finished game, on the same scale);
-* optionally ``search_evaluate(state, player) -> float`` — a richer estimate
-  on the same scale for the search levels, which score positions a turn or
-  more ahead (the Greedy level keeps the small ``evaluate``), and
-  ``search_values(state)``, the same of every player at once where the
-  players share most of the work;
-* ``SCALE`` — a points margin that makes a game about decided (it turns a lead
-  into a chance of winning);
-* optionally ``rollout_action(game, state, rng)`` — a cheap, plausible
-  decision for the playouts of the Expert level; it lists the legal decisions
-  itself, and only when it needs them (listing them all is most of the cost
-  of a playout step where the policy mostly picks among a few);
-* optionally ``ROLLOUT_DEPTH`` — how many decisions the search levels' playouts
-  run before the evaluation scores them (where decisions are dear, fewer);
-* optionally ``SMART_ROLLOUTS = True`` — the Hard level, too, plays out with
-  ``rollout_action`` (where random play is measured to mislead the search);
-* optionally ``search_candidates(state, legal)`` — the decisions worth
-  searching among ``legal`` (a non-empty part of it), where a game offers many
-  near-equal ones that would only spread the search's budget thin.
-
-and, for search levels that score positions with a value model:
-
-* optionally ``HARD`` and ``EXPERT`` — the :class:`SearchSettings` of those
-  levels in this game (without them, the levels search by playouts alone: see
-  :func:`playout_settings`);
-* optionally ``model_evaluate(state, player)`` — like ``search_evaluate``,
-  for those searches (where it improves on ``search_evaluate``);
-* optionally a value model: ``features(state, player) -> list[float]`` named
-  by ``FEATURES``, weighed by ``WEIGHTS`` (fitted by ``bench/fit.py``); a
-  player's chance of winning is the softmax of the weighted sums, or what
-  ``chances(state, values)`` makes of them where the values are about
-  something else (Jaipur's round in progress);
-* optionally ``model_candidates(state, legal)`` — like ``search_candidates``,
-  for the searches with the value model;
-* optionally ``model_policy(state, legal)`` — the one decision those searches
-  take below the root in the steps it answers (``None`` elsewhere), where a
-  step has few real choices and branching on it would only make the tree
-  shallower (Karakorum's placing turns).
+Each game may have a module here named after it, whose ``EVALUATION`` is a
+:class:`GameEvaluation`: a typed, frozen record of what its bots use (the
+hand-made evaluation and its scale, the playouts' policy and depth, the
+candidates worth searching, the value model and the search levels' settings);
+see that class for each field.
 
 A game without a module falls back on its running score (``Game.result``
 is defined mid-game), so every registered game can be played by every level.
@@ -55,12 +18,14 @@ import operator
 import random
 from collections.abc import Callable
 from functools import cache
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from attrs import frozen
 
 from karavan_core.engine import Action, Game, State
 from karavan_core.values import replace
+
+S = TypeVar("S")
 
 Evaluate = Callable[[State, int], float]
 RolloutPolicy = Callable[[Game[Any, Any, Any], State, random.Random], Action]
@@ -190,43 +155,102 @@ class SearchSettings:
     widening_power: float = 0.5
 
 
+@frozen(kw_only=True)
+class GameEvaluation(Generic[S]):
+    """What one game's bots read of its positions (``S``: the game's state), checked by mypy.
+
+    * ``evaluate(state, player)``: an estimate of the points ``player`` will end
+      with, from that player's point of view (also of a finished game, on the
+      same scale); ``scale``: a points margin that makes a game about decided
+      (it turns a lead into a chance of winning);
+    * ``search_evaluate``: a richer estimate on the same scale for the search
+      levels, which score positions a turn or more ahead (Greedy keeps the
+      small one), and ``search_values(state)``, the same of every player at
+      once where they share most of the work;
+    * ``rollout_action(game, state, rng)``: a cheap, plausible decision for
+      the playouts, listing the legal decisions itself and only when it needs
+      them; ``rollout_depth``: decisions a playout runs before it is scored
+      (fewer where decisions are dear); ``smart_rollouts``: Hard, too, plays
+      out with ``rollout_action`` (where random play misleads the search);
+    * ``search_candidates(state, legal)``: the decisions worth searching (a
+      non-empty part of ``legal``) where many near-equal ones would spread the
+      budget thin;
+    * ``hard``, ``expert``: the search levels' :class:`SearchSettings` (else
+      they search by playouts alone: :func:`playout_settings`);
+    * the search levels' own evaluation: ``model_evaluate``, or a value model
+      of ``features(state, player)`` weighed by ``weights`` (fitted by
+      ``bench/fit.py``: a player's chance of winning is the softmax of the
+      weighted sums, or ``chances(state, values)`` where the values are about
+      something else, as Jaipur's round in progress), with
+      ``model_candidates``, ``model_values`` (all players at once),
+      ``model_rollout_depth``, ``model_smart_rollouts``, and
+      ``model_policy(state, legal)``: the one decision those searches take
+      below the root in the steps it answers (``None`` elsewhere), where
+      branching would only make the tree shallower (Karakorum's placings).
+    """
+
+    evaluate: Callable[[S, int], float]
+    scale: float
+    search_evaluate: Callable[[S, int], float] | None = None
+    search_values: Callable[[S], list[float]] | None = None
+    rollout_action: Callable[[Game[Any, Any, Any], S, random.Random], Action] | None = None
+    rollout_depth: int = 40
+    smart_rollouts: bool = False
+    search_candidates: Callable[[S, list[Action]], list[Action]] | None = None
+    hard: SearchSettings | None = None
+    expert: SearchSettings | None = None
+    model_evaluate: Callable[[S, int], float] | None = None
+    features: Callable[[S, int], list[float]] | None = None
+    weights: tuple[float, ...] = ()
+    chances: Callable[[S, list[float]], list[float]] | None = None
+    model_candidates: Callable[[S, list[Action]], list[Action]] | None = None
+    model_values: Callable[[S], list[float]] | None = None
+    model_rollout_depth: int = 0
+    model_smart_rollouts: bool = False
+    model_policy: Callable[[S, list[Action]], Action | None] | None = None
+
+
 def settings_for(game: Game[Any, Any, Any], level: str) -> SearchSettings:
     """The settings of ``level`` ("hard" or "expert") for ``game``: ``HARD`` or ``EXPERT``.
 
-    Those of the game's evaluation module; a game without them is searched by
+    Those of the game's evaluation; a game without them is searched by
     playouts alone (see :func:`playout_settings`).
     """
-    module = _module(game)
+    profile = _profile(game)
     if level == "hard":
-        return getattr(module, "HARD", None) or playout_settings(game)
+        return (profile and profile.hard) or playout_settings(game)
     # Without a value model, Expert spends three times Hard's budget on heuristic playouts.
     longer = replace(playout_settings(game), iterations=1200, smart_rollouts=True)
-    return getattr(module, "EXPERT", None) or longer
+    return (profile and profile.expert) or longer
 
 
 def playout_settings(game: Game[Any, Any, Any]) -> SearchSettings:
     """A search that scores positions by playouts and the hand-made evaluation, no value
-    model: 400 iterations, playouts of the game's ``ROLLOUT_DEPTH`` (heuristic where its
-    ``SMART_ROLLOUTS``), a fresh deal every iteration."""
-    module = _module(game)
+    model: 400 iterations, playouts of the game's ``rollout_depth`` (heuristic where its
+    ``smart_rollouts``), a fresh deal every iteration."""
+    profile = _profile(game)
     return SearchSettings(
         iterations=400,
         model=False,
-        rollout_depth=getattr(module, "ROLLOUT_DEPTH", 40),
+        rollout_depth=40 if profile is None else profile.rollout_depth,
         greedy_finish=False,
-        smart_rollouts=getattr(module, "SMART_ROLLOUTS", False),
+        smart_rollouts=profile is not None and profile.smart_rollouts,
         deals=None,
     )
 
 
-def _module(game: Game[Any, Any, Any]) -> Any:
-    """The evaluation module of ``game``, or ``None``."""
+def _profile(game: Game[Any, Any, Any]) -> GameEvaluation[Any] | None:
+    """The ``EVALUATION`` of ``game``'s module here, or ``None`` if it has no module."""
     try:
-        return importlib.import_module(f"{__name__}.{game.name}")
+        module = importlib.import_module(f"{__name__}.{game.name}")
     except ModuleNotFoundError as error:
         if error.name != f"{__name__}.{game.name}":
             raise
         return None
+    profile = module.EVALUATION
+    if not isinstance(profile, GameEvaluation):
+        raise TypeError(f"{module.__name__}.EVALUATION is not a GameEvaluation")
+    return profile
 
 
 def _logistic(x: float) -> float:
@@ -255,42 +279,39 @@ def evaluator_for(
 
 @cache
 def _evaluator(game: Game[Any, Any, Any], search: bool, model: bool) -> Evaluator:
-    module = _module(game)
-    if module is None:
+    profile = _profile(game)
+    if profile is None:
         return Evaluator(game=game, evaluate=_running_score(game), scale=10.0)
-    features = getattr(module, "features", None) if model else None
-    hand_made: Evaluate | None = getattr(module, "model_evaluate", None) if model else None
+    features = profile.features if model else None
+    hand_made = profile.model_evaluate if model else None
     if features is None and hand_made is None:  # the hand-written evaluation
-        evaluate = module.evaluate
-        if search:
-            evaluate = getattr(module, "search_evaluate", evaluate)
         return Evaluator(
             game=game,
-            evaluate=evaluate,
-            scale=float(module.SCALE),
-            rollout_action=getattr(module, "rollout_action", None),
-            rollout_depth=getattr(module, "ROLLOUT_DEPTH", 40),
-            smart_rollouts=getattr(module, "SMART_ROLLOUTS", False),
-            search_candidates=getattr(module, "search_candidates", None),
-            every_value=getattr(module, "search_values", None) if search else None,
+            evaluate=(search and profile.search_evaluate) or profile.evaluate,
+            scale=profile.scale,
+            rollout_action=profile.rollout_action,
+            rollout_depth=profile.rollout_depth,
+            smart_rollouts=profile.smart_rollouts,
+            search_candidates=profile.search_candidates,
+            every_value=profile.search_values if search else None,
         )
     # The value model, with rollout and candidate settings of its own.
-    weights = tuple(module.WEIGHTS) if features is not None else ()
+    weights = profile.weights if features is not None else ()
     model_evaluate = _linear(features, weights) if features is not None else hand_made
     assert model_evaluate is not None
     return Evaluator(
         game=game,
         evaluate=model_evaluate,
-        scale=float(module.SCALE),
-        rollout_action=getattr(module, "rollout_action", None),
-        rollout_depth=getattr(module, "MODEL_ROLLOUT_DEPTH", 0),
-        smart_rollouts=getattr(module, "MODEL_SMART_ROLLOUTS", False),
-        search_candidates=getattr(module, "model_candidates", None),
+        scale=profile.scale,
+        rollout_action=profile.rollout_action,
+        rollout_depth=profile.model_rollout_depth,
+        smart_rollouts=profile.model_smart_rollouts,
+        search_candidates=profile.model_candidates,
         features=features,
         weights=weights,
-        combine=getattr(module, "chances", None),
-        tree_policy=getattr(module, "model_policy", None),
-        every_value=getattr(module, "model_values", None),
+        combine=profile.chances,
+        tree_policy=profile.model_policy,
+        every_value=profile.model_values,
     )
 
 

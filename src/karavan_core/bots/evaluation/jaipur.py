@@ -6,7 +6,7 @@ import math
 import random
 from typing import Any
 
-from karavan_core.bots.evaluation import SearchSettings
+from karavan_core.bots.evaluation import GameEvaluation, SearchSettings
 from karavan_core.engine import Action, Game
 from karavan_core.games.jaipur import components as C
 from karavan_core.games.jaipur.components import CARD_INDEX
@@ -216,3 +216,19 @@ def model_candidates(state: JaipurState, legal: list[Action]) -> list[Action]:
         options.sort()
         kept.extend(action for _, _, action in options[:GIVE_BACKS_KEPT])
     return kept
+
+
+EVALUATION = GameEvaluation(
+    evaluate=evaluate,
+    scale=SCALE,
+    rollout_action=rollout_action,
+    rollout_depth=ROLLOUT_DEPTH,
+    smart_rollouts=SMART_ROLLOUTS,
+    hard=HARD,
+    expert=EXPERT,
+    features=features,
+    weights=WEIGHTS,
+    chances=chances,
+    model_candidates=model_candidates,
+)
+"""What Jaipur's bots read of a position (see GameEvaluation)."""

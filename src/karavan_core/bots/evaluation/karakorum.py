@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from operator import eq
 
-from karavan_core.bots.evaluation import SearchSettings
+from karavan_core.bots.evaluation import GameEvaluation, SearchSettings
 from karavan_core.engine import Action
 from karavan_core.games.karakorum import components as C
 from karavan_core.games.karakorum.components import PEAK_INDEX, GoalKind
@@ -240,3 +240,16 @@ def placing_action(state: KarakorumState, legal: list[Action]) -> Action | None:
 
 
 model_policy = placing_action  # how the search levels place below the root
+
+
+EVALUATION = GameEvaluation(
+    evaluate=evaluate,
+    scale=SCALE,
+    rollout_depth=ROLLOUT_DEPTH,
+    hard=HARD,
+    expert=EXPERT,
+    model_evaluate=model_evaluate,
+    model_values=model_values,
+    model_policy=model_policy,
+)
+"""What Karakorum's bots read of a position (see GameEvaluation)."""

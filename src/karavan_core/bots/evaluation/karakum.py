@@ -7,6 +7,7 @@ from itertools import repeat
 from operator import attrgetter
 from typing import Any
 
+from karavan_core.bots.evaluation import GameEvaluation
 from karavan_core.engine import Action, Game
 from karavan_core.games.karakum import components as C
 from karavan_core.games.karakum.components import RES_INDEX
@@ -223,3 +224,14 @@ def rollout_action(game: Game[Any, Any, Any], state: KarakumState, rng: random.R
     if takes:
         return takes[rng.randrange(len(takes))]
     return legal[rng.randrange(len(legal))]
+
+
+EVALUATION = GameEvaluation(
+    evaluate=evaluate,
+    scale=SCALE,
+    search_evaluate=search_evaluate,
+    rollout_action=rollout_action,
+    rollout_depth=ROLLOUT_DEPTH,
+    search_candidates=search_candidates,
+)
+"""What Karakum's bots read of a position (see GameEvaluation)."""

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 
-from karavan_core.bots.evaluation import SearchSettings
+from karavan_core.bots.evaluation import GameEvaluation, SearchSettings
 from karavan_core.games.karawane import components as C
 from karavan_core.games.karawane.components import FIRST_OASIS, LAST_SQUARE
 from karavan_core.games.karawane.rules import oasis_points, occupied, score
@@ -177,3 +177,15 @@ def free_shares(state: KarawaneState) -> list[float]:
         score(line) + (free * mine / everyone if everyone else 0.0)
         for line, mine in zip(camels, claims, strict=True)
     ]
+
+
+EVALUATION = GameEvaluation(
+    evaluate=evaluate,
+    scale=SCALE,
+    search_evaluate=search_evaluate,
+    search_values=search_values,
+    rollout_depth=ROLLOUT_DEPTH,
+    hard=HARD,
+    expert=EXPERT,
+)
+"""What Karawane's bots read of a position (see GameEvaluation)."""
