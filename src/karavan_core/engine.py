@@ -178,8 +178,10 @@ class Game(abc.ABC, Generic[S, O, A]):
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         for base in getattr(cls, "__orig_bases__", ()):
-            if typing.get_origin(base) is Game:
-                cls.state_type, cls.observation_type, _ = typing.get_args(base)
+            origin = typing.get_origin(base)
+            if isinstance(origin, type) and issubclass(origin, Game):
+                # Game[S, O, A] or a shell of it taking the state and observation first.
+                cls.state_type, cls.observation_type = typing.get_args(base)[:2]
 
     # -- setting up -------------------------------------------------------
     def new_game(

@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping
 from operator import add
 from typing import Any
 
-from karavan_core.engine import Action, Game, Result
+from karavan_core.engine import Action, Result
 from karavan_core.games.jaipur import components as C
 from karavan_core.games.jaipur import rules, words
 from karavan_core.games.jaipur.components import CAMEL, CARDS, GOODS, Card
@@ -35,11 +35,12 @@ from karavan_core.games.jaipur.state import (
     TakeCamels,
     TakeGood,
 )
+from karavan_core.games.shell import GameShell
 from karavan_core.rng import Rng, fresh_rng, shuffle
 from karavan_core.values import copied, replace
 
 
-class Jaipur(Game[JaipurState, JaipurObservation, Action]):
+class Jaipur(GameShell[JaipurState, JaipurObservation]):
     """Jaipur for two players: first to two seals wins the match."""
 
     name = "jaipur"
@@ -224,26 +225,5 @@ class Jaipur(Game[JaipurState, JaipurObservation, Action]):
         counts["camel token"] = 1
         return counts
 
-    # -- words ----------------------------------------------------------------------------
-    def prompt(self, observation: JaipurObservation) -> str:
-        """What the player to move must decide now."""
-        return words.prompt(observation)
 
-    def disclose(self, state: JaipurState) -> tuple[tuple[str, str], ...]:
-        """Every hand, the deck in order and the bonus tokens left, in words."""
-        return words.disclose(state)
-
-    def preview(self, observation: JaipurObservation, action: Action) -> str:
-        """``action`` before it is taken: the tokens it wins and whether it surely ends the round.
-
-        A bonus token's value, and so who would take the seal, stays unsaid:
-        the rival's bonus tokens are hidden until the round ends.
-        """
-        return words.preview(observation, action)
-
-    def describe(self, before: JaipurObservation, action: Action, after: JaipurObservation) -> str:
-        """``action`` in the log's words, with the round's end once it is public."""
-        return words.describe(before, action, after)
-
-
-GAME = Jaipur()
+GAME = Jaipur(words)

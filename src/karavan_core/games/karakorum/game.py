@@ -12,7 +12,7 @@ from collections.abc import Callable, Mapping
 from functools import partial
 from typing import Any
 
-from karavan_core.engine import Action, Game, Result
+from karavan_core.engine import Action, Result
 from karavan_core.games.karakorum import components as C
 from karavan_core.games.karakorum import words
 from karavan_core.games.karakorum.components import PEAKS
@@ -33,11 +33,12 @@ from karavan_core.games.karakorum.state import (
     Reveal,
     Step,
 )
+from karavan_core.games.shell import GameShell
 from karavan_core.rng import Rng, fresh_rng, shuffle
 from karavan_core.values import copied, replace
 
 
-class Karakorum(Game[KarakorumState, KarakorumObservation, Action]):
+class Karakorum(GameShell[KarakorumState, KarakorumObservation]):
     """Karakorum for 2 to 4 players."""
 
     name = "karakorum"
@@ -179,27 +180,9 @@ class Karakorum(Game[KarakorumState, KarakorumObservation, Action]):
         return counts
 
     # -- words ----------------------------------------------------------------------------
-    def prompt(self, observation: KarakorumObservation) -> str:
-        """What the player to move must decide now."""
-        return words.prompt(observation)
-
-    def disclose(self, state: KarakorumState) -> tuple[tuple[str, str], ...]:
-        """The deck in order, in words (everything else lies face up)."""
-        return words.disclose(state)
-
-    def preview(self, observation: KarakorumObservation, action: Action) -> str:
-        """``action`` before it is taken: the next card of the deck is never named."""
-        return words.preview(observation, action)
-
-    def describe(
-        self, before: KarakorumObservation, action: Action, after: KarakorumObservation
-    ) -> str:
-        """``action`` in the log's words, with what followed on its own (new reveals included)."""
-        return words.describe(before, action, after)
-
     def describe_start(self, observation: KarakorumObservation) -> str:
         """The first round's first player and the card(s) revealed for them at once."""
         return words.describe_start(observation)
 
 
-GAME = Karakorum()
+GAME = Karakorum(words)

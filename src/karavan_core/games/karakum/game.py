@@ -11,7 +11,7 @@ from collections import Counter
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from karavan_core.engine import Action, Game, Result
+from karavan_core.engine import Action, Result
 from karavan_core.games.karakum import components as C
 from karavan_core.games.karakum import words
 from karavan_core.games.karakum.components import RESOURCES
@@ -45,12 +45,13 @@ from karavan_core.games.karakum.state import (
     Step,
     TakeCard,
 )
+from karavan_core.games.shell import GameShell
 from karavan_core.rng import Rng, fresh_rng, shuffle
 from karavan_core.text import plural
 from karavan_core.values import copied, replace
 
 
-class Karakum(Game[KarakumState, KarakumObservation, Action]):
+class Karakum(GameShell[KarakumState, KarakumObservation]):
     """Karakum for 2 to 4 players."""
 
     name = "karakum"
@@ -256,24 +257,5 @@ class Karakum(Game[KarakumState, KarakumObservation, Action]):
             counts[f"resource {res.value}"] += n
         return counts
 
-    # -- words ----------------------------------------------------------------------------
-    def prompt(self, observation: KarakumObservation) -> str:
-        """What the player to move must decide now."""
-        return words.prompt(observation)
 
-    def disclose(self, state: KarakumState) -> tuple[tuple[str, str], ...]:
-        """Every hand, both decks in order and the camels set aside unseen, in words."""
-        return words.disclose(state)
-
-    def preview(self, observation: KarakumObservation, action: Action) -> str:
-        """``action`` before it is taken: a card drawn or a camel revealed stays unnamed."""
-        return words.preview(observation, action)
-
-    def describe(
-        self, before: KarakumObservation, action: Action, after: KarakumObservation
-    ) -> str:
-        """``action`` in the log's words (a card drawn unseen stays unnamed)."""
-        return words.describe(before, action, after)
-
-
-GAME = Karakum()
+GAME = Karakum(words)

@@ -11,7 +11,7 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
-from karavan_core.engine import Action, Game, Result
+from karavan_core.engine import Action, Result
 from karavan_core.games.karawane import components as C
 from karavan_core.games.karawane import words
 from karavan_core.games.karawane.components import CITY
@@ -28,11 +28,12 @@ from karavan_core.games.karawane.state import (
     KarawaneObservation,
     KarawaneState,
 )
+from karavan_core.games.shell import GameShell
 from karavan_core.rng import Rng, fresh_rng, shuffle
 from karavan_core.values import copied
 
 
-class Karawane(Game[KarawaneState, KarawaneObservation, Action]):
+class Karawane(GameShell[KarawaneState, KarawaneObservation]):
     """Karawane for 2 to 4 players."""
 
     name = "karawane"
@@ -148,24 +149,5 @@ class Karawane(Game[KarawaneState, KarawaneObservation, Action]):
                 counts.update(f"seat {seat} {card.value}" for card in pile)
         return counts
 
-    # -- words ------------------------------------------------------------------------------------
-    def prompt(self, observation: KarawaneObservation) -> str:
-        """What the player to move must decide now."""
-        return words.prompt(observation)
 
-    def disclose(self, state: KarawaneState) -> tuple[tuple[str, str], ...]:
-        """Every hand and every deck in order, in words."""
-        return words.disclose(state)
-
-    def preview(self, observation: KarawaneObservation, action: Action) -> str:
-        """``action`` before it is played: where its camel goes (the board is public)."""
-        return words.preview(observation, action)
-
-    def describe(
-        self, before: KarawaneObservation, action: Action, after: KarawaneObservation
-    ) -> str:
-        """``action`` as the log tells it, with the end of the game or the seats skipped."""
-        return words.describe(before, action, after)
-
-
-GAME = Karawane()
+GAME = Karawane(words)
