@@ -16,7 +16,8 @@ from hypothesis import strategies as st
 from karavan_core import Match, Seat, get_game
 from karavan_core.games.karakorum import state as S  # its decisions: S.Take, S.Place, ...
 from karavan_core.games.karakorum.components import GoalKind, Peak
-from karavan_core.games.karakorum.rules import ALL_CARDS, ALL_GOALS, can_place_all, has_room
+from karavan_core.games.karakorum.expeditions import can_place_all, has_room
+from karavan_core.games.karakorum.rules import ALL_CARDS, ALL_GOALS
 from karavan_core.games.karakorum.state import Card, Expedition, Goal, KarakorumObservation, Step
 from karavan_core.referee import Referee
 from tests.core.rules_helpers import log_line, preview, prompt

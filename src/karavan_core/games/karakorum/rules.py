@@ -8,20 +8,30 @@ predicate per kind of decision says whether it is legal and, if not, why
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from enum import Enum, auto
-from functools import lru_cache
 from typing import TypeVar
 
 from karavan_core.engine import Action
 from karavan_core.games.karakorum import components as C
-from karavan_core.games.karakorum.components import PEAK_INDEX, PEAKS, GoalKind, Peak
+from karavan_core.games.karakorum.components import PEAKS, GoalKind, Peak
+from karavan_core.games.karakorum.expeditions import (
+    Shape,
+    can_place,
+    closing,
+    expedition_shapes,
+    has_room,
+    meets,
+    moved,
+    on_top,
+    reveal_limit,
+    shape_of,
+    without,
+)
 from karavan_core.games.karakorum.state import (
     Card,
     Done,
     Expedition,
     Goal,
-    KarakorumObservation,
     KarakorumState,
     Pass,
     Place,
@@ -32,9 +42,8 @@ from karavan_core.games.karakorum.state import (
     StopRevealing,
     StopTaking,
     Take,
-    Tracks,
 )
-from karavan_core.values import KeptByIdentity, replace, replace_at
+from karavan_core.values import replace, replace_at
 
 ALL_CARDS: tuple[Card, ...] = tuple(
     Card(peak, value, axes) for peak in PEAKS for value in C.CARD_VALUES for axes in C.AXES_PER_COPY
@@ -59,151 +68,6 @@ _SCORE: dict[tuple[int, GoalKind | None], Score] = {
 }
 
 T = TypeVar("T")
-
-# -- expedition limits and the "can it be placed" search ---------------------------
-
-
-def has_room(colors: Sequence[Peak], color: Peak) -> bool:
-    """Whether a player whose expeditions have these peaks may start one more of ``color``.
-
-    One main expedition per peak, plus ``EXTRA_EXPEDITIONS`` more of any peak.
-    """
-    if len(colors) >= C.MAX_EXPEDITIONS:
-        return False
-    if color not in colors:
-        return True
-    return len(colors) - len(set(colors)) < C.EXTRA_EXPEDITIONS
-
-
-# An expedition reduced to what matters for placing: (peak, top value, size, fresh).
-Shape = tuple[Peak, int, int, bool]
-
-
-def _tidied(shapes: tuple[Shape, ...]) -> tuple[Shape, ...]:
-    """The expeditions left once every removal and every scoring that frees room is done.
-
-    Removing or scoring an expedition never hurts placing: any card meant for it
-    can start a new expedition in the freed place instead.  So the search may
-    assume all of them: only untouched 3+ expeditions and fresh 1-2 card ones stay.
-    (The double goal, which frees a second place, is never needed: the cards
-    taken in a round are all of one peak, and one new expedition holds them all.)
-    """
-    return tuple(s for s in shapes if s[3] == (s[2] < C.MIN_SCORING_CARDS))
-
-
-@lru_cache(maxsize=1 << 16)
-def _can_place(shapes: tuple[Shape, ...], held: tuple[tuple[Peak, int], ...]) -> bool:
-    """Whether every card in ``held`` (peak, value) can be placed, in some order.
-
-    Arguments are sorted so that equal situations share one cache entry.
-    """
-    if not held:
-        return True
-    shapes = _tidied(shapes)
-    colors = [s[0] for s in shapes]
-    tried = set()
-    for i, card in enumerate(held):
-        if card in tried:
-            continue
-        tried.add(card)
-        color, value = card
-        rest = held[:i] + held[i + 1 :]
-        for j, (c, top, size, _fresh) in enumerate(shapes):
-            if c is color and top <= value:
-                grown = shapes[:j] + ((c, value, size + 1, True),) + shapes[j + 1 :]
-                if _can_place(tuple(sorted(grown)), rest):
-                    return True
-        if has_room(colors, color):
-            grown = (*shapes, (color, value, 1, True))
-            if _can_place(tuple(sorted(grown)), rest):
-                return True
-    return False
-
-
-def _shape(exp: Expedition) -> Shape:
-    return (exp.color, exp.top, len(exp.cards), exp.fresh)
-
-
-def _list_shapes(expeditions: Sequence[Expedition]) -> tuple[Shape, ...]:
-    return tuple(sorted(map(_shape, expeditions)))
-
-
-# A seat's expeditions stay the same tuple from state to state until that seat places
-# (kept by identity: tuples only, which cannot change).
-_shapes: KeptByIdentity[tuple[Expedition, ...], tuple[Shape, ...]] = KeptByIdentity(
-    _list_shapes, 4096
-)
-
-
-def can_place_all(expeditions: Sequence[Expedition], cards: Sequence[Card]) -> bool:
-    """Whether ``cards`` (all of one peak) can all be placed, removing and scoring as needed."""
-    held = tuple(sorted((card.color, card.value) for card in cards))
-    return _can_place(_list_shapes(expeditions), held)  # any sequence: not kept
-
-
-def meets(kind: GoalKind, expeditions: Sequence[Expedition], index: int) -> bool:
-    """Whether expedition ``index`` meets a goal card of ``kind`` of its own peak."""
-    exp = expeditions[index]
-    if kind is GoalKind.DOUBLE:
-        return len(exp.cards) >= C.DOUBLE_MIN_CARDS and any(
-            j != index and other.color is exp.color and len(other.cards) >= C.DOUBLE_MIN_CARDS
-            for j, other in enumerate(expeditions)
-        )
-    if kind is GoalKind.AXES:
-        return exp.axes >= C.GOAL_MIN_AXES
-    return len(exp.cards) >= C.GOAL_MIN_CARDS[kind]
-
-
-def _without(items: tuple[T, ...], index: int) -> tuple[T, ...]:
-    return items[:index] + items[index + 1 :]
-
-
-def _move(tracks: Tracks, peak: Peak, by: int) -> Tracks:
-    """The tracks with ``peak``'s marker moved by ``by``, kept within 0..TRACK_TOP."""
-    i = PEAK_INDEX[peak]
-    return replace_at(tracks, i, max(0, min(C.TRACK_TOP, tracks[i] + by)))
-
-
-def on_top(tracks: Tracks) -> bool:
-    """Whether every marker stands on the top of its track (an instant win)."""
-    return all(t == C.TRACK_TOP for t in tracks)
-
-
-def closing(
-    tracks: Tracks, expeditions: Sequence[Expedition]
-) -> tuple[Tracks, list[tuple[Expedition, int]], bool]:
-    """One player's expeditions closed at the end of the game.
-
-    Those of 3+ cards score their axes first, then the smaller ones are removed at
-    the usual cost, unless the scoring put every marker on the top (an instant
-    win: nothing is removed).  Returns the tracks after, each expedition closed
-    with how far its marker actually moved (a marker stays within the track), and
-    whether the player reached the top of all three tracks.
-    """
-    moves: list[tuple[Expedition, int]] = []
-
-    def close(exp: Expedition, by: int) -> None:
-        nonlocal tracks
-        i = PEAK_INDEX[exp.color]
-        before = tracks[i]
-        tracks = _move(tracks, exp.color, by)
-        moves.append((exp, tracks[i] - before))
-
-    for exp in expeditions:
-        if len(exp.cards) >= C.MIN_SCORING_CARDS:
-            close(exp, exp.axes)
-    if on_top(tracks):
-        return tracks, moves, True
-    for exp in expeditions:
-        if len(exp.cards) < C.MIN_SCORING_CARDS:
-            close(exp, -C.REMOVAL_PENALTY)
-    return tracks, moves, False
-
-
-def reveal_limit(view: KarakorumState | KarakorumObservation) -> int:
-    """The most cards the active player may have revealed on the table."""
-    return len(view.players) + C.REVEAL_BEYOND_PLAYERS
-
 
 # -- what is legal: one predicate per kind of decision -----------------------------
 
@@ -261,7 +125,7 @@ def _take_fault(
     ``shapes``, may not take ``card``: every card taken must be placeable, all of one peak."""
     if color is not None and card.color is not color:
         return Why.OTHER_PEAK
-    if _can_place(shapes, tuple(sorted((*keys, (card.color, card.value))))):
+    if can_place(shapes, tuple(sorted((*keys, (card.color, card.value))))):
         return None
     return Why.UNPLACEABLE
 
@@ -273,7 +137,7 @@ def takeable(state: KarakorumState, seat: int, first: bool = False) -> list[Card
     """
     held = state.held[seat]
     color = held[0].color if held else None
-    shapes = _shapes(state.expeditions[seat])
+    shapes = expedition_shapes(state.expeditions[seat])
     keys = [(c.color, c.value) for c in held]
     out: list[Card] = []
     for card in state.table:
@@ -299,7 +163,7 @@ def taking(state: KarakorumState, card: Card) -> Why | None:
     held = state.held[state.current]
     color = held[0].color if held else None
     keys = [(c.color, c.value) for c in held]
-    return _take_fault(color, _shapes(state.expeditions[state.current]), keys, card)
+    return _take_fault(color, expedition_shapes(state.expeditions[state.current]), keys, card)
 
 
 def placings(state: KarakorumState, card: Card) -> list[Why | None]:
@@ -311,9 +175,9 @@ def placings(state: KarakorumState, card: Card) -> list[Why | None]:
         return [Why.NOT_NOW] * (len(exps) + 1)
     if card not in held:
         return [Why.NOT_TAKEN] * (len(exps) + 1)
-    rest = tuple(sorted((c.color, c.value) for c in _without(held, held.index(card))))
+    rest = tuple(sorted((c.color, c.value) for c in without(held, held.index(card))))
     # The shapes in the expeditions' order, for the indices (needed only with cards left).
-    shapes = tuple(map(_shape, exps)) if rest else ()
+    shapes = tuple(map(shape_of, exps)) if rest else ()
     answers: list[Why | None] = []
     for j, exp in enumerate(exps):
         if exp.color is not card.color:
@@ -335,7 +199,7 @@ def placings(state: KarakorumState, card: Card) -> list[Why | None]:
 def _strands(grown: tuple[Shape, ...], rest: tuple[Key, ...]) -> Why | None:
     """Whether the expeditions ``grown`` by one card leave the ``rest`` of the taken cards
     somewhere to go."""
-    if not rest or _can_place(tuple(sorted(grown)), rest):
+    if not rest or can_place(tuple(sorted(grown)), rest):
         return None
     return Why.STRANDS
 
@@ -525,7 +389,7 @@ def _start_taking(state: KarakorumState) -> KarakorumState:
 
 def _take(state: KarakorumState, card: Card) -> KarakorumState:
     seat = state.current
-    table = _without(state.table, state.table.index(card))
+    table = without(state.table, state.table.index(card))
     held = replace_at(state.held, seat, (*state.held[seat], card))
     if state.step is Step.OTHERS:
         state = replace(state, table=table, held=held)
@@ -577,7 +441,7 @@ def _place(state: KarakorumState, card: Card, index: int | None) -> KarakorumSta
         exps = replace_at(exps, index, Expedition((*exps[index].cards, card), fresh=True))
     return replace(
         state,
-        held=replace_at(state.held, seat, _without(held, held.index(card))),
+        held=replace_at(state.held, seat, without(held, held.index(card))),
         expeditions=replace_at(state.expeditions, seat, exps),
     )
 
@@ -587,9 +451,9 @@ def _remove(state: KarakorumState, index: int) -> KarakorumState:
     exp = state.expeditions[seat][index]
     return replace(
         state,
-        expeditions=replace_at(state.expeditions, seat, _without(state.expeditions[seat], index)),
+        expeditions=replace_at(state.expeditions, seat, without(state.expeditions[seat], index)),
         tracks=replace_at(
-            state.tracks, seat, _move(state.tracks[seat], exp.color, -C.REMOVAL_PENALTY)
+            state.tracks, seat, moved(state.tracks[seat], exp.color, -C.REMOVAL_PENALTY)
         ),
         discard=state.discard + exp.cards,
     )
@@ -606,13 +470,13 @@ def _score(state: KarakorumState, index: int, kind: GoalKind | None) -> Karakoru
     else:
         goal = Goal(exp.color, kind)
         points = kind.points
-        goals = _without(goals, goals.index(goal))
+        goals = without(goals, goals.index(goal))
         claimed = replace_at(claimed, seat, (*claimed[seat], goal))
         if kind is GoalKind.DOUBLE:
             gone += [j for j, other in enumerate(exps) if j != index and other.color is exp.color][
                 :1
             ]
-    tracks = replace_at(state.tracks, seat, _move(state.tracks[seat], exp.color, points))
+    tracks = replace_at(state.tracks, seat, moved(state.tracks[seat], exp.color, points))
     discard = state.discard
     for j in sorted(gone):
         discard += exps[j].cards
@@ -680,36 +544,3 @@ def _close_all(state: KarakorumState) -> KarakorumState:
                 instant_winner=seat,
             )
     return replace(state, tracks=tracks, expeditions=expeditions, discard=discard, step=Step.OVER)
-
-
-# -- scoring -------------------------------------------------------------------------
-
-
-def champions(tracks: Sequence[Tracks]) -> tuple[tuple[int, ...], ...]:
-    """Per peak, the seats whose marker is furthest up (all of them on a tie)."""
-    out = []
-    for i in range(len(PEAKS)):
-        best = max(t[i] for t in tracks)
-        out.append(tuple(seat for seat, t in enumerate(tracks) if t[i] == best))
-    return tuple(out)
-
-
-def dropped_peak(mine: Tracks, led: Sequence[int]) -> int:
-    """The peak a champion of the peaks ``led`` drops: the least advanced of them."""
-    return min(led, key=lambda i: (mine[i], i))
-
-
-def final_scores(tracks: Sequence[Tracks]) -> tuple[tuple[int, ...], tuple[int, ...]]:
-    """Each seat's score at the end (a champion's markers but the one dropped; 0 for a seat
-    that leads no peak) and the winners among the champions."""
-    champs = champions(tracks)
-    scores = [0] * len(tracks)
-    contenders = []
-    for seat, mine in enumerate(tracks):
-        led = [i for i in range(len(PEAKS)) if seat in champs[i]]
-        if led:
-            contenders.append(seat)
-            dropped = dropped_peak(mine, led)
-            scores[seat] = sum(mine[i] for i in range(len(PEAKS)) if i != dropped)
-    best = max(scores[seat] for seat in contenders)
-    return tuple(scores), tuple(seat for seat in contenders if scores[seat] == best)

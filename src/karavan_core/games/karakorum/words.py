@@ -12,14 +12,9 @@ from collections.abc import Sequence
 from karavan_core.engine import Action, Result
 from karavan_core.games.karakorum import components as C
 from karavan_core.games.karakorum.components import PEAK_INDEX, PEAKS, GoalKind
-from karavan_core.games.karakorum.rules import (
-    Why,
-    champions,
-    closing,
-    dropped_peak,
-    final_scores,
-    reveal_limit,
-)
+from karavan_core.games.karakorum.expeditions import closing, reveal_limit
+from karavan_core.games.karakorum.rules import Why
+from karavan_core.games.karakorum.scoring import champions, dropped_peak, final_scores
 from karavan_core.games.karakorum.state import (
     Card,
     Done,
