@@ -54,17 +54,15 @@ def test_the_hook_refuses_what_it_should(tmp_path):
 
 def test_the_app_and_every_command_import_without_the_extras(tmp_path):
     code = """
-    import importlib, pkgutil, sys
     import karavan_tui.app, karavan_tui.cli
     from karavan_tui.app import create_app
     from karavan_tui.cli import COMMANDS
     create_app  # the app `karavan new` opens
-    assert "serve" in COMMANDS and "web" in COMMANDS
-    print("imported", len(COMMANDS))
+    print(" ".join(sorted(COMMANDS)))
     """
     ran = without(ALL_EXTRAS, code, tmp_path)
     assert ran.returncode == 0, ran.stderr
-    assert ran.stdout.strip() == "imported 12"
+    assert {"new", "learn", "online", "join", "serve", "web"} <= set(ran.stdout.split())
 
 
 def test_saves_lists_without_the_extras(tmp_path):
