@@ -7,7 +7,7 @@
     python bench/bots.py strength [--games GAME,...] [--pairings A-B,...] [--count N]
                                   [--players N] [--seed N] [--jobs N] [--json FILE]
 
-``report`` is the README's whole strength report in one run: every pairing
+``report`` is docs/performance.md's whole strength report in one run: every pairing
 of ``--pairings`` in every game at two players (by default the issue's:
 Expert against Hard, Hard against the Hard of before, hard-v1, and Hard
 against Greedy; 400 games each), then at three players and at four one
@@ -332,7 +332,7 @@ def _rate(*levels: LevelSummary) -> str:
 
 
 def report(args: argparse.Namespace, games: list[str]) -> None:
-    """The README's strength report, then the time per decision, in one run.
+    """docs/performance.md's strength report, then the time per decision, in one run.
 
     Every pairing at two players; at every larger table size, one Expert
     against Hard in the other seats (``--many``) in every game that seats that

@@ -174,7 +174,8 @@ def test_golden_format_2_saves_of_every_game_keep_loading(name):
     ["karakum-3p-v3.json", "karawane-3p-v3.json", "karakorum-2p-v3.json", "jaipur-2p-v3.json"],
 )
 def test_golden_format_3_saves_of_every_game_keep_loading(name, tmp_path):
-    """Format 3 had no hint counts: its players asked for none, and it saves again as format 4."""
+    """Format 3 had no hint counts: its players asked for none, and it saves again as the
+    current format (FORMAT_VERSION)."""
     with golden(name, 3) as (match, data):
         assert match.hints == [0] * len(match.seats)
         joined = [i for i, ply in enumerate(match.plies + match.undone) if not ply.starts]

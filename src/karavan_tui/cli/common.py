@@ -9,6 +9,7 @@ with one line.  This module imports no other command.
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import random
 import ssl
 import sys
@@ -74,6 +75,28 @@ class Context:
     def app_config(self) -> AppConfig:
         """The app's configuration for this run."""
         return AppConfig(saves_dir=self.folder, ascii=bool(getattr(self.args, "ascii", False)))
+
+
+EXTRAS: dict[str, tuple[str, ...]] = {
+    "server": ("sqlalchemy", "alembic", "asyncssh", "openskill", "prometheus_client"),
+    "web": ("textual_serve",),
+}
+"""The libraries each of Karavan's extras brings (psycopg too, which SQLAlchemy loads only for
+a PostgreSQL address), which the terminal app alone goes without."""
+
+
+def require_extra(command: str, extra: str) -> None:
+    """Raise :class:`Failed`, naming what to install, if ``extra``'s libraries are missing:
+    ``pip install karavan`` brings the terminal app alone."""
+    for library in EXTRAS[extra]:
+        try:
+            found = importlib.util.find_spec(library) is not None
+        except ImportError:  # an import hook that refuses the library
+            found = False
+        if not found:
+            raise Failed(
+                f"karavan {command} needs Karavan's {extra} part: pip install 'karavan[{extra}]'"
+            )
 
 
 def fail(message: str, status: int = 2) -> int:

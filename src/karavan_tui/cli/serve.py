@@ -28,6 +28,7 @@ from karavan_tui.cli.common import (
     add_tls_arguments,
     check_port,
     fail,
+    require_extra,
     server_tls,
 )
 
@@ -132,6 +133,7 @@ def _add_guard_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(ctx: Context) -> int:
     """Open the database (migrating it to this version's schema) and serve until stopped."""
+    require_extra("serve", "server")
     from karavan_net.serve.metrics import ServerMetrics
     from karavan_net.serve.store import Store, shown_database
 

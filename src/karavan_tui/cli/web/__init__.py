@@ -16,7 +16,14 @@ from pathlib import Path
 
 from karavan_core.saves import check_saves_dir
 from karavan_core.text import printable
-from karavan_tui.cli.common import Command, Context, add_listen_arguments, check_port, fail
+from karavan_tui.cli.common import (
+    Command,
+    Context,
+    add_listen_arguments,
+    check_port,
+    fail,
+    require_extra,
+)
 from karavan_tui.cli.web.visitors import Visitors, default_state_dir
 
 DEFAULT_MAX_APPS = 10  # each Karavan is a process of some 45 MB
@@ -92,6 +99,7 @@ def places_per_address(max_apps: int, asked: int | None) -> int:
 
 def run(ctx: Context) -> int:
     """Serve the app to browsers with textual-serve."""
+    require_extra("web", "web")
     args = ctx.args
     check_port(ctx, args.port)
     for option in ("max_apps", "max_apps_per_visitor", "max_apps_per_address"):
