@@ -13,8 +13,8 @@ from karavan_net.lobby import CreateTable, SeatAsk
 from karavan_net.protocol import Update
 from karavan_net.serve.lobby_service import LobbyService
 from karavan_net.serve.schema import TableSeat
+from karavan_net.serve.seat_clocks import SeatClocks
 from karavan_net.serve.store import Status
-from karavan_net.serve.tables import SeatClocks
 
 from .test_play_online import account, seat_client, serving
 

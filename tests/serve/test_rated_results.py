@@ -13,8 +13,9 @@ from karavan_net.lobby import CreateTable, SeatAsk
 from karavan_net.serve import lobby_service, ratings
 from karavan_net.serve.commits import CommitQueue
 from karavan_net.serve.lobby_service import LobbyService
+from karavan_net.serve.seat_clocks import SeatClocks
 from karavan_net.serve.store import Status, Store
-from karavan_net.serve.tables import Position, SeatClocks, StoreKeeper
+from karavan_net.serve.store_keeper import Position, StoreKeeper
 
 SECRET = "r" * 43
 

@@ -2,10 +2,12 @@
 
 A :class:`ServedTable` is a :class:`~karavan_net.host.Host` (the one referee,
 the one protocol, the same parts) whose players are proven by their accounts
-and whose match is kept by :class:`StoreKeeper`: every change is committed to
-the database, with the clocks, before any seat is shown it.  The clocks
-(:class:`SeatClocks`) give the seat to move a deadline; when it passes, a bot of
-the table's stand-in level decides for that player and everyone is told.
+and whose match is kept by its
+:class:`~karavan_net.serve.store_keeper.StoreKeeper`: every change is committed
+to the database, with the clocks, before any seat is shown it.  The clocks
+(:class:`~karavan_net.serve.seat_clocks.SeatClocks`) give the seat to move a
+deadline; when it passes, a bot of the table's stand-in level decides for that
+player and everyone is told.
 """
 
 from __future__ import annotations
@@ -17,16 +19,13 @@ from datetime import datetime
 from functools import partial
 from typing import Any
 
-from attrs import evolve, frozen
+from attrs import evolve
 
 from karavan_core.bots import make_bot
 from karavan_core.match import Match, Outcome, bot_seed
 from karavan_core.pacing import bot_decision
 from karavan_core.referee import Change, ChangeKind, Referee
-from karavan_core.saves import Envelopes, envelope
-from karavan_core.text import listed
 from karavan_net.broadcaster import Hooks
-from karavan_net.clocks import ABANDON_AFTER, Clock, duration
 from karavan_net.host import Host
 from karavan_net.link import Link, closing
 from karavan_net.protocol import (
@@ -34,12 +33,12 @@ from karavan_net.protocol import (
     NOTICE_TIME,
     ChatLine,
     Rematched,
-    SeatTime,
-    TableClock,
 )
 from karavan_net.serve.commits import CommitQueue
 from karavan_net.serve.database_clock import system_now
-from karavan_net.serve.store import Decision, RatedGame, SeatClock, Status, TableRecord
+from karavan_net.serve.seat_clocks import SeatClocks, abandoned, timed_out_words
+from karavan_net.serve.store import Decision, Status, TableRecord
+from karavan_net.serve.store_keeper import StoreKeeper
 from karavan_net.serve.table_rules import (
     aborted_words,
     ended_outcome,
@@ -48,250 +47,9 @@ from karavan_net.serve.table_rules import (
     rematch_words,
     resigned_words,
     result_of,
-    wins,
 )
 from karavan_net.storage import TableFile
 from karavan_net.updates import TableState
-
-
-class SeatClocks:
-    """The clocks of one table: each seat's bank, the deadline of the seat to move, and
-    whether a bot stood in for a player whose time ran out."""
-
-    def __init__(self, record: TableRecord) -> None:
-        self.clock: Clock = record.clock
-        self.rated = record.rated
-        self.people = {
-            seat.seat for seat in record.seats if seat.kind == "human" and seat.resigned is None
-        }
-        self.seats: dict[int, SeatClock] = {
-            seat.seat: SeatClock(
-                bank_left=seat.bank_left, deadline=seat.deadline, stood_in=seat.stood_in
-            )
-            for seat in record.seats
-        }
-        self.to_move = record.to_move
-        # By log line: a stand-in's decision for a player late (kept with the table's game).
-        self.marks: dict[int, str] = dict(record.log_marks)
-
-    def unmark(self, lines: int) -> None:
-        """The log is ``lines`` long: marks of lines a take-back took back go."""
-        self.marks = {at: words for at, words in self.marks.items() if at < lines}
-
-    def deadline(self) -> datetime | None:
-        """When the seat to move runs out of time (``None``: it never does)."""
-        if self.to_move is None:
-            return None
-        return self.seats[self.to_move].deadline
-
-    def changed(self, to_move: int | None, now: datetime, *, stood_in: bool) -> None:
-        """The table changed and ``to_move`` decides now.
-
-        A turn's time runs while the same seat goes on deciding; when the turn
-        passes, the seat that had it is charged what it used beyond the move's
-        own time, and the next person to move gets a fresh deadline.  A
-        decision a stand-in bot made leaves the mark on its seat; one the player
-        made clears it (``stood_in``: a stand-in made this change).
-        """
-        before = self.to_move
-        if before is not None and before in self.people:
-            mine = self.seats[before]
-            if stood_in:
-                self.seats[before] = SeatClock(bank_left=0.0, deadline=None, stood_in=True)
-            elif to_move != before:
-                bank = self.clock.bank_after(mine.deadline, now, mine.bank_left)
-                self.seats[before] = SeatClock(bank_left=bank, deadline=None, stood_in=False)
-            else:
-                self.seats[before] = SeatClock(
-                    bank_left=mine.bank_left, deadline=mine.deadline, stood_in=False
-                )
-        if to_move is not None and to_move in self.people and to_move != before:
-            mine = self.seats[to_move]
-            deadline = self.clock.deadline(now, mine.bank_left, rated=self.rated)
-            self.seats[to_move] = SeatClock(
-                bank_left=mine.bank_left, deadline=deadline, stood_in=mine.stood_in
-            )
-        self.to_move = to_move
-
-    def told(self) -> TableClock | None:
-        """The clocks as every seat and watcher is told them (``None``: the table is
-        untimed): each person's bank, and the deadline of the one to move, as kept."""
-        clock = self.clock
-        if not clock.timed:
-            return None
-        times = tuple(
-            SeatTime(
-                seat=seat,
-                bank=round(mine.bank_left, 1),
-                deadline=None if mine.deadline is None else mine.deadline.isoformat(),
-                stood_in=mine.stood_in,
-            )
-            for seat, mine in sorted(self.seats.items())
-            if seat in self.people
-        )
-        return TableClock(clock.kind.value, clock.move_seconds, clock.bank_seconds, times)
-
-    def resign(self, seat: int) -> None:
-        """``seat``'s player resigned: a bot plays the seat, with no time counted."""
-        self.people.discard(seat)
-        mine = self.seats[seat]
-        self.seats[seat] = SeatClock(bank_left=mine.bank_left, deadline=None, stood_in=False)
-
-
-def abandoned(names: list[str], seat: int, winners: list[int]) -> str:
-    """The end of a game whose player ``seat`` left it waiting past its time."""
-    waited = duration(ABANDON_AFTER)
-    won = wins(names, winners)
-    return f"{names[seat]} left the game waiting {waited}: it ends, and {won} by abandonment."
-
-
-def timed_out_words(name: str) -> str:
-    """What the log says after a decision a bot made for ``name``, whose time ran out."""
-    return f"(A bot decided for {name}: their time ran out.)"
-
-
-@frozen(kw_only=True)
-class Position:
-    """A table's game as it is to be kept: its save, who moves, the seats' clocks, and its
-    result once it is over."""
-
-    save: dict[str, Any]
-    to_move: int | None
-    clocks: dict[int, SeatClock]
-    result: dict[str, Any] | None
-    marks: tuple[tuple[int, str], ...] = ()  # words the table adds to lines of its log
-
-
-class StoreKeeper:
-    """Where a served table's referee keeps its match: the store, with the clocks.
-
-    It is a :class:`~karavan_core.storage.Storage`: :meth:`snapshot` is called
-    on the table's thread at every change, :meth:`write` on the writer's thread,
-    through the server's :class:`~karavan_net.serve.commits.CommitQueue` (the
-    tables' changes committed together).  A write that finds the stored game
-    moved on (another process wrote it) fails, and the table is closed rather
-    than overwrite it.  A rated table's last change carries its players' accounts:
-    the store rates its result in the transaction that keeps it.  ``kept`` (if given)
-    hears each change once it is committed, on the thread that committed it.
-    """
-
-    def __init__(
-        self,
-        commits: CommitQueue,
-        record: TableRecord,
-        clocks: SeatClocks,
-        stand_in_deciding: Callable[[], bool],
-        owner: str | None = None,
-        now: Callable[[], datetime] = system_now,
-        kept: Callable[[Decision], None] | None = None,
-    ) -> None:
-        self.commits = commits
-        self.now = now  # the database's time, as the server follows it
-        self.told = kept
-        self.owner = owner  # the process whose lease lets it write the table
-        self.stand_in_deciding = stand_in_deciding
-        self.table_id = record.id
-        accounts = tuple(seat.account_id for seat in record.seats)
-        # Only people are rated: a table with a bot's seat never is.
-        self.rated = (
-            RatedGame(game=record.game, accounts=tuple(a for a in accounts if a is not None))
-            if record.rated and None not in accounts
-            else None
-        )
-        self.accounts = accounts
-        # Once a rated game's end is kept: each seat's rating before and after it.
-        self.ratings: tuple[tuple[int, int], ...] = ()
-        self.clocks = clocks
-        self.resigned = record.resigned  # the seats whose players resigned, in that order
-        self.kept = record.revision
-        self.envelopes = Envelopes()  # on the table's thread: each decision turned into data once
-
-    def snapshot(self, match: Match) -> Position:
-        """The match, its clocks and (once over) its result, to keep."""
-        self.clocks.changed(match.to_move, self.now(), stood_in=self.stand_in_deciding())
-        outcome = match.outcome()
-        result = None
-        if outcome is not None:
-            names = [seat.name for seat in match.seats]
-            sentence = outcome.sentence(names)
-            if self.resigned:
-                gave_up = listed([names[seat] for seat in self.resigned])
-                sentence += f" {gave_up} resigned."
-            played = outcome.result
-            result = result_of(played.scores, played.winners, sentence, self.resigned)
-        clocks = dict(self.clocks.seats)  # its values are frozen: a copy of the mapping will do
-        return Position(
-            save=self.envelopes.of(match),
-            to_move=match.to_move,
-            clocks=clocks,
-            result=result,
-            marks=tuple(sorted(self.clocks.marks.items())),
-        )
-
-    def write(self, snapshot: Position) -> None:
-        """Commit ``snapshot``; ``OSError`` if it cannot be (the writer reports it)."""
-        self._keep(
-            snapshot.save, snapshot.to_move, snapshot.clocks, snapshot.result, marks=snapshot.marks
-        )
-
-    def end(self, match: Match, result: dict[str, Any], rated: bool = True) -> None:
-        """Keep ``match`` as it stands, its game ended by the table's rule with ``result``
-        (rated if the table is and ``rated``), its clocks stopped; ``OSError`` if it
-        cannot be."""
-        self.clocks.changed(None, self.now(), stood_in=False)
-        marks = tuple(sorted(self.clocks.marks.items()))
-        self._keep(envelope(match), None, dict(self.clocks.seats), result, rated, marks=marks)
-
-    def mark_resigned(self, seat: int) -> None:
-        """Keep that ``seat``'s player resigned (the last of :attr:`resigned`); ``OSError``
-        if it cannot be."""
-        try:
-            self.commits.store.seating.resigned(self.table_id, seat, len(self.resigned))
-        except Exception as error:  # the database's own errors
-            raise OSError(f"the database refused it ({type(error).__name__})") from None
-
-    def _keep(
-        self,
-        save: dict[str, Any],
-        to_move: int | None,
-        clocks: dict[int, SeatClock],
-        result: dict[str, Any] | None,
-        rated: bool = True,
-        *,
-        marks: tuple[tuple[int, str], ...] = (),
-    ) -> None:
-        decision = Decision(
-            table_id=self.table_id,
-            after=self.kept,
-            save=save,
-            to_move=to_move,
-            clocks=clocks,
-            result=result,
-            owner=self.owner,
-            rated=self.rated if rated else None,
-            marks=marks,
-        )
-        try:
-            kept = self.commits.record(decision)
-        except Exception as error:  # the database's own errors: the writer reports an OSError
-            raise OSError(f"the database refused the change ({type(error).__name__})") from None
-        if not kept:
-            raise OSError("the table is run elsewhere now")
-        self.kept = int(save["revision"])
-        if decision.rated is not None and decision.result is not None:
-            self.ratings = self._rated()  # before the end is shown: its update carries them
-        if self.told is not None:
-            self.told(decision)
-
-    def _rated(self) -> tuple[tuple[int, int], ...]:
-        """What the game just kept did to each seat's rating (none if it cannot be read: the
-        lobby's finished tables show it all the same)."""
-        try:
-            changes = self.commits.store.ratings.changes([self.table_id])
-        except Exception:  # the database's own errors
-            return ()
-        pairs = [changes.get((self.table_id, account or 0)) for account in self.accounts]
-        return () if None in pairs else tuple(pair for pair in pairs if pair is not None)
 
 
 class ServedTable(Host):
