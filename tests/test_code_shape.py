@@ -137,3 +137,12 @@ def test_the_checks_catch_what_they_look_for():
     assert list(private_imports("m.py", "from karavan_core import rules\nrules._helper()\n"))
     assert not list(private_imports("m.py", "from textual.widgets import _toast\n"))
     assert not list(private_imports("m.py", "from karavan_core.rules import helper\n"))
+
+
+def test_every_games_table_package_has_the_same_files_for_the_same_jobs():
+    """ARCHITECTURE.md's table of a game's table package holds for all four games."""
+    tables = SRC / "karavan_tui" / "tables"
+    for package in sorted(p for p in tables.iterdir() if (p / "__init__.py").exists()):
+        files = {path.name for path in package.iterdir()}
+        core = {"table.py", "zones.py", "players.py", "faces.py", "gestures.py"}
+        assert core | {f"{package.name}.tcss"} <= files, package.name

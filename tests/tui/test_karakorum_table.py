@@ -34,7 +34,7 @@ from karavan_tui.screens.game_over import GameOverScreen
 from karavan_tui.screens.table import TableScreen
 from karavan_tui.tables.karakorum import KarakorumTable
 from karavan_tui.tables.karakorum.faces import gone_since
-from karavan_tui.tables.karakorum.tracks import Climbers, ClimbersZone
+from karavan_tui.tables.karakorum.players import Climbers, ClimbersZone
 from karavan_tui.widgets.cards import CardRow
 from karavan_tui.widgets.side import first_sentence
 

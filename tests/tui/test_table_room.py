@@ -7,7 +7,8 @@ import pytest
 from rich.cells import cell_len
 
 from karavan_tui.glyphs import UNICODE
-from karavan_tui.tables.karakum.zones import TableData, worth
+from karavan_tui.tables.karakum.players import worth
+from karavan_tui.tables.karakum.zones import TableData
 from karavan_tui.widgets.cards import CardRow
 
 from .helpers import game_screen, karakum_match, running

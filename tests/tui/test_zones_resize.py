@@ -6,7 +6,7 @@ import pytest
 
 from karavan_tui.tables.jaipur.players import PlayersZone
 from karavan_tui.tables.jaipur.zones import TokensZone
-from karavan_tui.tables.karakum.zones import CaravansZone
+from karavan_tui.tables.karakum.players import CaravansZone
 
 from .helpers import game_screen, near_the_end, running, settle
 

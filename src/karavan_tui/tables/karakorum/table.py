@@ -13,7 +13,7 @@ from karavan_core.games.karakorum.state import Card, KarakorumObservation, Step
 from karavan_tui.tables.base import CLEAR_MARKS, TableView, View, table_stylesheet
 from karavan_tui.tables.karakorum import gestures
 from karavan_tui.tables.karakorum.gestures import EXP_ROW, TABLE_ROW, viewer_seat
-from karavan_tui.tables.karakorum.tracks import (
+from karavan_tui.tables.karakorum.players import (
     Climbers,
     ClimbersZone,
     Opponents,

@@ -25,8 +25,8 @@ from karavan_tui.tables.base import (
 )
 from karavan_tui.tables.karakum import gestures
 from karavan_tui.tables.karakum.gestures import KarakumTurnStep, Payment
+from karavan_tui.tables.karakum.players import CaravansZone
 from karavan_tui.tables.karakum.zones import (
-    CaravansZone,
     HandData,
     HandZone,
     MarketZone,
