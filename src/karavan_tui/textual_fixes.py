@@ -24,6 +24,12 @@ has bubbled up to the app's binding (a name typed at once went partly into the s
 field: "veE").  A :class:`FocusedInput` moves the focus on Tab itself, and once it is no
 longer focused passes a key on to the widget that is.
 
+A header keeps the title up to date by watching the app's and the screen's titles; as
+the app closes, a title set by a screen being torn down finds the header's own title
+widget already gone (``NoMatches``), which Textual's watcher does not expect (it
+spares only ``NoScreen``) and which fails the app's exit.  The header's watcher
+here spares both: a header on its way out has no title to show.
+
 On a touch screen a tap is also a hover: a tooltip would open over what was tapped.
 Textual turns its tooltips off only for its tests (a private flag); :func:`tooltips_off`
 turns them off for a touch screen, before the first screen is composed.
@@ -31,6 +37,7 @@ turns them off for a touch screen, before the first screen is composed.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Sequence
 from typing import Any
 
@@ -39,9 +46,10 @@ from textual.app import App
 from textual.binding import BindingsMap, BindingType
 from textual.command import CommandList, CommandPalette
 from textual.css.query import NoMatches
-from textual.dom import DOMNode
+from textual.dom import DOMNode, NoScreen
 from textual.notifications import Notification, Notifications, Notify
-from textual.widgets import Input, OptionList, _toast
+from textual.widgets import Header, Input, OptionList, _toast
+from textual.widgets._header import HeaderTitle
 
 MIN_TOAST_SECONDS = 0.1
 PALETTE_ID = "--command-palette"  # Textual's id for its command palette screen
@@ -85,6 +93,7 @@ class FocusedInput(Input):
 
 
 _textual_move_page = OptionList._move_page
+_textual_header_mount = Header._on_mount
 # The search itself, under Textual's @work (which keeps it as __wrapped__, untyped).
 _gather = CommandPalette._gather_commands
 _textual_gather_commands = _gather.__wrapped__  # type: ignore[attr-defined]  # see above
@@ -111,13 +120,29 @@ def _move_page_once_laid_out(self: OptionList, direction: _widget_navigation.Dir
     _textual_move_page(self, direction)
 
 
+def _header_mount_sparing_removed(self: Header, _: events.Mount) -> None:
+    """Textual's header watchers, which leave a header whose title is gone alone."""
+
+    async def set_title() -> None:
+        with contextlib.suppress(NoScreen, NoMatches):
+            self.query_one(HeaderTitle).update(self.format_title())
+
+    self.watch(self.app, "title", set_title)
+    self.watch(self.app, "sub_title", set_title)
+    self.watch(self.screen, "title", set_title)
+    self.watch(self.screen, "sub_title", set_title)
+
+
 def apply() -> None:
-    """Make Textual's toast rack build :class:`SafeToast` toasts, and its option lists
-    (the command palette's among them) page only once they are laid out."""
+    """Make Textual's toast rack build :class:`SafeToast` toasts, its option lists (the
+    command palette's among them) page only once they are laid out, and its headers let
+    a title they can no longer show go."""
     if _toast.Toast is not SafeToast:
         setattr(_toast, "Toast", SafeToast)  # noqa: B010 - the module's name for its toasts
     if OptionList._move_page is _textual_move_page:
         OptionList._move_page = _move_page_once_laid_out  # type: ignore[method-assign]  # the fix
+    if Header._on_mount is _textual_header_mount:
+        Header._on_mount = _header_mount_sparing_removed  # type: ignore[method-assign]  # the fix
 
 
 apply()

@@ -40,3 +40,23 @@ def test_a_toast_whose_time_ran_out_before_it_showed_gets_a_timer_that_ends():
     assert _toast.Toast is SafeToast  # the rack builds ours
     late = Notification("Bob is away.", timeout=-3.0)  # a negative timer would loop forever
     assert SafeToast(late)._timeout > 0
+
+
+async def test_a_title_set_while_the_header_is_taken_down_raises_nothing(tmp_path):
+    """As the app closes, a screen may set its title after its header's title is gone."""
+    from textual.widgets._header import HeaderTitle
+
+    from karavan_tui.widgets.chrome import AppHeader
+
+    from ..tui.helpers import make_app
+
+    app = make_app(tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        header = app.screen.query_one(AppHeader)
+        await header.query_one(HeaderTitle).remove()
+        app.screen.title = "A title nobody will see"
+        app.screen.sub_title = "Nor this"
+        await pilot.pause()
+        await pilot.pause()
+        assert app.is_running  # the watcher did not fail the app
