@@ -382,6 +382,17 @@ class Game(abc.ABC, Generic[S, O, A]):
         """
         return True
 
+    def reveals_to_all(self, observation: O, action: A) -> bool:
+        """Whether taking ``action`` may show every player something new, not only its
+        decider: a card turned up where all can see it, a new deal.
+
+        A card only its decider sees (drawn into a hand) is not: a bot's private
+        draw tells the others nothing, so it does not make taking back past it
+        cost consent.  The default is :meth:`reveals`; a game whose draws are
+        private says so.
+        """
+        return self.reveals(observation, action)
+
     @abc.abstractmethod
     def sample_state(self, observation: O, rng: random.Random) -> S:
         """A full state consistent with a player's ``observation``, hidden parts from ``rng``."""
