@@ -348,6 +348,14 @@ class Game(abc.ABC, Generic[S, O, A]):
         """
         return self.result(state).scores
 
+    def score_words(self, observation: O, scores: Sequence[int]) -> tuple[str, ...]:
+        """Each seat's ``scores`` (:meth:`result`'s, at the state ``observation`` is of) as a
+        score board says them beside the table: the number, unless the game has a word
+        for it (Karakorum's "out" for a player out of the fight for victory, as its
+        result says).  From the observation alone, so a client far from the referee says
+        the same."""
+        return tuple(str(score) for score in scores)
+
     def ends_round(self, state: S) -> bool:
         """Whether the decision that led to ``state`` ended a round after which the
         :meth:`chart_scores` start again from nothing (the chart draws each round's
