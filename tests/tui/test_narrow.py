@@ -66,6 +66,26 @@ def test_karawane_table_narrow(snap_compare, tmp_path):
     assert snap_table(snap_compare, tmp_path, karawane_match(), NARROW)
 
 
+def test_karawane_hidden_hand_narrow(snap_compare, tmp_path):
+    """Hot-seat, a bot moving: the hand's place says the cards are hidden, its words a
+    column in from the border as every zone's are."""
+    app = start_with(tmp_path, seeded_match("karawane", "Ann,bot:random,Bob"))
+    app.config.bot_delay = 30.0  # the bot holds its pause: the table stays public
+
+    async def ann_plays(pilot) -> None:
+        await steady(pilot)
+        await pilot.press("enter")  # Ann lifts the curtain
+        await pilot.pause()
+        await pilot.press("a", "enter")  # and plays her first listed card
+        await pilot.pause()
+        while not isinstance(pilot.app.screen, TableScreen):
+            await pilot.press("enter")  # what her turn showed her alone, read
+            await pilot.pause()
+        assert game_screen(pilot.app).driver.viewer is None
+
+    assert snap_compare(app, terminal_size=NARROW, run_before=ann_plays)
+
+
 def test_karakorum_table_narrow(snap_compare, tmp_path):
     assert snap_table(snap_compare, tmp_path, karakorum_match(), NARROW)
 
