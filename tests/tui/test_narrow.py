@@ -22,6 +22,7 @@ from karavan_tui.widgets.side import GameLog
 from .helpers import (
     game_screen,
     karakum_match,
+    local_play,
     make_app,
     running,
     seeded_match,
@@ -81,7 +82,7 @@ def test_karawane_hidden_hand_narrow(snap_compare, tmp_path):
         while not isinstance(pilot.app.screen, TableScreen):
             await pilot.press("enter")  # what her turn showed her alone, read
             await pilot.pause()
-        assert game_screen(pilot.app).driver.viewer is None
+        assert local_play(pilot.app).viewer is None
 
     assert snap_compare(app, terminal_size=NARROW, run_before=ann_plays)
 
