@@ -350,6 +350,14 @@ class Game(abc.ABC, Generic[S, O, A]):
         """
         return self.result(state).scores
 
+    def score_words(self, observation: O, scores: Sequence[int]) -> tuple[str, ...]:
+        """Each seat's ``scores`` (:meth:`result`'s, at the state ``observation`` is of) as a
+        score board says them beside the table: the number, unless the game has a word
+        for it (Karakorum's "out" for a player out of the fight for victory, as its
+        result says).  From the observation alone, so a client far from the referee says
+        the same."""
+        return tuple(str(score) for score in scores)
+
     def ends_round(self, state: S) -> bool:
         """Whether the decision that led to ``state`` ended a round after which the
         :meth:`chart_scores` start again from nothing (the chart draws each round's
@@ -383,6 +391,17 @@ class Game(abc.ABC, Generic[S, O, A]):
         free.  The default says yes to every decision; each game says precisely.
         """
         return True
+
+    def reveals_to_all(self, observation: O, action: A) -> bool:
+        """Whether taking ``action`` may show every player something new, not only its
+        decider: a card turned up where all can see it, a new deal.
+
+        A card only its decider sees (drawn into a hand) is not: a bot's private
+        draw tells the others nothing, so it does not make taking back past it
+        cost consent.  The default is :meth:`reveals`; a game whose draws are
+        private says so.
+        """
+        return self.reveals(observation, action)
 
     @abc.abstractmethod
     def sample_state(self, observation: O, rng: random.Random) -> S:

@@ -171,8 +171,8 @@ class Ply:
     """One decision made: the decision, the state after it, and whether it opened a gesture.
 
     The public view after it, its line in the log, the scores after it and
-    whether it showed its decider something new are worked out the first time
-    they are asked for, and kept with it.
+    whether it showed its decider (or every player) something new are worked out the
+    first time they are asked for, and kept with it.
     """
 
     action: Action
@@ -182,6 +182,7 @@ class Ply:
     line: str | None = None
     scores: tuple[int, ...] | None = None
     revealing: bool | None = None
+    revealing_all: bool | None = None
 
 
 class Match:
@@ -297,6 +298,19 @@ class Match:
             before = self.state_at(index)
             ply.revealing = self.game.reveals(self.game.observe(before, before.to_move), ply.action)
         return ply.revealing
+
+    def showed(self, index: int, seat: int) -> bool:
+        """Whether decision number ``index`` showed ``seat`` something new: its decider
+        whatever :meth:`revealed` says, anyone else what it showed every player
+        (:meth:`Game.reveals_to_all`; a card drawn into another's hand is not)."""
+        if self.actor(index) == seat:
+            return self.revealed(index)
+        ply = self.plies[index]
+        if ply.revealing_all is None:
+            before = self.state_at(index)
+            observation = self.game.observe(before, before.to_move)
+            ply.revealing_all = self.game.reveals_to_all(observation, ply.action)
+        return ply.revealing_all
 
     def last_move_of(self, seat: int) -> int:
         """How many decisions had been made once ``seat`` last decided (0 if it never has).

@@ -1,11 +1,12 @@
 """Take-backs at a table: who may take back what, who must agree, and what each is told.
 
 Where several people play, a player's own last gesture comes back freely while
-it revealed nothing and nobody has decided since; anything further needs every
-other human's consent (lichess-style), asked as a :class:`TakeBackRequest`.
-:class:`TakeBacks` is the policy the :class:`~karavan_core.referee.Referee` keeps
-for its table: it holds the request open and who may not ask again, and tells the
-referee of each change it makes.
+nothing since has shown that player or the table something new and no other person
+has decided since (the bots' decisions go back with it, their private draws
+unseen); anything further needs every other human's consent (lichess-style),
+asked as a :class:`TakeBackRequest`.  :class:`TakeBacks` is the policy the
+:class:`~karavan_core.referee.Referee` keeps for its table: it holds the request
+open and who may not ask again, and tells the referee of each change it makes.
 """
 
 from __future__ import annotations
@@ -55,7 +56,8 @@ class Change:
 class TakeBack:
     """A take-back ``seat`` may make: back to ``keep`` decisions, ``decisions`` taken back.
 
-    ``revealed``: one of them had shown something new; ``needs``: the humans
+    ``revealed``: one of them had shown ``seat`` (or everyone) something new; a
+    card only another player drew does not count; ``needs``: the humans
     who must agree first (none: it is free); ``whose``: the seat that made
     each decision taken back, in order.
     """
@@ -261,10 +263,11 @@ class TakeBacks:
 
         Raises :class:`IllegalAction` with the reason when there is nothing it may
         take back.  Where several people play, a player's own last gesture comes
-        back freely while it revealed nothing and nobody has decided since;
+        back freely, with the bots' decisions after it, while none of them showed
+        that player or everyone something new and no other person decided since;
         anything further needs every other human's consent.  Against bots alone a
-        take-back is free, but one that goes back past a revealing decision is
-        counted (the results and the review show it).
+        take-back is free, but one that goes back past such a revealing decision
+        is counted (the results and the review show it).
         """
         match = self.match
         if match.is_over():
@@ -284,8 +287,8 @@ class TakeBacks:
             TakeBack(seat=seat, keep=keep, decisions=0, revealed=False, needs=())
         )
         rest = tuple(h for h in self.humans if h != seat)
-        others = any(actor != seat for actor in wanted.whose)
-        needs = rest if rest and (wanted.revealed or others) else ()
+        people = any(actor in rest for actor in wanted.whose)
+        needs = rest if rest and (wanted.revealed or people) else ()
         return replace(wanted, needs=needs)
 
     def sharing_taker(self) -> int | None:
@@ -299,10 +302,10 @@ class TakeBacks:
 
     def _covering(self, wanted: TakeBack) -> TakeBack:
         """``wanted`` counting every decision from its ``keep`` to now: how many, whose,
-        and whether one showed something new."""
-        match = self.match
-        whose = tuple(match.actor(index) for index in range(wanted.keep, len(match.plies)))
-        revealed = any(match.revealed(index) for index in range(wanted.keep, len(match.plies)))
+        and whether one showed the asker (or everyone) something new."""
+        match, taken = self.match, range(wanted.keep, len(self.match.plies))
+        whose = tuple(match.actor(index) for index in taken)
+        revealed = any(match.showed(index, wanted.seat) for index in taken)
         return replace(wanted, decisions=len(whose), revealed=revealed, whose=whose)
 
     def undo_refusal(self, seat: int | None) -> str | None:

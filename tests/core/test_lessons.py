@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from karavan_core import Match, Seat, get_game
@@ -159,3 +161,24 @@ def test_steps_that_overlap_are_refused():
                 Step(at=3, say="d", task="e"),
             ),
         )
+
+
+GOOD_WORDS = r"diamonds?|gold|silver|cloth|spices?|leather|jewelry|silk|honey|paper"
+
+
+@pytest.mark.parametrize("name", lesson_names())
+def test_a_lesson_counts_goods_in_words_not_digits(name):
+    """ "take a cloth and both leather cards", not "take 1 cloth and 2 leather": a count of
+    goods is said in words, as the rest of the lesson says it."""
+    for step in get_lesson(name).steps:
+        for text in (step.task, step.say):
+            assert not re.search(rf"\b\d+ ({GOOD_WORDS})\b", text), text
+
+
+def test_the_karakum_lesson_says_the_camel_deck_is_empty_when_its_last_turn_comes():
+    """The last step's turn does not empty the camel deck: it is empty already."""
+    lesson = get_lesson("karakum")
+    step = next(step for step in lesson.steps if "end" in step.teaches)
+    states = list(lesson.states(["You", "Greedy"]))
+    assert not states[step.at].camel_deck
+    assert "empties it" not in step.say and "it is empty now" in step.say

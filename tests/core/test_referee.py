@@ -17,6 +17,8 @@ from karavan_core.referee import Change, Referee, TakeBack, bot_agrees
 from karavan_core.saves import load_match
 from karavan_core.storage import SaveFile, SaveWriter
 
+from .test_takeback_reveals import decide
+
 KARAKUM = get_game("karakum")
 JAIPUR = get_game("jaipur")
 
@@ -28,15 +30,7 @@ def referee_for(seats: str, seed: int = 5, game=KARAKUM, **kwargs) -> Referee:
 
 def play_one(referee: Referee, rng: random.Random) -> None:
     """The player to move takes a random legal decision (a bot through its turn)."""
-    turn = referee.bot_turn()
-    legal = referee.legal()
-    action = legal[rng.randrange(len(legal))]
-    if turn is not None:
-        assert referee.play_bot(turn, action)
-    else:
-        seat = referee.to_move
-        assert seat is not None
-        referee.play(seat, [action])
+    decide(referee, lambda legal: legal[rng.randrange(len(legal))])
 
 
 def test_whose_decision_and_whether_a_bot_takes_it():

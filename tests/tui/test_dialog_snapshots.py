@@ -80,6 +80,37 @@ def test_opening_a_long_save(snap_compare, tmp_path):
     assert snap_compare(make_app(tmp_path), terminal_size=(80, 24), run_before=opening)
 
 
+def test_settings_with_the_bot_pauses_open(snap_compare, tmp_path):
+    """The list of bot pauses stays inside the dialog's border at 80x24."""
+
+    async def open_pauses(pilot):
+        await steady(pilot)
+        pilot.app.push_screen(SettingsScreen())
+        await steady(pilot)
+        pilot.app.screen.query_one("#delay").focus()
+        await pilot.press("enter")
+        await steady(pilot)
+
+    assert snap_compare(make_app(tmp_path), terminal_size=(80, 24), run_before=open_pauses)
+
+
+async def test_every_list_of_the_settings_opens_inside_the_dialog_at_80x24(tmp_path):
+    app = make_app(tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await steady(pilot)
+        app.push_screen(SettingsScreen())
+        await steady(pilot)
+        dialog = app.screen.query_one("SettingsScreen > Vertical").region
+        for name in ("theme", "delay"):
+            app.screen.query_one(f"#{name}").focus()
+            await pilot.press("enter")
+            await steady(pilot)
+            shown = app.screen.query_one(f"#{name} SelectOverlay").region
+            assert dialog.contains_region(shown), name
+            await pilot.press("escape")
+            await steady(pilot)
+
+
 def after_key(key: str):
     """What a snapshot runs first: let the app settle, press ``key``, settle again."""
 

@@ -36,6 +36,7 @@ from .helpers import (
     start_with,
     state_of,
     visible_characters,
+    waiting,
 )
 
 GAMES = ("karakum", "karawane", "karakorum", "jaipur")
@@ -328,3 +329,27 @@ async def test_a_hint_chosen_in_a_steps_own_picker_opens_that_picker_on_it(tmp_p
         await pilot.press("enter")
         await settle(pilot, app)
         assert match.history[before] == hinted
+
+
+@pytest.mark.parametrize("game", ["karawane", "jaipur"])
+async def test_a_hint_asked_as_the_bot_ends_its_turn_comes_once_the_turn_is_back(
+    tmp_path, monkeypatch, game
+):
+    """h pressed a moment before the turn comes back (the bot still moving) used to be
+    dropped: no hint ever came. It is looked for as soon as the turn is back."""
+    hint_with(monkeypatch, lambda observation, legal: legal[0])
+    app = start_with(tmp_path, seeded_match(game, "Ann,bot:random"))
+    app.config.bot_delay = 30.0  # the bot's pause holds until Skip: h lands inside it
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot, app)
+        play = driver(app)
+        await pilot.press("a", "enter")  # Ann's first listed decision
+        await pilot.pause()
+        assert play.thinking and play.link.match.to_move == 1
+        await pilot.press("h")
+        await pilot.pause()
+        assert play.current_hint() is None and "your hint" in status_text(app)
+        await pilot.press("n")  # Skip: the bot moves at once and the turn comes back
+        await waiting(pilot, lambda: play.current_hint() is not None, seconds=30)
+        assert play.link.match.to_move == 0 and not play.thinking
+        assert hinted_cards(app) or play.table.hinted

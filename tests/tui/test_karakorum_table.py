@@ -360,7 +360,25 @@ async def test_once_the_game_is_over_the_table_offers_no_done_and_scores_are_fin
         assert scores.border_subtitle == "all expeditions closed"
 
 
-def closing_position() -> Match:
+async def test_a_player_who_leads_no_peak_is_out_on_the_board_as_at_the_end(tmp_path):
+    """Bob leads no peak even once every expedition is closed: the panel and the tracks say
+    "out", not 0, in the game's word, as the game over does."""
+    match = closing_position(tracks=((20, 20, 20), (0, 0, 0)))
+    async with running(tmp_path, match) as (app, pilot):
+        screen = game_screen(app)
+        lines = str(screen.query_one("#scores").render()).splitlines()
+        ann = match.game.result(match.state).scores[0]
+        assert [line.split()[-1] for line in lines] == [str(ann), "out"]
+        tracks = str(screen.query_one(ClimbersZone).render()).splitlines()
+        assert [line.split("=")[-1].strip() for line in tracks[:2]] == [str(ann), "out"]
+        assert screen.decide(Done())
+        await settle(pilot, app)
+        assert isinstance(app.screen, GameOverScreen)
+        bob = dict(match.outcome().result.breakdown[1])
+        assert bob["Champion of"] == "no peak: out of the fight for victory"
+
+
+def closing_position(tracks: tuple[tuple[int, ...], ...] = ((0, 0, 9), (2, 3, 30))) -> Match:
     """Ann's turn to end her placing in the last round, the deck spent: her red 5 6 8
     (6 axes) and green 3 5 6 (4 axes) are open, Bob's lone green 2 too.  Every other card
     lies on the discard pile."""
@@ -380,7 +398,7 @@ def closing_position() -> Match:
         discard=tuple(rest.elements()),
         held=((), ()),
         expeditions=((Expedition(reds), Expedition(greens)), (Expedition(bob),)),
-        tracks=((0, 0, 9), (2, 3, 30)),
+        tracks=tracks,
     )
     return Match(match.game, match.seats, match.seed, initial=start)
 
@@ -645,7 +663,7 @@ async def test_the_tracks_zone_takes_the_rows_of_its_lines_as_they_change():
     def climbers(seats: str) -> Climbers:
         match = karakorum_match(seats, moves=30)
         obs = match.game.observe(match.state, 0)
-        scores = tuple(match.game.result(match.state).scores)
+        scores = match.game.score_words(obs, match.game.result(match.state).scores)
         return Climbers(obs=obs, before=None, me=0, scores=scores, glyphs=UNICODE)
 
     class Holder(App[None]):

@@ -589,3 +589,21 @@ async def test_four_players_blocks_keep_their_piles_to_a_line_rather_than_give_u
         assert sum("to come" in line for line in lines) == 3
         assert sum("in deck" in line for line in lines) == 1
         assert all(cell_len(line) <= players.content_region.width for line in lines)
+
+
+@pytest.mark.parametrize("size", [(120, 40), (200, 50)])
+async def test_on_a_tall_screen_the_move_list_takes_the_rows_under_the_track(tmp_path, size):
+    """The list of moves opens at the bottom, the track kept in sight; from 40 rows it shows
+    as many entries as a list in the middle would (it used to scroll in six rows while the
+    hand's cards took eighteen)."""
+    async with running(tmp_path, karawane_match(moves=30), size=size) as (app, pilot):
+        legal = len(local_match(app).legal_actions())
+        assert legal > 6
+        await pilot.press("a")
+        await pilot.pause()
+        assert isinstance(app.screen, ChoiceScreen)
+        shown = app.screen.query_one("#choices").size.height
+        assert shown >= min(legal, 13)
+        dialog = app.screen.query_one("ChoiceScreen > Vertical").region
+        track = table(app).query_one(TrackZone).region
+        assert dialog.y >= track.bottom  # the track stays in sight above the list

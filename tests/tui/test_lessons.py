@@ -55,6 +55,15 @@ async def open_lesson(pilot, app, name: str) -> LessonPlay:
     return lesson_driver(app)
 
 
+async def past_the_welcome(pilot, app, name: str) -> LessonPlay:
+    """The app just started: open ``name``'s lesson and read its welcome (n)."""
+    await settle(pilot, app)
+    driver = await open_lesson(pilot, app, name)
+    await pilot.press("n")
+    await settle(pilot, app)
+    return driver
+
+
 async def choose(pilot, index: int) -> None:
     """Choose entry ``index`` of the list on top by keys."""
     assert isinstance(pilot.app.screen, ChoiceScreen)
@@ -111,6 +120,24 @@ async def play_through(pilot, app, name: str) -> None:
         else:
             await pilot.press("n")
     raise AssertionError("the lesson did not end")
+
+
+async def test_a_refusal_gives_the_reason_for_the_decision_due_not_the_steps_first(tmp_path):
+    """Karakum's first gather is the face-up paper, then a card from the deck: a face-up
+    card taken second is refused with the reason to draw blind, not the paper's."""
+    app = make_app(tmp_path)
+    async with app.run_test(size=(80, 24)) as pilot:
+        driver = await past_the_welcome(pilot, app, "karakum")
+        paper, draw = driver.expected()
+        assert isinstance(paper, TakeCard) and driver.decide(paper)
+        await settle(pilot, app)
+        assert driver.expected() == (draw,)
+        other = next(a for a in driver.link.match.legal_actions() if isinstance(a, TakeCard))
+        assert not driver.decide(other)
+        await pilot.pause()
+        text = " ".join(panel_text(app).split())
+        assert "draws a card from the deck, because a card from the deck may be any" in text
+        assert "paper is the good you hold least of" not in text
 
 
 async def test_a_lesson_step_waits_for_its_move_and_says_why(tmp_path):
@@ -175,10 +202,7 @@ async def test_a_lesson_step_waits_for_its_move_and_says_why(tmp_path):
 async def test_leaving_a_lesson_and_coming_back_goes_on_at_the_same_step(tmp_path):
     app = make_app(tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:
-        await settle(pilot, app)
-        driver = await open_lesson(pilot, app, "jaipur")
-        await pilot.press("n")
-        await settle(pilot, app)
+        driver = await past_the_welcome(pilot, app, "jaipur")
         await pick_from_moves(pilot, app, driver)
         assert driver.step == 2
         await pilot.press("q")

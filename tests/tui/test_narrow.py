@@ -22,6 +22,7 @@ from karavan_tui.widgets.side import GameLog
 from .helpers import (
     game_screen,
     karakum_match,
+    local_play,
     make_app,
     running,
     seeded_match,
@@ -64,6 +65,26 @@ def test_karakum_table_narrow(snap_compare, tmp_path):
 
 def test_karawane_table_narrow(snap_compare, tmp_path):
     assert snap_table(snap_compare, tmp_path, karawane_match(), NARROW)
+
+
+def test_karawane_hidden_hand_narrow(snap_compare, tmp_path):
+    """Hot-seat, a bot moving: the hand's place says the cards are hidden, its words a
+    column in from the border as every zone's are."""
+    app = start_with(tmp_path, seeded_match("karawane", "Ann,bot:random,Bob"))
+    app.config.bot_delay = 30.0  # the bot holds its pause: the table stays public
+
+    async def ann_plays(pilot) -> None:
+        await steady(pilot)
+        await pilot.press("enter")  # Ann lifts the curtain
+        await pilot.pause()
+        await pilot.press("a", "enter")  # and plays her first listed card
+        await pilot.pause()
+        while not isinstance(pilot.app.screen, TableScreen):
+            await pilot.press("enter")  # what her turn showed her alone, read
+            await pilot.pause()
+        assert local_play(pilot.app).viewer is None
+
+    assert snap_compare(app, terminal_size=NARROW, run_before=ann_plays)
 
 
 def test_karakorum_table_narrow(snap_compare, tmp_path):

@@ -25,17 +25,36 @@ from karavan_core.text import parse_json, printable
 
 # The keys of a lesson's TOML and of each of its ``[[steps]]``, with the type each holds; all
 # must be there but the optional ones, which take Lesson's and Step's defaults.
-_LESSON_KEYS = {"game": str, "seed": int, "first_player": int, "welcome": str, "steps": list}
-_STEP_KEYS = {"at": int, "say": str, "task": str, "decisions": int, "why": str, "teaches": list}
+Kinds = type | tuple[type, ...]  # what a key's value may be
+_LESSON_KEYS: dict[str, Kinds] = {
+    "game": str,
+    "seed": int,
+    "first_player": int,
+    "welcome": str,
+    "steps": list,
+}
+_STEP_KEYS: dict[str, Kinds] = {
+    "at": int,
+    "say": str,
+    "task": str,
+    "decisions": int,
+    "why": (str, list),  # one reason for the step, or one for each of its decisions
+    "teaches": list,
+}
 _OPTIONAL = {"welcome", "decisions", "why", "teaches"}
-_KIND_NAMES = {int: "a whole number", str: "text", list: "a list"}
+_KIND_NAMES: dict[Kinds, str] = {
+    int: "a whole number",
+    str: "text",
+    list: "a list",
+    (str, list): "text or a list",
+}
 
 
 class _Unfit(Exception):
     """What is wrong with a lesson's file, said as a clause."""
 
 
-def _checked(table: object, keys: dict[str, type], where: str) -> dict[str, Any]:
+def _checked(table: object, keys: dict[str, Kinds], where: str) -> dict[str, Any]:
     """``table`` if it holds only ``keys``, each of its type, and every one not optional."""
     if not isinstance(table, dict):
         raise _Unfit(f"{where} is not a table")
@@ -59,7 +78,12 @@ def _step(table: object, number: int) -> Step:
         raise _Unfit(f"{where}'s 'teaches' is not a list of rule names")
     if data["at"] < 0 or data.get("decisions", 0) < 0:
         raise _Unfit(f"{where} counts decisions below zero")
-    return Step(**data, teaches=tuple(teaches))
+    why = data.pop("why", "")
+    if isinstance(why, list):  # a reason for each of its decisions
+        if len(why) != data.get("decisions", 0) or not all(isinstance(w, str) for w in why):
+            raise _Unfit(f"{where}'s 'why' is not one reason for each of its decisions")
+        why = tuple(why)
+    return Step(**data, why=why, teaches=tuple(teaches))
 
 
 def _moves(game: Game[Any, Any, Any], data: object) -> tuple[Action, ...]:

@@ -20,7 +20,9 @@ class Step:
     ``decisions`` (one gesture's worth: buying is Buy then Pay), the step waits
     for the learner to make ``moves[at:at + decisions]``; with none, for the
     learner to read ``say`` and go on.  ``task`` is the short instruction of the
-    status line, ``why`` the reason given when another legal decision is tried,
+    status line, ``why`` the reason given when another legal decision is tried:
+    one for the whole step, or one for each of its decisions (a reason for the
+    first is no reason for the second: paper is not why you draw blind);
     ``teaches`` the rules (by id) the step teaches.
     """
 
@@ -28,13 +30,19 @@ class Step:
     say: str
     task: str
     decisions: int = 0
-    why: str = ""
+    why: str | tuple[str, ...] = ""
     teaches: tuple[str, ...] = ()
 
     @property
     def end(self) -> int:
         """The number of decisions played once the step is done."""
         return self.at + self.decisions
+
+    def reason(self, index: int) -> str:
+        """Why the step's decision number ``index`` (from 0) is the one to make."""
+        if isinstance(self.why, str):
+            return self.why
+        return self.why[min(index, len(self.why) - 1)]
 
 
 def _ordered(_: object, __: object, steps: tuple[Step, ...]) -> None:

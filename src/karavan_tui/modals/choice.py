@@ -18,6 +18,9 @@ from textual.widgets.option_list import Option
 from karavan_tui.context import karavan_app
 from karavan_tui.widgets.redraw import redraw_for_a_moment
 
+TALL_ROWS = 40
+"""From this many rows a list at the bottom of the screen has the rows of one in the middle."""
+
 
 def beside_offset(part: Region, dialog: Size, side: Region, room: Size) -> Offset:
     """Where a ``dialog`` goes beside ``part`` of the table: over the ``side`` panel next to
@@ -62,6 +65,11 @@ class ChoiceScreen(ModalScreen[int | None]):
     ChoiceScreen.-bottom { align: center bottom; }
     ChoiceScreen.-bottom > Vertical { max-height: 11; margin-bottom: 1; }
     ChoiceScreen.-bottom OptionList, ChoiceScreen.-bottom.-searchable OptionList { max-height: 6; }
+    /* From 40 rows the track ends high on the screen: the list takes the rows under it
+       (fourteen entries, not six, as a dialog in the middle). */
+    ChoiceScreen.-bottom.-tall > Vertical { max-height: 19; }
+    ChoiceScreen.-bottom.-tall OptionList { max-height: 14; }
+    ChoiceScreen.-bottom.-tall.-searchable OptionList { max-height: 13; }
     ChoiceScreen.-bottom #choice-title { margin-bottom: 0; }
     ChoiceScreen.-bottom #choice-hint { margin-top: 0; }
     ChoiceScreen.-beside { align: left top; }
@@ -108,6 +116,7 @@ class ChoiceScreen(ModalScreen[int | None]):
 
     def on_mount(self) -> None:
         """Start on the entry to highlight, if any."""
+        self.set_class(self.app.size.height >= TALL_ROWS, "-tall")
         if self.highlight is not None:
             self.show_entry(self.highlight)
         if self.beside is not None and self.side is not None:

@@ -45,6 +45,18 @@ class SettingsScreen(ModalScreen[None]):
                     compact=True,
                     id="theme",
                 )
+            # Second, under the theme: its list opens over the rows below, which leaves
+            # it room inside the dialog's border even at 80x24.
+            with Horizontal():
+                yield Label("Bot pause", classes="label")
+                delays = sorted(set(BOT_DELAYS) | {settings.bot_delay})
+                yield DropDown(
+                    [(f"{delay:g} s", delay) for delay in delays],
+                    value=settings.bot_delay,
+                    allow_blank=False,
+                    compact=True,
+                    id="delay",
+                )
             with Horizontal():
                 yield Label("ASCII mode", classes="label")
                 yield TickBox(
@@ -70,16 +82,6 @@ class SettingsScreen(ModalScreen[None]):
                     settings.desktop_notes,
                     id="desktop_notes",
                     compact=True,
-                )
-            with Horizontal():
-                yield Label("Bot pause", classes="label")
-                delays = sorted(set(BOT_DELAYS) | {settings.bot_delay})
-                yield DropDown(
-                    [(f"{delay:g} s", delay) for delay in delays],
-                    value=settings.bot_delay,
-                    allow_blank=False,
-                    compact=True,
-                    id="delay",
                 )
             yield Label(
                 "Colours follow NO_COLOR when it is set; letters always name the colours.",

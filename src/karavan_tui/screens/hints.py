@@ -28,6 +28,7 @@ class HintDesk:
         self.link = link
         self.busy = busy
         self.hinting = False  # the Expert search is looking for a hint
+        self.wanted = False  # asked while a bot moved: looked for once the turn is back
         # The latest hint (a gesture's decisions, each hinted) and the position it is for.
         self.latest: tuple[object, tuple[Hint, ...]] | None = None
 

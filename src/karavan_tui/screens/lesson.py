@@ -262,6 +262,7 @@ class LessonPlay(LocalPlay):
             return actions
         views = self.views(expected)
         preview = self.game.preview
+        done = self.link.decisions() - step.at  # of the step's decisions, made already
         for index, (action, wanted) in enumerate(zip(actions, expected, strict=False)):
             if action == wanted:
                 continue
@@ -269,19 +270,20 @@ class LessonPlay(LocalPlay):
                 views[index], wanted
             ):
                 continue
-            seen = views[min(index, len(views) - 1)]
-            return self.instead(preview(seen, expected[min(index, len(views) - 1)]), step)
+            at = min(index, len(views) - 1)
+            return self.instead(preview(views[at], expected[at]), step.reason(done + at))
         if len(actions) > len(expected):
-            return self.instead(preview(views[0], expected[0]), step)
+            return self.instead(preview(views[0], expected[0]), step.reason(done))
         return expected[: len(actions)]
 
     @staticmethod
-    def instead(words: str, step: Step) -> str:
-        """The lesson's answer to another decision than its own: which to make, and why.
+    def instead(words: str, why: str) -> str:
+        """The lesson's answer to another decision than its own: which to make (``words``),
+        and ``why`` that one (the reason for it, not for the step's other decisions).
 
         Said as what the learner is to do: the lesson plays none of the learner's moves.
         """
-        return f"Not this one. Make this move instead: {words.rstrip('.')}, because {step.why}"
+        return f"Not this one. Make this move instead: {words.rstrip('.')}, because {why}"
 
     def check(self, *actions: Action) -> str | None:
         """The rules' refusal, else the lesson's (another decision than the step's)."""

@@ -52,6 +52,9 @@ LOCAL_KEYS = keys_with(
                 tooltip="What the Expert would play here (counted in the save)",
                 id="hint",
             ),
+            # The same key while a bot ends its turn: a hint asked a moment before the
+            # turn comes back comes once it has (see allows; out of the Footer).
+            Binding("h", "hint_soon", "Hint", show=False),
             Binding("s", "save_as", "Save", tooltip="Save the game under a name", id="save_as"),
         ],
     ),
@@ -152,6 +155,8 @@ class LocalPlay(SeatDriver):
             if hint is not None
             else "Looking for a hint"
             if self.hinting
+            else f"{self.seat_name(seat)}'s turn: your hint is looked for once it is yours"
+            if self.hints.wanted and seat is not None
             # The game's prompt speaks to the player who decides: not to a bot.
             else f"{self.seat_name(seat)}'s turn"
             if seat is not None and self.link.seats[seat].is_bot
@@ -221,6 +226,9 @@ class LocalPlay(SeatDriver):
         if handed_over:
             self.table.start_afresh()
         self.table.on_turn()
+        if self.hints.wanted:  # asked as the turn came back, while the bot still moved
+            self.hints.wanted = False
+            self.do_hint()
 
     def draw_curtain(self, seat: int) -> None:
         """Hot-seat: hide the table until ``seat``'s player takes the keyboard (Enter).
@@ -337,6 +345,11 @@ class LocalPlay(SeatDriver):
         if self._my_turn():
             self.hints.ask()
 
+    def do_hint_soon(self) -> None:
+        """Ask for a hint while a bot ends its turn: it is looked for once the turn is back."""
+        self.hints.wanted = True
+        self.screen.refresh_status()
+
     def cancel_hint(self) -> None:
         """Stop looking for a hint; its answer, if it still comes, is ignored."""
         self.hints.cancel()
@@ -352,6 +365,8 @@ class LocalPlay(SeatDriver):
             return False
         if name == "skip":
             return self.thinking and not self.hurrying
+        if name == "hint_soon":
+            return self.thinking and self.viewer is not None and not self.hints.wanted
         if name == "hint":
             if self.thinking:
                 return False  # never while bots move: its room in the Footer goes to Skip

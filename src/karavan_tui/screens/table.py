@@ -326,7 +326,7 @@ class TableScreen(Screen[None]):
         self.table.show(view)
         self.table.mark_hint(frame.hinted)
         scores = self.query_one(ScoreBoard)
-        scores.show(view.seats, view.scores, frame.to_move, frame.winners, g)
+        scores.show(view.seats, view.score_words, frame.to_move, frame.winners, g)
         game = self.game
         over = frame.to_move is None and bool(frame.winners)
         scores.border_title = (game.final_label if over else None) or game.score_label

@@ -94,6 +94,11 @@ class View:
     past: Sequence[Observation] = ()
     playing: bool = True
 
+    @property
+    def score_words(self) -> tuple[str, ...]:
+        """Each seat's score as the game says it on a board ("out" where it has a word)."""
+        return self.game.score_words(self.observation, self.scores)
+
 
 # One decision of a player with their own views before and after it.
 TurnStep = tuple[Observation, Action, Observation]

@@ -24,10 +24,11 @@ from karavan_tui.words import cut, name_column, padded
 
 @frozen
 class Standing:
-    """What the score board shows: each seat's score, who is to move, who won."""
+    """What the score board shows: each seat's score (in the game's words), who is to move,
+    who won."""
 
     seats: tuple[Seat, ...]
-    scores: tuple[int, ...]
+    scores: tuple[str, ...]
     to_move: int | None
     winners: tuple[int, ...]
     glyphs: Glyphs
@@ -46,12 +47,12 @@ class ScoreBoard(Widget):
     def show(
         self,
         seats: Sequence[Seat],
-        scores: Sequence[int],
+        scores: Sequence[str],
         to_move: int | None,
         winners: Sequence[int],
         g: Glyphs,
     ) -> None:
-        """Draw one line per seat."""
+        """Draw one line per seat, its score as the game says it (a number, or "out")."""
         self.standing = Standing(tuple(seats), tuple(scores), to_move, tuple(winners), g)
 
     def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
@@ -64,7 +65,7 @@ class ScoreBoard(Widget):
         if standing is None:
             return Text()
         g = standing.glyphs
-        digits = max(3, *(len(str(score)) for score in standing.scores))
+        digits = max(3, *(len(score) for score in standing.scores))
         room = self.content_region.width or 10_000
         names, width = name_column([s.name for s in standing.seats], room - 3 - digits, g.ellipsis)
         text = Text()

@@ -135,7 +135,18 @@ class Jaipur(GameShell[JaipurState, JaipurObservation]):
         pile = bonus_pile(action.count)
         if pile is not None and observation.bonus_pile_sizes[pile]:
             return True
-        # Whether the sale ends the round shows on the goods piles: any deal tells.
+        return self._ends_round(observation, action)
+
+    def reveals_to_all(self, observation: JaipurObservation, action: Action) -> bool:
+        """Taking from the market (it refills in sight) and whatever ends the round; a bonus
+        token's value is shown to its winner alone."""
+        if isinstance(action, TakeGood | TakeCamels):
+            return True
+        return isinstance(action, Sell) and self._ends_round(observation, action)
+
+    def _ends_round(self, observation: JaipurObservation, action: Sell) -> bool:
+        """Whether the sale ends the round (the next is dealt, the bonus tokens are shown)."""
+        # It shows on the goods piles: any deal tells.
         dealt = self.sample_state(observation, random.Random(0))
         if action not in self.legal_actions(dealt):
             return False  # refused anyway, for reasons the player can see

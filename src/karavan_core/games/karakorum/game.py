@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from functools import partial
 from typing import Any
 
@@ -105,6 +105,16 @@ class Karakorum(GameShell[KarakorumState, KarakorumObservation]):
             return words.final_result(state)
         ended = words.final_result(end_round(replace(state, deck=())))
         return replace(ended, notes=(words.NOT_OVER, *ended.notes))
+
+    def score_words(
+        self, observation: KarakorumObservation, scores: Sequence[int]
+    ) -> tuple[str, ...]:
+        """ "out" for a player who leads no peak (if the game ended now), as the result says;
+        the others' points.  Only the deck's order is hidden, and the end does not read it."""
+        state = self.sample_state(observation, random.Random(0))
+        if state.step is not Step.OVER:
+            state = end_round(replace(state, deck=()))
+        return words.standing_words(state, scores)
 
     # -- information ----------------------------------------------------------------------
     def observe(self, state: KarakorumState, player: int | None) -> KarakorumObservation:

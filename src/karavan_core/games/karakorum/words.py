@@ -296,6 +296,22 @@ def final_result(state: KarakorumState) -> Result:
     return Result(scores, winners, tuple(lines), tuple(notes))
 
 
+OUT = "out"
+"""A player's score on the board while they lead no peak: out of the fight for victory."""
+
+
+def standing_words(state: KarakorumState, scores: Sequence[int]) -> tuple[str, ...]:
+    """Each seat's score in ``scores`` as the board says it at the end ``state`` (a finished
+    game's): :data:`OUT` for a seat that leads no peak, unless somebody won at once."""
+    if state.instant_winner is not None:
+        return tuple(str(score) for score in scores)
+    champs = champions(state.tracks)
+    return tuple(
+        str(score) if any(seat in leaders for leaders in champs) else OUT
+        for seat, score in enumerate(scores)
+    )
+
+
 def _peak_notes(state: KarakorumState) -> list[str]:
     """Who leads each peak, or who ties for it."""
     names, tracks = state.players, state.tracks

@@ -184,6 +184,11 @@ class Karakum(GameShell[KarakumState, KarakumObservation]):
         """Taking or drawing a card (the row refills from the deck), paying (a camel comes up)."""
         return isinstance(action, TakeCard | DrawCard | Pay)
 
+    def reveals_to_all(self, observation: KarakumObservation, action: Action) -> bool:
+        """Taking a card (the row refills in sight) or paying (a camel comes up); a card
+        drawn from the deck goes to its decider's hand unseen by the others."""
+        return isinstance(action, TakeCard | Pay)
+
     def sample_state(self, observation: KarakumObservation, rng: random.Random) -> KarakumState:
         """Deal the unseen camels and resources at random, consistent with ``observation``."""
         return self.sampler(observation)(rng)

@@ -27,6 +27,7 @@ from karavan_core.games.karawane.state import (
     ACTION_TYPES,
     KarawaneObservation,
     KarawaneState,
+    PlaySandstorm,
 )
 from karavan_core.games.shell import GameShell
 from karavan_core.rng import Rng, fresh_rng, shuffle
@@ -105,6 +106,11 @@ class Karawane(GameShell[KarawaneState, KarawaneObservation]):
     def reveals(self, observation: KarawaneObservation, action: Action) -> bool:
         """Every card played is replaced from the deck: each decision shows a new card."""
         return True
+
+    def reveals_to_all(self, observation: KarawaneObservation, action: Action) -> bool:
+        """Only the sandstorm: every player draws a new hand.  The card drawn after any other
+        goes to its decider's hand, from their own deck: nobody else sees it."""
+        return isinstance(action, PlaySandstorm)
 
     def sample_state(self, observation: KarawaneObservation, rng: random.Random) -> KarawaneState:
         """Deal every unseen card at random: others' hands and every deck's order."""

@@ -209,6 +209,7 @@ def bonus_tails(obs: JaipurObservation, seat: int, own: bool, goods: int, sep: s
         tails.append(f"bonus {sum(known)}")
     else:
         tails = [f"{plural(count, 'bonus token')}, values hidden", f"{count} bonus hidden"]
+        tails.append(plural(count, "bonus", "bonuses"))  # the count, never cut (40x30)
     camel = camel_token(obs, seat)
     if camel:
         tails = [f"{tail} {sep} camel token {camel}" for tail in tails]
@@ -244,5 +245,6 @@ def takings(obs: JaipurObservation, seat: int, own: bool, room: int, g: Glyphs) 
     tokens = f"goods {goods} ({plural(len(won), 'token')})" if won else "no goods tokens"
     sums = [f"  {tokens} {sep} {tail}" for tail in tails[:2]]
     sums += [f"  goods {goods} {sep} {tail}" for tail in tails[1:]]
+    sums += [f"  {goods} {sep} {tail}" for tail in tails[-1:]]  # a rival's line at 40x30
     line = next((line for line in sums if cells(line) <= room), sums[-1])
     return Text(cut(line, room, g.ellipsis))

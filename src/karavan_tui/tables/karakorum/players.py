@@ -46,7 +46,7 @@ class Climbers:
     obs: KarakorumObservation
     before: KarakorumObservation | None
     me: int
-    scores: tuple[int, ...]
+    scores: tuple[str, ...]  # as the game says them: points, or "out"
     glyphs: Glyphs
 
 

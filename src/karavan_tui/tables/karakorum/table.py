@@ -71,7 +71,7 @@ class KarakorumTable(TableView[KarakorumObservation]):
         self.query_one(ExpeditionsZone).expeditions = Expeditions(obs, self.me, view.legal, g)
         self.query_one(OpponentsZone).opponents = Opponents(obs, before, self.me, g)
         self.query_one(ClimbersZone).climbers = Climbers(
-            obs=obs, before=before, me=self.me, scores=view.scores, glyphs=g
+            obs=obs, before=before, me=self.me, scores=view.score_words, glyphs=g
         )
         self.fit_layout()
 
