@@ -107,6 +107,10 @@ async def test_a_challenge_made_to_me_is_at_the_top_of_my_lobby_and_declined_the
             row = lobby.query_one("#list-lobby", DataTable).get_row_at(0)
             assert str(row[1]).splitlines() == ["Jaipur", "challenge for you"]
             assert str(row[2]).splitlines() == ["Ann (1000)", "kept for Bob"]
+            # The cursor stays on the table it was on: had the Karawane table been listed
+            # alone first, it is on that one's row now. To the top, where the challenge is.
+            await pilot.press("ctrl+home")
+            await waiting(pilot, lambda: lobby.chosen() == lobby.lines["lobby"][0])
             await pilot.press("d")
             await waiting(pilot, lambda: isinstance(app.screen, ConfirmScreen))
             assert app.screen.question.startswith(

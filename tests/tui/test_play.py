@@ -27,6 +27,7 @@ from .helpers import (
     local_match,
     local_play,
     make_app,
+    noted,
     play_out_by_keys,
     play_to_end,
     press_to,
@@ -34,6 +35,7 @@ from .helpers import (
     settle,
     start_with,
     visible_characters,
+    waiting,
 )
 
 
@@ -443,23 +445,23 @@ async def test_a_failed_autosave_is_told_once_when_written_not_when_drawn(tmp_pa
         screen = game_screen(app)
         driver = screen.driver
         await pilot.pause()
-        told = len(app._notifications)
+        # Every toast from now on, kept even after it has gone from the screen (a toast
+        # lasts seconds, which a busy machine can outlast before the test looks).
+        told = noted(app)
         monkeypatch.setattr(SaveFile, "write", full)
         driver.referee.writer.error = OSError(28, "No space left on device")
         state = dict(vars(driver))
         driver.status()
         driver.status()
         await pilot.pause()
-        assert len(app._notifications) == told and vars(driver) == state
+        assert told == [] and vars(driver) == state
         await pilot.press("enter", "enter")  # Ann draws: the save of it fails
         await settle(pilot, app)
         driver.flush()
 
         def failed() -> list[str]:
-            return [n.message for n in app._notifications if n.message.startswith("Autosave")]
+            return [message for _title, message in told if message.startswith("Autosave")]
 
-        for _ in range(200):  # the writer's word comes through the event loop
-            if failed() and "NOT SAVED" in driver.status().note:
-                break
-            await pilot.pause(0.01)
+        # The writer's word comes through the event loop.
+        await waiting(pilot, lambda: failed() and "NOT SAVED" in driver.status().note)
         assert len(failed()) == 1 and "NOT SAVED" in driver.status().note
