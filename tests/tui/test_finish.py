@@ -210,6 +210,7 @@ async def test_rules_open_with_f1_and_question_mark_on_the_games_tab(tmp_path):
             await press_to(pilot, "escape", TableScreen)
 
 
+@pytest.mark.slow
 async def test_left_and_right_go_from_one_game_s_rules_to_the_next_at_once(tmp_path):
     # Not only once Tab has put the focus on the tabs: straight away.
     async with running(tmp_path) as (app, pilot):
@@ -231,6 +232,7 @@ async def test_left_and_right_go_from_one_game_s_rules_to_the_next_at_once(tmp_p
         assert shown.scroll_y > 0
 
 
+@pytest.mark.slow
 async def test_the_rules_in_ascii_mode_are_plain_ascii_on_every_tab(tmp_path):
     """The table's symbols, the typography, the list bullets and the tabs' bar: all ASCII,
     and a symbol given with its ASCII twin is said once ("M", not "M, or M")."""
@@ -595,7 +597,13 @@ async def test_the_keys_scroll_a_game_over_longer_than_the_screen(tmp_path):
         assert "wins" in visible_characters(app).splitlines()[1]
 
 
-@pytest.mark.parametrize("game", [game.name for game in all_games()])
+@pytest.mark.parametrize(  # one game by default, every game with the slow checks
+    "game",
+    [
+        pytest.param(g, marks=() if g == "karakum" else pytest.mark.slow)
+        for g in (game.name for game in all_games())
+    ],
+)
 async def test_the_game_over_buttons_are_in_sight_at_80x24_however_long_the_outcome(tmp_path, game):
     """Karakorum's outcome (a sentence per peak, then the breakdown) is longer than 80x24
     holds: it scrolls, and the buttons stay below it, clickable without scrolling."""
@@ -613,7 +621,13 @@ async def test_the_game_over_buttons_are_in_sight_at_80x24_however_long_the_outc
         assert isinstance(app.screen, TableScreen) and app.screen.driver.KIND == "replay"
 
 
-@pytest.mark.parametrize("game", [game.name for game in all_games()])
+@pytest.mark.parametrize(  # one game by default, every game with the slow checks
+    "game",
+    [
+        pytest.param(g, marks=() if g == "karawane" else pytest.mark.slow)
+        for g in (game.name for game in all_games())
+    ],
+)
 async def test_up_and_down_move_between_the_card_rows_and_never_off_them(tmp_path, game):
     """Down on the last row kept going, to the log, where the arrows scrolled and the
     cursor seemed lost; now the first and last rows keep the keyboard."""
