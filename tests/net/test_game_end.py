@@ -8,6 +8,7 @@ import asyncio
 import contextlib
 
 import aiohttp
+import pytest
 
 from karavan_net.client import TableClient
 from karavan_net.hosting import REMATCH
@@ -49,6 +50,7 @@ async def test_each_player_gets_the_game_as_they_saw_it_and_nothing_more():
         await late.close()
 
 
+@pytest.mark.slow
 async def test_after_the_end_the_review_and_the_replay_are_of_the_game_as_seen(tmp_path):
     match, last = _last_decision_is(1)
     async with hosting(match) as (_table, server):

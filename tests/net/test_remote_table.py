@@ -212,6 +212,7 @@ def test_a_remembered_table_is_checked_like_anything_read_from_a_file(tmp_path):
     assert Settings.load(path) == settings
 
 
+@pytest.mark.slow
 async def test_the_hosts_note_on_how_to_join_goes_once_every_seat_is_taken(tmp_path):
     match = new_match("karakum", "Ann,Bob", first=0)
     async with hosting(match) as (table, server):

@@ -66,6 +66,7 @@ async def test_clicks_take_a_card_draw_and_open_the_payment_picker(tmp_path):
             await waiting(pilot, lambda: isinstance(app.screen, ChoiceScreen))
 
 
+@pytest.mark.slow
 async def test_all_moves_list_shows_every_legal_decision_in_words(tmp_path):
     match = karakum_match()
     async with running(tmp_path, match) as (app, pilot):
@@ -102,6 +103,7 @@ async def test_ascii_mode_draws_plain_symbols_and_is_remembered(tmp_path):
     assert Settings.load(tmp_path / "settings.json").ascii is True
 
 
+@pytest.mark.slow
 async def test_ascii_mode_reaches_header_footer_and_table(tmp_path):
     """With ASCII mode on, the Karakum table at 80x24 draws no character outside ASCII."""
     async with running(tmp_path, karakum_match(moves=30)) as (app, pilot):
@@ -120,6 +122,7 @@ def non_ascii(app) -> list[str]:
     return sorted({ch for ch in visible_characters(app) if not ch.isascii()})
 
 
+@pytest.mark.slow
 async def test_ascii_mode_turned_on_at_a_table_reaches_the_title_settings_and_empty_places(
     tmp_path,
 ):
@@ -249,6 +252,7 @@ async def test_the_rules_in_ascii_mode_are_plain_ascii_on_every_tab(tmp_path):
         assert "(**M**)" in karakum and "(\\*)" in karakum and "or **M**" not in karakum
 
 
+@pytest.mark.slow
 async def test_new_game_dialog_offers_only_games_with_a_table_and_their_player_counts(tmp_path):
     app = make_app(tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:
@@ -266,6 +270,7 @@ async def test_new_game_dialog_offers_only_games_with_a_table_and_their_player_c
         assert isinstance(app.screen, NewGameScreen)  # two players called the same
 
 
+@pytest.mark.slow
 async def test_new_game_dialog_seats_hard_bots_and_says_how_each_seat_plays(tmp_path):
     app = make_app(tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:
@@ -535,6 +540,7 @@ async def test_the_save_name_box_takes_as_many_characters_as_a_save_name_may_hav
         assert game_screen(app).driver.save_path.name == "a" * MAX_STEM + ".json"
 
 
+@pytest.mark.slow
 async def test_an_unticked_checkbox_shows_an_empty_box_in_either_symbol_set(tmp_path):
     app = make_app(tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:
@@ -646,6 +652,7 @@ async def test_up_and_down_move_between_the_card_rows_and_never_off_them(tmp_pat
         assert app.screen.focused is rows[0]
 
 
+@pytest.mark.slow
 async def test_the_status_line_names_a_bot_whose_turn_it_is_rather_than_prompting_it(tmp_path):
     """The game's prompt speaks to the player who decides ("Random bot 2: take your second
     card"): on a bot's turn the line says whose turn it is, with the busy mark."""

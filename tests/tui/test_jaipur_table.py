@@ -536,6 +536,7 @@ async def test_the_replay_offers_no_move(tmp_path):
             assert words not in text
 
 
+@pytest.mark.slow
 async def test_at_the_end_of_the_match_every_bonus_token_is_valued(tmp_path):
     """Bonus values stay hidden only until the round ends: once the match is over (and in
     the face-up replay) the table values everyone's."""

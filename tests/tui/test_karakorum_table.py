@@ -528,7 +528,8 @@ def after_a_placing_turn() -> Match:
     return match
 
 
-@pytest.mark.parametrize("width", [80, pytest.param(200, marks=pytest.mark.slow)])
+@pytest.mark.slow  # by default the news line is checked at 80x24 in tests/tui/test_words.py
+@pytest.mark.parametrize("width", [80, 200])
 async def test_the_news_line_tells_the_most_telling_of_the_bots_moves(tmp_path, width):
     match = after_a_placing_turn()
     since = match.last_move_of(0)
