@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 HEAP = 300_000  # objects a session leaves alive, as the engines' and Textual's caches do
 
 SESSION = f"""
@@ -28,6 +30,7 @@ def pytest_unconfigure(config):
 """
 
 
+@pytest.mark.slow  # a whole pytest run of its own, guarding the suite's own end
 def test_a_workers_survivors_are_set_aside_before_pytest_collects_five_times(tmp_path):
     """pytest collects garbage five times as it unconfigures, after a worker has told its
     controller it is done, and execnet interrupts a worker still busy five seconds later

@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from karavan_net.accounts import Account, account_for, accounts_file, keep, new_secret
 
 KARAVAN = str(Path(sys.executable).with_name("karavan"))
@@ -34,6 +36,7 @@ def test_an_account_travels_by_export_and_import_and_stays_private(tmp_path):
     assert account_for(accounts_file(there), "127.0.0.1") == account
 
 
+@pytest.mark.slow
 def test_a_file_that_is_no_account_is_refused_in_one_line(tmp_path):
     settings = tmp_path / "settings.json"
     bad = tmp_path / "bad.account"
@@ -45,6 +48,7 @@ def test_a_file_that_is_no_account_is_refused_in_one_line(tmp_path):
     assert missing.returncode == 2 and "no account on example.org:7700" in missing.stderr
 
 
+@pytest.mark.slow
 def test_without_a_server_the_account_is_that_of_the_server_last_played_on(tmp_path):
     from karavan_tui.config import Settings
 

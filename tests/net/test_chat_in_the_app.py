@@ -5,6 +5,7 @@ front."""
 
 from __future__ import annotations
 
+import pytest
 from textual.widgets import Input
 
 from karavan_net.protocol import Chat, ChatLine
@@ -72,6 +73,7 @@ async def test_hostile_text_is_shown_written_out_and_never_reaches_the_terminal(
         await bob.close()
 
 
+@pytest.mark.slow
 async def test_a_player_mutes_another_and_may_turn_the_chat_off(tmp_path):
     match = new_match("jaipur", "Ann,Bob", first=1)
     async with hosting(match) as (_table, server):
@@ -105,6 +107,7 @@ async def test_a_player_mutes_another_and_may_turn_the_chat_off(tmp_path):
         await bob.close()
 
 
+@pytest.mark.slow
 async def test_the_turn_is_told_on_the_desktop_when_the_terminal_is_not_in_front(
     tmp_path, monkeypatch
 ):

@@ -23,7 +23,11 @@ SAID = [
 
 
 @pytest.mark.parametrize(
-    ("size", "port"), [((80, 24), SNAPSHOT_PORT + 1), ((40, 30), SNAPSHOT_PORT + 2)]
+    ("size", "port"),
+    [
+        ((80, 24), SNAPSHOT_PORT + 1),
+        pytest.param((40, 30), SNAPSHOT_PORT + 2, marks=pytest.mark.slow),  # 80x24 by default
+    ],
 )
 def test_a_hosted_table_with_its_chat_open(snap_compare, tmp_path, size, port):
     match = new_match("karakum", "Ann,bot:random:Robot", first=0)

@@ -93,7 +93,10 @@ def with_clocks(port: int):
     return run
 
 
-@pytest.mark.parametrize("size", list(SNAPSHOT_PORTS))
+@pytest.mark.parametrize(  # 80x24 by default, the narrow one with the slow checks
+    "size",
+    [pytest.param(s, marks=() if s == (80, 24) else pytest.mark.slow) for s in SNAPSHOT_PORTS],
+)
 def test_a_live_tables_clocks(snap_compare, tmp_path, size):
     match = new_match("jaipur", "Ann,Bob", first=0)
     with hosting_in_thread(match, port=SNAPSHOT_PORTS[size]) as (_table, port), bob_at(port):

@@ -9,6 +9,7 @@ import asyncio
 import json
 import signal
 import socket
+import subprocess
 
 from karavan_net.bot_client import BotPlayer
 from karavan_net.client import TableClient
@@ -92,6 +93,15 @@ def test_the_table_file_keeps_its_address_and_resume_serves_there_again(tmp_path
         again.communicate(timeout=30)
 
 
+def signal_masks(pid: int) -> str:
+    """The signals process ``pid`` blocks, ignores and catches (bit 1 is SIGINT), from
+    /proc: a bot that does not end on SIGINT is told apart from one that never saw it."""
+    with open(f"/proc/{pid}/status", encoding="ascii") as status:
+        return " ".join(
+            line.strip() for line in status if line.startswith(("SigBlk", "SigIgn", "SigCgt"))
+        )
+
+
 def test_ctrl_c_ends_a_headless_bot_with_one_line(tmp_path):
     host = start("host", "jaipur", "--players", "Ann,Bob", "--headless", "--port", "0",
                  "--code", "ctrl-c-test", "--saves", "saves", cwd=tmp_path)  # fmt: skip
@@ -103,8 +113,14 @@ def test_ctrl_c_ends_a_headless_bot_with_one_line(tmp_path):
     try:
         assert bot.stdout is not None
         assert bot.stdout.readline().startswith("Playing Ann's seat")  # Bob is not there yet
+        handled = signal_masks(bot.pid)  # how the bot takes SIGINT, said if it never ends
         bot.send_signal(signal.SIGINT)
-        out = bot.communicate(timeout=30)[0]
+        try:
+            out = bot.communicate(timeout=30)[0]
+        except subprocess.TimeoutExpired:
+            raise AssertionError(
+                f"the bot did not end on SIGINT; as it was sent: {handled}"
+            ) from None
         assert bot.returncode == 130
         assert out == "Stopped: Ann left the table.\n", out
     finally:

@@ -165,6 +165,7 @@ async def test_join_a_table_from_the_title_screen(tmp_path):
             assert "Robot" in visible_characters(app)
 
 
+@pytest.mark.slow
 async def test_the_join_dialog_offers_the_table_last_joined_and_enter_alone_rejoins(tmp_path):
     # After a drop or a restart the player should not have to ask the host for the code again.
     match = new_match("jaipur", "Ann,bot:random:Robot", first=0)
@@ -211,6 +212,7 @@ def test_a_remembered_table_is_checked_like_anything_read_from_a_file(tmp_path):
     assert Settings.load(path) == settings
 
 
+@pytest.mark.slow
 async def test_the_hosts_note_on_how_to_join_goes_once_every_seat_is_taken(tmp_path):
     match = new_match("karakum", "Ann,Bob", first=0)
     async with hosting(match) as (table, server):
@@ -346,6 +348,7 @@ async def ann_in_the_app(tmp_path):
         await bob.close()
 
 
+@pytest.mark.slow
 async def test_who_asked_to_take_back_sees_whom_it_waits_for(tmp_path):
     async with ann_in_the_app(tmp_path) as (match, table, app, pilot, ann, bob):
         screen = app.screen
@@ -382,6 +385,7 @@ async def test_who_asked_to_take_back_sees_whom_it_waits_for(tmp_path):
         assert bob.update.takeback is None and len(match.history) == 2
 
 
+@pytest.mark.slow
 async def test_the_asker_withdraws_by_key_and_the_other_is_told(tmp_path):
     async with ann_in_the_app(tmp_path) as (match, table, app, pilot, ann, bob):
         screen = app.screen

@@ -34,6 +34,8 @@ class DatabaseFaults:
         self.down = False
         self.commits_fail = False
         self.commit_delay = 0.0
+        self.delayed = 0  # the commit thread's statements held back by commit_delay so far
+        self.holding = False  # whether one is held back now
         event.listen(engine, "before_cursor_execute", self._before)
 
     def _before(self, _conn, _cursor, statement, parameters, _context, _many) -> None:
@@ -41,7 +43,10 @@ class DatabaseFaults:
         if self.down or (committing and self.commits_fail):
             raise OperationalError(statement, parameters, ConnectionError("the database is gone"))
         if committing and self.commit_delay:
+            self.delayed += 1
+            self.holding = True
             time.sleep(self.commit_delay)
+            self.holding = False
 
 
 class Heard:

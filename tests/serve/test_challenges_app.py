@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 
+import pytest
 from textual.widgets import DataTable, TabbedContent
 
 from karavan_net.accounts import Account
@@ -61,6 +62,7 @@ async def test_a_challenge_from_the_command_line_opens_its_table_once_taken_up(t
         await settle(pilot, app)
 
 
+@pytest.mark.slow
 async def test_a_challenge_waiting_is_taken_back_by_standing_up(tmp_path):
     async with challenging(tmp_path) as (server, app, pilot, lobby, bob, told):
         table = lobby.awaiting
@@ -80,6 +82,7 @@ async def test_a_challenge_waiting_is_taken_back_by_standing_up(tmp_path):
         assert said in told
 
 
+@pytest.mark.slow
 async def test_a_challenge_declined_is_said_in_the_challengers_app(tmp_path):
     async with challenging(tmp_path) as (_, app, pilot, lobby, bob, _told):
         table = lobby.awaiting
@@ -88,6 +91,7 @@ async def test_a_challenge_declined_is_said_in_the_challengers_app(tmp_path):
         await waiting(pilot, lambda: said in [note.message for note in app._notifications], 30)
 
 
+@pytest.mark.slow
 async def test_a_challenge_made_to_me_is_at_the_top_of_my_lobby_and_declined_there(tmp_path):
     async with serving(tmp_path) as server:
         ann = await account(server.port, "Ann")
@@ -107,6 +111,10 @@ async def test_a_challenge_made_to_me_is_at_the_top_of_my_lobby_and_declined_the
             row = lobby.query_one("#list-lobby", DataTable).get_row_at(0)
             assert str(row[1]).splitlines() == ["Jaipur", "challenge for you"]
             assert str(row[2]).splitlines() == ["Ann (1000)", "kept for Bob"]
+            # The cursor stays on the table it was on: had the Karawane table been listed
+            # alone first, it is on that one's row now. To the top, where the challenge is.
+            await pilot.press("ctrl+home")
+            await waiting(pilot, lambda: lobby.chosen() == lobby.lines["lobby"][0])
             await pilot.press("d")
             await waiting(pilot, lambda: isinstance(app.screen, ConfirmScreen))
             assert app.screen.question.startswith(

@@ -3,6 +3,8 @@ server on loopback): the table created in the app, its other seat taken by anoth
 
 from __future__ import annotations
 
+import pytest
+
 from karavan_core.registry import get_game
 from karavan_net.lobby_client import LobbyClient
 from karavan_tui.net.create_table import CreateTableScreen
@@ -11,6 +13,7 @@ from ..tui.helpers import make_app, settle, waiting
 from .test_online_app import online, serving
 
 
+@pytest.mark.slow  # by default the table's own desktop note is checked (tests/net)
 async def test_the_lobby_tells_the_desktop_when_a_game_of_mine_starts(tmp_path, monkeypatch):
     monkeypatch.setenv("TERM", "xterm-256color")
     monkeypatch.delenv("VTE_VERSION", raising=False)

@@ -112,12 +112,15 @@ async def test_the_lobby_answers_at_once_while_a_table_loads_on_a_slow_database(
         cid = await account(server.port, "Cid")
         faults.commit_delay = 1.0  # each statement of the table's first keep
         loading = asyncio.get_running_loop().create_task(server.table(table_id))
-        slowest, asked = 0.0, 0
+        # A request asked and answered while one and the same slow statement was held back
+        # did not wait behind it (by the order of events, not by a time a busy machine can
+        # stretch).
+        asked, beside = 0, 0
         while not loading.done():
-            began = time.monotonic()
+            held = faults.delayed if faults.holding else None
             await cid.tables()
-            slowest, asked = max(slowest, time.monotonic() - began), asked + 1
+            asked += 1
+            beside += held is not None and faults.holding and faults.delayed == held
         assert isinstance(loading.result(), ServedTable)
-        assert asked >= 5
-        assert slowest < 0.5, f"a lobby request waited {slowest:.2f} s"
+        assert asked >= 5 and beside >= 3, (asked, beside)
         await cid.close()

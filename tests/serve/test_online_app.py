@@ -119,6 +119,7 @@ async def test_from_the_title_to_a_move_at_an_online_table_and_back_to_the_lobby
             await waiting(pilot, lambda: lobby.lines["mine"] != [])
 
 
+@pytest.mark.slow
 async def test_a_watcher_sees_the_public_table_and_no_hand(tmp_path):
     async with serving(tmp_path) as server:
         port = server.port
@@ -226,6 +227,7 @@ async def test_a_finished_game_opens_from_the_lobby_with_its_review_as_the_playe
             await waiting(pilot, lambda: isinstance(app.screen, ReviewScreen), 30)
 
 
+@pytest.mark.slow
 async def test_a_live_table_opens_by_itself_for_its_creator_once_the_second_player_sits(
     tmp_path,
 ):
@@ -258,6 +260,7 @@ async def test_a_live_table_opens_by_itself_for_its_creator_once_the_second_play
             await bob.close()
 
 
+@pytest.mark.slow
 async def test_the_title_calls_the_player_to_a_live_table_of_theirs_that_starts(tmp_path):
     async with serving(tmp_path) as server:
         port = server.port
@@ -285,6 +288,7 @@ async def test_the_title_calls_the_player_to_a_live_table_of_theirs_that_starts(
             await bob.close()
 
 
+@pytest.mark.slow
 async def test_an_open_lobby_follows_the_server_across_a_restart(tmp_path):
     store = Store.open(str(tmp_path / "server.db"))
     server = KaravanServer(store, bot_delay=0.0)

@@ -38,6 +38,7 @@ def said(client: Listening) -> list[str]:
     return [text for _, text in client.said()]
 
 
+@pytest.mark.slow  # by default the chat is played in the app at a hosted table (tests/net)
 async def test_two_players_chat_both_ways_and_one_mutes_the_other(database, tmp_path):
     async with serving(database) as server:
         table, (ann, bob, cid) = await seated_table(server.port)
@@ -76,6 +77,7 @@ async def test_two_players_chat_both_ways_and_one_mutes_the_other(database, tmp_
         await bob.close()
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("watchers_chat", [False, True])
 async def test_a_watcher_writes_only_where_the_table_lets_watchers(
     database, tmp_path, watchers_chat
@@ -100,6 +102,7 @@ async def test_a_watcher_writes_only_where_the_table_lets_watchers(
         await bob.close()
 
 
+@pytest.mark.slow
 async def test_the_new_table_dialog_asks_whether_watchers_write_in_the_chat(tmp_path):
     app = make_app(tmp_path)
     async with app.run_test(size=(100, 30)) as pilot:
@@ -111,6 +114,7 @@ async def test_the_new_table_dialog_asks_whether_watchers_write_in_the_chat(tmp_
         await waiting(pilot, lambda: dialog.request().watchers_chat is True)
 
 
+@pytest.mark.slow
 async def test_the_servers_caps_are_said_in_words(database, tmp_path):
     async with serving(database) as server:
         table, (ann, bob, cid) = await seated_table(server.port)

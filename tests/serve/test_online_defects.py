@@ -8,6 +8,7 @@ import signal
 from collections.abc import AsyncIterator, Iterator
 from typing import Any
 
+import pytest
 from textual import events
 from textual.pilot import Pilot
 from textual.widgets import Input
@@ -62,6 +63,7 @@ async def in_the_lobby(
             yield server, app, pilot, lobby
 
 
+@pytest.mark.slow
 async def test_new_game_from_the_palette_in_the_lobby_opens_the_dialog(tmp_path):
     async with in_the_lobby(tmp_path) as (_, app, pilot, lobby):
         await pilot.press("ctrl+p")
@@ -93,6 +95,7 @@ def notes(app) -> list[str]:
     return [note.message for note in app._notifications]
 
 
+@pytest.mark.slow
 async def test_a_decision_while_reconnecting_is_refused_in_words_and_nothing_changes(tmp_path):
     from tests.net.helpers import free_port
 
@@ -123,6 +126,7 @@ async def test_a_decision_while_reconnecting_is_refused_in_words_and_nothing_cha
             assert served.match.to_move == driver.viewer
 
 
+@pytest.mark.slow
 async def test_the_rated_box_is_drawn_on_and_off_apart_and_the_table_says_so_in_words(tmp_path):
     async with in_the_lobby(tmp_path, (100, 40)) as (_, app, pilot, _lobby):
         await pilot.press("c")
@@ -144,6 +148,7 @@ async def test_the_rated_box_is_drawn_on_and_off_apart_and_the_table_says_so_in_
         assert box.value is True
 
 
+@pytest.mark.slow
 async def test_the_game_over_screen_of_a_rated_game_says_what_it_did_to_my_rating(tmp_path):
     async with in_the_lobby(tmp_path) as (server, app, pilot, lobby):
         await pilot.press("c")

@@ -4,6 +4,7 @@ lists the server pushes show without a key."""
 
 from __future__ import annotations
 
+import pytest
 from textual.widgets import TabbedContent
 
 from karavan_net.accounts import Account, account_for, accounts_file
@@ -65,6 +66,7 @@ async def test_the_lobby_is_steered_by_its_rows_and_asks_before_it_seats(tmp_pat
             await bob.close()
 
 
+@pytest.mark.slow
 async def test_one_click_on_a_row_asks_for_its_table(tmp_path):
     async with serving(tmp_path) as server:
         bob = LobbyClient("127.0.0.1", server.port, "Bob", "Bob-" + "x" * 40)
@@ -105,6 +107,7 @@ def chosen(lobby: LobbyScreen) -> int | None:
     return None if line is None else line.id
 
 
+@pytest.mark.slow
 async def test_f2_at_the_title_opens_the_lobby_on_my_tables(tmp_path):
     async with serving(tmp_path) as server:
         address = f"127.0.0.1:{server.port}"
@@ -124,6 +127,7 @@ async def test_f2_at_the_title_opens_the_lobby_on_my_tables(tmp_path):
             await waiting(pilot, lambda: chosen(lobby) == made.table)
 
 
+@pytest.mark.slow
 async def test_a_turn_based_table_that_starts_calls_the_player_in_the_lobby_and_waits(tmp_path):
     async with serving(tmp_path) as server:
         app = app_at(tmp_path, server.port)

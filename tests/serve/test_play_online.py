@@ -49,7 +49,13 @@ def seat_client(port: int, table: int, name: str, **options) -> TableClient:
     return TableClient("127.0.0.1", port, str(table), name, secret=f"{name}-{SECRET}", **options)
 
 
-@pytest.mark.parametrize("game", [g.name for g in all_games()])
+@pytest.mark.parametrize(  # one game by default, every game with the slow checks
+    "game",
+    [
+        pytest.param(g.name, marks=() if g.name == "jaipur" else pytest.mark.slow)
+        for g in all_games()
+    ],
+)
 async def test_two_accounts_play_a_whole_rated_game_while_a_third_watches(database, game):
     async with serving(database) as server:
         port = server.port

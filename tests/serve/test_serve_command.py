@@ -115,6 +115,7 @@ async def test_a_server_killed_mid_game_loses_no_decision_that_was_shown(tmp_pat
     assert server.said("Stopped. Every table is kept") is not None
 
 
+@pytest.mark.slow  # PostgreSQL's tests are slow checks, as for the database fixture
 @pytest.mark.parametrize("database", ["postgresql"], indirect=True)
 async def test_the_database_password_is_never_printed(database):
     password = make_url(database).password

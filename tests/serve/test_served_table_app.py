@@ -6,6 +6,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 
+import pytest
+
 from karavan_net.lobby import CreateTable, SeatAsk
 from karavan_net.protocol import Rematch, Resign
 from karavan_tui.modals.confirm import ConfirmScreen
@@ -54,6 +56,7 @@ async def ann_in_the_app(tmp_path, database):
         await bob.close()
 
 
+@pytest.mark.slow
 async def test_aborting_asks_once_and_the_other_player_is_told(tmp_path, database):
     async with ann_in_the_app(tmp_path, database) as (server, app, pilot, driver, bob, _):
         _, heard = bob
@@ -105,6 +108,7 @@ async def test_resigning_is_rated_as_a_loss_and_a_rematch_agreed_opens_a_new_tab
         assert server.served[int(driver.client.code)].record.rated
 
 
+@pytest.mark.slow
 async def test_a_rematch_the_other_asked_for_is_declined_and_they_are_told(tmp_path, database):
     async with ann_in_the_app(tmp_path, database) as (_, app, pilot, driver, bob, _ann):
         bobs, heard = bob

@@ -3,6 +3,7 @@ server on loopback: from the lobby's command palette, shown literally, refused i
 
 from __future__ import annotations
 
+import pytest
 from textual.widgets import Input
 
 from karavan_tui.net.web_hook import WebHookScreen
@@ -13,6 +14,7 @@ from .test_online_app import online, serving
 HOOK = "https://ntfy.sh/karavan-ann"
 
 
+@pytest.mark.slow  # by default the server's calls to a hook are checked (test_turn_calls)
 async def test_the_web_hook_is_set_from_the_lobby_and_a_bad_one_is_refused(tmp_path):
     async with serving(tmp_path) as server:
         app = make_app(tmp_path)

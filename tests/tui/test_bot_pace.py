@@ -59,7 +59,7 @@ async def test_the_bots_pause_once_a_turn_not_once_a_decision(tmp_path, monkeypa
     async with app.run_test(size=(80, 24)) as pilot:
         await settle(pilot, app)
         screen = game_screen(app)
-        for _ in range(40):
+        for _ in range(10):  # ten of Ann's turns: enough for bot turns of several decisions
             if match.is_over():
                 break
             assert match.to_move == 0

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from textual.widgets import Button
 
 from karavan_tui.screens.game_over import GameOverScreen
@@ -28,6 +29,7 @@ async def test_a_game_of_bots_alone_offers_no_deciding_keys(tmp_path):
         assert "save_as" in keys and "leave" in keys
 
 
+@pytest.mark.slow
 async def test_a_game_with_a_player_offers_them(tmp_path):
     match = seeded_match("karakum", "Ann,bot:random", moves=0)
     async with running(tmp_path, match) as (app, _pilot):
@@ -35,6 +37,7 @@ async def test_a_game_with_a_player_offers_them(tmp_path):
         assert {"undo", "hint", "actions", "choose"} <= keys
 
 
+@pytest.mark.slow
 async def test_after_a_game_of_bots_alone_there_is_no_review(tmp_path):
     match = play_to_end(seeded_match("karakum", "bot:random,bot:random"))
     async with running(tmp_path, match) as (app, pilot):

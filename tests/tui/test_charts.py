@@ -194,6 +194,7 @@ def test_each_round_of_a_chart_starts_again_from_zero_apart_from_the_last():
     assert stretches(points, ()) == [list(points)]
 
 
+@pytest.mark.slow
 async def test_the_jaipur_results_chart_follows_each_rounds_rupees_in_lines(tmp_path):
     """Not the seals, which only step from 0 to 2 (columns of points): each player's
     rupees round by round, up to the best round's total, said on the chart."""

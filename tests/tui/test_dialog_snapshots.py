@@ -152,7 +152,9 @@ CONFIRMS = {
 }
 
 
-@pytest.mark.parametrize("which", list(CONFIRMS))
+@pytest.mark.parametrize(  # one question by default (one dialog), each with the slow checks
+    "which", [pytest.param(w, marks=() if w == "abort" else pytest.mark.slow) for w in CONFIRMS]
+)
 def test_a_server_tables_confirms(snap_compare, tmp_path, which):
     """Each of a server's table's own acts asks once, over the table (the table here is a
     hot seat's: the dialog is the same over any)."""

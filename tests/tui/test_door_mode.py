@@ -125,6 +125,7 @@ async def test_nothing_is_saved_on_the_servers_disk(tmp_path):
     assert list(tmp_path.glob("*.svg")) == [] and not (tmp_path / "saves").exists()
 
 
+@pytest.mark.slow
 async def test_a_finished_games_replay_opens_but_its_review_is_not_made(tmp_path, monkeypatch):
     judged = []
     monkeypatch.setattr("karavan_tui.screens.review.review_match", lambda *a, **k: judged.append(a))

@@ -66,6 +66,7 @@ async def test_clicks_take_a_card_draw_and_open_the_payment_picker(tmp_path):
             await waiting(pilot, lambda: isinstance(app.screen, ChoiceScreen))
 
 
+@pytest.mark.slow
 async def test_all_moves_list_shows_every_legal_decision_in_words(tmp_path):
     match = karakum_match()
     async with running(tmp_path, match) as (app, pilot):
@@ -102,6 +103,7 @@ async def test_ascii_mode_draws_plain_symbols_and_is_remembered(tmp_path):
     assert Settings.load(tmp_path / "settings.json").ascii is True
 
 
+@pytest.mark.slow
 async def test_ascii_mode_reaches_header_footer_and_table(tmp_path):
     """With ASCII mode on, the Karakum table at 80x24 draws no character outside ASCII."""
     async with running(tmp_path, karakum_match(moves=30)) as (app, pilot):
@@ -120,6 +122,7 @@ def non_ascii(app) -> list[str]:
     return sorted({ch for ch in visible_characters(app) if not ch.isascii()})
 
 
+@pytest.mark.slow
 async def test_ascii_mode_turned_on_at_a_table_reaches_the_title_settings_and_empty_places(
     tmp_path,
 ):
@@ -210,6 +213,7 @@ async def test_rules_open_with_f1_and_question_mark_on_the_games_tab(tmp_path):
             await press_to(pilot, "escape", TableScreen)
 
 
+@pytest.mark.slow
 async def test_left_and_right_go_from_one_game_s_rules_to_the_next_at_once(tmp_path):
     # Not only once Tab has put the focus on the tabs: straight away.
     async with running(tmp_path) as (app, pilot):
@@ -231,6 +235,7 @@ async def test_left_and_right_go_from_one_game_s_rules_to_the_next_at_once(tmp_p
         assert shown.scroll_y > 0
 
 
+@pytest.mark.slow
 async def test_the_rules_in_ascii_mode_are_plain_ascii_on_every_tab(tmp_path):
     """The table's symbols, the typography, the list bullets and the tabs' bar: all ASCII,
     and a symbol given with its ASCII twin is said once ("M", not "M, or M")."""
@@ -247,6 +252,7 @@ async def test_the_rules_in_ascii_mode_are_plain_ascii_on_every_tab(tmp_path):
         assert "(**M**)" in karakum and "(\\*)" in karakum and "or **M**" not in karakum
 
 
+@pytest.mark.slow
 async def test_new_game_dialog_offers_only_games_with_a_table_and_their_player_counts(tmp_path):
     app = make_app(tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:
@@ -264,6 +270,7 @@ async def test_new_game_dialog_offers_only_games_with_a_table_and_their_player_c
         assert isinstance(app.screen, NewGameScreen)  # two players called the same
 
 
+@pytest.mark.slow
 async def test_new_game_dialog_seats_hard_bots_and_says_how_each_seat_plays(tmp_path):
     app = make_app(tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:
@@ -533,6 +540,7 @@ async def test_the_save_name_box_takes_as_many_characters_as_a_save_name_may_hav
         assert game_screen(app).driver.save_path.name == "a" * MAX_STEM + ".json"
 
 
+@pytest.mark.slow
 async def test_an_unticked_checkbox_shows_an_empty_box_in_either_symbol_set(tmp_path):
     app = make_app(tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:
@@ -595,7 +603,13 @@ async def test_the_keys_scroll_a_game_over_longer_than_the_screen(tmp_path):
         assert "wins" in visible_characters(app).splitlines()[1]
 
 
-@pytest.mark.parametrize("game", [game.name for game in all_games()])
+@pytest.mark.parametrize(  # one game by default, every game with the slow checks
+    "game",
+    [
+        pytest.param(g, marks=() if g == "karakum" else pytest.mark.slow)
+        for g in (game.name for game in all_games())
+    ],
+)
 async def test_the_game_over_buttons_are_in_sight_at_80x24_however_long_the_outcome(tmp_path, game):
     """Karakorum's outcome (a sentence per peak, then the breakdown) is longer than 80x24
     holds: it scrolls, and the buttons stay below it, clickable without scrolling."""
@@ -613,7 +627,13 @@ async def test_the_game_over_buttons_are_in_sight_at_80x24_however_long_the_outc
         assert isinstance(app.screen, TableScreen) and app.screen.driver.KIND == "replay"
 
 
-@pytest.mark.parametrize("game", [game.name for game in all_games()])
+@pytest.mark.parametrize(  # one game by default, every game with the slow checks
+    "game",
+    [
+        pytest.param(g, marks=() if g == "karawane" else pytest.mark.slow)
+        for g in (game.name for game in all_games())
+    ],
+)
 async def test_up_and_down_move_between_the_card_rows_and_never_off_them(tmp_path, game):
     """Down on the last row kept going, to the log, where the arrows scrolled and the
     cursor seemed lost; now the first and last rows keep the keyboard."""
@@ -632,6 +652,7 @@ async def test_up_and_down_move_between_the_card_rows_and_never_off_them(tmp_pat
         assert app.screen.focused is rows[0]
 
 
+@pytest.mark.slow
 async def test_the_status_line_names_a_bot_whose_turn_it_is_rather_than_prompting_it(tmp_path):
     """The game's prompt speaks to the player who decides ("Random bot 2: take your second
     card"): on a bot's turn the line says whose turn it is, with the busy mark."""

@@ -171,6 +171,7 @@ def card_with_places(match: Match) -> list[Place] | None:
     return next((places for places in by_card.values() if len(places) >= 2), None)
 
 
+@pytest.mark.slow
 async def test_a_karakorum_place_hint_marks_the_card_and_enter_places_it(tmp_path, monkeypatch):
     match, places = ann_to_move("karakorum", 1, card_with_places)
     placed = places[-1]
@@ -197,6 +198,7 @@ def expedition_with_choices(match: Match) -> tuple[int, list[Action]] | None:
     return next(((i, acts) for i, acts in on.items() if len(acts) >= 2), None)
 
 
+@pytest.mark.slow
 async def test_a_picker_opened_while_the_hint_is_worked_out_flags_it_when_it_comes(
     tmp_path, monkeypatch
 ):
@@ -234,6 +236,7 @@ async def test_a_picker_opened_while_the_hint_is_worked_out_flags_it_when_it_com
         assert match.history[before] == hinted
 
 
+@pytest.mark.slow
 async def test_a_hint_that_cannot_be_worked_out_says_so_and_stops_thinking(tmp_path, monkeypatch):
     def broken(observation, legal):
         raise RuntimeError("the search broke")
@@ -282,7 +285,9 @@ async def play_the_hint(pilot, app) -> tuple[int, tuple[Action, ...]]:
     return at, gesture
 
 
-@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize(  # one game by default, every game with the slow checks
+    "game", [pytest.param(g, marks=() if g == "karakum" else pytest.mark.slow) for g in GAMES]
+)
 async def test_hints_play_as_shown_and_the_review_agrees_with_them(tmp_path, game):
     match, _ = ann_to_move(game, 3, with_a_choice)
     app = start_with(tmp_path, match)
@@ -310,6 +315,7 @@ def joining(match: Match) -> bool:
     return state_of(match, KarakumState).step is KarakumStep.JOIN
 
 
+@pytest.mark.slow
 async def test_a_hint_chosen_in_a_steps_own_picker_opens_that_picker_on_it(tmp_path, monkeypatch):
     match, _ = ann_to_move("karakum", 1, joining)
     joins = match.legal_actions()

@@ -113,6 +113,7 @@ async def test_while_a_bot_moves_the_last_human_may_take_back_their_move(tmp_pat
         assert len(screen.driver.link.match.history) == 1 and screen.driver.link.match.to_move == 0
 
 
+@pytest.mark.slow
 async def test_the_curtain_tells_in_public_words_what_happened_since_your_last_turn(tmp_path):
     async with running(tmp_path, karakum_match("Ann,Bob")) as (app, pilot):
         assert "Ann" in visible_characters(app) and "draws" not in visible_characters(app)
@@ -162,6 +163,7 @@ async def test_the_curtain_and_its_news_are_plain_ascii_in_ascii_mode(tmp_path):
         assert sorted({ch for ch in drawn if not ch.isascii()}) == []
 
 
+@pytest.mark.slow
 async def test_at_the_next_players_curtain_the_last_player_may_still_take_back(tmp_path):
     """Ann has played and the curtain asks for Bob: her **u** takes her decision back
     without lifting it, and the curtain that follows names her, so whoever pressed the key
@@ -196,6 +198,7 @@ async def test_at_the_next_players_curtain_the_last_player_may_still_take_back(t
         assert banner in (f"Bob agreed: you {taken}", f"You {taken}")
 
 
+@pytest.mark.slow
 async def test_the_take_back_question_lists_the_decisions_it_takes_back(tmp_path):
     """Hot-seat asked for a count ("2 decisions"); it lists them as a hosted table does, in
     the public log's words, the one answering marked where a decision is theirs."""
@@ -274,6 +277,7 @@ async def test_every_game_tells_a_take_back_the_same_way(tmp_path, game):
         assert banner_words(app) == f"You took back {wanted.words('your')}."
 
 
+@pytest.mark.slow
 async def test_in_karakorum_the_player_who_just_moved_may_take_back_until_the_next_decides(
     tmp_path,
 ):
@@ -305,6 +309,7 @@ async def test_in_karakorum_the_player_who_just_moved_may_take_back_until_the_ne
         assert driver.taker() == 1
 
 
+@pytest.mark.slow
 async def test_the_cards_drawn_blind_are_named_to_the_drawer_alone_when_the_turn_ends(tmp_path):
     """Ann draws both her cards from the deck: her turn ends with the second, and before
     the curtain falls for Bob she alone is told which cards she drew; Bob, his curtain and
@@ -345,6 +350,7 @@ def test_snapshot_of_the_turn_over_screen(snap_compare, tmp_path):
     assert snap_compare(app, terminal_size=(80, 24), run_before=draw_two)
 
 
+@pytest.mark.slow
 async def test_the_next_player_starts_with_the_cursor_where_a_new_table_has_it(tmp_path):
     """Ann leaves the keys on a card of the market and on one of her hand; Bob's Enter must
     not act on whatever lies there: each of his rows starts at its first card he can act

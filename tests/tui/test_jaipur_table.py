@@ -155,6 +155,7 @@ async def play_out_reading_summaries(pilot, app) -> None:
     assert max(state.seals) == 2
 
 
+@pytest.mark.slow
 async def test_curtain_hides_hands_and_bonus_values(tmp_path):
     def both_have_bonus(match: Match) -> bool:
         counts = [sum(len(v) for v in held) for held in state_of(match, JaipurState).bonus_won]
@@ -216,6 +217,7 @@ def one_sale(match: Match) -> Sell | None:
     return next((a for a in sales if [b.good for b in sales].count(a.good) == 1), None)
 
 
+@pytest.mark.slow
 async def test_a_stray_enter_on_a_hand_card_sells_nothing(tmp_path):
     """One count of the good may be sold: Enter on it still asks, and only the answer
     sells (a second Enter, deliberately, on the question); Esc leaves the hand as it was."""
@@ -322,6 +324,7 @@ async def test_a_bot_waits_while_the_round_summary_is_open(tmp_path):
 # -- snapshots ---------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("size", SIZES)
 def test_jaipur_table_start(snap_compare, tmp_path, size):
     assert snap_table(snap_compare, tmp_path, jaipur_match(), size)
@@ -365,6 +368,7 @@ def test_jaipur_round_summary(snap_compare, tmp_path, size):
     assert snap_compare(app, terminal_size=size, run_before=open_summary)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("size", [(120, 40), (200, 50)])
 async def test_no_card_wraps_and_each_pile_is_said_on_one_line(tmp_path, size):
     """Leather's nine tokens too: every line a card shows fits its width, and a good's
@@ -453,6 +457,7 @@ def test_the_new_mark_goes_on_the_place_that_changed():
     assert new_places(places, None, arrived) == {0, 1, 3}
 
 
+@pytest.mark.slow
 async def test_the_round_zone_shows_every_line_of_both_players_at_80x24(tmp_path):
     """Ann's takings make a long line: it is said shorter rather than wrapped, so the lines
     under her rival (his tokens, the goods seen in his hand) stay in sight."""
@@ -531,6 +536,7 @@ async def test_the_replay_offers_no_move(tmp_path):
             assert words not in text
 
 
+@pytest.mark.slow
 async def test_at_the_end_of_the_match_every_bonus_token_is_valued(tmp_path):
     """Bonus values stay hidden only until the round ends: once the match is over (and in
     the face-up replay) the table values everyone's."""
@@ -592,6 +598,7 @@ async def test_the_rules_explain_what_the_table_abbreviates(tmp_path):
         assert "sold D3 G2 L2" in text and "seen in hand" in text
 
 
+@pytest.mark.slow
 async def test_the_cursor_passes_over_the_piles_of_none_in_the_hand(tmp_path):
     """The hand shows every good, "C ×0" included: the arrows pass over those, as over
     empty places elsewhere, and the cursor does not start on one."""

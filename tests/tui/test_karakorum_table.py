@@ -298,10 +298,10 @@ def at_step(step: Step) -> Match:
 @pytest.mark.parametrize(
     ("step", "words"),
     [
-        (Step.REVEAL, "\nstop"),
-        (Step.TAKE_MORE, "stop\ntaking"),
-        (Step.OTHERS, "pass"),
-        (Step.PLACE, "done"),
+        pytest.param(Step.REVEAL, "\nstop", marks=pytest.mark.slow),
+        pytest.param(Step.TAKE_MORE, "stop\ntaking", marks=pytest.mark.slow),
+        (Step.OTHERS, "pass"),  # one step by default, the others with the slow checks
+        pytest.param(Step.PLACE, "done", marks=pytest.mark.slow),
     ],
 )
 async def test_the_last_slot_of_the_table_row_says_what_it_does_in_each_step(tmp_path, step, words):
@@ -313,6 +313,7 @@ async def test_the_last_slot_of_the_table_row_says_what_it_does_in_each_step(tmp
         assert words in str(row.cards[-1].render())
 
 
+@pytest.mark.slow
 async def test_the_last_slot_stays_empty_while_the_first_card_must_be_taken(tmp_path):
     """The active player's first take cannot be skipped: no dimmed "stop taking" is shown,
     and Enter on the slot plays nothing."""
@@ -341,6 +342,7 @@ async def test_the_last_slot_stays_empty_while_the_first_card_must_be_taken(tmp_
         assert row.cursor < len(row.cards) - 1
 
 
+@pytest.mark.slow
 async def test_once_the_game_is_over_the_table_offers_no_done_and_scores_are_final(tmp_path):
     """At the end the last slot is empty (it showed a "done" to press), and the scores'
     title drops "if it ended now"."""
@@ -544,6 +546,7 @@ def after_a_placing_turn() -> Match:
     return match
 
 
+@pytest.mark.slow  # by default the news line is checked at 80x24 in tests/tui/test_words.py
 @pytest.mark.parametrize("width", [80, 200])
 async def test_the_news_line_tells_the_most_telling_of_the_bots_moves(tmp_path, width):
     match = after_a_placing_turn()
@@ -568,11 +571,9 @@ async def test_the_news_line_tells_the_most_telling_of_the_bots_moves(tmp_path, 
             assert "earlier" not in banner and "more" not in banner
 
 
-# The widest by default; either side of the two breakpoints with the slow checks.
-@pytest.mark.parametrize(
-    "width",
-    [pytest.param(w, marks=() if w == 200 else pytest.mark.slow) for w in (120, 179, 180, 200)],
-)
+# Every width with the slow checks (the zones' layout at 80 columns is checked by default).
+@pytest.mark.slow
+@pytest.mark.parametrize("width", [120, 179, 180, 200])
 async def test_from_120_columns_the_others_expeditions_have_their_own_zone(tmp_path, width):
     match = climbing_match("Ann,bot:random,bot:random", moves=120)
     app = start_with(tmp_path, match)
@@ -607,6 +608,7 @@ async def test_a_resize_lays_the_zones_out_again_for_the_new_size(tmp_path):
         assert (str(goals.render()), str(climbers.render())) == narrow
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("size", SIZES)
 def test_karakorum_table_start(snap_compare, tmp_path, size):
     assert snap_table(snap_compare, tmp_path, karakorum_match(), size)
@@ -641,12 +643,14 @@ def test_karakorum_table_mid_game(snap_compare, tmp_path, size):
     assert snap_table(snap_compare, tmp_path, match, size)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("size", SIZES)
 def test_karakorum_after_a_removal(snap_compare, tmp_path, size):
     match, _ = after_a_removal()
     assert snap_table(snap_compare, tmp_path, match, size)
 
 
+@pytest.mark.slow
 def test_karakorum_taking_more_with_the_longest_name(snap_compare, tmp_path):
     long = "Annabelle Marie Lovelace"
 

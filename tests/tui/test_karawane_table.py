@@ -264,6 +264,7 @@ async def test_a_resize_lays_the_track_and_the_piles_out_again_for_the_new_width
         assert str(players.render()) == narrow_piles
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seats", [2, 3, 4])
 async def test_at_200x50_the_cards_are_large_and_no_zone_keeps_blank_rows(tmp_path, seats):
     match = karawane_match(",".join(["Ann"] + ["bot:random"] * (seats - 1)), moves=40)
@@ -309,6 +310,7 @@ async def test_a_camel_in_its_box_is_clicked_to_play_on_it(tmp_path):
         assert isinstance(app.screen, ChoiceScreen)  # the cards to play on it
 
 
+@pytest.mark.slow
 async def test_the_track_keeps_its_compact_rows_where_the_hand_would_lose_its_room(tmp_path):
     """At 180x40 four players' blocks leave no rows for boxes: the track stays compact."""
     match = karawane_match("Ann,bot:random,bot:random,bot:random", moves=20)
@@ -319,6 +321,7 @@ async def test_the_track_keeps_its_compact_rows_where_the_hand_would_lose_its_ro
         assert {zone.id: blank_rows(app, zone) for zone in table_zones(app)}["hand"] == 0
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("size", [(180, 50), (180, 40)], ids=["180x50", "180x40"])
 async def test_piles_that_wrap_squeeze_the_hand_and_nothing_leaves_the_screen(tmp_path, size):
     """At 180 columns each rival's twelve cards to come wrap onto a second line at the start
@@ -342,6 +345,7 @@ async def test_piles_that_wrap_squeeze_the_hand_and_nothing_leaves_the_screen(tm
             assert inside.contains_region(card.region)  # and the card, border and all
 
 
+@pytest.mark.slow
 async def test_the_players_zone_takes_the_rows_of_its_blocks_as_they_change(tmp_path):
     """At 180x40 the rival's twelve cards to come wrap onto a second line; once cards are
     played they fit on one, and the zone gives the row back (it kept it blank).  The viewer's
@@ -429,6 +433,7 @@ def border_colour(card) -> str:
     return card.styles.border_top[1].hex
 
 
+@pytest.mark.slow
 async def test_at_120x40_the_cards_are_boxed_in_ascii_too_and_at_80x24_compact(tmp_path):
     match = karawane_match(moves=40)
     async with running(tmp_path, match, size=(120, 40)) as (app, pilot):
@@ -514,6 +519,7 @@ async def test_a_hint_marks_the_camel_it_moves_and_the_pickers_flag_it(tmp_path,
         assert match.history[before] == hinted
 
 
+@pytest.mark.slow
 def test_snapshot_of_a_hint_on_the_track(snap_compare, tmp_path, monkeypatch):
     match, plays = two_camel_position()
     hint_with(monkeypatch, plays[-1])
@@ -529,6 +535,7 @@ def test_snapshot_of_a_hint_on_the_track(snap_compare, tmp_path, monkeypatch):
     assert snap_compare(app, terminal_size=(80, 24), run_before=ask)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("size", SIZES)
 def test_snapshot_start(snap_compare, tmp_path, size):
     assert snap_table(snap_compare, tmp_path, karawane_match(), size)
@@ -576,6 +583,7 @@ def test_a_camel_sent_back_to_the_city_is_marked_as_news(glyphs):
     assert len(quiet.plain.split("\n")[0].rstrip()) == len(city.rstrip())
 
 
+@pytest.mark.slow
 async def test_four_players_blocks_keep_their_piles_to_a_line_rather_than_give_up(tmp_path):
     """At 120x40 four whole blocks are a few rows too many: the piles keep to a line each
     (cut, with a count) instead of the one-line table, which left 14 rows empty."""

@@ -314,6 +314,7 @@ async def test_review_and_replay_open_from_the_load_dialog(tmp_path):
         assert app.screen.query_one("OptionList").highlighted == 0
 
 
+@pytest.mark.slow
 async def test_a_review_of_a_hot_seat_game_in_progress_is_one_player_behind_the_curtain(tmp_path):
     match = seeded_match("karakum", "Ann,Bob", moves=6)
     async with running(tmp_path) as (app, pilot):

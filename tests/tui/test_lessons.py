@@ -266,6 +266,7 @@ def test_old_settings_files_load_and_lesson_progress_is_checked(tmp_path):
     assert Settings.load(path).lessons == {}
 
 
+@pytest.mark.slow
 async def test_a_lesson_step_starts_with_the_cursor_on_its_card_and_tab_stays_on_cards(
     tmp_path,
 ):
@@ -320,6 +321,7 @@ async def test_every_lesson_plays_through_by_keys(tmp_path, name):
         assert match.seed == SEED  # a new deal (the tests' seed), not the lesson's
 
 
+@pytest.mark.slow
 async def test_a_move_that_reads_the_same_as_the_lessons_plays_the_lessons_own(tmp_path):
     """Karakum, after buying the blue 1: its free card is the face-up paper, and the row
     shows three papers; whichever the learner takes, the lesson's own is played."""
@@ -376,7 +378,10 @@ async def test_the_end_of_a_lesson_offers_a_real_game_against_greedy(tmp_path):
         assert driver.save_path.parent == tmp_path / "saves"  # a real game, kept as any other
 
 
-@pytest.mark.parametrize(("remembered", "seated"), [("Zoe", "Zoe"), ("greedy", "Learner")])
+@pytest.mark.parametrize(
+    ("remembered", "seated"),
+    [("Zoe", "Zoe"), pytest.param("greedy", "Learner", marks=pytest.mark.slow)],
+)
 async def test_the_learner_plays_under_the_remembered_name(tmp_path, remembered, seated):
     """The name the New game dialog remembers, unless it is the opponent's own."""
     (tmp_path / "settings.json").write_text(json.dumps({"player_name": remembered}))

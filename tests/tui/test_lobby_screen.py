@@ -110,6 +110,7 @@ def lobby_app(tmp_path, lists: Lists):
     return app, client, opened
 
 
+@pytest.mark.slow
 async def test_the_rows_have_the_keys_and_number_keys_switch_tabs(tmp_path):
     app, _, opened = lobby_app(tmp_path, full_lists())
     async with app.run_test(size=(100, 30)) as pilot:
@@ -127,6 +128,7 @@ async def test_the_rows_have_the_keys_and_number_keys_switch_tabs(tmp_path):
         assert "1234 Tabs" in footer and "Open" in footer
 
 
+@pytest.mark.slow  # by default the lobby is steered by keys at a real server (tests/serve)
 async def test_enter_asks_before_taking_a_seat_and_no_takes_none(tmp_path):
     app, client, opened = lobby_app(tmp_path, full_lists())
     async with app.run_test(size=(100, 30)) as pilot:
@@ -147,6 +149,7 @@ async def test_enter_asks_before_taking_a_seat_and_no_takes_none(tmp_path):
         assert client.taken == [3]
 
 
+@pytest.mark.slow
 async def test_one_click_on_a_row_asks_for_it(tmp_path):
     app, _, opened = lobby_app(tmp_path, full_lists())
     async with app.run_test(size=(100, 30)) as pilot:
@@ -159,6 +162,7 @@ async def test_one_click_on_a_row_asks_for_it(tmp_path):
         assert app.screen.question.startswith("Sit at table 9, Karakum")
 
 
+@pytest.mark.slow
 async def test_watch_is_greyed_out_not_hidden_where_the_row_is_no_game_being_played(tmp_path):
     app, _, opened = lobby_app(tmp_path, full_lists())
     async with app.run_test(size=(100, 30)) as pilot:
@@ -172,6 +176,7 @@ async def test_watch_is_greyed_out_not_hidden_where_the_row_is_no_game_being_pla
         assert visible_characters(app).splitlines()[-1] == footer  # the same keys, in place
 
 
+@pytest.mark.slow
 async def test_an_empty_tab_says_what_to_do(tmp_path):
     app, _, opened = lobby_app(tmp_path, EMPTY)
     async with app.run_test(size=(100, 30)) as pilot:
@@ -184,6 +189,7 @@ async def test_an_empty_tab_says_what_to_do(tmp_path):
         assert "You sit at no table yet" in visible_characters(app)
 
 
+@pytest.mark.slow
 async def test_below_80_columns_each_table_is_a_block_with_every_name_whole(tmp_path):
     app, _, opened = lobby_app(tmp_path, full_lists())
     async with app.run_test(size=(40, 30)) as pilot:
@@ -198,11 +204,15 @@ async def test_below_80_columns_each_table_is_a_block_with_every_name_whole(tmp_
         assert "1120 → 1138 (+18)" in visible_characters(app)
 
 
-SNAP_SIZES = [pytest.param((80, 24), id="80x24"), pytest.param((40, 30), id="40x30")]
+# The 80x24 snapshots by default; 40x30 (and the other tabs) with the slow checks.
+SNAP_SIZES = [
+    pytest.param((80, 24), id="80x24"),
+    pytest.param((40, 30), id="40x30", marks=pytest.mark.slow),
+]
 
 
 @pytest.mark.parametrize("size", SNAP_SIZES)
-@pytest.mark.parametrize("tab", ["1", "2", "3"])
+@pytest.mark.parametrize("tab", ["1", *(pytest.param(t, marks=pytest.mark.slow) for t in "23")])
 def test_lobby_snapshot(snap_compare, tmp_path, size, tab):
     """The open tables (long names, four seats, ratings, an out-of-time mark), my tables (the
     mark where it is my turn, the time left) and the finished games (a result and my rating
@@ -217,6 +227,7 @@ def test_lobby_snapshot(snap_compare, tmp_path, size, tab):
     assert snap_compare(app, terminal_size=size, run_before=open_lobby)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("size", SNAP_SIZES)
 def test_empty_lobby_snapshot(snap_compare, tmp_path, size):
     """A server with no table yet: the tab says what to do."""

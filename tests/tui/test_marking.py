@@ -115,6 +115,7 @@ def test_a_pile_marked_to_give_leaves_a_blank_before_a_name_that_fills_its_card(
     assert "".join(seconds[-3:]) == "give 1 leather give 2"
 
 
+@pytest.mark.slow
 async def test_escape_clears_the_marks_and_a_camel_cannot_be_marked_to_take(tmp_path):
     match = seeded_match("jaipur", "Ann,bot:random", seed=5, first=0)
     async with running(tmp_path, match, notifications=True) as (app, pilot):
@@ -151,6 +152,7 @@ def karakum_buying_position():
     raise AssertionError("no such deal")
 
 
+@pytest.mark.slow
 async def test_a_digit_puts_the_cursor_on_that_entry_of_the_payment_list(tmp_path):
     """The payment picker numbers its entries too; a digit beyond them is ignored."""
     match, slot, ways = karakum_buying_position()
@@ -214,6 +216,7 @@ async def test_a_karakum_purchase_is_paid_by_marking_the_cheapest_first(tmp_path
         assert match.history[before : before + 2] == [Buy(slot), Pay(ways[0])]
 
 
+@pytest.mark.slow
 async def test_a_karakum_payment_that_does_not_pay_is_refused_with_the_engines_reason(tmp_path):
     match, slot, _ = karakum_buying_position()
     async with running(tmp_path, match, notifications=True) as (app, pilot):
@@ -303,6 +306,7 @@ async def test_a_camel_bought_without_its_payment_stays_to_be_paid_after_esc(tmp
         assert match.history[paid - 1 : paid + 1] == [Buy(slot), Pay(ways[1])]
 
 
+@pytest.mark.slow
 def test_snapshot_of_a_camel_bought_already_being_paid_for(snap_compare, tmp_path):
     match, slot, _ = karakum_buying_position()
     match.play(Buy(slot))
@@ -429,6 +433,7 @@ def assert_first_played(match, entry: str) -> None:
     assert played == entry or played.startswith(entry.rstrip("."))
 
 
+@pytest.mark.slow
 async def test_typing_a_number_shown_in_the_move_list_plays_that_entry(tmp_path):
     """The list numbers its entries: a player who reads 3 and types it gets the third."""
     match = seeded_match("jaipur", "Ann,bot:random", seed=4, first=0)
@@ -457,6 +462,7 @@ async def test_one_escape_closes_a_narrowed_move_list(tmp_path):
         assert isinstance(app.screen, TableScreen) and match.history == []
 
 
+@pytest.mark.slow
 async def test_a_right_click_marks_a_card_and_a_click_on_the_exchange_card_acts(tmp_path):
     match, _ = jaipur_exchange_position()
     async with running(tmp_path, match, notifications=True) as (app, pilot):
@@ -491,6 +497,7 @@ def test_snapshot_of_an_exchange_being_marked(snap_compare, tmp_path, size):
     assert snap_compare(app, terminal_size=size, run_before=mark_two)
 
 
+@pytest.mark.slow
 async def test_a_karakum_card_drawn_from_the_deck_is_named_to_the_drawer(tmp_path):
     """Enter on the resource deck draws: the log says 'draws a card', a note says which."""
     match = seeded_match("karakum", "Ann,bot:random", first=0)
@@ -518,6 +525,7 @@ async def test_a_karakum_card_drawn_from_the_deck_is_named_to_the_drawer(tmp_pat
         assert len(notes) <= 1  # the first note was replaced, not joined by a twin
 
 
+@pytest.mark.slow
 async def test_a_karakum_face_up_card_replaced_by_its_twin_is_not_called_a_blind_draw(tmp_path):
     """Seed 1: the card that refills the first face-up place is the same resource as the one
     taken, so the row looks unchanged, as after a blind draw; no note says one was drawn."""
@@ -537,6 +545,7 @@ def unaffordable_camel():
     return match, next(s for s in range(len(match.state.market)) if Buy(s) not in legal)
 
 
+@pytest.mark.slow
 async def test_a_refusal_said_again_replaces_the_toast_instead_of_stacking_copies(tmp_path):
     match, slot = unaffordable_camel()
     async with running(tmp_path, match, notifications=True) as (app, pilot):
@@ -551,6 +560,7 @@ async def test_a_refusal_said_again_replaces_the_toast_instead_of_stacking_copie
         assert len(list(app._notifications)) == 2
 
 
+@pytest.mark.slow
 async def test_at_the_table_a_note_leaves_the_status_line_in_sight(tmp_path):
     match, slot = unaffordable_camel()
     async with running(tmp_path, match, notifications=True) as (app, pilot):
@@ -561,6 +571,7 @@ async def test_at_the_table_a_note_leaves_the_status_line_in_sight(tmp_path):
         assert toasts and not any(region.overlaps(status) for region in toasts), (toasts, status)
 
 
+@pytest.mark.slow
 async def test_a_short_note_is_only_as_wide_as_its_words(tmp_path):
     # At 80x24 a note of a fixed 60 columns hid the caravans and the newest lines of the log.
     match, _ = unaffordable_camel()

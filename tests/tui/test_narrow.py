@@ -50,6 +50,7 @@ def test_title_narrow(snap_compare, tmp_path):
     assert snap_compare(make_app(tmp_path), terminal_size=NARROW, run_before=steady)
 
 
+@pytest.mark.slow
 def test_new_game_dialog_narrow(snap_compare, tmp_path):
     async def open_dialog(pilot):
         await pilot.press("n")
@@ -63,10 +64,12 @@ def test_karakum_table_narrow(snap_compare, tmp_path):
     assert snap_table(snap_compare, tmp_path, match, NARROW)
 
 
+@pytest.mark.slow
 def test_karawane_table_narrow(snap_compare, tmp_path):
     assert snap_table(snap_compare, tmp_path, karawane_match(), NARROW)
 
 
+@pytest.mark.slow
 def test_karawane_hidden_hand_narrow(snap_compare, tmp_path):
     """Hot-seat, a bot moving: the hand's place says the cards are hidden, its words a
     column in from the border as every zone's are."""
@@ -87,14 +90,17 @@ def test_karawane_hidden_hand_narrow(snap_compare, tmp_path):
     assert snap_compare(app, terminal_size=NARROW, run_before=ann_plays)
 
 
+@pytest.mark.slow
 def test_karakorum_table_narrow(snap_compare, tmp_path):
     assert snap_table(snap_compare, tmp_path, karakorum_match(), NARROW)
 
 
+@pytest.mark.slow
 def test_jaipur_table_narrow(snap_compare, tmp_path):
     assert snap_table(snap_compare, tmp_path, mid_game(), NARROW)
 
 
+@pytest.mark.slow
 def test_jaipur_exchange_picker_narrow(snap_compare, tmp_path):
     app = start_with(tmp_path, mid_game())
     assert snap_compare(app, terminal_size=NARROW, run_before=open_exchange_picker)
@@ -111,11 +117,13 @@ def after_key(key: str):
     return press
 
 
+@pytest.mark.slow
 def test_key_list_narrow(snap_compare, tmp_path):
     app = start_with(tmp_path, mid_game())
     assert snap_compare(app, terminal_size=NARROW, run_before=after_key("full_stop"))
 
 
+@pytest.mark.slow
 def test_side_panel_narrow(snap_compare, tmp_path):
     app = start_with(tmp_path, mid_game())
     assert snap_compare(app, terminal_size=NARROW, run_before=after_key("i"))
@@ -148,6 +156,7 @@ def side_keys(screen: TableScreen) -> list[str]:
     ]
 
 
+@pytest.mark.slow
 async def test_the_side_panel_takes_the_tables_place_by_key_and_by_tap(tmp_path):
     async with running(tmp_path, mid_game(), size=NARROW) as (app, pilot):
         screen = game_screen(app)
@@ -178,6 +187,7 @@ async def test_the_side_panel_takes_the_tables_place_by_key_and_by_tap(tmp_path)
         assert side_keys(screen) == []
 
 
+@pytest.mark.slow
 async def test_at_80x24_no_tab_and_no_side_key(tmp_path):
     async with running(tmp_path, mid_game()) as (app, _pilot):
         screen = game_screen(app)
@@ -188,6 +198,7 @@ async def test_at_80x24_no_tab_and_no_side_key(tmp_path):
 # -- each game played by clicks at 40x30 ----------------------------------------------------
 
 
+@pytest.mark.slow
 async def test_jaipur_by_clicks_on_cards_of_both_rows_of_the_market(tmp_path):
     match = jaipur_match()
     async with running(tmp_path, match, size=NARROW) as (app, pilot):
@@ -227,6 +238,7 @@ async def test_karakum_by_clicks_take_and_draw(tmp_path):
         assert match.history[:2] == [TakeCard(slot), DrawCard()]
 
 
+@pytest.mark.slow
 async def test_karawane_by_clicks_on_a_camel_and_a_card(tmp_path):
     match = seeded_match("karawane", "Ann,bot:random")
     async with running(tmp_path, match, size=NARROW) as (app, pilot):
@@ -241,6 +253,7 @@ async def test_karawane_by_clicks_on_a_camel_and_a_card(tmp_path):
         assert isinstance(first, Play) and (first.owner, first.camel) == (0, 0)
 
 
+@pytest.mark.slow
 async def test_karakorum_by_a_click_on_the_deck(tmp_path):
     match = seeded_match("karakorum", "Ann,bot:random")
     async with running(tmp_path, match, size=NARROW) as (app, pilot):
@@ -253,6 +266,7 @@ async def test_karakorum_by_a_click_on_the_deck(tmp_path):
 # -- your turn, told at a table of bots played here too ---------------------------------------
 
 
+@pytest.mark.slow
 async def test_a_local_table_rings_and_titles_your_turn_once_the_bots_have_moved(tmp_path):
     match = seeded_match("jaipur", "Ann,bot:random", first=1)  # the bot begins
     app = start_with(tmp_path, match)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from textual.widgets import Input, Select
 
 from karavan_core.match import BOT, Seat
@@ -23,6 +24,7 @@ def seats_shown(dialog) -> list[tuple[str, str]]:
     ]
 
 
+@pytest.mark.slow
 async def test_the_dialog_offers_the_last_tables_seats_in_this_run_and_the_next(tmp_path):
     app = make_app(tmp_path)
     async with app.run_test(size=(80, 24)) as pilot:

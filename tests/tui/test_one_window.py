@@ -38,6 +38,7 @@ async def test_a_save_open_in_another_window_is_offered_to_watch_read_only(tmp_p
     assert load_match(path).history == match.history  # untouched
 
 
+@pytest.mark.slow
 async def test_going_back_leaves_the_other_windows_game_alone(tmp_path):
     _, path = saved_game(tmp_path)
     other_window = SaveLock(path)

@@ -75,7 +75,13 @@ def longest_move_list(name: str):
     return best
 
 
-@pytest.mark.parametrize("name", ["karakum", "karawane", "karakorum", "jaipur"])
+@pytest.mark.parametrize(  # one game by default, every game with the slow checks
+    "name",
+    [
+        pytest.param(g, marks=() if g == "karakum" else pytest.mark.slow)
+        for g in ("karakum", "karawane", "karakorum", "jaipur")
+    ],
+)
 async def test_at_80x24_the_move_list_keeps_its_hint_line_in_sight(tmp_path, name):
     """Title, search line, entries and the line that says how to choose: none is cut off."""
     match = longest_move_list(name)
@@ -91,7 +97,14 @@ async def test_at_80x24_the_move_list_keeps_its_hint_line_in_sight(tmp_path, nam
 
 
 # Karakorum offers five decisions at the most (four expeditions and a new one, say).
-@pytest.mark.parametrize("name", ["karakum", "karawane", "jaipur"])
+@pytest.mark.slow
+@pytest.mark.parametrize(  # one game by default, every game with the slow checks
+    "name",
+    [
+        pytest.param(g, marks=() if g == "karakum" else pytest.mark.slow)
+        for g in ("karakum", "karawane", "jaipur")
+    ],
+)
 async def test_at_80x24_a_picker_shows_six_entries_from_the_first(tmp_path, name):
     # Karawane's list too, at the bottom to keep the track in sight.
     match = next(

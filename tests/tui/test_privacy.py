@@ -175,6 +175,7 @@ async def test_karakorum_move_list_never_names_the_face_down_card(tmp_path):
         assert not any(hidden in option for option in app.screen.options)
 
 
+@pytest.mark.slow
 async def test_while_a_bot_moves_at_a_hot_seat_table_only_the_public_table_shows(tmp_path):
     match = seeded_match("karakum", "Ann,bot:random,Bob", seed=8, first=0)
     app = start_with(tmp_path, match)

@@ -68,6 +68,7 @@ async def test_the_review_runs_in_the_apps_own_number_of_processes_and_finishes(
         assert "Ann: accuracy" in visible_characters(app)
 
 
+@pytest.mark.slow
 async def test_a_failed_review_says_why_in_one_line_and_tries_again(tmp_path, monkeypatch):
     real = review_screen.review_match
     calls: list[int] = []

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import pytest
+
 from karavan_core.engine import Action
 from karavan_core.match import Seat
 from karavan_core.referee import Referee, SeatView
@@ -74,6 +76,7 @@ async def probing(tmp_path, viewer: int | None, moves: int = 0, refused: str | N
     return driver, TableScreen(driver)
 
 
+@pytest.mark.slow
 async def test_the_viewers_decision_goes_to_the_link_unless_it_refuses(tmp_path):
     """A legal gesture of the seat to move is sent, once, as that seat's; a refused one is
     not sent and the link's reason is said; nothing is sent for a seat not to move."""
@@ -116,6 +119,7 @@ async def test_a_watcher_decides_nothing_and_is_told_whose_turn_it_is(tmp_path):
         assert frame is not None and not frame.news_yours and frame.view.legal == ()
 
 
+@pytest.mark.slow
 async def test_undo_is_offered_as_the_view_allows(tmp_path):
     """The Undo key works only while the viewer's view says a take-back may be asked."""
     app = make_app(tmp_path)

@@ -47,6 +47,7 @@ def test_new_game_dialog(snap_compare, tmp_path, size):
     assert snap_compare(make_app(tmp_path), terminal_size=size, run_before=open_dialog)
 
 
+@pytest.mark.slow
 def test_new_game_dialog_as_remembered(snap_compare, tmp_path):
     """The game and the name of the last game started come back in the dialog."""
     (tmp_path / "settings.json").write_text('{"last_game": "jaipur", "player_name": "Zoe"}')
@@ -58,6 +59,7 @@ def test_new_game_dialog_as_remembered(snap_compare, tmp_path):
     assert snap_compare(make_app(tmp_path), terminal_size=(80, 24), run_before=open_dialog)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("size", SIZES)
 def test_karakum_table_start(snap_compare, tmp_path, size):
     assert snap_table(snap_compare, tmp_path, karakum_match(), size)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from textual.app import App, ComposeResult
 
 from karavan_core.games.jaipur.state import TakeGood
@@ -58,6 +59,7 @@ def karakum_left_side_join():
     raise AssertionError("no such game")
 
 
+@pytest.mark.slow
 async def test_a_camel_that_joins_from_the_left_side_is_marked_as_news(tmp_path):
     match, camel = karakum_left_side_join()
     async with running(tmp_path, match) as (app, _pilot):
@@ -69,6 +71,7 @@ async def test_a_camel_that_joins_from_the_left_side_is_marked_as_news(tmp_path)
         assert f"{screen.glyphs.changed}{token}" in chain
 
 
+@pytest.mark.slow
 def test_snapshot_of_a_camel_that_joined_from_the_left_side(snap_compare, tmp_path):
     match, _ = karakum_left_side_join()
     assert snap_compare(start_with(tmp_path, match), terminal_size=(80, 24), run_before=steady)
@@ -89,6 +92,7 @@ def karakum_jewelry_refilled():
     raise AssertionError("no such game")
 
 
+@pytest.mark.slow
 async def test_a_refilled_face_up_card_says_new_within_its_narrow_face(tmp_path):
     """At 80x24 a resource card is seven cells wide: "jewelry" fills it, so the news
     goes on the second line instead of a mark before the name."""
@@ -138,6 +142,7 @@ async def test_the_cursor_follows_its_card_never_wraps_and_leaves_a_gone_card_se
         assert all(isinstance(card, Card) for card in row.cards)
 
 
+@pytest.mark.slow
 async def test_q_and_s_work_on_the_curtain(tmp_path):
     async with running(tmp_path, karakum_match("Ann,Bob")) as (app, pilot):
         assert isinstance(app.screen, CurtainScreen)

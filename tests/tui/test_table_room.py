@@ -32,12 +32,11 @@ def every_card_large(table) -> None:
                 assert str(card.render()) == str(face.large)
 
 
+# With the slow checks: the large cards at 200x50 are checked by default on Jaipur's hand.
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "size",
-    [
-        pytest.param((200, 50), id="200x50"),
-        pytest.param((120, 40), id="120x40", marks=pytest.mark.slow),
-    ],
+    [pytest.param((200, 50), id="200x50"), pytest.param((120, 40), id="120x40")],
 )
 @pytest.mark.parametrize("match", [jaipur_mid_game, karakum_mid_game], ids=["jaipur", "karakum"])
 async def test_every_zone_uses_its_rows(tmp_path, size, match):
@@ -81,6 +80,7 @@ async def test_the_jaipur_hand_is_drawn_large_at_200x50_and_compact_at_80x24(tmp
             assert len(lines) <= zone.content_region.height
 
 
+@pytest.mark.slow
 async def test_a_large_jaipur_card_lists_every_token_left_on_its_pile(tmp_path):
     """Leather's nine tokens, at 200x50: every one of them is said, on the one line under
     "tokens left" (a run of equal values counted, as the chips count a pile)."""

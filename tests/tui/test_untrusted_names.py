@@ -131,6 +131,7 @@ async def test_save_as_checks_the_name_before_touching_any_file_and_moves_the_sa
         assert saves_in(folder) == ["Our game.json"]  # moved, not copied
 
 
+@pytest.mark.slow
 async def test_the_load_dialog_is_plain_ascii_in_ascii_mode(tmp_path):
     """Its separators follow the symbol set, as the table's do."""
     match = Match(get_game("karakum"), [Seat("Ann"), Seat("Bob")], seed=3)

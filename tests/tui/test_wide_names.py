@@ -39,7 +39,9 @@ ZONES = {
 }
 
 
-@pytest.mark.parametrize("game", list(ZONES))
+@pytest.mark.parametrize(  # one game by default, every game with the slow checks
+    "game", [pytest.param(g, marks=() if g == "karakum" else pytest.mark.slow) for g in ZONES]
+)
 async def test_a_wide_name_keeps_the_scores_and_the_players_columns_in_line(tmp_path, game):
     names = NAMES[:2] if game == "jaipur" else NAMES
     seats = ",".join([names[0], *(f"bot:random:{name}" for name in names[1:])])

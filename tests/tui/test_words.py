@@ -52,18 +52,21 @@ async def results_text(tmp_path, game: str, seats: str, seed: int) -> str:
         return visible_characters(app)
 
 
+@pytest.mark.slow
 async def test_the_results_count_one_point_in_the_singular(tmp_path):
     # A finished Karakum game whose left sides are worth a point each: not "1 points".
     text = await results_text(tmp_path, "karakum", "Ann,Bob", seed=72)
     assert "1 point, half is 0" in text and "1 points" not in text
 
 
+@pytest.mark.slow
 async def test_a_karakorum_removal_at_the_base_camp_is_not_told_as_a_gain(tmp_path):
     # Not "red +0 (removed)", which reads as a gain beside another's "red -3 (removed)".
     text = await results_text(tmp_path, "karakorum", "Ann,Bob", seed=0)
     assert "stays at 0 (removed)" in text and "+0 (removed)" not in text
 
 
+@pytest.mark.slow
 async def test_a_lesson_step_after_a_stretch_played_for_the_learner_tells_it_over_the_table(
     tmp_path,
 ):
@@ -151,6 +154,7 @@ async def test_at_80x24_a_payment_that_does_not_pay_is_told_on_the_status_line_u
         assert "That payment makes" in said and "…" not in said and status.region.height == 2, said
 
 
+@pytest.mark.slow  # by default the wide-name check keeps the points panel in line
 @pytest.mark.parametrize("game", ["karakum", "karawane", "karakorum", "jaipur"])
 async def test_at_80x24_a_long_name_is_cut_in_the_points_panel_its_score_beside_it(tmp_path, game):
     # Not a 23-character name on two lines, its score under it.
@@ -173,6 +177,7 @@ async def test_at_80x24_a_long_name_is_cut_in_the_points_panel_its_score_beside_
         assert game != "jaipur" or title.endswith("Enter sells"), title
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game", ["karakum", "karakorum"])
 async def test_at_200x50_the_results_table_has_a_line_per_row_of_the_breakdown(tmp_path, game):
     # Not cells wrapped within a hundred columns while a hundred more stand empty.

@@ -65,6 +65,7 @@ async def test_the_players_lines_are_cut_to_the_zone_and_redrawn_for_its_new_wid
         assert any("seals" in line for line in roomy)
 
 
+@pytest.mark.slow
 async def test_what_was_sold_is_said_once_whether_the_table_is_short_or_tall(tmp_path):
     """Short: below the goods tokens' frame; tall: in a line of the zone, and not below too."""
     match = near_the_end("jaipur", "Ann,bot:random", left=6)
