@@ -137,11 +137,9 @@ async def test_the_rated_box_is_drawn_on_and_off_apart_and_the_table_says_so_in_
             app.set_ascii(ascii_mode)
             for value in (False, True):
                 box.value = value
-                await pilot.pause()
-                text = visible_characters(app)
-                drawn[ascii_mode, value] = box.render().plain
                 words = "Rated: the result changes" if value else "Not rated: the result"
-                assert words in text, text
+                await waiting(pilot, lambda words=words: words in visible_characters(app))
+                drawn[ascii_mode, value] = box.render().plain
         # On and off differ by their symbol, whatever the theme's colours.
         assert drawn[False, False] != drawn[False, True]
         assert drawn[True, False].startswith("[ ]") and drawn[True, True].startswith("[X]")
