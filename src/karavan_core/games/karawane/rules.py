@@ -110,6 +110,10 @@ def sorted_cards(cards: Sequence[Card]) -> Cards:
     return tuple(sorted(cards, key=_RANK.__getitem__))
 
 
+# A hand in hand order, kept per hand as drawn: at most 9**3 of them exist.
+_hand_order = cache(sorted_cards)
+
+
 def _without(cards: Cards, card: Card) -> Cards:
     i = cards.index(card)
     return cards[:i] + cards[i + 1 :]
@@ -397,7 +401,7 @@ def apply_decision(state: KarawaneState, action: Action) -> KarawaneState:
     decks = state.decks
     if deck and len(hand) < C.HAND_SIZE:  # draw back up to a full hand while the deck lasts
         drawn = C.HAND_SIZE - len(hand)
-        hand = sorted_cards(hand + deck[:drawn])
+        hand = _hand_order(hand + deck[:drawn])
         decks = replace_at(decks, seat, deck[drawn:])
     hands = replace_at(state.hands, seat, hand)
     current = seat if finished else _next_seat(hands, seat)
@@ -436,7 +440,7 @@ def _sandstorm(state: KarawaneState) -> KarawaneState:
         gathered = state.hands[player] + state.decks[player] + state.played[player]
         # Sorting first makes the shuffle depend on the generator alone.
         rng, cards = rng.shuffled(sorted_cards(gathered))
-        hands.append(sorted_cards(cards[: C.HAND_SIZE]))
+        hands.append(_hand_order(cards[: C.HAND_SIZE]))
         decks.append(cards[C.HAND_SIZE :])
     return KarawaneState(
         players=state.players,
