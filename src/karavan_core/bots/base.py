@@ -94,8 +94,8 @@ def register_level(cls: type[Bot]) -> type[Bot]:
 
 # The longest a bot at a table may think over one decision, in wall-clock seconds, per
 # level; a level not listed is quick whatever the load (Random, Greedy).  The iteration
-# budget stays what decides: on a normal machine a Hard decision takes some 0.05 s (0.15 s
-# at worst) and an Expert one 0.15 s (0.3 s), so a cap comes into play only on a machine
+# budget stays what decides: on a normal machine a Hard decision takes some 0.05 s (0.17 s
+# at worst) and an Expert one 0.15-0.33 s (0.67 s), so a cap comes into play only on a machine
 # many times slower or far busier, where it cuts the search short rather than hold the
 # table.  The decision is kept in the match like any other, so replays never depend on it.
 TABLE_SECONDS: dict[str, float] = {"hard": 1.0, "expert": 4.0}
