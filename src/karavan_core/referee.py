@@ -22,7 +22,7 @@ from typing import Any, TypeVar
 
 from attrs import frozen
 
-from karavan_core.bots import Bot, make_bot
+from karavan_core.bots import Bot, table_bot
 from karavan_core.engine import Action, Game, IllegalAction, Observation
 from karavan_core.match import Match, Outcome, bot_seed
 from karavan_core.storage import Runner, SaveFile, SaveWriter, Storage
@@ -147,7 +147,8 @@ BotMaker = Callable[[str, Game[Any, Any, Any], int], Bot]
 
 
 def _make_bot(level: str, game: Game[Any, Any, Any], seed: int) -> Bot:
-    return make_bot(level, game, seed=seed)
+    # A bot at the table thinks within its level's cap, whatever the machine's load.
+    return table_bot(level, game, seed)
 
 
 class Referee:

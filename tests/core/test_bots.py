@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import math
 import random
+import time
 from collections import Counter
 
 import attrs
@@ -14,8 +15,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from hard_v1 import HardV1Bot
-from karavan_core import all_games, get_game
-from karavan_core.bots import ALL_LEVELS, BOT_LEVELS, HardBot, SearchBot, make_bot
+from karavan_core import Match, Seat, all_games, get_game
+from karavan_core.bots import ALL_LEVELS, BOT_LEVELS, TABLE_SECONDS, HardBot, SearchBot, make_bot
 from karavan_core.bots.base import canonical
 from karavan_core.bots.evaluation import evaluator_for
 from karavan_core.bots.evaluation import jaipur as jaipur_model
@@ -30,6 +31,7 @@ from karavan_core.games.karakorum.state import Remove as KRemove
 from karavan_core.games.karakorum.state import Step as KStep
 from karavan_core.games.karakum.components import Res
 from karavan_core.games.karakum.state import Camel, Step, TakeCard
+from karavan_core.referee import Referee
 from karavan_core.tournament import (
     derive_seed,
     play_game,
@@ -281,6 +283,45 @@ def test_search_seconds_cap_stops_early():
     bot = make_bot("hard", game, 1, iterations=10**9, seconds=0.05)
     bot.search(game.observe(state, state.to_move))
     assert 1 <= bot.last_iterations < 10**9
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_bot_under_a_tiny_cap_decides_within_it(game):
+    """Whatever its budget, a capped search gives a legal decision once its seconds are up:
+    here a budget it could not run in a day, under a cap of a twentieth of a second (the
+    margin is one iteration and the search's set-up, which a busy machine stretches)."""
+    bot = make_bot("expert", game, 1, iterations=10**9, seconds=0.05)
+    for state in positions(game, game.max_players, seed=4, every=5, limit=4):
+        seen, legal = game.observe(state, state.to_move), game.legal_actions(state)
+        start = time.perf_counter()
+        action = bot.choose(seen, legal)
+        assert time.perf_counter() - start < 0.05 + 1.5
+        assert action in legal
+        assert bot.last_iterations < 10**9 and (len(legal) == 1 or bot.last_iterations >= 1)
+
+
+@pytest.mark.parametrize("level", ["hard", "expert"])
+def test_the_bots_at_a_table_think_within_their_levels_cap(level, monkeypatch):
+    """The referee's bots are capped by :data:`TABLE_SECONDS`; a level searching far past
+    its cap (made so here) still decides within it at the table."""
+    game = get_game("karakorum")
+    match = Match(game, [Seat("Ann"), Seat("Hal", "bot", level)], 3, {"first_player": 1})
+    assert Referee(match).bots[1].seconds == TABLE_SECONDS[level]
+    monkeypatch.setitem(TABLE_SECONDS, level, 0.05)
+    monkeypatch.setattr(SearchBot, "budget", lambda self, observation: 10**9)
+    referee = Referee(match)
+    searched = 0
+    while searched < 4:  # the bot's first decisions that search, Ann taking her first choice
+        turn = referee.bot_turn()
+        if turn is None:
+            referee.play(0, [referee.legal()[0]])
+            continue
+        start = time.perf_counter()
+        action = turn.choose()
+        assert time.perf_counter() - start < 0.05 + 1.5
+        assert action in turn.legal
+        assert referee.play_bot(turn, action)
+        searched += len(turn.legal) > 1
 
 
 @pytest.mark.parametrize("game", GAMES)

@@ -92,6 +92,24 @@ def register_level(cls: type[Bot]) -> type[Bot]:
     return cls
 
 
+# The longest a bot at a table may think over one decision, in wall-clock seconds, per
+# level; a level not listed is quick whatever the load (Random, Greedy).  The iteration
+# budget stays what decides: on a normal machine a Hard decision takes some 0.05 s (0.17 s
+# at worst) and an Expert one 0.15-0.33 s (0.67 s), so a cap comes into play only on a machine
+# many times slower or far busier, where it cuts the search short rather than hold the
+# table.  The decision is kept in the match like any other, so replays never depend on it.
+TABLE_SECONDS: dict[str, float] = {"hard": 1.0, "expert": 4.0}
+
+
+def table_bot(level: str, game: Game[Any, Any, Any], seed: int = 0) -> Bot:
+    """A bot of ``level`` to play at a table: :func:`make_bot` with its level's cap on
+    thinking time (:data:`TABLE_SECONDS`), if it has one."""
+    seconds = TABLE_SECONDS.get(level.lower())
+    if seconds is None:
+        return make_bot(level, game, seed)
+    return make_bot(level, game, seed, seconds=seconds)
+
+
 def make_bot(level: str, game: Game[Any, Any, Any], seed: int = 0, **options: Any) -> Bot:
     """A bot of ``level`` for ``game``; ``ValueError`` naming the levels if unknown.
 

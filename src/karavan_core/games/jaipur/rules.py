@@ -19,7 +19,7 @@ from enum import Enum, auto
 from functools import cache
 from itertools import product, repeat
 from operator import add, mul, sub
-from typing import Any, cast
+from typing import Any, TypeVar, cast
 
 from karavan_core.engine import Action
 from karavan_core.games.jaipur import components as C
@@ -39,6 +39,7 @@ from karavan_core.rng import Rng
 from karavan_core.text import spelled
 from karavan_core.values import replace, replace_at
 
+T = TypeVar("T")
 N_GOODS = len(GOODS)
 NO_GOODS: Counts = (0,) * N_GOODS
 # The deck each round is dealt from: everything but the market's starting camels.
@@ -221,7 +222,7 @@ def _list_exchanges(actions: list[Action], goods: Counts, hand: Counts, camels: 
 
 def _add_for(rows: tuple[Counts, ...], seat: int, index: int, n: int) -> tuple[Counts, ...]:
     """``rows`` (one count tuple per seat) with ``n`` added to ``seat``'s count at ``index``."""
-    return replace_at(rows, seat, _add_at(rows[seat], index, n))
+    return _paired(rows, seat, _add_at(rows[seat], index, n))
 
 
 def _seen(known: Counts, take: Counts, give: Counts) -> Counts:
@@ -456,6 +457,8 @@ def apply_decision(state: JaipurState, action: Action, story: RoundStory) -> Jai
     """The state after ``action``, a decision already known to be legal; ``story`` tells
     a round that it ends."""
     seat = state.current
+    if type(action) is Exchange:  # the commonest decision of all, by far, so asked first
+        return _exchanged(state, action)
     if isinstance(action, TakeGood):
         i = CARD_INDEX[action.good]
         return _refill(
@@ -468,10 +471,8 @@ def apply_decision(state: JaipurState, action: Action, story: RoundStory) -> Jai
         )
     if isinstance(action, TakeCamels):
         n = state.market[CAMEL]
-        herds = replace_at(state.herds, seat, state.herds[seat] + n)
+        herds = _paired(state.herds, seat, state.herds[seat] + n)
         return _refill(state, n, state.market[:CAMEL] + (0,), story, herds=herds)
-    if isinstance(action, Exchange):
-        return _exchanged(state, action)
     assert isinstance(action, Sell)
     return _sold(state, CARD_INDEX[action.good], action.count, story)
 
@@ -479,19 +480,30 @@ def apply_decision(state: JaipurState, action: Action, story: RoundStory) -> Jai
 def _exchanged(state: JaipurState, action: Exchange) -> JaipurState:
     """The state after the exchange ``action`` (which refills nothing and ends no round)."""
     seat = state.current
-    take, give, camels = action.take, action.give, action.camels
-    market = state.market
-    # Kind by kind with map, in C: the market has camels last, which take lacks.
-    hand = tuple(map(sub, map(add, state.hands[seat], take), give))
+    to_hand, to_market = _moves(action)
+    hands, herds, known = state.hands, state.herds, state.known
     return replace(
         state,
         current=1 - seat,
         turn=state.turn + 1,
-        market=(*map(add, map(sub, market, take), give), market[CAMEL] + camels),
-        hands=replace_at(state.hands, seat, hand),
-        herds=replace_at(state.herds, seat, state.herds[seat] - camels),
-        known=replace_at(state.known, seat, _seen(state.known[seat], take, give)),
+        market=tuple(map(add, state.market, to_market)),
+        hands=_paired(hands, seat, tuple(map(add, hands[seat], to_hand))),
+        herds=_paired(herds, seat, herds[seat] - action.camels),
+        known=_paired(known, seat, _seen(known[seat], action.take, action.give)),
     )
+
+
+@cache
+def _moves(action: Exchange) -> tuple[Counts, Counts]:
+    """What ``action`` adds to the hand's goods and to the market (camels last), kind by
+    kind: worked out once per exchange (25,456 exist), as the hash of one is kept."""
+    take, give = action.take, action.give
+    return tuple(map(sub, take, give)), (*map(sub, give, take), action.camels)
+
+
+def _paired(pair: tuple[T, ...], seat: int, value: T) -> tuple[T, ...]:
+    """``pair`` (one item per seat of the two) with ``seat``'s item replaced by ``value``."""
+    return (value, pair[1]) if seat == 0 else (pair[0], value)
 
 
 def _refill(
@@ -511,14 +523,14 @@ def _sold(state: JaipurState, i: int, n: int, story: RoundStory) -> JaipurState:
     pile = state.goods_piles[i]
     goods_piles = replace_at(state.goods_piles, i, pile[n:])
     mine = state.goods_won[seat]
-    goods_won = replace_at(state.goods_won, seat, replace_at(mine, i, mine[i] + pile[:n]))
+    goods_won = _paired(state.goods_won, seat, replace_at(mine, i, mine[i] + pile[:n]))
     bonus_piles, bonus_won = state.bonus_piles, state.bonus_won
     k = bonus_pile(n)
     if k is not None and bonus_piles[k]:  # the bonus only while its pile lasts
         bonus = bonus_piles[k]
         bonus_piles = replace_at(bonus_piles, k, bonus[1:])
         held = bonus_won[seat]
-        bonus_won = replace_at(bonus_won, seat, replace_at(held, k, held[k] + bonus[:1]))
+        bonus_won = _paired(bonus_won, seat, replace_at(held, k, held[k] + bonus[:1]))
     ended = None
     if goods_piles.count(()) >= C.EMPTY_PILES_TO_END:
         ended = f"{spelled(C.EMPTY_PILES_TO_END)} goods have run out of tokens"
@@ -531,7 +543,7 @@ def _sold(state: JaipurState, i: int, n: int, story: RoundStory) -> JaipurState:
         discard=_add_at(state.discard, i, n),
         # Only what was known to be there is struck off: selling some of a
         # kind tells the others nothing about the rest of it.
-        known=replace_at(state.known, seat, _add_at(known, i, -min(n, known[i]))),
+        known=_paired(state.known, seat, _add_at(known, i, -min(n, known[i]))),
         goods_piles=goods_piles,
         goods_won=goods_won,
         bonus_piles=bonus_piles,

@@ -86,7 +86,7 @@ def drive_to(camels: Sequence[Sequence[int]]) -> int | None:
     It is the square directly ahead of the race leader: the frontmost camel
     outside the oasis (the city counts as square 0).
     """
-    leader = max((sq for line in camels for sq in line if sq < FIRST_OASIS), default=CITY)
+    leader = max([sq for line in camels for sq in line if sq < FIRST_OASIS], default=CITY)
     return leader + 1 if leader + 1 < FIRST_OASIS else None
 
 
@@ -108,6 +108,10 @@ def score(line: Sequence[int]) -> int:
 def sorted_cards(cards: Sequence[Card]) -> Cards:
     """``cards`` in hand order (``CARD_RANK``)."""
     return tuple(sorted(cards, key=_RANK.__getitem__))
+
+
+# A hand in hand order, kept per hand as drawn: at most 9**3 of them exist.
+_hand_order = cache(sorted_cards)
 
 
 def _without(cards: Cards, card: Card) -> Cards:
@@ -170,21 +174,32 @@ def _forward_row(camels: Board, seat: int, card: Card, deeper: bool, taken: set[
     before the oasis, so it never takes a camel from there (that would be back).
     """
     line = camels[seat]
-    oasis_card = _KIND[card] is Kind.OASIS
-    row = _movable(line, oasis_card and deeper)
-    if oasis_card:
-        free = occupied(camels) if taken is None else taken
-        palms = _PALMS[card]
-        for why, square in zip(row, line, strict=True):
-            if why is None and forward(free, square, palms) is None:
-                return tuple(
-                    why or (None if forward(free, square, palms) is not None else Why.OVERSHOOT)
-                    for why, square in zip(row, line, strict=True)
-                )
-        return row  # the common case: no camel would overshoot, nothing to build
+    if _KIND[card] is Kind.OASIS:
+        return _oasis_row(line, _PALMS[card], deeper, occupied(camels) if taken is None else taken)
+    row = _movable(line, False)
     if drive_to(camels) is None:
         return tuple(why or Why.DRIVER_OASIS for why in row)
     return row
+
+
+def _oasis_row(line: tuple[int, ...], palms: int, deeper: bool, taken: set[int]) -> Row:
+    """:func:`_forward_row` of an oasis card of ``palms`` for the camels of ``line``, the
+    squares ``taken`` already counted."""
+    row = _movable(line, deeper)
+    # Past a camel lie at least the squares left less those of every camel: up to
+    # ``safe`` they are enough for the count, so no camel there can overshoot (most of
+    # a race), and the free squares need not be counted one by one.
+    safe = LAST_SQUARE - palms - len(taken)
+    if max(line) <= safe:
+        return row
+    return tuple(
+        [
+            why
+            if why is not None or square <= safe or forward(taken, square, palms) is not None
+            else Why.OVERSHOOT
+            for why, square in zip(row, line, strict=True)
+        ]
+    )
 
 
 @cache
@@ -291,24 +306,29 @@ def effects(hand: Cards, seat: int, camels: Board, deeper: bool) -> list[Action]
     forward card's rows of the other players allow nothing and are not built.
     """
     actions: list[Action] = []
-    taken = occupied(camels)
-    mirage: Targets | None = None  # the same rows for every Mirage card
-    previous = None
-    for card in hand:
-        if card is previous:  # hands are sorted, so equal cards sit together
-            continue
-        previous = card
-        kind = _KIND[card]
-        if kind is Kind.SANDSTORM:
-            actions.append(SANDSTORM)
-        elif kind is Kind.MIRAGE:
-            if mirage is None:
-                mirage = targets(camels, seat, card, deeper, taken)
-            for owner, row in enumerate(mirage):
-                actions += _allowed(card, owner, row)
+    taken: set[int] | None = None  # counted only for an oasis card
+    line = camels[seat]
+    for card, kind in _distinct(hand):
+        if kind is Kind.OASIS:
+            if taken is None:
+                taken = occupied(camels)
+            actions += _allowed(card, seat, _oasis_row(line, _PALMS[card], deeper, taken))
+        elif kind is Kind.MIRAGE:  # the rows of targets(), but for one's own camels
+            for owner, other in enumerate(camels):
+                if owner != seat:
+                    actions += _allowed(card, owner, _mirage_row(False, other))
+        elif kind is Kind.DRIVER:
+            actions += _allowed(card, seat, _forward_row(camels, seat, card, deeper, None))
         else:
-            actions += _allowed(card, seat, _forward_row(camels, seat, card, deeper, taken))
+            actions.append(SANDSTORM)
     return actions
+
+
+@cache
+def _distinct(hand: Cards) -> tuple[tuple[Card, Kind], ...]:
+    """The distinct cards of ``hand`` with their kinds, in hand order (at most 165 hands
+    of three exist; a hand's equal cards would offer the same plays twice)."""
+    return tuple((card, _KIND[card]) for card in dict.fromkeys(hand))
 
 
 def can_go_deeper(state: KarawaneState) -> bool:
@@ -381,7 +401,7 @@ def apply_decision(state: KarawaneState, action: Action) -> KarawaneState:
     decks = state.decks
     if deck and len(hand) < C.HAND_SIZE:  # draw back up to a full hand while the deck lasts
         drawn = C.HAND_SIZE - len(hand)
-        hand = sorted_cards(hand + deck[:drawn])
+        hand = _hand_order(hand + deck[:drawn])
         decks = replace_at(decks, seat, deck[drawn:])
     hands = replace_at(state.hands, seat, hand)
     current = seat if finished else _next_seat(hands, seat)
@@ -420,7 +440,7 @@ def _sandstorm(state: KarawaneState) -> KarawaneState:
         gathered = state.hands[player] + state.decks[player] + state.played[player]
         # Sorting first makes the shuffle depend on the generator alone.
         rng, cards = rng.shuffled(sorted_cards(gathered))
-        hands.append(sorted_cards(cards[: C.HAND_SIZE]))
+        hands.append(_hand_order(cards[: C.HAND_SIZE]))
         decks.append(cards[C.HAND_SIZE :])
     return KarawaneState(
         players=state.players,
