@@ -11,7 +11,7 @@ import asyncio
 import random
 from collections.abc import Callable
 
-from karavan_core.bots import make_bot
+from karavan_core.bots import table_bot
 from karavan_core.match import BOT
 from karavan_core.referee import bot_agrees
 from karavan_core.text import clean_name
@@ -32,7 +32,7 @@ class BotPlayer:
         on_update: Callable[[Update], None] | None = None,
     ) -> None:
         self.client = client
-        self.bot = make_bot(
+        self.bot = table_bot(
             level, client.game, seed=random.randrange(1 << 30) if seed is None else seed
         )
         self.out = out

@@ -21,7 +21,7 @@ from typing import Any
 
 from attrs import evolve
 
-from karavan_core.bots import make_bot
+from karavan_core.bots import table_bot
 from karavan_core.match import Match, Outcome, bot_seed
 from karavan_core.pacing import bot_decision
 from karavan_core.referee import Change, ChangeKind, Referee
@@ -103,7 +103,7 @@ class ServedTable(Host):
         self.keeper = StoreKeeper(
             commits, record, self.clocks, lambda: self.stand_in_deciding, owner, now, kept
         )
-        self._late_bot = make_bot(record.stand_in, match.game, seed=bot_seed(match.seed, 99))
+        self._late_bot = table_bot(record.stand_in, match.game, seed=bot_seed(match.seed, 99))
         self._timer: asyncio.TimerHandle | None = None
         self._thinking: asyncio.Task[None] | None = None
         self._last_seen = now()
