@@ -14,7 +14,7 @@ from typing import Any
 
 from karavan_core.engine import Action, Result
 from karavan_core.games.jaipur import components as C
-from karavan_core.games.jaipur import rules, words
+from karavan_core.games.jaipur import words
 from karavan_core.games.jaipur.components import CAMEL, CARDS, GOODS, Card
 from karavan_core.games.jaipur.rules import (
     N_GOODS,
@@ -26,6 +26,7 @@ from karavan_core.games.jaipur.rules import (
     legal_decisions,
     refusal,
 )
+from karavan_core.games.jaipur.scoring import round_scores
 from karavan_core.games.jaipur.state import (
     ACTION_TYPES,
     JaipurObservation,
@@ -75,7 +76,7 @@ class Jaipur(GameShell[JaipurState, JaipurObservation]):
     # -- scoring ------------------------------------------------------------------------
     def round_scores(self, state: JaipurState) -> tuple[RoundScore, ...]:
         """Each player's takings if the round in progress ended now (camel token included)."""
-        return rules.round_scores(state)
+        return round_scores(state)
 
     def chart_scores(self, state: JaipurState) -> tuple[int, ...]:
         """The rupees of the round in play: the goods and bonus tokens won in it so far, or,
