@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
 import time
@@ -19,6 +20,13 @@ from .helpers import CODE, free_port, hosting_in_thread, new_match
 KARAVAN = [sys.executable, "-m", "karavan_tui"]
 
 
+def as_from_a_terminal() -> None:
+    """In the child: Ctrl+C's signal handled as in a terminal.  A test run started in the
+    background (``cmd &`` in a script, as CI may) hands its children SIGINT ignored, which
+    Python then leaves ignored: a Ctrl+C test would wait for a signal that never comes."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def start(*args: str, cwd) -> subprocess.Popen[str]:
     env = dict(os.environ, KARAVAN_SETTINGS=str(cwd / "settings.json"))
     return subprocess.Popen(
@@ -28,6 +36,7 @@ def start(*args: str, cwd) -> subprocess.Popen[str]:
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,
+        preexec_fn=as_from_a_terminal,
     )
 
 
