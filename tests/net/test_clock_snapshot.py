@@ -27,7 +27,7 @@ from tests.tui.test_snapshots import steady
 from .helpers import CODE, hosting_in_thread, new_match
 from .test_remote_snapshots import join_by_keys
 
-SNAPSHOT_PORTS = {(80, 24): 47661, (44, 30): 47662}  # the title names it (47651-3: others)
+SNAPSHOT_PORTS = {(80, 24): 29661, (44, 30): 29662}  # the title names it (29651-3: others)
 NOW = datetime(2026, 12, 7, 12, 0, 0, tzinfo=UTC)
 
 

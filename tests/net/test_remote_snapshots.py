@@ -18,7 +18,9 @@ from tests.tui.test_snapshots import steady
 
 from .helpers import CODE, hosting_in_thread, new_match
 
-SNAPSHOT_PORT = 47651  # the table's title names its address
+# The table's title names its address, so the snapshots take fixed ports: below Linux's
+# ephemeral range (32768-60999), where a test's own connections elsewhere never land.
+SNAPSHOT_PORT = 29651
 
 
 def join_by_keys(port: int, name: str):
