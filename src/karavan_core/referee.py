@@ -451,8 +451,10 @@ class Referee:
 
     def _cached(self, key: object, make: Callable[[], T]) -> T:
         stamp = self._stamp()
-        if stamp != self._cached_at:
-            self._cache, self._cached_at = {}, stamp
+        # A state set on the match from outside (a staged position) counts no revision: the
+        # state itself is checked too, by identity.
+        if stamp != self._cached_at or self._cache.get("state") is not self.match.state:
+            self._cache, self._cached_at = {"state": self.match.state}, stamp
         if key not in self._cache:
             self._cache[key] = make()
         value: T = self._cache[key]

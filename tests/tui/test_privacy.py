@@ -156,12 +156,16 @@ async def test_a_hot_seat_game_through_the_curtain_shows_nobody_a_hidden_card(
             await same_after_redeals(
                 pilot, app, match, viewer, lambda: read_pickers(pilot, app, match)
             )
-            while match.to_move == viewer:  # play from the move list (a turn may take two)
+            for _ in range(6):  # play from the move list (a turn may take two)
+                if match.to_move != viewer:
+                    break
                 await pilot.press("a", "enter")
                 await settle(pilot, app)
                 if isinstance(app.screen, ChoiceScreen):  # a picker the decision needs
                     await pilot.press("enter")
                     await settle(pilot, app)
+            else:
+                raise AssertionError(f"the turn did not pass: {screen_characters(app.screen, app)}")
             await read_turn_over(pilot, app)  # a card drawn blind: named to its drawer alone
 
 
