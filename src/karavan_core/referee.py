@@ -240,7 +240,7 @@ class Referee:
         # The match walks the gesture once (Match.gesture_states) and changes nothing if it fails.
         self.match.play(*actions, by=seat, legal=self.legal())
         # A person who plays instead of answering ends the request (the asker withdraws it).
-        ended = self.takebacks.person_decided()
+        ended = self.takebacks.person_played()
         self._changed(ChangeKind.PLAY, seat, len(actions), about=ended)
 
     def _check(self, seat: int, actions: Sequence[Action]) -> None:
@@ -303,17 +303,16 @@ class Referee:
         """Play a bot's decision for ``turn``; ``False`` (nothing played) if the table moved on."""
         if turn.revision != self.revision:
             return False
-        if turn.for_person:
-            if self.refusal(turn.seat, [action]) is not None:
+        if turn.for_person:  # the person's own decision, by the one legality path
+            try:
+                self.play(turn.seat, [action])
+            except IllegalAction:
                 return False
-            self.play(turn.seat, [action])
             return True
         if self.bot_to_move() != turn.seat:
             return False
         self.match.play(action, by=turn.seat, legal=self.legal())
-        if turn.seat in self.stand_ins:
-            self.takebacks.person_decided()  # a person's seat decided, though a bot played it
-        self.takebacks.bot_decided()
+        self.takebacks.bot_played(for_a_person=turn.seat in self.stand_ins)
         self._changed(ChangeKind.PLAY, turn.seat, 1)
         return True
 

@@ -230,16 +230,20 @@ class TakeBacks:
         # Who may not ask again before the next decision of a person, and why.
         self._barred: dict[int, tuple[int, str]] = {}
 
-    def person_decided(self) -> TakeBackRequest | None:
-        """A person (or a bot standing in for one) decided: a barred asker may ask again, and
-        the request open, if a person played instead of answering, ends (returned)."""
+    def person_played(self) -> TakeBackRequest | None:
+        """A person decided: a barred asker may ask again, and the request open ends, the
+        person having played instead of answering (returned)."""
         self._people_decided += 1
         ended, self.request = self.request, None
         return ended
 
-    def bot_decided(self) -> None:
-        """A bot decided while a request waits: the request covers that decision too (the
-        bot's reply goes back with what it answered)."""
+    def bot_played(self, for_a_person: bool) -> None:
+        """A bot decided, standing in for a person (``for_a_person``: a barred asker may ask
+        again, as after any decision of that seat) or in a bot's seat; the request open
+        stands and covers that decision too (the bot's reply goes back with what it
+        answered)."""
+        if for_a_person:
+            self._people_decided += 1
         if self.request is not None:
             self.request = replace(self.request, takeback=self._covering(self.request.takeback))
 

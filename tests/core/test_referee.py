@@ -360,6 +360,25 @@ def test_a_request_stands_while_the_bots_reply_and_ends_when_a_person_plays():
     assert referee.view(0).notice == "Bob played on instead: Ann's decision stands."
 
 
+def test_a_request_stands_while_a_stand_in_decides_and_covers_its_decision():
+    """Ann's blind draw asks Cid (away: a bot stands in and agrees) and Bob; the stand-in then
+    plays Cid's turn, which does not end the request as a person's decision would."""
+    referee = referee_for("Ann,Cid,Bob")
+    referee.stand_in(1, "random")
+    while referee.to_move == 0:
+        legal = referee.legal()
+        draws = [action for action in legal if isinstance(action, DrawCard)]
+        referee.play(0, [draws[0] if draws else legal[0]])
+    assert not referee.undo(0)
+    assert referee.request is not None and referee.request.waiting == {2}
+    turn = referee.bot_turn()
+    assert turn is not None and turn.seat == 1
+    assert referee.play_bot(turn, turn.choose())
+    request = referee.request
+    assert request is not None and request.waiting == {2}
+    assert request.takeback.whose == (0, 1)  # the stand-in's decision goes back with it
+
+
 def test_a_bot_agrees_to_take_back_the_askers_decisions_and_bots_but_no_other_players():
     assert bot_agrees(0, (0, 2, 2), bots={2})
     assert bot_agrees(0, (0, 1, 2), bots={1, 2})  # the answering bot's own
