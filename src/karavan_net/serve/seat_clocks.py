@@ -6,14 +6,9 @@ from __future__ import annotations
 from datetime import datetime
 
 from karavan_net.clocks import ABANDON_AFTER, Clock, duration
-from karavan_net.protocol import (
-    SeatTime,
-    TableClock,
-)
+from karavan_net.protocol import SeatTime, TableClock
 from karavan_net.serve.store import SeatClock, TableRecord
-from karavan_net.serve.table_rules import (
-    wins,
-)
+from karavan_net.serve.table_rules import wins
 
 
 class SeatClocks:

@@ -16,9 +16,7 @@ from karavan_net.serve.commits import CommitQueue
 from karavan_net.serve.database_clock import system_now
 from karavan_net.serve.seat_clocks import SeatClocks
 from karavan_net.serve.store import Decision, RatedGame, SeatClock, TableRecord
-from karavan_net.serve.table_rules import (
-    result_of,
-)
+from karavan_net.serve.table_rules import result_of
 
 
 @frozen(kw_only=True)
